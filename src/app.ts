@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import scalar from '@scalar/fastify-api-reference';
+import { installAuth } from './platform/http/auth.ts';
+import { installErrorHandling } from './platform/http/error-handler.ts';
+import { installIdempotency } from './platform/http/idempotency.ts';
+import { ErrorBody, Open, Type } from './platform/http/schemas.ts';
+import { validatorCompiler } from './platform/http/validation.ts';
+import type { Services } from './services.ts';
+import { organizationRoutes } from './modules/organization/routes.ts';
+import { operatorRoutes } from './modules/operator/routes.ts';
+
+export interface AppOptions {
+  operatorToken: string;
+  /** Log requests through the services' logger (off in tests). */
+  logRequests?: boolean;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Every partner-facing module, mounted under /v2 with auth, rate limits and idempotency. */
+const API_MODULES: Array<(app: FastifyInstance, s: Services) => void> = [organizationRoutes];
+
+export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(opts.logRequests ? { loggerInstance: s.log } : { logger: false }),
+    bodyLimit: s.config.bodyLimitBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdLogLabel: 'requestId',
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    connectionTimeout: 60_000,
+    requestTimeout: 120_000,
+    maxParamLength: 500,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.addSchema(ErrorBody);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Print-on-demand Partner API',
+        version: '2.0.0',
+        description: 'Catalog, images, orders, shipments, claims and mockup renders for print-on-demand phone cases and accessories. Every request carries `X-Service-Secret-Key`.',
+      },
+      servers: [{ url: s.config.publicBaseUrl }],
+      components: { securitySchemes: { secretKey: { type: 'apiKey', in: 'header', name: 'X-Service-Secret-Key' } } },
+      security: [{ secretKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await s.db.query('SELECT 1');
+      return { status: 'ready', database: 'ok' };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', database: 'unreachable' });
+    }
+  });
+
+  await app.register(
+    async (v2) => {
+      installAuth(v2, { config: s.config, keys: s.keys, rateLimits: s.rateLimits });
+      installIdempotency(v2, { db: s.db, clock: s.clock });
+      v2.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+      for (const mount of API_MODULES) mount(v2, s);
+    },
+    { prefix: '/v2' },
+  );
+
+  await app.register(async (op) => operatorRoutes(op, s, opts.operatorToken), { prefix: '/operator' });
+
+  await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/v2/openapi.json', title: 'Partner API v2 reference' } });
+
+  return app;
+}
+
+export const MessageBody = Open({ message: Type.String() });

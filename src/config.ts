@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export type AppEnv = 'test' | 'production';
+
+export interface RateLimitPolicy {
+  name: string;
+  quota: number;
+  windowSeconds: number;
+}
+
+export interface Config {
+  env: AppEnv;
+  host: string;
+  port: number;
+  publicBaseUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  logLevel: string;
+  runWorker: boolean;
+  operatorToken: string | null;
+  secretKey: string | null;
+  rateLimits: Record<'default' | 'uploads' | 'downloads', RateLimitPolicy>;
+  keyCacheTtlSeconds: number;
+  bodyLimitBytes: number;
+  uploadLimitBytes: number;
+  callbackRetrySeconds: number;
+  callbackTimeoutMs: number;
+  allowPrivateTargets: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+/** One entry per variable: the README's table is generated from the same list. */
+export const CONFIG_VARIABLES: Array<{ name: string; default: string; description: string }> = [
+  { name: 'APP_ENV', default: 'test', description: '`test` or `production`; test helpers exist only in `test`.' },
+  { name: 'HOST', default: '127.0.0.1', description: 'Address the HTTP server binds to.' },
+  { name: 'PORT', default: '3000', description: 'TCP port of the HTTP server.' },
+  { name: 'PUBLIC_BASE_URL', default: 'http://HOST:PORT', description: 'Base address used in links (tracking pages, media, evidence).' },
+  { name: 'DATA_DIR', default: './data', description: 'Embedded database files, blobs and the operator token.' },
+  { name: 'DATABASE_URL', default: '(unset)', description: 'PostgreSQL connection string; unset uses the embedded PGlite database in DATA_DIR.' },
+  { name: 'REDIS_URL', default: '(unset)', description: 'Redis for rate-limit state shared by several API processes; unset keeps it in memory.' },
+  { name: 'LOG_LEVEL', default: 'info', description: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
+  { name: 'RUN_WORKER', default: 'true', description: 'Run the background worker inside the server process.' },
+  { name: 'OPERATOR_TOKEN', default: '(generated)', description: 'Bearer token of the operator API; generated into DATA_DIR/operator-token when unset.' },
+  { name: 'SECRET_KEY', default: '(generated)', description: 'Signs pagination cursors; generated into DATA_DIR/secret-key when unset. Set the same value on every node.' },
+  { name: 'RATE_LIMITS', default: 'default=3000/60,uploads=5000/86400,downloads=100000/86400', description: 'Default quota/window (seconds) per policy; operators can override per organization.' },
+  { name: 'KEY_CACHE_TTL_SECONDS', default: '10', description: 'How long another node may keep accepting a revoked API key (same node: at once).' },
+  { name: 'BODY_LIMIT_BYTES', default: '1048576', description: 'Largest JSON request body.' },
+  { name: 'UPLOAD_LIMIT_BYTES', default: '52428800', description: 'Largest image or evidence upload.' },
+  { name: 'CALLBACK_RETRY_SECONDS', default: '300', description: 'Delay between order-updated callback attempts.' },
+  { name: 'CALLBACK_TIMEOUT_MS', default: '10000', description: 'Time-out of one callback or webhook attempt.' },
+  { name: 'ALLOW_PRIVATE_TARGETS', default: 'true in test, false in production', description: 'Allow callback and webhook targets on loopback or private addresses.' },
+];
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got ${parsed.protocol}`);
+  }
+  return raw;
+}
+
+export function parseRateLimits(raw: string, name = 'RATE_LIMITS'): Config['rateLimits'] {
+  const limits: Config['rateLimits'] = {
+    default: { name: 'default', quota: 3000, windowSeconds: 60 },
+    uploads: { name: 'uploads', quota: 5000, windowSeconds: 86400 },
+    downloads: { name: 'downloads', quota: 100000, windowSeconds: 86400 },
+  };
+  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(default|uploads|downloads)=(\d+)\/(\d+)$/.exec(part);
+    if (!m) throw new ConfigError(`${name}: "${part}" is not <policy>=<quota>/<seconds> with policy default, uploads or downloads`);
+    const quota = Number(m[2]);
+    const windowSeconds = Number(m[3]);
+    if (quota < 1 || windowSeconds < 1) throw new ConfigError(`${name}: quota and window must be at least 1 in "${part}"`);
+    limits[m[1] as keyof Config['rateLimits']] = { name: m[1], quota, windowSeconds };
+  }
+  return limits;
+}
+
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const appEnv = env.APP_ENV ?? 'test';
+  if (appEnv !== 'test' && appEnv !== 'production') {
+    throw new ConfigError(`APP_ENV must be "test" or "production", got "${appEnv}"`);
+  }
+  const host = env.HOST || '127.0.0.1';
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}"`);
+  }
+  const publicBaseUrl = (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, '');
+  return Object.freeze({
+    env: appEnv,
+    host,
+    port,
+    publicBaseUrl,
+    dataDir: resolve(env.DATA_DIR || './data'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    logLevel,
+    runWorker: bool(env, 'RUN_WORKER', true),
+    operatorToken: env.OPERATOR_TOKEN || null,
+    secretKey: env.SECRET_KEY || null,
+    rateLimits: parseRateLimits(env.RATE_LIMITS ?? ''),
+    keyCacheTtlSeconds: int(env, 'KEY_CACHE_TTL_SECONDS', 10, 0, 3600),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    uploadLimitBytes: int(env, 'UPLOAD_LIMIT_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    callbackRetrySeconds: int(env, 'CALLBACK_RETRY_SECONDS', 300, 1, 86400),
+    callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10000, 10, 600000),
+    allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', appEnv === 'test'),
+  });
+}
+
+/** Reads ./.env into process.env without overriding variables already set. */
+export function loadDotEnv(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path);
+}

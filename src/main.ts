@@ -1,0 +1,82 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { loadOrCreateSecret } from './platform/secrets.ts';
+import { startRuntime } from './runtime.ts';
+import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const s = await startRuntime(config);
+  const operatorToken = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
+
+  let demoKey: string | null = null;
+  if (config.env === 'test' && (await s.organization.countOrganizations()) === 0) {
+    const seeded = await s.seed();
+    demoKey = seeded.organizations[0]?.apiKeys.full ?? null;
+    writeFileSync(join(config.dataDir, 'demo-keys.json'), `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
+  }
+
+  const app = await buildApp(s, { operatorToken, logRequests: true });
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const base = config.publicBaseUrl.replace(`:${config.port}`, `:${port}`);
+  const lockFile = join(config.dataDir, 'server.json');
+  if (!config.databaseUrl) writeFileSync(lockFile, JSON.stringify({ pid: process.pid, url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}` }));
+
+  await scheduleMaintenance(s);
+  if (config.runWorker) s.worker.start();
+
+  const lines = [
+    '',
+    `  Partner API v2 (${config.env}) on ${s.db.kind === 'pglite' ? `the embedded database in ${config.dataDir}` : 'PostgreSQL'}`,
+    `  Base URL:  ${base}/v2`,
+    `  Docs:      ${base}/docs`,
+    demoKey
+      ? `  Demo key:  ${demoKey}`
+      : config.env === 'test'
+        ? `  Demo keys: in ${join(config.dataDir, 'demo-keys.json')} (or run: npm run cli -- seed)`
+        : '',
+    `  Try:       curl -s -X POST -H "X-Service-Secret-Key: <key>" ${base}/v2/auth/validate`,
+    '',
+  ];
+  process.stdout.write(`${lines.filter((l) => l !== '').join('\n')}\n\n`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    s.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests
+      await s.worker.stop();
+      await s.rateLimits.close();
+      await s.db.close();
+      if (!config.databaseUrl) rmSync(lockFile, { force: true });
+    } finally {
+      clearTimeout(force);
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,23 @@
+import { purgeExpiredIdempotencyKeys } from '../../platform/http/idempotency.ts';
+import { enqueue } from '../../platform/jobs/queue.ts';
+import { jobsRepo } from '../../platform/jobs/queue.ts';
+import type { Services } from '../../services.ts';
+
+const HOUR = 3600_000;
+
+/** Periodic clean-ups, as jobs that re-enqueue themselves: one chain per deployment via dedupe keys. */
+export function registerMaintenanceJobs(s: Pick<Services, 'worker' | 'db' | 'clock'>): void {
+  s.worker.register('maintenance.hourly', {
+    async run() {
+      const now = s.clock.now();
+      await purgeExpiredIdempotencyKeys(s.db, now);
+      await jobsRepo.purgeSucceeded(s.db, new Date(now.getTime() - 7 * 24 * HOUR));
+      await scheduleMaintenance(s, new Date(now.getTime() + HOUR));
+    },
+  });
+}
+
+export async function scheduleMaintenance(s: Pick<Services, 'db' | 'clock'>, at = s.clock.now()): Promise<void> {
+  const slot = new Date(Math.floor(at.getTime() / HOUR) * HOUR).toISOString();
+  await enqueue(s.db, s.clock, 'maintenance.hourly', {}, { runAt: at, dedupeKey: `maintenance.hourly:${slot}`, maxAttempts: 3 });
+}

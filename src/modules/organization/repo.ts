@@ -1,0 +1,134 @@
+import type { Executor } from '../../platform/db/index.ts';
+import type { Keyset } from '../../platform/http/pagination.ts';
+import type { Principal, RateLimitOverrides } from '../../platform/http/auth.ts';
+
+export interface OrganizationRow { id: string; seq: number; name: string; rate_limits: RateLimitOverrides | null; rendertoken_limit: number; created_at: Date }
+export interface AccountRow { id: string; seq: number; organization_id: string; name: string; balance_cents: number; payment_term_days: number; legal_entity_name: string; vat_number: string | null; billing_address: Record<string, string>; created_at: Date }
+export interface BrandRow { id: string; seq: number; organization_id: string; name: string; logo_url: string | null; primary_color: string; secondary_color: string; customer_service: Record<string, string>; created_at: Date }
+export interface StoreRow { id: string; seq: number; organization_id: string; account_id: string; name: string; code: string; integration: string; default_brand_id: string | null; combined_address: Record<string, string> | null; callback_url: string | null; created_at: Date }
+export interface ApiKeyRow { id: string; seq: number; organization_id: string; name: string; hint: string; read_only: boolean; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }
+
+/** Rows of one organization's table, newest first, after a keyset position. */
+async function pageIn<T>(ex: Executor, table: string, orgId: string, ks: Keyset): Promise<T[]> {
+  return ex.query(
+    `SELECT * FROM ${table} WHERE organization_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3`,
+    [orgId, ks.after, ks.limit],
+  ) as Promise<T[]>;
+}
+
+async function oneIn<T>(ex: Executor, table: string, orgId: string, id: string): Promise<T | null> {
+  const rows = await ex.query(`SELECT * FROM ${table} WHERE organization_id = $1 AND id = $2`, [orgId, id]);
+  return (rows[0] as T) ?? null;
+}
+
+export const organizationRepo = {
+  async insertOrganization(ex: Executor, o: { id: string; name: string; rendertokenLimit: number; createdAt: Date }) {
+    await ex.query('INSERT INTO organizations (id, name, rendertoken_limit, created_at) VALUES ($1, $2, $3, $4)', [o.id, o.name, o.rendertokenLimit, o.createdAt]);
+  },
+  async organization(ex: Executor, id: string): Promise<OrganizationRow | null> {
+    return (await ex.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1', [id]))[0] ?? null;
+  },
+  async organizations(ex: Executor, ks: Keyset): Promise<OrganizationRow[]> {
+    return ex.query<OrganizationRow>('SELECT * FROM organizations WHERE ($1::bigint IS NULL OR seq < $1) ORDER BY seq DESC LIMIT $2', [ks.after, ks.limit]);
+  },
+  async setRateLimits(ex: Executor, id: string, limits: RateLimitOverrides | null): Promise<boolean> {
+    const rows = await ex.query('UPDATE organizations SET rate_limits = $2 WHERE id = $1 RETURNING id', [id, limits === null ? null : JSON.stringify(limits)]);
+    return rows.length === 1;
+  },
+  async setRendertokenLimit(ex: Executor, id: string, limit: number): Promise<boolean> {
+    const rows = await ex.query('UPDATE organizations SET rendertoken_limit = $2 WHERE id = $1 RETURNING id', [id, limit]);
+    return rows.length === 1;
+  },
+
+  async insertAccount(ex: Executor, a: Omit<AccountRow, 'seq'>) {
+    await ex.query(
+      `INSERT INTO accounts (id, organization_id, name, balance_cents, payment_term_days, legal_entity_name, vat_number, billing_address, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [a.id, a.organization_id, a.name, a.balance_cents, a.payment_term_days, a.legal_entity_name, a.vat_number, JSON.stringify(a.billing_address), a.created_at],
+    );
+  },
+  accounts: (ex: Executor, orgId: string, ks: Keyset) => pageIn<AccountRow>(ex, 'accounts', orgId, ks),
+  account: (ex: Executor, orgId: string, id: string) => oneIn<AccountRow>(ex, 'accounts', orgId, id),
+
+  async insertBrand(ex: Executor, b: Omit<BrandRow, 'seq'>) {
+    await ex.query(
+      `INSERT INTO brands (id, organization_id, name, logo_url, primary_color, secondary_color, customer_service, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [b.id, b.organization_id, b.name, b.logo_url, b.primary_color, b.secondary_color, JSON.stringify(b.customer_service), b.created_at],
+    );
+  },
+  brands: (ex: Executor, orgId: string, ks: Keyset) => pageIn<BrandRow>(ex, 'brands', orgId, ks),
+  brand: (ex: Executor, orgId: string, id: string) => oneIn<BrandRow>(ex, 'brands', orgId, id),
+
+  async insertStore(ex: Executor, s: Omit<StoreRow, 'seq'>) {
+    await ex.query(
+      `INSERT INTO stores (id, organization_id, account_id, name, code, integration, default_brand_id, combined_address, callback_url, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [s.id, s.organization_id, s.account_id, s.name, s.code, s.integration, s.default_brand_id, s.combined_address === null ? null : JSON.stringify(s.combined_address), s.callback_url, s.created_at],
+    );
+  },
+  stores: (ex: Executor, orgId: string, ks: Keyset) => pageIn<StoreRow>(ex, 'stores', orgId, ks),
+  store: (ex: Executor, orgId: string, id: string) => oneIn<StoreRow>(ex, 'stores', orgId, id),
+  async updateStore(ex: Executor, orgId: string, id: string, patch: { callback_url?: string | null; name?: string; integration?: string; default_brand_id?: string | null; combined_address?: Record<string, string> | null }): Promise<boolean> {
+    const rows = await ex.query(
+      `UPDATE stores SET
+         callback_url = CASE WHEN $3 THEN $4 ELSE callback_url END,
+         name = COALESCE($5, name),
+         integration = COALESCE($6, integration),
+         default_brand_id = CASE WHEN $7 THEN $8 ELSE default_brand_id END,
+         combined_address = CASE WHEN $9 THEN $10::jsonb ELSE combined_address END
+       WHERE organization_id = $1 AND id = $2 RETURNING id`,
+      [
+        orgId, id,
+        'callback_url' in patch, patch.callback_url ?? null,
+        patch.name ?? null, patch.integration ?? null,
+        'default_brand_id' in patch, patch.default_brand_id ?? null,
+        'combined_address' in patch, patch.combined_address ? JSON.stringify(patch.combined_address) : null,
+      ],
+    );
+    return rows.length === 1;
+  },
+  /** The next V1-style order number of a store, taken under the row lock. */
+  async nextOrderNumber(ex: Executor, storeId: string): Promise<number> {
+    const rows = await ex.query<{ order_counter: number }>('UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter', [storeId]);
+    return rows[0].order_counter;
+  },
+
+  async insertApiKey(ex: Executor, k: { id: string; organizationId: string; name: string; hash: string; hint: string; readOnly: boolean; createdAt: Date }) {
+    await ex.query(
+      'INSERT INTO api_keys (id, organization_id, name, key_hash, hint, read_only, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [k.id, k.organizationId, k.name, k.hash, k.hint, k.readOnly, k.createdAt],
+    );
+  },
+  apiKeys: (ex: Executor, orgId: string, ks: Keyset) => pageIn<ApiKeyRow>(ex, 'api_keys', orgId, ks),
+  apiKey: (ex: Executor, orgId: string, id: string) => oneIn<ApiKeyRow>(ex, 'api_keys', orgId, id),
+  async revokeApiKey(ex: Executor, orgId: string, id: string, at: Date): Promise<boolean> {
+    const rows = await ex.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE organization_id = $1 AND id = $2 RETURNING id', [orgId, id, at]);
+    return rows.length === 1;
+  },
+  async principalByHash(ex: Executor, hash: string): Promise<Principal | null> {
+    const rows = await ex.query(
+      `SELECT k.id, k.organization_id, k.name, k.read_only, o.rate_limits
+       FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      [hash],
+    );
+    const r = rows[0];
+    return r ? { keyId: r.id, organizationId: r.organization_id, keyName: r.name, readOnly: r.read_only, rateLimits: r.rate_limits } : null;
+  },
+  async touchApiKey(ex: Executor, id: string, at: Date) {
+    await ex.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, at]);
+  },
+};
+
+export const organizationLookups = {
+  async storeByCode(ex: Executor, code: string): Promise<StoreRow | null> {
+    return (await ex.query<StoreRow>('SELECT * FROM stores WHERE code = $1', [code]))[0] ?? null;
+  },
+  async countOrganizations(ex: Executor): Promise<number> {
+    return (await ex.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations'))[0].n;
+  },
+  async revokeKeysNamed(ex: Executor, orgId: string, names: string[], at: Date): Promise<void> {
+    await ex.query('UPDATE api_keys SET revoked_at = $3 WHERE organization_id = $1 AND name = ANY($2::text[]) AND revoked_at IS NULL', [orgId, names, at]);
+  },
+};

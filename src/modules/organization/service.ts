@@ -1,0 +1,246 @@
+import type { Static } from 'typebox';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/index.ts';
+import { pgConstraint, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../platform/db/index.ts';
+import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { type KeyCache, type KeyResolver, type RateLimitOverrides, generateApiKey, hashSecret } from '../../platform/http/auth.ts';
+import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { isReference, newReference } from '../../platform/ids.ts';
+import { checkCallbackUrl } from '../../platform/http/targets.ts';
+import { type AccountRow, type ApiKeyRow, type BrandRow, type OrganizationRow, type StoreRow, organizationLookups, organizationRepo as repo } from './repo.ts';
+import type { CreateAccount, CreateBrand, CreateStore, UpdateStore } from './schemas.ts';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export const toOrganization = (o: OrganizationRow) => ({ reference: o.id, name: o.name, created: o.created_at.toISOString() });
+export const toAccount = (a: AccountRow) => ({
+  reference: a.id,
+  name: a.name,
+  balance: a.balance_cents,
+  paymentTermDays: a.payment_term_days,
+  legalEntity: { name: a.legal_entity_name, vatNumber: a.vat_number },
+  billingAddress: a.billing_address,
+  created: a.created_at.toISOString(),
+});
+export const toBrand = (b: BrandRow) => ({
+  reference: b.id,
+  name: b.name,
+  logoUrl: b.logo_url,
+  primaryColor: b.primary_color,
+  secondaryColor: b.secondary_color,
+  customerService: { email: b.customer_service.email ?? null, phonenumber: b.customer_service.phonenumber ?? null, url: b.customer_service.url ?? null },
+  created: b.created_at.toISOString(),
+});
+export const toStore = (s: StoreRow) => ({
+  reference: s.id,
+  name: s.name,
+  code: s.code,
+  integration: s.integration,
+  accountReference: s.account_id,
+  defaultBrandReference: s.default_brand_id,
+  combinedAddress: s.combined_address,
+  callbackUrl: s.callback_url,
+  created: s.created_at.toISOString(),
+});
+export const toApiKey = (k: ApiKeyRow) => ({
+  reference: k.id,
+  name: k.name,
+  hint: k.hint,
+  readOnly: k.read_only,
+  created: k.created_at.toISOString(),
+  lastUsed: iso(k.last_used_at),
+  revoked: iso(k.revoked_at),
+});
+
+export type OrganizationService = ReturnType<typeof organizationService>;
+
+export function organizationService(deps: { db: Db; clock: Clock; config: Pick<Config, 'env' | 'allowPrivateTargets'>; cursors: Cursors; keys: () => KeyCache }) {
+  const { db, clock, cursors } = deps;
+
+  async function mustExist<T>(resource: string, ref: string, load: (id: string) => Promise<T | null>): Promise<T> {
+    if (!isReference(resource, ref)) throw notFound(resource);
+    const row = await load(ref);
+    if (!row) throw notFound(resource);
+    return row;
+  }
+
+  const checkCallback = (url: string | null | undefined) => {
+    if (url) checkCallbackUrl(url, { allowPrivate: deps.config.allowPrivateTargets, field: 'callbackUrl' });
+  };
+
+  const service = {
+    keyResolver: {
+      resolve: (hash: string) => repo.principalByHash(db, hash),
+      touch: (keyId: string, at: Date) => repo.touchApiKey(db, keyId, at),
+    } satisfies KeyResolver,
+
+    async organization(orgId: string) {
+      return toOrganization(await mustExist('Organization', orgId, (id) => repo.organization(db, id)));
+    },
+    async organizationRow(orgId: string) {
+      return mustExist('Organization', orgId, (id) => repo.organization(db, id));
+    },
+    async listOrganizations(page: PageRequest) {
+      const ks = keyset(cursors, 'organizations', page);
+      const p = pageOf(cursors, 'organizations', ks, await repo.organizations(db, ks), toOrganization);
+      return { organizations: p.items, nextCursor: p.nextCursor };
+    },
+    async createOrganization(input: { name: string; rendertokenLimit?: number }) {
+      const id = newReference('Organization');
+      await repo.insertOrganization(db, { id, name: input.name, rendertokenLimit: input.rendertokenLimit ?? 1000, createdAt: clock.now() });
+      return service.organization(id);
+    },
+
+    async listAccounts(orgId: string, page: PageRequest) {
+      const ks = keyset(cursors, 'accounts', page);
+      const p = pageOf(cursors, 'accounts', ks, await repo.accounts(db, orgId, ks), toAccount);
+      return { accounts: p.items, nextCursor: p.nextCursor };
+    },
+    async account(orgId: string, ref: string) {
+      return toAccount(await mustExist('Account', ref, (id) => repo.account(db, orgId, id)));
+    },
+    async createAccount(orgId: string, input: Static<typeof CreateAccount>) {
+      await service.organizationRow(orgId);
+      const id = newReference('Account');
+      await repo.insertAccount(db, {
+        id,
+        organization_id: orgId,
+        name: input.name,
+        balance_cents: input.balance ?? 0,
+        payment_term_days: input.paymentTermDays ?? 14,
+        legal_entity_name: input.legalEntity.name,
+        vat_number: input.legalEntity.vatNumber ?? null,
+        billing_address: input.billingAddress,
+        created_at: clock.now(),
+      });
+      return service.account(orgId, id);
+    },
+
+    async listBrands(orgId: string, page: PageRequest) {
+      const ks = keyset(cursors, 'brands', page);
+      const p = pageOf(cursors, 'brands', ks, await repo.brands(db, orgId, ks), toBrand);
+      return { brands: p.items, nextCursor: p.nextCursor };
+    },
+    async brand(orgId: string, ref: string) {
+      return toBrand(await mustExist('Brand', ref, (id) => repo.brand(db, orgId, id)));
+    },
+    async brandRow(orgId: string, ref: string) {
+      return mustExist('Brand', ref, (id) => repo.brand(db, orgId, id));
+    },
+    async createBrand(orgId: string, input: Static<typeof CreateBrand>) {
+      await service.organizationRow(orgId);
+      const id = newReference('Brand');
+      await repo.insertBrand(db, {
+        id,
+        organization_id: orgId,
+        name: input.name,
+        logo_url: input.logoUrl ?? null,
+        primary_color: (input.primaryColor ?? '#222222').toLowerCase(),
+        secondary_color: (input.secondaryColor ?? '#f5f5f5').toLowerCase(),
+        customer_service: input.customerService ?? {},
+        created_at: clock.now(),
+      });
+      return service.brand(orgId, id);
+    },
+
+    async listStores(orgId: string, page: PageRequest) {
+      const ks = keyset(cursors, 'stores', page);
+      const p = pageOf(cursors, 'stores', ks, await repo.stores(db, orgId, ks), toStore);
+      return { stores: p.items, nextCursor: p.nextCursor };
+    },
+    async store(orgId: string, ref: string) {
+      return toStore(await service.storeRow(orgId, ref));
+    },
+    async storeRow(orgId: string, ref: string) {
+      return mustExist('Store', ref, (id) => repo.store(db, orgId, id));
+    },
+    async createStore(orgId: string, input: Static<typeof CreateStore>) {
+      await service.organizationRow(orgId);
+      if (!isReference('Account', input.accountReference) || !(await repo.account(db, orgId, input.accountReference))) {
+        throw badRequest('body.accountReference is not an account of this organization');
+      }
+      if (input.defaultBrandReference && !(isReference('Brand', input.defaultBrandReference) && (await repo.brand(db, orgId, input.defaultBrandReference)))) {
+        throw badRequest('body.defaultBrandReference is not a brand of this organization');
+      }
+      checkCallback(input.callbackUrl);
+      const id = newReference('Store');
+      try {
+        await repo.insertStore(db, {
+          id,
+          organization_id: orgId,
+          account_id: input.accountReference,
+          name: input.name,
+          code: input.code,
+          integration: input.integration,
+          default_brand_id: input.defaultBrandReference ?? null,
+          combined_address: input.combinedAddress ?? null,
+          callback_url: input.callbackUrl || null,
+          created_at: clock.now(),
+        });
+      } catch (err) {
+        if (pgErrorCode(err) === PG_UNIQUE_VIOLATION && pgConstraint(err)?.includes('code')) throw conflict('store_code_in_use', `Store code ${input.code} is already in use`);
+        throw err;
+      }
+      return service.store(orgId, id);
+    },
+    async updateStore(orgId: string, ref: string, input: Static<typeof UpdateStore>) {
+      await service.storeRow(orgId, ref);
+      if (input.defaultBrandReference && !(isReference('Brand', input.defaultBrandReference) && (await repo.brand(db, orgId, input.defaultBrandReference)))) {
+        throw badRequest('body.defaultBrandReference is not a brand of this organization');
+      }
+      checkCallback(input.callbackUrl);
+      const patch: Parameters<typeof repo.updateStore>[3] = {};
+      if (input.name !== undefined) patch.name = input.name;
+      if (input.integration !== undefined) patch.integration = input.integration;
+      if (input.callbackUrl !== undefined) patch.callback_url = input.callbackUrl || null;
+      if (input.defaultBrandReference !== undefined) patch.default_brand_id = input.defaultBrandReference;
+      if (input.combinedAddress !== undefined) patch.combined_address = input.combinedAddress;
+      await repo.updateStore(db, orgId, ref, patch);
+      return service.store(orgId, ref);
+    },
+
+    async listApiKeys(orgId: string, page: PageRequest) {
+      const ks = keyset(cursors, 'apikeys', page);
+      const p = pageOf(cursors, 'apikeys', ks, await repo.apiKeys(db, orgId, ks), toApiKey);
+      return { apiKeys: p.items, nextCursor: p.nextCursor };
+    },
+    /** The secret is returned here once and never stored: only its hash is. */
+    async createApiKey(orgId: string, input: { name: string; readOnly?: boolean }) {
+      await service.organizationRow(orgId);
+      const secret = generateApiKey(deps.config.env);
+      const id = newReference('Apikey');
+      await repo.insertApiKey(db, { id, organizationId: orgId, name: input.name, hash: hashSecret(secret), hint: `${secret.slice(0, 12)}…`, readOnly: input.readOnly ?? false, createdAt: clock.now() });
+      const key = await mustExist('Apikey', id, (k) => repo.apiKey(db, orgId, k));
+      return { apiKey: { ...toApiKey(key), secret } };
+    },
+    async revokeApiKey(orgId: string, ref: string) {
+      await mustExist('Apikey', ref, (k) => repo.apiKey(db, orgId, k));
+      await repo.revokeApiKey(db, orgId, ref, clock.now());
+      deps.keys().evictKey(ref);
+      return toApiKey((await repo.apiKey(db, orgId, ref))!);
+    },
+
+    storeByCode: (code: string) => organizationLookups.storeByCode(db, code),
+    countOrganizations: () => organizationLookups.countOrganizations(db),
+    /** Demo keys are re-issued by every seed run: their secrets are not kept anywhere. */
+    async reissueKeys(orgId: string, names: string[]) {
+      await organizationLookups.revokeKeysNamed(db, orgId, names, clock.now());
+      deps.keys().evictOrganization(orgId);
+    },
+
+    async setRateLimits(orgId: string, limits: RateLimitOverrides | null) {
+      await service.organizationRow(orgId);
+      await repo.setRateLimits(db, orgId, limits && Object.keys(limits).length ? limits : null);
+      deps.keys().evictOrganization(orgId);
+      return { rateLimits: limits };
+    },
+    async setRendertokenLimit(orgId: string, limit: number) {
+      if (!Number.isInteger(limit) || limit < 0) throw new ApiError(400, 'invalid_request', 'limit must be a whole number ≥ 0');
+      await service.organizationRow(orgId);
+      await repo.setRendertokenLimit(db, orgId, limit);
+      return { rendertokenLimit: limit };
+    },
+  };
+  return service;
+}

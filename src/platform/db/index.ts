@@ -1,0 +1,12 @@
+import { join } from 'node:path';
+import type { Config } from '../../config.ts';
+import { PgliteDb } from './pglite.ts';
+import { PostgresDb } from './postgres.ts';
+import type { Db } from './types.ts';
+
+export * from './types.ts';
+
+export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Db> {
+  if (config.databaseUrl) return new PostgresDb(config.databaseUrl);
+  return PgliteDb.open({ dataDir: join(config.dataDir, 'pglite') });
+}

@@ -1,0 +1,36 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { Db, Executor, Row } from './types.ts';
+
+/** PGlite runs Postgres in-process; it has one connection, so transactions are serialised. */
+export class PgliteDb implements Db {
+  readonly kind = 'pglite' as const;
+  private constructor(readonly pg: PGlite) {}
+
+  static async open(options: { dataDir?: string; loadDataDir?: Blob }): Promise<PgliteDb> {
+    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+    const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+    return new PgliteDb(pg);
+  }
+
+  async query<T extends Row = Row>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const result = await this.pg.query<T>(sql, params);
+    return result.rows;
+  }
+
+  tx<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    return this.pg.transaction(async (t) =>
+      fn({
+        query: async <R extends Row>(sql: string, params: unknown[] = []) => (await t.query<R>(sql, params)).rows,
+      }),
+    );
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.pg.exec(sql);
+  }
+
+  async close(): Promise<void> {
+    if (!this.pg.closed) await this.pg.close();
+  }
+}

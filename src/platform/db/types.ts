@@ -1,0 +1,31 @@
+export type Row = Record<string, any>;
+
+/** Something SQL can run on: the pool, or the open transaction. */
+export interface Executor {
+  query<T extends Row = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Executor {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction; every query inside must go through the executor it is given. */
+  tx<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Postgres error codes the service reacts to. */
+export const PG_UNIQUE_VIOLATION = '23505';
+export const PG_SERIALIZATION_FAILURE = '40001';
+export const PG_DEADLOCK = '40P01';
+
+export function pgErrorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** The name of the constraint a unique violation broke, when the driver reports it. */
+export function pgConstraint(err: unknown): string | undefined {
+  const c = (err as { constraint?: unknown })?.constraint;
+  return typeof c === 'string' ? c : undefined;
+}

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppEnv, Config, RateLimitPolicy } from '../../config.ts';
+import { ApiError } from '../errors.ts';
+import { type RateLimitStore, rateLimitHeaders, retryAfterSeconds } from '../ratelimit/index.ts';
+import { randomId } from '../ids.ts';
+
+export type PolicyName = 'default' | 'uploads' | 'downloads';
+export type RateLimitOverrides = Partial<Record<PolicyName, { quota: number; windowSeconds: number }>>;
+
+export interface Principal {
+  organizationId: string;
+  keyId: string;
+  keyName: string;
+  readOnly: boolean;
+  rateLimits: RateLimitOverrides | null;
+}
+
+export interface KeyResolver {
+  resolve(keyHash: string): Promise<Principal | null>;
+  touch(keyId: string, at: Date): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+  }
+  interface FastifyContextConfig {
+    /** No API key needed (docs, OpenAPI). */
+    public?: boolean;
+    /** The dedicated rate-limit bucket this route also draws from. */
+    bucket?: 'uploads' | 'downloads';
+    /** Allowed for read-only keys although the method writes (e.g. POST /auth/validate). */
+    readOnlyAllowed?: boolean;
+  }
+}
+
+export const keyPrefix = (env: AppEnv) => (env === 'production' ? 'sk_live_' : 'sk_test_');
+
+export function generateApiKey(env: AppEnv): string {
+  return keyPrefix(env) + randomId(40);
+}
+
+/** API keys are 200 random bits, so a fast hash is enough and keeps lookups cheap. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+interface Cached {
+  principal: Principal | null;
+  until: number;
+}
+
+/**
+ * Keys resolved once and kept for `ttlMs`. A revocation on this node evicts at once; other nodes
+ * see it within the TTL. Unknown keys are cached too (briefly) so a flood of bad keys stays cheap.
+ */
+export class KeyCache {
+  private entries = new Map<string, Cached>();
+  private lastTouched = new Map<string, number>();
+  constructor(
+    private readonly resolver: KeyResolver,
+    private readonly ttlMs: number,
+    private readonly maxEntries = 50_000,
+  ) {}
+
+  async principal(secret: string): Promise<Principal | null> {
+    const hash = hashSecret(secret);
+    const now = Date.now();
+    const hit = this.entries.get(hash);
+    if (hit && hit.until > now) return hit.principal;
+    const principal = await this.resolver.resolve(hash);
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(hash, { principal, until: now + (principal ? this.ttlMs : Math.min(this.ttlMs, 2000)) });
+    if (principal) this.touch(principal.keyId, now);
+    return principal;
+  }
+
+  /** `last used` is written at most once a minute per key: no write on every request. */
+  private touch(keyId: string, now: number): void {
+    if ((this.lastTouched.get(keyId) ?? 0) > now - 60_000) return;
+    this.lastTouched.set(keyId, now);
+    this.resolver.touch(keyId, new Date(now)).catch(() => {});
+  }
+
+  evictKey(keyId: string): void {
+    for (const [hash, e] of this.entries) if (e.principal?.keyId === keyId) this.entries.delete(hash);
+  }
+
+  evictOrganization(organizationId: string): void {
+    for (const [hash, e] of this.entries) if (e.principal?.organizationId === organizationId) this.entries.delete(hash);
+  }
+}
+
+export function policiesFor(config: Pick<Config, 'rateLimits'>, principal: Principal, bucket?: PolicyName): RateLimitPolicy[] {
+  const pick = (name: PolicyName): RateLimitPolicy => {
+    const o = principal.rateLimits?.[name];
+    return o ? { name, quota: o.quota, windowSeconds: o.windowSeconds } : config.rateLimits[name];
+  };
+  return bucket && bucket !== 'default' ? [pick('default'), pick(bucket)] : [pick('default')];
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Authentication, permission and rate limiting for one encapsulated scope. It runs before the body
+ * is read, so an unauthenticated or throttled client costs no body parsing.
+ */
+export function installAuth(
+  app: FastifyInstance,
+  deps: { config: Pick<Config, 'env' | 'rateLimits'>; keys: KeyCache; rateLimits: RateLimitStore },
+): void {
+  const other = keyPrefix(deps.config.env === 'production' ? 'test' : 'production');
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const cfg = request.routeOptions.config;
+    if (cfg?.public) return;
+    const raw = request.headers['x-service-secret-key'];
+    const secret = Array.isArray(raw) ? raw[0] : raw;
+    if (!secret) throw new ApiError(401, 'unauthorized', 'Missing X-Service-Secret-Key header');
+    if (secret.startsWith(other)) {
+      throw new ApiError(401, 'unauthorized', `This is a ${deps.config.env === 'production' ? 'test' : 'production'} key; this is the ${deps.config.env} environment`);
+    }
+    const principal = secret.length <= 200 ? await deps.keys.principal(secret) : null;
+    if (!principal) throw new ApiError(401, 'unauthorized', 'The secret key is invalid or has been revoked');
+    request.principal = principal;
+
+    const result = await deps.rateLimits.consume(principal.organizationId, policiesFor(deps.config, principal, cfg?.bucket));
+    reply.headers(rateLimitHeaders(result));
+    if (!result.allowed) {
+      const retry = retryAfterSeconds(result.waitSeconds);
+      throw new ApiError(429, 'rate_limited', `Rate limit exceeded; wait at least Retry-After (${retry} s) and watch X-RateLimit`, undefined, {
+        'retry-after': String(retry),
+      });
+    }
+    if (principal.readOnly && WRITE_METHODS.has(request.method) && !cfg?.readOnlyAllowed) {
+      throw new ApiError(403, 'insufficient_permissions', 'This API key is read-only');
+    }
+  });
+}

@@ -1,0 +1,84 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { ApiError } from '../errors.ts';
+import { validationMessage } from './validation.ts';
+
+const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Content-Type is not supported on this endpoint; send application/json' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'Request body is larger than this endpoint accepts' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_request', message: 'Body is empty but Content-Type is application/json' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_request', message: 'Body is not valid JSON' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_request', message: 'Content-Length does not match the body' },
+  FST_ERR_CTP_INVALID_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Content-Type header is malformed' },
+  FST_ERR_BAD_URL: { status: 400, code: 'invalid_request', message: 'The URL is malformed' },
+  FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: 'invalid_request' },
+};
+
+/** Errors that mean the database is unreachable: the client may retry, the process stays up. */
+function isUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code !== 'string') return false;
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '53300'].includes(code) || code.startsWith('08');
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
+  if (err.headers) reply.headers(err.headers);
+  const body: Record<string, unknown> = { code: err.code, message: err.message, requestId: request.id };
+  if (err.details !== undefined) body.details = err.details;
+  return reply.status(err.status).type('application/json; charset=utf-8').send(body);
+}
+
+export function toApiError(err: FastifyError | Error, request: FastifyRequest): ApiError {
+  if (err instanceof ApiError) return err;
+  const fe = err as FastifyError & { validationContext?: string };
+  if (fe.validation) {
+    const { message, details } = validationMessage(fe.validationContext ?? 'body', fe.validation as never);
+    return new ApiError(400, 'invalid_request', message, details);
+  }
+  const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
+  if (mapped) return new ApiError(mapped.status, mapped.code, mapped.message ?? fe.message);
+  if (err instanceof SyntaxError && (fe.statusCode === 400 || /JSON/.test(err.message))) {
+    return new ApiError(400, 'invalid_request', 'Body is not valid JSON');
+  }
+  if (isUnavailable(err)) {
+    request.log.error({ err }, 'database unavailable');
+    return new ApiError(503, 'service_unavailable', 'The service is temporarily unavailable; retry later', undefined, { 'retry-after': '5' });
+  }
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new ApiError(fe.statusCode, 'invalid_request', fe.message);
+  }
+  request.log.error({ err }, 'unhandled error');
+  return new ApiError(500, 'internal_error', 'An unexpected error occurred; it has been logged with the request id');
+}
+
+/**
+ * One error handler, a JSON 404 for unknown routes and a 405 for a known path with another method.
+ * Routes are mirrored into a router of our own because Fastify answers both cases with 404.
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  const known = FindMyWay({ ignoreTrailingSlash: true });
+  app.addHook('onRoute', (route) => {
+    if (route.url.includes('*')) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      if (m === 'HEAD') continue;
+      try {
+        known.on(m as 'GET', route.url, () => {});
+      } catch {
+        // the same route registered twice under one prefix is not ours to judge here
+      }
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError, request, reply) => sendError(request, reply, toApiError(err, request)));
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => known.find(m as 'GET', path));
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(request, reply, new ApiError(405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
+    }
+    return sendError(request, reply, new ApiError(404, 'not_found', `No route ${request.method} ${path}`));
+  });
+}

@@ -1,0 +1,65 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerce: boolean): Ajv {
+  // removeAdditional must stay off: unknown fields are errors, not something to strip.
+  const ajv = new Ajv({
+    removeAdditional: false,
+    useDefaults: true,
+    coerceTypes: coerce ? 'array' : false,
+    allErrors: false,
+    strict: false,
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+// Bodies are JSON and must carry real types; query strings and paths only have strings to coerce.
+const bodyAjv = makeAjv(false);
+const paramAjv = makeAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema as object) as any;
+
+const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+function fieldPath(part: string, err: ErrorObject): string {
+  const segments = err.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (err.keyword === 'additionalProperties') segments.push(String(err.params.additionalProperty));
+  if (err.keyword === 'required') segments.push(String(err.params.missingProperty));
+  let out = PART_NAMES[part] ?? part;
+  for (const s of segments) out += /^\d+$/.test(s) ? `[${s}]` : `.${s}`;
+  return out;
+}
+
+function describe(err: ErrorObject): string {
+  switch (err.keyword) {
+    case 'additionalProperties':
+      return 'is not a documented field';
+    case 'required':
+      return 'is required';
+    case 'type':
+      return `must be ${err.params.type === 'integer' ? 'an integer' : `of type ${err.params.type}`}`;
+    case 'enum':
+      return `must be one of ${(err.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(err.params.allowedValue)}`;
+    default:
+      return err.message ?? 'is invalid';
+  }
+}
+
+/** Turns ajv errors into a message that names the field, e.g. `body.order.orderlines[0].foo`. */
+export function validationMessage(part: string, errors: ErrorObject[]): { message: string; details: unknown[] } {
+  // anyOf/oneOf wrappers say little; prefer the concrete error underneath.
+  const useful = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+  const list = (useful.length ? useful : errors).map((e) => ({ field: fieldPath(part, e), problem: describe(e) }));
+  const first = list[0] ?? { field: PART_NAMES[part] ?? part, problem: 'is invalid' };
+  return { message: `${first.field} ${first.problem}`, details: list };
+}

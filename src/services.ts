@@ -1,0 +1,43 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Clock } from './platform/clock.ts';
+import type { Db } from './platform/db/index.ts';
+import { KeyCache } from './platform/http/auth.ts';
+import { Cursors } from './platform/http/pagination.ts';
+import { Worker } from './platform/jobs/worker.ts';
+import type { RateLimitStore } from './platform/ratelimit/index.ts';
+import { organizationService } from './modules/organization/service.ts';
+import { registerMaintenanceJobs } from './modules/maintenance/jobs.ts';
+import { seedDemo } from './seed/demo.ts';
+
+export interface CoreDeps {
+  config: Readonly<Config>;
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  rateLimits: RateLimitStore;
+  secretKey: string;
+}
+
+/** Every service of the system, wired once; routes, jobs, the CLI and tests all use this. */
+export function createServices(core: CoreDeps) {
+  const { config, db, clock, log } = core;
+  const cursors = new Cursors(core.secretKey);
+  let keys: KeyCache | undefined;
+  const organization = organizationService({ db, clock, config, cursors, keys: () => keys! });
+  keys = new KeyCache(organization.keyResolver, config.keyCacheTtlSeconds * 1000);
+  const worker = new Worker({ db, clock, log });
+
+  const services = {
+    ...core,
+    cursors,
+    keys,
+    worker,
+    organization,
+    seed: () => seedDemo(services),
+  };
+  registerMaintenanceJobs(services);
+  return services;
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -19,8 +19,18 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+type Mount = (app: FastifyInstance, s: Services) => void;
+
 /** Every partner-facing module, mounted under /v2 with auth, rate limits and idempotency. */
-const API_MODULES: Array<(app: FastifyInstance, s: Services) => void> = [organizationRoutes];
+const API_MODULES: Mount[] = [
+  organizationRoutes,
+];
+
+/** Operator routes of the modules, mounted under /operator behind the operator token. */
+const OPERATOR_MODULES: Mount[] = [];
+
+/** Pages and files without an API key (tracking pages, evidence files, dashboard), at the root. */
+const PUBLIC_MODULES: Mount[] = [];
 
 export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -80,7 +90,16 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     { prefix: '/v2' },
   );
 
-  await app.register(async (op) => operatorRoutes(op, s, opts.operatorToken), { prefix: '/operator' });
+  await app.register(
+    async (op) => {
+      operatorRoutes(op, s, opts.operatorToken);
+      for (const mount of OPERATOR_MODULES) mount(op, s);
+    },
+    { prefix: '/operator' },
+  );
+  await app.register(async (root) => {
+    for (const mount of PUBLIC_MODULES) mount(root, s);
+  });
 
   await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/v2/openapi.json', title: 'Partner API v2 reference' } });
 

@@ -6,6 +6,8 @@ import { KeyCache } from './platform/http/auth.ts';
 import { Cursors } from './platform/http/pagination.ts';
 import { Worker } from './platform/jobs/worker.ts';
 import type { RateLimitStore } from './platform/ratelimit/index.ts';
+import { type BlobStore, LocalBlobStore } from './platform/storage.ts';
+import { join } from 'node:path';
 import { organizationService } from './modules/organization/service.ts';
 import { registerMaintenanceJobs } from './modules/maintenance/jobs.ts';
 import { seedDemo } from './seed/demo.ts';
@@ -17,6 +19,8 @@ export interface CoreDeps {
   log: FastifyBaseLogger;
   rateLimits: RateLimitStore;
   secretKey: string;
+  /** Defaults to files under DATA_DIR/blobs. */
+  blobs?: BlobStore;
 }
 
 /** Every service of the system, wired once; routes, jobs, the CLI and tests all use this. */
@@ -28,8 +32,11 @@ export function createServices(core: CoreDeps) {
   keys = new KeyCache(organization.keyResolver, config.keyCacheTtlSeconds * 1000);
   const worker = new Worker({ db, clock, log });
 
+  const blobs = core.blobs ?? new LocalBlobStore(join(config.dataDir, 'blobs'));
+
   const services = {
     ...core,
+    blobs,
     cursors,
     keys,
     worker,

@@ -1,0 +1,61 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { randomId } from './ids.ts';
+
+/**
+ * Blob storage for images, evidence, renders and product media. Keys are relative paths such as
+ * `images/<org>/<sha256>.png`. The local store serves one node; several nodes share an
+ * S3-compatible implementation of the same interface.
+ */
+export interface BlobStore {
+  put(key: string, data: Buffer): Promise<void>;
+  get(key: string): Promise<Buffer | null>;
+  stream(key: string): Promise<{ stream: Readable; size: number } | null>;
+  delete(key: string): Promise<void>;
+}
+
+const SAFE_KEY = /^[A-Za-z0-9][\w./-]*$/;
+
+export class LocalBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  private path(key: string): string {
+    if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`unsafe blob key: ${key}`);
+    return join(this.root, key);
+  }
+
+  /** Written to a temporary name and renamed, so a reader never sees half a file. */
+  async put(key: string, data: Buffer): Promise<void> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = `${path}.${randomId(8)}.tmp`;
+    await writeFile(tmp, data);
+    await rename(tmp, path);
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.path(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async stream(key: string): Promise<{ stream: Readable; size: number } | null> {
+    const path = this.path(key);
+    try {
+      const st = await stat(path);
+      return { stream: createReadStream(path), size: st.size };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+}

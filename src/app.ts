@@ -40,13 +40,11 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    requestIdLogLabel: 'requestId',
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     connectionTimeout: 60_000,
     requestTimeout: 120_000,
-    maxParamLength: 500,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorBody);

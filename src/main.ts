@@ -1,14 +1,34 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 import { startRuntime } from './runtime.ts';
 import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
+import type { SeedResult } from './seed/demo.ts';
+import type { Services } from './services.ts';
+
+/**
+ * In the test environment the demo data is loaded on first start and its keys kept in
+ * DATA_DIR/demo-keys.json (0600), so later starts can print a working key again.
+ */
+async function demoKeyOnStart(s: Services, dataDir: string): Promise<string | null> {
+  const file = join(dataDir, 'demo-keys.json');
+  if (existsSync(file)) {
+    try {
+      return (JSON.parse(readFileSync(file, 'utf8')) as SeedResult).organizations[0]?.apiKeys.full ?? null;
+    } catch {
+      // unreadable: issue new keys below
+    }
+  }
+  const seeded = await s.seed();
+  writeFileSync(file, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
+  return seeded.organizations[0]?.apiKeys.full ?? null;
+}
 
 async function main(): Promise<void> {
   loadDotEnv();
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (err) {
@@ -21,12 +41,7 @@ async function main(): Promise<void> {
   const s = await startRuntime(config);
   const operatorToken = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
 
-  let demoKey: string | null = null;
-  if (config.env === 'test' && (await s.organization.countOrganizations()) === 0) {
-    const seeded = await s.seed();
-    demoKey = seeded.organizations[0]?.apiKeys.full ?? null;
-    writeFileSync(join(config.dataDir, 'demo-keys.json'), `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
-  }
+  const demoKey = config.env === 'test' ? await demoKeyOnStart(s, config.dataDir) : null;
 
   const app = await buildApp(s, { operatorToken, logRequests: true });
   await app.listen({ host: config.host, port: config.port });
@@ -44,11 +59,7 @@ async function main(): Promise<void> {
     `  Partner API v2 (${config.env}) on ${s.db.kind === 'pglite' ? `the embedded database in ${config.dataDir}` : 'PostgreSQL'}`,
     `  Base URL:  ${base}/v2`,
     `  Docs:      ${base}/docs`,
-    demoKey
-      ? `  Demo key:  ${demoKey}`
-      : config.env === 'test'
-        ? `  Demo keys: in ${join(config.dataDir, 'demo-keys.json')} (or run: npm run cli -- seed)`
-        : '',
+    demoKey ? `  Demo key:  ${demoKey}   (all demo keys: ${join(config.dataDir, 'demo-keys.json')})` : '',
     `  Try:       curl -s -X POST -H "X-Service-Secret-Key: <key>" ${base}/v2/auth/validate`,
     '',
   ];

@@ -1,0 +1,106 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildApp } from '../app.ts';
+import type { Config } from '../config.ts';
+import { loadOrCreateSecret, readSecretFile } from '../platform/secrets.ts';
+import { startRuntime } from '../runtime.ts';
+import type { Services } from '../services.ts';
+
+export interface OperatorResponse {
+  status: number;
+  data: any;
+}
+
+/** How the CLI reaches the operator API: over HTTP to a running server, or in-process. */
+export interface OperatorClient {
+  readonly mode: 'http' | 'direct';
+  request(method: string, path: string, body?: unknown, contentType?: string): Promise<OperatorResponse>;
+  close(): Promise<void>;
+}
+
+export class CliError extends Error {}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The server that holds the embedded database, if one runs on this machine. */
+export function runningServer(config: Pick<Config, 'dataDir'>): { pid: number; url: string } | null {
+  const file = join(config.dataDir, 'server.json');
+  if (!existsSync(file)) return null;
+  try {
+    const info = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; url: string };
+    return processAlive(info.pid) ? info : null;
+  } catch {
+    return null;
+  }
+}
+
+class HttpClient implements OperatorClient {
+  readonly mode = 'http' as const;
+  constructor(private readonly baseUrl: string, private readonly token: string) {}
+
+  async request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<OperatorResponse> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl}/operator${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': contentType } : {}) },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new CliError(`cannot reach the server at ${this.baseUrl}: ${(err as Error).message}`);
+    }
+    const text = await res.text();
+    return { status: res.status, data: text ? JSON.parse(text) : null };
+  }
+
+  async close(): Promise<void> {}
+}
+
+class DirectClient implements OperatorClient {
+  readonly mode = 'direct' as const;
+  constructor(private readonly app: FastifyInstance, private readonly s: Services, private readonly token: string) {}
+
+  async request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<OperatorResponse> {
+    const res = await this.app.inject({
+      method: method as 'GET',
+      url: `/operator${path}`,
+      headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': contentType } : {}) },
+      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: res.statusCode, data: res.body ? JSON.parse(res.body) : null };
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.s.rateLimits.close();
+    await this.s.db.close();
+  }
+}
+
+/**
+ * PGlite allows one process, so while a server runs on the embedded database every command goes
+ * through its operator API. With no server (or with PostgreSQL and no --url) the CLI opens the
+ * database itself and runs the very same operator routes in-process.
+ */
+export async function connect(config: Readonly<Config>, opts: { url?: string; token?: string }): Promise<OperatorClient> {
+  const server = opts.url ? { url: opts.url } : runningServer(config);
+  if (server) {
+    const token = opts.token ?? config.operatorToken ?? readSecretFile(config.dataDir, 'operator-token');
+    if (!token) throw new CliError(`no operator token: set OPERATOR_TOKEN or pass --token (the server keeps it in ${join(config.dataDir, 'operator-token')})`);
+    return new HttpClient(server.url.replace(/\/$/, ''), token);
+  }
+  const s = await startRuntime(config, { log: pino({ level: 'silent' }) as never });
+  const token = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
+  const app = await buildApp(s, { operatorToken: token });
+  await app.ready();
+  return new DirectClient(app, s, token);
+}

@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { type Config, ConfigError, loadConfig, loadDotEnv } from '../config.ts';
+import { CliError, connect, type OperatorClient } from './client.ts';
+
+export interface CliContext {
+  config(): Readonly<Config>;
+  /** Runs an action with an operator client; prints errors as one line and sets the exit code. */
+  run(cmd: Command, action: (client: OperatorClient, json: boolean) => Promise<void>): Promise<void>;
+}
+
+export function createContext(program: Command): CliContext {
+  let config: Readonly<Config> | null = null;
+  const ctx: CliContext = {
+    config() {
+      if (!config) {
+        loadDotEnv();
+        config = loadConfig();
+      }
+      return config;
+    },
+    async run(cmd, action) {
+      const opts = program.opts<{ url?: string; token?: string }>();
+      const json = Boolean(cmd.optsWithGlobals<{ json?: boolean }>().json);
+      let client: OperatorClient | null = null;
+      try {
+        client = await connect(ctx.config(), opts);
+        await action(client, json);
+      } catch (err) {
+        if (err instanceof CliError || err instanceof ConfigError) {
+          process.stderr.write(`error: ${err.message}\n`);
+          process.exitCode = 1;
+        } else {
+          throw err;
+        }
+      } finally {
+        await client?.close();
+      }
+    },
+  };
+  return ctx;
+}
+
+/** `default=3000/60` style option value → `{quota, windowSeconds}`. */
+export function parseQuota(value: string): { quota: number; windowSeconds: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new CliError(`"${value}" is not <quota>/<seconds>, e.g. 3000/60`);
+  return { quota: Number(m[1]), windowSeconds: Number(m[2]) };
+}
+
+export function parseJsonOption(value: string, name: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new CliError(`${name} must be JSON, e.g. '{"lastname":"Doe","streetname":"Main","zipcode":"1000","city":"X","countryCode":"NL"}'`);
+  }
+}

@@ -1,0 +1,39 @@
+import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { startRuntime } from './runtime.ts';
+import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
+
+/** A worker process without HTTP: for PostgreSQL deployments that scale jobs apart from the API. */
+async function main(): Promise<void> {
+  loadDotEnv();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  if (!config.databaseUrl) {
+    console.error('npm run worker needs DATABASE_URL: the embedded database belongs to the server process, which runs its own worker');
+    process.exit(1);
+  }
+  const s = await startRuntime(config);
+  await scheduleMaintenance(s);
+  s.worker.start();
+  s.log.info({ worker: s.worker.id, kinds: s.worker.kinds }, 'worker started');
+  const stop = async () => {
+    await s.worker.stop();
+    await s.rateLimits.close();
+    await s.db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { OPERATOR_TOKEN, type TestApp, call, createTestApp } from '../support/app.ts';
+
+/** The request-handling conventions every route shares, exercised through the operator API's bodies. */
+describe('http conventions', () => {
+  let t: TestApp;
+  let org: string;
+  let account: string;
+  before(async () => {
+    t = await createTestApp();
+    org = t.seed.organizations[0].reference;
+    account = t.seed.organizations[0].accounts[0].reference;
+  });
+  after(() => t.close());
+
+  const op = (method: 'POST' | 'GET' | 'PATCH', url: string, payload?: string, contentType = 'application/json') =>
+    call(t, method, `/operator${url}`, { key: null, payload, headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...(payload !== undefined ? { 'content-type': contentType } : {}) } });
+
+  const storeBody = (extra: Record<string, unknown> = {}) => ({ name: 'S', code: `C${Math.floor(Math.random() * 1e6)}`, integration: 'api', accountReference: account, ...extra });
+
+  it('answers invalid JSON with 400 invalid_request', async () => {
+    const res = await op('POST', `/organizations/${org}/stores`, '{"name": ');
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.data.code, 'invalid_request');
+    assert.match(res.data.message, /JSON/);
+  });
+
+  it('answers a JSON array instead of an object with 400 naming the body', async () => {
+    const res = await op('POST', `/organizations/${org}/stores`, '[]');
+    assert.equal(res.statusCode, 400);
+    assert.match(res.data.message, /^body must be of type object/);
+  });
+
+  it('rejects an undocumented field at every depth, naming it', async () => {
+    const top = await op('POST', `/organizations/${org}/stores`, JSON.stringify(storeBody({ color: 'red' })));
+    assert.equal(top.statusCode, 400);
+    assert.equal(top.data.code, 'invalid_request');
+    assert.equal(top.data.message, 'body.color is not a documented field');
+    const nested = await op('POST', `/organizations/${org}/stores`, JSON.stringify(storeBody({ combinedAddress: { lastname: 'x', planet: 'Mars' } })));
+    assert.equal(nested.statusCode, 400);
+    assert.equal(nested.data.message, 'body.combinedAddress.planet is not a documented field');
+    assert.ok(Array.isArray(nested.data.details));
+  });
+
+  it('names a missing field and a wrong type', async () => {
+    const missing = await op('POST', `/organizations/${org}/stores`, JSON.stringify({ name: 'x', integration: 'api', accountReference: account }));
+    assert.equal(missing.data.message, 'body.code is required');
+    const wrong = await op('POST', `/organizations/${org}/stores`, JSON.stringify(storeBody({ name: 42 })));
+    assert.equal(wrong.statusCode, 400);
+    assert.equal(wrong.data.message, 'body.name must be of type string');
+  });
+
+  it('does not coerce body types', async () => {
+    const res = await op('POST', '/organizations', JSON.stringify({ name: 'x', rendertokenLimit: '5' }));
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.data.message, 'body.rendertokenLimit must be an integer');
+  });
+
+  it('answers another Content-Type on a JSON endpoint with 415', async () => {
+    const res = await op('POST', `/organizations/${org}/stores`, 'name=x', 'application/x-www-form-urlencoded');
+    assert.equal(res.statusCode, 415);
+    assert.equal(res.data.code, 'unsupported_media_type');
+    const octet = await op('POST', `/organizations/${org}/stores`, 'abc', 'application/octet-stream');
+    assert.equal(octet.statusCode, 415);
+  });
+
+  it('answers a 10 MB JSON body with 413', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(10 * 1024 * 1024) });
+    const res = await op('POST', '/organizations', big);
+    assert.equal(res.statusCode, 413);
+    assert.equal(res.data.code, 'payload_too_large');
+  });
+
+  it('answers unknown routes with a JSON 404 and wrong methods with 405', async () => {
+    const missing = await call(t, 'GET', '/v2/nothing-here');
+    assert.equal(missing.statusCode, 404);
+    assert.equal(missing.data.code, 'not_found');
+    const method = await call(t, 'DELETE', '/v2/stores');
+    assert.equal(method.statusCode, 405);
+    assert.equal(method.data.code, 'method_not_allowed');
+    assert.match(String(method.headers.allow), /GET/);
+  });
+
+  it('echoes a sane X-Request-Id and makes one up otherwise', async () => {
+    const given = await call(t, 'GET', '/v2/organization', { headers: { 'x-request-id': 'abc-123' } });
+    assert.equal(given.headers['x-request-id'], 'abc-123');
+    const bad = await call(t, 'GET', '/v2/organization', { headers: { 'x-request-id': 'no spaces <allowed>' } });
+    assert.match(String(bad.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    const err = await call(t, 'GET', '/v2/stores/nope');
+    assert.equal(err.data.requestId, err.headers['x-request-id']);
+  });
+
+  it('carries rate-limit headers on authenticated errors too', async () => {
+    const res = await call(t, 'GET', '/v2/stores/nope');
+    assert.equal(res.statusCode, 404);
+    assert.match(String(res.headers['x-ratelimit']), /^"default";r=\d+;t=0$/);
+  });
+
+  it('rejects undocumented query parameters', async () => {
+    const res = await call(t, 'GET', '/v2/stores?color=red');
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.data.message, 'query.color is not a documented field');
+  });
+
+  it('replays an Idempotency-Key and refuses it for another request', async () => {
+    const first = await call(t, 'POST', '/v2/auth/validate', { headers: { 'idempotency-key': 'k-1' } });
+    assert.equal(first.statusCode, 200);
+    const again = await call(t, 'POST', '/v2/auth/validate', { headers: { 'idempotency-key': 'k-1' } });
+    assert.equal(again.statusCode, 200);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(again.data, first.data);
+    const other = await call(t, 'POST', '/v2/auth/validate', { headers: { 'idempotency-key': 'k-1', 'content-type': 'application/json' }, payload: '{"a":1}' });
+    assert.equal(other.statusCode, 409);
+    assert.equal(other.data.code, 'idempotency_key_reused');
+  });
+
+  it('serves health, readiness and a public OpenAPI document', async () => {
+    assert.equal((await call(t, 'GET', '/healthz', { key: null })).statusCode, 200);
+    const ready = await call(t, 'GET', '/readyz', { key: null });
+    assert.equal(ready.data.database, 'ok');
+    const doc = await call(t, 'GET', '/v2/openapi.json', { key: null });
+    assert.equal(doc.statusCode, 200);
+    assert.equal(doc.data.openapi, '3.1.0');
+  });
+});

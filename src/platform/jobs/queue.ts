@@ -65,8 +65,8 @@ export const jobsRepo = {
   },
   async fail(ex: Executor, id: number, workerId: string, now: Date, error: string, retryAt: Date | null): Promise<void> {
     await ex.query(
-      `UPDATE jobs SET status = $4, run_at = COALESCE($5, run_at), last_error = $6, updated_at = $3,
-         locked_by = NULL, locked_until = NULL, finished_at = CASE WHEN $4 = 'dead' THEN $3 ELSE NULL END
+      `UPDATE jobs SET status = $4::text, run_at = COALESCE($5::timestamptz, run_at), last_error = $6, updated_at = $3::timestamptz,
+         locked_by = NULL, locked_until = NULL, finished_at = CASE WHEN $4::text = 'dead' THEN $3::timestamptz ELSE NULL END
        WHERE id = $1 AND locked_by = $2`,
       [id, workerId, now, retryAt ? 'pending' : 'dead', retryAt, error.slice(0, 2000)],
     );

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import pino from 'pino';
+import { enqueue, jobsRepo } from '../../src/platform/jobs/queue.ts';
+import { PermanentJobError, Worker } from '../../src/platform/jobs/worker.ts';
+import { type TestApp, createTestApp, operator } from '../support/app.ts';
+
+const log = pino({ level: 'silent' }) as never;
+
+describe('jobs', () => {
+  let t: TestApp;
+  let runs: Array<{ worker: string; payload: any }>;
+  const makeWorker = (kind: string, run: (payload: any) => Promise<void>, extra: { leaseMs?: number; backoffMs?: (n: number) => number } = {}) => {
+    const w = new Worker({ db: t.db, clock: t.clock, log });
+    w.register(kind, { run: async (p) => { runs.push({ worker: w.id, payload: p }); await run(p); }, ...extra });
+    return w;
+  };
+
+  before(async () => {
+    t = await createTestApp();
+  });
+  beforeEach(() => {
+    runs = [];
+  });
+  after(() => t.close());
+
+  it('enqueues in the caller’s transaction: a rollback leaves no job', async () => {
+    await assert.rejects(
+      t.db.tx(async (tx) => {
+        await enqueue(tx, t.clock, 'test.rollback', { n: 1 });
+        throw new Error('boom');
+      }),
+    );
+    const w = makeWorker('test.rollback', async () => {});
+    assert.equal(await w.drain(), 0);
+    await t.db.tx((tx) => enqueue(tx, t.clock, 'test.rollback', { n: 2 }));
+    assert.equal(await w.drain(), 1);
+    assert.deepEqual(runs.map((r) => r.payload.n), [2]);
+  });
+
+  it('never runs one job on two workers at once', async () => {
+    for (let i = 0; i < 20; i++) await enqueue(t.db, t.clock, 'test.once', { i });
+    const a = makeWorker('test.once', async () => new Promise((r) => setTimeout(r, 2)));
+    const b = makeWorker('test.once', async () => new Promise((r) => setTimeout(r, 2)));
+    await Promise.all([a.drain(), b.drain(), a.drain(), b.drain()]);
+    const ids = runs.map((r) => r.payload.i).sort((x, y) => x - y);
+    assert.deepEqual(ids, Array.from({ length: 20 }, (_, i) => i));
+  });
+
+  it('runs a crashed worker’s job again once its lease has run out', async () => {
+    await enqueue(t.db, t.clock, 'test.crash', { x: 1 });
+    const claimed = await jobsRepo.claim(t.db, 'dead-worker', ['test.crash'], t.clock.now(), 30_000, 1);
+    assert.equal(claimed.length, 1);
+    const w = makeWorker('test.crash', async () => {});
+    assert.equal(await w.drain(), 0, 'lease still held');
+    t.clock.advance(31_000);
+    assert.equal(await w.drain(), 1);
+    const [job] = await jobsRepo.list(t.db, { kind: 'test.crash', limit: 1 });
+    assert.equal(job.status, 'succeeded');
+    assert.equal(job.attempts, 2);
+  });
+
+  it('retries with back-off and goes dead after the last attempt', async () => {
+    await enqueue(t.db, t.clock, 'test.fail', {}, { maxAttempts: 3 });
+    const w = makeWorker('test.fail', async () => { throw new Error('receiver down'); }, { backoffMs: (n) => n * 1000 });
+    assert.equal(await w.drain(), 1);
+    let [job] = await jobsRepo.list(t.db, { kind: 'test.fail', limit: 1 });
+    assert.equal(job.status, 'pending');
+    assert.equal(job.last_error, 'receiver down');
+    assert.equal(await w.drain(), 0, 'not due before the back-off');
+    t.clock.advance(1000);
+    assert.equal(await w.drain(), 1);
+    t.clock.advance(2000);
+    assert.equal(await w.drain(), 1);
+    [job] = await jobsRepo.list(t.db, { kind: 'test.fail', limit: 1 });
+    assert.equal(job.status, 'dead');
+    assert.equal(job.attempts, 3);
+    const listed = await operator(t, 'GET', '/jobs?status=dead&kind=test.fail');
+    assert.equal(listed.data.jobs.length, 1);
+    const retried = await operator(t, 'POST', `/jobs/${job.id}/retry`);
+    assert.equal(retried.statusCode, 200);
+    [job] = await jobsRepo.list(t.db, { kind: 'test.fail', limit: 1 });
+    assert.equal(job.status, 'pending');
+    assert.equal((await operator(t, 'POST', '/jobs/999999/retry')).statusCode, 404);
+  });
+
+  it('sends a permanent failure straight to dead', async () => {
+    await enqueue(t.db, t.clock, 'test.permanent', {});
+    const w = makeWorker('test.permanent', async () => { throw new PermanentJobError('bad input'); });
+    await w.drain();
+    const [job] = await jobsRepo.list(t.db, { kind: 'test.permanent', limit: 1 });
+    assert.equal(job.status, 'dead');
+    assert.equal(job.attempts, 1);
+  });
+
+  it('keeps one job per dedupe key', async () => {
+    await enqueue(t.db, t.clock, 'test.dedupe', { a: 1 }, { dedupeKey: 'same' });
+    await enqueue(t.db, t.clock, 'test.dedupe', { a: 2 }, { dedupeKey: 'same' });
+    const w = makeWorker('test.dedupe', async () => {});
+    assert.equal(await w.drain(), 1);
+    assert.deepEqual(runs.map((r) => r.payload.a), [1]);
+  });
+
+  it('does not run jobs scheduled in the future', async () => {
+    await enqueue(t.db, t.clock, 'test.later', {}, { runAt: new Date(t.clock.now().getTime() + 60_000) });
+    const w = makeWorker('test.later', async () => {});
+    assert.equal(await w.drain(), 0);
+    t.clock.advance(60_000);
+    assert.equal(await w.drain(), 1);
+  });
+
+  it('polls in the background and stops cleanly', async () => {
+    const w = makeWorker('test.poll', async () => {});
+    w.start();
+    await enqueue(t.db, t.clock, 'test.poll', {});
+    w.nudge();
+    for (let i = 0; i < 50 && runs.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await w.stop();
+    assert.equal(runs.length, 1);
+  });
+});

@@ -4,12 +4,24 @@ import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import { installAuth } from './platform/http/auth.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
+import { documentTransportErrors, frameworkErrors, rejectNulCharacters } from './platform/http/hardening.ts';
+import { installMetrics } from './platform/metrics.ts';
 import { installIdempotency } from './platform/http/idempotency.ts';
 import { ErrorBody, Open, Type } from './platform/http/schemas.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
+import { renderingOperatorRoutes, renderingRoutes } from './modules/rendering/routes.ts';
 import type { Services } from './services.ts';
+import { catalogOperatorRoutes, catalogRoutes } from './modules/catalog/routes.ts';
 import { organizationRoutes } from './modules/organization/routes.ts';
+import { imagesRoutes } from './modules/images/routes.ts';
 import { operatorRoutes } from './modules/operator/routes.ts';
+import { ordersRoutes } from './modules/orders/routes.ts';
+import { shippingRoutes } from './modules/shipping/routes.ts';
+import { shipmentsOperatorRoutes, shipmentsRoutes } from './modules/shipments/routes.ts';
+import { trackingRoutes } from './modules/shipments/tracking.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { dashboardOperatorRoutes, dashboardRoutes } from './modules/dashboard/routes.ts';
+import { claimsOperatorRoutes, claimsPublicRoutes, claimsRoutes } from './modules/claims/routes.ts';
 
 export interface AppOptions {
   operatorToken: string;
@@ -23,14 +35,32 @@ type Mount = (app: FastifyInstance, s: Services) => void;
 
 /** Every partner-facing module, mounted under /v2 with auth, rate limits and idempotency. */
 const API_MODULES: Mount[] = [
+  catalogRoutes,
+  imagesRoutes,
   organizationRoutes,
+  ordersRoutes,
+  shippingRoutes,
+  shipmentsRoutes,
+  claimsRoutes,
+  renderingRoutes,
+  webhookRoutes,
 ];
 
 /** Operator routes of the modules, mounted under /operator behind the operator token. */
-const OPERATOR_MODULES: Mount[] = [];
+const OPERATOR_MODULES: Mount[] = [
+  catalogOperatorRoutes,
+  shipmentsOperatorRoutes,
+  claimsOperatorRoutes,
+  renderingOperatorRoutes,
+  dashboardOperatorRoutes,
+];
 
 /** Pages and files without an API key (tracking pages, evidence files, dashboard), at the root. */
-const PUBLIC_MODULES: Mount[] = [];
+const PUBLIC_MODULES: Mount[] = [
+  trackingRoutes,
+  claimsPublicRoutes,
+  dashboardRoutes,
+];
 
 export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -41,17 +71,23 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    frameworkErrors,
     forceCloseConnections: 'idle',
     connectionTimeout: 60_000,
     requestTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
   app.setValidatorCompiler(validatorCompiler);
+  // JSON is the only body type outside the upload routes: text/plain must be a 415 like any other.
+  app.removeContentTypeParser('text/plain');
   app.addSchema(ErrorBody);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   installErrorHandling(app);
+  documentTransportErrors(app);
+  rejectNulCharacters(app);
+  installMetrics(app, s, opts.operatorToken);
 
   await app.register(swagger, {
     openapi: {

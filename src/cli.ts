@@ -6,6 +6,10 @@ import { CliError, runningServer } from './cli/client.ts';
 import { createContext } from './cli/context.ts';
 import { expectOk, print } from './cli/output.ts';
 import { registerOrganizationCommands } from './cli/organization.ts';
+import { registerCatalogCommands } from './cli/catalog.ts';
+import { registerFulfilmentCommands } from './cli/fulfilment.ts';
+import { registerClaimCommands } from './cli/claims.ts';
+import { registerUserCommands } from './cli/users.ts';
 import { ConfigError } from './config.ts';
 
 const program = new Command('podctl')
@@ -38,6 +42,10 @@ program.command('seed').description('load the demo data (once) and issue fresh d
   });
 
 registerOrganizationCommands(program, ctx);
+registerCatalogCommands(program, ctx);
+registerFulfilmentCommands(program, ctx);
+registerClaimCommands(program, ctx);
+registerUserCommands(program, ctx);
 
 const jobs = program.command('jobs').description('background jobs');
 jobs.command('list').description('recent jobs with counts per status').option('--status <status>', 'pending, running, succeeded or dead').option('--kind <kind>').option('--limit <n>', 'rows', '50').option('--json', 'print JSON')

@@ -28,6 +28,8 @@ export interface Config {
   callbackRetrySeconds: number;
   callbackTimeoutMs: number;
   allowPrivateTargets: boolean;
+  /** Seconds to wait before each webhook retry; one entry per retry. */
+  webhookRetrySchedule: number[];
 }
 
 export class ConfigError extends Error {}
@@ -53,6 +55,7 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
   { name: 'UPLOAD_LIMIT_BYTES', default: '52428800', description: 'Largest image or evidence upload.' },
   { name: 'CALLBACK_RETRY_SECONDS', default: '300', description: 'Delay between order-updated callback attempts.' },
   { name: 'CALLBACK_TIMEOUT_MS', default: '10000', description: 'Time-out of one callback or webhook attempt.' },
+  { name: 'WEBHOOK_RETRY_SCHEDULE', default: '5,300,1800,7200,18000,36000,36000', description: 'Seconds before each webhook retry after a failed attempt (comma-separated); after the last, the delivery is `failed`.' },
   { name: 'ALLOW_PRIVATE_TARGETS', default: 'true in test, false in production', description: 'Allow callback and webhook targets on loopback or private addresses.' },
 ];
 
@@ -86,6 +89,16 @@ function url(env: Env, name: string, protocols: string[]): string | null {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got ${parsed.protocol}`);
   }
   return raw;
+}
+
+export function parseRetrySchedule(raw: string | undefined, name = 'WEBHOOK_RETRY_SCHEDULE'): number[] {
+  if (raw === undefined || raw.trim() === '') return [5, 300, 1800, 7200, 18000, 36000, 36000];
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length > 20) throw new ConfigError(`${name}: at most 20 retries, got ${parts.length}`);
+  return parts.map((p) => {
+    if (!/^\d+$/.test(p) || Number(p) > 7 * 86400) throw new ConfigError(`${name}: "${p}" is not a whole number of seconds between 0 and 604800`);
+    return Number(p);
+  });
 }
 
 export function parseRateLimits(raw: string, name = 'RATE_LIMITS'): Config['rateLimits'] {
@@ -136,6 +149,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     callbackRetrySeconds: int(env, 'CALLBACK_RETRY_SECONDS', 300, 1, 86400),
     callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10000, 10, 600000),
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', appEnv === 'test'),
+    webhookRetrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
   });
 }
 

@@ -10,6 +10,24 @@ import type { RateLimitStore } from './platform/ratelimit/index.ts';
 import { type BlobStore, LocalBlobStore } from './platform/storage.ts';
 import { organizationService } from './modules/organization/service.ts';
 import { registerMaintenanceJobs } from './modules/maintenance/jobs.ts';
+import { eventsService } from './modules/webhooks/events.ts';
+import { deliveryAttempts } from './modules/webhooks/delivery.ts';
+import { registerWebhookJobs } from './modules/webhooks/jobs.ts';
+import { collectOrganizationIds, productUpdatedListener } from './modules/webhooks/product-events.ts';
+import { SecretBox } from './modules/webhooks/secrets.ts';
+import { webhooksService } from './modules/webhooks/service.ts';
+import { imagesService } from './modules/images/service.ts';
+import { catalogService } from './modules/catalog/service.ts';
+import { registerCatalogJobs } from './modules/catalog/jobs.ts';
+import { renderingService } from './modules/rendering/service.ts';
+import { registerRenderingJobs } from './modules/rendering/jobs.ts';
+import { ordersService } from './modules/orders/service.ts';
+import { shippingService } from './modules/shipping/service.ts';
+import { shipmentsService } from './modules/shipments/service.ts';
+import { registerCallbackJob } from './modules/shipments/callback.ts';
+import { claimsService } from './modules/claims/service.ts';
+import { registerClaimsJobs } from './modules/claims/jobs.ts';
+import { dashboardService } from './modules/dashboard/service.ts';
 import { seedDemo } from './seed/demo.ts';
 
 export interface CoreDeps {
@@ -39,27 +57,72 @@ export function createServices(core: CoreDeps) {
   keys = new KeyCache(organization.keyResolver, config.keyCacheTtlSeconds * 1000);
 
   // --- events and webhooks (issue 7) ---
+  const events = eventsService({ clock });
+  const webhookSecrets = new SecretBox(core.secretKey);
+  const webhookAttempts = deliveryAttempts({ db, clock, config, box: webhookSecrets, log });
+  const webhooks = webhooksService({ db, clock, config, cursors, box: webhookSecrets, events, attempts: webhookAttempts });
 
   // --- catalog (issue 3) ---
+  const catalog = catalogService({ db, clock, cursors, blobs, config, organizationExists: (id) => organization.organizationRow(id) });
 
   // --- images (issue 3) ---
+  const images = imagesService({ db, clock, cursors, blobs });
 
   // --- orders, shipping, shipments, callback (issue 4) ---
+  const orders = ordersService({
+    db, clock, cursors, organization, images, events,
+    catalog: {
+      orderableProducts: (orgId, refs) => catalog.orderableProducts(orgId, refs),
+      packagingForOrganization: (orgId, ref) => catalog.visiblePackaging(orgId, ref).catch(() => null),
+    },
+  });
+  // A pre-order waits for its prelaunched products; the launch releases it.
+  catalog.onProductChanged(async (c) => {
+    if (c.status?.from === 'prelaunched' && (c.status.to === 'launched' || c.status.to === 'sunsetted')) await orders.releasePreorders(c.productReference);
+  });
+  const shipping = shippingService({ orders });
+  const shipments = shipmentsService({ db, clock, config, organization, events });
 
   // --- claims (issue 5) ---
+  const claims = claimsService({ db, clock, cursors, blobs, config, log, orders, shipments, shipping, events });
 
   // --- rendering (issue 6) ---
+  const rendering = renderingService({ db, clock, log, blobs, catalog, images, organization, events });
+
+  // --- dashboard (issue 8) ---
+  const dashboard = dashboardService({ db, clock, organization, blobs, publicBaseUrl: config.publicBaseUrl });
 
   const services = {
     ...base,
     keys,
     organization,
+    events,
+    webhooks,
+    webhookAttempts,
+    images,
+    catalog,
+    rendering,
+    orders,
+    shipping,
+    shipments,
+    claims,
+    dashboard,
     // --- services above, listed here ---
     seed: () => seedDemo(services),
   };
 
   registerMaintenanceJobs(services);
   // --- job registrations ---
+  registerClaimsJobs(services);
+  registerCallbackJob(services);
+  registerRenderingJobs(services);
+  registerCatalogJobs(services);
+  registerWebhookJobs(services);
+  catalog.onProductChanged(productUpdatedListener({
+    db, events,
+    productFor: (orgId, ref) => catalog.product(orgId, ref),
+    allOrganizationIds: () => collectOrganizationIds((cursor) => organization.listOrganizations({ cursor, limit: 100 })),
+  }));
 
   return services;
 }

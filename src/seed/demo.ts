@@ -1,4 +1,8 @@
 import type { Services } from '../services.ts';
+import { seedCatalog } from './catalog.ts';
+import { seedClaims } from './claims.ts';
+import { type RenderingSeed, seedRendering } from './rendering.ts';
+import { type DashboardSeedUser, seedDashboard } from './dashboard.ts';
 
 export interface DemoOrganization {
   reference: string;
@@ -7,11 +11,18 @@ export interface DemoOrganization {
   stores: Array<{ reference: string; code: string; integration: string }>;
   brands: Array<{ reference: string; name: string }>;
   accounts: Array<{ reference: string; name: string }>;
+  /** Every product the organization can see, archived ones included (the list leaves those out). */
+  products?: Array<{ reference: string; name: string; status: string; printable: boolean }>;
 }
 
 export interface SeedResult {
   created: boolean;
+  claimcategories?: Array<{ reference: string; name: string; evidenceRequired: boolean }>;
   organizations: DemoOrganization[];
+  /** Demo scenes, perspectives and compositions by import key. */
+  rendering?: RenderingSeed;
+  /** Demo dashboard and console sign-ins (docs/dashboard.md). */
+  dashboardUsers?: DashboardSeedUser[];
 }
 
 const NL_ADDRESS = { company: 'Demo Cases B.V.', firstname: 'Eva', lastname: 'de Vries', streetname: 'Keizersgracht', housenumber: '100', zipcode: '1015 AA', city: 'Amsterdam', countryCode: 'NL', email: 'billing@demo-cases.example', phonenumber: '+31201234567' };
@@ -106,6 +117,11 @@ export async function seedDemo(s: Services): Promise<SeedResult> {
     }
   }
   const organizations = [];
+  await seedCatalog(s, orgIds);
+  const claimcategories = await seedClaims(s);
   for (const id of orgIds) organizations.push(await describe(s, id));
-  return { created, organizations };
+  for (const o of organizations) o.products = await s.catalog.productSummaries(o.reference);
+  const rendering = await seedRendering(s, orgIds);
+  const dashboardUsers = await seedDashboard(s, orgIds);
+  return { created, organizations, rendering, claimcategories, dashboardUsers };
 }

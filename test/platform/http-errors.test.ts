@@ -63,6 +63,9 @@ describe('http conventions', () => {
     assert.equal(res.data.code, 'unsupported_media_type');
     const octet = await op('POST', `/organizations/${org}/stores`, 'abc', 'application/octet-stream');
     assert.equal(octet.statusCode, 415);
+    const text = await op('POST', `/organizations/${org}/stores`, '{}', 'text/plain');
+    assert.equal(text.statusCode, 415);
+    assert.equal(text.data.code, 'unsupported_media_type');
   });
 
   it('answers a 10 MB JSON body with 413', async () => {

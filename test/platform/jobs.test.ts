@@ -118,4 +118,25 @@ describe('jobs', () => {
     await w.stop();
     assert.equal(runs.length, 1);
   });
+
+  it('keeps running other jobs while one hangs', async () => {
+    let release!: () => void;
+    const hang = new Promise<void>((r) => (release = r));
+    const w = new Worker({ db: t.db, clock: t.clock, log }, { concurrency: 2, pollMs: 20 });
+    const done: string[] = [];
+    w.register('test.slowfast', {
+      run: async (p) => {
+        if (p.slow) await hang;
+        done.push(p.name);
+      },
+    });
+    await enqueue(t.db, t.clock, 'test.slowfast', { slow: true, name: 'slow' });
+    for (let i = 0; i < 5; i++) await enqueue(t.db, t.clock, 'test.slowfast', { name: `fast${i}` });
+    w.start();
+    for (let i = 0; i < 200 && done.length < 5; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(done.length, 5, 'the five quick jobs ran past the hanging one');
+    release();
+    await w.stop();
+    assert.equal(done.length, 6);
+  });
 });

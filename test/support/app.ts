@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -10,7 +10,8 @@ import type { Db } from '../../src/platform/db/index.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/platform/ratelimit/index.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { SeedResult } from '../../src/seed/demo.ts';
-import { cloneTestDb } from './db.ts';
+import { cloneTestDb, templateDigest, testDatabaseUrl } from './db.ts';
+import { LocalBlobStore } from '../../src/platform/storage.ts';
 
 export const OPERATOR_TOKEN = 'test-operator-token';
 
@@ -29,8 +30,16 @@ export interface TestApp {
 
 const silent = pino({ level: 'silent' });
 
+/**
+ * Blobs written by the template's seed (product media, render templates) must be readable by every
+ * clone, so all test apps share one blob folder per template; every key holds a random reference or
+ * a content hash, so test files never collide in it.
+ */
+const blobDir = () => join(tmpdir(), `pod-api-test-blobs-${templateDigest()}`);
+const sharedBlobs = () => new LocalBlobStore(blobDir());
+
 function servicesOn(db: Db, config: Readonly<Config>, clock: ManualClock, rateLimits: RateLimitStore): Services {
-  return createServices({ config, db, clock, log: silent as never, rateLimits, secretKey: 'test-secret-key' });
+  return createServices({ config, db, clock, log: silent as never, rateLimits, secretKey: 'test-secret-key', blobs: sharedBlobs() });
 }
 
 /** A complete app on its own cloned database; `env` overrides configuration variables. */
@@ -39,9 +48,13 @@ export async function createTestApp(opts: { env?: Record<string, string>; rateLi
   const config = loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir, KEY_CACHE_TTL_SECONDS: '10', ...opts.env });
   const clock = opts.clock ?? new ManualClock(new Date());
   const rateLimits = opts.rateLimits ?? new MemoryRateLimitStore();
+  // The seed's blobs and the template belong together: without the marker both are made anew.
+  const marker = join(blobDir(), `seeded-${testDatabaseUrl ? 'postgres' : 'pglite'}`);
   const { db, drop } = await cloneTestDb(async (template) => {
     await servicesOn(template, config, clock, new MemoryRateLimitStore()).seed();
-  });
+    mkdirSync(blobDir(), { recursive: true });
+    writeFileSync(marker, 'ok');
+  }, !existsSync(marker));
   const s = servicesOn(db, config, clock, rateLimits);
   const seed = await s.seed();
   const app = await buildApp(s, { operatorToken: OPERATOR_TOKEN });

@@ -25,13 +25,13 @@ export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
  * A fresh database per test file, cloned from a migrated and seeded template: a PGlite data-dir
  * dump in the temp folder, or a PostgreSQL template database when TEST_DATABASE_URL is set.
  */
-export async function cloneTestDb(seed: (db: Db) => Promise<void>): Promise<{ db: Db; drop: () => Promise<void> }> {
-  return testDatabaseUrl ? clonePostgres(testDatabaseUrl, seed) : clonePglite(seed);
+export async function cloneTestDb(seed: (db: Db) => Promise<void>, rebuild = false): Promise<{ db: Db; drop: () => Promise<void> }> {
+  return testDatabaseUrl ? clonePostgres(testDatabaseUrl, seed, rebuild) : clonePglite(seed, rebuild);
 }
 
-async function clonePglite(seed: (db: Db) => Promise<void>) {
+async function clonePglite(seed: (db: Db) => Promise<void>, rebuild: boolean) {
   const file = join(tmpdir(), `pod-api-template-${templateDigest()}.tar`);
-  if (!existsSync(file)) {
+  if (rebuild || !existsSync(file)) {
     const db = await PgliteDb.open({});
     await migrate(db);
     await seed(db);
@@ -51,12 +51,13 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-async function clonePostgres(url: string, seed: (db: Db) => Promise<void>) {
+async function clonePostgres(url: string, seed: (db: Db) => Promise<void>, rebuild: boolean) {
   const template = `pod_tpl_${templateDigest()}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
     await admin.query('SELECT pg_advisory_lock(727275)');
+    if (rebuild) await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
     if (exists.rowCount === 0) {
       await admin.query(`CREATE DATABASE ${template}`);

@@ -88,6 +88,33 @@ export const organizationRepo = {
     );
     return rows.length === 1;
   },
+  /** Dashboard (issue 8): a brand's editable fields; absent keys keep their value. */
+  async updateBrand(ex: Executor, orgId: string, id: string, patch: { name?: string; logo_url?: string | null; primary_color?: string; secondary_color?: string; customer_service?: Record<string, string> }): Promise<boolean> {
+    const rows = await ex.query(
+      `UPDATE brands SET
+         name = COALESCE($3, name),
+         logo_url = CASE WHEN $4 THEN $5 ELSE logo_url END,
+         primary_color = COALESCE($6, primary_color),
+         secondary_color = COALESCE($7, secondary_color),
+         customer_service = COALESCE($8::jsonb, customer_service)
+       WHERE organization_id = $1 AND id = $2 RETURNING id`,
+      [orgId, id, patch.name ?? null, 'logo_url' in patch, patch.logo_url ?? null, patch.primary_color ?? null, patch.secondary_color ?? null, patch.customer_service ? JSON.stringify(patch.customer_service) : null],
+    );
+    return rows.length === 1;
+  },
+  /** Dashboard (issue 8): name, legal entity and billing address; balance and payment terms stay. */
+  async updateAccount(ex: Executor, orgId: string, id: string, patch: { name?: string; legal_entity_name?: string; vat_number?: string | null; billing_address?: Record<string, string> }): Promise<boolean> {
+    const rows = await ex.query(
+      `UPDATE accounts SET
+         name = COALESCE($3, name),
+         legal_entity_name = COALESCE($4, legal_entity_name),
+         vat_number = CASE WHEN $5 THEN $6 ELSE vat_number END,
+         billing_address = COALESCE($7::jsonb, billing_address)
+       WHERE organization_id = $1 AND id = $2 RETURNING id`,
+      [orgId, id, patch.name ?? null, patch.legal_entity_name ?? null, 'vat_number' in patch, patch.vat_number ?? null, patch.billing_address ? JSON.stringify(patch.billing_address) : null],
+    );
+    return rows.length === 1;
+  },
   /** The next V1-style order number of a store, taken under the row lock. */
   async nextOrderNumber(ex: Executor, storeId: string): Promise<number> {
     const rows = await ex.query<{ order_counter: number }>('UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter', [storeId]);

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/index.ts';
+import type { Db, Executor } from '../../platform/db/index.ts';
 import { pgConstraint, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../platform/db/index.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { type KeyCache, type KeyResolver, type RateLimitOverrides, generateApiKey, hashSecret } from '../../platform/http/auth.ts';
@@ -144,6 +144,30 @@ export function organizationService(deps: { db: Db; clock: Clock; config: Pick<C
       return service.brand(orgId, id);
     },
 
+    /** Dashboard (issue 8): the only place a brand changes. */
+    async updateBrand(orgId: string, ref: string, input: Partial<Static<typeof CreateBrand>> & { logoUrl?: string | null }) {
+      await service.brandRow(orgId, ref);
+      const patch: Parameters<typeof repo.updateBrand>[3] = {};
+      if (input.name !== undefined) patch.name = input.name;
+      if (input.logoUrl !== undefined) patch.logo_url = input.logoUrl;
+      if (input.primaryColor !== undefined) patch.primary_color = input.primaryColor.toLowerCase();
+      if (input.secondaryColor !== undefined) patch.secondary_color = input.secondaryColor.toLowerCase();
+      if (input.customerService !== undefined) patch.customer_service = Object.fromEntries(Object.entries(input.customerService).filter(([, v]) => v)) as Record<string, string>;
+      await repo.updateBrand(db, orgId, ref, patch);
+      return service.brand(orgId, ref);
+    },
+    /** Dashboard (issue 8): balance and payment terms are not the partner's to change. */
+    async updateAccount(orgId: string, ref: string, input: { name?: string; legalEntity?: { name?: string; vatNumber?: string | null }; billingAddress?: Record<string, string> }) {
+      await mustExist('Account', ref, (id) => repo.account(db, orgId, id));
+      const patch: Parameters<typeof repo.updateAccount>[3] = {};
+      if (input.name !== undefined) patch.name = input.name;
+      if (input.legalEntity?.name !== undefined) patch.legal_entity_name = input.legalEntity.name;
+      if (input.legalEntity?.vatNumber !== undefined) patch.vat_number = input.legalEntity.vatNumber;
+      if (input.billingAddress !== undefined) patch.billing_address = input.billingAddress;
+      await repo.updateAccount(db, orgId, ref, patch);
+      return service.account(orgId, ref);
+    },
+
     async listStores(orgId: string, page: PageRequest) {
       const ks = keyset(cursors, 'stores', page);
       const p = pageOf(cursors, 'stores', ks, await repo.stores(db, orgId, ks), toStore);
@@ -155,6 +179,9 @@ export function organizationService(deps: { db: Db; clock: Clock; config: Pick<C
     async storeRow(orgId: string, ref: string) {
       return mustExist('Store', ref, (id) => repo.store(db, orgId, id));
     },
+    /** Orders (issue 4): the store inside the caller's transaction, and its next V1 order number. */
+    storeRowIn: (ex: Executor, orgId: string, storeId: string) => repo.store(ex, orgId, storeId),
+    nextOrderNumber: (ex: Executor, storeId: string) => repo.nextOrderNumber(ex, storeId),
     async createStore(orgId: string, input: Static<typeof CreateStore>) {
       await service.organizationRow(orgId);
       if (!isReference('Account', input.accountReference) || !(await repo.account(db, orgId, input.accountReference))) {

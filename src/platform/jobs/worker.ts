@@ -85,19 +85,37 @@ export class Worker {
     this.wake?.();
   }
 
+  /**
+   * Polls in the background with up to `concurrency` jobs in flight: a free slot is refilled at
+   * once, so one slow job (a hanging webhook receiver) never holds up the others.
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
     const pollMs = this.opts.pollMs ?? 500;
+    const concurrency = this.opts.concurrency ?? 4;
+    const kinds = () => this.kinds;
     this.loop = (async () => {
       while (this.running) {
-        let ran = 0;
-        try {
-          ran = await this.runDue();
-        } catch (err) {
-          this.deps.log.error({ err }, 'worker poll failed');
+        let claimed = 0;
+        const free = concurrency - this.inFlight.size;
+        if (free > 0 && kinds().length > 0) {
+          try {
+            const leaseMs = Math.max(...[...this.handlers.values()].map((h) => h.leaseMs ?? 60_000));
+            const jobs = await jobsRepo.claim(this.deps.db, this.id, kinds(), this.deps.clock.now(), leaseMs, free);
+            claimed = jobs.length;
+            for (const job of jobs) {
+              const p = this.execute(job).finally(() => {
+                this.inFlight.delete(p);
+                this.wake?.();
+              });
+              this.inFlight.add(p);
+            }
+          } catch (err) {
+            this.deps.log.error({ err }, 'worker poll failed');
+          }
         }
-        if (ran > 0) continue;
+        if (claimed > 0 && this.inFlight.size < concurrency) continue;
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, pollMs);
           this.wake = () => {

@@ -1,0 +1,53 @@
+/**
+ * `npm run test:reliability`: runs every test/reliability/*.reliability.ts file (they are not
+ * `*.test.ts`, so `npm test` leaves them out) one file at a time, then prints the figures they
+ * recorded in test-artifacts/reliability/figures.jsonl. Without `--run` it only prints the summary.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+const SUITE = join(ROOT, 'test', 'reliability');
+const FIGURES = join(ROOT, 'test-artifacts', 'reliability', 'figures.jsonl');
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.reliability.ts') ? [join(dir, e.name)] : []))
+    .sort();
+}
+
+function summary(): void {
+  const lines = existsSync(FIGURES) ? readFileSync(FIGURES, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  const sum = (k: string) => lines.reduce((n, l) => n + (typeof l[k] === 'number' ? l[k] : 0), 0);
+  const rows: Array<[string, number | string]> = [
+    ['requests fuzzed', sum('requestsFuzzed')],
+    ['5xx found', sum('fiveXX')],
+    ['undocumented statuses', sum('undocumented')],
+    ['isolation cases checked', sum('isolationCases')],
+    ['SSRF targets refused', sum('ssrfRefused')],
+    ['secrets searched (db and logs)', sum('secretsScanned')],
+    ['secrets found in plain text', sum('secretsLeaked')],
+    ['faults injected', sum('faultsInjected')],
+    ['items lost', sum('itemsLost')],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  const out = ['', 'Reliability summary', '-------------------', ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`)];
+  const notes = lines.flatMap((l) => l.notes ?? []);
+  const skipped = lines.flatMap((l) => (l.skipped ?? []).map((s: string) => `${l.file}: ${s}`));
+  if (notes.length) out.push('', ...notes.map((n: string) => `  ${n}`));
+  if (skipped.length) out.push('', 'Skipped:', ...skipped.map((s: string) => `  ${s}`));
+  if (lines.length === 0) out.push('', '(no figures recorded: did the suite run?)');
+  process.stdout.write(`${out.join('\n')}\n\n`);
+}
+
+if (process.argv.includes('--run')) {
+  rmSync(FIGURES, { force: true });
+  const list = files(SUITE);
+  process.stdout.write(`Running ${list.length} reliability files: ${list.map((f) => relative(ROOT, f)).join(', ')}\n`);
+  const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...list], { cwd: ROOT, stdio: 'inherit', env: process.env });
+  summary();
+  process.exit(res.status ?? 1);
+} else {
+  summary();
+}

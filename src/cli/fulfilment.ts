@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import type { CliContext } from './context.ts';
+import { expectOk, print } from './output.ts';
+
+/** Production fulfilment (what the test helpers stand in for in the test environment). */
+export function registerFulfilmentCommands(program: Command, ctx: CliContext): void {
+  const orders = program.command('orders').description('orders: fulfilment steps');
+  orders.command('start-production <orderReference>').description('move a pending or preorder order into production').option('--json', 'print JSON')
+    .action(function (this: Command, ref: string) {
+      return ctx.run(this, async (c, json) => {
+        expectOk(await c.request('POST', `/orders/${encodeURIComponent(ref)}/start-production`));
+        print(json, { orderReference: ref, status: 'in_production' });
+      });
+    });
+
+  const shipments = program.command('shipments').description('shipments: ship orders in production');
+  shipments.command('create <orderReference...>')
+    .description('ship one dropship order, or combined orders of one store, as one shipment; fires the callback and webhooks')
+    .option('--carrier <name>', 'carrier (tracked and express shipments)')
+    .option('--tracking-number <number>', "the carrier's tracking number (tracked and express shipments)")
+    .option('--shipped-at <iso>', 'ship time (default: now)')
+    .option('--json', 'print JSON')
+    .action(function (this: Command, refs: string[], o: { carrier?: string; trackingNumber?: string; shippedAt?: string }) {
+      return ctx.run(this, async (c, json) => {
+        const body = { orderReferences: refs, ...(o.carrier ? { carrier: o.carrier } : {}), ...(o.trackingNumber ? { trackingNumber: o.trackingNumber } : {}), ...(o.shippedAt ? { shippedAt: o.shippedAt } : {}) };
+        const data = expectOk(await c.request('POST', '/shipments', body));
+        print(json, data, [data.shipment]);
+      });
+    });
+}

@@ -1,0 +1,11 @@
+/** A committed product change, as the `catalog.product_changed` job carries it to listeners. */
+export interface ProductChange {
+  productReference: string;
+  /** Who may see the product: its private productgroup's organization, or everyone. */
+  organizationIds: string[] | 'all';
+  status?: { from: string; to: string };
+  stockCrossedZero?: boolean;
+}
+export type ProductChangeListener = (change: ProductChange) => Promise<void>;
+
+export const PRODUCT_CHANGED_JOB = 'catalog.product_changed';

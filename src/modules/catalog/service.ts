@@ -1,0 +1,190 @@
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/index.ts';
+import { notFound } from '../../platform/errors.ts';
+import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { isReference } from '../../platform/ids.ts';
+import type { BlobStore } from '../../platform/storage.ts';
+import { catalogAdmin } from './admin.ts';
+import type { ProductChange, ProductChangeListener } from './events.ts';
+import { type ItemRow, type MediaRow, type PackagingRow, type ProductgroupRow, type ProductView, catalogReads as reads } from './repo.ts';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** What other modules (orders, rendering, webhooks) get to know about a product. */
+export interface OrderableProduct {
+  reference: string;
+  name: string;
+  status: string;
+  printable: boolean;
+  priceCents: number;
+  weightGrams: number;
+  productgroupReference: string;
+}
+
+export { PRODUCT_CHANGED_JOB, type ProductChange, type ProductChangeListener } from './events.ts';
+
+export const toOrderable = (p: ProductView): OrderableProduct => ({
+  reference: p.id,
+  name: p.name,
+  status: p.status,
+  printable: p.printable,
+  priceCents: p.price_cents,
+  weightGrams: p.weight_grams,
+  productgroupReference: p.productgroup_id,
+});
+
+export const toProductgroup = (g: ProductgroupRow) => ({ reference: g.id, name: g.name, private: g.private_organization_id !== null, price: g.price_cents });
+export const toPackaging = (p: PackagingRow) => ({ reference: p.id, name: p.name, private: p.private_organization_id !== null });
+
+export type CatalogService = ReturnType<typeof catalogService>;
+
+export function catalogService(deps: {
+  db: Db;
+  clock: Clock;
+  cursors: Cursors;
+  blobs: BlobStore;
+  config: Pick<Config, 'publicBaseUrl'>;
+  /** Throws when the organization does not exist (the organization service's `organizationRow`). */
+  organizationExists: (orgId: string) => Promise<unknown>;
+}) {
+  const { db, cursors } = deps;
+  const listeners: ProductChangeListener[] = [];
+  const mediaUrl = (productId: string, filename: string) => `${deps.config.publicBaseUrl}/v2/products/${productId}/media/${encodeURIComponent(filename)}`;
+
+  const toListItem = (p: ProductView) => ({
+    reference: p.id,
+    legacyItemSKU: p.legacy_item_sku,
+    name: p.name,
+    status: p.status,
+    availableQuantity: Math.max(0, p.logical_quantity),
+    layersModified: iso(p.layers_modified),
+    printModified: iso(p.print_modified),
+    printable: p.printable,
+    productgroupReference: p.productgroup_id,
+    price: p.price_cents,
+    weightGrams: p.weight_grams,
+    print: p.print_spec ? { modified: (p.print_modified ?? p.created_at).toISOString(), ...p.print_spec } : null,
+    created: p.created_at.toISOString(),
+  });
+
+  const toDetail = (p: ProductView, media: MediaRow[]) => ({
+    ...toListItem(p),
+    layers: {
+      modified: iso(p.layers_modified),
+      images: media.filter((m) => m.kind === 'layer').map((m) => ({ name: m.name, url: mediaUrl(p.id, m.filename), modified: m.modified_at.toISOString() })),
+    },
+    media: media.filter((m) => m.kind !== 'layer').map((m) => ({
+      filename: m.filename,
+      kind: m.kind,
+      url: mediaUrl(p.id, m.filename),
+      contentType: m.content_type,
+      size: m.size,
+      width: m.width,
+      height: m.height,
+      modified: m.modified_at.toISOString(),
+    })),
+  });
+
+  async function visibleRow(orgId: string, ref: string): Promise<ProductView> {
+    const row = isReference('Product', ref) ? await reads.product(db, orgId, ref) : null;
+    if (!row) throw notFound('Product');
+    return row;
+  }
+
+  const admin = catalogAdmin({ ...deps, detail: async (id: string, view: ProductView) => toDetail(view, await reads.media(db, id)) });
+
+  const service = {
+    async listProducts(orgId: string, page: PageRequest) {
+      const ks = keyset(cursors, 'products', page);
+      const p = pageOf(cursors, 'products', ks, await reads.products(db, orgId, ks), toListItem);
+      return { products: p.items, nextCursor: p.nextCursor };
+    },
+    /** Archived products leave the list but still answer here. */
+    async product(orgId: string, ref: string) {
+      const row = await visibleRow(orgId, ref);
+      return toDetail(row, await reads.media(db, row.id));
+    },
+    /** A media file's record; the caller streams `blob_key` from the blob store. */
+    async mediaFile(orgId: string, ref: string, filename: string): Promise<MediaRow> {
+      const row = await visibleRow(orgId, ref);
+      const media = await reads.mediaFile(db, row.id, filename);
+      if (!media) throw notFound('Media file');
+      return media;
+    },
+    async lookupLegacySku(orgId: string, sku: string) {
+      const row = await reads.productByLegacySku(db, orgId, sku);
+      if (!row) throw notFound(`Product with legacyItemSku ${sku}`);
+      return { productReference: row.id };
+    },
+    async listProductgroups(orgId: string, page: PageRequest) {
+      const ks = keyset(cursors, 'productgroups', page);
+      const p = pageOf(cursors, 'productgroups', ks, await reads.productgroups(db, orgId, ks), toProductgroup);
+      return { productgroups: p.items, nextCursor: p.nextCursor };
+    },
+    async listPackagings(orgId: string, page: PageRequest) {
+      const ks = keyset(cursors, 'packagings', page);
+      const p = pageOf(cursors, 'packagings', ks, await reads.packagings(db, orgId, ks), toPackaging);
+      return { packagings: p.items, nextCursor: p.nextCursor };
+    },
+    /** Only stock the organization itself stores at the service. */
+    async listItems(orgId: string, page: PageRequest) {
+      const ks = keyset(cursors, 'items', page);
+      const rows = await reads.items(db, orgId, ks);
+      const links = rows.length ? await reads.productsOfItems(db, orgId, rows.map((r) => r.id)) : [];
+      const p = pageOf(cursors, 'items', ks, rows, (i: ItemRow) => ({
+        reference: i.id,
+        sku: i.sku,
+        logicalQuantity: i.logical_quantity,
+        physicalQuantity: i.physical_quantity,
+        products: links.filter((l) => l.item_id === i.id).map((l) => ({ reference: l.id })),
+      }));
+      return { items: p.items, nextCursor: p.nextCursor };
+    },
+
+    // ---- for other modules ----
+
+    /** The visible ones among `references`; unknown, malformed or invisible ones are absent. */
+    async orderableProducts(orgId: string, references: string[]): Promise<Map<string, OrderableProduct>> {
+      const ids = [...new Set(references.filter((r) => isReference('Product', r)))];
+      const rows = ids.length ? await reads.productsByIds(db, orgId, ids) : [];
+      return new Map(rows.map((r) => [r.id, toOrderable(r)]));
+    },
+    async visibleProduct(orgId: string, ref: string): Promise<OrderableProduct> {
+      return toOrderable(await visibleRow(orgId, ref));
+    },
+    async visibleProductgroup(orgId: string, ref: string) {
+      const row = isReference('Productgroup', ref) ? await reads.productgroup(db, orgId, ref) : null;
+      if (!row) throw notFound('Productgroup');
+      return { ...toProductgroup(row), priceCents: row.price_cents };
+    },
+    async visiblePackaging(orgId: string, ref: string) {
+      const row = isReference('Packaging', ref) ? await reads.packaging(db, orgId, ref) : null;
+      if (!row) throw notFound('Packaging');
+      return toPackaging(row);
+    },
+    /** The orders module's form of `visiblePackaging`: null instead of a 404. */
+    async packagingForOrganization(orgId: string, ref: string) {
+      const row = isReference('Packaging', ref) ? await reads.packaging(db, orgId, ref) : null;
+      return row ? toPackaging(row) : null;
+    },
+    /**
+     * Called by the `catalog.product_changed` job after a status change or a stock change across
+     * zero committed. A failing listener makes the job retry, so listeners must be idempotent.
+     */
+    onProductChanged(listener: ProductChangeListener): void {
+      listeners.push(listener);
+    },
+    async dispatchProductChange(change: ProductChange): Promise<void> {
+      for (const l of listeners) await l(change);
+    },
+    /** Every product the organization can see, archived included (the demo seed lists them). */
+    async productSummaries(orgId: string) {
+      return (await reads.allProducts(db, orgId)).map((p) => ({ reference: p.id, name: p.name, status: p.status, printable: p.printable }));
+    },
+
+    // ---- operator ----
+    ...admin,
+  };
+  return service;
+}

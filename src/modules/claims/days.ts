@@ -1,0 +1,70 @@
+/**
+ * Day counting for claims (DESIGN.md): the warranty is counted in exact instants; package-missing
+ * filing opens at 00:00 Europe/Amsterdam on a calendar date derived from the Amsterdam ship day.
+ */
+const ZONE = 'Europe/Amsterdam';
+const DAY_MS = 24 * 3600_000;
+
+export const WARRANTY_DAYS = 100;
+export const MIN_CALENDAR_DAYS = 2;
+/** "Roughly four months" after a decision or retraction, evidence files are purged. */
+export const EVIDENCE_RETENTION_DAYS = 120;
+export const UNUSED_EVIDENCE_DAYS = 1;
+export const CLOSED_WINDOW_DAYS = 14;
+
+export const addDays = (at: Date, days: number) => new Date(at.getTime() + days * DAY_MS);
+
+const dateParts = new Intl.DateTimeFormat('en-GB', {
+  timeZone: ZONE,
+  hourCycle: 'h23',
+  year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+});
+
+function wallClock(at: Date): number {
+  const p: Record<string, number> = {};
+  for (const x of dateParts.formatToParts(at)) if (x.type !== 'literal') p[x.type] = Number(x.value);
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+}
+
+/** The Amsterdam calendar date of an instant, as a UTC midnight (for plain date arithmetic). */
+export function amsterdamDate(at: Date): Date {
+  const wall = new Date(wallClock(at));
+  return new Date(Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate()));
+}
+
+/** 00:00 Amsterdam time on a calendar date (midnight never falls in a DST gap there). */
+export function amsterdamMidnight(date: Date): Date {
+  const wall = date.getTime();
+  let guess = wall - 3600_000;
+  for (let i = 0; i < 3; i++) guess = wall - (wallClock(new Date(guess)) - Math.floor(guess / 1000) * 1000);
+  return new Date(guess);
+}
+
+/** `date` plus `n` business days (Monday to Friday). */
+export function addBusinessDays(date: Date, n: number): Date {
+  let d = date;
+  let left = n;
+  while (left > 0) {
+    d = addDays(d, 1);
+    const wd = d.getUTCDay();
+    if (wd !== 0 && wd !== 6) left--;
+  }
+  return d;
+}
+
+/**
+ * The first instant a package-missing claim can be filed: 00:00 Amsterdam on the later of the ship
+ * day + 2 calendar days and the ship day + the last business day of the delivery window.
+ */
+export function packageMissingOpens(shippedAt: Date, windowBusinessDays: number): { at: Date; date: string } {
+  const shipDay = amsterdamDate(shippedAt);
+  const calendar = addDays(shipDay, MIN_CALENDAR_DAYS);
+  const business = addBusinessDays(shipDay, windowBusinessDays);
+  const day = calendar.getTime() >= business.getTime() ? calendar : business;
+  return { at: amsterdamMidnight(day), date: day.toISOString().slice(0, 10) };
+}
+
+/** Within the warranty while now < shipped + 100 days. */
+export function warrantyEnds(shippedAt: Date): Date {
+  return addDays(shippedAt, WARRANTY_DAYS);
+}

@@ -1,0 +1,119 @@
+import { type Html, html } from './html.ts';
+
+export interface PageContext {
+  area: 'dashboard' | 'console' | 'public';
+  env: 'test' | 'production';
+  csrf: string;
+  email?: string;
+  organizationName?: string;
+  flash?: string | null;
+  path: string;
+}
+
+const PARTNER_NAV: Array<[string, string]> = [
+  ['/dashboard', 'Overview'],
+  ['/dashboard/accounts', 'Accounts'],
+  ['/dashboard/stores', 'Stores'],
+  ['/dashboard/brands', 'Brands'],
+  ['/dashboard/api-keys', 'API keys'],
+  ['/dashboard/webhooks', 'Webhooks'],
+  ['/dashboard/orders', 'Orders'],
+  ['/dashboard/claims', 'Claims'],
+  ['/dashboard/renders', 'Renders'],
+  ['/dashboard/usage', 'Usage'],
+  ['/dashboard/users', 'Users'],
+];
+const CONSOLE_NAV: Array<[string, string]> = [
+  ['/console', 'Organizations'],
+  ['/console/catalog', 'Catalog'],
+  ['/console/fulfilment', 'Fulfilment'],
+  ['/console/claims', 'Claims'],
+  ['/console/jobs', 'Failed jobs'],
+];
+
+function nav(ctx: PageContext): Html {
+  const items = ctx.area === 'console' ? CONSOLE_NAV : ctx.area === 'dashboard' ? PARTNER_NAV : [];
+  if (!items.length) return html``;
+  const current = (href: string) => ctx.path === href || (href !== '/dashboard' && href !== '/console' && ctx.path.startsWith(`${href}/`)) || (href === '/console' && ctx.path.startsWith('/console/organizations'));
+  return html`<nav aria-label="Main"><ul>${items.map(([href, label]) => html`<li><a href="${href}"${current(href) ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>`;
+}
+
+/** The page shell: skip link, header with navigation and sign-out, the environment banner, main. */
+export function page(ctx: PageContext, title: string, body: Html, opts: { error?: string | null; notice?: string | null } = {}): string {
+  const notice = opts.notice ?? ctx.flash;
+  const who = ctx.email
+    ? html`<div class="who"><span>${ctx.email}${ctx.organizationName ? html` · ${ctx.organizationName}` : ''}</span>
+<form method="post" action="/${ctx.area === 'console' ? 'console' : 'dashboard'}/sign-out" class="inline"><input type="hidden" name="_csrf" value="${ctx.csrf}"><button type="submit" class="btn link">Sign out</button></form></div>`
+    : html``;
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · ${ctx.area === 'console' ? 'Operator console' : 'Partner dashboard'}</title>
+<link rel="stylesheet" href="/dashboard/assets/app.css"><script src="/dashboard/assets/app.js" defer></script></head>
+<body class="${ctx.area}"><a class="skip" href="#main">Skip to content</a>
+${ctx.env === 'test' ? html`<div class="env-banner" role="note">Test environment: orders are not produced and nothing is charged.</div>` : ''}
+<header class="top"><div class="brand-name">${ctx.area === 'console' ? 'Operator console' : 'Partner dashboard'}</div>${who}</header>
+${nav(ctx)}
+<main id="main" tabindex="-1"><h1>${title}</h1>
+${opts.error ? html`<div class="alert error" role="alert">${opts.error}</div>` : ''}
+${notice ? html`<div class="alert notice" role="status">${notice}</div>` : ''}
+${body}</main></body></html>`.value;
+}
+
+export const CSS = `
+:root{--fg:#1a1d21;--muted:#4d5560;--bg:#f6f7f9;--card:#fff;--line:#d4d8de;--accent:#0b57d0;--accent-fg:#fff;--danger:#b3261e;--ok:#146c2e;--warn:#8a5300;--focus:#ffbf47}
+*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+a{color:var(--accent)}a:hover{text-decoration-thickness:2px}
+:focus-visible{outline:3px solid var(--focus);outline-offset:2px;box-shadow:0 0 0 5px #1a1d21}
+.skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem;z-index:10}.skip:focus{left:.5rem}
+.env-banner{background:#fff4ce;color:#3d2e00;border-bottom:1px solid #e0c36a;padding:.4rem 1rem;font-weight:600;text-align:center}
+header.top{display:flex;flex-wrap:wrap;gap:.5rem;justify-content:space-between;align-items:center;padding:.75rem 1rem;background:#14213d;color:#fff}
+header.top .brand-name{font-weight:700;font-size:1.1rem}.who{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap}
+body.console header.top{background:#3b1f4a}
+.btn.link{background:none;border:0;color:#fff;text-decoration:underline;padding:0;cursor:pointer;font:inherit}
+nav ul{list-style:none;margin:0;padding:.25rem .5rem;display:flex;flex-wrap:wrap;gap:.25rem;background:#fff;border-bottom:1px solid var(--line)}
+nav a{display:block;padding:.45rem .7rem;border-radius:6px;text-decoration:none;color:var(--fg)}nav a[aria-current=page]{background:#e3ebfb;color:#0b3a8c;font-weight:600}
+main{max-width:1100px;margin:0 auto;padding:1rem}
+h1{font-size:1.6rem;margin:.5rem 0 1rem}h2{font-size:1.25rem;margin:1.5rem 0 .5rem}h3{font-size:1.05rem}
+.card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:1rem;margin:0 0 1rem}
+.grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(260px,1fr))}
+.field{margin:0 0 .8rem;display:flex;flex-direction:column;gap:.25rem}.field.check{flex-direction:row;align-items:center;gap:.5rem}
+label{font-weight:600}.req{color:var(--danger)}.help{margin:0;color:var(--muted);font-size:.9rem}
+input,select,textarea{font:inherit;padding:.5rem .6rem;border:1px solid #8a929c;border-radius:6px;background:#fff;color:var(--fg);max-width:100%}
+input[type=color]{padding:.1rem;height:2.6rem;width:4rem}input[type=checkbox]{width:1.2rem;height:1.2rem}
+fieldset{border:1px solid var(--line);border-radius:8px;margin:0 0 1rem;padding:.5rem 1rem}legend{font-weight:700;padding:0 .3rem}
+.btn,button{font:inherit;cursor:pointer;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg);padding:.5rem 1rem;min-height:2.5rem}
+.btn.secondary{background:#fff;color:var(--accent)}.btn.danger{background:var(--danger);border-color:var(--danger);color:#fff}
+form.inline{display:inline-block;margin:0 .25rem .25rem 0}
+.alert{padding:.75rem 1rem;border-radius:8px;margin:0 0 1rem;border:1px solid}.alert.error{background:#fce8e6;border-color:#e6a19b;color:#7a1610}.alert.notice{background:#e6f4ea;border-color:#9dd1ab;color:#0d4a20}
+.table-wrap{overflow-x:auto;background:#fff;border:1px solid var(--line);border-radius:10px;margin:0 0 1rem}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.5rem .7rem;border-bottom:1px solid #e6e9ed;vertical-align:top}th{background:#f0f2f5;font-size:.9rem}
+caption{text-align:left;padding:.5rem .7rem;font-weight:700}
+.badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.85rem;font-weight:600;border:1px solid}
+.badge.ok{background:#e6f4ea;color:var(--ok);border-color:#9dd1ab}.badge.warn{background:#fff4ce;color:var(--warn);border-color:#e0c36a}.badge.bad{background:#fce8e6;color:var(--danger);border-color:#e6a19b}.badge.neutral{background:#eef0f3;color:var(--muted);border-color:#c9ced5}
+.secret{display:flex;gap:.5rem;flex-wrap:wrap;align-items:center}.secret code{background:#14213d;color:#fff;padding:.5rem .7rem;border-radius:6px;word-break:break-all;font-size:.95rem}
+code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}.ref{word-break:break-all}
+.empty{color:var(--muted)}dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}dl.facts dt{font-weight:600}dl.facts dd{margin:0;word-break:break-word}
+.swatch{display:inline-block;width:1.1rem;height:1.1rem;border-radius:4px;border:1px solid #666;vertical-align:middle}
+.preview{border-radius:10px;overflow:hidden;border:1px solid var(--line);max-width:360px}.preview .pv-head{padding:.8rem 1rem;display:flex;gap:.6rem;align-items:center;font-weight:700}
+.preview .pv-head img{max-height:32px;max-width:96px}.preview .pv-body{padding:1rem}.preview .pv-step{display:inline-block;padding:.2rem .6rem;border-radius:999px;font-weight:600}
+.thumbs{display:grid;grid-template-columns:repeat(auto-fill,minmax(140px,1fr));gap:.75rem}.thumbs figure{margin:0;background:#fff;border:1px solid var(--line);border-radius:8px;padding:.5rem}.thumbs img{width:100%;height:auto;display:block}
+.thumbs figcaption{font-size:.8rem;word-break:break-all}
+.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end}.filters .field{margin:0}
+.meter{height:.7rem;background:#e6e9ed;border-radius:999px;overflow:hidden}.meter span{display:block;height:100%;background:var(--accent)}
+.auth{max-width:420px;margin:2rem auto}
+@media (max-width:640px){main{padding:.75rem}h1{font-size:1.35rem}th,td{padding:.4rem}nav ul{overflow-x:auto;flex-wrap:nowrap}nav a{white-space:nowrap}}
+`;
+
+/** Copy buttons, the brand colour preview and confirmations; the pages work without it. */
+export const JS = `
+document.addEventListener('click',function(e){var b=e.target.closest('[data-copy]');if(!b)return;var el=document.getElementById(b.getAttribute('data-copy'));if(!el)return;
+var t=el.textContent;(navigator.clipboard?navigator.clipboard.writeText(t):Promise.reject()).then(function(){b.textContent='Copied'},function(){var r=document.createRange();r.selectNodeContents(el);var s=getSelection();s.removeAllRanges();s.addRange(r);b.textContent='Selected: press Ctrl+C'});});
+document.addEventListener('submit',function(e){var m=e.target.getAttribute('data-confirm');if(m&&!confirm(m))e.preventDefault();});
+function preview(){var p=document.querySelector('[data-preview]');if(!p)return;var f=p.closest('form')||document;
+function q(n){return f.querySelector('[name="'+n+'"]')}var pc=q('primaryColor'),sc=q('secondaryColor'),nm=q('name'),em=q('customerServiceEmail');
+function fg(h){var n=parseInt(h.slice(1),16),l=(0.299*(n>>16)+0.587*((n>>8)&255)+0.114*(n&255));return l>150?'#111':'#fff'}
+function upd(){if(pc){var h=p.querySelector('.pv-head'),st=p.querySelector('.pv-step');h.style.background=pc.value;h.style.color=fg(pc.value);st.style.background=pc.value;st.style.color=fg(pc.value);}if(sc){p.querySelector('.pv-body').style.background=sc.value;}
+if(nm){p.querySelector('.pv-name').textContent=nm.value||'Your brand';}if(em){p.querySelector('.pv-contact').textContent=em.value?('Questions? '+em.value):'';}}
+[pc,sc,nm,em].forEach(function(i){if(i)i.addEventListener('input',upd)});upd();}
+document.addEventListener('DOMContentLoaded',preview);
+`;

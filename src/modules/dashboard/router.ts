@@ -1,0 +1,120 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../platform/errors.ts';
+import type { Services } from '../../services.ts';
+import { type FormBody, value } from './forms.ts';
+import { html } from './html.ts';
+import { type PageContext, page } from './layout.ts';
+import type { Session } from './service.ts';
+
+export type Area = 'public' | 'partner' | 'operator';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may use a dashboard route: anyone (sign-in), a partner user, or an operator. */
+    dashboard?: Area;
+  }
+  interface FastifyRequest {
+    dashboardSession: Session | null;
+  }
+}
+
+export interface Ctx {
+  session: Session;
+  /** The partner's organization; every partner query is scoped by it. Empty for operators. */
+  orgId: string;
+  page: PageContext;
+}
+
+export interface PageOptions {
+  error?: string | null;
+  notice?: string | null;
+  /** The submitted form, to fill the fields again after an error. */
+  values?: FormBody;
+  status?: number;
+}
+
+export type PageFn = (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => Promise<string>;
+export type ActionResult = { redirect: string; notice?: string } | { html: string };
+
+export const SESSION_COOKIE = 'pod_session';
+export const LOGIN_CSRF_COOKIE = 'pod_login_csrf';
+
+/** Route registration for dashboard and console pages: session, role, flash and error pages. */
+export class DashRouter {
+  constructor(
+    readonly app: FastifyInstance,
+    readonly s: Services,
+    /** Every POST path, for the CSRF test that walks all of them. */
+    readonly postPaths: string[],
+  ) {}
+
+  async context(req: FastifyRequest, area: 'partner' | 'operator'): Promise<Ctx> {
+    const session = req.dashboardSession!;
+    const orgId = area === 'partner' ? session.user.organization_id! : '';
+    const org = area === 'partner' ? await this.s.organization.organization(orgId) : null;
+    if (session.flash && req.method === 'GET') await this.s.dashboard.setFlash(session, null);
+    return {
+      session,
+      orgId,
+      page: {
+        area: area === 'partner' ? 'dashboard' : 'console',
+        env: this.s.config.env,
+        csrf: session.csrf,
+        email: session.user.email,
+        organizationName: org?.name,
+        flash: req.method === 'GET' ? session.flash : null,
+        path: req.url.split('?')[0].replace(/\/$/, '') || '/',
+      },
+    };
+  }
+
+  page(path: string, area: 'partner' | 'operator', fn: PageFn): void {
+    this.app.get(path, { config: { dashboard: area } }, async (req, reply) => {
+      const ctx = await this.context(req, area);
+      return sendHtml(reply, await fn(req, ctx, {}));
+    });
+  }
+
+  /**
+   * A form POST: on success a 303 to the next page with a notice (or a page, e.g. a secret shown
+   * once); on a refused input the form page again with the message and the status of the error.
+   */
+  action(path: string, area: 'partner' | 'operator', run: (req: FastifyRequest, ctx: Ctx) => Promise<ActionResult>, back?: PageFn, opts: { bodyLimit?: number } = {}): void {
+    this.postPaths.push(path);
+    this.app.post(path, { config: { dashboard: area }, ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}) }, async (req, reply) => {
+      const ctx = await this.context(req, area);
+      try {
+        const result = await run(req, ctx);
+        if ('html' in result) return sendHtml(reply, result.html);
+        if (result.notice) await this.s.dashboard.setFlash(ctx.session, result.notice);
+        return reply.code(303).header('location', result.redirect).send();
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status >= 500 || !back) throw err;
+        reply.code(err.status);
+        return sendHtml(reply, await back(req, ctx, { error: err.message, values: (req.body ?? {}) as FormBody }), err.status);
+      }
+    });
+  }
+}
+
+export function sendHtml(reply: FastifyReply, body: string, status?: number): FastifyReply {
+  if (status) reply.code(status);
+  return reply.type('text/html; charset=utf-8').send(body);
+}
+
+/** The page a refused or failed request shows, in the area it was made in. */
+export function errorPage(s: Services, req: FastifyRequest, err: ApiError): string {
+  const area = req.url.startsWith('/console') ? 'console' : req.url.startsWith('/dashboard') ? 'dashboard' : 'public';
+  const session = req.dashboardSession;
+  const titles: Record<number, string> = { 400: 'The request was not accepted', 401: 'Sign-in needed', 403: 'Not allowed', 404: 'Not found', 405: 'Not allowed', 409: 'Conflict', 413: 'Too large', 415: 'Not accepted', 429: 'Too many requests' };
+  const home = session ? (session.user.role === 'operator' ? '/console' : '/dashboard') : '/dashboard/sign-in';
+  return page(
+    { area: session ? area : 'public', env: s.config.env, csrf: session?.csrf ?? '', email: session?.user.email, path: req.url },
+    titles[err.status] ?? 'Something went wrong',
+    html`<p>${err.message}</p><p><a href="${home}">Back to the start page</a></p>`,
+    { error: err.status >= 500 ? `Error reference: ${req.id}` : null },
+  );
+}
+
+/** The form's token: the hidden `_csrf` field. */
+export const formToken = (req: FastifyRequest) => value(req.body, '_csrf') ?? '';

@@ -1,0 +1,111 @@
+import { webcrypto } from 'node:crypto';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db, Executor } from '../../platform/db/index.ts';
+import { notFound } from '../../platform/errors.ts';
+import { isReference, newReference } from '../../platform/ids.ts';
+import { type FittedImage, fitWithin, type ImageFormat } from '../../platform/images.ts';
+import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import type { BlobStore } from '../../platform/storage.ts';
+import { type ImageRow, imagesRepo as repo } from './repo.ts';
+
+/** Spec: images larger than this (either side) are downsized automatically. */
+export const MAX_IMAGE_SIDE = 7000;
+
+export interface ImageDeps {
+  db: Db;
+  clock: Clock;
+  cursors: Cursors;
+  blobs: BlobStore;
+}
+
+/** What other modules (orders, rendering) need to know about a partner image. */
+export interface ImageHandle {
+  reference: string;
+  width: number;
+  height: number;
+  format: ImageFormat;
+  blobKey: string;
+}
+
+function toImage(r: ImageRow) {
+  return {
+    reference: r.id,
+    width: r.width,
+    height: r.height,
+    format: r.format,
+    size: r.size,
+    created: r.created_at.toISOString(),
+    ...(r.original_width !== null && r.original_height !== null ? { originalWidth: r.original_width, originalHeight: r.original_height } : {}),
+  };
+}
+
+export function imagesService(deps: ImageDeps) {
+  const { db, clock, cursors, blobs } = deps;
+
+  async function row(orgId: string, ref: string, ex: Executor = db): Promise<ImageRow | null> {
+    return isReference('Image', ref) ? repo.byId(ex, orgId, ref) : null;
+  }
+
+  return {
+    /**
+     * Stores an upload once per organization and content (sha256 of the uploaded bytes): repeats,
+     * also concurrent ones, get the first reference. The blob key is content-addressed, so writing
+     * it before the row is harmless when another request wins the insert.
+     */
+    async upload(orgId: string, bytes: Buffer) {
+      // WebCrypto hashes in the thread pool: 50 MB would otherwise hold the event loop.
+      const sha256 = Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
+      const known = await repo.bySha(db, orgId, sha256);
+      if (known) return toImage(known);
+
+      const fitted: FittedImage = await fitWithin(bytes, MAX_IMAGE_SIDE);
+      const blobKey = `images/${orgId}/${sha256}.${fitted.format === 'jpeg' ? 'jpg' : 'png'}`;
+      await blobs.put(blobKey, fitted.bytes);
+      const stored = await db.tx(async (tx) => {
+        await repo.insertIfAbsent(tx, {
+          id: newReference('Image'),
+          organization_id: orgId,
+          sha256,
+          format: fitted.format,
+          width: fitted.width,
+          height: fitted.height,
+          size: fitted.bytes.length,
+          original_width: fitted.resized ? fitted.originalWidth : null,
+          original_height: fitted.resized ? fitted.originalHeight : null,
+          blob_key: blobKey,
+          created_at: clock.now(),
+        });
+        return repo.bySha(tx, orgId, sha256);
+      });
+      return toImage(stored!);
+    },
+
+    async list(orgId: string, page: PageRequest) {
+      const ks = keyset(cursors, 'images', page);
+      const p = pageOf(cursors, 'images', ks, await repo.page(db, orgId, ks), toImage);
+      return { images: p.items, nextCursor: p.nextCursor };
+    },
+
+    async image(orgId: string, ref: string) {
+      const r = await row(orgId, ref);
+      if (!r) throw notFound('Image');
+      return toImage(r);
+    },
+
+    /**
+     * For orders and renders: null when the reference is malformed, unknown or another
+     * organization's. Inside a transaction pass its executor (PGlite has a single connection).
+     */
+    async imageForOrganization(orgId: string, ref: string, ex?: Executor): Promise<ImageHandle | null> {
+      const r = await row(orgId, ref, ex);
+      return r ? { reference: r.id, width: r.width, height: r.height, format: r.format, blobKey: r.blob_key } : null;
+    },
+
+    /** The stored (possibly downsized) bytes of an image, by the `blobKey` of its handle. */
+    readImage(blobKey: string): Promise<Buffer | null> {
+      return blobs.get(blobKey);
+    },
+  };
+}
+
+export type ImagesService = ReturnType<typeof imagesService>;

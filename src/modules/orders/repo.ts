@@ -1,0 +1,158 @@
+import type { Executor } from '../../platform/db/index.ts';
+import type { Keyset } from '../../platform/http/pagination.ts';
+import type { Address } from '../shipping/address.ts';
+import type { ShippingLevel } from '../shipping/data.ts';
+
+export type OrderStatus = 'pending' | 'preorder' | 'in_production' | 'shipped' | 'canceled';
+
+export interface OrderRow {
+  id: string;
+  seq: number;
+  organization_id: string;
+  store_id: string;
+  order_number: number;
+  shipping_kind: 'dropship' | 'combined';
+  custom_identifier: string | null;
+  dropship_address_id: string | null;
+  minimal_shipping_level: ShippingLevel | null;
+  shipping_level: ShippingLevel | null;
+  brand_id: string | null;
+  packaging_id: string | null;
+  status: OrderStatus;
+  status_modified_at: Date;
+  shipping_cents: number;
+  shipment_id: string | null;
+  replacement_for_claim_id: string | null;
+  replaces_order_id: string | null;
+  via_store_code: string | null;
+  created_at: Date;
+}
+
+export interface OrderlineRow {
+  order_id: string;
+  line_index: number;
+  product_id: string;
+  image_id: string | null;
+  quantity: number;
+  canceled_quantity: number;
+  shipped_quantity: number;
+  annotations: Array<{ key: string; value: string }>;
+  unit_price_cents: number;
+  unit_weight_grams: number;
+  awaiting_launch: boolean;
+}
+
+export interface AddressRow {
+  id: string;
+  organization_id: string;
+  fields: Address;
+  created_at: Date;
+}
+
+export interface OrderFilter {
+  storeId?: string;
+  status?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+}
+
+export const ordersRepo = {
+  async insertAddress(ex: Executor, a: AddressRow): Promise<void> {
+    await ex.query('INSERT INTO addresses (id, organization_id, fields, created_at) VALUES ($1, $2, $3, $4)', [a.id, a.organization_id, JSON.stringify(a.fields), a.created_at]);
+  },
+  async address(ex: Executor, id: string): Promise<AddressRow | null> {
+    return (await ex.query<AddressRow>('SELECT * FROM addresses WHERE id = $1', [id]))[0] ?? null;
+  },
+  /** An address resolves while an order points at it or a shipment was created with it. */
+  async resolvableAddress(ex: Executor, orgId: string, id: string): Promise<AddressRow | null> {
+    const rows = await ex.query<AddressRow>(
+      `SELECT a.* FROM addresses a WHERE a.organization_id = $1 AND a.id = $2
+         AND (EXISTS (SELECT 1 FROM orders o WHERE o.dropship_address_id = a.id) OR EXISTS (SELECT 1 FROM shipments s WHERE s.address_id = a.id))`,
+      [orgId, id],
+    );
+    return rows[0] ?? null;
+  },
+
+  async insertOrder(ex: Executor, o: Omit<OrderRow, 'seq'>): Promise<void> {
+    await ex.query(
+      `INSERT INTO orders (id, organization_id, store_id, order_number, shipping_kind, custom_identifier, dropship_address_id,
+         minimal_shipping_level, shipping_level, brand_id, packaging_id, status, status_modified_at, shipping_cents, shipment_id,
+         replacement_for_claim_id, replaces_order_id, via_store_code, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+      [o.id, o.organization_id, o.store_id, o.order_number, o.shipping_kind, o.custom_identifier, o.dropship_address_id, o.minimal_shipping_level,
+        o.shipping_level, o.brand_id, o.packaging_id, o.status, o.status_modified_at, o.shipping_cents, o.shipment_id, o.replacement_for_claim_id,
+        o.replaces_order_id, o.via_store_code, o.created_at],
+    );
+  },
+  async insertLine(ex: Executor, l: OrderlineRow): Promise<void> {
+    await ex.query(
+      `INSERT INTO orderlines (order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations, unit_price_cents, unit_weight_grams, awaiting_launch)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [l.order_id, l.line_index, l.product_id, l.image_id, l.quantity, l.canceled_quantity, l.shipped_quantity, JSON.stringify(l.annotations), l.unit_price_cents, l.unit_weight_grams, l.awaiting_launch],
+    );
+  },
+
+  /** `orgId` null: any organization (operator routes). */
+  async order(ex: Executor, orgId: string | null, id: string, lock = false): Promise<OrderRow | null> {
+    const rows = await ex.query<OrderRow>(
+      `SELECT * FROM orders WHERE id = $2 AND ($1::text IS NULL OR organization_id = $1)${lock ? ' FOR UPDATE' : ''}`,
+      [orgId, id],
+    );
+    return rows[0] ?? null;
+  },
+  async ordersByIds(ex: Executor, orgId: string | null, ids: string[], lock = false): Promise<OrderRow[]> {
+    return ex.query<OrderRow>(
+      `SELECT * FROM orders WHERE id = ANY($2::text[]) AND ($1::text IS NULL OR organization_id = $1) ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
+      [orgId, ids],
+    );
+  },
+  async orderByCustomIdentifier(ex: Executor, orgId: string, customIdentifier: string): Promise<OrderRow | null> {
+    return (await ex.query<OrderRow>('SELECT * FROM orders WHERE organization_id = $1 AND custom_identifier = $2', [orgId, customIdentifier]))[0] ?? null;
+  },
+  async orders(ex: Executor, orgId: string, ks: Keyset, f: OrderFilter): Promise<OrderRow[]> {
+    return ex.query<OrderRow>(
+      `SELECT * FROM orders WHERE organization_id = $1 AND ($2::bigint IS NULL OR seq < $2)
+         AND ($4::text IS NULL OR store_id = $4) AND ($5::text IS NULL OR status = $5)
+         AND ($6::timestamptz IS NULL OR created_at > $6) AND ($7::timestamptz IS NULL OR created_at < $7)
+       ORDER BY seq DESC LIMIT $3`,
+      [orgId, ks.after, ks.limit, f.storeId ?? null, f.status ?? null, f.createdAfter ?? null, f.createdBefore ?? null],
+    );
+  },
+  async ordersOfShipment(ex: Executor, shipmentId: string): Promise<OrderRow[]> {
+    return ex.query<OrderRow>('SELECT * FROM orders WHERE shipment_id = $1 ORDER BY seq', [shipmentId]);
+  },
+  async lines(ex: Executor, orderIds: string[]): Promise<OrderlineRow[]> {
+    if (orderIds.length === 0) return [];
+    return ex.query<OrderlineRow>('SELECT * FROM orderlines WHERE order_id = ANY($1::text[]) ORDER BY order_id, line_index', [orderIds]);
+  },
+
+  async setStatus(ex: Executor, id: string, status: OrderStatus, at: Date): Promise<void> {
+    await ex.query('UPDATE orders SET status = $2, status_modified_at = $3 WHERE id = $1 AND status <> $2', [id, status, at]);
+  },
+  async setCanceled(ex: Executor, orderId: string, index: number, canceled: number): Promise<void> {
+    await ex.query('UPDATE orderlines SET canceled_quantity = $3 WHERE order_id = $1 AND line_index = $2', [orderId, index, canceled]);
+  },
+  async setShipping(ex: Executor, id: string, level: ShippingLevel | null, cents: number): Promise<void> {
+    await ex.query('UPDATE orders SET shipping_level = $2, shipping_cents = $3 WHERE id = $1', [id, level, cents]);
+  },
+  async setAddress(ex: Executor, id: string, addressId: string): Promise<void> {
+    await ex.query('UPDATE orders SET dropship_address_id = $2 WHERE id = $1', [id, addressId]);
+  },
+  /** Ships every open quantity of the order's lines. */
+  async markShipped(ex: Executor, id: string, shipmentId: string, at: Date): Promise<void> {
+    await ex.query('UPDATE orderlines SET shipped_quantity = quantity - canceled_quantity WHERE order_id = $1', [id]);
+    await ex.query(`UPDATE orders SET shipment_id = $2, status = 'shipped', status_modified_at = $3 WHERE id = $1`, [id, shipmentId, at]);
+  },
+
+  /** Lines that waited for `productId` to launch stop waiting; returns their orders. */
+  async launchProduct(ex: Executor, productId: string): Promise<string[]> {
+    const rows = await ex.query<{ order_id: string }>('UPDATE orderlines SET awaiting_launch = false WHERE product_id = $1 AND awaiting_launch RETURNING order_id', [productId]);
+    return [...new Set(rows.map((r) => r.order_id))];
+  },
+  async stillAwaiting(ex: Executor, orderId: string): Promise<boolean> {
+    return (await ex.query('SELECT 1 FROM orderlines WHERE order_id = $1 AND awaiting_launch AND canceled_quantity < quantity LIMIT 1', [orderId])).length > 0;
+  },
+  async replacementOf(ex: Executor, orderId: string): Promise<OrderRow | null> {
+    return (await ex.query<OrderRow>('SELECT * FROM orders WHERE replaces_order_id = $1 ORDER BY seq LIMIT 1', [orderId]))[0] ?? null;
+  },
+};

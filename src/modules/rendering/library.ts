@@ -1,0 +1,157 @@
+import { ApiError, notFound } from '../../platform/errors.ts';
+import { isReference } from '../../platform/ids.ts';
+import { type RenderingDeps, productgroupOf, visible } from './deps.ts';
+import { type CompositionRow, type PerspectiveRow, type SceneRow, renderingRepo as repo } from './repo.ts';
+
+const refs = (ids: string[]) => ids.map((reference) => ({ reference }));
+
+export const toPerspectiveOutput = (p: PerspectiveRow) => ({ widthPx: p.width_px, heightPx: p.height_px, format: p.format });
+
+export const toComposition = (c: CompositionRow) => ({
+  reference: c.id,
+  tokenCost: c.token_cost,
+  sceneReference: c.scene_id,
+  productReference: c.product_id,
+  perspectiveReference: c.perspective_id,
+});
+
+export const unavailable = (c: CompositionRow) =>
+  new ApiError(410, 'composition_unavailable', `Composition ${c.id} is no longer available; look up another composition for this scene and product`);
+
+/**
+ * The read side of scenes, perspectives and compositions. What an organization sees: public scenes
+ * and its own private ones, and only products and productgroups the catalog shows it.
+ */
+export function renderingLibrary(deps: RenderingDeps) {
+  const { db, catalog } = deps;
+
+  const product = async (orgId: string, ref: string) => (isReference('Product', ref) ? visible(() => catalog.visibleProduct(orgId, ref)) : null);
+  const productgroupVisible = async (orgId: string, ref: string) => isReference('Productgroup', ref) && (await visible(() => catalog.visibleProductgroup(orgId, ref))) !== null;
+
+  async function sceneRow(orgId: string, ref: string): Promise<SceneRow> {
+    const row = isReference('Scene', ref) ? await repo.scene(db, orgId, ref) : null;
+    if (!row) throw notFound('Scene');
+    return row;
+  }
+  async function productOrThrow(orgId: string, ref: string) {
+    const p = await product(orgId, ref);
+    if (p === null) throw notFound('Product');
+    return p;
+  }
+  /** A product may be used in a scene when its productgroup is one of the scene's. */
+  async function compatible(scene: SceneRow, productView: unknown): Promise<boolean> {
+    const group = productgroupOf(productView);
+    return group !== null && (await repo.sceneProductgroups(db, scene.id)).includes(group);
+  }
+  /** Products (among `ids`) visible to the organization. */
+  async function visibleProducts(orgId: string, ids: string[]): Promise<Map<string, unknown>> {
+    const out = new Map<string, unknown>();
+    for (const id of ids) {
+      const p = await product(orgId, id);
+      if (p !== null) out.set(id, p);
+    }
+    return out;
+  }
+
+  const lib = {
+    sceneRow,
+
+    async listScenes(orgId: string, q: { productgroupReference?: string }) {
+      if (q.productgroupReference !== undefined && !(await productgroupVisible(orgId, q.productgroupReference))) throw notFound('Productgroup');
+      const rows = await repo.scenes(db, orgId, q.productgroupReference ?? null);
+      return { scenes: rows.map((s) => ({ reference: s.id, name: s.name })), nextCursor: null };
+    },
+
+    async scene(orgId: string, ref: string) {
+      const s = await sceneRow(orgId, ref);
+      const groups: string[] = [];
+      for (const g of await repo.sceneProductgroups(db, s.id)) if (await productgroupVisible(orgId, g)) groups.push(g);
+      return {
+        reference: s.id,
+        name: s.name,
+        description: s.description,
+        private: s.private_organization_id !== null,
+        allowsProductPerspectives: s.allows_product_perspectives,
+        compatibleProductgroups: refs(groups),
+        perspectives: refs(await repo.scenePerspectiveIds(db, s.id)),
+      };
+    },
+
+    /**
+     * Perspectives usable for a scene and/or product: a scene's own, plus the products' own when the
+     * scene allows product perspectives; for a product alone, its own plus those of the scenes it
+     * fits in.
+     */
+    async listPerspectives(orgId: string, q: { sceneReference?: string; productReference?: string }) {
+      const scene = q.sceneReference !== undefined ? await sceneRow(orgId, q.sceneReference) : null;
+      const prod = q.productReference !== undefined ? await productOrThrow(orgId, q.productReference) : null;
+      let rows: PerspectiveRow[] = [];
+      if (scene && prod !== null) {
+        if (await compatible(scene, prod)) {
+          rows = await repo.scenePerspectives(db, orgId, scene.id);
+          if (scene.allows_product_perspectives) rows.push(...(await repo.productPerspectives(db, [q.productReference!])));
+        }
+      } else if (scene) {
+        rows = await repo.scenePerspectives(db, orgId, scene.id);
+        if (scene.allows_product_perspectives) {
+          const candidates = await visibleProducts(orgId, await repo.productsWithPerspectives(db));
+          const fitting: string[] = [];
+          for (const [id, view] of candidates) if (await compatible(scene, view)) fitting.push(id);
+          rows.push(...(await repo.productPerspectives(db, fitting)));
+        }
+      } else if (prod !== null) {
+        const group = productgroupOf(prod);
+        const scenes = group ? await repo.scenes(db, orgId, group) : [];
+        for (const s of scenes) rows.push(...(await repo.scenePerspectives(db, orgId, s.id)));
+        rows.push(...(await repo.productPerspectives(db, [q.productReference!])));
+      } else {
+        rows = await repo.scenePerspectives(db, orgId, null);
+        const products = await visibleProducts(orgId, await repo.productsWithPerspectives(db));
+        rows.push(...(await repo.productPerspectives(db, [...products.keys()])));
+      }
+      const seen = new Set<string>();
+      const unique = rows.filter((p) => !seen.has(p.id) && seen.add(p.id));
+      const perspectives = [];
+      for (const p of unique) perspectives.push(await lib.describePerspective(orgId, p));
+      return { perspectives, nextCursor: null };
+    },
+
+    async describePerspective(orgId: string, p: PerspectiveRow) {
+      const scenes = p.kind === 'scene' ? refs(await repo.perspectiveScenes(db, orgId, p.id)) : null;
+      const products = p.kind === 'product' ? refs([...(await visibleProducts(orgId, await repo.perspectiveProducts(db, p.id))).keys()]) : null;
+      return { reference: p.id, name: p.name, output: toPerspectiveOutput(p), scenes, products };
+    },
+
+    async perspective(orgId: string, ref: string) {
+      const p = isReference('Perspective', ref) ? await repo.perspective(db, ref) : null;
+      if (!p) throw notFound('Perspective');
+      const out = await lib.describePerspective(orgId, p);
+      // Visible only through a scene or product the organization can see.
+      if ((out.scenes ?? out.products ?? []).length === 0) throw notFound('Perspective');
+      return out;
+    },
+
+    /** A composition the organization may see (its scene and product are visible); 410 when retired. */
+    async visibleComposition(orgId: string, ref: string): Promise<CompositionRow> {
+      const c = isReference('Composition', ref) ? await repo.composition(db, ref) : null;
+      if (!c || !(await repo.scene(db, orgId, c.scene_id)) || (await product(orgId, c.product_id)) === null) throw notFound('Composition');
+      if (c.unavailable_at) throw unavailable(c);
+      return c;
+    },
+
+    async composition(orgId: string, ref: string) {
+      return toComposition(await lib.visibleComposition(orgId, ref));
+    },
+
+    async lookupComposition(orgId: string, q: { sceneReference: string; productReference: string; perspectiveReference: string }) {
+      const scene = await sceneRow(orgId, q.sceneReference);
+      await productOrThrow(orgId, q.productReference);
+      if (!isReference('Perspective', q.perspectiveReference) || !(await repo.perspective(db, q.perspectiveReference))) throw notFound('Perspective');
+      const c = await repo.compositionFor(db, scene.id, q.productReference, q.perspectiveReference);
+      if (!c) throw new ApiError(404, 'not_found', 'No composition exists for this scene, product and perspective');
+      if (c.unavailable_at) throw unavailable(c);
+      return { reference: c.id, tokenCost: c.token_cost };
+    },
+  };
+  return lib;
+}

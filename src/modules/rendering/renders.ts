@@ -1,0 +1,158 @@
+import type { Readable } from 'node:stream';
+import { ApiError, conflict, notFound } from '../../platform/errors.ts';
+import { isReference, newReference } from '../../platform/ids.ts';
+import { enqueue } from '../../platform/jobs/queue.ts';
+import type { RenderingDeps } from './deps.ts';
+import type { renderingLibrary } from './library.ts';
+import { FORMATS, RenderInputError, type Template, composeRender } from './renderer.ts';
+import { type RenderRow, renderingRepo as repo } from './repo.ts';
+import { amsterdamIso, secondsUntil, tokenWeek } from './week.ts';
+
+export const RENDER_JOB = 'rendering.render';
+/** The spec's polling interval. */
+export const POLL_SECONDS = 60;
+
+export function toRender(r: RenderRow) {
+  const f = FORMATS[r.format];
+  const done = r.status === 'completed';
+  return {
+    reference: r.id,
+    compositionReference: r.composition_id,
+    imageReference: r.image_id,
+    status: r.status,
+    thumbhash: done ? r.thumbhash : null,
+    media: done ? { mimeType: f.mimeType, extension: f.extension, size: r.media_size! } : null,
+    thumbnail: done ? { mimeType: f.mimeType, extension: f.extension, size: r.thumbnail_size! } : null,
+    created: r.created_at.toISOString(),
+    completed: r.completed_at ? r.completed_at.toISOString() : null,
+    failureReason: r.status === 'failed' ? r.failure_reason : null,
+  };
+}
+
+export type RenderFile =
+  | { ready: false; retryAfter: number }
+  | { ready: true; stream: Readable; size: number; mimeType: string; filename: string };
+
+/** Creating renders (with the token deduction), reading them, and producing them in the job. */
+export function renderService(deps: RenderingDeps, lib: ReturnType<typeof renderingLibrary>) {
+  const { db, clock, blobs, log } = deps;
+
+  async function renderRow(orgId: string, ref: string): Promise<RenderRow> {
+    const row = isReference('Render', ref) ? await repo.render(db, orgId, ref) : null;
+    if (!row) throw notFound('Render');
+    return row;
+  }
+
+  async function finish(row: RenderRow, outcome: { failed: string } | { mediaKey: string; mediaSize: number; thumbKey: string; thumbSize: number; thumbhash: string }) {
+    await db.tx(async (tx) => {
+      const at = clock.now();
+      const done = 'failed' in outcome ? await repo.failRender(tx, row.id, outcome.failed, at) : await repo.completeRender(tx, row.id, { ...outcome, at });
+      if (!done) return; // another worker finished it first
+      await deps.events?.record(tx, {
+        organizationId: row.organization_id,
+        type: done.status === 'completed' ? 'render.completed' : 'render.failed',
+        data: { render: toRender(done) },
+      });
+    });
+  }
+
+  /** Reads everything a render needs; a missing piece is a permanent failure, not a retry. */
+  async function inputs(row: RenderRow): Promise<{ template: Template; image: Buffer }> {
+    const c = await repo.composition(db, row.composition_id);
+    const p = c && (await repo.perspective(db, c.perspective_id));
+    if (!c || !p) throw new RenderInputError('composition or perspective no longer exists');
+    const asset = async (name: string, key: string) => {
+      const data = await blobs.get(key);
+      if (!data) throw new RenderInputError(`template asset missing: ${name} (${key})`);
+      return data;
+    };
+    const image = await deps.images.imageForOrganization(row.organization_id, row.image_id);
+    const bytes = image && (await deps.images.readImage(image.blobKey));
+    if (!bytes) throw new RenderInputError(`image ${row.image_id} no longer exists`);
+    return {
+      image: bytes,
+      template: {
+        background: await asset('background', c.background_blob_key),
+        mask: await asset('mask', c.mask_blob_key),
+        overlay: c.overlay_blob_key ? await asset('overlay', c.overlay_blob_key) : null,
+        printArea: { x: c.print_x, y: c.print_y, width: c.print_width, height: c.print_height, rotation: c.print_rotation },
+        output: { widthPx: p.width_px, heightPx: p.height_px, format: p.format },
+      },
+    };
+  }
+
+  return {
+    async createRender(orgId: string, input: { compositionReference: string; imageReference: string }) {
+      const c = await lib.visibleComposition(orgId, input.compositionReference);
+      const image = isReference('Image', input.imageReference) ? await deps.images.imageForOrganization(orgId, input.imageReference) : null;
+      if (!image) throw notFound('Image');
+      const perspective = await repo.perspective(db, c.perspective_id);
+      if (!perspective) throw notFound('Composition');
+      const { rendertoken_limit: limit } = await deps.organization.organizationRow(orgId);
+      const now = clock.now();
+      const week = tokenWeek(now);
+      const id = await db.tx(async (tx) => {
+        const used = await repo.deduct(tx, orgId, week.week, c.token_cost, limit);
+        if (used === null) {
+          const retry = secondsUntil(week.resets, now);
+          const remaining = Math.max(0, limit - (await repo.used(tx, orgId, week.week)));
+          throw new ApiError(429, 'rendertoken_limit_exceeded',
+            `This render costs ${c.token_cost} rendertokens and ${remaining} of ${limit} remain this week; the limit resets at ${amsterdamIso(week.resets)} (Retry-After: ${retry} s)`,
+            undefined, { 'retry-after': String(retry) });
+        }
+        const r = await repo.insertRender(tx, { id: newReference('Render'), organizationId: orgId, compositionId: c.id, imageId: image.reference, format: perspective.format, createdAt: now });
+        if (r.created) await enqueue(tx, clock, RENDER_JOB, { renderId: r.id }, { dedupeKey: `${RENDER_JOB}:${r.id}` });
+        return r.id;
+      });
+      return { reference: id };
+    },
+
+    async render(orgId: string, ref: string) {
+      return toRender(await renderRow(orgId, ref));
+    },
+
+    async renderFile(orgId: string, ref: string, which: 'media' | 'thumbnail'): Promise<RenderFile> {
+      const row = await renderRow(orgId, ref);
+      if (row.status === 'pending') return { ready: false, retryAfter: POLL_SECONDS };
+      if (row.status === 'failed') throw conflict('render_failed', `Render ${row.id} failed and has no files: ${row.failure_reason ?? 'unknown reason'}`);
+      const key = which === 'media' ? row.media_blob_key! : row.thumbnail_blob_key!;
+      const file = await blobs.stream(key);
+      if (!file) throw new ApiError(500, 'internal_error', `The ${which} file of render ${row.id} is missing from storage`);
+      const f = FORMATS[row.format];
+      return { ready: true, ...file, mimeType: f.mimeType, filename: `${row.id}${which === 'thumbnail' ? '-thumbnail' : ''}.${f.extension}` };
+    },
+
+    async rendertokens(orgId: string) {
+      const { rendertoken_limit: limit } = await deps.organization.organizationRow(orgId);
+      const week = tokenWeek(clock.now());
+      const used = await repo.used(db, orgId, week.week);
+      return { used, limit, remaining: Math.max(0, limit - used), resets: amsterdamIso(week.resets) };
+    },
+
+    /**
+     * The job: read inputs, compose outside any transaction, write the files, then complete the
+     * render in one transaction. A crash before that leaves it pending and the job runs again.
+     */
+    async runRender(renderId: string, attempt: { number: number; last: boolean }): Promise<void> {
+      const row = await repo.renderById(db, renderId);
+      if (!row || row.status !== 'pending') return;
+      try {
+        const { template, image } = await inputs(row);
+        const out = await composeRender(template, image);
+        const ext = FORMATS[row.format].extension;
+        const base = `renders/${row.organization_id}/${row.id}`;
+        await blobs.put(`${base}/media.${ext}`, out.media);
+        await blobs.put(`${base}/thumbnail.${ext}`, out.thumbnail);
+        await finish(row, { mediaKey: `${base}/media.${ext}`, mediaSize: out.media.length, thumbKey: `${base}/thumbnail.${ext}`, thumbSize: out.thumbnail.length, thumbhash: out.thumbhash });
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if (err instanceof RenderInputError || attempt.last) {
+          log.warn({ renderId, attempt: attempt.number, reason: message }, 'render failed');
+          await finish(row, { failed: err instanceof RenderInputError ? message : `gave up after ${attempt.number} attempts: ${message}` });
+          return;
+        }
+        throw err;
+      }
+    },
+  };
+}

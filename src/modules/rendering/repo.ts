@@ -1,0 +1,202 @@
+import type { Executor } from '../../platform/db/index.ts';
+import type { OutputFormat } from './renderer.ts';
+
+export interface SceneRow { id: string; seq: number; import_key: string; name: string; description: string; private_organization_id: string | null; allows_product_perspectives: boolean; created_at: Date }
+export interface PerspectiveRow { id: string; seq: number; import_key: string; name: string; kind: 'scene' | 'product'; width_px: number; height_px: number; format: OutputFormat; created_at: Date }
+export interface CompositionRow {
+  id: string; seq: number; import_key: string; scene_id: string; product_id: string; perspective_id: string; token_cost: number;
+  background_blob_key: string; mask_blob_key: string; overlay_blob_key: string | null;
+  print_x: number; print_y: number; print_width: number; print_height: number; print_rotation: number;
+  unavailable_at: Date | null; created_at: Date;
+}
+export interface RenderRow {
+  id: string; seq: number; organization_id: string; composition_id: string; image_id: string;
+  status: 'pending' | 'completed' | 'failed'; format: OutputFormat; thumbhash: string | null;
+  media_blob_key: string | null; media_size: number | null; thumbnail_blob_key: string | null; thumbnail_size: number | null;
+  failure_reason: string | null; created_at: Date; completed_at: Date | null; failed_at: Date | null;
+}
+
+/** A scene is visible to everybody unless it is private to another organization. */
+const VISIBLE = '(s.private_organization_id IS NULL OR s.private_organization_id = $1)';
+
+export const renderingRepo = {
+  // --- scenes ---
+  async scenes(ex: Executor, orgId: string, productgroupId: string | null): Promise<SceneRow[]> {
+    return ex.query<SceneRow>(
+      `SELECT s.* FROM scenes s WHERE ${VISIBLE}
+         AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM scene_productgroups g WHERE g.scene_id = s.id AND g.productgroup_id = $2))
+       ORDER BY s.seq`,
+      [orgId, productgroupId],
+    );
+  },
+  async scene(ex: Executor, orgId: string, id: string): Promise<SceneRow | null> {
+    return (await ex.query<SceneRow>(`SELECT s.* FROM scenes s WHERE ${VISIBLE} AND s.id = $2`, [orgId, id]))[0] ?? null;
+  },
+  async sceneProductgroups(ex: Executor, sceneId: string): Promise<string[]> {
+    return (await ex.query<{ productgroup_id: string }>('SELECT productgroup_id FROM scene_productgroups WHERE scene_id = $1 ORDER BY productgroup_id', [sceneId])).map((r) => r.productgroup_id);
+  },
+  async scenePerspectiveIds(ex: Executor, sceneId: string): Promise<string[]> {
+    return (await ex.query<{ id: string }>(
+      'SELECT p.id FROM scene_perspectives sp JOIN perspectives p ON p.id = sp.perspective_id WHERE sp.scene_id = $1 ORDER BY p.seq',
+      [sceneId],
+    )).map((r) => r.id);
+  },
+
+  // --- perspectives ---
+  async perspective(ex: Executor, id: string): Promise<PerspectiveRow | null> {
+    return (await ex.query<PerspectiveRow>('SELECT * FROM perspectives WHERE id = $1', [id]))[0] ?? null;
+  },
+  /** Scene perspectives of the scenes visible to the organization (optionally one scene). */
+  async scenePerspectives(ex: Executor, orgId: string, sceneId: string | null): Promise<PerspectiveRow[]> {
+    return ex.query<PerspectiveRow>(
+      `SELECT DISTINCT p.* FROM perspectives p
+         JOIN scene_perspectives sp ON sp.perspective_id = p.id
+         JOIN scenes s ON s.id = sp.scene_id
+       WHERE ${VISIBLE} AND ($2::text IS NULL OR s.id = $2)
+       ORDER BY p.seq`,
+      [orgId, sceneId],
+    );
+  },
+  /** Product perspectives of the given products. */
+  async productPerspectives(ex: Executor, productIds: string[]): Promise<Array<PerspectiveRow & { product_id: string }>> {
+    return ex.query(
+      `SELECT p.*, pp.product_id FROM perspectives p JOIN product_perspectives pp ON pp.perspective_id = p.id
+       WHERE pp.product_id = ANY($1::text[]) ORDER BY p.seq`,
+      [productIds],
+    );
+  },
+  async productsWithPerspectives(ex: Executor): Promise<string[]> {
+    return (await ex.query<{ product_id: string }>('SELECT DISTINCT product_id FROM product_perspectives ORDER BY product_id')).map((r) => r.product_id);
+  },
+  async perspectiveScenes(ex: Executor, orgId: string, perspectiveId: string): Promise<string[]> {
+    return (await ex.query<{ id: string }>(
+      `SELECT s.id FROM scene_perspectives sp JOIN scenes s ON s.id = sp.scene_id WHERE ${VISIBLE} AND sp.perspective_id = $2 ORDER BY s.seq`,
+      [orgId, perspectiveId],
+    )).map((r) => r.id);
+  },
+  async perspectiveProducts(ex: Executor, perspectiveId: string): Promise<string[]> {
+    return (await ex.query<{ product_id: string }>('SELECT product_id FROM product_perspectives WHERE perspective_id = $1 ORDER BY product_id', [perspectiveId])).map((r) => r.product_id);
+  },
+
+  // --- compositions ---
+  async composition(ex: Executor, id: string): Promise<CompositionRow | null> {
+    return (await ex.query<CompositionRow>('SELECT * FROM compositions WHERE id = $1', [id]))[0] ?? null;
+  },
+  async compositionFor(ex: Executor, sceneId: string, productId: string, perspectiveId: string): Promise<CompositionRow | null> {
+    return (await ex.query<CompositionRow>(
+      'SELECT * FROM compositions WHERE scene_id = $1 AND product_id = $2 AND perspective_id = $3',
+      [sceneId, productId, perspectiveId],
+    ))[0] ?? null;
+  },
+
+  // --- import (operator, seed) ---
+  async sceneByKey(ex: Executor, key: string): Promise<SceneRow | null> {
+    return (await ex.query<SceneRow>('SELECT * FROM scenes WHERE import_key = $1', [key]))[0] ?? null;
+  },
+  async upsertScene(ex: Executor, s: Omit<SceneRow, 'seq'>): Promise<string> {
+    const rows = await ex.query<{ id: string }>(
+      `INSERT INTO scenes (id, import_key, name, description, private_organization_id, allows_product_perspectives, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (import_key) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description,
+         private_organization_id = EXCLUDED.private_organization_id, allows_product_perspectives = EXCLUDED.allows_product_perspectives
+       RETURNING id`,
+      [s.id, s.import_key, s.name, s.description, s.private_organization_id, s.allows_product_perspectives, s.created_at],
+    );
+    return rows[0].id;
+  },
+  async setSceneProductgroups(ex: Executor, sceneId: string, productgroupIds: string[]): Promise<void> {
+    await ex.query('DELETE FROM scene_productgroups WHERE scene_id = $1', [sceneId]);
+    for (const g of productgroupIds) await ex.query('INSERT INTO scene_productgroups (scene_id, productgroup_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [sceneId, g]);
+  },
+  async perspectiveByKey(ex: Executor, key: string): Promise<PerspectiveRow | null> {
+    return (await ex.query<PerspectiveRow>('SELECT * FROM perspectives WHERE import_key = $1', [key]))[0] ?? null;
+  },
+  async upsertPerspective(ex: Executor, p: Omit<PerspectiveRow, 'seq'>): Promise<string> {
+    const rows = await ex.query<{ id: string }>(
+      `INSERT INTO perspectives (id, import_key, name, kind, width_px, height_px, format, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (import_key) DO UPDATE SET name = EXCLUDED.name, width_px = EXCLUDED.width_px, height_px = EXCLUDED.height_px, format = EXCLUDED.format
+       RETURNING id, kind`,
+      [p.id, p.import_key, p.name, p.kind, p.width_px, p.height_px, p.format, p.created_at],
+    );
+    return rows[0].id;
+  },
+  async linkPerspective(ex: Executor, perspectiveId: string, links: { sceneIds: string[]; productIds: string[] }): Promise<void> {
+    for (const s of links.sceneIds) await ex.query('INSERT INTO scene_perspectives (scene_id, perspective_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [s, perspectiveId]);
+    for (const p of links.productIds) await ex.query('INSERT INTO product_perspectives (product_id, perspective_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [p, perspectiveId]);
+  },
+  async compositionByKey(ex: Executor, key: string): Promise<CompositionRow | null> {
+    return (await ex.query<CompositionRow>('SELECT * FROM compositions WHERE import_key = $1', [key]))[0] ?? null;
+  },
+  async upsertComposition(ex: Executor, c: Omit<CompositionRow, 'seq'>): Promise<string> {
+    const rows = await ex.query<{ id: string }>(
+      `INSERT INTO compositions (id, import_key, scene_id, product_id, perspective_id, token_cost, background_blob_key, mask_blob_key, overlay_blob_key,
+         print_x, print_y, print_width, print_height, print_rotation, unavailable_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+       ON CONFLICT (import_key) DO UPDATE SET token_cost = EXCLUDED.token_cost, background_blob_key = EXCLUDED.background_blob_key,
+         mask_blob_key = EXCLUDED.mask_blob_key, overlay_blob_key = EXCLUDED.overlay_blob_key, print_x = EXCLUDED.print_x, print_y = EXCLUDED.print_y,
+         print_width = EXCLUDED.print_width, print_height = EXCLUDED.print_height, print_rotation = EXCLUDED.print_rotation,
+         unavailable_at = EXCLUDED.unavailable_at
+       RETURNING id`,
+      [c.id, c.import_key, c.scene_id, c.product_id, c.perspective_id, c.token_cost, c.background_blob_key, c.mask_blob_key, c.overlay_blob_key,
+        c.print_x, c.print_y, c.print_width, c.print_height, c.print_rotation, c.unavailable_at, c.created_at],
+    );
+    return rows[0].id;
+  },
+  async setCompositionUnavailable(ex: Executor, id: string, at: Date | null): Promise<boolean> {
+    return (await ex.query('UPDATE compositions SET unavailable_at = $2 WHERE id = $1 RETURNING id', [id, at])).length === 1;
+  },
+
+  // --- renders ---
+  async render(ex: Executor, orgId: string, id: string): Promise<RenderRow | null> {
+    return (await ex.query<RenderRow>('SELECT * FROM renders WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ?? null;
+  },
+  async renderById(ex: Executor, id: string): Promise<RenderRow | null> {
+    return (await ex.query<RenderRow>('SELECT * FROM renders WHERE id = $1', [id]))[0] ?? null;
+  },
+  /** Inserts the render unless one exists for the composition and image; returns the row and whether it is new. */
+  async insertRender(ex: Executor, r: { id: string; organizationId: string; compositionId: string; imageId: string; format: OutputFormat; createdAt: Date }): Promise<{ id: string; created: boolean }> {
+    const inserted = await ex.query<{ id: string }>(
+      `INSERT INTO renders (id, organization_id, composition_id, image_id, format, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (organization_id, composition_id, image_id) DO NOTHING RETURNING id`,
+      [r.id, r.organizationId, r.compositionId, r.imageId, r.format, r.createdAt],
+    );
+    if (inserted.length === 1) return { id: inserted[0].id, created: true };
+    const existing = await ex.query<{ id: string }>(
+      'SELECT id FROM renders WHERE organization_id = $1 AND composition_id = $2 AND image_id = $3',
+      [r.organizationId, r.compositionId, r.imageId],
+    );
+    return { id: existing[0].id, created: false };
+  },
+  async completeRender(ex: Executor, id: string, done: { mediaKey: string; mediaSize: number; thumbKey: string; thumbSize: number; thumbhash: string; at: Date }): Promise<RenderRow | null> {
+    return (await ex.query<RenderRow>(
+      `UPDATE renders SET status = 'completed', media_blob_key = $2, media_size = $3, thumbnail_blob_key = $4, thumbnail_size = $5, thumbhash = $6, completed_at = $7
+       WHERE id = $1 AND status = 'pending' RETURNING *`,
+      [id, done.mediaKey, done.mediaSize, done.thumbKey, done.thumbSize, done.thumbhash, done.at],
+    ))[0] ?? null;
+  },
+  async failRender(ex: Executor, id: string, reason: string, at: Date): Promise<RenderRow | null> {
+    return (await ex.query<RenderRow>(
+      `UPDATE renders SET status = 'failed', failure_reason = $2, failed_at = $3 WHERE id = $1 AND status = 'pending' RETURNING *`,
+      [id, reason.slice(0, 1000), at],
+    ))[0] ?? null;
+  },
+
+  // --- rendertokens ---
+  async used(ex: Executor, orgId: string, week: string): Promise<number> {
+    return (await ex.query<{ used: number }>('SELECT used FROM rendertoken_usage WHERE organization_id = $1 AND week = $2', [orgId, week]))[0]?.used ?? 0;
+  },
+  /**
+   * Deducts `cost` when it fits under `limit`, atomically: the conditional UPDATE holds the row
+   * lock, and a concurrent call re-checks the condition after it, so the last tokens go once.
+   * Returns the new usage, or null when the tokens do not cover the cost.
+   */
+  async deduct(ex: Executor, orgId: string, week: string, cost: number, limit: number): Promise<number | null> {
+    await ex.query('INSERT INTO rendertoken_usage (organization_id, week, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [orgId, week]);
+    const rows = await ex.query<{ used: number }>(
+      'UPDATE rendertoken_usage SET used = used + $3 WHERE organization_id = $1 AND week = $2 AND used + $3 <= $4 RETURNING used',
+      [orgId, week, cost, limit],
+    );
+    return rows[0]?.used ?? null;
+  },
+};

@@ -1,0 +1,70 @@
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db, Executor } from '../../platform/db/index.ts';
+import { enqueue } from '../../platform/jobs/queue.ts';
+import type { Worker } from '../../platform/jobs/worker.ts';
+import { deliver } from '../../platform/http/targets.ts';
+import type { OrganizationService } from '../organization/service.ts';
+import { type OrderRow, ordersRepo } from '../orders/repo.ts';
+
+export const CALLBACK_JOB = 'order.callback';
+
+/**
+ * The legacy order-updated notification, written in the transaction of the change. A store without
+ * a callback URL gets nothing; the URL itself is read when the job runs, so a corrected URL is
+ * used by the next retry.
+ */
+export async function enqueueOrderCallback(tx: Executor, clock: Clock, order: Pick<OrderRow, 'id'>, store: { callback_url: string | null }): Promise<void> {
+  if (!store.callback_url) return;
+  await enqueue(tx, clock, CALLBACK_JOB, { orderId: order.id }, { maxAttempts: null });
+}
+
+/** The configured URL with the service's parameters; on a name collision the service's value wins. */
+export function callbackUrl(
+  base: string,
+  p: { environment: 'test' | 'prod'; storeCode: string; orderNumber: number; orderReference: string; customIdentifier: string | null; viaStoreCode: string | null },
+): string {
+  const url = new URL(base);
+  const set = (name: string, value: string | null) => {
+    url.searchParams.delete(name);
+    if (value !== null) url.searchParams.set(name, value);
+  };
+  set('environment', p.environment);
+  set('order_reference', `${p.storeCode}-${p.orderNumber}`);
+  set('order_reference_v2', p.orderReference);
+  set('store_code', p.storeCode);
+  set('custom_reference', p.customIdentifier);
+  set('via_store_code', p.viaStoreCode);
+  // Deprecated aliases of the V1 names; partners may still read them.
+  set('partner_reference', p.customIdentifier);
+  set('partner_code', p.storeCode);
+  set('via_partner_code', p.viaStoreCode);
+  return url.toString();
+}
+
+export function registerCallbackJob(deps: { db: Db; config: Readonly<Config>; worker: Worker; organization: OrganizationService }): void {
+  const { db, config } = deps;
+  deps.worker.register(CALLBACK_JOB, {
+    // The spec promises a retry about every 5 minutes, forever, rather than a back-off.
+    backoffMs: () => config.callbackRetrySeconds * 1000,
+    leaseMs: config.callbackTimeoutMs + 30_000,
+    async run(payload: { orderId: string }) {
+      const order = await ordersRepo.order(db, null, payload.orderId);
+      if (!order) return;
+      const store = await deps.organization.storeRowIn(db, order.organization_id, order.store_id);
+      if (!store?.callback_url) return;
+      const url = callbackUrl(store.callback_url, {
+        environment: config.env === 'production' ? 'prod' : 'test',
+        storeCode: store.code,
+        orderNumber: order.order_number,
+        orderReference: order.id,
+        customIdentifier: order.custom_identifier,
+        viaStoreCode: order.via_store_code,
+      });
+      const res = await deliver(url, { method: 'GET', timeoutMs: config.callbackTimeoutMs, allowPrivate: config.allowPrivateTargets });
+      if (res.status === null || res.status < 200 || res.status > 299) {
+        throw new Error(res.error ?? `callback answered HTTP ${res.status}`);
+      }
+    },
+  });
+}

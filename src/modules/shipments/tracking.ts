@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+import type { BrandRow } from '../organization/repo.ts';
+import type { Services } from '../../services.ts';
+import type { ShipmentRow } from './repo.ts';
+
+const escapeHtml = (v: unknown) =>
+  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const COLOR = /^#[0-9a-fA-F]{6}$/;
+const safeColor = (c: string | undefined, fallback: string) => (c && COLOR.test(c) ? c : fallback);
+const safeUrl = (u: string | null | undefined) => {
+  if (!u) return null;
+  try {
+    const url = new URL(u);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+};
+
+const countryName = (cc: string) => {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'region' }).of(cc) ?? cc;
+  } catch {
+    return cc;
+  }
+};
+
+/** Only what a recipient needs to follow the parcel: no names, street or contact data of theirs. */
+export function renderTrackingPage(p: { shipment: ShipmentRow; brand: BrandRow | null; city: string; countryCode: string }): string {
+  const b = p.brand;
+  const name = b?.name ?? 'Your order';
+  const primary = safeColor(b?.primary_color, '#222222');
+  const secondary = safeColor(b?.secondary_color, '#f5f5f5');
+  const logo = safeUrl(b?.logo_url);
+  const cs = b?.customer_service ?? {};
+  const csUrl = safeUrl(cs.url);
+  const contact = [
+    cs.email ? `<li>E-mail: <a href="mailto:${escapeHtml(cs.email)}">${escapeHtml(cs.email)}</a></li>` : '',
+    cs.phonenumber ? `<li>Phone: <span class="phone">${escapeHtml(cs.phonenumber)}</span></li>` : '',
+    csUrl ? `<li><a href="${escapeHtml(csUrl)}" rel="noopener noreferrer">Help centre</a></li>` : '',
+  ].join('');
+  const shipDate = p.shipment.shipped_at.toISOString().slice(0, 10);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(name)} – shipment tracking</title>
+<style>
+  body { margin: 0; font-family: system-ui, sans-serif; background: ${secondary}; color: #1b1b1b; }
+  header { background: ${primary}; color: #fff; padding: 1.25rem 1.5rem; display: flex; align-items: center; gap: 1rem; }
+  header img { max-height: 48px; max-width: 160px; background: #fff; border-radius: 4px; padding: 4px; }
+  header h1 { margin: 0; font-size: 1.4rem; }
+  main { max-width: 40rem; margin: 1.5rem auto; background: #fff; border-radius: 8px; padding: 1.5rem; border-top: 4px solid ${primary}; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: .5rem 1.5rem; }
+  dt { font-weight: 600; }
+  dd { margin: 0; }
+  footer { max-width: 40rem; margin: 0 auto 2rem; padding: 0 1.5rem; }
+  a { color: ${primary}; }
+</style>
+</head>
+<body>
+<header>
+  ${logo ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(name)} logo" referrerpolicy="no-referrer">` : ''}
+  <h1 id="brand-name">${escapeHtml(name)}</h1>
+</header>
+<main>
+  <h2>Your parcel is on its way</h2>
+  <dl>
+    <dt>Carrier</dt><dd id="carrier">${escapeHtml(p.shipment.carrier)}</dd>
+    <dt>Tracking number</dt><dd id="tracking-number">${escapeHtml(p.shipment.tracking_number)}</dd>
+    <dt>Shipped on</dt><dd id="ship-date"><time datetime="${shipDate}">${shipDate}</time></dd>
+    <dt>Destination</dt><dd id="destination">${escapeHtml(p.city)}, ${escapeHtml(countryName(p.countryCode))}</dd>
+  </dl>
+</main>
+<footer>
+  <h3>Questions about your order?</h3>
+  <ul id="customer-service">${contact || '<li>Contact the shop you ordered from.</li>'}</ul>
+</footer>
+</body>
+</html>
+`;
+}
+
+/** Public pages: no API key; the URL's token is the only credential. */
+export function trackingRoutes(app: FastifyInstance, s: Services): void {
+  app.get<{ Params: { token: string } }>('/tracking/:token', { schema: { hide: true } }, async (req, reply) => {
+    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex');
+    const page = await s.shipments.trackingPage(String(req.params.token));
+    if (!page) {
+      return reply.status(404).type('text/html; charset=utf-8').send('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><p>This tracking page does not exist.</p></body></html>');
+    }
+    return reply
+      .header('content-security-policy', "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+      .header('x-content-type-options', 'nosniff')
+      .type('text/html; charset=utf-8')
+      .send(renderTrackingPage(page));
+  });
+}

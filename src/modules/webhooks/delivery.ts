@@ -1,0 +1,96 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/index.ts';
+import { deliver } from '../../platform/http/targets.ts';
+import { enqueueAttempt } from './events.ts';
+import { type Attempt, type EndpointRow, type EventRow, webhooksRepo as repo } from './repo.ts';
+import type { SecretBox } from './secrets.ts';
+import { signatureHeader } from './secrets.ts';
+
+const DAY = 24 * 3600_000;
+/** An endpoint whose deliveries fail without a single success for this long is disabled. */
+export const DISABLE_AFTER_MS = 5 * DAY;
+
+export type DeliveryAttempts = ReturnType<typeof deliveryAttempts>;
+
+/** The Standard Webhooks body: `{type, timestamp, data}`; the id travels in `webhook-id`. */
+export function webhookBody(event: EventRow): string {
+  return JSON.stringify({ type: event.type, timestamp: event.created_at.toISOString(), data: event.data });
+}
+
+/** Secrets that sign now: the current one, and the previous one during the rotation overlap. */
+function signingSecrets(box: SecretBox, e: EndpointRow, now: Date): string[] {
+  const secrets = [box.open(e.secret_enc)];
+  if (e.previous_secret_enc && e.previous_secret_expires_at && e.previous_secret_expires_at > now) secrets.push(box.open(e.previous_secret_enc));
+  return secrets;
+}
+
+/**
+ * One attempt of one delivery. The HTTP call runs outside any transaction; its outcome, the next
+ * attempt's job and the endpoint's failure streak are then written in one transaction. The
+ * attempt number makes a re-run of the same job (after a crash) a no-op once it was recorded.
+ */
+export function deliveryAttempts(deps: { db: Db; clock: Clock; config: Pick<Config, 'callbackTimeoutMs' | 'allowPrivateTargets' | 'webhookRetrySchedule'>; box: SecretBox; log: FastifyBaseLogger }) {
+  const { db, clock, config, box } = deps;
+
+  async function giveUp(deliveryId: string, attempt: number, error: string): Promise<void> {
+    const a: Attempt = { at: clock.now().toISOString(), responseStatus: null, durationMs: 0, error };
+    await repo.recordAttempt(db, deliveryId, attempt, a, { status: 'failed', nextAttemptAt: null, now: clock.now() });
+  }
+
+  return {
+    async attempt(deliveryId: string, attempt: number): Promise<void> {
+      const d = await repo.deliveryById(db, deliveryId);
+      if (d?.status !== 'pending' || d.attempts.length !== attempt - 1) return;
+      const [endpoint, event] = await Promise.all([repo.endpointById(db, d.endpoint_id), repo.eventById(db, d.event_id)]);
+      if (!event) return;
+      if (!endpoint || endpoint.deleted_at) return giveUp(deliveryId, attempt, 'not sent: the endpoint was deleted');
+      // A ping is the partner asking to test the endpoint: it goes out even while it is disabled.
+      if (!endpoint.enabled && event.type !== 'ping') {
+        return giveUp(deliveryId, attempt, `not sent: the endpoint is disabled${endpoint.disabled_reason ? ` (${endpoint.disabled_reason})` : ''}`);
+      }
+
+      const at = clock.now();
+      let secrets: string[];
+      try {
+        secrets = signingSecrets(box, endpoint, at);
+      } catch {
+        return giveUp(deliveryId, attempt, 'not sent: the signing secret cannot be decrypted (SECRET_KEY changed?); rotate the secret');
+      }
+      const body = webhookBody(event);
+      const result = await deliver(endpoint.url, {
+        method: 'POST',
+        body,
+        timeoutMs: config.callbackTimeoutMs,
+        allowPrivate: config.allowPrivateTargets,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'pod-partner-api-webhooks/2',
+          'webhook-id': event.id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': signatureHeader(secrets, event.id, at, body),
+        },
+      });
+      const ok = result.status !== null && result.status >= 200 && result.status < 300;
+      const error = ok ? null : (result.error ?? `endpoint answered HTTP ${result.status}`);
+      const record: Attempt = { at: at.toISOString(), responseStatus: result.status, durationMs: result.durationMs, error };
+      const now = clock.now();
+      const retryIn = config.webhookRetrySchedule[attempt - 1];
+      const nextAt = ok || retryIn === undefined ? null : new Date(now.getTime() + retryIn * 1000);
+
+      await db.tx(async (tx) => {
+        const recorded = await repo.recordAttempt(tx, deliveryId, attempt, record, { status: ok ? 'succeeded' : nextAt ? 'pending' : 'failed', nextAttemptAt: nextAt, now });
+        if (!recorded) return;
+        if (ok) return repo.endpointSucceeded(tx, endpoint.id);
+        if (nextAt) await enqueueAttempt(tx, clock, deliveryId, attempt + 1, nextAt);
+        const since = await repo.endpointFailed(tx, endpoint.id, at);
+        if (since && now.getTime() - since.getTime() >= DISABLE_AFTER_MS) {
+          const reason = `Disabled on ${now.toISOString()}: every delivery failed since ${since.toISOString()} (last error: ${error})`;
+          await repo.disableEndpoint(tx, endpoint.id, reason, now);
+          deps.log.warn({ endpoint: endpoint.id, since }, 'webhook endpoint disabled after failing for 5 days');
+        }
+      });
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import type { Clock } from '../../platform/clock.ts';
+import type { Executor } from '../../platform/db/index.ts';
+import { badRequest } from '../../platform/errors.ts';
+import { newReference } from '../../platform/ids.ts';
+import { enqueue } from '../../platform/jobs/queue.ts';
+import { webhooksRepo as repo } from './repo.ts';
+
+/** Every event type the service emits; `ping` only comes from POST /webhook-endpoints/{ref}/test. */
+export const EVENT_TYPES = [
+  'order.created',
+  'order.updated',
+  'order.shipped',
+  'shipment.created',
+  'claim.created',
+  'claim.updated',
+  'render.completed',
+  'render.failed',
+  'product.updated',
+  'ping',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const DELIVER_JOB = 'webhooks.deliver';
+export const PURGE_JOB = 'events.purge';
+const DAY = 24 * 3600_000;
+/** Events (and their deliveries) are kept this long. */
+export const EVENT_RETENTION_MS = 30 * DAY;
+
+export interface EventInput {
+  organizationId: string;
+  type: string;
+  /** The resource as its GET endpoint returns it, under its resource name (`{order: {...}}`). */
+  data: Record<string, unknown>;
+}
+
+/**
+ * Queues attempt `attempt` of a delivery. The dedupe key makes a second enqueue of the same attempt
+ * a no-op; a job failing on infrastructure (database) errors is retried by the worker a few times.
+ */
+export async function enqueueAttempt(tx: Executor, clock: Clock, deliveryId: string, attempt: number, runAt: Date): Promise<void> {
+  await enqueue(tx, clock, DELIVER_JOB, { deliveryId, attempt }, { runAt, maxAttempts: 5, dedupeKey: `${DELIVER_JOB}:${deliveryId}:${attempt}` });
+}
+
+/** Writes a delivery row and its first job, in the caller's transaction. */
+export async function createDelivery(tx: Executor, clock: Clock, d: { organizationId: string; endpointId: string; eventId: string; resendOf?: string | null; firstAttemptAt?: Date }): Promise<string> {
+  const id = newReference('Delivery');
+  const now = clock.now();
+  const runAt = d.firstAttemptAt ?? now;
+  await repo.insertDelivery(tx, { id, organizationId: d.organizationId, endpointId: d.endpointId, eventId: d.eventId, resendOf: d.resendOf ?? null, nextAttemptAt: runAt, now });
+  await enqueueAttempt(tx, clock, id, 1, runAt);
+  return id;
+}
+
+export type EventsService = ReturnType<typeof eventsService>;
+
+/**
+ * The outbox other modules write their events through. `record` runs in the caller's transaction:
+ * the event, one delivery per subscribed endpoint and their jobs exist exactly when the change
+ * that caused them commits.
+ */
+export function eventsService(deps: { clock: Clock }) {
+  const { clock } = deps;
+  return {
+    types: EVENT_TYPES,
+    async record(tx: Executor, e: EventInput): Promise<{ reference: string }> {
+      if (!(EVENT_TYPES as readonly string[]).includes(e.type)) throw new Error(`unknown event type ${e.type}`);
+      const id = newReference('Event');
+      const now = clock.now();
+      await repo.insertEvent(tx, { id, organizationId: e.organizationId, type: e.type, data: e.data, createdAt: now });
+      // One purge job per day with events, due when that day's events expire. Only the first event
+      // of a day inserts it; later ones hit the committed dedupe key and do nothing.
+      const day = Math.floor(now.getTime() / DAY) * DAY;
+      await enqueue(tx, clock, PURGE_JOB, {}, { runAt: new Date(day + DAY + EVENT_RETENTION_MS), dedupeKey: `${PURGE_JOB}:${new Date(day).toISOString().slice(0, 10)}`, maxAttempts: 5 });
+      for (const endpointId of await repo.subscribers(tx, e.organizationId, e.type)) {
+        await createDelivery(tx, clock, { organizationId: e.organizationId, endpointId, eventId: id });
+      }
+      return { reference: id };
+    },
+  };
+}
+
+export const unknownEventType = (field: string, type: string) =>
+  badRequest(`${field} contains an unknown event type "${type}"; known types: ${EVENT_TYPES.join(', ')}`);

@@ -1,0 +1,175 @@
+import type { Static } from 'typebox';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/index.ts';
+import { conflict, notFound } from '../../platform/errors.ts';
+import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { checkCallbackUrl } from '../../platform/http/targets.ts';
+import { isReference, newReference } from '../../platform/ids.ts';
+import type { DeliveryAttempts } from './delivery.ts';
+import { type EventsService, createDelivery } from './events.ts';
+import { type DeliveryRow, type EndpointRow, type EventRow, webhooksRepo as repo } from './repo.ts';
+import type { CreateEndpoint, UpdateEndpoint } from './schemas.ts';
+import { type SecretBox, generateSecret } from './secrets.ts';
+
+const HOUR = 3600_000;
+/** How long the previous secret keeps signing after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * HOUR;
+export const MAX_ENDPOINTS = 50;
+
+export const toEndpoint = (e: EndpointRow, now: Date) => ({
+  reference: e.id,
+  url: e.url,
+  eventTypes: e.event_types,
+  description: e.description,
+  enabled: e.enabled,
+  disabledReason: e.disabled_reason,
+  previousSecretExpires: e.previous_secret_expires_at && e.previous_secret_expires_at > now ? e.previous_secret_expires_at.toISOString() : null,
+  created: e.created_at.toISOString(),
+  updated: e.updated_at.toISOString(),
+});
+
+export const toDelivery = (d: DeliveryRow) => ({
+  reference: d.id,
+  endpointReference: d.endpoint_id,
+  eventReference: d.event_id,
+  eventType: d.event_type,
+  status: d.status,
+  attempts: d.attempts,
+  nextAttempt: d.next_attempt_at ? d.next_attempt_at.toISOString() : null,
+  resendOf: d.resend_of,
+  created: d.created_at.toISOString(),
+});
+
+export const toEvent = (e: EventRow) => ({ reference: e.id, type: e.type, timestamp: e.created_at.toISOString(), data: e.data });
+
+type CreateInput = Static<typeof CreateEndpoint>['webhookEndpoint'];
+type UpdateInput = Static<typeof UpdateEndpoint>['webhookEndpoint'];
+
+export type WebhooksService = ReturnType<typeof webhooksService>;
+
+/** Endpoint management, the delivery log and the events list of one organization at a time. */
+export function webhooksService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'allowPrivateTargets' | 'callbackTimeoutMs'>;
+  cursors: Cursors;
+  box: SecretBox;
+  events: EventsService;
+  attempts: DeliveryAttempts;
+}) {
+  const { db, clock, cursors, box } = deps;
+  const checkUrl = (url: string) => checkCallbackUrl(url, { allowPrivate: deps.config.allowPrivateTargets, field: 'body.webhookEndpoint.url' }).toString();
+  const unique = (types: string[]) => [...new Set(types)];
+
+  async function endpointRow(orgId: string, ref: string): Promise<EndpointRow> {
+    const row = isReference('Webhookendpoint', ref) ? await repo.endpoint(db, orgId, ref) : null;
+    if (!row) throw notFound('Webhook endpoint');
+    return row;
+  }
+  async function deliveryRow(orgId: string, ref: string): Promise<DeliveryRow> {
+    const row = isReference('Delivery', ref) ? await repo.delivery(db, orgId, ref) : null;
+    if (!row) throw notFound('Webhook delivery');
+    return row;
+  }
+
+  const service = {
+    async listEndpoints(orgId: string, page: PageRequest) {
+      const ks = keyset(cursors, 'webhook-endpoints', page);
+      const now = clock.now();
+      const p = pageOf(cursors, 'webhook-endpoints', ks, await repo.endpoints(db, orgId, ks), (e) => toEndpoint(e, now));
+      return { webhookEndpoints: p.items, nextCursor: p.nextCursor };
+    },
+    async endpoint(orgId: string, ref: string) {
+      return toEndpoint(await endpointRow(orgId, ref), clock.now());
+    },
+    /** The secret is returned here and on rotation only; it is stored sealed. */
+    async createEndpoint(orgId: string, input: CreateInput) {
+      const url = checkUrl(input.url);
+      const secret = generateSecret();
+      const id = newReference('Webhookendpoint');
+      await db.tx(async (tx) => {
+        if ((await repo.countEndpoints(tx, orgId)) >= MAX_ENDPOINTS) {
+          throw conflict('webhook_endpoint_limit_reached', `An organization can have at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
+        }
+        await repo.insertEndpoint(tx, { id, organizationId: orgId, url, eventTypes: unique(input.eventTypes), description: input.description ?? null, secretEnc: box.seal(secret), now: clock.now() });
+      });
+      return { ...(await service.endpoint(orgId, id)), secret };
+    },
+    async updateEndpoint(orgId: string, ref: string, input: UpdateInput) {
+      await endpointRow(orgId, ref);
+      const url = input.url === undefined ? undefined : checkUrl(input.url);
+      const patch: Parameters<typeof repo.updateEndpoint>[3] = { now: clock.now() };
+      if (url !== undefined) patch.url = url;
+      if (input.eventTypes !== undefined) patch.eventTypes = unique(input.eventTypes);
+      if (input.description !== undefined) patch.description = input.description;
+      if (input.enabled !== undefined) patch.enabled = input.enabled;
+      await repo.updateEndpoint(db, orgId, ref, patch);
+      return service.endpoint(orgId, ref);
+    },
+    /** Deleted endpoints stay as rows so the delivery log keeps its references; queued retries stop. */
+    async deleteEndpoint(orgId: string, ref: string) {
+      await endpointRow(orgId, ref);
+      await repo.deleteEndpoint(db, orgId, ref, clock.now());
+    },
+    /** The previous secret keeps signing, next to the new one, for ROTATION_OVERLAP_MS. */
+    async rotateSecret(orgId: string, ref: string) {
+      const row = await endpointRow(orgId, ref);
+      const secret = generateSecret();
+      const now = clock.now();
+      await repo.rotateSecret(db, orgId, ref, { secretEnc: box.seal(secret), previousEnc: row.secret_enc, previousExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS), now });
+      return { ...(await service.endpoint(orgId, ref)), secret };
+    },
+    /**
+     * Sends a `ping` now, inside the request, and returns the delivery with its first attempt. The
+     * first job is queued for after the time-out as a safety net: if this process dies mid-attempt
+     * the worker makes the attempt; otherwise that job finds it already made and does nothing.
+     */
+    async testEndpoint(orgId: string, ref: string) {
+      const row = await endpointRow(orgId, ref);
+      const now = clock.now();
+      const deliveryId = await db.tx(async (tx) => {
+        const event = await deps.events.record(tx, { organizationId: orgId, type: 'ping', data: { webhookEndpoint: { reference: row.id, url: row.url } } });
+        return createDelivery(tx, clock, { organizationId: orgId, endpointId: row.id, eventId: event.reference, firstAttemptAt: new Date(now.getTime() + deps.config.callbackTimeoutMs + 60_000) });
+      });
+      await deps.attempts.attempt(deliveryId, 1);
+      return toDelivery((await repo.delivery(db, orgId, deliveryId))!);
+    },
+
+    async listDeliveries(orgId: string, q: PageRequest & { endpointReference?: string; eventReference?: string; status?: string }) {
+      const ks = keyset(cursors, 'webhook-deliveries', q);
+      const rows = await repo.deliveries(db, orgId, { endpointId: q.endpointReference, eventId: q.eventReference, status: q.status }, ks);
+      const p = pageOf(cursors, 'webhook-deliveries', ks, rows, toDelivery);
+      return { webhookDeliveries: p.items, nextCursor: p.nextCursor };
+    },
+    async delivery(orgId: string, ref: string) {
+      return toDelivery(await deliveryRow(orgId, ref));
+    },
+    /** A new delivery of the same event (same webhook-id) to the same endpoint, starting now. */
+    async resend(orgId: string, ref: string) {
+      const original = await deliveryRow(orgId, ref);
+      const endpoint = await repo.endpointById(db, original.endpoint_id);
+      if (!endpoint || endpoint.deleted_at) throw conflict('webhook_endpoint_deleted', `Webhook endpoint ${original.endpoint_id} was deleted; there is nowhere to resend to`);
+      if (!endpoint.enabled) throw conflict('webhook_endpoint_disabled', `Webhook endpoint ${endpoint.id} is disabled; enable it (PATCH enabled: true) before resending`);
+      const id = await db.tx((tx) => createDelivery(tx, clock, { organizationId: orgId, endpointId: endpoint.id, eventId: original.event_id, resendOf: original.id }));
+      return service.delivery(orgId, id);
+    },
+
+    async listEvents(orgId: string, q: PageRequest & { type?: string; createdAfter?: string; createdBefore?: string }) {
+      const ks = keyset(cursors, 'events', q);
+      const rows = await repo.events(db, orgId, {
+        type: q.type,
+        createdAfter: q.createdAfter ? new Date(q.createdAfter) : undefined,
+        createdBefore: q.createdBefore ? new Date(q.createdBefore) : undefined,
+      }, ks);
+      const p = pageOf(cursors, 'events', ks, rows, toEvent);
+      return { events: p.items, nextCursor: p.nextCursor };
+    },
+    async event(orgId: string, ref: string) {
+      const row = isReference('Event', ref) ? await repo.event(db, orgId, ref) : null;
+      if (!row) throw notFound('Event');
+      return toEvent(row);
+    },
+  };
+  return service;
+}

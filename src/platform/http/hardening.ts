@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { sendError, toApiError } from './error-handler.ts';
+
+/**
+ * Errors Fastify raises before routing (a malformed URL, a path parameter past the router's length
+ * limit) get the service's `{code, message}` body and request id like any other. An over-long path
+ * parameter can only be a malformed reference, and a malformed reference in a path is a 404.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    sendError(request, reply, new ApiError(404, 'not_found', 'No such resource: a path reference is far longer than any reference'));
+    return;
+  }
+  sendError(request, reply, toApiError(err, request));
+}
+
+/**
+ * Statuses the platform gives on any route that writes, whatever the module wrote: a body too large
+ * (413) or of another type (415), a read-only key (403 insufficient_permissions), and on POST a
+ * reused Idempotency-Key (409 idempotency_key_reused). The OpenAPI document must list them, since the
+ * fuzz suite holds every response to the documented statuses of its operation. Writes a read-only
+ * key may make are marked `x-read-only-allowed`.
+ */
+export function documentTransportErrors(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { response?: Record<string, unknown>; hide?: boolean } | undefined;
+    if (!schema?.response || schema.hide) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((m) => m !== 'GET' && m !== 'HEAD')) return;
+    const add = (status: number, description: string) => {
+      if (!schema.response![status] && !schema.response![String(status)]) schema.response![status] = { $ref: 'Error', description };
+    };
+    add(413, 'Body too large (payload_too_large)');
+    add(415, 'Unsupported Content-Type (unsupported_media_type)');
+    const prefixed = route.url.startsWith('/v2/') || route.prefix === '/v2';
+    // Tells partners (and the isolation suite) which writes a read-only key may still make.
+    if (prefixed && route.config?.readOnlyAllowed) (schema as Record<string, unknown>)['x-read-only-allowed'] = true;
+    if (prefixed && !route.config?.readOnlyAllowed && !route.config?.public) add(403, 'Insufficient permissions (insufficient_permissions: a read-only key)');
+    if (prefixed && methods.includes('POST')) add(409, 'Conflict (idempotency_key_reused, or a state conflict)');
+  });
+}
+
+/** The first path inside `value` holding a string with a NUL character, or null. */
+function nulAt(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (depth > 64 || !value || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    const found = nulAt(v, Array.isArray(value) ? `${path}[${k}]` : `${path}.${k}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * PostgreSQL text cannot hold a NUL character: such a string would fail deep inside a query as a
+ * 500. Every parsed path, query and JSON body is checked once here instead, and refused as a 400
+ * that names the field.
+ */
+export function rejectNulCharacters(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    // A path holds references, and a malformed reference in a path is a 404 like any other.
+    if (nulAt(request.params, 'path')) throw new ApiError(404, 'not_found', 'No such resource: the path holds a NUL character');
+    const found = nulAt(request.query, 'query') ?? (Buffer.isBuffer(request.body) ? null : nulAt(request.body, 'body'));
+    if (found) throw new ApiError(400, 'invalid_request', `${found} must not contain a NUL character`);
+  });
+}

@@ -1,0 +1,104 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from './db/index.ts';
+import { ApiError } from './errors.ts';
+import { jobsRepo } from './jobs/queue.ts';
+
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+interface Histogram {
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+/**
+ * Request, rate-limit and job-queue figures of one process in the Prometheus text format (written
+ * by hand: three metric families do not need a client library). Counters live in memory, so each
+ * API node is scraped on its own and Prometheus sums them; job counts come from the shared table.
+ */
+export class Metrics {
+  private requests = new Map<string, number>();
+  private durations = new Map<string, Histogram>();
+  private refusals = new Map<string, number>();
+  private readonly started = Date.now();
+
+  observe(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method}\u0000${route}\u0000${status}`;
+    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    const hkey = `${method}\u0000${route}`;
+    let h = this.durations.get(hkey);
+    if (!h) {
+      h = { counts: BUCKETS.map(() => 0), sum: 0, count: 0 };
+      this.durations.set(hkey, h);
+    }
+    BUCKETS.forEach((b, i) => {
+      if (seconds <= b) h.counts[i]++;
+    });
+    h.sum += seconds;
+    h.count++;
+    if (status === 429) this.refusals.set(route, (this.refusals.get(route) ?? 0) + 1);
+  }
+
+  render(extra: { jobs: Record<string, number> | null; databaseUp: boolean }): string {
+    const out: string[] = [];
+    out.push('# HELP http_requests_total HTTP requests answered, by method, route template and status.', '# TYPE http_requests_total counter');
+    for (const [key, n] of this.requests) {
+      const [method, route, status] = key.split('\u0000');
+      out.push(`http_requests_total{method="${method}",route="${label(route)}",status="${status}"} ${n}`);
+    }
+    out.push('# HELP http_request_duration_seconds Time from request to response, by method and route template.', '# TYPE http_request_duration_seconds histogram');
+    for (const [key, h] of this.durations) {
+      const [method, route] = key.split('\u0000');
+      const l = `method="${method}",route="${label(route)}"`;
+      BUCKETS.forEach((b, i) => out.push(`http_request_duration_seconds_bucket{${l},le="${b}"} ${h.counts[i]}`));
+      out.push(`http_request_duration_seconds_bucket{${l},le="+Inf"} ${h.count}`, `http_request_duration_seconds_sum{${l}} ${h.sum.toFixed(6)}`, `http_request_duration_seconds_count{${l}} ${h.count}`);
+    }
+    out.push('# HELP rate_limit_refusals_total Requests refused with 429 rate_limited, by route template.', '# TYPE rate_limit_refusals_total counter');
+    for (const [route, n] of this.refusals) out.push(`rate_limit_refusals_total{route="${label(route)}"} ${n}`);
+    out.push('# HELP jobs Background jobs in the shared queue, by status.', '# TYPE jobs gauge');
+    for (const status of ['pending', 'running', 'succeeded', 'dead', ...Object.keys(extra.jobs ?? {})].filter((s, i, a) => a.indexOf(s) === i)) {
+      if (extra.jobs) out.push(`jobs{status="${label(status)}"} ${extra.jobs[status] ?? 0}`);
+    }
+    out.push('# HELP database_up 1 when the database answered this scrape.', '# TYPE database_up gauge', `database_up ${extra.databaseUp ? 1 : 0}`);
+    const mem = process.memoryUsage();
+    out.push('# HELP process_resident_memory_bytes Resident memory.', '# TYPE process_resident_memory_bytes gauge', `process_resident_memory_bytes ${mem.rss}`);
+    out.push('# HELP nodejs_heap_used_bytes V8 heap in use.', '# TYPE nodejs_heap_used_bytes gauge', `nodejs_heap_used_bytes ${mem.heapUsed}`);
+    out.push('# HELP process_uptime_seconds Seconds since this process started serving.', '# TYPE process_uptime_seconds gauge', `process_uptime_seconds ${((Date.now() - this.started) / 1000).toFixed(0)}`);
+    return `${out.join('\n')}\n`;
+  }
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Counts every response of `app` and serves `GET /metrics` behind the operator token (Prometheus:
+ * `authorization: {type: Bearer, credentials: …}`), so request figures never leak to the public.
+ */
+export function installMetrics(app: FastifyInstance, deps: { db: Db }, operatorToken: string): Metrics {
+  const metrics = new Metrics();
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions?.url ?? 'unmatched';
+    metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const auth = request.headers.authorization ?? '';
+    const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+    if (!token || !sameToken(token, operatorToken)) throw new ApiError(401, 'unauthorized', 'GET /metrics needs the operator token as a Bearer token');
+    let jobs: Record<string, number> | null = null;
+    let databaseUp = true;
+    try {
+      jobs = await jobsRepo.counts(deps.db);
+    } catch {
+      databaseUp = false;
+    }
+    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(metrics.render({ jobs, databaseUp }));
+  });
+  return metrics;
+}

@@ -1,0 +1,315 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { stringify as toYaml } from 'yaml';
+import type { ProductChange } from '../../src/modules/catalog/events.ts';
+import { seedCatalog } from '../../src/seed/catalog.ts';
+import { jobsRepo } from '../../src/platform/jobs/queue.ts';
+import { OPERATOR_TOKEN, type TestApp, call, createTestApp, operator } from '../support/app.ts';
+
+const png = async (w: number, h: number, color: string) =>
+  (await sharp({ create: { width: w, height: h, channels: 3, background: color } }).png().toBuffer()).toString('base64');
+const yamlImport = (t: TestApp, doc: unknown, type = 'application/yaml') =>
+  call(t, 'POST', '/operator/catalog/import', { key: null, payload: typeof doc === 'string' ? doc : toYaml(doc), headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': type } });
+const changedJobs = async (t: TestApp) => (await jobsRepo.list(t.db, { kind: 'catalog.product_changed', limit: 500 })).map((j) => ({ id: j.id, ...j.payload }));
+
+describe('catalog: operator import and product changes', () => {
+  let t: TestApp;
+  const heard: ProductChange[] = [];
+  const byName = (name: string) => t.seed.organizations[0].products!.find((p) => p.name === name)!.reference;
+  before(async () => {
+    t = await createTestApp();
+    t.s.catalog.onProductChanged(async (c) => {
+      heard.push(c);
+    });
+  });
+  after(() => t.close());
+
+  it('re-applying the demo catalog changes nothing and emits no events', async () => {
+    const before = await changedJobs(t);
+    const orgIds = t.seed.organizations.map((o) => o.reference);
+    await seedCatalog(t.s, orgIds);
+    assert.deepEqual(await t.s.catalog.productSummaries(orgIds[0]), t.seed.organizations[0].products);
+    assert.deepEqual(await changedJobs(t), before);
+    const p = await call(t, 'GET', `/v2/products/${byName('iPhone 15 Clear Case')}`);
+    assert.equal(p.data.product.layersModified, '2025-10-01T09:00:00.000Z');
+  });
+
+  it('imports a YAML catalog file and re-applies it idempotently', async () => {
+    t.clock.set('2026-06-01T10:00:00Z');
+    const doc = {
+      productgroups: [{ code: 'pixel-9-cases', name: 'Pixel 9 cases', price: 1295 }],
+      packagings: [{ code: 'eco-sleeve', name: 'Eco sleeve' }],
+      items: [{ sku: 'CASE-PX9-CLR', logicalQuantity: 10 }],
+      products: [
+        {
+          name: 'Pixel 9 Clear Case', productgroup: 'pixel-9-cases', item: 'CASE-PX9-CLR', status: 'launched', printable: true,
+          print: { widthMm: 72, heightMm: 150, widthPx: 1700, heightPx: 3543, dpi: 600 },
+          layers: [{ name: 'print-area', file: { base64: await png(40, 80, '#ffffff') } }],
+          media: [{ name: 'front.png', kind: 'example_image', file: { generate: { width: 64, height: 64, text: 'Pixel' } } }],
+        },
+        { name: 'Pixel 9 Clear Case (MagSafe)', productgroup: 'pixel-9-cases', item: 'CASE-PX9-CLR', status: 'announced', printable: true },
+        { name: 'Pixel 9 Old Stock Case', legacyItemSku: 'CASE-PX9-OLD', productgroup: 'pixel-9-cases', item: 'CASE-PX9-CLR', status: 'ended', printable: true, created: '2025-01-01T00:00:00Z', print: { widthMm: 72, heightMm: 150, widthPx: 1700, heightPx: 3543, dpi: 600 } },
+      ],
+    };
+    const first = await yamlImport(t, doc);
+    assert.equal(first.statusCode, 200, first.body);
+    assert.deepEqual(first.data.summary.products, { created: 3, updated: 0, unchanged: 0 });
+    assert.deepEqual(first.data.summary.productgroups, { created: 1, updated: 0, unchanged: 0 });
+    const [clear, magsafe, old] = first.data.references.products;
+    assert.equal(clear.legacyItemSku, 'CASE-PX9-CLRP001', 'after 2026-03-22: warehouse SKU plus P<nnn>');
+    assert.equal(magsafe.legacyItemSku, 'CASE-PX9-CLRP002');
+    assert.equal(old.legacyItemSku, 'CASE-PX9-OLD');
+
+    const second = await yamlImport(t, doc, 'text/yaml');
+    assert.equal(second.statusCode, 200);
+    assert.deepEqual(second.data.summary, {
+      productgroups: { created: 0, updated: 0, unchanged: 1 }, packagings: { created: 0, updated: 0, unchanged: 1 },
+      items: { created: 0, updated: 0, unchanged: 1 }, products: { created: 0, updated: 0, unchanged: 3 },
+    });
+    assert.deepEqual(second.data.references.products.map((p: any) => p.reference), [clear.reference, magsafe.reference, old.reference]);
+    const json = await operator(t, 'POST', '/catalog/import', doc);
+    assert.equal(json.data.summary.products.unchanged, 3, 'JSON and YAML are the same document');
+
+    const detail = (await call(t, 'GET', `/v2/products/${clear.reference}`)).data.product;
+    assert.equal(detail.price, 1295);
+    assert.equal(detail.layersModified, '2026-06-01T10:00:00.000Z');
+    assert.equal(detail.media[0].filename, 'front.png');
+    const file = await call(t, 'GET', new URL(detail.media[0].url).pathname);
+    assert.equal((await sharp(file.rawPayload).metadata()).width, 64);
+    assert.equal((await call(t, 'GET', `/v2/products/${clear.reference}`, { key: t.otherKey })).statusCode, 200, 'a public productgroup is visible to all');
+  });
+
+  it('gives a pre-2026-03-22 product the warehouse SKU and refuses a second one on the same item', async () => {
+    const doc = {
+      items: [{ sku: 'CASE-OLD-ONE' }],
+      products: [{ name: 'Old one', productgroup: 'legacy-iphone-cases', item: 'CASE-OLD-ONE', status: 'ended', printable: false, created: '2025-02-01T00:00:00Z' }],
+    };
+    const res = await operator(t, 'POST', '/catalog/import', doc);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.data.references.products[0].legacyItemSku, 'CASE-OLD-ONE');
+    const lookup = await call(t, 'GET', '/v2/utilities/lookup-product-reference-by-legacy-sku?legacyItemSku=CASE-OLD-ONE');
+    assert.equal(lookup.data.productReference, res.data.references.products[0].reference);
+    const clash = await operator(t, 'POST', '/catalog/import', { products: [{ ...doc.products[0], name: 'Old two' }] });
+    assert.equal(clash.statusCode, 409);
+    assert.equal(clash.data.code, 'legacy_sku_in_use');
+  });
+
+  it('changes the print specification: printModified moves, layersModified stays', async () => {
+    const ref = byName('iPhone 15 Clear Case');
+    t.clock.set('2026-07-01T08:00:00Z');
+    const res = await operator(t, 'PATCH', `/catalog/products/${ref}`, { print: { widthMm: 78.5, heightMm: 153.8, widthPx: 1855, heightPx: 3633, dpi: 600 } });
+    assert.equal(res.statusCode, 200, res.body);
+    const p = (await call(t, 'GET', `/v2/products/${ref}`)).data.product;
+    assert.equal(p.printModified, '2026-07-01T08:00:00.000Z');
+    assert.equal(p.print.modified, '2026-07-01T08:00:00.000Z');
+    assert.equal(p.print.widthMm, 78.5);
+    assert.equal(p.layersModified, '2025-10-01T09:00:00.000Z');
+    t.clock.set('2026-07-02T08:00:00Z');
+    await operator(t, 'PATCH', `/catalog/products/${ref}`, { print: { widthMm: 78.5, heightMm: 153.8, widthPx: 1855, heightPx: 3633, dpi: 600 } });
+    assert.equal((await call(t, 'GET', `/v2/products/${ref}`)).data.product.printModified, '2026-07-01T08:00:00.000Z', 'the same dimensions again change nothing');
+  });
+
+  it('changes layer images: layersModified moves, the layer URL answers with a new ETag', async () => {
+    const ref = byName('iPhone 15 Clear Case');
+    const before = (await call(t, 'GET', `/v2/products/${ref}`)).data.product;
+    const url = new URL(before.layers.images[0].url).pathname;
+    const oldEtag = (await call(t, 'GET', url)).headers.etag as string;
+    t.clock.set('2026-07-03T08:00:00Z');
+    const layers = [{ name: 'print-area', file: { base64: await png(30, 60, '#ff0000') } }, { name: 'cutline', file: { generate: { width: 30, height: 60 } } }];
+    assert.equal((await operator(t, 'PATCH', `/catalog/products/${ref}`, { layers })).statusCode, 200);
+    const after = (await call(t, 'GET', `/v2/products/${ref}`)).data.product;
+    assert.equal(after.layersModified, '2026-07-03T08:00:00.000Z');
+    assert.equal(after.layers.modified, '2026-07-03T08:00:00.000Z');
+    assert.equal(after.printModified, '2026-07-01T08:00:00.000Z');
+    const fresh = await call(t, 'GET', url, { headers: { 'if-none-match': oldEtag } });
+    assert.equal(fresh.statusCode, 200);
+    assert.notEqual(fresh.headers.etag, oldEtag);
+    assert.equal((await sharp(fresh.rawPayload).metadata()).width, 30);
+
+    t.clock.set('2026-07-04T08:00:00Z');
+    await operator(t, 'PATCH', `/catalog/products/${ref}`, { layers });
+    assert.equal((await call(t, 'GET', `/v2/products/${ref}`)).data.product.layersModified, '2026-07-03T08:00:00.000Z', 'same layers again change nothing');
+    await operator(t, 'PATCH', `/catalog/products/${ref}`, { media: [{ name: 'front.png', kind: 'example_image', file: { generate: { width: 50, height: 50 } } }] });
+    assert.equal((await call(t, 'GET', `/v2/products/${ref}`)).data.product.layersModified, '2026-07-03T08:00:00.000Z', 'media are no layers');
+  });
+
+  it('replacing an example render gives it a new file name; the old URL is gone', async () => {
+    const ref = byName('Galaxy S24 Clear Case');
+    const before = (await call(t, 'GET', `/v2/products/${ref}`)).data.product;
+    const oldRender = before.media.find((m: any) => m.kind === 'example_render');
+    const res = await operator(t, 'PATCH', `/catalog/products/${ref}`, {
+      media: [
+        { name: 'front.png', kind: 'example_image', file: { generate: { width: 480, height: 480, background: '#ede7f6', text: 'Galaxy S24 Clear Case' } } },
+        { name: 'lifestyle.jpg', kind: 'example_render', file: { generate: { width: 320, height: 240 } } },
+      ],
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const render = res.data.product.media.find((m: any) => m.kind === 'example_render');
+    assert.notEqual(render.filename, oldRender.filename);
+    assert.equal((await call(t, 'GET', `/v2/products/${ref}/media/${oldRender.filename}`)).statusCode, 404);
+    assert.equal((await call(t, 'GET', `/v2/products/${ref}/media/${render.filename}`)).statusCode, 200);
+    const image = res.data.product.media.find((m: any) => m.kind === 'example_image');
+    assert.equal(image.modified, before.media.find((m: any) => m.kind === 'example_image').modified, 'unchanged example image keeps its date');
+  });
+
+  it('a status change enqueues catalog.product_changed, whose job calls the listeners', async () => {
+    heard.length = 0;
+    const ref = byName('Galaxy S24 Clear Case');
+    const res = await operator(t, 'PATCH', `/catalog/products/${ref}`, { status: 'launched' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.data.product.status, 'launched');
+    assert.equal(heard.length, 0, "listeners run in the job, after commit");
+    await t.s.worker.drain();
+    assert.deepEqual(heard, [{ productReference: ref, organizationIds: 'all', status: { from: 'prelaunched', to: 'launched' } }]);
+
+    heard.length = 0;
+    const walnut = byName('Demo Walnut Leather Case iPhone 15');
+    await operator(t, 'PATCH', `/catalog/products/${walnut}`, { status: 'sunsetted' });
+    await t.s.worker.drain();
+    assert.deepEqual(heard, [{ productReference: walnut, organizationIds: [t.seed.organizations[0].reference], status: { from: 'launched', to: 'sunsetted' } }]);
+  });
+
+  it('a stock change across zero tells every product of the item; other stock changes do not', async () => {
+    heard.length = 0;
+    const walnut = byName('Demo Walnut Leather Case iPhone 15');
+    const sand = byName('Demo Sand Leather Case iPhone 15');
+    assert.equal((await operator(t, 'PUT', '/catalog/items/DEMO-IP15-LTH/stock', { logicalQuantity: 5 })).statusCode, 200);
+    await t.s.worker.drain();
+    assert.equal(heard.length, 0);
+    const zero = await operator(t, 'PUT', '/catalog/items/DEMO-IP15-LTH/stock', { logicalQuantity: 0, physicalQuantity: 1 });
+    assert.deepEqual(zero.data.item, { reference: zero.data.item.reference, sku: 'DEMO-IP15-LTH', organizationReference: t.seed.organizations[0].reference, logicalQuantity: 0, physicalQuantity: 1 });
+    await t.s.worker.drain();
+    assert.deepEqual(heard.map((c) => c.productReference).sort(), [walnut, sand].sort());
+    assert.ok(heard.every((c) => c.stockCrossedZero === true && c.status === undefined));
+    const listed = (await call(t, 'GET', '/v2/products')).data.products.find((p: any) => p.reference === sand);
+    assert.equal(listed.availableQuantity, 0);
+
+    heard.length = 0;
+    await operator(t, 'PATCH', `/catalog/products/${sand}`, { stock: { logicalQuantity: 7 } });
+    await t.s.worker.drain();
+    assert.equal(heard.length, 2, 'back in stock through a product change: both products of the item hear it');
+    assert.equal((await call(t, 'GET', '/v2/items')).data.items[0].logicalQuantity, 7);
+    assert.equal((await operator(t, 'PUT', '/catalog/items/NOPE/stock', { logicalQuantity: 1 })).statusCode, 404);
+  });
+
+  it('keeps the lifecycle rules', async () => {
+    const launched = byName('iPhone 15 Clear Case');
+    const back = await operator(t, 'PATCH', `/catalog/products/${launched}`, { status: 'announced' });
+    assert.equal(back.statusCode, 409);
+    assert.equal(back.data.code, 'invalid_status_transition');
+    const announced = byName('iPhone 17 Clear Case');
+    const early = await operator(t, 'PATCH', `/catalog/products/${announced}`, { status: 'prelaunched' });
+    assert.equal(early.statusCode, 409);
+    assert.equal(early.data.code, 'print_spec_required');
+    const ok = await operator(t, 'PATCH', `/catalog/products/${announced}`, { status: 'prelaunched', print: { widthMm: 78, heightMm: 160, widthPx: 1842, heightPx: 3780, dpi: 600 } });
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.equal(ok.data.product.printModified, t.clock.now().toISOString());
+    const protector = byName('iPhone 15 Tempered Glass Screen Protector');
+    const noPrint = await operator(t, 'PATCH', `/catalog/products/${protector}`, { print: { widthMm: 1, heightMm: 1, widthPx: 1, heightPx: 1, dpi: 1 } });
+    assert.equal(noPrint.statusCode, 400);
+    assert.equal(noPrint.data.code, 'not_printable');
+    const archived = byName('iPhone 11 Clear Case');
+    assert.equal((await operator(t, 'PATCH', `/catalog/products/${archived}`, { status: 'ended' })).data.code, 'invalid_status_transition');
+    assert.equal((await operator(t, 'PATCH', `/catalog/products/${launched}`, {})).statusCode, 400);
+    assert.equal((await operator(t, 'PATCH', '/catalog/products/Product_nope', { status: 'launched' })).statusCode, 404);
+  });
+
+  it('rejects bad catalog files with clear errors and changes nothing', async () => {
+    const product = { name: 'Bad', productgroup: 'iphone-15-cases', item: 'CASE-IP15-CLR', status: 'launched', printable: true };
+    const cases: Array<[unknown, number, string, RegExp?]> = [
+      [{ products: [{ ...product, productgroup: 'nope' }] }, 400, 'invalid_request', /productgroup nope/],
+      [{ products: [{ ...product, color: 'red' }] }, 400, 'invalid_request', /products\[0\]\.color/],
+      [{ products: [{ ...product, status: 'live' }] }, 400, 'invalid_request'],
+      [{ products: [{ ...product, media: [{ name: 'a.png', kind: 'example_image', file: { base64: '!!!' } }] }] }, 400, 'invalid_request', /base64/],
+      [{ products: [{ ...product, media: [{ name: 'a.png', kind: 'example_image', file: { base64: Buffer.from('hello, not an image').toString('base64') } }] }] }, 400, 'invalid_image'],
+      [{ products: [{ ...product, media: [{ name: 'a.jpg', kind: 'example_image', file: { base64: await png(4, 4, '#000000') } }] }] }, 400, 'invalid_image', /name says jpeg/],
+      [{ products: [{ ...product, media: [{ name: 'layer-x.png', kind: 'example_image', file: { generate: { width: 4, height: 4 } } }] }] }, 400, 'invalid_request'],
+      [{ products: [{ ...product, printable: false, layers: [{ name: 'x', file: { generate: { width: 4, height: 4 } } }] }] }, 400, 'not_printable'],
+      [{ productgroups: [{ code: 'x', name: 'X', price: 1, privateOrganization: 'Organization_nope' }] }, 400, 'invalid_request', /privateOrganization/],
+      [{ productgroups: [{ code: 'dup', name: 'X', price: 1 }, { code: 'dup', name: 'Y', price: 2 }] }, 400, 'invalid_request', /twice/],
+      [{ items: [{ sku: 'CASE-IP15-CLR', reference: 'Item_0123456789abcdefghjkmnpqrs' }] }, 409, 'reference_mismatch'],
+      [{ products: [{ ...product, name: 'iPhone 15 Clear Case', printable: false }] }, 409, 'printable_immutable'],
+      [{ products: [{ ...product, price: -1 }] }, 400, 'invalid_request'],
+    ];
+    const before = (await operator(t, 'GET', '/catalog/products?limit=100')).data.products.length;
+    for (const [doc, status, code, message] of cases) {
+      const res = await operator(t, 'POST', '/catalog/import', doc);
+      assert.equal(res.statusCode, status, `${JSON.stringify(doc).slice(0, 200)} → ${res.body}`);
+      assert.equal(res.data.code, code, res.body);
+      if (message) assert.match(res.data.message, message);
+    }
+    const yamlBad = await yamlImport(t, 'products: [unclosed');
+    assert.equal(yamlBad.statusCode, 400);
+    assert.match(yamlBad.data.message, /YAML/);
+    const scalar = await yamlImport(t, 'just a string');
+    assert.equal(scalar.statusCode, 400);
+    const text = await call(t, 'POST', '/operator/catalog/import', { key: null, payload: 'x', headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'text/plain' } });
+    assert.equal(text.statusCode, 415, text.body);
+    const noToken = await call(t, 'POST', '/operator/catalog/import', { key: null, body: {} });
+    assert.equal(noToken.statusCode, 401);
+    assert.equal((await operator(t, 'GET', '/catalog/products?limit=100')).data.products.length, before, 'nothing half-written');
+  });
+
+  it('a later transaction failure leaves no partial import behind', async () => {
+    const res = await operator(t, 'POST', '/catalog/import', {
+      productgroups: [{ code: 'half-written', name: 'Half', price: 1 }],
+      products: [{ name: 'X', productgroup: 'half-written', item: 'NOPE-SKU', status: 'launched', printable: false }],
+    });
+    assert.equal(res.statusCode, 400);
+    const groups = (await call(t, 'GET', '/v2/productgroups?limit=100')).data.productgroups;
+    assert.ok(!groups.some((g: any) => g.name === 'Half'));
+  });
+
+  it('pins references given in the file and follows a productgroup turning private', async () => {
+    const pinned = { group: 'Productgroup_0123456789abcdefghjkmnpqrs', item: 'Item_0123456789abcdefghjkmnpqrs', product: 'Product_0123456789abcdefghjkmnpqrs' };
+    const doc = {
+      productgroups: [{ code: 'pinned-group', reference: pinned.group, name: 'Pinned', price: 500 }],
+      items: [{ sku: 'PINNED-1', reference: pinned.item, logicalQuantity: 1 }],
+      products: [{ reference: pinned.product, name: 'Pinned product', productgroup: pinned.group, item: pinned.item, status: 'launched', printable: false }],
+    };
+    const first = await operator(t, 'POST', '/catalog/import', doc);
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal(first.data.references.products[0].reference, pinned.product);
+    const renamed = await operator(t, 'POST', '/catalog/import', { ...doc, products: [{ ...doc.products[0], name: 'Pinned product, renamed' }] });
+    assert.deepEqual(renamed.data.summary.products, { created: 0, updated: 1, unchanged: 0 });
+    assert.equal((await call(t, 'GET', `/v2/products/${pinned.product}`, { key: t.otherKey })).data.product.name, 'Pinned product, renamed');
+
+    const secondOrg = t.seed.organizations[1].reference;
+    const priv = await operator(t, 'POST', '/catalog/import', { productgroups: [{ ...doc.productgroups[0], privateOrganization: secondOrg }] });
+    assert.deepEqual(priv.data.summary.productgroups, { created: 0, updated: 1, unchanged: 0 });
+    assert.equal((await call(t, 'GET', `/v2/products/${pinned.product}`)).statusCode, 404, 'now private to the other organization');
+    assert.equal((await call(t, 'GET', `/v2/products/${pinned.product}`, { key: t.otherKey })).statusCode, 200);
+    const bad = await operator(t, 'POST', '/catalog/import', { products: [{ ...doc.products[0], reference: 'Product_bad' }] });
+    assert.equal(bad.statusCode, 400);
+  });
+
+  it('retries the product_changed job when a listener fails', async () => {
+    await t.s.worker.drain();
+    let failures = 1;
+    const seen: string[] = [];
+    t.s.catalog.onProductChanged(async (c) => {
+      if (failures-- > 0) throw new Error('listener down');
+      seen.push(c.productReference);
+    });
+    const ref = byName('iPhone 12 Clear Case');
+    assert.equal((await operator(t, 'PATCH', `/catalog/products/${ref}`, { status: 'archived' })).statusCode, 200);
+    await t.s.worker.drain();
+    assert.deepEqual(seen, []);
+    const [job] = await jobsRepo.list(t.db, { kind: 'catalog.product_changed', status: 'pending', limit: 1 });
+    assert.equal(job.last_error, 'listener down');
+    t.clock.advance(60_000);
+    await t.s.worker.drain();
+    assert.deepEqual(seen, [ref]);
+    const archivedList = (await call(t, 'GET', '/v2/products?limit=100')).data.products;
+    assert.ok(!archivedList.some((p: any) => p.reference === ref), 'archived leaves the list');
+  });
+
+  it('lets operators see any product with its visibility', async () => {
+    const walnut = byName('Demo Walnut Leather Case iPhone 15');
+    const res = await operator(t, 'GET', `/catalog/products/${walnut}`);
+    assert.equal(res.data.product.privateOrganizationReference, t.seed.organizations[0].reference);
+    const list = await operator(t, 'GET', '/catalog/products?limit=100');
+    assert.ok(list.data.products.some((p: any) => p.status === 'archived'));
+  });
+});

@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { categories, itemIssues, shippedOrder } from '../claims/helpers.ts';
+import { createOrder, orderBody, uploadImage } from '../orders/helpers.ts';
+import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
+import { OPERATOR_USER, PARTNER } from './helpers.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
+const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } };
+const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM} (apt-get install chromium); browser test skipped`;
+if (skip) console.log(`# ${skip}`);
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+
+describe('dashboard in a real browser', { skip }, () => {
+  let t: TestApp;
+  let base: string;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  let rx: Awaited<ReturnType<typeof startReceiver>>;
+
+  before(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    t = await createTestApp({ env: { PUBLIC_BASE_URL: base } });
+    await t.app.listen({ host: '127.0.0.1', port });
+    rx = await startReceiver();
+    mkdirSync(SHOTS, { recursive: true });
+    profile = mkdtempSync(join(tmpdir(), 'pod-chromium-'));
+    const { chromium } = await import('playwright-core');
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: WIDTHS.desktop,
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(15_000);
+  });
+  after(async () => {
+    await context?.close();
+    await rx?.close();
+    await t?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  /** Full-page screenshots of the current page at phone and desktop widths. */
+  async function shoot(name: string) {
+    for (const [label, size] of Object.entries(WIDTHS)) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: true });
+    }
+    await page.setViewportSize(WIDTHS.desktop);
+  }
+
+  async function signIn(user: { email: string; password: string }, area: 'dashboard' | 'console') {
+    await page.goto(`${base}/${area}/sign-in`);
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/${area}`);
+  }
+  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+  async function signOut() {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in$/);
+  }
+
+  it('signs a partner in, with a visible error for a wrong password first', async () => {
+    await page.goto(`${base}/dashboard`);
+    await page.waitForURL(/\/dashboard\/sign-in\?next=/);
+    await shoot('sign-in');
+    await page.getByLabel('E-mail').fill(PARTNER.email);
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    assert.match(await page.getByRole('alert').innerText(), /e-mail or password is wrong/);
+    await page.getByLabel('Password').fill(PARTNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/dashboard`);
+    assert.match(await page.locator('h1').innerText(), /Overview/);
+    assert.match(await page.locator('.env-banner').innerText(), /Test environment/);
+    const cookie = (await context.cookies(base)).find((c) => c.name === 'pod_session')!;
+    assert.equal(cookie.httpOnly, true);
+    assert.equal(cookie.sameSite, 'Lax');
+    await shoot('overview');
+  });
+
+  it('creates a store and a brand, with the live preview following the colour', async () => {
+    await nav('Stores');
+    const form = page.getByRole('form', { name: 'Add a store' });
+    await form.getByLabel('Store name').fill('Browser store');
+    await form.getByLabel('Store code').fill('BROWSER1');
+    await form.getByLabel('Callback URL').fill('https://shop.example/callback');
+    await form.getByLabel('City').fill('Utrecht');
+    await form.getByLabel('Country code (2 letters)').fill('NL');
+    await form.getByRole('button', { name: 'Create store' }).click();
+    await page.waitForURL(/\/dashboard\/stores\/Store_/);
+    assert.match(await page.getByRole('status').innerText(), /Store Browser store created/);
+    await page.goto(`${base}/dashboard/stores`);
+    assert.match(await page.locator('table').innerText(), /BROWSER1/);
+    await shoot('stores');
+
+    await nav('Brands');
+    const brand = page.getByRole('form', { name: 'Add a brand' });
+    await brand.getByLabel('Brand name').fill('Browser Brand');
+    await brand.getByLabel('Primary colour').fill('#aa3300');
+    await brand.getByLabel('E-mail').fill('help@browser.example');
+    const head = page.locator('[data-preview] .pv-head');
+    assert.equal(await head.evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(170, 51, 0)', 'preview follows the colour input');
+    assert.equal(await page.locator('[data-preview] .pv-name').innerText(), 'Browser Brand');
+    await shoot('brand-new');
+    await brand.getByRole('button', { name: 'Create brand' }).click();
+    await page.waitForURL(/\/dashboard\/brands\/Brand_/);
+    const ref = page.url().split('/').pop()!;
+    const api = await call(t, 'GET', `/v2/brands/${ref}`);
+    assert.equal(api.data.brand.primaryColor, '#aa3300');
+    assert.equal(api.data.brand.customerService.email, 'help@browser.example');
+    await shoot('brand-edit');
+  });
+
+  it('creates an API key, copies the secret, revokes it and the API refuses it', async () => {
+    await nav('API keys');
+    await page.getByLabel('Name').fill('browser key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.locator('#api-key-secret').innerText()).trim();
+    assert.match(secret, /^sk_test_/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    assert.match(await page.getByRole('button', { name: /Copied|Selected/ }).innerText(), /Copied|Selected/);
+    await shoot('api-key-created');
+    assert.equal((await call(t, 'GET', '/v2/organization', { key: secret })).statusCode, 200);
+    await page.getByRole('link', { name: 'Back to API keys' }).click();
+    page.once('dialog', (d) => d.accept());
+    await page.locator('tr', { hasText: 'browser key' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.waitForSelector('text=Key browser key revoked');
+    assert.equal((await call(t, 'GET', '/v2/organization', { key: secret })).statusCode, 401);
+    await shoot('api-keys');
+  });
+
+  it('adds a webhook endpoint pointing to a local receiver and sees deliveries', async () => {
+    await nav('Webhooks');
+    await page.getByLabel('Endpoint URL').fill(rx.url);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    assert.match(await page.locator('#webhook-secret').innerText(), /^whsec_/);
+    await page.getByRole('link', { name: 'Go to the endpoint' }).click();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.waitForSelector('text=Test event sent: succeeded');
+    assert.equal(rx.received.length, 1);
+    await createOrder(t, orderBody(t, await uploadImage(t)));
+    await t.s.worker.drain();
+    assert.ok(rx.received.some((r) => r.body.includes('order.created')), 'order.created delivered');
+    await page.goto(`${base}/dashboard/webhooks/deliveries`);
+    const log = await page.locator('table').innerText();
+    assert.match(log, /order\.created/);
+    assert.match(log, /ping/);
+    assert.match(log, /succeeded/);
+    await shoot('webhook-deliveries');
+    await page.goto(`${base}/dashboard/orders`);
+    await shoot('orders');
+  });
+
+  it('an operator decides a claim and the partner sees it change', async () => {
+    const s = await shippedOrder(t, { quantities: [2] });
+    t.clock.advance(5 * 24 * 3600_000);
+    const cat = await categories(t);
+    const filed = await itemIssues(t, { shipmentReference: s.shipment, orderReference: s.order, claimlines: [{ orderlineIndex: 1, quantity: 2, claimcategoryReference: cat['Wrong item'] }] });
+    assert.equal(filed.statusCode, 200, filed.body);
+    const claim = filed.data.claim.reference;
+    await page.goto(`${base}/dashboard/claims/${claim}`);
+    assert.match(await page.locator('main').innerText(), /pending/);
+    await signOut();
+
+    await signIn(OPERATOR_USER, 'console');
+    await shoot('console-organizations');
+    await nav('Claims');
+    await shoot('console-claims');
+    await page.getByRole('link', { name: claim }).click();
+    await page.getByLabel('Replace').fill('2');
+    await page.getByLabel('Reject').fill('0');
+    await page.getByLabel('Comment to the partner').fill('Replaced, sorry');
+    await shoot('console-claim-decide');
+    await page.getByRole('button', { name: 'Decide claim' }).click();
+    await page.waitForSelector('text=Claim decided.');
+    await nav('Fulfilment');
+    await shoot('console-fulfilment');
+    await signOut();
+
+    await signIn(PARTNER, 'dashboard');
+    await page.goto(`${base}/dashboard/claims/${claim}`);
+    const text = await page.locator('main').innerText();
+    assert.match(text, /resolved/);
+    assert.match(text, /Replaced, sorry/);
+    assert.match(text, /replace 2, refund 0, reject 0/);
+    await shoot('claim-decided');
+    await page.goto(`${base}/dashboard/usage`);
+    await shoot('usage');
+  });
+
+  it('keeps the partner out of the console in the browser', async () => {
+    const res = await page.goto(`${base}/console`);
+    assert.equal(res?.status(), 403);
+    assert.match(await page.locator('main').innerText(), /operator console is for the service/);
+  });
+});

@@ -1,0 +1,257 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
+import { ADDRESS, createOrder, expectError, getOrder, orderBody, products, store, uploadImage } from './helpers.ts';
+
+describe('POST /v2/orders and reading orders', () => {
+  let t: TestApp;
+  let image: string;
+  let p: ReturnType<typeof products>;
+  before(async () => {
+    t = await createTestApp();
+    image = await uploadImage(t);
+    p = products(t);
+  });
+  after(() => t.close());
+
+  it('creates a dropship order and returns it with every field', async () => {
+    const ref = await createOrder(t, orderBody(t, image, { customIdentifier: 'shop-1001' }));
+    assert.match(ref, /^Order_[0-9a-hjkmnp-tv-z]{26}$/);
+    const o = await getOrder(t, ref);
+    assert.equal(o.reference, ref);
+    assert.equal(o.storeReference, store(t, 'DEMO1'));
+    assert.equal(o.shippingKind, 'dropship');
+    assert.equal(o.customIdentifier, 'shop-1001');
+    assert.equal(o.status.code, 'pending');
+    assert.equal(o.status.modified, t.clock.now().toISOString());
+    assert.equal(o.created, t.clock.now().toISOString());
+    assert.match(o.legacyOrderCode, /^DEMO1-\d+$/);
+    assert.equal(o.dropshipMinimalShippingLevel, 'basic');
+    assert.equal(o.shippingLevel, 'basic');
+    // NL basic: 295 base + 25 per item; two cases of 1495.
+    assert.deepEqual(o.prices, { products: 2990, shipping: 345, total: 3335 });
+    assert.equal(o.brandReference, t.seed.organizations[0].brands[0].reference, 'default brand of the store');
+    assert.equal(o.preferredPackagingReference, null);
+    assert.equal(o.shipmentReference, null);
+    assert.equal(o.replacementForClaimReference, null);
+    assert.deepEqual(o.orderlines, [{ index: 1, productReference: p.clear, imageReference: image, quantity: 2, canceledQuantity: 0, shippedQuantity: 0, annotations: [] }]);
+    const address = await call(t, 'GET', `/v2/addresses/${o.dropshipAddressReference}`);
+    assert.equal(address.statusCode, 200);
+    assert.equal(address.data.address.reference, o.dropshipAddressReference);
+    assert.equal(address.data.address.city, 'Amsterdam');
+    assert.equal(address.data.address.email, 'anna@example.com');
+  });
+
+  it('numbers orders per store for the legacy code', async () => {
+    const a = await getOrder(t, await createOrder(t, orderBody(t, image)));
+    const b = await getOrder(t, await createOrder(t, orderBody(t, image)));
+    const n = (code: string) => Number(code.split('-')[1]);
+    assert.equal(n(b.legacyOrderCode), n(a.legacyOrderCode) + 1);
+  });
+
+  it('creates a combined order on the store address, without address or shipping options', async () => {
+    const ref = await createOrder(t, { order: { storeReference: store(t, 'DEMO2'), shippingKind: 'combined', orderlines: [{ productReference: p.protector, quantity: 3 }] } });
+    const o = await getOrder(t, ref);
+    assert.equal(o.shippingKind, 'combined');
+    assert.equal(o.dropshipAddressReference, null);
+    assert.equal(o.dropshipMinimalShippingLevel, null);
+    assert.equal(o.shippingLevel, null);
+    assert.deepEqual(o.prices, { products: 3 * 799, shipping: 0, total: 3 * 799 });
+    assert.equal(o.brandReference, t.seed.organizations[0].brands[1].reference);
+    for (const field of ['dropshipAddress', 'dropshipMinimalShippingLevel']) {
+      const extra = field === 'dropshipAddress' ? ADDRESS : 'tracked';
+      const res = await call(t, 'POST', '/v2/orders', { body: { order: { storeReference: store(t, 'DEMO2'), shippingKind: 'combined', [field]: extra, orderlines: [{ productReference: p.protector, quantity: 1 }] } } });
+      expectError(res, 400, 'invalid_request', `body.order.${field}`);
+    }
+  });
+
+  it('requires an address for dropship orders', async () => {
+    const body = orderBody(t, image);
+    delete (body.order as Record<string, unknown>).dropshipAddress;
+    expectError(await call(t, 'POST', '/v2/orders', { body }), 400, 'missing_address');
+  });
+
+  it('accepts only api stores of the organization', async () => {
+    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { storeReference: store(t, 'DEMOSHOP') }) }), 403, 'store_not_writable_via_api');
+    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { storeReference: store(t, 'OTHER1') }) }), 400, 'invalid_request', 'body.order.storeReference');
+    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { storeReference: 'Store_nope' }) }), 400, 'invalid_request', 'body.order.storeReference');
+  });
+
+  it('needs an image on print products and none on other products', async () => {
+    const noImage = orderBody(t, image, { orderlines: [{ productReference: p.clear, quantity: 1 }] });
+    expectError(await call(t, 'POST', '/v2/orders', { body: noImage }), 400, 'missing_image_reference', 'orderlines[0].imageReference');
+    const protectorWithImage = orderBody(t, image, { orderlines: [{ productReference: p.protector, imageReference: image, quantity: 1 }] });
+    expectError(await call(t, 'POST', '/v2/orders', { body: protectorWithImage }), 400, 'invalid_request', 'orderlines[0].imageReference');
+    const ok = await createOrder(t, orderBody(t, image, { orderlines: [{ productReference: p.protector, quantity: 1 }] }));
+    assert.equal((await getOrder(t, ok)).orderlines[0].imageReference, null);
+  });
+
+  it('treats an image of another organization as unknown', async () => {
+    const foreign = await uploadImage(t, t.otherKey);
+    const res = await call(t, 'POST', '/v2/orders', { body: orderBody(t, foreign) });
+    expectError(res, 400, 'invalid_request', 'body.order.orderlines[0].imageReference');
+    assert.ok(!res.data.message.includes('Other'), 'does not reveal the other organization');
+    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, 'Image_0000') }), 400, 'invalid_request', 'imageReference');
+  });
+
+  it('refuses announced, ended, archived, invisible and unknown products', async () => {
+    for (const ref of [p.announced, p.ended, p.archived, 'Product_0123456789abcdefghjkmnpqrs', 'nonsense']) {
+      const res = await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { orderlines: [{ productReference: ref, imageReference: image, quantity: 1 }] }) });
+      expectError(res, 400, 'product_not_orderable', 'orderlines[0].productReference');
+    }
+    // The leather collection is private to the first organization.
+    const otherImage = await uploadImage(t, t.otherKey);
+    const res = await call(t, 'POST', '/v2/orders', {
+      key: t.otherKey,
+      body: { order: { storeReference: store(t, 'OTHER1'), shippingKind: 'dropship', dropshipAddress: ADDRESS, orderlines: [{ productReference: p.leather, imageReference: otherImage, quantity: 1 }] } },
+    });
+    expectError(res, 400, 'product_not_orderable');
+    // sunsetted is still orderable
+    await createOrder(t, orderBody(t, image, { orderlines: [{ productReference: p.sunsetted, imageReference: image, quantity: 1 }] }));
+  });
+
+  it('takes up to 10 annotations per line and returns them', async () => {
+    const ten = Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: `v${i}` }));
+    const ref = await createOrder(t, orderBody(t, image, { orderlines: [{ productReference: p.clear, imageReference: image, quantity: 1, annotations: ten }] }));
+    assert.deepEqual((await getOrder(t, ref)).orderlines[0].annotations, ten);
+    const eleven = [...ten, { key: 'k10', value: 'v10' }];
+    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { orderlines: [{ productReference: p.clear, imageReference: image, quantity: 1, annotations: eleven }] }) }), 400, 'invalid_request', 'annotations');
+  });
+
+  it('rejects undocumented fields and bad quantities, naming the field', async () => {
+    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { giftWrap: true }) }), 400, 'invalid_request', 'body.order.giftWrap');
+    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { orderlines: [{ productReference: p.clear, imageReference: image, quantity: 1, price: 1 }] }) }), 400, 'invalid_request', 'body.order.orderlines[0].price');
+    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { orderlines: [{ productReference: p.clear, imageReference: image, quantity: -1 }] }) }), 400, 'invalid_request', 'quantity');
+    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { dropshipAddress: { ...ADDRESS, floor: '3' } }) }), 400, 'invalid_request', 'body.order.dropshipAddress.floor');
+    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { orderlines: [] }) }), 400, 'invalid_request', 'orderlines');
+    expectError(await call(t, 'POST', '/v2/orders', { payload: 'not json', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+  });
+
+  it('validates the destination address', async () => {
+    const post = (address: Record<string, unknown>) => call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { dropshipAddress: address }) });
+    const { email: _e, ...noEmail } = ADDRESS;
+    expectError(await post(noEmail), 400, 'invalid_address_missing_email');
+    expectError(await post({ ...ADDRESS, email: '  ' }), 400, 'invalid_address_missing_email');
+    for (const cc of ['RU', 'BY', 'KP', 'IR', 'SY', 'CU', 'ru']) expectError(await post({ ...ADDRESS, countryCode: cc }), 400, 'invalid_address_denied_country');
+    const { lastname: _l, ...noLastname } = ADDRESS;
+    expectError(await post(noLastname), 400, 'invalid_address', 'body.order.dropshipAddress.lastname');
+    const { firstname: _f, ...noFirstname } = ADDRESS;
+    expectError(await post(noFirstname), 400, 'invalid_address', 'body.order.dropshipAddress.firstname');
+    await createOrder(t, orderBody(t, image, { dropshipAddress: { ...noFirstname, company: 'Jansen B.V.' } }));
+    expectError(await post({ ...ADDRESS, countryCode: 'XX' }), 400, 'invalid_address', 'countryCode');
+    expectError(await post({ ...ADDRESS, email: 'anna-at-example' }), 400, 'invalid_address', 'email');
+    expectError(await post({ ...ADDRESS, phonenumber: 'call me maybe' }), 400, 'invalid_address', 'phonenumber');
+    expectError(await post({ ...ADDRESS, phonenumber: '12' }), 400, 'invalid_address', 'phonenumber');
+    expectError(await post({ ...ADDRESS, city: 'A'.repeat(51) }), 400, 'invalid_address', 'city');
+    expectError(await post({ ...ADDRESS, zipcode: 5 }), 400, 'invalid_request', 'zipcode');
+  });
+
+  it('keeps customIdentifier unique per organization and looks orders up by it', async () => {
+    const ref = await createOrder(t, orderBody(t, image, { customIdentifier: 'dup-1' }));
+    const again = await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { customIdentifier: 'dup-1' }) });
+    expectError(again, 409, 'custom_identifier_in_use', ref);
+    const found = await call(t, 'GET', '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=dup-1');
+    assert.equal(found.statusCode, 200);
+    assert.deepEqual(found.data, { orderReference: ref });
+    expectError(await call(t, 'GET', '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=nope'), 404, 'not_found');
+    expectError(await call(t, 'GET', '/v2/utilities/lookup-order-reference-by-custom-identifier'), 400, 'invalid_request', 'customIdentifier');
+    // another organization may use the same identifier, and cannot see ours
+    const otherImage = await uploadImage(t, t.otherKey);
+    await createOrder(t, { order: { storeReference: store(t, 'OTHER1'), shippingKind: 'dropship', customIdentifier: 'dup-1', dropshipAddress: ADDRESS, orderlines: [{ productReference: p.clear, imageReference: otherImage, quantity: 1 }] } }, t.otherKey);
+    const theirs = await call(t, 'GET', '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=dup-1', { key: t.otherKey });
+    assert.notEqual(theirs.data.orderReference, ref);
+  });
+
+  it('creates exactly one order for two concurrent requests with one customIdentifier', async () => {
+    const body = orderBody(t, image, { customIdentifier: 'race-1' });
+    const results = await Promise.all([call(t, 'POST', '/v2/orders', { body }), call(t, 'POST', '/v2/orders', { body })]);
+    const codes = results.map((r) => r.statusCode).sort();
+    assert.deepEqual(codes, [200, 409], results.map((r) => r.body).join(' | '));
+    assert.equal(results.find((r) => r.statusCode === 409)!.data.code, 'custom_identifier_in_use');
+    const list = await call(t, 'GET', '/v2/orders?limit=100');
+    assert.equal(list.data.orders.filter((o: any) => o.customIdentifier === 'race-1').length, 1);
+  });
+
+  it('replays an Idempotency-Key and refuses it for another body', async () => {
+    const headers = { 'idempotency-key': 'order-key-1' };
+    const first = await call(t, 'POST', '/v2/orders', { body: orderBody(t, image), headers });
+    assert.equal(first.statusCode, 200);
+    const replay = await call(t, 'POST', '/v2/orders', { body: orderBody(t, image), headers });
+    assert.equal(replay.statusCode, 200);
+    assert.equal(replay.data.order.reference, first.data.order.reference);
+    const other = await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { customIdentifier: 'x' }), headers });
+    expectError(other, 409, 'idempotency_key_reused');
+  });
+
+  it('takes a brand and a packaging, and refuses unknown ones', async () => {
+    const brand = t.seed.organizations[0].brands[1].reference;
+    const packagings = await call(t, 'GET', '/v2/packagings');
+    assert.equal(packagings.statusCode, 200);
+    const packaging = packagings.data.packagings[0].reference;
+    const o = await getOrder(t, await createOrder(t, orderBody(t, image, { brandReference: brand, preferredPackagingReference: packaging })));
+    assert.equal(o.brandReference, brand);
+    assert.equal(o.preferredPackagingReference, packaging);
+    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { brandReference: t.seed.organizations[1].brands[0].reference }) }), 400, 'invalid_request', 'brandReference');
+    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { preferredPackagingReference: 'Packaging_0123456789abcdefghjkmnpqrs' }) }), 400, 'invalid_request', 'preferredPackagingReference');
+  });
+
+  it('decides the shipping level from destination, value and the requested minimum', async () => {
+    const level = async (patch: Record<string, unknown>) => (await getOrder(t, await createOrder(t, orderBody(t, image, patch)))).shippingLevel;
+    assert.equal(await level({ dropshipMinimalShippingLevel: 'express' }), 'express');
+    assert.equal(await level({ dropshipMinimalShippingLevel: 'tracked' }), 'tracked');
+    const packstation = { ...ADDRESS, streetname: 'Packstation 123', countryCode: 'DE', city: 'Berlin', zipcode: '10115' };
+    assert.equal(await level({ dropshipAddress: packstation }), 'tracked');
+    assert.equal(await level({ dropshipAddress: packstation, dropshipMinimalShippingLevel: 'express' }), 'tracked');
+    assert.equal(await level({ dropshipAddress: { ...ADDRESS, countryCode: 'US', city: 'Boston', zipcode: '02110' } }), 'tracked');
+    // 7 x 1495 = 10465 cents is above the domestic basic value limit
+    assert.equal(await level({ orderlines: [{ productReference: p.clear, imageReference: image, quantity: 7 }] }), 'tracked');
+  });
+
+  it('queues orders of prelaunched products as preorders until launch', async () => {
+    const ref = await createOrder(t, orderBody(t, image, { orderlines: [{ productReference: p.prelaunched, imageReference: image, quantity: 1 }, { productReference: p.clear, imageReference: image, quantity: 1 }] }));
+    assert.equal((await getOrder(t, ref)).status.code, 'preorder');
+    t.clock.advance(60_000);
+    const res = await operator(t, 'PATCH', `/catalog/products/${p.prelaunched}`, { status: 'launched' });
+    assert.equal(res.statusCode, 200, res.body);
+    await t.s.worker.drain();
+    const o = await getOrder(t, ref);
+    assert.equal(o.status.code, 'pending');
+    assert.equal(o.status.modified, t.clock.now().toISOString());
+  });
+
+  it('lists orders newest first with pagination and filters', async () => {
+    const all = await call(t, 'GET', '/v2/orders?limit=100');
+    assert.equal(all.statusCode, 200);
+    const created = all.data.orders.map((o: any) => o.legacyOrderCode);
+    assert.ok(all.data.orders.length > 5);
+    assert.ok(all.data.orders.every((o: any) => Array.isArray(o.orderlines) && o.prices));
+    const first = await call(t, 'GET', '/v2/orders?limit=2');
+    assert.equal(first.data.orders.length, 2);
+    assert.ok(first.data.nextCursor);
+    assert.deepEqual(first.data.orders.map((o: any) => o.legacyOrderCode), created.slice(0, 2));
+    const second = await call(t, 'GET', `/v2/orders?limit=2&cursor=${encodeURIComponent(first.data.nextCursor)}`);
+    assert.deepEqual(second.data.orders.map((o: any) => o.legacyOrderCode), created.slice(2, 4));
+    const combined = await call(t, 'GET', `/v2/orders?storeReference=${store(t, 'DEMO2')}`);
+    assert.ok(combined.data.orders.length >= 1 && combined.data.orders.every((o: any) => o.storeReference === store(t, 'DEMO2')));
+    const pending = await call(t, 'GET', '/v2/orders?status=pending&limit=100');
+    assert.ok(pending.data.orders.every((o: any) => o.status.code === 'pending'));
+    const none = await call(t, 'GET', `/v2/orders?createdAfter=${encodeURIComponent(new Date(Date.now() + 86400_000 * 365).toISOString())}`);
+    assert.deepEqual(none.data.orders, []);
+    expectError(await call(t, 'GET', '/v2/orders?cursor=forged'), 400, 'invalid_cursor');
+    expectError(await call(t, 'GET', '/v2/orders?status=lost'), 400, 'invalid_request', 'status');
+    expectError(await call(t, 'GET', `/v2/orders?storeReference=${store(t, 'OTHER1')}`), 400, 'invalid_request', 'storeReference');
+    const theirs = await call(t, 'GET', '/v2/orders', { key: t.otherKey });
+    assert.ok(theirs.data.orders.every((o: any) => o.storeReference === store(t, 'OTHER1')));
+  });
+
+  it('answers 404 for unknown, malformed and foreign orders and addresses', async () => {
+    const foreign = (await call(t, 'GET', '/v2/orders', { key: t.otherKey })).data.orders[0];
+    for (const url of ['/v2/orders/Order_0123456789abcdefghjkmnpqrs', '/v2/orders/bogus', `/v2/orders/${foreign.reference}`, `/v2/addresses/${foreign.dropshipAddressReference}`, '/v2/addresses/Address_x']) {
+      expectError(await call(t, 'GET', url), 404, 'not_found');
+    }
+  });
+
+  it('refuses writes with a read-only key', async () => {
+    expectError(await call(t, 'POST', '/v2/orders', { key: t.readOnlyKey, body: orderBody(t, image) }), 403, 'insufficient_permissions');
+  });
+});

@@ -1,0 +1,47 @@
+import sharp from 'sharp';
+import { type TestApp, call } from '../support/app.ts';
+
+/** A solid-colour PNG, uploaded as the partner's image. */
+export async function uploadSolid(t: TestApp, color: { r: number; g: number; b: number }, key = t.key, size = { width: 400, height: 700 }) {
+  const bytes = await sharp({ create: { ...size, channels: 3, background: color } }).png().toBuffer();
+  const res = await call(t, 'POST', '/v2/images', { key, payload: bytes, headers: { 'content-type': 'application/octet-stream' } });
+  if (res.statusCode !== 200) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+  return res.data.image.reference as string;
+}
+
+export function seeded(t: TestApp) {
+  const r = t.seed.rendering!;
+  const products = t.seed.organizations[0].products!;
+  const product = (name: string) => products.find((p) => p.name === name)!.reference;
+  return {
+    studio: r.scenes['demo-studio'],
+    marble: r.scenes['demo-marble'],
+    studioFront: r.perspectives['demo-studio-front'],
+    marbleTop: r.perspectives['demo-marble-top'],
+    closeup: r.perspectives['demo-ip15-closeup'],
+    cStudioIp15: r.compositions['demo-studio-ip15'],
+    cStudioS24: r.compositions['demo-studio-s24'],
+    cCloseup: r.compositions['demo-studio-ip15-closeup'],
+    cRetired: r.compositions['demo-studio-ip15-black'],
+    cMarbleIp15: r.compositions['demo-marble-ip15'],
+    cMarbleLeather: r.compositions['demo-marble-leather'],
+    ip15: product('iPhone 15 Clear Case'),
+    ip15black: product('iPhone 15 Black Case'),
+    s24: product('Galaxy S24 Clear Case'),
+    leather: product('Demo Walnut Leather Case iPhone 15'),
+    protector: product('iPhone 15 Tempered Glass Screen Protector'),
+  };
+}
+
+/** RGB of one pixel of a decoded image. */
+export async function pixel(image: Buffer, x: number, y: number): Promise<[number, number, number]> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const i = (y * info.width + x) * info.channels;
+  return [data[i], data[i + 1], data[i + 2]];
+}
+
+export const near = (a: number[], b: number[], tolerance: number) => a.every((v, i) => Math.abs(v - b[i]) <= tolerance);
+
+export async function createRender(t: TestApp, compositionReference: string, imageReference: string, key = t.key) {
+  return call(t, 'POST', '/v2/renders', { key, body: { render: { compositionReference, imageReference } } });
+}

@@ -87,7 +87,7 @@ export function createServices(core: CoreDeps) {
   const claims = claimsService({ db, clock, cursors, blobs, config, log, orders, shipments, shipping, events });
 
   // --- rendering (issue 6) ---
-  const rendering = renderingService({ db, clock, log, blobs, catalog, images, organization, events });
+  const rendering = renderingService({ db, clock, log, blobs, cursors, catalog, images, organization, events });
 
   // --- dashboard (issue 8) ---
   const dashboard = dashboardService({ db, clock, organization, blobs, publicBaseUrl: config.publicBaseUrl });

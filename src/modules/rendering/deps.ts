@@ -26,12 +26,14 @@ export interface EventsDep {
 export interface OrganizationDep {
   organizationRow(organizationId: string): Promise<{ rendertoken_limit: number }>;
 }
+import type { Cursors } from '../../platform/http/pagination.ts';
 
 export interface RenderingDeps {
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
   blobs: BlobStore;
+  cursors: Cursors;
   catalog: CatalogDep;
   images: ImagesDep;
   organization: OrganizationDep;

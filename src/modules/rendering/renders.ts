@@ -1,3 +1,4 @@
+import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import type { Readable } from 'node:stream';
 import { ApiError, conflict, notFound } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
@@ -109,6 +110,14 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
 
     async render(orgId: string, ref: string) {
       return toRender(await renderRow(orgId, ref));
+    },
+
+    /** Newest first; not in the spec's table, added for the dashboard and for catching up. */
+    async listRenders(orgId: string, query: PageRequest & { status?: 'pending' | 'completed' | 'failed' }) {
+      const scope = `renders:${query.status ?? ''}`;
+      const ks = keyset(deps.cursors, scope, query);
+      const p = pageOf(deps.cursors, scope, ks, await repo.renders(db, orgId, ks, query.status ?? null), toRender);
+      return { renders: p.items, nextCursor: p.nextCursor };
     },
 
     async renderFile(orgId: string, ref: string, which: 'media' | 'thumbnail'): Promise<RenderFile> {

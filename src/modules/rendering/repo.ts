@@ -1,3 +1,4 @@
+import type { Keyset } from '../../platform/http/pagination.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import type { OutputFormat } from './renderer.ts';
 
@@ -148,6 +149,13 @@ export const renderingRepo = {
   },
 
   // --- renders ---
+  async renders(ex: Executor, orgId: string, ks: Keyset, status: string | null): Promise<RenderRow[]> {
+    return ex.query<RenderRow>(
+      `SELECT * FROM renders WHERE organization_id = $1 AND ($2::bigint IS NULL OR seq < $2) AND ($4::text IS NULL OR status = $4)
+       ORDER BY seq DESC LIMIT $3`,
+      [orgId, ks.after, ks.limit, status],
+    );
+  },
   async render(ex: Executor, orgId: string, id: string): Promise<RenderRow | null> {
     return (await ex.query<RenderRow>('SELECT * FROM renders WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ?? null;
   },

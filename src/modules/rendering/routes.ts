@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Nullable, Open, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
+import { Nullable, Open, PageQuery, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
 import type { Services } from '../../services.ts';
 import type { RenderFile } from './renders.ts';
 import {
@@ -58,6 +58,13 @@ export function renderingRoutes(app: FastifyInstance, s: Services): void {
       body: CreateRender, response: { 200: Open({ render: Open({ reference: Type.String() }) }), ...errors(403, 404, 410) },
     },
   }, async (req) => ({ render: await s.rendering.createRender(org(req), req.body.render) }));
+  r.get('/renders', {
+    schema: {
+      operationId: 'listRenders', tags, summary: 'Renders of the organization, newest first (optionally by status)',
+      querystring: Strict({ ...PageQuery, status: Type.Optional(Type.Enum(['pending', 'completed', 'failed'])) }),
+      response: { 200: List('renders', Render), ...errors() },
+    },
+  }, async (req) => s.rendering.listRenders(org(req), req.query));
   r.get('/renders/:renderReference', {
     schema: { operationId: 'getRender', tags, summary: 'A render and its status', params: RefParams('renderReference'), response: { 200: Open({ render: Render }), ...errors(404) } },
   }, async (req) => ({ render: await s.rendering.render(org(req), req.params.renderReference) }));

@@ -7,6 +7,7 @@ import { installErrorHandling } from './platform/http/error-handler.ts';
 import { documentTransportErrors, frameworkErrors, rejectNulCharacters } from './platform/http/hardening.ts';
 import { installMetrics } from './platform/metrics.ts';
 import { installIdempotency } from './platform/http/idempotency.ts';
+import { installJsonParser, installStrictRoutes } from './platform/http/strictness.ts';
 import { ErrorBody, Open, Type } from './platform/http/schemas.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { renderingOperatorRoutes, renderingRoutes } from './modules/rendering/routes.ts';
@@ -80,11 +81,12 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
   app.setValidatorCompiler(validatorCompiler);
   // JSON is the only body type outside the upload routes: text/plain must be a 415 like any other.
   app.removeContentTypeParser('text/plain');
+  installJsonParser(app);
   app.addSchema(ErrorBody);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  installErrorHandling(app);
+  const notFound = installErrorHandling(app);
   documentTransportErrors(app);
   rejectNulCharacters(app);
   installMetrics(app, s, opts.operatorToken);
@@ -118,6 +120,9 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     async (v2) => {
       installAuth(v2, { config: s.config, keys: s.keys, rateLimits: s.rateLimits });
       installIdempotency(v2, { db: s.db, clock: s.clock });
+      installStrictRoutes(v2);
+      // Unknown /v2 paths answer after authentication and rate limiting, like every /v2 request.
+      v2.setNotFoundHandler(notFound);
       v2.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       for (const mount of API_MODULES) mount(v2, s);
     },

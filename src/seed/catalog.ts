@@ -27,6 +27,8 @@ function demoCatalog(firstOrg: string, secondOrg: string) {
       { code: 'legacy-iphone-cases', name: 'Older iPhone cases', price: 995 },
       { code: 'screen-protectors', name: 'Screen protectors', price: 799 },
       { code: 'demo-cases-leather', name: 'Demo Cases leather collection', price: 2495, privateOrganization: firstOrg },
+      // Stock a partner stores with the service is sold only by that partner.
+      { code: 'other-prints-slim', name: 'Other Prints slim cases', price: 1295, privateOrganization: secondOrg },
     ],
     packagings: [
       { code: 'standard-sleeve', name: 'Standard sleeve' },
@@ -54,7 +56,7 @@ function demoCatalog(firstOrg: string, secondOrg: string) {
       { name: 'iPhone 15 Tempered Glass Screen Protector', productgroup: 'screen-protectors', item: 'PROT-IP15-GLS', status: 'launched', printable: false, weightGrams: 20, created: '2025-10-01T09:00:00Z', media: [{ name: 'front.png', kind: 'example_image' as const, file: gen(480, 480, '#eceff1', 'Screen protector') }] },
       { name: 'Demo Walnut Leather Case iPhone 15', productgroup: 'demo-cases-leather', item: 'DEMO-IP15-LTH', status: 'launched', printable: true, weightGrams: 52, created: '2026-04-10T09:00:00Z', print: CASE_PRINT, layers: caseLayers('Walnut leather'), media: caseMedia('Walnut leather', '#8d6e63') },
       { name: 'Demo Sand Leather Case iPhone 15', productgroup: 'demo-cases-leather', item: 'DEMO-IP15-LTH', status: 'launched', printable: true, weightGrams: 52, created: '2026-04-11T09:00:00Z', print: CASE_PRINT, layers: caseLayers('Sand leather') },
-      { name: 'Galaxy S24 Slim Case', productgroup: 'galaxy-s24-cases', item: 'OTHER-S24-SLM', status: 'launched', printable: true, weightGrams: 30, created: '2026-04-15T09:00:00Z', print: S24_PRINT, layers: caseLayers('Galaxy S24 slim') },
+      { name: 'Galaxy S24 Slim Case', productgroup: 'other-prints-slim', item: 'OTHER-S24-SLM', status: 'launched', printable: true, weightGrams: 30, created: '2026-04-15T09:00:00Z', print: S24_PRINT, layers: caseLayers('Galaxy S24 slim') },
     ],
   };
 }

@@ -68,6 +68,9 @@ describe('cancel and dropship-address change', () => {
     await cancel(ref, [{ index: 2, canceledQuantity: 1 }]);
     await startProduction(t, ref);
     expectError(await cancel(ref, [{ index: 1, canceledQuantity: 1 }]), 409, 'already_in_production');
+    expectError(await cancel(ref, [{ index: 1, canceledQuantity: 99 }]), 409, 'already_in_production');
+    expectError(await cancel(ref, [{ index: 2, canceledQuantity: 0 }]), 409, 'already_in_production');
+    assert.equal((await cancel(ref, [{ index: 2, canceledQuantity: 1 }])).statusCode, 204, 'a repeat in production still answers 204');
     await ship(t, [ref]);
     const o = await getOrder(t, ref);
     assert.equal(o.status.code, 'shipped');

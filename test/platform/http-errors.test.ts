@@ -113,7 +113,16 @@ describe('http conventions', () => {
     assert.equal(again.statusCode, 200);
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.deepEqual(again.data, first.data);
-    const other = await call(t, 'POST', '/v2/auth/validate', { headers: { 'idempotency-key': 'k-1', 'content-type': 'application/json' }, payload: '{"a":1}' });
+    const org = t.seed.organizations[0];
+    const product = org.products!.find((p) => p.status === 'launched')!;
+    const quote = {
+      quote: {
+        storeReference: org.stores[0].reference, shippingKind: 'dropship',
+        dropshipAddress: { lastname: 'X', streetname: 'Damrak', zipcode: '1012', city: 'Amsterdam', countryCode: 'NL' },
+        orderlines: [{ productReference: product.reference, quantity: 1 }],
+      },
+    };
+    const other = await call(t, 'POST', '/v2/quote', { headers: { 'idempotency-key': 'k-1' }, body: quote });
     assert.equal(other.statusCode, 409);
     assert.equal(other.data.code, 'idempotency_key_reused');
   });
@@ -125,5 +134,39 @@ describe('http conventions', () => {
     const doc = await call(t, 'GET', '/v2/openapi.json', { key: null });
     assert.equal(doc.statusCode, 200);
     assert.equal(doc.data.openapi, '3.1.0');
+  });
+
+  it('treats an empty JSON body as none and refuses a body where none is documented', async () => {
+    const empty = await call(t, 'POST', '/v2/auth/validate', { headers: { 'content-type': 'application/json' }, payload: '' });
+    assert.equal(empty.statusCode, 200);
+    const body = await call(t, 'POST', '/v2/auth/validate', { body: { a: 1 } });
+    assert.equal(body.statusCode, 400);
+    assert.match(body.data.message, /body is not accepted/);
+  });
+
+  it('refuses numbers out of range and impossible timestamps as 400', async () => {
+    const huge = await call(t, 'POST', '/v2/quote', { headers: { 'content-type': 'application/json' }, payload: '{"quote":{"orderlines":[{"quantity":1e400}]}}' });
+    assert.equal(huge.statusCode, 400);
+    assert.equal(huge.data.message, 'body.quote.orderlines[0].quantity is a number out of range');
+    for (const ts of ['2026-06-30T23:59:60Z', '0000-01-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-01-01']) {
+      const res = await call(t, 'GET', `/v2/orders?createdAfter=${encodeURIComponent(ts)}`);
+      assert.equal(res.statusCode, 400, ts);
+      assert.match(res.data.message, /query\.createdAfter must match format/);
+    }
+    assert.equal((await call(t, 'GET', `/v2/orders?createdAfter=${encodeURIComponent('2026-06-30T23:59:59.123+02:00')}`)).statusCode, 200);
+  });
+
+  it('authenticates and rate-limits unknown /v2 paths like any other', async () => {
+    assert.equal((await call(t, 'GET', '/v2/nope', { key: null })).statusCode, 401);
+    const known = await call(t, 'GET', '/v2/nope');
+    assert.equal(known.statusCode, 404);
+    assert.ok(known.headers['x-ratelimit']);
+    assert.equal((await call(t, 'DELETE', '/v2/stores', { key: null })).statusCode, 401);
+  });
+
+  it('rejects query parameters on routes that document none', async () => {
+    const res = await call(t, 'GET', '/v2/organization?x=1');
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.data.message, 'query.x is not a documented field');
   });
 });

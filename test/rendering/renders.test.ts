@@ -197,6 +197,17 @@ describe('renders', () => {
     const r = (await call(t, 'GET', `/v2/renders/${ref}`)).data.render;
     assert.equal(r.status, 'failed');
     assert.match(r.failureReason, /template asset missing: mask/);
+
+    // The asset is back: asking for the same render again renders it again (and deducts again).
+    const before = (await call(t, 'GET', '/v2/rendertokens')).data.rendertokens.used;
+    const again = await createRender(t, d.cStudioS24, image);
+    assert.equal(again.data.render.reference, ref);
+    assert.equal((await call(t, 'GET', `/v2/renders/${ref}`)).data.render.status, 'pending');
+    assert.ok((await call(t, 'GET', '/v2/rendertokens')).data.rendertokens.used > before);
+    await t.s.worker.drain();
+    const done = (await call(t, 'GET', `/v2/renders/${ref}`)).data.render;
+    assert.equal(done.status, 'completed');
+    assert.equal(done.failureReason, null);
   });
 
   it('retries a transient failure and fails the render only when the attempts run out', async () => {

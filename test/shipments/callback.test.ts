@@ -65,12 +65,15 @@ describe('legacy order-updated callback', () => {
   it('leaves custom_reference out when the order has none, and notifies cancelations', async () => {
     const r = await receiver();
     try {
-      await setCallback('DEMO1', `${r.url}/cb`);
+      await setCallback('DEMO1', `${r.url}/cb?custom_reference=mine&via_store_code=V1`);
       const ref = await createOrder(t, orderBody(t, image));
       await call(t, 'POST', `/v2/orders/${ref}/cancel`, { body: { orderlines: [{ index: 1, canceledQuantity: 1 }] } });
       await t.s.worker.drain();
       assert.equal(r.hits.length, 1);
-      assert.equal(r.hits[0].searchParams.has('custom_reference'), false);
+      // The service sends no custom_reference or via_store_code here: the partner's own values stay.
+      assert.equal(r.hits[0].searchParams.get('custom_reference'), 'mine');
+      assert.equal(r.hits[0].searchParams.get('via_store_code'), 'V1');
+      assert.equal(r.hits[0].searchParams.has('partner_reference'), false);
       assert.equal(r.hits[0].searchParams.get('order_reference_v2'), ref);
     } finally {
       await r.close();

@@ -58,6 +58,10 @@ export function orderChanges(deps: ChangeDeps) {
           seen.add(w.index);
           const line = lines.find((l) => l.line_index === w.index);
           if (!line) throw badRequest(`${field}.index: the order has no line ${w.index}`);
+          // In production nothing can change: say so before judging the values (a repeat still passes).
+          if (order.status === 'in_production' && w.canceledQuantity !== line.canceled_quantity) {
+            throw conflict('already_in_production', `Order ${order.id} is in production and can no longer be canceled`);
+          }
           if (w.canceledQuantity < line.canceled_quantity) {
             throw conflict('canceled_quantity_below_current', `${field}.canceledQuantity ${w.canceledQuantity} is below the line's current canceled quantity ${line.canceled_quantity}; it is a total, not an increment`);
           }
@@ -68,7 +72,6 @@ export function orderChanges(deps: ChangeDeps) {
           if (w.canceledQuantity !== line.canceled_quantity) updates.push({ line, to: w.canceledQuantity });
         }
         if (updates.length === 0) return; // a repeat of an earlier request
-        if (order.status === 'in_production') throw conflict('already_in_production', `Order ${order.id} is in production and can no longer be canceled`);
         for (const u of updates) {
           await repo.setCanceled(tx, order.id, u.line.line_index, u.to);
           u.line.canceled_quantity = u.to;

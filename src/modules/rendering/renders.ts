@@ -102,7 +102,8 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
             undefined, { 'retry-after': String(retry) });
         }
         const r = await repo.insertRender(tx, { id: newReference('Render'), organizationId: orgId, compositionId: c.id, imageId: image.reference, format: perspective.format, createdAt: now });
-        if (r.created) await enqueue(tx, clock, RENDER_JOB, { renderId: r.id }, { dedupeKey: `${RENDER_JOB}:${r.id}` });
+        // `created` is true for exactly one caller (insert or failed→pending), so no dedupe key is needed.
+        if (r.created) await enqueue(tx, clock, RENDER_JOB, { renderId: r.id });
         return r.id;
       });
       return { reference: id };

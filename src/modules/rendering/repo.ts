@@ -162,7 +162,7 @@ export const renderingRepo = {
   async renderById(ex: Executor, id: string): Promise<RenderRow | null> {
     return (await ex.query<RenderRow>('SELECT * FROM renders WHERE id = $1', [id]))[0] ?? null;
   },
-  /** Inserts the render unless one exists for the composition and image; returns the row and whether it is new. */
+  /** Inserts the render unless one exists for the composition and image; `created` when it (again) needs rendering. */
   async insertRender(ex: Executor, r: { id: string; organizationId: string; compositionId: string; imageId: string; format: OutputFormat; createdAt: Date }): Promise<{ id: string; created: boolean }> {
     const inserted = await ex.query<{ id: string }>(
       `INSERT INTO renders (id, organization_id, composition_id, image_id, format, created_at) VALUES ($1, $2, $3, $4, $5, $6)
@@ -170,6 +170,13 @@ export const renderingRepo = {
       [r.id, r.organizationId, r.compositionId, r.imageId, r.format, r.createdAt],
     );
     if (inserted.length === 1) return { id: inserted[0].id, created: true };
+    // A failed render asked for again is tried again (the cause may be gone), once per failure.
+    const retried = await ex.query<{ id: string }>(
+      `UPDATE renders SET status = 'pending', failure_reason = NULL, failed_at = NULL
+       WHERE organization_id = $1 AND composition_id = $2 AND image_id = $3 AND status = 'failed' RETURNING id`,
+      [r.organizationId, r.compositionId, r.imageId],
+    );
+    if (retried.length === 1) return { id: retried[0].id, created: true };
     const existing = await ex.query<{ id: string }>(
       'SELECT id FROM renders WHERE organization_id = $1 AND composition_id = $2 AND image_id = $3',
       [r.organizationId, r.compositionId, r.imageId],

@@ -19,14 +19,17 @@ export async function enqueueOrderCallback(tx: Executor, clock: Clock, order: Pi
   await enqueue(tx, clock, CALLBACK_JOB, { orderId: order.id }, { maxAttempts: null });
 }
 
-/** The configured URL with the service's parameters; on a name collision the service's value wins. */
+/**
+ * The configured URL with the service's parameters; on a name collision the service's value wins.
+ * A parameter the service does not send this time (no custom identifier, no integrator) is no
+ * collision: the partner's own value stays.
+ */
 export function callbackUrl(
   base: string,
   p: { environment: 'test' | 'prod'; storeCode: string; orderNumber: number; orderReference: string; customIdentifier: string | null; viaStoreCode: string | null },
 ): string {
   const url = new URL(base);
   const set = (name: string, value: string | null) => {
-    url.searchParams.delete(name);
     if (value !== null) url.searchParams.set(name, value);
   };
   set('environment', p.environment);

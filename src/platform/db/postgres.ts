@@ -9,23 +9,42 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * node-postgres reports a lost or refused connection as an Error without a code ("Connection
+ * terminated unexpectedly", "timeout exceeded when trying to connect"); it gets SQLSTATE 08006
+ * (connection_failure), so the error handler answers 503 like any other unreachable database.
+ */
+function asConnectionFailure(err: unknown): unknown {
+  if (err instanceof Error && !(err as { code?: unknown }).code && /connection terminated|timeout exceeded when trying to connect|connection ended|not queryable/i.test(err.message)) {
+    return Object.assign(err, { code: '08006' });
+  }
+  return err;
+}
+
 export class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
 
   constructor(connectionString: string, poolSize = 10) {
-    this.pool = new pg.Pool({ connectionString, max: poolSize, types });
+    // A connection attempt into a partition fails after 5 s (a 503) instead of hanging the request.
+    this.pool = new pg.Pool({ connectionString, max: poolSize, types, connectionTimeoutMillis: 5000 });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => {});
   }
 
   async query<T extends Row = Row>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const result = await this.pool.query(sql, params);
-    return result.rows as T[];
+    try {
+      const result = await this.pool.query(sql, params);
+      return result.rows as T[];
+    } catch (err) {
+      throw asConnectionFailure(err);
+    }
   }
 
   async tx<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.pool.connect().catch((err) => {
+      throw asConnectionFailure(err);
+    });
     try {
       await client.query('BEGIN');
       const result = await fn({
@@ -35,7 +54,7 @@ export class PostgresDb implements Db {
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
-      throw err;
+      throw asConnectionFailure(err);
     } finally {
       client.release();
     }

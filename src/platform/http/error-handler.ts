@@ -55,7 +55,7 @@ export function toApiError(err: FastifyError | Error, request: FastifyRequest): 
  * One error handler, a JSON 404 for unknown routes and a 405 for a known path with another method.
  * Routes are mirrored into a router of our own because Fastify answers both cases with 404.
  */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
   const known = FindMyWay({ ignoreTrailingSlash: true });
   app.addHook('onRoute', (route) => {
     if (route.url.includes('*')) return;
@@ -72,7 +72,7 @@ export function installErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler((err: FastifyError, request, reply) => sendError(request, reply, toApiError(err, request)));
 
-  app.setNotFoundHandler((request, reply) => {
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
     const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => known.find(m as 'GET', path));
     if (allowed.length > 0) {
@@ -80,5 +80,8 @@ export function installErrorHandling(app: FastifyInstance): void {
       return sendError(request, reply, new ApiError(405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
     }
     return sendError(request, reply, new ApiError(404, 'not_found', `No route ${request.method} ${path}`));
-  });
+  };
+  app.setNotFoundHandler(notFound);
+  // Returned so that a scope with its own hooks (the authenticated /v2) can answer the same way.
+  return notFound;
 }

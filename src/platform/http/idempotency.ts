@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../errors.ts';
@@ -26,7 +26,7 @@ function bodyHash(body: unknown): string {
 export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   const { db, clock } = deps;
 
-  app.addHook('preHandler', async (request, reply) => {
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST') return;
     const key = request.headers['idempotency-key'];
     if (key === undefined) return;
@@ -63,9 +63,9 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     reply.header('idempotent-replayed', 'true');
     reply.status(stored.status);
     return reply.send(stored.response ?? undefined);
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const key = request.idempotencyKey;
     if (!key) return payload;
     request.idempotencyKey = undefined;
@@ -90,6 +90,16 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
       response === null ? null : JSON.stringify(response),
     ]);
     return payload;
+  };
+
+  // Only POST routes take an Idempotency-Key: the hooks are attached to those routes alone, so a
+  // GET does not pass through them at all.
+  const list = <T>(h: T | T[] | undefined): T[] => (h === undefined ? [] : Array.isArray(h) ? h : [h]);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) return;
+    route.preHandler = [...list(route.preHandler), preHandler] as typeof route.preHandler;
+    route.onSend = [...list(route.onSend), onSend] as typeof route.onSend;
   });
 }
 

@@ -14,7 +14,23 @@ function makeAjv(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv);
+  ajv.addFormat('date-time', { type: 'string', validate: isTimestamp });
   return ajv;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * ISO 8601 timestamps with an offset that JavaScript and PostgreSQL both hold: no leap second
+ * (`:60` is an Invalid Date), years 1970-9999 (year 0 is out of PostgreSQL's range), a real day.
+ */
+export function isTimestamp(value: string): boolean {
+  const m = RFC3339.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  if (year < 1970 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return false;
+  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return false;
+  return Number.isFinite(Date.parse(value));
 }
 
 // Bodies are JSON and must carry real types; query strings and paths only have strings to coerce.

@@ -157,3 +157,17 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 export function loadDotEnv(path = '.env'): void {
   if (existsSync(path)) process.loadEnvFile(path);
 }
+
+/** Loads `.env` and the configuration, or ends the process with a message naming the bad variable. */
+export function loadConfigOrExit(): Readonly<Config> {
+  loadDotEnv();
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 import { startRuntime } from './runtime.ts';
 import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
@@ -27,17 +27,7 @@ async function demoKeyOnStart(s: Services, dataDir: string): Promise<string | nu
 }
 
 async function main(): Promise<void> {
-  loadDotEnv();
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`Configuration error: ${err.message}`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const s = await startRuntime(config);
   const operatorToken = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
 

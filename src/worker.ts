@@ -1,20 +1,10 @@
-import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { startRuntime } from './runtime.ts';
 import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
 
 /** A worker process without HTTP: for PostgreSQL deployments that scale jobs apart from the API. */
 async function main(): Promise<void> {
-  loadDotEnv();
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`Configuration error: ${err.message}`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   if (!config.databaseUrl) {
     console.error('npm run worker needs DATABASE_URL: the embedded database belongs to the server process, which runs its own worker');
     process.exit(1);

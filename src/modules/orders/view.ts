@@ -3,16 +3,9 @@ import type { Address } from '../shipping/address.ts';
 import { type Parcel, priceAt } from '../shipping/data.ts';
 import { type OrderlineRow, type OrderRow, ordersRepo as repo } from './repo.ts';
 
-/** What other modules pass in; kept structural so each side can be built and tested alone. */
-export interface OrderableProduct {
-  reference: string;
-  name: string;
-  status: string;
-  printable: boolean;
-  priceCents: number;
-  weightGrams: number;
-  productgroupReference?: string;
-}
+/** The catalog's view of a product, as the orders module needs it. */
+import type { OrderableProduct } from '../catalog/service.ts';
+export type { OrderableProduct };
 export interface CatalogPort {
   orderableProducts(organizationId: string, references: string[]): Promise<Map<string, OrderableProduct>>;
   onProductChanged?(listener: (change: { productReference: string; status?: { from: string; to: string } }) => unknown): void;

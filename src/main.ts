@@ -21,6 +21,9 @@ async function demoKeyOnStart(s: Services, dataDir: string): Promise<string | nu
       // unreadable: issue new keys below
     }
   }
+  // On a shared PostgreSQL another node may hold the current demo keys: re-issuing them would
+  // revoke its keys, so only an empty database is seeded here (`podctl seed` issues new ones).
+  if (s.db.kind === 'postgres' && (await s.organization.countOrganizations()) > 0) return null;
   const seeded = await s.seed();
   writeFileSync(file, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
   return seeded.organizations[0]?.apiKeys.full ?? null;
@@ -49,7 +52,11 @@ async function main(): Promise<void> {
     `  Partner API v2 (${config.env}) on ${s.db.kind === 'pglite' ? `the embedded database in ${config.dataDir}` : 'PostgreSQL'}`,
     `  Base URL:  ${base}/v2`,
     `  Docs:      ${base}/docs`,
-    demoKey ? `  Demo key:  ${demoKey}   (all demo keys: ${join(config.dataDir, 'demo-keys.json')})` : '',
+    demoKey
+      ? `  Demo key:  ${demoKey}   (all demo keys: ${join(config.dataDir, 'demo-keys.json')})`
+      : config.env === 'test'
+        ? '  Demo keys: run `npm run cli -- seed` to issue new ones'
+        : '',
     `  Try:       curl -s -X POST -H "X-Service-Secret-Key: <key>" ${base}/v2/auth/validate`,
     '',
   ];

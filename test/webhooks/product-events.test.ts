@@ -20,8 +20,11 @@ describe('product.updated events from the catalog', () => {
     await createEndpoint(t, rx.url, ['product.updated']);
     const list = await call(t, 'GET', '/v2/products?limit=100');
     assert.equal(list.statusCode, 200, list.body);
-    const product = list.data.products.find((p: any) => p.status === 'launched');
-    assert.ok(product, 'a launched demo product');
+    // A launched product of a public productgroup, so that both demo organizations see it.
+    const groups = (await call(t, 'GET', '/v2/productgroups?limit=100')).data.productgroups;
+    const isPublic = (p: any) => groups.some((g: any) => g.reference === p.productgroupReference && !g.private);
+    const product = list.data.products.find((p: any) => p.status === 'launched' && isPublic(p));
+    assert.ok(product, 'a launched public demo product');
     const changed = await operator(t, 'PATCH', `/catalog/products/${product.reference}`, { status: 'sunsetted' });
     assert.equal(changed.statusCode, 200, changed.body);
     await t.s.worker.drain();

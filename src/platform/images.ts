@@ -36,6 +36,10 @@ const PROCESSING_TIMEOUT_SECONDS = 120;
 
 const invalid = (message: string) => new ApiError(400, 'invalid_image', message);
 
+// libvips keeps recent operations and their pixels (up to 50 MB) for reuse; every upload and render
+// here works on different bytes, so the cache would only add to the server's memory.
+sharp.cache(false);
+
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**

@@ -34,9 +34,7 @@ export class Metrics {
       h = { counts: BUCKETS.map(() => 0), sum: 0, count: 0 };
       this.durations.set(hkey, h);
     }
-    BUCKETS.forEach((b, i) => {
-      if (seconds <= b) h.counts[i]++;
-    });
+    for (const [i, b] of BUCKETS.entries()) if (seconds <= b) h.counts[i]++;
     h.sum += seconds;
     h.count++;
     if (status === 429) this.refusals.set(route, (this.refusals.get(route) ?? 0) + 1);
@@ -53,7 +51,7 @@ export class Metrics {
     for (const [key, h] of this.durations) {
       const [method, route] = key.split('\u0000');
       const l = `method="${method}",route="${label(route)}"`;
-      BUCKETS.forEach((b, i) => out.push(`http_request_duration_seconds_bucket{${l},le="${b}"} ${h.counts[i]}`));
+      for (const [i, b] of BUCKETS.entries()) out.push(`http_request_duration_seconds_bucket{${l},le="${b}"} ${h.counts[i]}`);
       out.push(`http_request_duration_seconds_bucket{${l},le="+Inf"} ${h.count}`, `http_request_duration_seconds_sum{${l}} ${h.sum.toFixed(6)}`, `http_request_duration_seconds_count{${l}} ${h.count}`);
     }
     out.push('# HELP rate_limit_refusals_total Requests refused with 429 rate_limited, by route template.', '# TYPE rate_limit_refusals_total counter');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { SeedResult } from '../../src/seed/demo.ts';
+import { call, createTestApp, operator } from '../support/app.ts';
 import { type Child, freshDatabase, http, receiver, sleep, startProcess, tcpProxy, until } from './process.ts';
 import { ADDRESS, pngBytes, recordFigures } from './support.ts';
 
@@ -236,6 +237,57 @@ describe('faults: kill -9 and an unreachable database', { timeout: 900_000 }, ()
     }
   });
 
+  it('delivers webhooks and callbacks once a receiver that was down for a while is back (compressed retry schedule)', async () => {
+    const rx = await receiver();
+    const t = await createTestApp({ env: { WEBHOOK_RETRY_SCHEDULE: '5,5,5,5,5,5,5,5,5,5', CALLBACK_RETRY_SECONDS: '5' } });
+    try {
+      const o = t.seed.organizations[0];
+      const store = o.stores.find((x) => x.integration === 'api')!.reference;
+      assert.equal((await operator(t, 'PATCH', `/organizations/${o.reference}/stores/${store}`, { callbackUrl: `${rx.url}/callback` })).statusCode, 200);
+      const ep = await call(t, 'POST', '/v2/webhook-endpoints', { body: { webhookEndpoint: { url: `${rx.url}/hook`, eventTypes: ['order.created', 'order.updated'] } } });
+      assert.equal(ep.statusCode, 200, ep.body);
+      rx.setDown(true);
+      const up = await call(t, 'POST', '/v2/images', { payload: await pngBytes(70), headers: { 'content-type': 'application/octet-stream' } });
+      const orders: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await call(t, 'POST', '/v2/orders', { body: orderBody(t.seed, up.data.image.reference, `down-${i}`) });
+        assert.equal(created.statusCode, 200, created.body);
+        orders.push(created.data.order.reference);
+        assert.equal((await call(t, 'POST', `/v2/test-helpers/orders/${orders[i]}/start-production`)).statusCode, 204);
+        assert.equal((await call(t, 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [orders[i]] } } })).statusCode, 200);
+      }
+      // Down for six retry rounds: every attempt fails, nothing is given up.
+      for (let round = 0; round < 6; round++) {
+        await t.s.worker.drain(50);
+        t.clock.advance(6000);
+      }
+      assert.equal(rx.hits.length, 0);
+      const failedAttempts = (await call(t, 'GET', '/v2/webhook-deliveries?limit=100')).data.webhookDeliveries.filter((d: any) => d.status !== 'succeeded').length;
+      assert.ok(failedAttempts > 0, 'deliveries are waiting');
+      rx.setDown(false);
+      for (let round = 0; round < 4; round++) {
+        t.clock.advance(6000);
+        await t.s.worker.drain(50);
+      }
+      const events = (await call(t, 'GET', '/v2/events?limit=100')).data.events.filter((e: any) => ['order.created', 'order.updated'].includes(e.type) && orders.some((r) => JSON.stringify(e).includes(r)));
+      const delivered = new Set(rx.hits.map((h) => h.headers['webhook-id']));
+      const missing = events.filter((e: any) => !delivered.has(e.reference));
+      const callbacksMissing = orders.filter((r) => !rx.hits.some((h) => h.url.startsWith('/callback') && h.url.includes(r)));
+      recordFigures('faults', {
+        faultsInjected: 1,
+        itemsLost: missing.length + callbacksMissing.length,
+        notes: [`receiver down for 6 retry rounds: ${events.length} webhook events and ${orders.length} callbacks delivered once it was back (${missing.length + callbacksMissing.length} missing)`],
+      });
+      assert.deepEqual(missing.map((e: any) => e.reference), []);
+      assert.deepEqual(callbacksMissing, []);
+      const deliveries = (await call(t, 'GET', '/v2/webhook-deliveries?limit=100')).data.webhookDeliveries;
+      assert.ok(deliveries.every((d: any) => d.status === 'succeeded'), JSON.stringify(deliveries.map((d: any) => d.status)));
+    } finally {
+      await t.close();
+      await rx.close();
+    }
+  });
+
   it('answers 503 while PostgreSQL is unreachable for 10 seconds, stays up and recovers by itself', async (t) => {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) {
@@ -264,7 +316,7 @@ describe('faults: kill -9 and an unreachable database', { timeout: 900_000 }, ()
         const res = await http(s.base, 'GET', '/v2/orders', { key, timeoutMs: 30_000 });
         during.push(res.status);
         if (res.status !== 0) {
-          assert.equal(res.status, 503, `during the outage: ${res.status} ${res.text.slice(0, 300)}`);
+          assert.equal(res.status, 503, `during the outage: ${res.status} ${res.text.slice(0, 300)}\n${s.output.join('').slice(-2500)}`);
           assert.equal(typeof res.body.code, 'string');
           assert.equal(typeof res.body.message, 'string');
         }

@@ -6,7 +6,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { type TestApp, createTestApp } from '../support/app.ts';
 import { type Context, type FuzzRequest, badCursor, badReference, hugeString, mutateBody, nastyString, validParts } from './generate.ts';
-import { type Operation, type World, buildWorld, openapi, pngBytes, privateRefs, prng, recordFigures, REF_ANYWHERE, type Rng } from './support.ts';
+import { type Operation, type World, buildWorld, collectRefs, openapi, pngBytes, privateRefs, prng, recordFigures, REF_ANYWHERE, type Rng } from './support.ts';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 20_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
@@ -56,36 +56,35 @@ export function generate(i: number, ops: Operation[], ctx: Context, keys: { full
     headers['content-type'] = op.body.contentType;
   }
   const pathNames = Object.keys(path);
-  const kind = rng.next() < 0.12 ? 'valid' : rng.pick(['body', 'body', 'body', 'path', 'path', 'query', 'query', 'cursor', 'contentType', 'truncated', 'headers', 'binary']);
+  let kind = rng.next() < 0.12 ? 'valid' : rng.pick(['body', 'body', 'body', 'path', 'path', 'query', 'query', 'cursor', 'contentType', 'truncated', 'headers', 'binary']);
+  // an operation without that part gets the next kind of mutation instead
+  if (kind === 'body' && !json) kind = 'path';
+  if (kind === 'path' && pathNames.length === 0) kind = 'query';
   switch (kind) {
-    case 'body':
-      if (json) {
-        const m = mutateBody(body, ctx, rng);
-        if (rng.chance(0.25) && !m.name.startsWith('deep')) {
-          const m2 = mutateBody(m.body, ctx, rng);
-          mutation = `${m.name}; ${m2.name}`;
-          payload = JSON.stringify(m2.body);
-        } else {
-          mutation = m.name;
-          payload = JSON.stringify(m.body);
-        }
-        break;
+    case 'body': {
+      const m = mutateBody(body, ctx, rng);
+      if (rng.chance(0.25) && !m.name.startsWith('deep')) {
+        const m2 = mutateBody(m.body, ctx, rng);
+        mutation = `${m.name}; ${m2.name}`;
+        payload = JSON.stringify(m2.body);
+      } else {
+        mutation = m.name;
+        payload = JSON.stringify(m.body);
       }
-    // falls through: no JSON body to mutate
-    case 'path':
-      if (pathNames.length) {
-        const name = rng.pick(pathNames);
-        const how = rng.int(0, 4);
-        path[name] = how === 0 ? badReference(ctx, rng, path[name]) : how === 1 ? hugeString(rng).slice(0, rng.pick([199, 200, 201, 600])) : how === 2 ? nastyString(rng) || 'x' : how === 3 ? badReference(ctx, rng) : rng.pick(ctx.foreign.length ? ctx.foreign : ['Order_0123456789abcdefghjkmnpqrs']);
-        if (path[name] === '') path[name] = '%20';
-        if (rng.chance(0.1)) {
-          rawPath = true;
-          path[name] = rng.pick(['%', '%zz', '%ED%A0%80', '%FF%FE', '%00', 'a%2Fb', '..', '%2e%2e']);
-        }
-        mutation = `path ${name}`;
-        break;
+      break;
+    }
+    case 'path': {
+      const name = rng.pick(pathNames);
+      const how = rng.int(0, 4);
+      path[name] = how === 0 ? badReference(ctx, rng, path[name]) : how === 1 ? hugeString(rng).slice(0, rng.pick([199, 200, 201, 600])) : how === 2 ? nastyString(rng) || 'x' : how === 3 ? badReference(ctx, rng) : rng.pick(ctx.foreign.length ? ctx.foreign : ['Order_0123456789abcdefghjkmnpqrs']);
+      if (path[name] === '') path[name] = '%20';
+      if (rng.chance(0.1)) {
+        rawPath = true;
+        path[name] = rng.pick(['%', '%zz', '%ED%A0%80', '%FF%FE', '%00', 'a%2Fb', '..', '%2e%2e']);
       }
-    // falls through
+      mutation = `path ${name}`;
+      break;
+    }
     case 'query': {
       const how = rng.int(0, 4);
       const params = op.params.filter((p) => p.in === 'query');
@@ -185,6 +184,7 @@ describe(`fuzzing every operation of the OpenAPI document (${REQUESTS} requests,
   const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: true });
   addFormats(ajv);
   let doc: any;
+  let foreign = new Set<string>();
 
   before(async () => {
     t = await createTestApp({ env: { RATE_LIMITS: UNLIMITED } });
@@ -197,8 +197,9 @@ describe(`fuzzing every operation of the OpenAPI document (${REQUESTS} requests,
       const next = res.statusCode === 200 ? JSON.parse(res.body).nextCursor : null;
       if (next) cursors.push(next);
     }
-    const foreign = [...privateRefs(theirs, mine).values()].flat();
-    ctx = { refs: mine.refs, foreign, cursors, png: await pngBytes(32), now: t.clock.now() };
+    const foreignRefs = [...privateRefs(theirs, mine).values()].flat();
+    ctx = { refs: mine.refs, foreign: foreignRefs, cursors, png: await pngBytes(32), now: t.clock.now() };
+    foreign = new Set(foreignRefs);
   });
   after(() => t?.close());
 
@@ -222,6 +223,7 @@ describe(`fuzzing every operation of the OpenAPI document (${REQUESTS} requests,
     if (op && !op.statuses.has(String(status)) && !op.statuses.has(`${String(status)[0]}XX`)) problems.push(`undocumented status ${status} for ${op.id}`);
     const type = String(res.headers['content-type'] ?? '');
     if (!res.headers['x-request-id']) problems.push('no X-Request-Id header');
+    if (status === 204 && res.body.length > 0) problems.push('204 with a body');
     if (status >= 400) {
       let body: any = null;
       try {
@@ -241,6 +243,10 @@ describe(`fuzzing every operation of the OpenAPI document (${REQUESTS} requests,
         problems.push('2xx body is not JSON');
       }
       if (body !== undefined && !validate(body)) problems.push(`2xx body does not match the schema: ${ajv.errorsText((validate as any).errors).slice(0, 300)}`);
+      // with the first organization's keys, nothing of the second may show up
+      const asOther = req.headers['x-service-secret-key'] === t.otherKey;
+      const leaked = asOther ? [] : [...collectRefs(body).values()].flatMap((x) => [...x]).filter((r) => foreign.has(r));
+      if (leaked.length) problems.push(`2xx body shows the other organization's ${leaked.join(', ')}`);
     }
     return { status, problems };
   }

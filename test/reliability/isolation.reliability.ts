@@ -27,13 +27,13 @@ describe('tenant isolation and key permissions, over every operation of the docu
     secret0 = privateRefs(w0, w1);
   });
   after(async () => {
-    recordFigures('isolation', { isolationCases: cases });
+    recordFigures('isolation', { isolationCases: cases, notes: [`isolation: ${cases} cases over ${ops?.length} operations and ${secret0?.size} private resource kinds (${[...(secret0?.keys() ?? [])].join(', ')})`] });
     await t?.close();
   });
 
   /** A schema-valid body aimed at the other organization's own resources, so only the path decides. */
   function bodyFor(op: Operation, world: World): unknown {
-    if (!op.body || op.body.contentType !== 'application/json') return undefined;
+    if (op.body?.contentType !== 'application/json') return undefined;
     const ctx: Context = { refs: world.refs, foreign: [], cursors: [], png: Buffer.alloc(0), now: t.clock.now() };
     return valid(op.body.schema, 'body', ctx, prng(7));
   }
@@ -96,7 +96,7 @@ describe('tenant isolation and key permissions, over every operation of the docu
         if (seen.length) failures.push(`${op.id}?${qs}: lists ${seen.join(', ')}`);
         if (res.statusCode === 200 && Object.values(q).some((r) => all0.has(r))) {
           const rows = Object.values(res.data ?? {}).find(Array.isArray) as unknown[] | undefined;
-          if (rows && rows.length) failures.push(`${op.id}?${qs}: a foreign filter returns ${rows.length} rows`);
+          if (rows?.length) failures.push(`${op.id}?${qs}: a foreign filter returns ${rows.length} rows`);
         }
       }
     }

@@ -66,12 +66,12 @@ export interface HttpResult {
 export async function http(base: string, method: string, path: string, opts: { key?: string; body?: unknown; headers?: Record<string, string>; raw?: Buffer; timeoutMs?: number } = {}): Promise<HttpResult> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers['x-service-secret-key'] = opts.key;
-  let body: string | Buffer | undefined;
+  let body: string | Blob | undefined;
   if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
     headers['content-type'] = 'application/json';
   } else if (opts.raw) {
-    body = opts.raw;
+    body = new Blob([new Uint8Array(opts.raw)]);
     headers['content-type'] ??= 'application/octet-stream';
   }
   try {

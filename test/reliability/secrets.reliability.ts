@@ -38,7 +38,7 @@ describe('secrets at rest and in logs', () => {
     // A full run: both worlds, failed webhook deliveries (logged), key creation, dashboard sign-ins.
     for (const org of [0, 1]) {
       const w = await buildWorld(t, org);
-      w.secrets.forEach((x, i) => secrets.set(`webhook secret ${org}.${i}`, x));
+      for (const [i, x] of w.secrets.entries()) secrets.set(`webhook secret ${org}.${i}`, x);
       const ep = (await call(t, 'GET', '/v2/webhook-endpoints', { key: w.key })).data.webhookEndpoints[0].reference;
       const rotated = await call(t, 'POST', `/v2/webhook-endpoints/${ep}/rotate-secret`, { key: w.key });
       assert.equal(rotated.statusCode, 200, rotated.body);

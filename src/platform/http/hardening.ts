@@ -47,7 +47,9 @@ function nulAt(value: unknown, path: string, depth = 0): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path : null;
   if (depth > 64 || !value || typeof value !== 'object') return null;
   for (const [k, v] of Object.entries(value)) {
-    const found = nulAt(v, Array.isArray(value) ? `${path}[${k}]` : `${path}.${k}`, depth + 1);
+    const here = Array.isArray(value) ? `${path}[${k}]` : `${path}.${k}`;
+    if (k.includes('\u0000')) return here;
+    const found = nulAt(v, here, depth + 1);
     if (found) return found;
   }
   return null;

@@ -30,6 +30,19 @@ export interface Config {
   allowPrivateTargets: boolean;
   /** Seconds to wait before each webhook retry; one entry per retry. */
   webhookRetrySchedule: number[];
+  blobStore: 'local' | 's3';
+  s3: S3Config | null;
+}
+
+/** Where an S3-compatible blob store lives; null unless BLOB_STORE=s3. */
+export interface S3Config {
+  bucket: string;
+  /** Unset uses AWS S3 itself; set for MinIO, Ceph, R2 or a local test server. */
+  endpoint: string | null;
+  region: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -56,6 +69,13 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
   { name: 'CALLBACK_RETRY_SECONDS', default: '300', description: 'Delay between order-updated callback attempts.' },
   { name: 'CALLBACK_TIMEOUT_MS', default: '10000', description: 'Time-out of one callback or webhook attempt.' },
   { name: 'WEBHOOK_RETRY_SCHEDULE', default: '5,300,1800,7200,18000,36000,36000', description: 'Seconds before each webhook retry after a failed attempt (comma-separated); after the last, the delivery is `failed`.' },
+  { name: 'BLOB_STORE', default: 'local', description: '`local` (files under DATA_DIR/blobs) or `s3` (an S3-compatible bucket shared by every node).' },
+  { name: 'S3_BUCKET', default: '(unset)', description: 'Bucket of the blobs; required when BLOB_STORE=s3.' },
+  { name: 'S3_ENDPOINT', default: '(unset)', description: 'Endpoint of an S3-compatible server (MinIO, Ceph, R2); unset uses AWS S3.' },
+  { name: 'S3_REGION', default: 'us-east-1', description: 'Region of the bucket.' },
+  { name: 'S3_ACCESS_KEY_ID', default: '(unset)', description: 'Access key; unset uses the SDK default chain (instance role, AWS_* variables). Set with S3_SECRET_ACCESS_KEY.' },
+  { name: 'S3_SECRET_ACCESS_KEY', default: '(unset)', description: 'Secret of S3_ACCESS_KEY_ID.' },
+  { name: 'S3_FORCE_PATH_STYLE', default: 'true when S3_ENDPOINT is set', description: 'Address the bucket as ENDPOINT/BUCKET/KEY instead of BUCKET.ENDPOINT/KEY.' },
   { name: 'ALLOW_PRIVATE_TARGETS', default: 'true in test, false in production', description: 'Allow callback and webhook targets on loopback or private addresses.' },
 ];
 
@@ -118,6 +138,28 @@ export function parseRateLimits(raw: string, name = 'RATE_LIMITS'): Config['rate
   return limits;
 }
 
+/** BLOB_STORE and the S3_* variables; S3_* are ignored for the local store. */
+function blobStoreConfig(env: Env): Pick<Config, 'blobStore' | 's3'> {
+  const kind = env.BLOB_STORE || 'local';
+  if (kind !== 'local' && kind !== 's3') throw new ConfigError(`BLOB_STORE must be "local" or "s3", got "${kind}"`);
+  if (kind === 'local') return { blobStore: 'local', s3: null };
+  const bucket = env.S3_BUCKET;
+  if (!bucket) throw new ConfigError('S3_BUCKET is required when BLOB_STORE=s3');
+  // DNS-compatible names also work path-style; dots are allowed for older buckets.
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError(`S3_BUCKET must be 3-63 lowercase letters, digits, dots or hyphens, got "${bucket}"`);
+  }
+  const endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:']);
+  const region = env.S3_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]+$/.test(region)) throw new ConfigError(`S3_REGION must be a region name such as us-east-1, got "${region}"`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID || null;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || null;
+  if (accessKeyId && !secretAccessKey) throw new ConfigError('S3_SECRET_ACCESS_KEY is required when S3_ACCESS_KEY_ID is set');
+  if (secretAccessKey && !accessKeyId) throw new ConfigError('S3_ACCESS_KEY_ID is required when S3_SECRET_ACCESS_KEY is set');
+  const forcePathStyle = bool(env, 'S3_FORCE_PATH_STYLE', endpoint !== null);
+  return { blobStore: 's3', s3: { bucket, endpoint, region, accessKeyId, secretAccessKey, forcePathStyle } };
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const appEnv = env.APP_ENV ?? 'test';
   if (appEnv !== 'test' && appEnv !== 'production') {
@@ -150,6 +192,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10000, 10, 600000),
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', appEnv === 'test'),
     webhookRetrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
+    ...blobStoreConfig(env),
   });
 }
 

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Clock } from './platform/clock.ts';
@@ -7,7 +6,8 @@ import { KeyCache } from './platform/http/auth.ts';
 import { Cursors } from './platform/http/pagination.ts';
 import { Worker } from './platform/jobs/worker.ts';
 import type { RateLimitStore } from './platform/ratelimit/index.ts';
-import { type BlobStore, LocalBlobStore } from './platform/storage.ts';
+import type { BlobStore } from './platform/storage.ts';
+import { createBlobStore } from './platform/storage-s3.ts';
 import { organizationService } from './modules/organization/service.ts';
 import { registerMaintenanceJobs } from './modules/maintenance/jobs.ts';
 import { eventsService } from './modules/webhooks/events.ts';
@@ -37,7 +37,7 @@ export interface CoreDeps {
   log: FastifyBaseLogger;
   rateLimits: RateLimitStore;
   secretKey: string;
-  /** Defaults to files under DATA_DIR/blobs. */
+  /** Defaults to the store chosen by BLOB_STORE (files under DATA_DIR/blobs, or S3). */
   blobs?: BlobStore;
 }
 
@@ -48,7 +48,7 @@ export interface CoreDeps {
 export function createServices(core: CoreDeps) {
   const { config, db, clock, log } = core;
   const cursors = new Cursors(core.secretKey);
-  const blobs = core.blobs ?? new LocalBlobStore(join(config.dataDir, 'blobs'));
+  const blobs = core.blobs ?? createBlobStore(config);
   const worker = new Worker({ db, clock, log });
   const base = { ...core, blobs, cursors, worker };
 

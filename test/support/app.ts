@@ -11,7 +11,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from '../../src/platform/ra
 import { createServices, type Services } from '../../src/services.ts';
 import type { SeedResult } from '../../src/seed/demo.ts';
 import { cloneTestDb, templateDigest, testDatabaseUrl } from './db.ts';
-import { LocalBlobStore } from '../../src/platform/storage.ts';
+import { type BlobStore, LocalBlobStore } from '../../src/platform/storage.ts';
 
 export const OPERATOR_TOKEN = 'test-operator-token';
 
@@ -38,12 +38,14 @@ const silent = pino({ level: 'silent' });
 const blobDir = () => join(tmpdir(), `pod-api-test-blobs-${templateDigest()}`);
 const sharedBlobs = () => new LocalBlobStore(blobDir());
 
-function servicesOn(db: Db, config: Readonly<Config>, clock: ManualClock, rateLimits: RateLimitStore): Services {
-  return createServices({ config, db, clock, log: silent as never, rateLimits, secretKey: 'test-secret-key', blobs: sharedBlobs() });
+function servicesOn(db: Db, config: Readonly<Config>, clock: ManualClock, rateLimits: RateLimitStore, blobs: BlobStore = sharedBlobs()): Services {
+  return createServices({ config, db, clock, log: silent as never, rateLimits, secretKey: 'test-secret-key', blobs });
 }
 
 /** A complete app on its own cloned database; `env` overrides configuration variables. */
-export async function createTestApp(opts: { env?: Record<string, string>; rateLimits?: RateLimitStore; clock?: ManualClock } = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: { env?: Record<string, string>; rateLimits?: RateLimitStore; clock?: ManualClock; blobs?: BlobStore } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pod-api-test-'));
   const config = loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir, KEY_CACHE_TTL_SECONDS: '10', ...opts.env });
   const clock = opts.clock ?? new ManualClock(new Date());
@@ -55,7 +57,8 @@ export async function createTestApp(opts: { env?: Record<string, string>; rateLi
     mkdirSync(blobDir(), { recursive: true });
     writeFileSync(marker, 'ok');
   }, !existsSync(marker));
-  const s = servicesOn(db, config, clock, rateLimits);
+  // `blobs` replaces the shared folder for the app only; the template's seed blobs stay local.
+  const s = servicesOn(db, config, clock, rateLimits, opts.blobs);
   const seed = await s.seed();
   const app = await buildApp(s, { operatorToken: OPERATOR_TOKEN });
   await app.ready();

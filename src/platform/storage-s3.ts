@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { Config, S3Config } from '../config.ts';
+import { type BlobStore, LocalBlobStore } from './storage.ts';
+
+export type S3BlobStoreOptions = S3Config;
+
+const SAFE_KEY = /^[A-Za-z0-9][\w./-]*$/;
+
+/** Whether an SDK error means "no such object"; servers differ between the code and the bare status. */
+function isMissing(err: unknown): boolean {
+  if (err instanceof S3ServiceException) {
+    return err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404;
+  }
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
+  return e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+}
+
+/**
+ * Blobs in an S3-compatible bucket, shared by every API node and worker. Each object is written
+ * with one PutObject, which S3 makes visible atomically: a reader never sees half an object.
+ */
+export class S3BlobStore implements BlobStore {
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(opts: S3BlobStoreOptions) {
+    this.bucket = opts.bucket;
+    this.client = new S3Client({
+      region: opts.region,
+      endpoint: opts.endpoint ?? undefined,
+      forcePathStyle: opts.forcePathStyle,
+      // Without explicit keys the SDK's default chain applies (instance role, web identity, env).
+      credentials:
+        opts.accessKeyId && opts.secretAccessKey ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } : undefined,
+      // Checksums on every request by default are not understood by every S3-compatible server.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  /** The same key rules as the local store, so a key valid on one is valid on the other. */
+  private key(key: string): string {
+    if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`unsafe blob key: ${key}`);
+    return key;
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: data, ContentLength: data.length }));
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    const found = await this.stream(key);
+    if (!found) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of found.stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  async stream(key: string): Promise<{ stream: Readable; size: number } | null> {
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      if (!(res.Body instanceof Readable)) throw new Error('S3 GetObject did not return a Node stream');
+      return { stream: res.Body, size: res.ContentLength ?? 0 };
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  /** S3 answers 204 for a missing key too, so deleting twice is fine. */
+  async delete(key: string): Promise<void> {
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+    }
+  }
+
+  /** Closes the client's keep-alive sockets. */
+  destroy(): void {
+    this.client.destroy();
+  }
+}
+
+/** The store chosen by BLOB_STORE: files under DATA_DIR/blobs, or an S3-compatible bucket. */
+export function createBlobStore(config: Pick<Config, 'dataDir' | 'blobStore' | 's3'>): BlobStore {
+  if (config.blobStore === 's3' && config.s3) return new S3BlobStore(config.s3);
+  return new LocalBlobStore(join(config.dataDir, 'blobs'));
+}

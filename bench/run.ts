@@ -5,8 +5,8 @@ import sharp from 'sharp';
 import { Cursors } from '../src/platform/http/pagination.ts';
 import { composeRender } from '../src/modules/rendering/renderer.ts';
 import { drawTemplate } from '../src/modules/rendering/assets.ts';
-import { noisePng, prepare } from './setup.ts';
-import { peakRss, startProcess } from './processes.ts';
+import { noisePng, patternPng, prepare } from './setup.ts';
+import { peakRss, rssMb, startProcess } from './processes.ts';
 
 /**
  * `npm run bench`: starts the service and two baselines, drives load from this process with
@@ -32,13 +32,28 @@ interface Row {
 
 type Req = { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer; setupRequest?: (r: any) => any };
 
-async function load(base: string, req: Req, opts: { connections?: number; seconds?: number; rate?: number; amount?: number } = {}) {
-  const result = await autocannon({
+interface LoadOpts {
+  connections?: number;
+  seconds?: number;
+  rate?: number;
+  /** Requests per second of each connection (the many-organizations scenario). */
+  connectionRate?: number;
+  amount?: number;
+  /** Ends the run early when this settles (load only while something else runs). */
+  until?: Promise<unknown>;
+  setupClient?: (client: any) => void;
+}
+
+function load(base: string, req: Req, opts: LoadOpts = {}): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({
     url: base,
     connections: opts.connections ?? 10,
     duration: opts.seconds ?? SECONDS,
     ...(opts.amount ? { amount: opts.amount } : {}),
     ...(opts.rate ? { overallRate: opts.rate } : {}),
+    ...(opts.connectionRate ? { connectionRate: opts.connectionRate } : {}),
+    ...(opts.setupClient ? { setupClient: opts.setupClient } : {}),
     requests: [
       {
         method: (req.method ?? 'GET') as 'GET',
@@ -48,8 +63,10 @@ async function load(base: string, req: Req, opts: { connections?: number; second
         ...(req.setupRequest ? { setupRequest: req.setupRequest } : {}),
       },
     ],
+    }, (err: Error | null, result: autocannon.Result) => (err ? reject(err) : resolve(result)));
+    const stop = () => instance.stop();
+    opts.until?.then(stop, stop);
   });
-  return result;
 }
 
 function row(scenario: string, r: autocannon.Result, rssMb: number, note?: string): Row {
@@ -73,7 +90,8 @@ async function main() {
     DATA_DIR: f.dataDir,
     SECRET_KEY: f.secretKey,
     LOG_LEVEL: 'warn',
-    RATE_LIMITS: 'default=100000000/60,uploads=100000000/60,downloads=100000000/60',
+    // The spec's default limits stay on: the organizations under load have per-organization overrides
+    // (setup.ts), the tenants of the many-organizations scenario keep 3000/60 (50 req/s sustained).
     ...(f.databaseUrl ? { DATABASE_URL: f.databaseUrl } : {}),
   };
   const server = await startProcess('src/main.ts', env, /Base URL/);
@@ -85,13 +103,14 @@ async function main() {
   const base = `http://127.0.0.1:${server.port}`;
   const baseBaseline = `http://127.0.0.1:${baseline.port}`;
   const pid = server.child.pid!;
+  const rssAtStartMb = rssMb(pid);
   const rows: Row[] = [];
   const H = (key: string, extra: Record<string, string> = {}) => ({ 'x-service-secret-key': key, ...extra });
   const api = async (method: string, path: string, key: string, body?: unknown, ct = 'application/json') => {
     const res = await fetch(`${base}${path}`, { method, headers: H(key, body === undefined ? {} : { 'content-type': ct }), body: body === undefined ? undefined : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body) });
     return { status: res.status, data: await res.json().catch(() => null) };
   };
-  const measure = async (name: string, req: Req, opts?: Parameters<typeof load>[2], note?: string, url = base) => {
+  const measure = async (name: string, req: Req, opts?: LoadOpts, note?: string, url = base) => {
     const { result, peakMb } = await peakRss(pid, () => load(url, req, opts));
     const r = row(name, result, url === base ? peakMb : 0, note);
     rows.push(r);
@@ -100,7 +119,11 @@ async function main() {
   };
 
   try {
-    // Baselines: the HTTP ceiling and the database ceiling of this machine, in this run.
+    // Baselines: the HTTP ceiling and the database ceiling of this machine, in this run. A short
+    // warm-up first (JIT, pool connections, the database settling after the bulk load).
+    const warm = (url: string, req: Req) => (SMOKE ? Promise.resolve() : load(url, req, { seconds: 2 }).then(() => {}));
+    await warm(baseBaseline, { path: '/const' });
+    await warm(baseBaseline, { path: `/pk/${f.sampleOrder}` });
     const ceilingHttp = await measure('baseline: bare Fastify constant', { path: '/const' }, {}, undefined, baseBaseline);
     const ceilingDb = await measure('baseline: bare Fastify + PK select', { path: `/pk/${f.sampleOrder}` }, {}, undefined, baseBaseline);
 
@@ -112,19 +135,33 @@ async function main() {
     const image = (await api('POST', '/v2/images', f.demoKey, await noisePng(64, 64, 1), 'application/octet-stream')).data.image;
     const demoOrder = (await api('GET', '/v2/orders?limit=1', f.small.key)).data.orders[0];
 
-    const getProduct = await measure('GET /v2/products/{ref}', { path: `/v2/products/${printable.reference}`, headers: H(f.demoKey) });
-    const getOrder = await measure('GET /v2/orders/{ref}', { path: `/v2/orders/${demoOrder.reference}`, headers: H(f.small.key) });
-    getProduct.ratio = `${((getProduct.rps / ceilingDb.rps) * 100).toFixed(0)}% of DB ceiling`;
-    getOrder.ratio = `${((getOrder.rps / ceilingDb.rps) * 100).toFixed(0)}% of DB ceiling`;
-    const list1k = await measure('GET /v2/orders page of 50 (1,000 orders)', { path: '/v2/orders?limit=50', headers: H(f.small.key) });
+    const productReq = { path: `/v2/products/${printable.reference}`, headers: H(f.demoKey) };
+    const orderReq = { path: `/v2/orders/${demoOrder.reference}`, headers: H(f.small.key) };
+    await warm(base, productReq);
+    await warm(base, orderReq);
+    const getProduct = await measure('GET /v2/products/{ref}', productReq);
+    const getOrder = await measure('GET /v2/orders/{ref}', orderReq);
+    // The database ceiling again right after: the better of the two is the one compared against.
+    const ceilingDb2 = await measure('baseline: bare Fastify + PK select (again)', { path: `/pk/${f.sampleOrder}` }, {}, undefined, baseBaseline);
+    const dbCeiling = Math.max(ceilingDb.rps, ceilingDb2.rps);
+    for (const r of [getProduct, getOrder]) r.ratio = `${((r.rps / dbCeiling) * 100).toFixed(0)}% of DB ceiling (target 70%)`;
+    for (const r of [ceilingDb, ceilingDb2]) r.ratio = `${((r.rps / ceilingHttp.rps) * 100).toFixed(0)}% of HTTP ceiling`;
+    for (const r of [getProduct, getOrder]) r.note = `${((r.rps / ceilingHttp.rps) * 100).toFixed(0)}% of HTTP ceiling`;
+
+    // Keyset pages: the first page and one from the middle, with a cursor the list itself would issue
+    // (scope 'orders', position = seq of the last order seen; see src/modules/orders/service.ts).
     const cursors = new Cursors(f.secretKey);
-    const deepSmall = cursors.encode('orders', (await api('GET', '/v2/orders?limit=1', f.small.key)).data.orders.length ? 500 : 0);
-    await measure('GET /v2/orders deep page (1,000 orders)', { path: `/v2/orders?limit=50&cursor=${encodeURIComponent(deepSmall)}`, headers: H(f.small.key) });
-    const listBig = await measure(`GET /v2/orders page of 50 (${BIG.toLocaleString('en')} orders)`, { path: '/v2/orders?limit=50', headers: H(f.big.key) });
-    const deep = cursors.encode('orders', f.big.middleSeq);
-    const deepBig = await measure(`GET /v2/orders deep page (${BIG.toLocaleString('en')} orders)`, { path: `/v2/orders?limit=50&cursor=${encodeURIComponent(deep)}`, headers: H(f.big.key) });
-    listBig.ratio = `p99 ${(listBig.p99 / Math.max(list1k.p99, 1)).toFixed(2)}x of 1,000`;
-    deepBig.ratio = `p99 ${(deepBig.p99 / Math.max(list1k.p99, 1)).toFixed(2)}x of 1,000`;
+    const page = (key: string, seq?: number) => ({ path: `/v2/orders?limit=50${seq === undefined ? '' : `&cursor=${encodeURIComponent(cursors.encode('orders', seq))}`}`, headers: H(key) });
+    for (const o of [f.small, f.big]) {
+      const check = await api('GET', page(o.key, o.middleSeq).path, o.key);
+      if (check.status !== 200 || check.data.orders.length !== 50) throw new Error(`deep page cursor is not accepted: ${check.status} ${JSON.stringify(check.data).slice(0, 200)}`);
+    }
+    const list1k = await measure('GET /v2/orders page of 50 (1,000 orders)', page(f.small.key));
+    const deep1k = await measure('GET /v2/orders deep page (1,000 orders)', page(f.small.key, f.small.middleSeq));
+    const listBig = await measure(`GET /v2/orders page of 50 (${BIG.toLocaleString('en')} orders)`, page(f.big.key));
+    const deepBig = await measure(`GET /v2/orders deep page (${BIG.toLocaleString('en')} orders)`, page(f.big.key, f.big.middleSeq));
+    listBig.ratio = `p99 ${(listBig.p99 / Math.max(list1k.p99, 1)).toFixed(2)}x of 1,000 (target 1.5x)`;
+    deepBig.ratio = `p99 ${(deepBig.p99 / Math.max(deep1k.p99, 1)).toFixed(2)}x of 1,000 (target 1.5x)`;
 
     const address = { firstname: 'Ada', lastname: 'Lovelace', streetname: 'Herengracht', housenumber: '1', zipcode: '1015 BA', city: 'Amsterdam', countryCode: 'NL', email: 'ada@example.com' };
     let n = 0;
@@ -141,6 +178,7 @@ async function main() {
     await measure('POST /v2/orders at 200/s', {
       method: 'POST', path: '/v2/orders', headers: H(f.demoKey, { 'content-type': 'application/json' }), setupRequest: (r: any) => ({ ...r, body: orderBody() }),
     }, { connections: 10, rate: 200 }, 'p99 target < 50 ms');
+    rows[rows.length - 1].ratio = `p99 ${rows[rows.length - 1].p99} ms (target < 50)`;
     await measure('POST /v2/quote', {
       method: 'POST', path: '/v2/quote', headers: H(f.demoKey, { 'content-type': 'application/json' }),
       body: JSON.stringify({ quote: { storeReference: store.reference, shippingKind: 'dropship', dropshipAddress: address, orderlines: [{ productReference: printable.reference, quantity: 2 }] } }),
@@ -154,18 +192,7 @@ async function main() {
       method: 'POST', path: '/v2/images', headers: H(f.demoKey, { 'content-type': 'application/octet-stream' }), setupRequest: (r: any) => ({ ...r, body: pngs[u++ % pngs.length] }),
     }, { connections: 4, amount: pngs.length }, 'distinct images; later repeats are deduplicated');
 
-    // Other requests while a 7500x7500 PNG is downsized.
-    const idle = await measure('GET /v2/orders/{ref} idle', { path: `/v2/orders/${demoOrder.reference}`, headers: H(f.small.key) }, { connections: 4, rate: 200 });
-    const huge = await noisePng(SMOKE ? 7100 : 7500, SMOKE ? 200 : 7500, 7);
-    const uploadStart = Date.now();
-    const [underUpload] = await Promise.all([
-      measure('GET /v2/orders/{ref} during 7500x7500 upload', { path: `/v2/orders/${demoOrder.reference}`, headers: H(f.small.key) }, { connections: 4, rate: 200 }),
-      (async () => {
-        const { peakMb } = await peakRss(pid, () => api('POST', '/v2/images', f.demoKey, huge, 'application/octet-stream'));
-        rows.push({ scenario: 'POST /v2/images (7500x7500 PNG, downsized)', rps: 0, p50: Date.now() - uploadStart, p99: Date.now() - uploadStart, errors: 0, non2xx: 0, rssMb: peakMb, note: `one upload of ${(huge.length / 1e6).toFixed(0)} MB; p50/p99 = its time` });
-      })(),
-    ]);
-    underUpload.ratio = `p99 ${(underUpload.p99 / Math.max(idle.p99, 1)).toFixed(2)}x idle`;
+    const orderLight = { path: `/v2/orders/${demoOrder.reference}`, headers: H(f.small.key) };
 
     // Renders: the service's renderer against a plain sharp pipeline doing the same composition.
     const area = { x: 330, y: 110, width: 160, height: 320, rotation: -10 };
@@ -173,49 +200,103 @@ async function main() {
     const art = await noisePng(1200, 1200, 99);
     const template = { ...tpl, printArea: area, output: { widthPx: 800, heightPx: 600, format: 'webp' as const } };
     const runs = SMOKE ? 3 : 30;
-    const time = async (fn: () => Promise<unknown>) => {
-      const t0 = performance.now();
-      for (let i = 0; i < runs; i++) await fn();
-      return (performance.now() - t0) / runs;
-    };
-    const ours = await time(() => composeRender(template, art));
-    const plainSharp = await time(async () => {
+    const oursFn = () => composeRender(template, art);
+    const plainFn = async () => {
       const fitted = await sharp(art).resize(area.width, area.height, { fit: 'cover' }).composite([{ input: tpl.overlay, blend: 'over' }, { input: tpl.mask, blend: 'dest-in' }]).png().toBuffer();
       const rotated = await sharp(fitted).rotate(area.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } }).png().toBuffer();
       const meta = await sharp(rotated).metadata();
       const out = await sharp(tpl.background).composite([{ input: rotated, left: Math.round(area.x + area.width / 2 - meta.width! / 2), top: Math.round(area.y + area.height / 2 - meta.height! / 2) }]).webp().toBuffer();
       const thumb = await sharp(out).resize(256).webp().toBuffer();
       await sharp(thumb).resize(100, 100, { fit: 'inside' }).ensureAlpha().raw().toBuffer();
-    });
+    };
+    // One warm-up each, then alternating runs so that machine load hits both alike.
+    await oursFn();
+    await plainFn();
+    let ours = 0;
+    let plainSharp = 0;
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await oursFn();
+      const t1 = performance.now();
+      await plainFn();
+      ours += (t1 - t0) / runs;
+      plainSharp += (performance.now() - t1) / runs;
+    }
     rows.push({ scenario: 'render (service renderer)', rps: Math.round(1000 / ours), p50: Math.round(ours), p99: Math.round(ours), errors: 0, non2xx: 0, rssMb: 0, ratio: `${(ours / plainSharp).toFixed(2)}x plain sharp`, note: 'in-process, per render' });
     rows.push({ scenario: 'render (plain sharp pipeline)', rps: Math.round(1000 / plainSharp), p50: Math.round(plainSharp), p99: Math.round(plainSharp), errors: 0, non2xx: 0, rssMb: 0, note: 'baseline' });
 
-    // Renders queued on the server while the API is read.
+    // Renders queued on the server while the API is read: the images are uploaded first, then every
+    // render is queued at once and the API is read until the worker has finished all of them.
     const scenes = (await api('GET', '/v2/scenes', f.demoKey)).data.scenes as any[];
-    let rendersQueued = 0;
+    const compositions: string[] = [];
     for (const scene of scenes) {
       const persp = (await api('GET', `/v2/perspectives?sceneReference=${scene.reference}&productReference=${printable.reference}`, f.demoKey)).data?.perspectives ?? [];
       for (const p of persp) {
         const look = await api('GET', `/v2/lookup-composition?sceneReference=${scene.reference}&productReference=${printable.reference}&perspectiveReference=${p.reference}`, f.demoKey);
-        if (look.status !== 200) continue;
-        for (let i = 0; i < (SMOKE ? 2 : 20); i++) {
-          const img = (await api('POST', '/v2/images', f.demoKey, await noisePng(400, 400, 5000 + rendersQueued), 'application/octet-stream')).data.image;
-          const r = await api('POST', '/v2/renders', f.demoKey, { render: { compositionReference: look.data.composition.reference, imageReference: img.reference } });
-          if (r.status === 200) rendersQueued++;
-        }
+        if (look.status === 200) compositions.push(look.data.composition.reference);
       }
     }
-    const duringRenders = await measure('GET /v2/orders/{ref} while renders run', { path: `/v2/orders/${demoOrder.reference}`, headers: H(f.small.key) }, { connections: 4, rate: 200 }, `${rendersQueued} renders queued`);
-    duringRenders.ratio = `p99 ${(duringRenders.p99 / Math.max(idle.p99, 1)).toFixed(2)}x idle`;
+    const renderImages: string[] = [];
+    for (let i = 0; i < (SMOKE ? 2 : 20); i++) renderImages.push((await api('POST', '/v2/images', f.demoKey, await noisePng(400, 400, 5000 + i), 'application/octet-stream')).data.image.reference);
+    const idleRenders = await measure('GET /v2/orders/{ref} idle (before renders)', orderLight, { connections: 4, rate: 200 });
+    const pending = async () => (await api('GET', '/v2/renders?status=pending&limit=1', f.demoKey)).data.renders.length > 0;
+    const renderStatuses: number[] = [];
+    await Promise.all(compositions.flatMap((c) => renderImages.map(async (img) => {
+      renderStatuses.push((await api('POST', '/v2/renders', f.demoKey, { render: { compositionReference: c, imageReference: img } })).status);
+    })));
+    const rendersQueued = renderStatuses.filter((st) => st === 200).length;
+    if (rendersQueued === 0) throw new Error(`no render could be queued: ${renderStatuses.join(', ') || 'no composition found'}`);
+    const queuedAt = Date.now();
+    let rendersDoneMs = 0;
+    const rendersDone = (async () => {
+      while (await pending()) await new Promise((r) => setTimeout(r, 250));
+      rendersDoneMs = Date.now() - queuedAt;
+    })();
+    const duringRenders = await measure('GET /v2/orders/{ref} while renders run', orderLight, { connections: 4, rate: 200, seconds: 600, until: rendersDone }, '');
+    duringRenders.ratio = `p99 ${(duringRenders.p99 / Math.max(idleRenders.p99, 1)).toFixed(2)}x idle (target 3x)`;
+    duringRenders.note = `${rendersQueued} renders queued, all done after ${(rendersDoneMs / 1000).toFixed(1)} s (${(rendersQueued / Math.max(rendersDoneMs / 1000, 0.001)).toFixed(1)} renders/s)`;
 
-    // Many organizations at once, each at the sustained rate the spec allows.
-    const { result: tenantsResults, peakMb } = await peakRss(pid, () =>
-      Promise.all(f.tenants.map((key) => load(base, { path: '/v2/organization', headers: H(key) }, { connections: 1, rate: 50 }))),
+    // Many organizations at once, each at the sustained rate the spec allows (default limits, one
+    // connection per organization at 50 req/s): p99 over all their requests, and every 429.
+    let tenant = 0;
+    await warm(base, { path: '/v2/organization', headers: H(f.demoKey) });
+    const { result: many, peakMb } = await peakRss(pid, () =>
+      load(base, { path: '/v2/organization', headers: H(f.tenants[0]) }, {
+        connections: f.tenants.length,
+        connectionRate: 50,
+        setupClient: (client) => client.setHeaders(H(f.tenants[tenant++ % f.tenants.length])),
+      }),
     );
-    const p99s = tenantsResults.map((r) => r.latency.p99).sort((a, b) => a - b);
-    const total = tenantsResults.reduce((a, r) => a + r.requests.average, 0);
-    const limited = tenantsResults.reduce((a, r) => a + (r.statusCodeStats?.['429']?.count ?? 0), 0);
-    rows.push({ scenario: `${TENANTS} organizations at 50 req/s each`, rps: Math.round(total), p50: p99s[Math.floor(p99s.length / 2)], p99: p99s[p99s.length - 1], errors: tenantsResults.reduce((a, r) => a + r.errors, 0), non2xx: tenantsResults.reduce((a, r) => a + r.non2xx, 0), rssMb: peakMb, ratio: `${limited} x 429`, note: 'p50 column: median of per-tenant p99' });
+    const limited = Number(many.statusCodeStats?.['429']?.count ?? 0);
+    const r = row(`${TENANTS} organizations at 50 req/s each`, many, peakMb, 'one connection per organization, default rate limits');
+    r.ratio = `${limited} x 429 (target 0), p99 ${r.p99} ms (target < 25)`;
+    rows.push(r);
+    process.stdout.write(`  ${r.scenario}: ${r.rps} req/s, p99 ${r.p99} ms, ${limited} x 429\n`);
+
+    // Other requests while 7500x7500 PNGs are downsized: the load runs exactly as long as the uploads
+    // (distinct images, one after the other), against an idle figure taken just before. Last, since
+    // the allocator keeps the memory of a large decode and it would count against later scenarios.
+    const side = SMOKE ? 3000 : 7500;
+    const huge: Buffer[] = [];
+    for (let i = 0; i < (SMOKE ? 1 : 3); i++) huge.push(await patternPng(side, side, 7 + i));
+    const idle = await measure('GET /v2/orders/{ref} idle (before uploads)', orderLight, { connections: 4, rate: 200 });
+    const times: number[] = [];
+    const statuses: number[] = [];
+    const uploads = (async () => {
+      await new Promise((r) => setTimeout(r, 200));
+      for (const png of huge) {
+        const t0 = Date.now();
+        statuses.push((await api('POST', '/v2/images', f.demoKey, png, 'application/octet-stream')).status);
+        times.push(Date.now() - t0);
+      }
+    })();
+    const rssBefore = rssMb(pid);
+    const underUpload = await measure(`GET /v2/orders/{ref} during ${side}x${side} uploads`, orderLight, { connections: 4, rate: 200, seconds: 600, until: uploads });
+    await uploads;
+    if (statuses.some((st) => st !== 200)) throw new Error(`large upload failed: ${statuses.join(', ')}`);
+    underUpload.ratio = `p99 ${(underUpload.p99 / Math.max(idle.p99, 1)).toFixed(2)}x idle (target 3x)`;
+    times.sort((a, b) => a - b);
+    rows.push({ scenario: `POST /v2/images (${side}x${side} PNG${side > 7000 ? ', downsized' : ''})`, rps: 0, p50: times[Math.floor(times.length / 2)], p99: times[times.length - 1], errors: 0, non2xx: 0, rssMb: underUpload.rssMb, note: `${huge.length} distinct uploads of ~${(huge[0].length / 1e6).toFixed(0)} MB; p50/p99 = their time; RSS before ${rssBefore} MB` });
 
     void ceilingHttp;
   } finally {
@@ -227,11 +308,12 @@ async function main() {
 
   const header = '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | server RSS MB | ratio | note |\n|---|---:|---:|---:|---:|---:|---:|---|---|';
   const md = `${header}\n${rows.map((r) => `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.rssMb || '-'} | ${r.ratio ?? ''} | ${r.note ?? ''} |`).join('\n')}\n`;
-  const meta = { date: new Date().toISOString(), database: f.databaseUrl ? 'postgresql' : 'pglite', smoke: SMOKE, seconds: SECONDS, bigOrders: BIG, durationS: Math.round((Date.now() - started) / 1000) };
+  const meta = { date: new Date().toISOString(), database: f.databaseUrl ? 'postgresql' : 'pglite', smoke: SMOKE, seconds: SECONDS, serverRssAtStartMb: rssAtStartMb, bigOrders: BIG, durationS: Math.round((Date.now() - started) / 1000) };
   const dir = join(import.meta.dirname, 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'latest.json'), `${JSON.stringify({ meta, rows }, null, 2)}\n`);
-  writeFileSync(join(dir, 'latest.md'), `# Benchmark ${meta.date} (${meta.database}${SMOKE ? ', smoke' : ''})\n\n${md}`);
+  const plans = Object.entries(f.explain).map(([label, plan]) => `### ${label}\n\n\`\`\`\n${plan}\n\`\`\`\n`).join('\n');
+  writeFileSync(join(dir, 'latest.json'), `${JSON.stringify({ meta, rows, explain: f.explain }, null, 2)}\n`);
+  writeFileSync(join(dir, 'latest.md'), `# Benchmark ${meta.date} (${meta.database}${SMOKE ? ', smoke' : ''})\n\n${md}\n## EXPLAIN of the order list query\n\n${plans}`);
   process.stdout.write(`\n${md}\n${JSON.stringify(meta)}\n`);
 }
 

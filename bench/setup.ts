@@ -6,6 +6,7 @@ import pino from 'pino';
 import sharp from 'sharp';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
+import { ordersRepo } from '../src/modules/orders/repo.ts';
 
 export interface BenchFixture {
   dataDir: string;
@@ -13,10 +14,12 @@ export interface BenchFixture {
   baselineDataDir: string;
   secretKey: string;
   demoKey: string;
-  small: { key: string; orgId: string; orders: number };
+  small: { key: string; orgId: string; orders: number; middleSeq: number };
   big: { key: string; orgId: string; orders: number; middleSeq: number };
   tenants: string[];
   sampleOrder: string;
+  /** EXPLAIN ANALYZE of the order list's own query: first and deep page, small and big organization. */
+  explain: Record<string, string>;
   cleanup(): Promise<void>;
 }
 
@@ -69,15 +72,34 @@ export async function prepare(opts: { bigOrders: number; smallOrders: number; te
     const store = await s.organization.createStore(org.reference, { name, code, integration: 'api', accountReference: account.reference, combinedAddress: address });
     const key = (await s.organization.createApiKey(org.reference, { name: 'bench' })).apiKey.secret;
     if (orders > 0) await bulkOrders(s.db, org.reference, store.reference, plain.reference, orders);
-    return { orgId: org.reference, key, storeId: store.reference };
+    // The seq in the middle of the organization's orders: a deep page's cursor position.
+    const [{ seq }] = await s.db.query<{ seq: number }>('SELECT (min(seq) + (max(seq) - min(seq)) / 2)::int AS seq FROM orders WHERE organization_id = $1', [org.reference]);
+    return { orgId: org.reference, key, storeId: store.reference, middleSeq: seq ?? 0 };
   };
+  // The organizations driven at thousands of requests per second get their limits raised; the
+  // tenants of the many-organizations scenario keep the defaults (50 req/s sustained).
+  const unlimited = { quota: 1_000_000_000, windowSeconds: 60 };
+  const raise = (orgId: string) => s.organization.setRateLimits(orgId, { default: unlimited, uploads: unlimited, downloads: unlimited });
   const small = await makeOrg('Bench Small', opts.smallOrders);
   const big = await makeOrg('Bench Big', opts.bigOrders);
-  const [{ seq: firstSeq }] = await s.db.query<{ seq: number }>('SELECT min(seq)::int AS seq FROM orders WHERE organization_id = $1', [big.orgId]);
+  for (const orgId of [demo.reference, small.orgId, big.orgId]) await raise(orgId);
   const tenants: string[] = [];
   for (let i = 0; i < opts.tenants; i++) tenants.push((await makeOrg(`Bench Tenant ${i + 1}`, 0)).key);
   const [sample] = await s.db.query<{ id: string }>('SELECT id FROM orders WHERE organization_id = $1 ORDER BY seq DESC LIMIT 1', [small.orgId]);
   await s.db.query('ANALYZE');
+  // The list's own SQL (ordersRepo.orders), run through an executor that prefixes EXPLAIN.
+  const explain: Record<string, string> = {};
+  for (const [label, o, after] of [
+    [`first page, ${opts.smallOrders.toLocaleString('en')} orders`, small, null],
+    [`deep page, ${opts.smallOrders.toLocaleString('en')} orders`, small, small.middleSeq],
+    [`first page, ${opts.bigOrders.toLocaleString('en')} orders`, big, null],
+    [`deep page, ${opts.bigOrders.toLocaleString('en')} orders`, big, big.middleSeq],
+  ] as const) {
+    const ex = { query: (sql: string, p?: unknown[]) => s.db.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, p) };
+    await ordersRepo.orders(ex as never, o.orgId, { after, limit: 50 }, {});
+    const rows = (await ordersRepo.orders(ex as never, o.orgId, { after, limit: 50 }, {})) as unknown as Array<{ 'QUERY PLAN': string }>;
+    explain[label] = rows.map((r) => r['QUERY PLAN']).join('\n');
+  }
   await s.rateLimits.close();
   await s.db.close();
 
@@ -89,10 +111,11 @@ export async function prepare(opts: { bigOrders: number; smallOrders: number; te
     baselineDataDir,
     secretKey,
     demoKey: demo.apiKeys.full,
-    small: { key: small.key, orgId: small.orgId, orders: opts.smallOrders },
-    big: { key: big.key, orgId: big.orgId, orders: opts.bigOrders, middleSeq: firstSeq + Math.floor(opts.bigOrders / 2) },
+    small: { key: small.key, orgId: small.orgId, orders: opts.smallOrders, middleSeq: small.middleSeq },
+    big: { key: big.key, orgId: big.orgId, orders: opts.bigOrders, middleSeq: big.middleSeq },
     tenants,
     sampleOrder: sample.id,
+    explain,
     cleanup: database.drop,
   };
 }
@@ -134,6 +157,21 @@ export async function noisePng(width: number, height: number, seed: number): Pro
     x ^= x >>> 17;
     x ^= x << 5;
     raw[i] = x & 0xff;
+  }
+  return sharp(raw, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+}
+
+/**
+ * A large PNG that is cheap to make but distinct per `seed` (so the upload's deduplication does not
+ * short-cut it): a seeded pattern that compresses, so the file is small while decoding still has to
+ * inflate and resize every pixel.
+ */
+export async function patternPng(width: number, height: number, seed: number): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 3);
+  const row = Buffer.alloc(width * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < row.length; x++) row[x] = (x * seed + y * 7 + ((x ^ y) & 31)) & 0xff;
+    row.copy(raw, y * row.length);
   }
   return sharp(raw, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
 }

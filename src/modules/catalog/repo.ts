@@ -32,6 +32,17 @@ export const catalogReads = {
   async product(ex: Executor, orgId: string, id: string): Promise<ProductView | null> {
     return (await ex.query<ProductView>(`${PRODUCT_VIEW} WHERE ${VISIBLE} AND p.id = $2`, [orgId, id]))[0] ?? null;
   },
+  /** The product with its media in one round trip (GET by reference). */
+  async productWithMedia(ex: Executor, orgId: string, id: string): Promise<{ product: ProductView; media: MediaRow[] } | null> {
+    const rows = await ex.query<ProductView & { media: Array<Omit<MediaRow, 'modified_at'> & { modified_at: string }> }>(
+      `${PRODUCT_VIEW.replace('SELECT p.*,', `SELECT p.*, COALESCE((SELECT json_agg(m ORDER BY m.kind, m.position, m.filename) FROM product_media m WHERE m.product_id = p.id), '[]') AS media,`)}
+       WHERE ${VISIBLE} AND p.id = $2`,
+      [orgId, id],
+    );
+    if (!rows[0]) return null;
+    const { media, ...product } = rows[0];
+    return { product: product as ProductView, media: media.map((m) => ({ ...m, modified_at: new Date(m.modified_at) })) };
+  },
   async productsByIds(ex: Executor, orgId: string, ids: string[]): Promise<ProductView[]> {
     return ex.query<ProductView>(`${PRODUCT_VIEW} WHERE ${VISIBLE} AND p.id = ANY($2::text[])`, [orgId, ids]);
   },

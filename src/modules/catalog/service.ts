@@ -102,8 +102,9 @@ export function catalogService(deps: {
     },
     /** Archived products leave the list but still answer here. */
     async product(orgId: string, ref: string) {
-      const row = await visibleRow(orgId, ref);
-      return toDetail(row, await reads.media(db, row.id));
+      const found = isReference('Product', ref) ? await reads.productWithMedia(db, orgId, ref) : null;
+      if (!found) throw notFound('Product');
+      return toDetail(found.product, found.media);
     },
     /** A media file's record; the caller streams `blob_key` from the blob store. */
     async mediaFile(orgId: string, ref: string, filename: string): Promise<MediaRow> {

@@ -73,16 +73,24 @@ export const ordersRepo = {
     return rows[0] ?? null;
   },
 
-  async insertOrder(ex: Executor, o: Omit<OrderRow, 'seq'>): Promise<void> {
-    await ex.query(
-      `INSERT INTO orders (id, organization_id, store_id, order_number, shipping_kind, custom_identifier, dropship_address_id,
+  /**
+   * Returns the row as stored, so the caller need not read it back. A new dropship address is
+   * written by the same statement (one round trip less per order).
+   */
+  async insertOrder(ex: Executor, o: Omit<OrderRow, 'seq'>, address?: AddressRow): Promise<OrderRow> {
+    const withAddress = address ? 'WITH a AS (INSERT INTO addresses (id, organization_id, fields, created_at) VALUES ($20, $21, $22, $23)) ' : '';
+    const rows = await ex.query<OrderRow>(
+      `${withAddress}INSERT INTO orders (id, organization_id, store_id, order_number, shipping_kind, custom_identifier, dropship_address_id,
          minimal_shipping_level, shipping_level, brand_id, packaging_id, status, status_modified_at, shipping_cents, shipment_id,
          replacement_for_claim_id, replaces_order_id, via_store_code, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+       RETURNING *`,
       [o.id, o.organization_id, o.store_id, o.order_number, o.shipping_kind, o.custom_identifier, o.dropship_address_id, o.minimal_shipping_level,
         o.shipping_level, o.brand_id, o.packaging_id, o.status, o.status_modified_at, o.shipping_cents, o.shipment_id, o.replacement_for_claim_id,
-        o.replaces_order_id, o.via_store_code, o.created_at],
+        o.replaces_order_id, o.via_store_code, o.created_at,
+        ...(address ? [address.id, address.organization_id, JSON.stringify(address.fields), address.created_at] : [])],
     );
+    return rows[0];
   },
   async insertLine(ex: Executor, l: OrderlineRow): Promise<void> {
     await ex.query(
@@ -90,6 +98,23 @@ export const ordersRepo = {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [l.order_id, l.line_index, l.product_id, l.image_id, l.quantity, l.canceled_quantity, l.shipped_quantity, JSON.stringify(l.annotations), l.unit_price_cents, l.unit_weight_grams, l.awaiting_launch],
     );
+  },
+
+  /** All lines of one order in one statement; returns them as stored, in line order. */
+  async insertLines(ex: Executor, lines: OrderlineRow[]): Promise<OrderlineRow[]> {
+    if (lines.length === 0) return [];
+    const cols = 11;
+    const params: unknown[] = [];
+    const values = lines.map((l, i) => {
+      params.push(l.order_id, l.line_index, l.product_id, l.image_id, l.quantity, l.canceled_quantity, l.shipped_quantity, JSON.stringify(l.annotations), l.unit_price_cents, l.unit_weight_grams, l.awaiting_launch);
+      return `(${Array.from({ length: cols }, (_, c) => `$${i * cols + c + 1}`).join(', ')})`;
+    });
+    const rows = await ex.query<OrderlineRow>(
+      `INSERT INTO orderlines (order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations, unit_price_cents, unit_weight_grams, awaiting_launch)
+       VALUES ${values.join(', ')} RETURNING *`,
+      params,
+    );
+    return rows.sort((a, b) => a.line_index - b.line_index);
   },
 
   /** `orgId` null: any organization (operator routes). */
@@ -100,6 +125,17 @@ export const ordersRepo = {
     );
     return rows[0] ?? null;
   },
+  /** The order with its lines in one round trip (GET by reference). */
+  async orderWithLines(ex: Executor, orgId: string, id: string): Promise<{ order: OrderRow; lines: OrderlineRow[] } | null> {
+    const rows = await ex.query<OrderRow & { lines: OrderlineRow[] }>(
+      `SELECT o.*, COALESCE((SELECT json_agg(l ORDER BY l.line_index) FROM orderlines l WHERE l.order_id = o.id), '[]') AS lines
+       FROM orders o WHERE o.id = $2 AND o.organization_id = $1`,
+      [orgId, id],
+    );
+    if (!rows[0]) return null;
+    const { lines, ...order } = rows[0];
+    return { order: order as OrderRow, lines };
+  },
   async ordersByIds(ex: Executor, orgId: string | null, ids: string[], lock = false): Promise<OrderRow[]> {
     return ex.query<OrderRow>(
       `SELECT * FROM orders WHERE id = ANY($2::text[]) AND ($1::text IS NULL OR organization_id = $1) ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
@@ -109,12 +145,22 @@ export const ordersRepo = {
   async orderByCustomIdentifier(ex: Executor, orgId: string, customIdentifier: string): Promise<OrderRow | null> {
     return (await ex.query<OrderRow>('SELECT * FROM orders WHERE organization_id = $1 AND custom_identifier = $2', [orgId, customIdentifier]))[0] ?? null;
   },
+  /**
+   * A keyset page on the (organization_id, seq) index, whatever the data looks like. Written so that
+   * only that index fits: with `organization_id = $1 ... ORDER BY seq` the planner may walk the
+   * unique index on seq and filter, reading every newer order of other organizations first (240 ms
+   * instead of 0.1 ms for an organization with older orders, at 600,000 orders), and `seq < $2`
+   * alone lets it combine the seq index with a bitmap and sort. The range on organization_id keeps
+   * it in the ORDER BY, and the row comparison only matches the (organization_id, seq) index.
+   * See docs/performance.md.
+   */
   async orders(ex: Executor, orgId: string, ks: Keyset, f: OrderFilter): Promise<OrderRow[]> {
     return ex.query<OrderRow>(
-      `SELECT * FROM orders WHERE organization_id = $1 AND ($2::bigint IS NULL OR seq < $2)
+      `SELECT * FROM orders WHERE organization_id >= $1 AND organization_id <= $1
+         AND ($2::bigint IS NULL OR (organization_id, seq) < ($1::text, $2::bigint))
          AND ($4::text IS NULL OR store_id = $4) AND ($5::text IS NULL OR status = $5)
          AND ($6::timestamptz IS NULL OR created_at > $6) AND ($7::timestamptz IS NULL OR created_at < $7)
-       ORDER BY seq DESC LIMIT $3`,
+       ORDER BY organization_id DESC, seq DESC LIMIT $3`,
       [orgId, ks.after, ks.limit, f.storeId ?? null, f.status ?? null, f.createdAfter ?? null, f.createdBefore ?? null],
     );
   },

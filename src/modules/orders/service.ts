@@ -55,9 +55,20 @@ export function ordersService(deps: OrdersDeps) {
     });
   }
 
+  // A store's code never changes once created (updateStore cannot set it), so the code of a store
+  // is read once per process instead of once per order read.
+  const knownCodes = new Map<string, string>();
   async function storeCodes(orgId: string, rows: OrderRow[]): Promise<Map<string, string>> {
     const codes = new Map<string, string>();
-    for (const id of new Set(rows.map((r) => r.store_id))) codes.set(id, (await organization.storeRowIn(db, orgId, id))!.code);
+    for (const id of new Set(rows.map((r) => r.store_id))) {
+      let code = knownCodes.get(id);
+      if (code === undefined) {
+        code = (await organization.storeRowIn(db, orgId, id))!.code;
+        if (knownCodes.size >= 10_000) knownCodes.clear();
+        knownCodes.set(id, code);
+      }
+      codes.set(id, code);
+    }
     return codes;
   }
 
@@ -139,24 +150,25 @@ export function ordersService(deps: OrdersDeps) {
 
       const id = newReference('Order');
       const now = clock.now();
+      // The number is taken in a statement of its own: inside the transaction the store's counter row
+      // would stay locked until commit and every order of the store would wait for the one before.
+      // An order whose transaction then fails (a racing duplicate customIdentifier, a database
+      // failure) leaves its number unused.
+      const number = await organization.nextOrderNumber(db, store.id);
       try {
         await db.tx(async (tx) => {
-          const number = await organization.nextOrderNumber(tx, store.id);
-          let addressId: string | null = null;
-          if (address) {
-            addressId = newReference('Address');
-            await repo.insertAddress(tx, { id: addressId, organization_id: orgId, fields: address, created_at: now });
-          }
-          await repo.insertOrder(tx, {
+          const addressRow = address ? { id: newReference('Address'), organization_id: orgId, fields: address, created_at: now } : undefined;
+          const addressId = addressRow?.id ?? null;
+          const order = await repo.insertOrder(tx, {
             id, organization_id: orgId, store_id: store.id, order_number: number, shipping_kind: input.shippingKind,
             custom_identifier: input.customIdentifier ?? null, dropship_address_id: addressId,
             minimal_shipping_level: input.shippingKind === 'dropship' ? (input.dropshipMinimalShippingLevel ?? 'basic') : null,
             shipping_level: level, brand_id: brandId, packaging_id: packagingId,
             status: lines.some((l) => l.awaiting_launch) ? 'preorder' : 'pending', status_modified_at: now,
             shipping_cents: shippingCents, shipment_id: null, replacement_for_claim_id: null, replaces_order_id: null, via_store_code: null, created_at: now,
-          });
-          for (const l of lines) await repo.insertLine(tx, { ...l, order_id: id });
-          await deps.events.record(tx, { organizationId: orgId, type: 'order.created', data: { order: await orderViewIn(tx, orgId, id, store.code) } });
+          }, addressRow);
+          const stored = await repo.insertLines(tx, lines.map((l) => ({ ...l, order_id: id })));
+          await deps.events.record(tx, { organizationId: orgId, type: 'order.created', data: { order: toOrder(order, stored, store.code) } });
         });
       } catch (err) {
         // Two creates with one customIdentifier at the same time: the unique index lets one through.
@@ -174,9 +186,10 @@ export function ordersService(deps: OrdersDeps) {
     },
 
     async get(orgId: string, ref: string) {
-      const o = await mustOrder(orgId, ref);
-      const codes = await storeCodes(orgId, [o]);
-      return toOrder(o, await repo.lines(db, [o.id]), codes.get(o.store_id)!);
+      const found = isReference('Order', ref) ? await repo.orderWithLines(db, orgId, ref) : null;
+      if (!found) throw notFound('Order');
+      const codes = await storeCodes(orgId, [found.order]);
+      return toOrder(found.order, found.lines, codes.get(found.order.store_id)!);
     },
 
     async list(orgId: string, q: Static<typeof ListOrdersQuery>) {

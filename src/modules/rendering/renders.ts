@@ -10,6 +10,19 @@ import { type RenderRow, renderingRepo as repo } from './repo.ts';
 import { amsterdamIso, secondsUntil, tokenWeek } from './week.ts';
 
 export const RENDER_JOB = 'rendering.render';
+
+/**
+ * One composition at a time per process: the worker runs several jobs at once and each composition
+ * keeps a core busy in libvips, so on a small node parallel renders would take every core from the
+ * API requests of the same process. Renders queue here instead (they are asynchronous anyway).
+ */
+let composing: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+  const run = composing.then(fn, fn);
+  composing = run.catch(() => {});
+  return run;
+}
+
 /** The spec's polling interval. */
 export const POLL_SECONDS = 60;
 
@@ -148,7 +161,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
       if (!row || row.status !== 'pending') return;
       try {
         const { template, image } = await inputs(row);
-        const out = await composeRender(template, image);
+        const out = await oneAtATime(() => composeRender(template, image));
         const ext = FORMATS[row.format].extension;
         const base = `renders/${row.organization_id}/${row.id}`;
         await blobs.put(`${base}/media.${ext}`, out.media);

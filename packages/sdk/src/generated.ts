@@ -1548,6 +1548,64 @@ export interface ListProductsResponse {
   [k: string]: unknown;
 }
 
+// GET /v2/renders - Renders of the organization, newest first (optionally by status)
+export interface ListRendersQuery {
+  /**
+   * Opaque; take it from `nextCursor`.
+   */
+  cursor?: string;
+  /**
+   * Page size, 1-100 (default 50)
+   */
+  limit?: number;
+  status?: "pending" | "completed" | "failed";
+}
+export interface ListRendersResponse {
+  renders: {
+    /**
+     * `Render_<26 characters>`
+     */
+    reference: string;
+    /**
+     * `Composition_<26 characters>`
+     */
+    compositionReference: string;
+    /**
+     * `Image_<26 characters>`
+     */
+    imageReference: string;
+    status: "pending" | "completed" | "failed";
+    thumbhash: string | null;
+    media: {
+      mimeType: string;
+      extension: string;
+      /**
+       * bytes
+       */
+      size: number;
+      [k: string]: unknown;
+    } | null;
+    thumbnail: {
+      mimeType: string;
+      extension: string;
+      /**
+       * bytes
+       */
+      size: number;
+      [k: string]: unknown;
+    } | null;
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    created: string;
+    completed: string | null;
+    failureReason: string | null;
+    [k: string]: unknown;
+  }[];
+  nextCursor: string | null;
+  [k: string]: unknown;
+}
+
 // GET /v2/scenes - Scenes, optionally those compatible with a productgroup
 export interface ListScenesQuery {
   productgroupReference?: string;
@@ -2675,6 +2733,20 @@ export const operations = {
     pageKey: "products",
     pending: false,
   },
+  listRenders: {
+    method: "GET",
+    path: "/v2/renders",
+    resource: "renders",
+    name: "list",
+    pathParams: [],
+    query: ["cursor", "limit", "status"],
+    body: "none",
+    bodyRequired: false,
+    success: 200,
+    result: "page",
+    pageKey: "renders",
+    pending: false,
+  },
   listScenes: {
     method: "GET",
     path: "/v2/scenes",
@@ -3357,6 +3429,16 @@ export interface Operations {
     result: "page";
     item: ListProductsResponse["products"][number];
   };
+  listRenders: {
+    params: [];
+    query: ListRendersQuery;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: ListRendersResponse;
+    result: "page";
+    item: ListRendersResponse["renders"][number];
+  };
   listScenes: {
     params: [];
     query: ListScenesQuery;
@@ -3627,6 +3709,7 @@ export interface Resources {
     downloadMedia: "downloadRenderMedia";
     downloadThumbnail: "downloadRenderThumbnail";
     get: "getRender";
+    list: "listRenders";
   };
   rendertokens: {
     get: "getRendertokens";

@@ -10,6 +10,7 @@ import { installIdempotency } from './platform/http/idempotency.ts';
 import { installJsonParser, installStrictRoutes } from './platform/http/strictness.ts';
 import { ErrorBody, Open, Type } from './platform/http/schemas.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
+import { attachExamples } from './openapi/examples.ts';
 import { renderingOperatorRoutes, renderingRoutes } from './modules/rendering/routes.ts';
 import type { Services } from './services.ts';
 import { catalogOperatorRoutes, catalogRoutes } from './modules/catalog/routes.ts';
@@ -104,6 +105,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
       security: [{ secretKey: [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transformObject: attachExamples,
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

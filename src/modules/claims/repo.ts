@@ -62,6 +62,10 @@ export interface EvidenceRow {
 }
 
 export const claimsRepo = {
+  /** Serialises claim creation per shipment, so two concurrent claims cannot both pass the checks. */
+  async lockShipment(tx: Executor, shipmentId: string): Promise<void> {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`claims:${shipmentId}`]);
+  },
   // --- categories ---
   async categories(ex: Executor): Promise<CategoryRow[]> {
     return ex.query<CategoryRow>('SELECT * FROM claimcategories ORDER BY seq');

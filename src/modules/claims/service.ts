@@ -48,7 +48,6 @@ type NewClaim = Pick<ClaimRow, 'id' | 'organization_id' | 'kind' | 'shipment_id'
 type NewLine = Pick<ClaimlineRow, 'order_id' | 'orderline_index' | 'product_id' | 'image_id' | 'quantity' | 'claimcategory_id'> & { evidence: string[] };
 
 /** One claim at a time per shipment: a transaction-scoped lock, released at commit. */
-const lockShipment = (tx: Executor, shipmentId: string) => tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`claims:${shipmentId}`]);
 
 export function claimsService(deps: ClaimsDeps) {
   const { db, clock, cursors, orders, shipments } = deps;
@@ -137,7 +136,7 @@ export function claimsService(deps: ClaimsDeps) {
       }
       const id = newReference('Claim');
       await db.tx(async (tx) => {
-        await lockShipment(tx, s.id);
+        await repo.lockShipment(tx, s.id);
         // The replacement first: it is the more telling answer when a settled claim sits on the shipment.
         const shipped = await shipments.ordersOfShipment(tx, s.id);
         for (const o of shipped) {
@@ -188,7 +187,7 @@ export function claimsService(deps: ClaimsDeps) {
       });
       const id = newReference('Claim');
       await db.tx(async (tx) => {
-        await lockShipment(tx, s.id);
+        await repo.lockShipment(tx, s.id);
         const pending = await repo.pendingQuantities(tx, order.id);
         for (const l of lines) {
           const open = pending.get(l.orderline_index) ?? 0;

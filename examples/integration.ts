@@ -39,7 +39,8 @@ export interface ExampleResult {
   skipped: string[];
 }
 
-const ADDRESS = {
+/** The destination the example ships to; the OpenAPI examples use it too. */
+export const ADDRESS = {
   firstname: 'Anna',
   lastname: 'Jansen',
   streetname: 'Prinsengracht',

@@ -14,23 +14,13 @@ import { ManualClock } from '../src/platform/clock.ts';
 import { EXAMPLES_FILE, type OperationExamples } from '../src/openapi/examples.ts';
 import { type TestApp, call, createTestApp } from '../test/support/app.ts';
 import { startReceiver } from '../test/webhooks/receiver.ts';
+import { ADDRESS } from '../examples/integration.ts';
 
 /** Captured bodies are untyped JSON. */
 type Json = any;
 
 const WEBHOOK_URL = 'https://partner.example.com/webhooks/pod';
 const SECRET_PLACEHOLDER = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const ADDRESS = {
-  firstname: 'Anna',
-  lastname: 'Jansen',
-  streetname: 'Prinsengracht',
-  housenumber: '263',
-  zipcode: '1016 GV',
-  city: 'Amsterdam',
-  countryCode: 'NL',
-  email: 'anna@example.com',
-  phonenumber: '+31 20 555 0101',
-};
 const REQUEST_ID = '8c0d2f4e-6b1a-4c39-9e57-2d3f1a6b7c90';
 const MISSING = (prefix: string) => `${prefix}_0000000000000000000000zzzz`;
 

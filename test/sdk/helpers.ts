@@ -47,16 +47,7 @@ export async function freshPng(size = { width: 64, height: 64 }): Promise<Buffer
   return sharp({ create: { ...size, channels: 3, background: { r: shade % 256, g: (shade >> 4) % 256, b: 77 } } }).png().toBuffer();
 }
 
-export const ADDRESS = {
-  firstname: 'Anna',
-  lastname: 'Jansen',
-  streetname: 'Prinsengracht',
-  housenumber: '263',
-  zipcode: '1016 GV',
-  city: 'Amsterdam',
-  countryCode: 'NL',
-  email: 'anna@example.com',
-};
+export { ADDRESS } from '../orders/helpers.ts';
 
 export function seedProduct(t: TestApp, name: string): string {
   const p = t.seed.organizations[0].products?.find((x) => x.name === name);

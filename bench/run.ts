@@ -17,6 +17,9 @@ const SMOKE = process.argv.includes('--smoke');
 const SECONDS = SMOKE ? 1 : Number(process.env.BENCH_SECONDS ?? 10);
 const BIG = SMOKE ? 2_000 : Number(process.env.BENCH_BIG_ORDERS ?? 1_000_000);
 const TENANTS = SMOKE ? 4 : 40;
+/** `BENCH_ONLY=<regex>`: only the scenario groups whose names match (the baselines always run). */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+const want = (...names: string[]) => !ONLY || names.some((n) => ONLY.test(n));
 
 interface Row {
   scenario: string;
@@ -135,6 +138,7 @@ async function main() {
     const image = (await api('POST', '/v2/images', f.demoKey, await noisePng(64, 64, 1), 'application/octet-stream')).data.image;
     const demoOrder = (await api('GET', '/v2/orders?limit=1', f.small.key)).data.orders[0];
 
+    if (want('GET /v2/products/{ref}', 'GET /v2/orders/{ref}')) {
     const productReq = { path: `/v2/products/${printable.reference}`, headers: H(f.demoKey) };
     const orderReq = { path: `/v2/orders/${demoOrder.reference}`, headers: H(f.small.key) };
     await warm(base, productReq);
@@ -147,9 +151,11 @@ async function main() {
     for (const r of [getProduct, getOrder]) r.ratio = `${((r.rps / dbCeiling) * 100).toFixed(0)}% of DB ceiling (target 70%)`;
     for (const r of [ceilingDb, ceilingDb2]) r.ratio = `${((r.rps / ceilingHttp.rps) * 100).toFixed(0)}% of HTTP ceiling`;
     for (const r of [getProduct, getOrder]) r.note = `${((r.rps / ceilingHttp.rps) * 100).toFixed(0)}% of HTTP ceiling`;
+    }
 
     // Keyset pages: the first page and one from the middle, with a cursor the list itself would issue
     // (scope 'orders', position = seq of the last order seen; see src/modules/orders/service.ts).
+    if (want('GET /v2/orders page')) {
     const cursors = new Cursors(f.secretKey);
     const page = (key: string, seq?: number) => ({ path: `/v2/orders?limit=50${seq === undefined ? '' : `&cursor=${encodeURIComponent(cursors.encode('orders', seq))}`}`, headers: H(key) });
     for (const o of [f.small, f.big]) {
@@ -162,6 +168,7 @@ async function main() {
     const deepBig = await measure(`GET /v2/orders deep page (${BIG.toLocaleString('en')} orders)`, page(f.big.key, f.big.middleSeq));
     listBig.ratio = `p99 ${(listBig.p99 / Math.max(list1k.p99, 1)).toFixed(2)}x of 1,000 (target 1.5x)`;
     deepBig.ratio = `p99 ${(deepBig.p99 / Math.max(deep1k.p99, 1)).toFixed(2)}x of 1,000 (target 1.5x)`;
+    }
 
     const address = { firstname: 'Ada', lastname: 'Lovelace', streetname: 'Herengracht', housenumber: '1', zipcode: '1015 BA', city: 'Amsterdam', countryCode: 'NL', email: 'ada@example.com' };
     let n = 0;
@@ -171,6 +178,7 @@ async function main() {
         orderlines: [{ productReference: printable.reference, imageReference: image.reference, quantity: 1 }, { productReference: plain.reference, quantity: 2 }],
       },
     });
+    if (want('POST /v2/orders')) {
     const post = await measure('POST /v2/orders (dropship, 2 lines)', {
       method: 'POST', path: '/v2/orders', headers: H(f.demoKey, { 'content-type': 'application/json' }), setupRequest: (r: any) => ({ ...r, body: orderBody() }),
     }, { connections: 20 });
@@ -179,21 +187,28 @@ async function main() {
       method: 'POST', path: '/v2/orders', headers: H(f.demoKey, { 'content-type': 'application/json' }), setupRequest: (r: any) => ({ ...r, body: orderBody() }),
     }, { connections: 10, rate: 200 }, 'p99 target < 50 ms');
     rows[rows.length - 1].ratio = `p99 ${rows[rows.length - 1].p99} ms (target < 50)`;
+    }
+    if (want('POST /v2/quote')) {
     await measure('POST /v2/quote', {
       method: 'POST', path: '/v2/quote', headers: H(f.demoKey, { 'content-type': 'application/json' }),
       body: JSON.stringify({ quote: { storeReference: store.reference, shippingKind: 'dropship', dropshipAddress: address, orderlines: [{ productReference: printable.reference, quantity: 2 }] } }),
     });
 
+    }
+
     // Uploads: distinct 1 MB PNGs so the deduplication shortcut is not what is measured.
+    if (want('POST /v2/images (1 MB PNG)')) {
     const pngs: Buffer[] = [];
     for (let i = 0; i < (SMOKE ? 4 : 60); i++) pngs.push(await noisePng(580, 580, 1000 + i));
     let u = 0;
     await measure('POST /v2/images (1 MB PNG)', {
       method: 'POST', path: '/v2/images', headers: H(f.demoKey, { 'content-type': 'application/octet-stream' }), setupRequest: (r: any) => ({ ...r, body: pngs[u++ % pngs.length] }),
     }, { connections: 4, amount: pngs.length }, 'distinct images; later repeats are deduplicated');
+    }
 
     const orderLight = { path: `/v2/orders/${demoOrder.reference}`, headers: H(f.small.key) };
 
+    if (want('render')) {
     // Renders: the service's renderer against a plain sharp pipeline doing the same composition.
     const area = { x: 330, y: 110, width: 160, height: 320, rotation: -10 };
     const tpl = await drawTemplate({ width: 800, height: 600 }, area, { from: '#dfe7ef', to: '#f7f3ee', surface: '#c9b59a' });
@@ -256,6 +271,9 @@ async function main() {
     duringRenders.ratio = `p99 ${(duringRenders.p99 / Math.max(idleRenders.p99, 1)).toFixed(2)}x idle (target 3x)`;
     duringRenders.note = `${rendersQueued} renders queued, all done after ${(rendersDoneMs / 1000).toFixed(1)} s (${(rendersQueued / Math.max(rendersDoneMs / 1000, 0.001)).toFixed(1)} renders/s)`;
 
+    }
+
+    if (want('organizations')) {
     // Many organizations at once, each at the sustained rate the spec allows (default limits, one
     // connection per organization at 50 req/s): p99 over all their requests, and every 429.
     let tenant = 0;
@@ -272,10 +290,12 @@ async function main() {
     r.ratio = `${limited} x 429 (target 0), p99 ${r.p99} ms (target < 25)`;
     rows.push(r);
     process.stdout.write(`  ${r.scenario}: ${r.rps} req/s, p99 ${r.p99} ms, ${limited} x 429\n`);
+    }
 
     // Other requests while 7500x7500 PNGs are downsized: the load runs exactly as long as the uploads
     // (distinct images, one after the other), against an idle figure taken just before. Last, since
     // the allocator keeps the memory of a large decode and it would count against later scenarios.
+    if (want('upload')) {
     const side = SMOKE ? 3000 : 7500;
     const huge: Buffer[] = [];
     for (let i = 0; i < (SMOKE ? 1 : 3); i++) huge.push(await patternPng(side, side, 7 + i));
@@ -297,6 +317,8 @@ async function main() {
     underUpload.ratio = `p99 ${(underUpload.p99 / Math.max(idle.p99, 1)).toFixed(2)}x idle (target 3x)`;
     times.sort((a, b) => a - b);
     rows.push({ scenario: `POST /v2/images (${side}x${side} PNG${side > 7000 ? ', downsized' : ''})`, rps: 0, p50: times[Math.floor(times.length / 2)], p99: times[times.length - 1], errors: 0, non2xx: 0, rssMb: underUpload.rssMb, note: `${huge.length} distinct uploads of ~${(huge[0].length / 1e6).toFixed(0)} MB; p50/p99 = their time; RSS before ${rssBefore} MB` });
+
+    }
 
     void ceilingHttp;
   } finally {

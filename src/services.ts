@@ -4,6 +4,7 @@ import type { Clock } from './platform/clock.ts';
 import type { Db } from './platform/db/index.ts';
 import { KeyCache } from './platform/http/auth.ts';
 import { Cursors } from './platform/http/pagination.ts';
+import { ChangeFeed } from './platform/cache.ts';
 import { Worker } from './platform/jobs/worker.ts';
 import type { RateLimitStore } from './platform/ratelimit/index.ts';
 import type { BlobStore } from './platform/storage.ts';
@@ -50,10 +51,11 @@ export function createServices(core: CoreDeps) {
   const cursors = new Cursors(core.secretKey);
   const blobs = core.blobs ?? createBlobStore(config);
   const worker = new Worker({ db, clock, log });
-  const base = { ...core, blobs, cursors, worker };
+  const changes = new ChangeFeed(db);
+  const base = { ...core, blobs, cursors, worker, changes };
 
   let keys: KeyCache | undefined;
-  const organization = organizationService({ db, clock, config, cursors, keys: () => keys! });
+  const organization = organizationService({ db, clock, config, cursors, changes, keys: () => keys! });
   keys = new KeyCache(organization.keyResolver, config.keyCacheTtlSeconds * 1000);
 
   // --- events and webhooks (issue 7) ---
@@ -63,7 +65,7 @@ export function createServices(core: CoreDeps) {
   const webhooks = webhooksService({ db, clock, config, cursors, box: webhookSecrets, events, attempts: webhookAttempts });
 
   // --- catalog (issue 3) ---
-  const catalog = catalogService({ db, clock, cursors, blobs, config, organizationExists: (id) => organization.organizationRow(id) });
+  const catalog = catalogService({ db, clock, cursors, blobs, config, changes, organizationExists: (id) => organization.organizationRow(id) });
 
   // --- images (issue 3) ---
   const images = imagesService({ db, clock, cursors, blobs });
@@ -120,7 +122,7 @@ export function createServices(core: CoreDeps) {
   registerWebhookJobs(services);
   catalog.onProductChanged(productUpdatedListener({
     db, events,
-    productFor: (orgId, ref) => catalog.product(orgId, ref),
+    productFor: (orgId, ref) => catalog.freshProduct(orgId, ref),
     allOrganizationIds: () => collectOrganizationIds((cursor) => organization.listOrganizations({ cursor, limit: 100 })),
   }));
 

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { isPrivateAddress } from '../../src/platform/http/targets.ts';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { clearEndpoints, createEndpoint, deliveriesOf, recordEvent } from './helpers.ts';
+import { scheduleMaintenance } from '../../src/modules/maintenance/jobs.ts';
 
 const DAY = 24 * 3600_000;
 const RECEIVER = 'https://hooks.partner.example/pod?x=1';
@@ -264,6 +265,8 @@ describe('webhook endpoints, delivery log and events API', () => {
 
   it('keeps events for 30 days, then purges them with their deliveries', async () => {
     await clearEndpoints(t);
+    // The hourly maintenance job purges them (main.ts starts its chain).
+    await scheduleMaintenance(t.s);
     const ep = await createEndpoint(t, RECEIVER, ['shipment.created']);
     const old = await recordEvent(t, 'shipment.created', { shipment: {} });
     await call(t, 'DELETE', `/v2/webhook-endpoints/${ep.reference}`);

@@ -1,10 +1,12 @@
 import type { Static } from 'typebox';
+import type { ChangeFeed } from '../../platform/cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type Db, type Executor, PG_DEADLOCK, PG_UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/index.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { BlobStore } from '../../platform/storage.ts';
+import { CATALOG_TOPIC } from './events.ts';
 import { storeFiles } from './files.ts';
 import { type ProductRow, type ProductView, catalogWrites as w } from './repo.ts';
 import type { ImportDocument, ProductChange as ProductChangeBody, StockIn } from './schemas.ts';
@@ -19,13 +21,20 @@ export function catalogAdmin(deps: {
   blobs: BlobStore;
   organizationExists: (orgId: string) => Promise<unknown>;
   detail: (id: string, view: ProductView) => Promise<Record<string, unknown>>;
+  changes: ChangeFeed;
 }) {
   const { db, clock } = deps;
 
   /** Two writers racing for the same new key or rows: the loser is told to apply again, not a 500. */
   async function write<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     try {
-      return await db.tx(fn);
+      const result = await db.tx(async (tx) => {
+        const out = await fn(tx);
+        await deps.changes.announce(tx, CATALOG_TOPIC);
+        return out;
+      });
+      deps.changes.changed(CATALOG_TOPIC);
+      return result;
     } catch (err) {
       const code = pgErrorCode(err);
       if (code === PG_UNIQUE_VIOLATION || code === PG_DEADLOCK) throw conflict('catalog_conflict', 'Another catalog change touched the same records at the same time; apply this change again');

@@ -9,3 +9,6 @@ export interface ProductChange {
 export type ProductChangeListener = (change: ProductChange) => Promise<void>;
 
 export const PRODUCT_CHANGED_JOB = 'catalog.product_changed';
+
+/** The `ChangeFeed` topic of every committed catalog write (products, groups, items, media, packagings). */
+export const CATALOG_TOPIC = 'catalog';

@@ -21,6 +21,9 @@ const VISIBLE = '(g.private_organization_id IS NULL OR g.private_organization_id
 const PRODUCT_VIEW = `SELECT p.*, g.price_cents, g.private_organization_id, i.logical_quantity
   FROM products p JOIN productgroups g ON g.id = p.productgroup_id JOIN items i ON i.id = p.item_id`;
 
+/** The SQL visibility rule (`VISIBLE`) for a row already read. */
+export const isVisibleTo = (orgId: string, p: { private_organization_id: string | null }) => p.private_organization_id === null || p.private_organization_id === orgId;
+
 /** Reads as a partner sees them: public records and the organization's private ones. */
 export const catalogReads = {
   async products(ex: Executor, orgId: string, ks: Keyset): Promise<ProductView[]> {
@@ -32,19 +35,17 @@ export const catalogReads = {
   async product(ex: Executor, orgId: string, id: string): Promise<ProductView | null> {
     return (await ex.query<ProductView>(`${PRODUCT_VIEW} WHERE ${VISIBLE} AND p.id = $2`, [orgId, id]))[0] ?? null;
   },
-  /** The product with its media in one round trip (GET by reference). */
-  async productWithMedia(ex: Executor, orgId: string, id: string): Promise<{ product: ProductView; media: MediaRow[] } | null> {
+  /**
+   * Products with their media in one round trip, whoever may see them: the caller checks
+   * visibility (`isVisibleTo`), so that one cached copy serves every organization.
+   */
+  async productsWithMedia(ex: Executor, ids: string[]): Promise<Array<{ product: ProductView; media: MediaRow[] }>> {
     const rows = await ex.query<ProductView & { media: Array<Omit<MediaRow, 'modified_at'> & { modified_at: string }> }>(
       `${PRODUCT_VIEW.replace('SELECT p.*,', `SELECT p.*, COALESCE((SELECT json_agg(m ORDER BY m.kind, m.position, m.filename) FROM product_media m WHERE m.product_id = p.id), '[]') AS media,`)}
-       WHERE ${VISIBLE} AND p.id = $2`,
-      [orgId, id],
+       WHERE p.id = ANY($1::text[])`,
+      [ids],
     );
-    if (!rows[0]) return null;
-    const { media, ...product } = rows[0];
-    return { product: product as ProductView, media: media.map((m) => ({ ...m, modified_at: new Date(m.modified_at) })) };
-  },
-  async productsByIds(ex: Executor, orgId: string, ids: string[]): Promise<ProductView[]> {
-    return ex.query<ProductView>(`${PRODUCT_VIEW} WHERE ${VISIBLE} AND p.id = ANY($2::text[])`, [orgId, ids]);
+    return rows.map(({ media, ...product }) => ({ product: product as ProductView, media: media.map((m) => ({ ...m, modified_at: new Date(m.modified_at) })) }));
   },
   async allProducts(ex: Executor, orgId: string): Promise<ProductView[]> {
     return ex.query<ProductView>(`${PRODUCT_VIEW} WHERE ${VISIBLE} ORDER BY p.seq`, [orgId]);

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.ts';
+import { type ChangeFeed, ReadCache } from '../../platform/cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/index.ts';
 import { notFound } from '../../platform/errors.ts';
@@ -6,8 +7,8 @@ import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/h
 import { isReference } from '../../platform/ids.ts';
 import type { BlobStore } from '../../platform/storage.ts';
 import { catalogAdmin } from './admin.ts';
-import type { ProductChange, ProductChangeListener } from './events.ts';
-import { type ItemRow, type MediaRow, type PackagingRow, type ProductgroupRow, type ProductView, catalogReads as reads } from './repo.ts';
+import { CATALOG_TOPIC, type ProductChange, type ProductChangeListener } from './events.ts';
+import { type ItemRow, type MediaRow, type PackagingRow, type ProductgroupRow, type ProductView, catalogReads as reads, isVisibleTo } from './repo.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -47,6 +48,7 @@ export function catalogService(deps: {
   config: Pick<Config, 'publicBaseUrl'>;
   /** Throws when the organization does not exist (the organization service's `organizationRow`). */
   organizationExists: (orgId: string) => Promise<unknown>;
+  changes: ChangeFeed;
 }) {
   const { db, cursors } = deps;
   const listeners: ProductChangeListener[] = [];
@@ -94,6 +96,26 @@ export function catalogService(deps: {
 
   const admin = catalogAdmin({ ...deps, detail: async (id: string, view: ProductView) => toDetail(view, await reads.media(db, id)) });
 
+  // Products are read on every product page and every order, and change a few times a day: each
+  // process keeps them, with the response body made once, until any catalog change (admin.ts
+  // announces every committed write).
+  type Cached = { view: ProductView; detail: ReturnType<typeof toDetail> };
+  const cache = new ReadCache<Cached>({ maxEntries: 20_000, maxAgeMs: 60_000 });
+  deps.changes.on(CATALOG_TOPIC, () => cache.clear());
+  const loadProducts = async (ids: string[]) =>
+    new Map((await reads.productsWithMedia(db, ids)).map((p): [string, Cached] => [p.product.id, { view: p.product, detail: toDetail(p.product, p.media) }]));
+  async function visibleProducts(orgId: string, refs: string[], fresh = false): Promise<Cached[]> {
+    const ids = [...new Set(refs.filter((r) => isReference('Product', r)))];
+    if (ids.length === 0) return [];
+    const found = fresh ? await loadProducts(ids) : await cache.getMany(ids, loadProducts);
+    return [...found.values()].filter((c) => isVisibleTo(orgId, c.view));
+  }
+  async function productDetail(orgId: string, ref: string, fresh: boolean) {
+    const [found] = await visibleProducts(orgId, [ref], fresh);
+    if (!found) throw notFound('Product');
+    return found.detail;
+  }
+
   const service = {
     async listProducts(orgId: string, page: PageRequest) {
       const ks = keyset(cursors, 'products', page);
@@ -101,11 +123,12 @@ export function catalogService(deps: {
       return { products: p.items, nextCursor: p.nextCursor };
     },
     /** Archived products leave the list but still answer here. */
-    async product(orgId: string, ref: string) {
-      const found = isReference('Product', ref) ? await reads.productWithMedia(db, orgId, ref) : null;
-      if (!found) throw notFound('Product');
-      return toDetail(found.product, found.media);
-    },
+    product: (orgId: string, ref: string) => productDetail(orgId, ref, false),
+    /**
+     * Read past the cache: the change job may run on a node that has not yet heard of the change
+     * it reports.
+     */
+    freshProduct: (orgId: string, ref: string) => productDetail(orgId, ref, true),
     /** A media file's record; the caller streams `blob_key` from the blob store. */
     async mediaFile(orgId: string, ref: string, filename: string): Promise<MediaRow> {
       const row = await visibleRow(orgId, ref);
@@ -147,9 +170,7 @@ export function catalogService(deps: {
 
     /** The visible ones among `references`; unknown, malformed or invisible ones are absent. */
     async orderableProducts(orgId: string, references: string[]): Promise<Map<string, OrderableProduct>> {
-      const ids = [...new Set(references.filter((r) => isReference('Product', r)))];
-      const rows = ids.length ? await reads.productsByIds(db, orgId, ids) : [];
-      return new Map(rows.map((r) => [r.id, toOrderable(r)]));
+      return new Map((await visibleProducts(orgId, references)).map((c) => [c.view.id, toOrderable(c.view)]));
     },
     async visibleProduct(orgId: string, ref: string): Promise<OrderableProduct> {
       return toOrderable(await visibleRow(orgId, ref));

@@ -2,6 +2,7 @@ import { purgeExpiredIdempotencyKeys } from '../../platform/http/idempotency.ts'
 import { enqueue } from '../../platform/jobs/queue.ts';
 import { jobsRepo } from '../../platform/jobs/queue.ts';
 import type { Services } from '../../services.ts';
+import { purgeExpiredEvents } from '../webhooks/jobs.ts';
 
 const HOUR = 3600_000;
 
@@ -11,6 +12,7 @@ export function registerMaintenanceJobs(s: Pick<Services, 'worker' | 'db' | 'clo
     async run() {
       const now = s.clock.now();
       await purgeExpiredIdempotencyKeys(s.db, now);
+      await purgeExpiredEvents(s.db, now);
       await jobsRepo.purgeSucceeded(s.db, new Date(now.getTime() - 7 * 24 * HOUR));
       await scheduleMaintenance(s, new Date(now.getTime() + HOUR));
     },

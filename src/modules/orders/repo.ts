@@ -1,4 +1,4 @@
-import type { Executor } from '../../platform/db/index.ts';
+import { type Executor, prepared } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 import type { Address } from '../shipping/address.ts';
 import type { ShippingLevel } from '../shipping/data.ts';
@@ -74,47 +74,26 @@ export const ordersRepo = {
   },
 
   /**
-   * Returns the row as stored, so the caller need not read it back. A new dropship address is
-   * written by the same statement (one round trip less per order).
+   * An order with its lines, and its new dropship address when it has one, in one statement: the
+   * hot path of order creation, one round trip. The rows are stored as given (`seq` aside), so the
+   * caller builds the view from them without reading them back.
    */
-  async insertOrder(ex: Executor, o: Omit<OrderRow, 'seq'>, address?: AddressRow): Promise<OrderRow> {
-    const withAddress = address ? 'WITH a AS (INSERT INTO addresses (id, organization_id, fields, created_at) VALUES ($20, $21, $22, $23)) ' : '';
-    const rows = await ex.query<OrderRow>(
-      `${withAddress}INSERT INTO orders (id, organization_id, store_id, order_number, shipping_kind, custom_identifier, dropship_address_id,
+  async insertOrder(ex: Executor, o: Omit<OrderRow, 'seq'>, lines: OrderlineRow[], address?: AddressRow): Promise<void> {
+    const params: unknown[] = [o.id, o.organization_id, o.store_id, o.order_number, o.shipping_kind, o.custom_identifier, o.dropship_address_id, o.minimal_shipping_level,
+      o.shipping_level, o.brand_id, o.packaging_id, o.status, o.status_modified_at, o.shipping_cents, o.shipment_id, o.replacement_for_claim_id,
+      o.replaces_order_id, o.via_store_code, o.created_at];
+    const p = (v: unknown) => `$${params.push(v)}`;
+    const withAddress = address ? `a AS (INSERT INTO addresses (id, organization_id, fields, created_at) VALUES (${[address.id, address.organization_id, JSON.stringify(address.fields), address.created_at].map(p).join(', ')})), ` : '';
+    const values = lines.map((l) => `(${[l.order_id, l.line_index, l.product_id, l.image_id, l.quantity, l.canceled_quantity, l.shipped_quantity, JSON.stringify(l.annotations), l.unit_price_cents, l.unit_weight_grams, l.awaiting_launch].map(p).join(', ')})`);
+    await ex.query(prepared(
+      `WITH ${withAddress}o AS (INSERT INTO orders (id, organization_id, store_id, order_number, shipping_kind, custom_identifier, dropship_address_id,
          minimal_shipping_level, shipping_level, brand_id, packaging_id, status, status_modified_at, shipping_cents, shipment_id,
          replacement_for_claim_id, replaces_order_id, via_store_code, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-       RETURNING *`,
-      [o.id, o.organization_id, o.store_id, o.order_number, o.shipping_kind, o.custom_identifier, o.dropship_address_id, o.minimal_shipping_level,
-        o.shipping_level, o.brand_id, o.packaging_id, o.status, o.status_modified_at, o.shipping_cents, o.shipment_id, o.replacement_for_claim_id,
-        o.replaces_order_id, o.via_store_code, o.created_at,
-        ...(address ? [address.id, address.organization_id, JSON.stringify(address.fields), address.created_at] : [])],
-    );
-    return rows[0];
-  },
-  async insertLine(ex: Executor, l: OrderlineRow): Promise<void> {
-    await ex.query(
-      `INSERT INTO orderlines (order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations, unit_price_cents, unit_weight_grams, awaiting_launch)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [l.order_id, l.line_index, l.product_id, l.image_id, l.quantity, l.canceled_quantity, l.shipped_quantity, JSON.stringify(l.annotations), l.unit_price_cents, l.unit_weight_grams, l.awaiting_launch],
-    );
-  },
-
-  /** All lines of one order in one statement; returns them as stored, in line order. */
-  async insertLines(ex: Executor, lines: OrderlineRow[]): Promise<OrderlineRow[]> {
-    if (lines.length === 0) return [];
-    const cols = 11;
-    const params: unknown[] = [];
-    const values = lines.map((l, i) => {
-      params.push(l.order_id, l.line_index, l.product_id, l.image_id, l.quantity, l.canceled_quantity, l.shipped_quantity, JSON.stringify(l.annotations), l.unit_price_cents, l.unit_weight_grams, l.awaiting_launch);
-      return `(${Array.from({ length: cols }, (_, c) => `$${i * cols + c + 1}`).join(', ')})`;
-    });
-    const rows = await ex.query<OrderlineRow>(
-      `INSERT INTO orderlines (order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations, unit_price_cents, unit_weight_grams, awaiting_launch)
-       VALUES ${values.join(', ')} RETURNING *`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19))
+       INSERT INTO orderlines (order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations, unit_price_cents, unit_weight_grams, awaiting_launch)
+       VALUES ${values.join(', ')}`),
       params,
     );
-    return rows.sort((a, b) => a.line_index - b.line_index);
   },
 
   /** `orgId` null: any organization (operator routes). */
@@ -127,9 +106,9 @@ export const ordersRepo = {
   },
   /** The order with its lines in one round trip (GET by reference). */
   async orderWithLines(ex: Executor, orgId: string, id: string): Promise<{ order: OrderRow; lines: OrderlineRow[] } | null> {
-    const rows = await ex.query<OrderRow & { lines: OrderlineRow[] }>(
+    const rows = await ex.query<OrderRow & { lines: OrderlineRow[] }>(prepared(
       `SELECT o.*, COALESCE((SELECT json_agg(l ORDER BY l.line_index) FROM orderlines l WHERE l.order_id = o.id), '[]') AS lines
-       FROM orders o WHERE o.id = $2 AND o.organization_id = $1`,
+       FROM orders o WHERE o.id = $2 AND o.organization_id = $1`),
       [orgId, id],
     );
     if (!rows[0]) return null;

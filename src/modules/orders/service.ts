@@ -33,7 +33,7 @@ export function ordersService(deps: OrdersDeps) {
 
   /** A store named in a body: unknown or foreign is a 400 naming the field, not a 404. */
   async function bodyStore(orgId: string, ref: string, field: string): Promise<StoreRow> {
-    const row = isReference('Store', ref) ? await organization.storeRowIn(db, orgId, ref) : null;
+    const row = isReference('Store', ref) ? await organization.cachedStoreRow(orgId, ref) : null;
     if (!row) throw badRequest(`${field} is not a store of this organization`);
     return row;
   }
@@ -124,10 +124,10 @@ export function ordersService(deps: OrdersDeps) {
         if (!p) throw badRequest(`${f}.preferredPackagingReference is not a packaging available to this organization`);
         packagingId = p.reference;
       }
-      if (input.customIdentifier !== undefined) await service.assertIdentifierFree(orgId, input.customIdentifier);
 
+      const id = newReference('Order');
       const lines: OrderlineRow[] = input.orderlines.map((l, i) => ({
-        order_id: '',
+        order_id: id,
         line_index: i + 1,
         product_id: l.productReference,
         image_id: l.imageReference ?? null,
@@ -148,7 +148,6 @@ export function ordersService(deps: OrdersDeps) {
         shippingCents = chosen.price;
       }
 
-      const id = newReference('Order');
       const now = clock.now();
       // The number is taken in a statement of its own: inside the transaction the store's counter row
       // would stay locked until commit and every order of the store would wait for the one before.
@@ -158,20 +157,20 @@ export function ordersService(deps: OrdersDeps) {
       try {
         await db.tx(async (tx) => {
           const addressRow = address ? { id: newReference('Address'), organization_id: orgId, fields: address, created_at: now } : undefined;
-          const addressId = addressRow?.id ?? null;
-          const order = await repo.insertOrder(tx, {
+          const order: Omit<OrderRow, 'seq'> = {
             id, organization_id: orgId, store_id: store.id, order_number: number, shipping_kind: input.shippingKind,
-            custom_identifier: input.customIdentifier ?? null, dropship_address_id: addressId,
+            custom_identifier: input.customIdentifier ?? null, dropship_address_id: addressRow?.id ?? null,
             minimal_shipping_level: input.shippingKind === 'dropship' ? (input.dropshipMinimalShippingLevel ?? 'basic') : null,
             shipping_level: level, brand_id: brandId, packaging_id: packagingId,
             status: lines.some((l) => l.awaiting_launch) ? 'preorder' : 'pending', status_modified_at: now,
             shipping_cents: shippingCents, shipment_id: null, replacement_for_claim_id: null, replaces_order_id: null, via_store_code: null, created_at: now,
-          }, addressRow);
-          const stored = await repo.insertLines(tx, lines.map((l) => ({ ...l, order_id: id })));
-          await deps.events.record(tx, { organizationId: orgId, type: 'order.created', data: { order: toOrder(order, stored, store.code) } });
+          };
+          await repo.insertOrder(tx, order, lines, addressRow);
+          await deps.events.record(tx, { organizationId: orgId, type: 'order.created', data: { order: toOrder(order as OrderRow, lines, store.code) } });
         });
       } catch (err) {
-        // Two creates with one customIdentifier at the same time: the unique index lets one through.
+        // A customIdentifier already in use (also by a create racing this one): the unique index
+        // decides, and the order it names is looked up only then. Its order number stays unused.
         if (pgErrorCode(err) === PG_UNIQUE_VIOLATION && pgConstraint(err) !== 'orders_store_number' && input.customIdentifier !== undefined) {
           await service.assertIdentifierFree(orgId, input.customIdentifier);
         }

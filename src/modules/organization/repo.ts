@@ -1,4 +1,4 @@
-import type { Executor } from '../../platform/db/index.ts';
+import { type Executor, prepared } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 import type { Principal, RateLimitOverrides } from '../../platform/http/auth.ts';
 
@@ -117,7 +117,7 @@ export const organizationRepo = {
   },
   /** The next V1-style order number of a store, taken under the row lock. */
   async nextOrderNumber(ex: Executor, storeId: string): Promise<number> {
-    const rows = await ex.query<{ order_counter: number }>('UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter', [storeId]);
+    const rows = await ex.query<{ order_counter: number }>(prepared('UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter'), [storeId]);
     return rows[0].order_counter;
   },
 

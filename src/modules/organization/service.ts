@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Config } from '../../config.ts';
+import { type ChangeFeed, ReadCache } from '../../platform/cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db, Executor } from '../../platform/db/index.ts';
 import { pgConstraint, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../platform/db/index.ts';
@@ -55,8 +56,14 @@ export const toApiKey = (k: ApiKeyRow) => ({
 
 export type OrganizationService = ReturnType<typeof organizationService>;
 
-export function organizationService(deps: { db: Db; clock: Clock; config: Pick<Config, 'env' | 'allowPrivateTargets'>; cursors: Cursors; keys: () => KeyCache }) {
+/** The `ChangeFeed` topic of store changes. */
+const STORES_TOPIC = 'stores';
+
+export function organizationService(deps: { db: Db; clock: Clock; config: Pick<Config, 'env' | 'allowPrivateTargets'>; cursors: Cursors; keys: () => KeyCache; changes: ChangeFeed }) {
   const { db, clock, cursors } = deps;
+  // Every order reads its store; stores change rarely, and every change is announced.
+  const stores = new ReadCache<StoreRow>({ maxEntries: 20_000, maxAgeMs: 60_000 });
+  deps.changes.on(STORES_TOPIC, () => stores.clear());
 
   async function mustExist<T>(resource: string, ref: string, load: (id: string) => Promise<T | null>): Promise<T> {
     if (!isReference(resource, ref)) throw notFound(resource);
@@ -181,6 +188,8 @@ export function organizationService(deps: { db: Db; clock: Clock; config: Pick<C
     },
     /** Orders (issue 4): the store inside the caller's transaction, and its next V1 order number. */
     storeRowIn: (ex: Executor, orgId: string, storeId: string) => repo.store(ex, orgId, storeId),
+    /** The same outside a transaction, from this process's cache (`order_counter` is not kept current). */
+    cachedStoreRow: (orgId: string, storeId: string) => stores.getOne(`${orgId}/${storeId}`, () => repo.store(db, orgId, storeId)),
     nextOrderNumber: (ex: Executor, storeId: string) => repo.nextOrderNumber(ex, storeId),
     async createStore(orgId: string, input: Static<typeof CreateStore>) {
       await service.organizationRow(orgId);
@@ -223,7 +232,11 @@ export function organizationService(deps: { db: Db; clock: Clock; config: Pick<C
       if (input.callbackUrl !== undefined) patch.callback_url = input.callbackUrl || null;
       if (input.defaultBrandReference !== undefined) patch.default_brand_id = input.defaultBrandReference;
       if (input.combinedAddress !== undefined) patch.combined_address = input.combinedAddress;
-      await repo.updateStore(db, orgId, ref, patch);
+      await db.tx(async (tx) => {
+        await repo.updateStore(tx, orgId, ref, patch);
+        await deps.changes.announce(tx, STORES_TOPIC);
+      });
+      deps.changes.changed(STORES_TOPIC);
       return service.store(orgId, ref);
     },
 

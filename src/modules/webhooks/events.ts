@@ -21,6 +21,7 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const DELIVER_JOB = 'webhooks.deliver';
+/** Jobs of this kind were queued by earlier versions; expired events are now purged hourly (maintenance). */
 export const PURGE_JOB = 'events.purge';
 const DAY = 24 * 3600_000;
 /** Events (and their deliveries) are kept this long. */
@@ -66,12 +67,8 @@ export function eventsService(deps: { clock: Clock }) {
       if (!(EVENT_TYPES as readonly string[]).includes(e.type)) throw new Error(`unknown event type ${e.type}`);
       const id = newReference('Event');
       const now = clock.now();
-      await repo.insertEvent(tx, { id, organizationId: e.organizationId, type: e.type, data: e.data, createdAt: now });
-      // One purge job per day with events, due when that day's events expire. Only the first event
-      // of a day inserts it; later ones hit the committed dedupe key and do nothing.
-      const day = Math.floor(now.getTime() / DAY) * DAY;
-      await enqueue(tx, clock, PURGE_JOB, {}, { runAt: new Date(day + DAY + EVENT_RETENTION_MS), dedupeKey: `${PURGE_JOB}:${new Date(day).toISOString().slice(0, 10)}`, maxAttempts: 5 });
-      for (const endpointId of await repo.subscribers(tx, e.organizationId, e.type)) {
+      const subscribers = await repo.insertEvent(tx, { id, organizationId: e.organizationId, type: e.type, data: e.data, createdAt: now });
+      for (const endpointId of subscribers) {
         await createDelivery(tx, clock, { organizationId: e.organizationId, endpointId, eventId: id });
       }
       return { reference: id };

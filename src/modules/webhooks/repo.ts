@@ -1,4 +1,4 @@
-import type { Executor } from '../../platform/db/index.ts';
+import { type Executor, prepared } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 
 export interface EventRow { id: string; seq: number; organization_id: string; type: string; data: Record<string, unknown>; created_at: Date }
@@ -18,8 +18,14 @@ export interface DeliveryRow {
 const DELIVERY = `SELECT d.*, e.type AS event_type FROM webhook_deliveries d JOIN events e ON e.id = d.event_id`;
 
 export const webhooksRepo = {
-  async insertEvent(ex: Executor, e: { id: string; organizationId: string; type: string; data: unknown; createdAt: Date }) {
-    await ex.query('INSERT INTO events (id, organization_id, type, data, created_at) VALUES ($1, $2, $3, $4, $5)', [e.id, e.organizationId, e.type, JSON.stringify(e.data), e.createdAt]);
+  /** Writes the event and returns the endpoints subscribed to it (as `subscribers`), in one round trip. */
+  async insertEvent(ex: Executor, e: { id: string; organizationId: string; type: string; data: unknown; createdAt: Date }): Promise<string[]> {
+    const rows = await ex.query<{ id: string }>(prepared(
+      `WITH e AS (INSERT INTO events (id, organization_id, type, data, created_at) VALUES ($1, $2, $3, $4, $5))
+       SELECT id FROM webhook_endpoints WHERE organization_id = $2 AND enabled AND deleted_at IS NULL AND $3 = ANY(event_types) ORDER BY seq`),
+      [e.id, e.organizationId, e.type, JSON.stringify(e.data), e.createdAt],
+    );
+    return rows.map((r) => r.id);
   },
   async event(ex: Executor, orgId: string, id: string): Promise<EventRow | null> {
     return (await ex.query<EventRow>('SELECT * FROM events WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ?? null;
@@ -38,14 +44,6 @@ export const webhooksRepo = {
     return (await ex.query('DELETE FROM events WHERE created_at < $1 RETURNING id', [before])).length;
   },
 
-  /** Enabled, not deleted endpoints of the organization subscribed to the type. */
-  async subscribers(ex: Executor, orgId: string, type: string): Promise<string[]> {
-    const rows = await ex.query<{ id: string }>(
-      'SELECT id FROM webhook_endpoints WHERE organization_id = $1 AND enabled AND deleted_at IS NULL AND $2 = ANY(event_types) ORDER BY seq',
-      [orgId, type],
-    );
-    return rows.map((r) => r.id);
-  },
   async insertEndpoint(ex: Executor, e: { id: string; organizationId: string; url: string; eventTypes: string[]; description: string | null; secretEnc: string; now: Date }) {
     await ex.query(
       `INSERT INTO webhook_endpoints (id, organization_id, url, event_types, description, secret_enc, created_at, updated_at)
@@ -108,9 +106,9 @@ export const webhooksRepo = {
   },
 
   async insertDelivery(ex: Executor, d: { id: string; organizationId: string; endpointId: string; eventId: string; resendOf: string | null; nextAttemptAt: Date; now: Date }) {
-    await ex.query(
+    await ex.query(prepared(
       `INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event_id, resend_of, next_attempt_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`),
       [d.id, d.organizationId, d.endpointId, d.eventId, d.resendOf, d.nextAttemptAt, d.now],
     );
   },

@@ -11,3 +11,4 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): P
   const { PgliteDb } = await import('./pglite.ts');
   return PgliteDb.open({ dataDir: join(config.dataDir, 'pglite') });
 }
+export { prepared } from './prepared.ts';

@@ -26,6 +26,9 @@ export class PgliteDb implements Db {
     );
   }
 
+  /** PGlite belongs to one process, whose writers invalidate their caches themselves. */
+  listen(): void {}
+
   async exec(sql: string): Promise<void> {
     await this.pg.exec(sql);
   }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { isStalePlan, statementName } from './prepared.ts';
 import type { Db, Executor, Row } from './types.ts';
 
 // int8 and numeric counts come back as strings by default; every bigint here fits a double.
@@ -21,11 +22,25 @@ function asConnectionFailure(err: unknown): unknown {
   return err;
 }
 
+interface Listener {
+  onMessage: (payload: string) => void;
+  onReset: () => void;
+}
+
+function statement(text: string, values: unknown[]): pg.QueryConfig {
+  const name = statementName(text);
+  return name ? { name, text, values } : { text, values };
+}
+
 export class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
+  private readonly listeners = new Map<string, Listener[]>();
+  private listenClient: pg.Client | null = null;
+  private listenRetry: NodeJS.Timeout | null = null;
+  private closed = false;
 
-  constructor(connectionString: string, poolSize = 10) {
+  constructor(private readonly connectionString: string, poolSize = 10) {
     // A connection attempt into a partition fails after 5 s (a 503) instead of hanging the request.
     this.pool = new pg.Pool({ connectionString, max: poolSize, types, connectionTimeoutMillis: 5000 });
     // An idle client losing its connection must not crash the process; the next query reconnects.
@@ -34,26 +49,37 @@ export class PostgresDb implements Db {
 
   async query<T extends Row = Row>(sql: string, params: unknown[] = []): Promise<T[]> {
     try {
-      const result = await this.pool.query(sql, params);
+      const result = await this.pool.query(statement(sql, params));
       return result.rows as T[];
     } catch (err) {
+      if (isStalePlan(err, sql)) return this.query(sql, params);
       throw asConnectionFailure(err);
     }
   }
 
-  async tx<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+  async tx<T>(fn: (tx: Executor) => Promise<T>, retried = false): Promise<T> {
     const client = await this.pool.connect().catch((err) => {
       throw asConnectionFailure(err);
     });
+    let stale = false;
     try {
       await client.query('BEGIN');
       const result = await fn({
-        query: async <R extends Row>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[],
+        query: async <R extends Row>(sql: string, params: unknown[] = []) => {
+          try {
+            return (await client.query(statement(sql, params))).rows as R[];
+          } catch (err) {
+            stale ||= isStalePlan(err, sql);
+            throw err;
+          }
+        },
       });
       await client.query('COMMIT');
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
+      // The transaction did nothing: it runs once more with the statement unnamed.
+      if (stale && !retried) return this.tx(fn, true);
       throw asConnectionFailure(err);
     } finally {
       client.release();
@@ -64,7 +90,52 @@ export class PostgresDb implements Db {
     await this.pool.query(sql);
   }
 
+  listen(channel: string, onMessage: (payload: string) => void, onReset: () => void): void {
+    const first = this.listeners.size === 0;
+    this.listeners.set(channel, [...(this.listeners.get(channel) ?? []), { onMessage, onReset }]);
+    if (first) void this.connectListener();
+    else void this.listenClient?.query(`LISTEN "${channel}"`).catch(() => {});
+  }
+
+  /**
+   * One connection outside the pool holds the LISTENs. When it drops, every listener resets (a
+   * notification may have been missed) and it reconnects every second until it is back.
+   */
+  private async connectListener(): Promise<void> {
+    this.listenRetry = null;
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true, connectionTimeoutMillis: 5000 });
+    const lost = () => {
+      if (this.listenClient === client) this.listenClient = null;
+      this.resetListeners();
+      if (!this.closed && !this.listenRetry) this.listenRetry = setTimeout(() => void this.connectListener(), 1000).unref();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (n) => {
+      for (const l of this.listeners.get(n.channel) ?? []) l.onMessage(n.payload ?? '');
+    });
+    try {
+      await client.connect();
+      for (const channel of this.listeners.keys()) await client.query(`LISTEN "${channel}"`);
+      if (this.closed) return void (await client.end().catch(() => {}));
+      this.listenClient = client;
+      // Changes made before LISTEN took effect were not heard.
+      this.resetListeners();
+    } catch {
+      await client.end().catch(() => {});
+      lost();
+    }
+  }
+
+  private resetListeners(): void {
+    for (const list of this.listeners.values()) for (const l of list) l.onReset();
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.listenRetry) clearTimeout(this.listenRetry);
+    await this.listenClient?.end().catch(() => {});
     await this.pool.end();
   }
 }

@@ -11,6 +11,11 @@ export interface Db extends Executor {
   tx<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Hears `NOTIFY channel` from other nodes. `onReset` runs whenever notifications may have been
+   * missed (connecting, reconnecting), so that listeners drop what they cached.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onReset: () => void): void;
   close(): Promise<void>;
 }
 

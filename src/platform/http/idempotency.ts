@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/index.ts';
+import { type Db, prepared } from '../db/index.ts';
 import { ApiError } from '../errors.ts';
 
 const TTL_MS = 24 * 3600 * 1000;
@@ -37,7 +37,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     const path = request.url.split('?')[0];
     const hash = bodyHash(request.body);
     const now = clock.now();
-    const inserted = await db.query(
+    const inserted = await db.query(prepared(
       `INSERT INTO idempotency_keys (organization_id, key, method, path, body_hash, created_at)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (organization_id, key) DO UPDATE
@@ -45,7 +45,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
              status = NULL, response = NULL, method = EXCLUDED.method
          WHERE idempotency_keys.created_at < $7
             OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at < $8)
-       RETURNING key`,
+       RETURNING key`),
       [org, key, request.method, path, hash, now, new Date(now.getTime() - TTL_MS), new Date(now.getTime() - STALE_IN_FLIGHT_MS)],
     );
     if (inserted.length === 1) {
@@ -83,7 +83,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
         response = null;
       }
     }
-    await db.query('UPDATE idempotency_keys SET status = $3, response = $4 WHERE organization_id = $1 AND key = $2', [
+    await db.query(prepared('UPDATE idempotency_keys SET status = $3, response = $4 WHERE organization_id = $1 AND key = $2'), [
       org,
       key,
       reply.statusCode,

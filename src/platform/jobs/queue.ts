@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import type { Executor } from '../db/index.ts';
+import { type Executor, prepared } from '../db/index.ts';
 
 export interface JobOptions {
   /** When to run first (default: now). */
@@ -32,9 +32,9 @@ export interface JobRow {
  */
 export async function enqueue(tx: Executor, clock: Clock, kind: string, payload: unknown, opts: JobOptions = {}): Promise<void> {
   const now = clock.now();
-  await tx.query(
+  await tx.query(prepared(
     `INSERT INTO jobs (kind, payload, max_attempts, run_at, dedupe_key, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (dedupe_key) DO NOTHING`,
+     VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (dedupe_key) DO NOTHING`),
     [kind, JSON.stringify(payload ?? {}), opts.maxAttempts === undefined ? 10 : opts.maxAttempts, opts.runAt ?? now, opts.dedupeKey ?? null, now],
   );
 }

@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+
+const names = new Map<string, string | null>();
+
+/**
+ * Marks a statement of a hot path to be prepared on PostgreSQL: parsed and planned once per
+ * connection instead of on every run. Returns the text unchanged, so a repo writes
+ * `ex.query(prepared('…'), params)`. Only for statements without optional parameters
+ * (`$2 IS NULL OR …`): the generic plan PostgreSQL switches to after a few runs cannot simplify
+ * those and may scan where a custom plan would seek.
+ */
+export function prepared(sql: string): string {
+  if (!names.has(sql)) names.set(sql, `p_${createHash('sha1').update(sql).digest('base64url')}`);
+  return sql;
+}
+
+/** The prepared statement's name, or undefined to run it unnamed. */
+export function statementName(sql: string): string | undefined {
+  return names.get(sql) ?? undefined;
+}
+
+/**
+ * A migration changed a table under a prepared `SELECT *` ("cached plan must not change result
+ * type"): this process runs the statement unnamed from now on.
+ */
+export function isStalePlan(err: unknown, sql: string): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  if (e?.code !== '0A000' || !/cached plan must not change result type/.test(String(e.message))) return false;
+  names.set(sql, null);
+  return true;
+}

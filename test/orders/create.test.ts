@@ -172,6 +172,39 @@ describe('POST /v2/orders and reading orders', () => {
     assert.equal(list.data.orders.filter((o: any) => o.customIdentifier === 'race-1').length, 1);
   });
 
+  it('writes concurrent orders in shared transactions, and fails only the one at fault', async () => {
+    const db = t.s.db;
+    const tx = db.tx.bind(db);
+    let transactions = 0;
+    db.tx = ((fn: Parameters<typeof tx>[0]) => {
+      transactions++;
+      return tx(fn);
+    }) as typeof db.tx;
+    try {
+      const burst = (n: number, id: (i: number) => string) =>
+        Promise.all(Array.from({ length: n }, (_, i) => call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { customIdentifier: id(i), storeReference: store(t, i % 2 ? 'DEMO1' : 'DEMO2') }) })));
+      const first = await burst(20, (i) => `batch-${i}`);
+      assert.deepEqual(first.map((r) => r.statusCode), Array(20).fill(200));
+      // PGlite runs each statement on this thread, so requests rarely find a batch open to join.
+      if (db.kind === 'postgres') assert.ok(transactions <= 4, `20 concurrent orders took ${transactions} transactions`);
+      // A duplicate inside a batch: the batch is written again order by order.
+      const results = await burst(24, (i) => `burst-${i % 23}`);
+      const ok = [...first, ...results].filter((r) => r.statusCode === 200);
+      assert.equal(ok.length, 20 + 23, results.map((r) => r.statusCode).join(','));
+      const refused = results.filter((r) => r.statusCode !== 200);
+      assert.deepEqual(refused.map((r) => [r.statusCode, r.data.code]), [[409, 'custom_identifier_in_use']]);
+      const orders = await Promise.all(ok.map((r) => getOrder(t, r.data.order.reference)));
+      const codes = orders.map((o) => o.legacyOrderCode);
+      assert.equal(new Set(codes).size, codes.length, 'order numbers are unique per store');
+      for (const o of orders) assert.equal(o.orderlines.length, 1);
+      const events = await call(t, 'GET', '/v2/events?type=order.created&limit=100');
+      const announced = new Set(events.data.events.map((e: any) => e.data.order.reference));
+      for (const o of orders) assert.ok(announced.has(o.reference), `order.created for ${o.reference}`);
+    } finally {
+      db.tx = tx;
+    }
+  });
+
   it('replays an Idempotency-Key and refuses it for another body', async () => {
     const headers = { 'idempotency-key': 'order-key-1' };
     const first = await call(t, 'POST', '/v2/orders', { body: orderBody(t, image), headers });

@@ -151,12 +151,13 @@ export function orderChanges(deps: ChangeDeps) {
         if (!src) throw new Error(`order ${original.id} has no line ${l.orderlineIndex}`);
         return { ...src, order_id: id, line_index: i + 1, quantity: l.quantity, canceled_quantity: 0, shipped_quantity: 0, unit_price_cents: 0, awaiting_launch: false };
       });
-      await repo.insertOrder(tx, {
+      const order: Omit<OrderRow, 'seq'> = {
         id, organization_id: r.organizationId, store_id: original.store_id, order_number: await deps.organization.nextOrderNumber(tx, original.store_id),
         shipping_kind: 'dropship', custom_identifier: null, dropship_address_id: addressId, minimal_shipping_level: r.shippingLevel, shipping_level: r.shippingLevel,
         brand_id: original.brand_id, packaging_id: original.packaging_id, status: 'pending', status_modified_at: now, shipping_cents: 0, shipment_id: null,
         replacement_for_claim_id: r.claimReference, replaces_order_id: original.id, via_store_code: original.via_store_code, created_at: now,
-      }, lines, { id: addressId, organization_id: r.organizationId, fields: r.address, created_at: now });
+      };
+      await repo.insertOrders(tx, [{ order, lines, address: { id: addressId, organization_id: r.organizationId, fields: r.address, created_at: now } }]);
       await events.record(tx, { organizationId: r.organizationId, type: 'order.created', data: { order: await orderViewIn(tx, r.organizationId, id, store.code) } });
       return { reference: id };
     },

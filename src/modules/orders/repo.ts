@@ -74,25 +74,38 @@ export const ordersRepo = {
   },
 
   /**
-   * An order with its lines, and its new dropship address when it has one, in one statement: the
-   * hot path of order creation, one round trip. The rows are stored as given (`seq` aside), so the
-   * caller builds the view from them without reading them back.
+   * Orders with their lines and new dropship addresses in one statement: the hot path of order
+   * creation, one round trip for a whole batch, and one statement text (arrays, not VALUES lists)
+   * so that it is prepared once. Rows are stored as given (`seq` aside): callers build views from
+   * what they passed instead of reading it back.
    */
-  async insertOrder(ex: Executor, o: Omit<OrderRow, 'seq'>, lines: OrderlineRow[], address?: AddressRow): Promise<void> {
-    const params: unknown[] = [o.id, o.organization_id, o.store_id, o.order_number, o.shipping_kind, o.custom_identifier, o.dropship_address_id, o.minimal_shipping_level,
-      o.shipping_level, o.brand_id, o.packaging_id, o.status, o.status_modified_at, o.shipping_cents, o.shipment_id, o.replacement_for_claim_id,
-      o.replaces_order_id, o.via_store_code, o.created_at];
-    const p = (v: unknown) => `$${params.push(v)}`;
-    const withAddress = address ? `a AS (INSERT INTO addresses (id, organization_id, fields, created_at) VALUES (${[address.id, address.organization_id, JSON.stringify(address.fields), address.created_at].map(p).join(', ')})), ` : '';
-    const values = lines.map((l) => `(${[l.order_id, l.line_index, l.product_id, l.image_id, l.quantity, l.canceled_quantity, l.shipped_quantity, JSON.stringify(l.annotations), l.unit_price_cents, l.unit_weight_grams, l.awaiting_launch].map(p).join(', ')})`);
+  async insertOrders(ex: Executor, items: Array<{ order: Omit<OrderRow, 'seq'>; lines: OrderlineRow[]; address?: AddressRow }>): Promise<void> {
+    const col = <R, V>(rows: R[], f: (r: R) => V) => rows.map(f);
+    const os = items.map((i) => i.order);
+    const as = items.flatMap((i) => (i.address ? [i.address] : []));
+    const ls = items.flatMap((i) => i.lines);
     await ex.query(prepared(
-      `WITH ${withAddress}o AS (INSERT INTO orders (id, organization_id, store_id, order_number, shipping_kind, custom_identifier, dropship_address_id,
+      `WITH a AS (INSERT INTO addresses (id, organization_id, fields, created_at)
+         SELECT id, organization_id, fields::jsonb, created_at FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS x (id, organization_id, fields, created_at)),
+       o AS (INSERT INTO orders (id, organization_id, store_id, order_number, shipping_kind, custom_identifier, dropship_address_id,
          minimal_shipping_level, shipping_level, brand_id, packaging_id, status, status_modified_at, shipping_cents, shipment_id,
          replacement_for_claim_id, replaces_order_id, via_store_code, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19))
+         SELECT * FROM unnest($5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
+           $15::text[], $16::text[], $17::timestamptz[], $18::int[], $19::text[], $20::text[], $21::text[], $22::text[], $23::timestamptz[]))
        INSERT INTO orderlines (order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations, unit_price_cents, unit_weight_grams, awaiting_launch)
-       VALUES ${values.join(', ')}`),
-      params,
+         SELECT order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations::jsonb, unit_price_cents, unit_weight_grams, awaiting_launch
+         FROM unnest($24::text[], $25::int[], $26::text[], $27::text[], $28::int[], $29::int[], $30::int[], $31::text[], $32::int[], $33::int[], $34::boolean[])
+           AS x (order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations, unit_price_cents, unit_weight_grams, awaiting_launch)`),
+      [
+        col(as, (a) => a.id), col(as, (a) => a.organization_id), col(as, (a) => JSON.stringify(a.fields)), col(as, (a) => a.created_at),
+        col(os, (o) => o.id), col(os, (o) => o.organization_id), col(os, (o) => o.store_id), col(os, (o) => o.order_number), col(os, (o) => o.shipping_kind),
+        col(os, (o) => o.custom_identifier), col(os, (o) => o.dropship_address_id), col(os, (o) => o.minimal_shipping_level), col(os, (o) => o.shipping_level),
+        col(os, (o) => o.brand_id), col(os, (o) => o.packaging_id), col(os, (o) => o.status), col(os, (o) => o.status_modified_at), col(os, (o) => o.shipping_cents),
+        col(os, (o) => o.shipment_id), col(os, (o) => o.replacement_for_claim_id), col(os, (o) => o.replaces_order_id), col(os, (o) => o.via_store_code), col(os, (o) => o.created_at),
+        col(ls, (l) => l.order_id), col(ls, (l) => l.line_index), col(ls, (l) => l.product_id), col(ls, (l) => l.image_id), col(ls, (l) => l.quantity),
+        col(ls, (l) => l.canceled_quantity), col(ls, (l) => l.shipped_quantity), col(ls, (l) => JSON.stringify(l.annotations)), col(ls, (l) => l.unit_price_cents),
+        col(ls, (l) => l.unit_weight_grams), col(ls, (l) => l.awaiting_launch),
+      ],
     );
   },
 

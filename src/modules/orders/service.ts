@@ -12,6 +12,7 @@ import { type OrderlineRow, type OrderRow, type OrderStatus, ordersRepo as repo 
 import type { CreateOrderBody, ListOrdersQuery } from './schemas.ts';
 import { type CatalogPort, type EventsPort, type ImagesPort, addressView, isOpen, orderViewIn, parcelOf, repriceShipping, toOrder } from './view.ts';
 import { orderChanges } from './changes.ts';
+import { orderWriter } from './writer.ts';
 
 export type OrdersService = ReturnType<typeof ordersService>;
 
@@ -78,6 +79,7 @@ export function ordersService(deps: OrdersDeps) {
     return row;
   }
 
+  const writer = orderWriter({ db, events: deps.events, organization });
   const changes = orderChanges({ ...deps, writable, storeOf: (ex, o) => organization.storeRowIn(ex, o.organization_id, o.store_id) as Promise<StoreRow> });
 
   const service = {
@@ -149,24 +151,18 @@ export function ordersService(deps: OrdersDeps) {
       }
 
       const now = clock.now();
-      // The number is taken in a statement of its own: inside the transaction the store's counter row
-      // would stay locked until commit and every order of the store would wait for the one before.
-      // An order whose transaction then fails (a racing duplicate customIdentifier, a database
-      // failure) leaves its number unused.
-      const number = await organization.nextOrderNumber(db, store.id);
+      const addressRow = address ? { id: newReference('Address'), organization_id: orgId, fields: address, created_at: now } : undefined;
       try {
-        await db.tx(async (tx) => {
-          const addressRow = address ? { id: newReference('Address'), organization_id: orgId, fields: address, created_at: now } : undefined;
-          const order: Omit<OrderRow, 'seq'> = {
-            id, organization_id: orgId, store_id: store.id, order_number: number, shipping_kind: input.shippingKind,
+        await writer.write({
+          order: {
+            id, organization_id: orgId, store_id: store.id, shipping_kind: input.shippingKind,
             custom_identifier: input.customIdentifier ?? null, dropship_address_id: addressRow?.id ?? null,
             minimal_shipping_level: input.shippingKind === 'dropship' ? (input.dropshipMinimalShippingLevel ?? 'basic') : null,
             shipping_level: level, brand_id: brandId, packaging_id: packagingId,
             status: lines.some((l) => l.awaiting_launch) ? 'preorder' : 'pending', status_modified_at: now,
             shipping_cents: shippingCents, shipment_id: null, replacement_for_claim_id: null, replaces_order_id: null, via_store_code: null, created_at: now,
-          };
-          await repo.insertOrder(tx, order, lines, addressRow);
-          await deps.events.record(tx, { organizationId: orgId, type: 'order.created', data: { order: toOrder(order as OrderRow, lines, store.code) } });
+          },
+          lines, address: addressRow, storeCode: store.code,
         });
       } catch (err) {
         // A customIdentifier already in use (also by a create racing this one): the unique index

@@ -16,6 +16,7 @@ export interface ImagesPort {
 }
 export interface EventsPort {
   record(tx: Executor, e: { organizationId: string; type: string; data: Record<string, unknown> }): Promise<unknown>;
+  recordMany(tx: Executor, list: Array<{ organizationId: string; type: string; data: Record<string, unknown> }>): Promise<unknown>;
 }
 
 const open = (l: OrderlineRow) => l.quantity - l.canceled_quantity - l.shipped_quantity;

@@ -120,6 +120,20 @@ export const organizationRepo = {
     const rows = await ex.query<{ order_counter: number }>(prepared('UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter'), [storeId]);
     return rows[0].order_counter;
   },
+  /**
+   * Takes `count` order numbers of each store in one statement and returns the last one taken per
+   * store. The rows are locked in id order first, so that two such statements never deadlock.
+   */
+  async takeOrderNumbers(ex: Executor, counts: Map<string, number>): Promise<Map<string, number>> {
+    const rows = await ex.query<{ id: string; order_counter: number }>(prepared(
+      `WITH x AS (SELECT * FROM unnest($1::text[], $2::int[]) AS x (id, n)),
+       l AS (SELECT s.id FROM stores s JOIN x ON x.id = s.id ORDER BY s.id FOR UPDATE OF s)
+       UPDATE stores s SET order_counter = s.order_counter + x.n FROM x JOIN l ON l.id = x.id WHERE s.id = x.id
+       RETURNING s.id, s.order_counter`),
+      [[...counts.keys()], [...counts.values()]],
+    );
+    return new Map(rows.map((r) => [r.id, r.order_counter]));
+  },
 
   async insertApiKey(ex: Executor, k: { id: string; organizationId: string; name: string; hash: string; hint: string; readOnly: boolean; createdAt: Date }) {
     await ex.query(

@@ -191,6 +191,7 @@ export function organizationService(deps: { db: Db; clock: Clock; config: Pick<C
     /** The same outside a transaction, from this process's cache (`order_counter` is not kept current). */
     cachedStoreRow: (orgId: string, storeId: string) => stores.getOne(`${orgId}/${storeId}`, () => repo.store(db, orgId, storeId)),
     nextOrderNumber: (ex: Executor, storeId: string) => repo.nextOrderNumber(ex, storeId),
+    takeOrderNumbers: (ex: Executor, counts: Map<string, number>) => repo.takeOrderNumbers(ex, counts),
     async createStore(orgId: string, input: Static<typeof CreateStore>) {
       await service.organizationRow(orgId);
       if (!isReference('Account', input.accountReference) || !(await repo.account(db, orgId, input.accountReference))) {

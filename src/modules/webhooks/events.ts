@@ -61,20 +61,22 @@ export type EventsService = ReturnType<typeof eventsService>;
  */
 export function eventsService(deps: { clock: Clock }) {
   const { clock } = deps;
+
+  /** Several events in the same round trips as one (order creation writes them in batches). */
+  async function recordMany(tx: Executor, list: EventInput[]): Promise<Array<{ reference: string }>> {
+    for (const e of list) if (!(EVENT_TYPES as readonly string[]).includes(e.type)) throw new Error(`unknown event type ${e.type}`);
+    const now = clock.now();
+    const rows = list.map((e) => ({ id: newReference('Event'), organizationId: e.organizationId, type: e.type, data: e.data, createdAt: now }));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const s of await repo.insertEvents(tx, rows)) {
+      await createDelivery(tx, clock, { organizationId: byId.get(s.event_id)!.organizationId, endpointId: s.endpoint_id, eventId: s.event_id });
+    }
+    return rows.map((r) => ({ reference: r.id }));
+  }
+
   return {
     types: EVENT_TYPES,
-    async record(tx: Executor, e: EventInput): Promise<{ reference: string }> {
-      if (!(EVENT_TYPES as readonly string[]).includes(e.type)) throw new Error(`unknown event type ${e.type}`);
-      const id = newReference('Event');
-      const now = clock.now();
-      const subscribers = await repo.insertEvent(tx, { id, organizationId: e.organizationId, type: e.type, data: e.data, createdAt: now });
-      for (const endpointId of subscribers) {
-        await createDelivery(tx, clock, { organizationId: e.organizationId, endpointId, eventId: id });
-      }
-      return { reference: id };
-    },
+    record: async (tx: Executor, e: EventInput): Promise<{ reference: string }> => (await recordMany(tx, [e]))[0],
+    recordMany,
   };
 }
-
-export const unknownEventType = (field: string, type: string) =>
-  badRequest(`${field} contains an unknown event type "${type}"; known types: ${EVENT_TYPES.join(', ')}`);

@@ -18,14 +18,19 @@ export interface DeliveryRow {
 const DELIVERY = `SELECT d.*, e.type AS event_type FROM webhook_deliveries d JOIN events e ON e.id = d.event_id`;
 
 export const webhooksRepo = {
-  /** Writes the event and returns the endpoints subscribed to it (as `subscribers`), in one round trip. */
-  async insertEvent(ex: Executor, e: { id: string; organizationId: string; type: string; data: unknown; createdAt: Date }): Promise<string[]> {
-    const rows = await ex.query<{ id: string }>(prepared(
-      `WITH e AS (INSERT INTO events (id, organization_id, type, data, created_at) VALUES ($1, $2, $3, $4, $5))
-       SELECT id FROM webhook_endpoints WHERE organization_id = $2 AND enabled AND deleted_at IS NULL AND $3 = ANY(event_types) ORDER BY seq`),
-      [e.id, e.organizationId, e.type, JSON.stringify(e.data), e.createdAt],
+  /**
+   * Writes events and returns, per event, the endpoints subscribed to it (enabled, not deleted, in
+   * creation order): one round trip, and one statement text whatever the number of events.
+   */
+  async insertEvents(ex: Executor, events: Array<{ id: string; organizationId: string; type: string; data: unknown; createdAt: Date }>): Promise<Array<{ event_id: string; endpoint_id: string }>> {
+    return ex.query<{ event_id: string; endpoint_id: string }>(prepared(
+      `WITH n AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[]) AS n (id, organization_id, type, data, created_at)),
+       e AS (INSERT INTO events (id, organization_id, type, data, created_at) SELECT id, organization_id, type, data::jsonb, created_at FROM n)
+       SELECT n.id AS event_id, w.id AS endpoint_id FROM n JOIN webhook_endpoints w
+         ON w.organization_id = n.organization_id AND w.enabled AND w.deleted_at IS NULL AND n.type = ANY(w.event_types)
+       ORDER BY n.id, w.seq`),
+      [events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.type), events.map((e) => JSON.stringify(e.data)), events.map((e) => e.createdAt)],
     );
-    return rows.map((r) => r.id);
   },
   async event(ex: Executor, orgId: string, id: string): Promise<EventRow | null> {
     return (await ex.query<EventRow>('SELECT * FROM events WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ?? null;

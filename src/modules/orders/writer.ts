@@ -1,0 +1,75 @@
+import type { Db } from '../../platform/db/index.ts';
+import type { OrganizationService } from '../organization/service.ts';
+import { type AddressRow, type OrderlineRow, type OrderRow, ordersRepo as repo } from './repo.ts';
+import { type EventsPort, toOrder } from './view.ts';
+
+/** A validated order, ready to be written but for its store's order number. */
+export interface NewOrder {
+  order: Omit<OrderRow, 'seq' | 'order_number'>;
+  lines: OrderlineRow[];
+  address?: AddressRow;
+  storeCode: string;
+}
+
+const MAX_BATCH = 64;
+/** Batches written at the same time: one fills while the other commits. */
+const MAX_WRITING = 2;
+
+/**
+ * Group commit for order creation. An order arriving while batches are being written waits for the
+ * next one; each batch takes its order numbers in one statement (per store, outside the
+ * transaction, so no store row stays locked until commit) and writes its orders, lines, addresses
+ * and `order.created` events in one transaction of two statements. An order alone is written at
+ * once. When a batch fails (a customIdentifier already taken, say), its orders are written one by
+ * one, so that only the order at fault fails; the numbers the batch took stay unused.
+ */
+export function orderWriter(deps: { db: Db; events: EventsPort; organization: Pick<OrganizationService, 'takeOrderNumbers'> }) {
+  type Waiting = NewOrder & { done: (err: unknown) => void };
+  const queue: Waiting[] = [];
+  let writing = 0;
+
+  async function writeBatch(batch: NewOrder[]): Promise<void> {
+    const counts = new Map<string, number>();
+    for (const b of batch) counts.set(b.order.store_id, (counts.get(b.order.store_id) ?? 0) + 1);
+    const last = await deps.organization.takeOrderNumbers(deps.db, counts);
+    const next = new Map([...counts].map(([store, n]) => [store, last.get(store)! - n + 1]));
+    const items = batch.map((b) => {
+      const order_number = next.get(b.order.store_id)!;
+      next.set(b.order.store_id, order_number + 1);
+      return { ...b, order: { ...b.order, order_number } };
+    });
+    await deps.db.tx(async (tx) => {
+      await repo.insertOrders(tx, items);
+      await deps.events.recordMany(tx, items.map((i) => ({
+        organizationId: i.order.organization_id, type: 'order.created', data: { order: toOrder(i.order as OrderRow, i.lines, i.storeCode) },
+      })));
+    });
+  }
+
+  async function drain(): Promise<void> {
+    writing++;
+    try {
+      while (queue.length > 0) {
+        const batch = queue.splice(0, MAX_BATCH);
+        try {
+          await writeBatch(batch);
+          for (const w of batch) w.done(null);
+        } catch (err) {
+          if (batch.length === 1) batch[0].done(err ?? new Error('order write failed'));
+          else for (const w of batch) await writeBatch([w]).then(() => w.done(null), (e: unknown) => w.done(e ?? new Error('order write failed')));
+        }
+      }
+    } finally {
+      writing--;
+    }
+  }
+
+  return {
+    write(o: NewOrder): Promise<void> {
+      return new Promise((resolve, reject) => {
+        queue.push({ ...o, done: (err) => (err === null ? resolve() : reject(err)) });
+        if (writing < MAX_WRITING) void drain();
+      });
+    },
+  };
+}

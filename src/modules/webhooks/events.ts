@@ -80,3 +80,6 @@ export function eventsService(deps: { clock: Clock }) {
     recordMany,
   };
 }
+
+export const unknownEventType = (field: string, type: string) =>
+  badRequest(`${field} contains an unknown event type "${type}"; known types: ${EVENT_TYPES.join(', ')}`);

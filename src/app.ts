@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
 import { installAuth } from './platform/http/auth.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
 import { documentTransportErrors, frameworkErrors, rejectNulCharacters } from './platform/http/hardening.ts';
@@ -11,6 +10,7 @@ import { installJsonParser, installStrictRoutes } from './platform/http/strictne
 import { ErrorBody, Open, Type } from './platform/http/schemas.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { attachExamples } from './openapi/examples.ts';
+import { installApiReference } from './openapi/reference.ts';
 import { renderingOperatorRoutes, renderingRoutes } from './modules/rendering/routes.ts';
 import type { Services } from './services.ts';
 import { catalogOperatorRoutes, catalogRoutes } from './modules/catalog/routes.ts';
@@ -142,7 +142,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     for (const mount of PUBLIC_MODULES) mount(root, s);
   });
 
-  await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/v2/openapi.json', title: 'Partner API v2 reference' } });
+  installApiReference(app);
 
   return app;
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { Config, S3Config } from '../config.ts';
 import { type BlobStore, LocalBlobStore } from './storage.ts';
 
@@ -8,9 +8,11 @@ export type S3BlobStoreOptions = S3Config;
 
 const SAFE_KEY = /^[A-Za-z0-9][\w./-]*$/;
 
+type Sdk = typeof import('@aws-sdk/client-s3');
+
 /** Whether an SDK error means "no such object"; servers differ between the code and the bare status. */
-function isMissing(err: unknown): boolean {
-  if (err instanceof S3ServiceException) {
+function isMissing(sdk: Sdk, err: unknown): boolean {
+  if (err instanceof sdk.S3ServiceException) {
     return err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404;
   }
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
@@ -20,24 +22,20 @@ function isMissing(err: unknown): boolean {
 /**
  * Blobs in an S3-compatible bucket, shared by every API node and worker. Each object is written
  * with one PutObject, which S3 makes visible atomically: a reader never sees half an object.
+ *
+ * The SDK is imported when a store is made, not with this module: it holds ~12 MB in every process
+ * that imports the services, and only BLOB_STORE=s3 uses it. The import starts in the constructor so
+ * the first blob request does not wait for it.
  */
 export class S3BlobStore implements BlobStore {
-  private readonly client: S3Client;
+  private readonly ready: Promise<{ sdk: Sdk; client: S3Client }>;
   private readonly bucket: string;
 
   constructor(opts: S3BlobStoreOptions) {
     this.bucket = opts.bucket;
-    this.client = new S3Client({
-      region: opts.region,
-      endpoint: opts.endpoint ?? undefined,
-      forcePathStyle: opts.forcePathStyle,
-      // Without explicit keys the SDK's default chain applies (instance role, web identity, env).
-      credentials:
-        opts.accessKeyId && opts.secretAccessKey ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } : undefined,
-      // Checksums on every request by default are not understood by every S3-compatible server.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    this.ready = import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: new sdk.S3Client(clientConfig(opts)) }));
+    // A failed import is reported by every call that needs the SDK, not as an unhandled rejection.
+    this.ready.catch(() => {});
   }
 
   /** The same key rules as the local store, so a key valid on one is valid on the other. */
@@ -47,7 +45,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, data: Buffer): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: data, ContentLength: data.length }));
+    const Key = this.key(key);
+    const { sdk, client } = await this.ready;
+    await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body: data, ContentLength: data.length }));
   }
 
   async get(key: string): Promise<Buffer | null> {
@@ -59,29 +59,47 @@ export class S3BlobStore implements BlobStore {
   }
 
   async stream(key: string): Promise<{ stream: Readable; size: number } | null> {
+    const Key = this.key(key);
+    const { sdk, client } = await this.ready;
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      const res = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key }));
       if (!(res.Body instanceof Readable)) throw new Error('S3 GetObject did not return a Node stream');
       return { stream: res.Body, size: res.ContentLength ?? 0 };
     } catch (err) {
-      if (isMissing(err)) return null;
+      if (isMissing(sdk, err)) return null;
       throw err;
     }
   }
 
   /** S3 answers 204 for a missing key too, so deleting twice is fine. */
   async delete(key: string): Promise<void> {
+    const Key = this.key(key);
+    const { sdk, client } = await this.ready;
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key }));
     } catch (err) {
-      if (!isMissing(err)) throw err;
+      if (!isMissing(sdk, err)) throw err;
     }
   }
 
-  /** Closes the client's keep-alive sockets. */
+  /** Closes the client's keep-alive sockets (at once, or when the SDK has loaded). */
   destroy(): void {
-    this.client.destroy();
+    void this.ready.then(({ client }) => client.destroy(), () => {});
   }
+}
+
+function clientConfig(opts: S3BlobStoreOptions): S3ClientConfig {
+  return {
+    region: opts.region,
+    endpoint: opts.endpoint ?? undefined,
+    forcePathStyle: opts.forcePathStyle,
+    // Without explicit keys the SDK's default chain applies (instance role, web identity, env).
+    credentials:
+      opts.accessKeyId && opts.secretAccessKey ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } : undefined,
+    // Checksums on every request by default are not understood by every S3-compatible server.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  };
 }
 
 /** The store chosen by BLOB_STORE: files under DATA_DIR/blobs, or an S3-compatible bucket. */

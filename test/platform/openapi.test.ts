@@ -43,9 +43,26 @@ describe('OpenAPI document', () => {
     assert.ok(!paths.some((p) => p.startsWith('/operator') || p === '/healthz' || p.includes('openapi.json')));
   });
 
-  it('serves the reference page', async () => {
+  it('serves the reference page, its script and the document it reads', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs/' });
     assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'text/html; charset=utf-8');
     assert.match(res.body, /<html/i);
+    assert.match(res.body, /"url": "\/v2\/openapi\.json"/);
+    const script = /<script src="([^"]+)"/.exec(res.body)?.[1];
+    assert.equal(script, 'js/scalar.js');
+
+    const js = await t.app.inject({ method: 'GET', url: `/docs/${script}` });
+    assert.equal(js.statusCode, 200);
+    assert.equal(js.headers['content-type'], 'application/javascript; charset=utf-8');
+    assert.match(js.body, /createApiReference/);
+    assert.equal(Number(js.headers['content-length']), js.rawPayload.length);
+  });
+
+  it('redirects /docs to /docs/, where the page\'s relative script path resolves', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs' });
+    assert.equal(res.statusCode, 301);
+    assert.equal(res.headers.location, '/docs/');
+    assert.equal(res.headers['content-type'], undefined);
   });
 });

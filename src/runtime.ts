@@ -29,7 +29,7 @@ export async function startRuntime(config: Readonly<Config>, opts: { clock?: Clo
     db,
     clock: opts.clock ?? systemClock,
     log,
-    rateLimits: createRateLimitStore(config),
+    rateLimits: await createRateLimitStore(config),
     secretKey: loadOrCreateSecret(config.dataDir, 'secret-key', config.secretKey),
   });
 }

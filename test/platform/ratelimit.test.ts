@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore, rateLimitHeaders, retryAfterSeconds } from '../../src/platform/ratelimit/index.ts';
+import { MemoryRateLimitStore, type RateLimitStore, rateLimitHeaders, retryAfterSeconds } from '../../src/platform/ratelimit/index.ts';
+import { RedisRateLimitStore } from '../../src/platform/ratelimit/redis.ts';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 
 const DEFAULT = { name: 'default', quota: 3000, windowSeconds: 60 };

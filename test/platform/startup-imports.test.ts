@@ -48,6 +48,7 @@ describe('what a started server has loaded', () => {
     assert.ok(loaded(atStart, 'fastify'), 'the hook records the packages the app loads');
     assert.ok(!loaded(atStart, '@scalar/fastify-api-reference'), 'the reference UI is not loaded at start');
     assert.ok(!loaded(atStart, '@aws-sdk/client-s3'), 'the S3 SDK is not loaded with local blobs');
+    assert.ok(!loaded(atStart, 'ioredis'), 'the Redis client is not loaded without REDIS_URL');
     assert.ok(loaded(afterDocs, '@scalar/fastify-api-reference'), 'the first /docs request loads it');
   });
 });

@@ -1,13 +1,15 @@
 import type { Config } from '../../config.ts';
 import { MemoryRateLimitStore } from './memory.ts';
-import { RedisRateLimitStore } from './redis.ts';
 import type { ConsumeResult, RateLimitStore } from './types.ts';
 
 export * from './types.ts';
-export { MemoryRateLimitStore, RedisRateLimitStore };
+export { MemoryRateLimitStore };
 
-export function createRateLimitStore(config: Pick<Config, 'redisUrl'>): RateLimitStore {
-  return config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : new MemoryRateLimitStore();
+/** ioredis (~8 MB in the process) is loaded only when REDIS_URL names a server. */
+export async function createRateLimitStore(config: Pick<Config, 'redisUrl'>): Promise<RateLimitStore> {
+  if (!config.redisUrl) return new MemoryRateLimitStore();
+  const { RedisRateLimitStore } = await import('./redis.ts');
+  return new RedisRateLimitStore(config.redisUrl);
 }
 
 /** `X-RateLimit-Policy` and `X-RateLimit` in the spec's structured-field syntax. */

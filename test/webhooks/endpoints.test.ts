@@ -218,6 +218,32 @@ describe('webhook endpoints, delivery log and events API', () => {
     await clearEndpoints(t);
   });
 
+  it('pages through events newest first, with and without a type, and another organization’s stay out', async () => {
+    const other = t.seed.organizations[1].reference;
+    const mine: string[] = [];
+    const typed: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const type = i % 2 ? 'claim.updated' : 'claim.created';
+      const e = await recordEvent(t, type, { claim: { n: i } });
+      await recordEvent(t, type, { claim: { n: i } }, other);
+      mine.unshift(e.reference);
+      if (type === 'claim.created') typed.unshift(e.reference);
+    }
+    const all = async (query: string) => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: any = await call(t, 'GET', `/v2/events?limit=3&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        assert.equal(page.statusCode, 200, page.body);
+        seen.push(...page.data.events.map((e: any) => e.reference));
+        cursor = page.data.nextCursor;
+      } while (cursor);
+      return seen;
+    };
+    assert.deepEqual((await all('')).slice(0, 7), mine);
+    assert.deepEqual(await all('type=claim.created'), typed);
+  });
+
   it('lists events with type and time filters, and shows one event', async () => {
     const start = t.clock.now();
     t.clock.advance(1000);

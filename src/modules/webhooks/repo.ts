@@ -35,12 +35,21 @@ export const webhooksRepo = {
   async event(ex: Executor, orgId: string, id: string): Promise<EventRow | null> {
     return (await ex.query<EventRow>('SELECT * FROM events WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ?? null;
   },
+  /**
+   * A keyset page that only the organization's index can serve (see `ordersRepo.orders`): events are
+   * the largest table, and with `organization_id = $1 … ORDER BY seq` PostgreSQL may walk the
+   * unique `seq` index through every newer event of other organizations. With a type, the
+   * `(organization_id, type, seq)` index serves it the same way.
+   */
   async events(ex: Executor, orgId: string, f: { type?: string; createdAfter?: Date; createdBefore?: Date }, ks: Keyset): Promise<EventRow[]> {
+    const [key, order] = f.type === undefined
+      ? ['(organization_id, seq) < ($1::text, $5::bigint)', 'organization_id DESC, seq DESC']
+      : ['(organization_id, type, seq) < ($1::text, $2::text, $5::bigint)', 'organization_id DESC, type DESC, seq DESC'];
     return ex.query<EventRow>(
-      `SELECT * FROM events WHERE organization_id = $1 AND ($2::text IS NULL OR type = $2)
+      `SELECT * FROM events WHERE organization_id >= $1 AND organization_id <= $1 AND ($2::text IS NULL OR type = $2)
          AND ($3::timestamptz IS NULL OR created_at > $3) AND ($4::timestamptz IS NULL OR created_at < $4)
-         AND ($5::bigint IS NULL OR seq < $5)
-       ORDER BY seq DESC LIMIT $6`,
+         AND ($5::bigint IS NULL OR ${key})
+       ORDER BY ${order} LIMIT $6`,
       [orgId, f.type ?? null, f.createdAfter ?? null, f.createdBefore ?? null, ks.after, ks.limit],
     );
   },

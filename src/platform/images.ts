@@ -1,10 +1,12 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { ApiError } from './errors.ts';
 
 /**
- * Inspection and normalisation of untrusted JPEG/PNG uploads (partner images, claim evidence).
- * All pixel work runs in sharp's (libvips) own thread pool, so the event loop stays free while a
- * large image is decoded or downsized.
+ * Inspection and normalisation of untrusted JPEG/PNG uploads (partner images, claim evidence), and
+ * the process-wide sharp settings (set here only). All pixel work runs in libvips threads, so the
+ * event loop stays free while a large image is decoded or downsized.
  */
 
 export type ImageFormat = 'jpeg' | 'png';
@@ -39,6 +41,72 @@ const invalid = (message: string) => new ApiError(400, 'invalid_image', message)
 // libvips keeps recent operations and their pixels (up to 50 MB) for reuse; every upload and render
 // here works on different bytes, so the cache would only add to the server's memory.
 sharp.cache(false);
+// sharp.concurrency() is left at its default: 1 thread per pipeline on glibc without jemalloc (this
+// server), the number of cores elsewhere. A pipeline still keeps about one core busy while it runs.
+
+/** Nice value for libvips' worker threads; the event loop stays at the process's own (default 0). */
+const IMAGE_THREAD_NICE = 10;
+/** How soon a thread that libvips starts during an operation is found and lowered. */
+const RESCAN_MS = 25;
+/** tid -> sightings of the thread under another name; 2 means settled (lowered, or not libvips'). */
+const threadSightings = new Map<string, number>();
+
+/**
+ * libvips' worker threads get a lower CPU priority (Linux; elsewhere a no-op). On a small node the
+ * event loop, the database and the pixel work of uploads and renders compete for the same cores;
+ * at nice 10 a busy libvips thread gets about a tenth of a core's time against a thread at nice 0
+ * that wants it, so API requests wait less behind a 7500x7500 decode or a run of renders (the
+ * renders themselves take longer on a busy node: they are background work).
+ */
+function lowerImageThreadPriority(): void {
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return;
+  }
+  const alive = new Set(tids);
+  for (const tid of threadSightings.keys()) if (!alive.has(tid)) threadSightings.delete(tid);
+  for (const tid of tids) {
+    // A new thread names itself just after it starts: only a second sighting settles another name.
+    const seen = threadSightings.get(tid) ?? 0;
+    if (seen >= 2) continue;
+    try {
+      if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() !== 'libvips worker') {
+        threadSightings.set(tid, seen + 1);
+      } else {
+        if (getPriority(Number(tid)) < IMAGE_THREAD_NICE) setPriority(Number(tid), IMAGE_THREAD_NICE);
+        threadSightings.set(tid, 2);
+      }
+    } catch {
+      // the thread has just exited, or the system refuses: its priority stays as it was
+    }
+  }
+}
+
+let imageWork = 0;
+let rescan: NodeJS.Timeout | null = null;
+
+/**
+ * Runs image work (decodes, renders) with libvips' threads below the event loop's priority. libvips
+ * keeps its threads between operations but starts new ones at the creating thread's priority, so
+ * while any such work runs the threads are looked at again every few ms (~20 us when none is new).
+ */
+export async function asBackgroundImageWork<T>(fn: () => Promise<T>): Promise<T> {
+  if (process.platform !== 'linux') return fn();
+  imageWork++;
+  lowerImageThreadPriority();
+  rescan ??= setInterval(lowerImageThreadPriority, RESCAN_MS).unref();
+  try {
+    return await fn();
+  } finally {
+    lowerImageThreadPriority();
+    if (--imageWork === 0 && rescan) {
+      clearInterval(rescan);
+      rescan = null;
+    }
+  }
+}
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -59,19 +127,15 @@ async function withDecodeSlot<T>(fn: () => Promise<T>): Promise<T> {
   if (running >= MAX_PARALLEL_DECODES) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
   try {
-    return await fn();
+    return await asBackgroundImageWork(fn);
   } finally {
     running--;
     waiting.shift()?.();
   }
 }
 
-/**
- * Checks that `bytes` are a complete, decodable JPEG or PNG and returns its format and size.
- * Dimensions are checked from the header before any pixel is decoded. Throws `400 invalid_image`.
- */
-export async function inspectImage(bytes: Buffer, opts: { maxPixels?: number } = {}): Promise<ImageInfo> {
-  const maxPixels = opts.maxPixels ?? DEFAULT_MAX_INPUT_PIXELS;
+/** Format, dimensions and the pixel limit, from the header only. Throws `400 invalid_image`. */
+async function readHeader(bytes: Buffer, maxPixels: number): Promise<ImageInfo> {
   if (bytes.length === 0) throw invalid('The body is empty; send the bytes of a JPEG or PNG image');
   const format = sniff(bytes);
   if (!format) throw invalid('The body is not a JPEG or PNG image; only JPEG and PNG are accepted');
@@ -89,9 +153,14 @@ export async function inspectImage(bytes: Buffer, opts: { maxPixels?: number } =
   if (width * height > maxPixels) {
     throw invalid(`The image claims ${width}x${height} pixels, more than the ${maxPixels.toLocaleString('en')} pixels accepted`);
   }
+  return { format, width, height };
+}
 
+const undecodable = (format: ImageFormat) => invalid(`The ${format.toUpperCase()} image is truncated or corrupt and cannot be decoded`);
+
+/** A small decode of every pixel row: truncated or corrupt data fails here, nothing large is allocated. */
+async function checkDecodes(bytes: Buffer, format: ImageFormat, maxPixels: number): Promise<void> {
   try {
-    // A small decode of every pixel row: truncated or corrupt data fails here, nothing large is allocated.
     await withDecodeSlot(() =>
       sharp(bytes, { limitInputPixels: maxPixels, failOn: 'truncated', sequentialRead: true })
         .timeout({ seconds: PROCESSING_TIMEOUT_SECONDS })
@@ -100,30 +169,46 @@ export async function inspectImage(bytes: Buffer, opts: { maxPixels?: number } =
         .toBuffer(),
     );
   } catch {
-    throw invalid(`The ${format.toUpperCase()} image is truncated or corrupt and cannot be decoded`);
+    throw undecodable(format);
   }
-  return { format, width, height };
 }
 
 /**
- * Downsizes an image (already checked by `inspectImage`) to fit inside `max` x `max`, keeping its
- * aspect ratio, format and metadata (orientation, colour profile). Smaller images come back as the
+ * Checks that `bytes` are a complete, decodable JPEG or PNG and returns its format and size.
+ * Dimensions are checked from the header before any pixel is decoded. Throws `400 invalid_image`.
+ */
+export async function inspectImage(bytes: Buffer, opts: { maxPixels?: number } = {}): Promise<ImageInfo> {
+  const maxPixels = opts.maxPixels ?? DEFAULT_MAX_INPUT_PIXELS;
+  const info = await readHeader(bytes, maxPixels);
+  await checkDecodes(bytes, info.format, maxPixels);
+  return info;
+}
+
+/**
+ * Downsizes an image to fit inside `max` x `max`, keeping its aspect ratio, format and metadata
+ * (orientation, colour profile), with the checks of `inspectImage`. Smaller images come back as the
  * very same bytes.
  */
 export async function fitWithin(bytes: Buffer, max: number, opts: { maxPixels?: number } = {}): Promise<FittedImage> {
-  const info = await inspectImage(bytes, opts);
-  const original = { originalWidth: info.width, originalHeight: info.height };
-  if (info.width <= max && info.height <= max) return { ...info, ...original, bytes, resized: false };
-  const pipeline = sharp(bytes, { limitInputPixels: opts.maxPixels ?? DEFAULT_MAX_INPUT_PIXELS, failOn: 'truncated', sequentialRead: true })
+  const maxPixels = opts.maxPixels ?? DEFAULT_MAX_INPUT_PIXELS;
+  const header = await readHeader(bytes, maxPixels);
+  const original = { originalWidth: header.width, originalHeight: header.height };
+  if (header.width <= max && header.height <= max) {
+    await checkDecodes(bytes, header.format, maxPixels);
+    return { ...header, ...original, bytes, resized: false };
+  }
+  // Downsizing decodes every row itself and fails on truncated data: a check decode first would
+  // decode the whole image twice (for 7500x7500, ~0.2 s more of a core competing with requests).
+  const pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'truncated', sequentialRead: true })
     .timeout({ seconds: PROCESSING_TIMEOUT_SECONDS })
     .resize(max, max, { fit: 'inside', withoutEnlargement: true })
     .keepMetadata();
-  const encoded = info.format === 'jpeg' ? pipeline.jpeg({ quality: 95 }) : pipeline.png({ compressionLevel: 6 });
+  const encoded = header.format === 'jpeg' ? pipeline.jpeg({ quality: 95 }) : pipeline.png({ compressionLevel: 6 });
   let out: { data: Buffer; info: OutputInfo };
   try {
     out = await withDecodeSlot(() => encoded.toBuffer({ resolveWithObject: true }));
   } catch {
-    throw invalid(`The ${info.format.toUpperCase()} image could not be downsized; it is corrupt`);
+    throw undecodable(header.format);
   }
-  return { format: info.format, width: out.info.width, height: out.info.height, bytes: out.data, resized: true, ...original };
+  return { format: header.format, width: out.info.width, height: out.info.height, bytes: out.data, resized: true, ...original };
 }

@@ -27,7 +27,7 @@ export function imagesRoutes(app: FastifyInstance, s: Services): void {
         description: `The format is judged from the bytes, not from a header. Identical bytes return the same reference. Images larger than 7000x7000 pixels are downsized to fit, keeping the aspect ratio; \`originalWidth\`/\`originalHeight\` then give the uploaded size. Counts to the \`uploads\` and \`default\` buckets.`,
         response: { 200: Open({ image: Image }), ...errors(403, 413, 415) },
       },
-      handler: async (req, bytes) => ({ image: await s.images.upload(req.principal.organizationId, bytes) }),
+      handler: async (req, bytes, upload) => ({ image: await s.images.upload(req.principal.organizationId, bytes, upload) }),
     });
 
     r.get('/images', {

@@ -1,4 +1,5 @@
-import { webcrypto } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { ReadCache } from '../../platform/cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db, Executor } from '../../platform/db/index.ts';
 import { notFound } from '../../platform/errors.ts';
@@ -42,6 +43,8 @@ function toImage(r: ImageRow) {
 export function imagesService(deps: ImageDeps) {
   const { db, clock, cursors, blobs } = deps;
 
+  const handles = new ReadCache<ImageHandle>({ maxEntries: 50_000, maxAgeMs: Number.POSITIVE_INFINITY });
+
   async function row(orgId: string, ref: string, ex: Executor = db): Promise<ImageRow | null> {
     return isReference('Image', ref) ? repo.byId(ex, orgId, ref) : null;
   }
@@ -50,11 +53,12 @@ export function imagesService(deps: ImageDeps) {
     /**
      * Stores an upload once per organization and content (sha256 of the uploaded bytes): repeats,
      * also concurrent ones, get the first reference. The blob key is content-addressed, so writing
-     * it before the row is harmless when another request wins the insert.
+     * it before the row is harmless when another request wins the insert. The upload route passes
+     * the digest it computed while the body arrived; hashing a large body here in one go would hold
+     * the event loop (WebCrypto's digest too: it copies the bytes on the calling thread first).
      */
-    async upload(orgId: string, bytes: Buffer) {
-      // WebCrypto hashes in the thread pool: 50 MB would otherwise hold the event loop.
-      const sha256 = Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
+    async upload(orgId: string, bytes: Buffer, given: { sha256?: string } = {}) {
+      const sha256 = given.sha256 ?? createHash('sha256').update(bytes).digest('hex');
       const known = await repo.bySha(db, orgId, sha256);
       if (known) return toImage(known);
 
@@ -97,8 +101,14 @@ export function imagesService(deps: ImageDeps) {
      * organization's. Inside a transaction pass its executor (PGlite has a single connection).
      */
     async imageForOrganization(orgId: string, ref: string, ex?: Executor): Promise<ImageHandle | null> {
-      const r = await row(orgId, ref, ex);
-      return r ? { reference: r.id, width: r.width, height: r.height, format: r.format, blobKey: r.blob_key } : null;
+      // Images are never changed or deleted, so a committed one (read outside a transaction) can be
+      // remembered for good; every order line with artwork names one.
+      const key = `${orgId}/${ref}`;
+      const load = async () => {
+        const r = await row(orgId, ref, ex);
+        return r ? { reference: r.id, width: r.width, height: r.height, format: r.format, blobKey: r.blob_key } : null;
+      };
+      return ex ? load() : handles.getOne(key, load);
     },
 
     /** The stored (possibly downsized) bytes of an image, by the `blobKey` of its handle. */

@@ -137,11 +137,11 @@ async function compose(template: Template, imageBytes: Buffer): Promise<RenderOu
     return output.format === 'jpeg' ? img.flatten({ background: '#ffffff' }) : img;
   };
   const thumbWidth = Math.min(THUMBNAIL_WIDTH, output.widthPx);
-  const [media, thumbnail, thumbhash] = await Promise.all([
-    encode(composed(), output.format),
-    encode(composed().resize({ width: thumbWidth }), output.format),
-    thumbhashOf(composed()),
-  ]);
+  // One after the other: in parallel the three pipelines kept three threads busy at once, more than
+  // a 2-core node can give a background render without delaying the API.
+  const media = await encode(composed(), output.format);
+  const thumbnail = await encode(composed().resize({ width: thumbWidth }), output.format);
+  const thumbhash = await thumbhashOf(composed());
   return { media, thumbnail, thumbhash };
 }
 

@@ -2,6 +2,7 @@ import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination
 import type { Readable } from 'node:stream';
 import { ApiError, conflict, notFound } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
+import { asBackgroundImageWork } from '../../platform/images.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
 import type { RenderingDeps } from './deps.ts';
 import type { renderingLibrary } from './library.ts';
@@ -14,11 +15,13 @@ export const RENDER_JOB = 'rendering.render';
 /**
  * One composition at a time per process: the worker runs several jobs at once and each composition
  * keeps a core busy in libvips, so on a small node parallel renders would take every core from the
- * API requests of the same process. Renders queue here instead (they are asynchronous anyway).
+ * API requests of the same process. Renders queue here instead (they are asynchronous anyway), and
+ * their libvips threads run at a lower CPU priority than the event loop.
  */
 let composing: Promise<unknown> = Promise.resolve();
 function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
-  const run = composing.then(fn, fn);
+  const background = () => asBackgroundImageWork(fn);
+  const run = composing.then(background, background);
   composing = run.catch(() => {});
   return run;
 }
@@ -158,7 +161,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
      */
     async runRender(renderId: string, attempt: { number: number; last: boolean }): Promise<void> {
       const row = await repo.renderById(db, renderId);
-      if (!row || row.status !== 'pending') return;
+      if (row?.status !== 'pending') return;
       try {
         const { template, image } = await inputs(row);
         const out = await oneAtATime(() => composeRender(template, image));

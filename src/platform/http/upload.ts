@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
@@ -27,11 +28,26 @@ function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
 }
 
-/** Collects the body up to the route's `bodyLimit` and gives up (413) at the first byte past it. */
+/** Chunks of a body handled before other I/O gets a turn (~0.1 ms each). */
+const YIELD_EVERY_CHUNKS = 4;
+/** SHA-256 (hex) of each raw body, computed chunk by chunk while it arrived. */
+const bodyDigests = new WeakMap<FastifyRequest, string>();
+
+/**
+ * Collects the body up to the route's `bodyLimit` and gives up (413) at the first byte past it.
+ * With a Content-Length the body is copied into one buffer of that size and hashed chunk by chunk
+ * as it arrives (~0.1 ms per 64 KB chunk). Joining and hashing a 34 MB image at the end held the
+ * event loop for about half a second under load: both copy it into fresh memory in one go. A
+ * chunked body (no Content-Length) is still joined at the end.
+ */
 function readLimited(request: FastifyRequest, payload: Readable, done: (err: Error | null, body?: Buffer) => void): void {
   const limit = request.routeOptions.bodyLimit ?? 0;
+  const declared = Number(request.headers['content-length']);
+  let whole = Number.isSafeInteger(declared) && declared > 0 && declared <= limit ? Buffer.allocUnsafe(declared) : null;
   const chunks: Buffer[] = [];
+  const hash = createHash('sha256');
   let received = 0;
+  let sinceYield = 0;
   let finished = false;
   const finish = (err: Error | null, body?: Buffer) => {
     if (finished) return;
@@ -42,15 +58,36 @@ function readLimited(request: FastifyRequest, payload: Readable, done: (err: Err
     done(err, body);
   };
   const onData = (chunk: Buffer) => {
+    const at = received;
     received += chunk.length;
     if (received > limit) {
       payload.pause();
       finish(tooLarge(limit));
       return;
     }
-    chunks.push(chunk);
+    hash.update(chunk);
+    if (whole && received > whole.length) {
+      // More than declared (Node's parser does not let this happen): fall back to collecting chunks.
+      chunks.push(whole.subarray(0, at));
+      whole = null;
+    }
+    if (whole) chunk.copy(whole, at);
+    else chunks.push(chunk);
+    // A fast sender fills the socket faster than it is hashed: without a pause, up to 32 chunks are
+    // handled in one go while other requests (and their database answers) wait.
+    if (++sinceYield === YIELD_EVERY_CHUNKS) {
+      sinceYield = 0;
+      payload.pause();
+      setImmediate(() => {
+        if (!finished) payload.resume();
+      });
+    }
   };
-  const onEnd = () => finish(null, Buffer.concat(chunks, received));
+  const onEnd = () => {
+    bodyDigests.set(request, hash.digest('hex'));
+    // Only the bytes received: never uninitialised memory of the preallocated buffer.
+    finish(null, whole ? whole.subarray(0, received) : Buffer.concat(chunks, received));
+  };
   const onError = () => finish(new ApiError(400, 'invalid_request', 'The upload was interrupted before the body was complete'));
   payload.on('data', onData);
   payload.on('end', onEnd);
@@ -73,7 +110,8 @@ export interface RawUploadRoute<T> {
   noun: string;
   bucket: 'uploads';
   schema: Omit<FastifySchema, 'body'> & { operationId: string; tags: string[]; summary: string; response: Record<number, TSchema> };
-  handler: (request: FastifyRequest, bytes: Buffer) => Promise<T>;
+  /** `upload.sha256`: the hex SHA-256 of `bytes`, computed while they arrived. */
+  handler: (request: FastifyRequest, bytes: Buffer, upload: { sha256: string }) => Promise<T>;
 }
 
 /**
@@ -107,6 +145,9 @@ export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T
         if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
       },
     },
-    async (request) => route.handler(request, request.body as Buffer),
+    async (request) => {
+      const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      return route.handler(request, bytes, { sha256: bodyDigests.get(request) ?? createHash('sha256').update(bytes).digest('hex') });
+    },
   );
 }

@@ -241,7 +241,7 @@ describe('webhook endpoints, delivery log and events API', () => {
       return seen;
     };
     assert.deepEqual((await all('')).slice(0, 7), mine);
-    assert.deepEqual(await all('type=claim.created'), typed);
+    assert.deepEqual((await all('type=claim.created')).slice(0, typed.length), typed);
   });
 
   it('lists events with type and time filters, and shows one event', async () => {

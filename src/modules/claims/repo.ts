@@ -1,4 +1,4 @@
-import type { Executor } from '../../platform/db/index.ts';
+import { type Executor, organizationPage } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 
 export type ClaimStatus = 'pending' | 'resolved' | 'rejected' | 'retracted';
@@ -61,6 +61,8 @@ export interface EvidenceRow {
   attached_at: Date | null;
 }
 
+const PAGE = organizationPage('$1', '$2');
+
 export const claimsRepo = {
   /** Serialises claim creation per shipment, so two concurrent claims cannot both pass the checks. */
   async lockShipment(tx: Executor, shipmentId: string): Promise<void> {
@@ -114,9 +116,9 @@ export const claimsRepo = {
   /** Open claims, and closed ones closed after `closedAfter`, newest first. */
   async claims(ex: Executor, orgId: string, ks: Keyset, closedAfter: Date): Promise<ClaimRow[]> {
     return ex.query<ClaimRow>(
-      `SELECT * FROM claims WHERE organization_id = $1 AND ($2::bigint IS NULL OR seq < $2)
+      `SELECT * FROM claims WHERE ${PAGE.where}
          AND (status = 'pending' OR closed_at > $4)
-       ORDER BY seq DESC LIMIT $3`,
+       ORDER BY ${PAGE.order} LIMIT $3`,
       [orgId, ks.after, ks.limit, closedAfter],
     );
   },

@@ -1,4 +1,4 @@
-import type { Executor } from '../../platform/db/index.ts';
+import { type Executor, organizationPage } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 
 export interface ImageRow {
@@ -15,6 +15,8 @@ export interface ImageRow {
   blob_key: string;
   created_at: Date;
 }
+
+const PAGE = organizationPage('$1', '$2');
 
 export const imagesRepo = {
   /** Does nothing when the organization already has these bytes: the first upload keeps its reference. */
@@ -34,7 +36,7 @@ export const imagesRepo = {
   },
   async page(ex: Executor, orgId: string, ks: Keyset): Promise<ImageRow[]> {
     return ex.query<ImageRow>(
-      'SELECT * FROM images WHERE organization_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3',
+      `SELECT * FROM images WHERE ${PAGE.where} ORDER BY ${PAGE.order} LIMIT $3`,
       [orgId, ks.after, ks.limit],
     );
   },

@@ -1,4 +1,4 @@
-import { type Executor, prepared } from '../../platform/db/index.ts';
+import { type Executor, organizationPage, prepared } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 import type { Address } from '../shipping/address.ts';
 import type { ShippingLevel } from '../shipping/data.ts';
@@ -55,6 +55,8 @@ export interface OrderFilter {
   createdAfter?: Date;
   createdBefore?: Date;
 }
+
+const PAGE = organizationPage('$1', '$2');
 
 export const ordersRepo = {
   async insertAddress(ex: Executor, a: AddressRow): Promise<void> {
@@ -137,22 +139,13 @@ export const ordersRepo = {
   async orderByCustomIdentifier(ex: Executor, orgId: string, customIdentifier: string): Promise<OrderRow | null> {
     return (await ex.query<OrderRow>('SELECT * FROM orders WHERE organization_id = $1 AND custom_identifier = $2', [orgId, customIdentifier]))[0] ?? null;
   },
-  /**
-   * A keyset page on the (organization_id, seq) index, whatever the data looks like. Written so that
-   * only that index fits: with `organization_id = $1 ... ORDER BY seq` the planner may walk the
-   * unique index on seq and filter, reading every newer order of other organizations first (240 ms
-   * instead of 0.1 ms for an organization with older orders, at 600,000 orders), and `seq < $2`
-   * alone lets it combine the seq index with a bitmap and sort. The range on organization_id keeps
-   * it in the ORDER BY, and the row comparison only matches the (organization_id, seq) index.
-   * See docs/performance.md.
-   */
+  /** Newest first, on the (organization_id, seq) index whatever the data looks like (`organizationPage`). */
   async orders(ex: Executor, orgId: string, ks: Keyset, f: OrderFilter): Promise<OrderRow[]> {
     return ex.query<OrderRow>(
-      `SELECT * FROM orders WHERE organization_id >= $1 AND organization_id <= $1
-         AND ($2::bigint IS NULL OR (organization_id, seq) < ($1::text, $2::bigint))
+      `SELECT * FROM orders WHERE ${PAGE.where}
          AND ($4::text IS NULL OR store_id = $4) AND ($5::text IS NULL OR status = $5)
          AND ($6::timestamptz IS NULL OR created_at > $6) AND ($7::timestamptz IS NULL OR created_at < $7)
-       ORDER BY organization_id DESC, seq DESC LIMIT $3`,
+       ORDER BY ${PAGE.order} LIMIT $3`,
       [orgId, ks.after, ks.limit, f.storeId ?? null, f.status ?? null, f.createdAfter ?? null, f.createdBefore ?? null],
     );
   },

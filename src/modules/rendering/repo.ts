@@ -1,5 +1,5 @@
 import type { Keyset } from '../../platform/http/pagination.ts';
-import type { Executor } from '../../platform/db/index.ts';
+import { type Executor, organizationPage } from '../../platform/db/index.ts';
 import type { OutputFormat } from './renderer.ts';
 
 export interface SceneRow { id: string; seq: number; import_key: string; name: string; description: string; private_organization_id: string | null; allows_product_perspectives: boolean; created_at: Date }
@@ -19,6 +19,8 @@ export interface RenderRow {
 
 /** A scene is visible to everybody unless it is private to another organization. */
 const VISIBLE = '(s.private_organization_id IS NULL OR s.private_organization_id = $1)';
+
+const PAGE = organizationPage('$1', '$2');
 
 export const renderingRepo = {
   // --- scenes ---
@@ -151,8 +153,8 @@ export const renderingRepo = {
   // --- renders ---
   async renders(ex: Executor, orgId: string, ks: Keyset, status: string | null): Promise<RenderRow[]> {
     return ex.query<RenderRow>(
-      `SELECT * FROM renders WHERE organization_id = $1 AND ($2::bigint IS NULL OR seq < $2) AND ($4::text IS NULL OR status = $4)
-       ORDER BY seq DESC LIMIT $3`,
+      `SELECT * FROM renders WHERE ${PAGE.where} AND ($4::text IS NULL OR status = $4)
+       ORDER BY ${PAGE.order} LIMIT $3`,
       [orgId, ks.after, ks.limit, status],
     );
   },

@@ -1,4 +1,4 @@
-import { type Executor, prepared } from '../../platform/db/index.ts';
+import { type Executor, organizationPage, prepared } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 
 export interface EventRow { id: string; seq: number; organization_id: string; type: string; data: Record<string, unknown>; created_at: Date }
@@ -16,6 +16,9 @@ export interface DeliveryRow {
 }
 
 const DELIVERY = `SELECT d.*, e.type AS event_type FROM webhook_deliveries d JOIN events e ON e.id = d.event_id`;
+
+const EVENT_PAGE = organizationPage('$1', '$5');
+const DELIVERY_PAGE = organizationPage('$1', '$5', 'd.');
 
 export const webhooksRepo = {
   /**
@@ -36,20 +39,19 @@ export const webhooksRepo = {
     return (await ex.query<EventRow>('SELECT * FROM events WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ?? null;
   },
   /**
-   * A keyset page that only the organization's index can serve (see `ordersRepo.orders`): events are
+   * A keyset page that only the organization's indexes can serve (`organizationPage`): events are
    * the largest table, and with `organization_id = $1 … ORDER BY seq` PostgreSQL may walk the
    * unique `seq` index through every newer event of other organizations. With a type, the
    * `(organization_id, type, seq)` index serves it the same way.
    */
   async events(ex: Executor, orgId: string, f: { type?: string; createdAfter?: Date; createdBefore?: Date }, ks: Keyset): Promise<EventRow[]> {
-    const [key, order] = f.type === undefined
-      ? ['(organization_id, seq) < ($1::text, $5::bigint)', 'organization_id DESC, seq DESC']
-      : ['(organization_id, type, seq) < ($1::text, $2::text, $5::bigint)', 'organization_id DESC, type DESC, seq DESC'];
+    const page = f.type === undefined
+      ? EVENT_PAGE
+      : { where: 'organization_id >= $1 AND organization_id <= $1 AND ($5::bigint IS NULL OR (organization_id, type, seq) < ($1::text, $2::text, $5::bigint))', order: 'organization_id DESC, type DESC, seq DESC' };
     return ex.query<EventRow>(
-      `SELECT * FROM events WHERE organization_id >= $1 AND organization_id <= $1 AND ($2::text IS NULL OR type = $2)
+      `SELECT * FROM events WHERE ${page.where} AND ($2::text IS NULL OR type = $2)
          AND ($3::timestamptz IS NULL OR created_at > $3) AND ($4::timestamptz IS NULL OR created_at < $4)
-         AND ($5::bigint IS NULL OR ${key})
-       ORDER BY ${order} LIMIT $6`,
+       ORDER BY ${page.order} LIMIT $6`,
       [orgId, f.type ?? null, f.createdAfter ?? null, f.createdBefore ?? null, ks.after, ks.limit],
     );
   },
@@ -137,9 +139,9 @@ export const webhooksRepo = {
   },
   async deliveries(ex: Executor, orgId: string, f: { endpointId?: string; eventId?: string; status?: string }, ks: Keyset): Promise<DeliveryRow[]> {
     return ex.query<DeliveryRow>(
-      `${DELIVERY} WHERE d.organization_id = $1 AND ($2::text IS NULL OR d.endpoint_id = $2) AND ($3::text IS NULL OR d.event_id = $3)
-         AND ($4::text IS NULL OR d.status = $4) AND ($5::bigint IS NULL OR d.seq < $5)
-       ORDER BY d.seq DESC LIMIT $6`,
+      `${DELIVERY} WHERE ${DELIVERY_PAGE.where} AND ($2::text IS NULL OR d.endpoint_id = $2) AND ($3::text IS NULL OR d.event_id = $3)
+         AND ($4::text IS NULL OR d.status = $4)
+       ORDER BY ${DELIVERY_PAGE.order} LIMIT $6`,
       [orgId, f.endpointId ?? null, f.eventId ?? null, f.status ?? null, ks.after, ks.limit],
     );
   },

@@ -12,3 +12,4 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): P
   return PgliteDb.open({ dataDir: join(config.dataDir, 'pglite') });
 }
 export { prepared } from './prepared.ts';
+export { organizationPage } from './keyset.ts';

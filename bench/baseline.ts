@@ -7,10 +7,15 @@ import { openDb } from '../src/platform/db/index.ts';
  * single primary-key select the service's GET-by-reference does, without auth, limits or schemas.
  */
 const port = Number(process.env.PORT ?? 0);
-const db = await openDb({ databaseUrl: process.env.DATABASE_URL || null, dataDir: process.env.DATA_DIR ?? './data-bench-baseline' });
+const db = await openDb({
+  databaseUrl: process.env.DATABASE_URL || null,
+  dataDir: process.env.DATA_DIR ?? './data-bench-baseline',
+});
 if (!process.env.DATABASE_URL) {
   await db.exec('CREATE TABLE IF NOT EXISTS bench_rows (id text PRIMARY KEY, payload jsonb NOT NULL)');
-  await db.exec(`INSERT INTO bench_rows SELECT 'Row_' || g, jsonb_build_object('n', g, 'name', 'row ' || g) FROM generate_series(1, 1000) g ON CONFLICT DO NOTHING`);
+  await db.exec(
+    `INSERT INTO bench_rows SELECT 'Row_' || g, jsonb_build_object('n', g, 'name', 'row ' || g) FROM generate_series(1, 1000) g ON CONFLICT DO NOTHING`,
+  );
 }
 const table = process.env.BASELINE_TABLE ?? 'bench_rows';
 const app = Fastify({ logger: false });
@@ -22,7 +27,9 @@ app.get('/pk/:id', async (req, reply) => {
 });
 await app.listen({ host: '127.0.0.1', port });
 const address = app.server.address();
-process.stdout.write(`${JSON.stringify({ ready: true, port: typeof address === 'object' && address ? address.port : port })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ ready: true, port: typeof address === 'object' && address ? address.port : port })}\n`,
+);
 const stop = async () => {
   await app.close();
   await db.close();

@@ -26,7 +26,9 @@ export interface Proc {
 export async function startProcess(entry: string, env: Record<string, string>, marker: RegExp): Promise<Proc> {
   const port = await freePort();
   // BENCH_CPU_PROF=1: each process writes a V8 CPU profile when it stops (open it in Chrome DevTools).
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'results', 'profiles')}`] : [];
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'results', 'profiles')}`]
+    : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, entry)], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -35,7 +35,13 @@ interface Row {
   note?: string;
 }
 
-type Req = { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer; setupRequest?: (r: any) => any };
+type Req = {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  setupRequest?: (r: any) => any;
+};
 
 interface LoadOpts {
   connections?: number;
@@ -51,24 +57,27 @@ interface LoadOpts {
 
 function load(base: string, req: Req, opts: LoadOpts = {}): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({
-    url: base,
-    connections: opts.connections ?? 10,
-    duration: opts.seconds ?? SECONDS,
-    ...(opts.amount ? { amount: opts.amount } : {}),
-    ...(opts.rate ? { overallRate: opts.rate } : {}),
-    ...(opts.connectionRate ? { connectionRate: opts.connectionRate } : {}),
-    ...(opts.setupClient ? { setupClient: opts.setupClient } : {}),
-    requests: [
+    const instance = autocannon(
       {
-        method: (req.method ?? 'GET') as 'GET',
-        path: req.path,
-        ...(req.headers ? { headers: req.headers } : {}),
-        ...(req.body !== undefined ? { body: req.body as string } : {}),
-        ...(req.setupRequest ? { setupRequest: req.setupRequest } : {}),
+        url: base,
+        connections: opts.connections ?? 10,
+        duration: opts.seconds ?? SECONDS,
+        ...(opts.amount ? { amount: opts.amount } : {}),
+        ...(opts.rate ? { overallRate: opts.rate } : {}),
+        ...(opts.connectionRate ? { connectionRate: opts.connectionRate } : {}),
+        ...(opts.setupClient ? { setupClient: opts.setupClient } : {}),
+        requests: [
+          {
+            method: (req.method ?? 'GET') as 'GET',
+            path: req.path,
+            ...(req.headers ? { headers: req.headers } : {}),
+            ...(req.body !== undefined ? { body: req.body as string } : {}),
+            ...(req.setupRequest ? { setupRequest: req.setupRequest } : {}),
+          },
+        ],
       },
-    ],
-    }, (err: Error | null, result: autocannon.Result) => (err ? reject(err) : resolve(result)));
+      (err: Error | null, result: autocannon.Result) => (err ? reject(err) : resolve(result)),
+    );
     const stop = () => instance.stop();
     opts.until?.then(stop, stop);
   });
@@ -100,11 +109,15 @@ async function main() {
     ...(f.databaseUrl ? { DATABASE_URL: f.databaseUrl } : {}),
   };
   const server = await startProcess('src/main.ts', env, /Base URL/);
-  const baseline = await startProcess('bench/baseline.ts', {
-    DATA_DIR: f.baselineDataDir,
-    BASELINE_TABLE: 'orders',
-    ...(f.databaseUrl ? { DATABASE_URL: f.databaseUrl } : {}),
-  }, /"ready":true/);
+  const baseline = await startProcess(
+    'bench/baseline.ts',
+    {
+      DATA_DIR: f.baselineDataDir,
+      BASELINE_TABLE: 'orders',
+      ...(f.databaseUrl ? { DATABASE_URL: f.databaseUrl } : {}),
+    },
+    /"ready":true/,
+  );
   const base = `http://127.0.0.1:${server.port}`;
   const baseBaseline = `http://127.0.0.1:${baseline.port}`;
   const pid = server.child.pid!;
@@ -112,7 +125,11 @@ async function main() {
   const rows: Row[] = [];
   const H = (key: string, extra: Record<string, string> = {}) => ({ 'x-service-secret-key': key, ...extra });
   const api = async (method: string, path: string, key: string, body?: unknown, ct = 'application/json') => {
-    const res = await fetch(`${base}${path}`, { method, headers: H(key, body === undefined ? {} : { 'content-type': ct }), body: body === undefined ? undefined : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: H(key, body === undefined ? {} : { 'content-type': ct }),
+      body: body === undefined ? undefined : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body),
+    });
     return { status: res.status, data: await res.json().catch(() => null) };
   };
   const measure = async (name: string, req: Req, opts?: LoadOpts, note?: string, url = base) => {
@@ -129,15 +146,30 @@ async function main() {
     const warm = (url: string, req: Req) => (SMOKE ? Promise.resolve() : load(url, req, { seconds: 2 }).then(() => {}));
     await warm(baseBaseline, { path: '/const' });
     await warm(baseBaseline, { path: `/pk/${f.sampleOrder}` });
-    const ceilingHttp = await measure('baseline: bare Fastify constant', { path: '/const' }, {}, undefined, baseBaseline);
-    const ceilingDb = await measure('baseline: bare Fastify + PK select', { path: `/pk/${f.sampleOrder}` }, {}, undefined, baseBaseline);
+    const ceilingHttp = await measure(
+      'baseline: bare Fastify constant',
+      { path: '/const' },
+      {},
+      undefined,
+      baseBaseline,
+    );
+    const ceilingDb = await measure(
+      'baseline: bare Fastify + PK select',
+      { path: `/pk/${f.sampleOrder}` },
+      {},
+      undefined,
+      baseBaseline,
+    );
 
     const demoProducts = (await api('GET', '/v2/products?limit=100', f.demoKey)).data.products as any[];
     // The demo compositions are made for this product; any launched print product would do for orders.
-    const printable = demoProducts.find((p) => p.name === 'iPhone 15 Clear Case') ?? demoProducts.find((p) => p.printable && p.status === 'launched');
+    const printable =
+      demoProducts.find((p) => p.name === 'iPhone 15 Clear Case') ??
+      demoProducts.find((p) => p.printable && p.status === 'launched');
     const plain = demoProducts.find((p) => !p.printable && p.status === 'launched');
     const store = (await api('GET', '/v2/stores', f.demoKey)).data.stores.find((s: any) => s.integration === 'api');
-    const image = (await api('POST', '/v2/images', f.demoKey, await noisePng(64, 64, 1), 'application/octet-stream')).data.image;
+    const image = (await api('POST', '/v2/images', f.demoKey, await noisePng(64, 64, 1), 'application/octet-stream'))
+      .data.image;
     const demoOrder = (await api('GET', '/v2/orders?limit=1', f.small.key)).data.orders[0];
 
     if (want('GET /v2/products/{ref}', 'GET /v2/orders/{ref}')) {
@@ -148,52 +180,110 @@ async function main() {
       const getProduct = await measure('GET /v2/products/{ref}', productReq);
       const getOrder = await measure('GET /v2/orders/{ref}', orderReq);
       // The database ceiling again right after: the better of the two is the one compared against.
-      const ceilingDb2 = await measure('baseline: bare Fastify + PK select (again)', { path: `/pk/${f.sampleOrder}` }, {}, undefined, baseBaseline);
+      const ceilingDb2 = await measure(
+        'baseline: bare Fastify + PK select (again)',
+        { path: `/pk/${f.sampleOrder}` },
+        {},
+        undefined,
+        baseBaseline,
+      );
       const dbCeiling = Math.max(ceilingDb.rps, ceilingDb2.rps);
-      for (const r of [getProduct, getOrder]) r.ratio = `${((r.rps / dbCeiling) * 100).toFixed(0)}% of DB ceiling (target 70%)`;
-      for (const r of [ceilingDb, ceilingDb2]) r.ratio = `${((r.rps / ceilingHttp.rps) * 100).toFixed(0)}% of HTTP ceiling`;
-      for (const r of [getProduct, getOrder]) r.note = `${((r.rps / ceilingHttp.rps) * 100).toFixed(0)}% of HTTP ceiling`;
+      for (const r of [getProduct, getOrder])
+        r.ratio = `${((r.rps / dbCeiling) * 100).toFixed(0)}% of DB ceiling (target 70%)`;
+      for (const r of [ceilingDb, ceilingDb2])
+        r.ratio = `${((r.rps / ceilingHttp.rps) * 100).toFixed(0)}% of HTTP ceiling`;
+      for (const r of [getProduct, getOrder])
+        r.note = `${((r.rps / ceilingHttp.rps) * 100).toFixed(0)}% of HTTP ceiling`;
     }
 
     // Keyset pages: the first page and one from the middle, with a cursor the list itself would issue
     // (scope 'orders', position = seq of the last order seen; see src/modules/orders/service.ts).
     if (want('GET /v2/orders page')) {
       const cursors = new Cursors(f.secretKey);
-      const page = (key: string, seq?: number) => ({ path: `/v2/orders?limit=50${seq === undefined ? '' : `&cursor=${encodeURIComponent(cursors.encode('orders', seq))}`}`, headers: H(key) });
+      const page = (key: string, seq?: number) => ({
+        path: `/v2/orders?limit=50${seq === undefined ? '' : `&cursor=${encodeURIComponent(cursors.encode('orders', seq))}`}`,
+        headers: H(key),
+      });
       for (const o of [f.small, f.big]) {
         const check = await api('GET', page(o.key, o.middleSeq).path, o.key);
-        if (check.status !== 200 || check.data.orders.length !== 50) throw new Error(`deep page cursor is not accepted: ${check.status} ${JSON.stringify(check.data).slice(0, 200)}`);
-    }
-    const list1k = await measure('GET /v2/orders page of 50 (1,000 orders)', page(f.small.key));
-    const deep1k = await measure('GET /v2/orders deep page (1,000 orders)', page(f.small.key, f.small.middleSeq));
-    const listBig = await measure(`GET /v2/orders page of 50 (${BIG.toLocaleString('en')} orders)`, page(f.big.key));
-    const deepBig = await measure(`GET /v2/orders deep page (${BIG.toLocaleString('en')} orders)`, page(f.big.key, f.big.middleSeq));
-    listBig.ratio = `p99 ${(listBig.p99 / Math.max(list1k.p99, 1)).toFixed(2)}x of 1,000 (target 1.5x)`;
-    deepBig.ratio = `p99 ${(deepBig.p99 / Math.max(deep1k.p99, 1)).toFixed(2)}x of 1,000 (target 1.5x)`;
+        if (check.status !== 200 || check.data.orders.length !== 50)
+          throw new Error(
+            `deep page cursor is not accepted: ${check.status} ${JSON.stringify(check.data).slice(0, 200)}`,
+          );
+      }
+      const list1k = await measure('GET /v2/orders page of 50 (1,000 orders)', page(f.small.key));
+      const deep1k = await measure('GET /v2/orders deep page (1,000 orders)', page(f.small.key, f.small.middleSeq));
+      const listBig = await measure(`GET /v2/orders page of 50 (${BIG.toLocaleString('en')} orders)`, page(f.big.key));
+      const deepBig = await measure(
+        `GET /v2/orders deep page (${BIG.toLocaleString('en')} orders)`,
+        page(f.big.key, f.big.middleSeq),
+      );
+      listBig.ratio = `p99 ${(listBig.p99 / Math.max(list1k.p99, 1)).toFixed(2)}x of 1,000 (target 1.5x)`;
+      deepBig.ratio = `p99 ${(deepBig.p99 / Math.max(deep1k.p99, 1)).toFixed(2)}x of 1,000 (target 1.5x)`;
     }
 
-    const address = { firstname: 'Ada', lastname: 'Lovelace', streetname: 'Herengracht', housenumber: '1', zipcode: '1015 BA', city: 'Amsterdam', countryCode: 'NL', email: 'ada@example.com' };
+    const address = {
+      firstname: 'Ada',
+      lastname: 'Lovelace',
+      streetname: 'Herengracht',
+      housenumber: '1',
+      zipcode: '1015 BA',
+      city: 'Amsterdam',
+      countryCode: 'NL',
+      email: 'ada@example.com',
+    };
     let n = 0;
-    const orderBody = () => JSON.stringify({
-      order: {
-        storeReference: store.reference, shippingKind: 'dropship', customIdentifier: `bench-${Date.now()}-${n++}`, dropshipAddress: address,
-        orderlines: [{ productReference: printable.reference, imageReference: image.reference, quantity: 1 }, { productReference: plain.reference, quantity: 2 }],
-      },
-    });
+    const orderBody = () =>
+      JSON.stringify({
+        order: {
+          storeReference: store.reference,
+          shippingKind: 'dropship',
+          customIdentifier: `bench-${Date.now()}-${n++}`,
+          dropshipAddress: address,
+          orderlines: [
+            { productReference: printable.reference, imageReference: image.reference, quantity: 1 },
+            { productReference: plain.reference, quantity: 2 },
+          ],
+        },
+      });
     if (want('POST /v2/orders')) {
-      const post = await measure('POST /v2/orders (dropship, 2 lines)', {
-        method: 'POST', path: '/v2/orders', headers: H(f.demoKey, { 'content-type': 'application/json' }), setupRequest: (r: any) => ({ ...r, body: orderBody() }),
-      }, { connections: 20 });
+      const post = await measure(
+        'POST /v2/orders (dropship, 2 lines)',
+        {
+          method: 'POST',
+          path: '/v2/orders',
+          headers: H(f.demoKey, { 'content-type': 'application/json' }),
+          setupRequest: (r: any) => ({ ...r, body: orderBody() }),
+        },
+        { connections: 20 },
+      );
       post.ratio = `${post.rps} orders/s (target 1,000)`;
-      await measure('POST /v2/orders at 200/s', {
-        method: 'POST', path: '/v2/orders', headers: H(f.demoKey, { 'content-type': 'application/json' }), setupRequest: (r: any) => ({ ...r, body: orderBody() }),
-      }, { connections: 10, rate: 200 }, 'p99 target < 50 ms');
+      await measure(
+        'POST /v2/orders at 200/s',
+        {
+          method: 'POST',
+          path: '/v2/orders',
+          headers: H(f.demoKey, { 'content-type': 'application/json' }),
+          setupRequest: (r: any) => ({ ...r, body: orderBody() }),
+        },
+        { connections: 10, rate: 200 },
+        'p99 target < 50 ms',
+      );
       rows[rows.length - 1].ratio = `p99 ${rows[rows.length - 1].p99} ms (target < 50)`;
     }
     if (want('POST /v2/quote')) {
       await measure('POST /v2/quote', {
-        method: 'POST', path: '/v2/quote', headers: H(f.demoKey, { 'content-type': 'application/json' }),
-        body: JSON.stringify({ quote: { storeReference: store.reference, shippingKind: 'dropship', dropshipAddress: address, orderlines: [{ productReference: printable.reference, quantity: 2 }] } }),
+        method: 'POST',
+        path: '/v2/quote',
+        headers: H(f.demoKey, { 'content-type': 'application/json' }),
+        body: JSON.stringify({
+          quote: {
+            storeReference: store.reference,
+            shippingKind: 'dropship',
+            dropshipAddress: address,
+            orderlines: [{ productReference: printable.reference, quantity: 2 }],
+          },
+        }),
       });
     }
 
@@ -202,9 +292,17 @@ async function main() {
       const pngs: Buffer[] = [];
       for (let i = 0; i < (SMOKE ? 4 : 60); i++) pngs.push(await noisePng(580, 580, 1000 + i));
       let u = 0;
-      await measure('POST /v2/images (1 MB PNG)', {
-        method: 'POST', path: '/v2/images', headers: H(f.demoKey, { 'content-type': 'application/octet-stream' }), setupRequest: (r: any) => ({ ...r, body: pngs[u++ % pngs.length] }),
-      }, { connections: 4, amount: pngs.length }, 'distinct images; later repeats are deduplicated');
+      await measure(
+        'POST /v2/images (1 MB PNG)',
+        {
+          method: 'POST',
+          path: '/v2/images',
+          headers: H(f.demoKey, { 'content-type': 'application/octet-stream' }),
+          setupRequest: (r: any) => ({ ...r, body: pngs[u++ % pngs.length] }),
+        },
+        { connections: 4, amount: pngs.length },
+        'distinct images; later repeats are deduplicated',
+      );
     }
 
     const orderLight = { path: `/v2/orders/${demoOrder.reference}`, headers: H(f.small.key) };
@@ -212,16 +310,39 @@ async function main() {
     if (want('render')) {
       // Renders: the service's renderer against a plain sharp pipeline doing the same composition.
       const area = { x: 330, y: 110, width: 160, height: 320, rotation: -10 };
-      const tpl = await drawTemplate({ width: 800, height: 600 }, area, { from: '#dfe7ef', to: '#f7f3ee', surface: '#c9b59a' });
+      const tpl = await drawTemplate({ width: 800, height: 600 }, area, {
+        from: '#dfe7ef',
+        to: '#f7f3ee',
+        surface: '#c9b59a',
+      });
       const art = await noisePng(1200, 1200, 99);
       const template = { ...tpl, printArea: area, output: { widthPx: 800, heightPx: 600, format: 'webp' as const } };
       const runs = SMOKE ? 3 : 30;
       const oursFn = () => composeRender(template, art);
       const plainFn = async () => {
-        const fitted = await sharp(art).resize(area.width, area.height, { fit: 'cover' }).composite([{ input: tpl.overlay, blend: 'over' }, { input: tpl.mask, blend: 'dest-in' }]).png().toBuffer();
-        const rotated = await sharp(fitted).rotate(area.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } }).png().toBuffer();
+        const fitted = await sharp(art)
+          .resize(area.width, area.height, { fit: 'cover' })
+          .composite([
+            { input: tpl.overlay, blend: 'over' },
+            { input: tpl.mask, blend: 'dest-in' },
+          ])
+          .png()
+          .toBuffer();
+        const rotated = await sharp(fitted)
+          .rotate(area.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
+          .png()
+          .toBuffer();
         const meta = await sharp(rotated).metadata();
-        const out = await sharp(tpl.background).composite([{ input: rotated, left: Math.round(area.x + area.width / 2 - meta.width! / 2), top: Math.round(area.y + area.height / 2 - meta.height! / 2) }]).webp().toBuffer();
+        const out = await sharp(tpl.background)
+          .composite([
+            {
+              input: rotated,
+              left: Math.round(area.x + area.width / 2 - meta.width! / 2),
+              top: Math.round(area.y + area.height / 2 - meta.height! / 2),
+            },
+          ])
+          .webp()
+          .toBuffer();
         const thumb = await sharp(out).resize(256).webp().toBuffer();
         await sharp(thumb).resize(100, 100, { fit: 'inside' }).ensureAlpha().raw().toBuffer();
       };
@@ -237,41 +358,94 @@ async function main() {
         await plainFn();
         ours += (t1 - t0) / runs;
         plainSharp += (performance.now() - t1) / runs;
-    }
-    rows.push({ scenario: 'render (service renderer)', rps: Math.round(1000 / ours), p50: Math.round(ours), p99: Math.round(ours), errors: 0, non2xx: 0, rssMb: 0, ratio: `${(ours / plainSharp).toFixed(2)}x plain sharp`, note: 'in-process, per render' });
-    rows.push({ scenario: 'render (plain sharp pipeline)', rps: Math.round(1000 / plainSharp), p50: Math.round(plainSharp), p99: Math.round(plainSharp), errors: 0, non2xx: 0, rssMb: 0, note: 'baseline' });
-
-    // Renders queued on the server while the API is read: the images are uploaded first, then every
-    // render is queued at once and the API is read until the worker has finished all of them.
-    const scenes = (await api('GET', '/v2/scenes', f.demoKey)).data.scenes as any[];
-    const compositions: string[] = [];
-    for (const scene of scenes) {
-      const persp = (await api('GET', `/v2/perspectives?sceneReference=${scene.reference}&productReference=${printable.reference}`, f.demoKey)).data?.perspectives ?? [];
-      for (const p of persp) {
-        const look = await api('GET', `/v2/lookup-composition?sceneReference=${scene.reference}&productReference=${printable.reference}&perspectiveReference=${p.reference}`, f.demoKey);
-        if (look.status === 200) compositions.push(look.data.composition.reference);
       }
-    }
-    const renderImages: string[] = [];
-    for (let i = 0; i < (SMOKE ? 2 : 20); i++) renderImages.push((await api('POST', '/v2/images', f.demoKey, await noisePng(400, 400, 5000 + i), 'application/octet-stream')).data.image.reference);
-    const idleRenders = await measure('GET /v2/orders/{ref} idle (before renders)', orderLight, { connections: 4, rate: 200 });
-    const pending = async () => (await api('GET', '/v2/renders?status=pending&limit=1', f.demoKey)).data.renders.length > 0;
-    const renderStatuses: number[] = [];
-    await Promise.all(compositions.flatMap((c) => renderImages.map(async (img) => {
-      renderStatuses.push((await api('POST', '/v2/renders', f.demoKey, { render: { compositionReference: c, imageReference: img } })).status);
-    })));
-    const rendersQueued = renderStatuses.filter((st) => st === 200).length;
-    if (rendersQueued === 0) throw new Error(`no render could be queued: ${renderStatuses.join(', ') || 'no composition found'}`);
-    const queuedAt = Date.now();
-    let rendersDoneMs = 0;
-    const rendersDone = (async () => {
-      while (await pending()) await new Promise((r) => setTimeout(r, 250));
-      rendersDoneMs = Date.now() - queuedAt;
-    })();
-    const duringRenders = await measure('GET /v2/orders/{ref} while renders run', orderLight, { connections: 4, rate: 200, seconds: 600, until: rendersDone }, '');
-    duringRenders.ratio = `p99 ${(duringRenders.p99 / Math.max(idleRenders.p99, 1)).toFixed(2)}x idle (target 3x)`;
-    duringRenders.note = `${rendersQueued} renders queued, all done after ${(rendersDoneMs / 1000).toFixed(1)} s (${(rendersQueued / Math.max(rendersDoneMs / 1000, 0.001)).toFixed(1)} renders/s)`;
+      rows.push({
+        scenario: 'render (service renderer)',
+        rps: Math.round(1000 / ours),
+        p50: Math.round(ours),
+        p99: Math.round(ours),
+        errors: 0,
+        non2xx: 0,
+        rssMb: 0,
+        ratio: `${(ours / plainSharp).toFixed(2)}x plain sharp`,
+        note: 'in-process, per render',
+      });
+      rows.push({
+        scenario: 'render (plain sharp pipeline)',
+        rps: Math.round(1000 / plainSharp),
+        p50: Math.round(plainSharp),
+        p99: Math.round(plainSharp),
+        errors: 0,
+        non2xx: 0,
+        rssMb: 0,
+        note: 'baseline',
+      });
 
+      // Renders queued on the server while the API is read: the images are uploaded first, then every
+      // render is queued at once and the API is read until the worker has finished all of them.
+      const scenes = (await api('GET', '/v2/scenes', f.demoKey)).data.scenes as any[];
+      const compositions: string[] = [];
+      for (const scene of scenes) {
+        const persp =
+          (
+            await api(
+              'GET',
+              `/v2/perspectives?sceneReference=${scene.reference}&productReference=${printable.reference}`,
+              f.demoKey,
+            )
+          ).data?.perspectives ?? [];
+        for (const p of persp) {
+          const look = await api(
+            'GET',
+            `/v2/lookup-composition?sceneReference=${scene.reference}&productReference=${printable.reference}&perspectiveReference=${p.reference}`,
+            f.demoKey,
+          );
+          if (look.status === 200) compositions.push(look.data.composition.reference);
+        }
+      }
+      const renderImages: string[] = [];
+      for (let i = 0; i < (SMOKE ? 2 : 20); i++)
+        renderImages.push(
+          (await api('POST', '/v2/images', f.demoKey, await noisePng(400, 400, 5000 + i), 'application/octet-stream'))
+            .data.image.reference,
+        );
+      const idleRenders = await measure('GET /v2/orders/{ref} idle (before renders)', orderLight, {
+        connections: 4,
+        rate: 200,
+      });
+      const pending = async () =>
+        (await api('GET', '/v2/renders?status=pending&limit=1', f.demoKey)).data.renders.length > 0;
+      const renderStatuses: number[] = [];
+      await Promise.all(
+        compositions.flatMap((c) =>
+          renderImages.map(async (img) => {
+            renderStatuses.push(
+              (
+                await api('POST', '/v2/renders', f.demoKey, {
+                  render: { compositionReference: c, imageReference: img },
+                })
+              ).status,
+            );
+          }),
+        ),
+      );
+      const rendersQueued = renderStatuses.filter((st) => st === 200).length;
+      if (rendersQueued === 0)
+        throw new Error(`no render could be queued: ${renderStatuses.join(', ') || 'no composition found'}`);
+      const queuedAt = Date.now();
+      let rendersDoneMs = 0;
+      const rendersDone = (async () => {
+        while (await pending()) await new Promise((r) => setTimeout(r, 250));
+        rendersDoneMs = Date.now() - queuedAt;
+      })();
+      const duringRenders = await measure(
+        'GET /v2/orders/{ref} while renders run',
+        orderLight,
+        { connections: 4, rate: 200, seconds: 600, until: rendersDone },
+        '',
+      );
+      duringRenders.ratio = `p99 ${(duringRenders.p99 / Math.max(idleRenders.p99, 1)).toFixed(2)}x idle (target 3x)`;
+      duringRenders.note = `${rendersQueued} renders queued, all done after ${(rendersDoneMs / 1000).toFixed(1)} s (${(rendersQueued / Math.max(rendersDoneMs / 1000, 0.001)).toFixed(1)} renders/s)`;
     }
 
     if (want('organizations')) {
@@ -280,14 +454,23 @@ async function main() {
       let tenant = 0;
       await warm(base, { path: '/v2/organization', headers: H(f.demoKey) });
       const { result: many, peakMb } = await peakRss(pid, () =>
-        load(base, { path: '/v2/organization', headers: H(f.tenants[0]) }, {
-          connections: f.tenants.length,
-          connectionRate: 50,
-          setupClient: (client) => client.setHeaders(H(f.tenants[tenant++ % f.tenants.length])),
-        }),
+        load(
+          base,
+          { path: '/v2/organization', headers: H(f.tenants[0]) },
+          {
+            connections: f.tenants.length,
+            connectionRate: 50,
+            setupClient: (client) => client.setHeaders(H(f.tenants[tenant++ % f.tenants.length])),
+          },
+        ),
       );
       const limited = Number(many.statusCodeStats?.['429']?.count ?? 0);
-      const r = row(`${TENANTS} organizations at 50 req/s each`, many, peakMb, 'one connection per organization, default rate limits');
+      const r = row(
+        `${TENANTS} organizations at 50 req/s each`,
+        many,
+        peakMb,
+        'one connection per organization, default rate limits',
+      );
       r.ratio = `${limited} x 429 (target 0), p99 ${r.p99} ms (target < 25)`;
       rows.push(r);
       process.stdout.write(`  ${r.scenario}: ${r.rps} req/s, p99 ${r.p99} ms, ${limited} x 429\n`);
@@ -307,30 +490,52 @@ async function main() {
         hugeBytes = png.length;
         huge.push(join(f.dataDir, `huge-${i}.png`));
         writeFileSync(huge[i], png);
-    }
-    const send = `const [file, url, key] = process.argv.slice(1);
+      }
+      const send = `const [file, url, key] = process.argv.slice(1);
       fetch(url, { method: 'POST', headers: { 'x-service-secret-key': key, 'content-type': 'application/octet-stream' }, body: require('fs').readFileSync(file) })
         .then((r) => process.stdout.write(String(r.status)), () => process.stdout.write('0'));`;
-    const idle = await measure('GET /v2/orders/{ref} idle (before uploads)', orderLight, { connections: 4, rate: 200 });
-    const times: number[] = [];
-    const statuses: number[] = [];
-    const uploads = (async () => {
-      await new Promise((r) => setTimeout(r, 200));
-      for (const file of huge) {
-        const t0 = Date.now();
-        const { stdout } = await promisify(execFile)(process.execPath, ['-e', send, file, `${base}/v2/images`, f.demoKey]);
-        statuses.push(Number(stdout));
-        times.push(Date.now() - t0);
-      }
-    })();
-    const rssBefore = rssMb(pid);
-    const underUpload = await measure(`GET /v2/orders/{ref} during ${side}x${side} uploads`, orderLight, { connections: 4, rate: 200, seconds: 600, until: uploads });
-    await uploads;
-    if (statuses.some((st) => st !== 200)) throw new Error(`large upload failed: ${statuses.join(', ')}`);
-    underUpload.ratio = `p99 ${(underUpload.p99 / Math.max(idle.p99, 1)).toFixed(2)}x idle (target 3x)`;
-    times.sort((a, b) => a - b);
-    rows.push({ scenario: `POST /v2/images (${side}x${side} PNG${side > 7000 ? ', downsized' : ''})`, rps: 0, p50: times[Math.floor(times.length / 2)], p99: times[times.length - 1], errors: 0, non2xx: 0, rssMb: underUpload.rssMb, note: `${huge.length} distinct uploads of ~${(hugeBytes / 1e6).toFixed(0)} MB, sent by another process; p50/p99 = their time (with that process's start); RSS before ${rssBefore} MB` });
-
+      const idle = await measure('GET /v2/orders/{ref} idle (before uploads)', orderLight, {
+        connections: 4,
+        rate: 200,
+      });
+      const times: number[] = [];
+      const statuses: number[] = [];
+      const uploads = (async () => {
+        await new Promise((r) => setTimeout(r, 200));
+        for (const file of huge) {
+          const t0 = Date.now();
+          const { stdout } = await promisify(execFile)(process.execPath, [
+            '-e',
+            send,
+            file,
+            `${base}/v2/images`,
+            f.demoKey,
+          ]);
+          statuses.push(Number(stdout));
+          times.push(Date.now() - t0);
+        }
+      })();
+      const rssBefore = rssMb(pid);
+      const underUpload = await measure(`GET /v2/orders/{ref} during ${side}x${side} uploads`, orderLight, {
+        connections: 4,
+        rate: 200,
+        seconds: 600,
+        until: uploads,
+      });
+      await uploads;
+      if (statuses.some((st) => st !== 200)) throw new Error(`large upload failed: ${statuses.join(', ')}`);
+      underUpload.ratio = `p99 ${(underUpload.p99 / Math.max(idle.p99, 1)).toFixed(2)}x idle (target 3x)`;
+      times.sort((a, b) => a - b);
+      rows.push({
+        scenario: `POST /v2/images (${side}x${side} PNG${side > 7000 ? ', downsized' : ''})`,
+        rps: 0,
+        p50: times[Math.floor(times.length / 2)],
+        p99: times[times.length - 1],
+        errors: 0,
+        non2xx: 0,
+        rssMb: underUpload.rssMb,
+        note: `${huge.length} distinct uploads of ~${(hugeBytes / 1e6).toFixed(0)} MB, sent by another process; p50/p99 = their time (with that process's start); RSS before ${rssBefore} MB`,
+      });
     }
 
     void ceilingHttp;
@@ -341,14 +546,28 @@ async function main() {
     rmSync(f.dataDir, { recursive: true, force: true });
   }
 
-  const header = '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | server RSS MB | ratio | note |\n|---|---:|---:|---:|---:|---:|---:|---|---|';
+  const header =
+    '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | server RSS MB | ratio | note |\n|---|---:|---:|---:|---:|---:|---:|---|---|';
   const md = `${header}\n${rows.map((r) => `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.rssMb || '-'} | ${r.ratio ?? ''} | ${r.note ?? ''} |`).join('\n')}\n`;
-  const meta = { date: new Date().toISOString(), database: f.databaseUrl ? 'postgresql' : 'pglite', smoke: SMOKE, seconds: SECONDS, serverRssAtStartMb: rssAtStartMb, bigOrders: BIG, durationS: Math.round((Date.now() - started) / 1000) };
+  const meta = {
+    date: new Date().toISOString(),
+    database: f.databaseUrl ? 'postgresql' : 'pglite',
+    smoke: SMOKE,
+    seconds: SECONDS,
+    serverRssAtStartMb: rssAtStartMb,
+    bigOrders: BIG,
+    durationS: Math.round((Date.now() - started) / 1000),
+  };
   const dir = join(import.meta.dirname, 'results');
   mkdirSync(dir, { recursive: true });
-  const plans = Object.entries(f.explain).map(([label, plan]) => `### ${label}\n\n\`\`\`\n${plan}\n\`\`\`\n`).join('\n');
+  const plans = Object.entries(f.explain)
+    .map(([label, plan]) => `### ${label}\n\n\`\`\`\n${plan}\n\`\`\`\n`)
+    .join('\n');
   writeFileSync(join(dir, 'latest.json'), `${JSON.stringify({ meta, rows, explain: f.explain }, null, 2)}\n`);
-  writeFileSync(join(dir, 'latest.md'), `# Benchmark ${meta.date} (${meta.database}${SMOKE ? ', smoke' : ''})\n\n${md}\n## EXPLAIN of the order list query\n\n${plans}`);
+  writeFileSync(
+    join(dir, 'latest.md'),
+    `# Benchmark ${meta.date} (${meta.database}${SMOKE ? ', smoke' : ''})\n\n${md}\n## EXPLAIN of the order list query\n\n${plans}`,
+  );
   process.stdout.write(`\n${md}\n${JSON.stringify(meta)}\n`);
 }
 

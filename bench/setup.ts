@@ -50,11 +50,19 @@ async function freshDatabase(): Promise<{ url: string | null; drop: () => Promis
  * data, a small and a big organization whose orders are written with set-based SQL (a million rows
  * would take hours through the API), and the tenants of the many-organizations scenario.
  */
-export async function prepare(opts: { bigOrders: number; smallOrders: number; tenants: number }): Promise<BenchFixture> {
+export async function prepare(opts: {
+  bigOrders: number;
+  smallOrders: number;
+  tenants: number;
+}): Promise<BenchFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pod-bench-'));
   const database = await freshDatabase();
   const secretKey = 'bench-secret-key';
-  const config = loadConfig({ DATA_DIR: dataDir, SECRET_KEY: secretKey, ...(database.url ? { DATABASE_URL: database.url } : {}) });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SECRET_KEY: secretKey,
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+  });
   const s = await startRuntime(config, { log: pino({ level: 'silent' }) as never });
   const seeded = await s.seed();
   // What `npm start` keeps from its first seed; without it the server would issue new demo keys.
@@ -66,26 +74,51 @@ export async function prepare(opts: { bigOrders: number; smallOrders: number; te
 
   const makeOrg = async (name: string, orders: number) => {
     const org = await s.organization.createOrganization({ name, rendertokenLimit: 1_000_000 });
-    const address = { lastname: 'Bench', streetname: 'Damrak', housenumber: '1', zipcode: '1012 LG', city: 'Amsterdam', countryCode: 'NL', email: 'bench@example.com' };
-    const account = await s.organization.createAccount(org.reference, { name, legalEntity: { name }, billingAddress: address });
+    const address = {
+      lastname: 'Bench',
+      streetname: 'Damrak',
+      housenumber: '1',
+      zipcode: '1012 LG',
+      city: 'Amsterdam',
+      countryCode: 'NL',
+      email: 'bench@example.com',
+    };
+    const account = await s.organization.createAccount(org.reference, {
+      name,
+      legalEntity: { name },
+      billingAddress: address,
+    });
     const code = `B${Math.random().toString(36).slice(2, 9).toUpperCase()}`;
-    const store = await s.organization.createStore(org.reference, { name, code, integration: 'api', accountReference: account.reference, combinedAddress: address });
+    const store = await s.organization.createStore(org.reference, {
+      name,
+      code,
+      integration: 'api',
+      accountReference: account.reference,
+      combinedAddress: address,
+    });
     const key = (await s.organization.createApiKey(org.reference, { name: 'bench' })).apiKey.secret;
     if (orders > 0) await bulkOrders(s.db, org.reference, store.reference, plain.reference, orders);
     // The seq in the middle of the organization's orders: a deep page's cursor position.
-    const [{ seq }] = await s.db.query<{ seq: number }>('SELECT (min(seq) + (max(seq) - min(seq)) / 2)::int AS seq FROM orders WHERE organization_id = $1', [org.reference]);
+    const [{ seq }] = await s.db.query<{ seq: number }>(
+      'SELECT (min(seq) + (max(seq) - min(seq)) / 2)::int AS seq FROM orders WHERE organization_id = $1',
+      [org.reference],
+    );
     return { orgId: org.reference, key, storeId: store.reference, middleSeq: seq ?? 0 };
   };
   // The organizations driven at thousands of requests per second get their limits raised; the
   // tenants of the many-organizations scenario keep the defaults (50 req/s sustained).
   const unlimited = { quota: 1_000_000_000, windowSeconds: 60 };
-  const raise = (orgId: string) => s.organization.setRateLimits(orgId, { default: unlimited, uploads: unlimited, downloads: unlimited });
+  const raise = (orgId: string) =>
+    s.organization.setRateLimits(orgId, { default: unlimited, uploads: unlimited, downloads: unlimited });
   const small = await makeOrg('Bench Small', opts.smallOrders);
   const big = await makeOrg('Bench Big', opts.bigOrders);
   for (const orgId of [demo.reference, small.orgId, big.orgId]) await raise(orgId);
   const tenants: string[] = [];
   for (let i = 0; i < opts.tenants; i++) tenants.push((await makeOrg(`Bench Tenant ${i + 1}`, 0)).key);
-  const [sample] = await s.db.query<{ id: string }>('SELECT id FROM orders WHERE organization_id = $1 ORDER BY seq DESC LIMIT 1', [small.orgId]);
+  const [sample] = await s.db.query<{ id: string }>(
+    'SELECT id FROM orders WHERE organization_id = $1 ORDER BY seq DESC LIMIT 1',
+    [small.orgId],
+  );
   await s.db.query('ANALYZE');
   // The list's own SQL (ordersRepo.orders), run through an executor that prefixes EXPLAIN.
   const explain: Record<string, string> = {};
@@ -97,7 +130,9 @@ export async function prepare(opts: { bigOrders: number; smallOrders: number; te
   ] as const) {
     const ex = { query: (sql: string, p?: unknown[]) => s.db.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, p) };
     await ordersRepo.orders(ex as never, o.orgId, { after, limit: 50 }, {});
-    const rows = (await ordersRepo.orders(ex as never, o.orgId, { after, limit: 50 }, {})) as unknown as Array<{ 'QUERY PLAN': string }>;
+    const rows = (await ordersRepo.orders(ex as never, o.orgId, { after, limit: 50 }, {})) as unknown as Array<{
+      'QUERY PLAN': string;
+    }>;
     explain[label] = rows.map((r) => r['QUERY PLAN']).join('\n');
   }
   await s.rateLimits.close();
@@ -121,13 +156,27 @@ export async function prepare(opts: { bigOrders: number; smallOrders: number; te
 }
 
 /** Orders with one line each, written in batches so PGlite's memory stays small. */
-async function bulkOrders(db: { query: (sql: string, p?: unknown[]) => Promise<unknown[]> }, orgId: string, storeId: string, productId: string, count: number) {
+async function bulkOrders(
+  db: { query: (sql: string, p?: unknown[]) => Promise<unknown[]> },
+  orgId: string,
+  storeId: string,
+  productId: string,
+  count: number,
+) {
   const prefix = orgId.slice(-6);
   const addressId = `Address_${prefix}${'0'.repeat(20)}`;
   await db.query(`INSERT INTO addresses (id, organization_id, fields, created_at) VALUES ($1, $2, $3, now())`, [
     addressId,
     orgId,
-    JSON.stringify({ lastname: 'Bench', streetname: 'Damrak', housenumber: '1', zipcode: '1012 LG', city: 'Amsterdam', countryCode: 'NL', email: 'bench@example.com' }),
+    JSON.stringify({
+      lastname: 'Bench',
+      streetname: 'Damrak',
+      housenumber: '1',
+      zipcode: '1012 LG',
+      city: 'Amsterdam',
+      countryCode: 'NL',
+      email: 'bench@example.com',
+    }),
   ]);
   const batch = 100_000;
   for (let from = 1; from <= count; from += batch) {
@@ -158,7 +207,9 @@ export async function noisePng(width: number, height: number, seed: number): Pro
     x ^= x << 5;
     raw[i] = x & 0xff;
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 /**
@@ -173,5 +224,7 @@ export async function patternPng(width: number, height: number, seed: number): P
     for (let x = 0; x < row.length; x++) row[x] = (x * seed + y * 7 + ((x ^ y) & 31)) & 0xff;
     row.copy(raw, y * row.length);
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }

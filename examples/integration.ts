@@ -54,7 +54,11 @@ export const ADDRESS = {
 
 export async function main(opts: ExampleOptions): Promise<ExampleResult> {
   const log = opts.log ?? ((line: string) => console.log(line));
-  const client = new Client({ apiKey: opts.apiKey, baseUrl: opts.baseUrl, renderPollIntervalMs: opts.renderPollIntervalMs });
+  const client = new Client({
+    apiKey: opts.apiKey,
+    baseUrl: opts.baseUrl,
+    renderPollIntervalMs: opts.renderPollIntervalMs,
+  });
   const outDir = opts.outDir ?? mkdtempSync(join(tmpdir(), 'pod-example-'));
   const skipped: string[] = [];
 
@@ -93,14 +97,24 @@ export async function main(opts: ExampleOptions): Promise<ExampleResult> {
   if (!imagePath) {
     imagePath = join(outDir, 'artwork.png');
     const hue = Math.floor(Math.random() * 200);
-    writeFileSync(imagePath, await sharp({ create: { width: 600, height: 1200, channels: 3, background: { r: hue, g: 90, b: 220 - hue } } }).png().toBuffer());
+    writeFileSync(
+      imagePath,
+      await sharp({ create: { width: 600, height: 1200, channels: 3, background: { r: hue, g: 90, b: 220 - hue } } })
+        .png()
+        .toBuffer(),
+    );
   }
   const { image } = await client.images.upload(imagePath);
   log(`image ${image.reference} (${image.width}x${image.height} ${image.format})`);
 
   // 3. Quote, then order at the cheapest level that has tracking.
   const { shippingOptions } = await client.orders.quote({
-    quote: { storeReference, shippingKind: 'dropship', dropshipAddress: ADDRESS, orderlines: [{ productReference, quantity: 2 }] },
+    quote: {
+      storeReference,
+      shippingKind: 'dropship',
+      dropshipAddress: ADDRESS,
+      orderlines: [{ productReference, quantity: 2 }],
+    },
   });
   log(`quote: ${shippingOptions.map((o) => `${o.level} ${(o.price / 100).toFixed(2)} EUR`).join(', ')}`);
   const level = shippingOptions.find((o) => o.level !== 'basic')?.level ?? shippingOptions[0]?.level ?? 'basic';
@@ -112,22 +126,41 @@ export async function main(opts: ExampleOptions): Promise<ExampleResult> {
       customIdentifier: `example-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
       dropshipAddress: ADDRESS,
       dropshipMinimalShippingLevel: level,
-      orderlines: [{ productReference, imageReference: image.reference, quantity: 2, annotations: [{ key: 'source', value: 'examples/integration.ts' }] }],
+      orderlines: [
+        {
+          productReference,
+          imageReference: image.reference,
+          quantity: 2,
+          annotations: [{ key: 'source', value: 'examples/integration.ts' }],
+        },
+      ],
     },
   });
   const placed = (await client.orders.get(order.reference)).order;
-  log(`order ${placed.reference} (${placed.legacyOrderCode}) is ${placed.status.code}, total ${(placed.prices.total / 100).toFixed(2)} EUR`);
+  log(
+    `order ${placed.reference} (${placed.legacyOrderCode}) is ${placed.status.code}, total ${(placed.prices.total / 100).toFixed(2)} EUR`,
+  );
 
   // 4. Test environment only: production starts and the parcel ships (ten days ago, so that a
   //    claim may be filed at once).
   await client.testHelpers.startProduction(order.reference);
   const shippedAt = new Date(Date.now() - 10 * 86_400_000).toISOString();
-  const { shipment } = await client.testHelpers.createShipment({ shipment: { orderReferences: [order.reference], shippedAt } });
+  const { shipment } = await client.testHelpers.createShipment({
+    shipment: { orderReferences: [order.reference], shippedAt },
+  });
   const shipped = (await client.shipments.get(shipment.reference)).shipment;
-  log(`shipment ${shipped.reference}: ${shipped.level}${shipped.trackingUrl ? `, tracking ${shipped.trackingUrl}` : ''}`);
+  log(
+    `shipment ${shipped.reference}: ${shipped.level}${shipped.trackingUrl ? `, tracking ${shipped.trackingUrl}` : ''}`,
+  );
 
   // 5. A claim for one damaged case, with a photo as evidence.
-  const claimReference = await fileClaim(client, { order: order.reference, shipment: shipment.reference, evidence: imagePath, log, skipped });
+  const claimReference = await fileClaim(client, {
+    order: order.reference,
+    shipment: shipment.reference,
+    evidence: imagePath,
+    log,
+    skipped,
+  });
 
   // 6. A mockup of the artwork: find a composition for the product, render, download.
   let renderReference: string | null = null;
@@ -135,7 +168,9 @@ export async function main(opts: ExampleOptions): Promise<ExampleResult> {
   if (!compositionReference) {
     skipped.push('render: no composition exists for the product');
   } else {
-    const render: Render = await client.renders.createAndWait({ render: { compositionReference, imageReference: image.reference } });
+    const render: Render = await client.renders.createAndWait({
+      render: { compositionReference, imageReference: image.reference },
+    });
     renderReference = render.reference;
     const media = await client.renders.downloadMedia(render.reference);
     mockupPath = join(outDir, `mockup.${render.media?.extension ?? 'bin'}`);
@@ -167,7 +202,9 @@ async function fileClaim(
   const { evidence } = await client.evidence.upload(c.evidence);
   // The category list is open: fetch it, never hard-code references.
   const { claimcategories } = await client.claimcategories.list();
-  const category = claimcategories.find((k) => /damage/i.test(k.name)) ?? claimcategories.find((k) => !/package missing/i.test(k.name));
+  const category =
+    claimcategories.find((k) => /damage/i.test(k.name)) ??
+    claimcategories.find((k) => !/package missing/i.test(k.name));
   if (!category) {
     c.skipped.push('claim: no item-issue claim category');
     return null;
@@ -177,7 +214,14 @@ async function fileClaim(
       shipmentReference: c.shipment,
       orderReference: c.order,
       comment: 'One case arrived with a cracked corner.',
-      claimlines: [{ orderlineIndex: 1, quantity: 1, claimcategoryReference: category.reference, evidenceReferences: [evidence.reference] }],
+      claimlines: [
+        {
+          orderlineIndex: 1,
+          quantity: 1,
+          claimcategoryReference: category.reference,
+          evidenceReferences: [evidence.reference],
+        },
+      ],
     },
   });
   const filed = (await client.claims.get(claim.reference)).claim;
@@ -192,7 +236,11 @@ async function findComposition(client: Client, productReference: string): Promis
     const { perspectives } = await client.perspectives.list({ sceneReference: scene.reference, productReference });
     for (const perspective of perspectives) {
       try {
-        const { composition } = await client.compositions.lookup({ sceneReference: scene.reference, productReference, perspectiveReference: perspective.reference });
+        const { composition } = await client.compositions.lookup({
+          sceneReference: scene.reference,
+          productReference,
+          perspectiveReference: perspective.reference,
+        });
         return composition.reference;
       } catch (err) {
         if (err instanceof ApiError && (err.status === 404 || err.status === 410)) continue;
@@ -215,10 +263,17 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     console.error(`RENDER_POLL_SECONDS must be a positive number of seconds, got "${process.env.RENDER_POLL_SECONDS}"`);
     process.exit(2);
   }
-  main({ baseUrl, apiKey, imagePath: process.env.IMAGE_PATH, outDir: process.env.OUT_DIR, renderPollIntervalMs: pollSeconds * 1000 })
+  main({
+    baseUrl,
+    apiKey,
+    imagePath: process.env.IMAGE_PATH,
+    outDir: process.env.OUT_DIR,
+    renderPollIntervalMs: pollSeconds * 1000,
+  })
     .then((result) => console.log(JSON.stringify(result, null, 2)))
     .catch((err) => {
-      if (err instanceof ApiError) console.error(`${err.status} ${err.code}: ${err.message} (request ${err.requestId})`);
+      if (err instanceof ApiError)
+        console.error(`${err.status} ${err.code}: ${err.message} (request ${err.requestId})`);
       else console.error(err);
       process.exit(1);
     });

@@ -29,7 +29,8 @@ function shorten(value: Json): Json {
   if (Array.isArray(value)) return value.slice(0, 2).map(shorten);
   if (value && typeof value === 'object') {
     const out: Json = {};
-    for (const [k, v] of Object.entries(value)) out[k] = k === 'secret' && typeof v === 'string' ? SECRET_PLACEHOLDER : shorten(v);
+    for (const [k, v] of Object.entries(value))
+      out[k] = k === 'secret' && typeof v === 'string' ? SECRET_PLACEHOLDER : shorten(v);
     return out;
   }
   return value;
@@ -37,14 +38,25 @@ function shorten(value: Json): Json {
 
 class Recorder {
   readonly examples: Record<string, OperationExamples> = {};
-  constructor(private readonly t: TestApp, private readonly receiverUrl: () => string) {}
+  constructor(
+    private readonly t: TestApp,
+    private readonly receiverUrl: () => string,
+  ) {}
 
   /** Sends a request and records it under `operationId`: the first success and the first error. */
-  async send(operationId: string, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, opts: Parameters<typeof call>[3] = {}, expect?: number) {
+  async send(
+    operationId: string,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    opts: Parameters<typeof call>[3] = {},
+    expect?: number,
+  ) {
     // A fixed request id keeps the recorded file stable from one capture to the next.
     const res = await call(this.t, method, url, { ...opts, headers: { 'x-request-id': REQUEST_ID, ...opts.headers } });
     if (expect !== undefined && res.statusCode !== expect) {
-      throw new Error(`${operationId} ${method} ${url}: expected ${expect}, got ${res.statusCode} ${res.body.slice(0, 300)}`);
+      throw new Error(
+        `${operationId} ${method} ${url}: expected ${expect}, got ${res.statusCode} ${res.body.slice(0, 300)}`,
+      );
     }
     const entry = (this.examples[operationId] ??= { responses: {} });
     const status = String(res.statusCode);
@@ -52,7 +64,8 @@ class Recorder {
     const isJson = String(res.headers['content-type'] ?? '').startsWith('application/json');
     if (success && opts.body !== undefined && entry.request === undefined) entry.request = this.clean(opts.body);
     const hasError = Object.keys(entry.responses).some((s) => Number(s) >= 400);
-    if (isJson && entry.responses[status] === undefined && (success || !hasError)) entry.responses[status] = this.clean(res.data);
+    if (isJson && entry.responses[status] === undefined && (success || !hasError))
+      entry.responses[status] = this.clean(res.data);
     return res;
   }
 
@@ -63,7 +76,9 @@ class Recorder {
 }
 
 async function png(width: number, height: number, r: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r, g: 90, b: 220 - r } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r, g: 90, b: 220 - r } } })
+    .png()
+    .toBuffer();
 }
 
 export async function capture(): Promise<Record<string, OperationExamples>> {
@@ -77,7 +92,8 @@ export async function capture(): Promise<Record<string, OperationExamples>> {
     const storeReference = org.stores.find((s) => s.code === 'DEMO1')?.reference;
     const productReference = org.products?.find((p) => p.name === 'iPhone 15 Clear Case')?.reference;
     const compositionReference = t.seed.rendering?.compositions['demo-studio-ip15'];
-    if (!storeReference || !productReference || !compositionReference) throw new Error('the demo seed lacks DEMO1, iPhone 15 Clear Case or demo-studio-ip15');
+    if (!storeReference || !productReference || !compositionReference)
+      throw new Error('the demo seed lacks DEMO1, iPhone 15 Clear Case or demo-studio-ip15');
 
     // Organization and catalog reads.
     await r.send('validateAuth', 'POST', '/v2/auth/validate', {}, 200);
@@ -108,13 +124,34 @@ export async function capture(): Promise<Record<string, OperationExamples>> {
     await r.send('getProduct', 'GET', `/v2/products/${MISSING('Product')}`, {}, 404);
     await r.send('getProductMedia', 'GET', `/v2/products/${productReference}/media/${MISSING('missing')}.png`, {}, 404);
     // Before the SKU cutover a product's legacy SKU is its item's warehouse SKU.
-    await r.send('lookupProductReferenceByLegacySku', 'GET', '/v2/utilities/lookup-product-reference-by-legacy-sku?legacyItemSku=CASE-IP15-CLR', {}, 200);
-    await r.send('lookupProductReferenceByLegacySku', 'GET', '/v2/utilities/lookup-product-reference-by-legacy-sku?legacyItemSku=NO-SUCH-SKU', {}, 404);
+    await r.send(
+      'lookupProductReferenceByLegacySku',
+      'GET',
+      '/v2/utilities/lookup-product-reference-by-legacy-sku?legacyItemSku=CASE-IP15-CLR',
+      {},
+      200,
+    );
+    await r.send(
+      'lookupProductReferenceByLegacySku',
+      'GET',
+      '/v2/utilities/lookup-product-reference-by-legacy-sku?legacyItemSku=NO-SUCH-SKU',
+      {},
+      404,
+    );
 
     // Images and evidence.
     const artwork = await png(600, 1200, 40);
-    const image = await r.send('uploadImage', 'POST', '/v2/images', { payload: artwork, headers: { 'content-type': 'application/octet-stream' } }, 200);
-    await r.send('uploadImage', 'POST', '/v2/images', { payload: Buffer.from('not an image'), headers: { 'content-type': 'application/octet-stream' } });
+    const image = await r.send(
+      'uploadImage',
+      'POST',
+      '/v2/images',
+      { payload: artwork, headers: { 'content-type': 'application/octet-stream' } },
+      200,
+    );
+    await r.send('uploadImage', 'POST', '/v2/images', {
+      payload: Buffer.from('not an image'),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     const imageReference = image.data.image.reference;
     await r.send('listImages', 'GET', '/v2/images?limit=2', {}, 200);
     await r.send('listImages', 'GET', '/v2/images?limit=1000', {}, 400);
@@ -122,25 +159,98 @@ export async function capture(): Promise<Record<string, OperationExamples>> {
     await r.send('getImage', 'GET', `/v2/images/${MISSING('Image')}`, {}, 404);
 
     // Quote and orders.
-    const orderline = { productReference, imageReference, quantity: 2, annotations: [{ key: 'source', value: 'shop-42' }] };
-    await r.send('quoteShipping', 'POST', '/v2/quote', { body: { quote: { storeReference, shippingKind: 'dropship', dropshipAddress: ADDRESS, orderlines: [{ productReference, quantity: 2 }] } } }, 200);
-    await r.send('quoteShipping', 'POST', '/v2/quote', { body: { quote: { storeReference, shippingKind: 'dropship', orderlines: [] } } });
+    const orderline = {
+      productReference,
+      imageReference,
+      quantity: 2,
+      annotations: [{ key: 'source', value: 'shop-42' }],
+    };
+    await r.send(
+      'quoteShipping',
+      'POST',
+      '/v2/quote',
+      {
+        body: {
+          quote: {
+            storeReference,
+            shippingKind: 'dropship',
+            dropshipAddress: ADDRESS,
+            orderlines: [{ productReference, quantity: 2 }],
+          },
+        },
+      },
+      200,
+    );
+    await r.send('quoteShipping', 'POST', '/v2/quote', {
+      body: { quote: { storeReference, shippingKind: 'dropship', orderlines: [] } },
+    });
     const placeOrder = async (customIdentifier: string) => {
-      const body = { order: { storeReference, shippingKind: 'dropship', customIdentifier, dropshipAddress: ADDRESS, dropshipMinimalShippingLevel: 'tracked', orderlines: [orderline] } };
+      const body = {
+        order: {
+          storeReference,
+          shippingKind: 'dropship',
+          customIdentifier,
+          dropshipAddress: ADDRESS,
+          dropshipMinimalShippingLevel: 'tracked',
+          orderlines: [orderline],
+        },
+      };
       return (await r.send('createOrder', 'POST', '/v2/orders', { body }, 200)).data.order.reference as string;
     };
     const first = await placeOrder('shop-42-order-1001');
-    await r.send('createOrder', 'POST', '/v2/orders', { body: { order: { storeReference, shippingKind: 'dropship', orderlines: [orderline] } } }, 400);
+    await r.send(
+      'createOrder',
+      'POST',
+      '/v2/orders',
+      { body: { order: { storeReference, shippingKind: 'dropship', orderlines: [orderline] } } },
+      400,
+    );
     await r.send('listOrders', 'GET', '/v2/orders?limit=2', {}, 200);
     await r.send('listOrders', 'GET', '/v2/orders?status=nonsense', {}, 400);
     await r.send('getOrder', 'GET', `/v2/orders/${first}`, {}, 200);
     await r.send('getOrder', 'GET', `/v2/orders/${MISSING('Order')}`, {}, 404);
-    await r.send('lookupOrderByCustomIdentifier', 'GET', '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=shop-42-order-1001', {}, 200);
-    await r.send('lookupOrderByCustomIdentifier', 'GET', '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=unknown', {}, 404);
-    await r.send('cancelOrderlines', 'POST', `/v2/orders/${first}/cancel`, { body: { orderlines: [{ index: 1, canceledQuantity: 1 }] } }, 204);
-    await r.send('cancelOrderlines', 'POST', `/v2/orders/${first}/cancel`, { body: { orderlines: [{ index: 1, canceledQuantity: 0 }] } }, 409);
-    await r.send('changeDropshipAddress', 'PUT', `/v2/orders/${first}/dropship-address`, { body: { dropshipAddress: { ...ADDRESS, city: 'Utrecht', zipcode: '3511 AA' } } }, 204);
-    await r.send('changeDropshipAddress', 'PUT', `/v2/orders/${MISSING('Order')}/dropship-address`, { body: { dropshipAddress: ADDRESS } }, 404);
+    await r.send(
+      'lookupOrderByCustomIdentifier',
+      'GET',
+      '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=shop-42-order-1001',
+      {},
+      200,
+    );
+    await r.send(
+      'lookupOrderByCustomIdentifier',
+      'GET',
+      '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=unknown',
+      {},
+      404,
+    );
+    await r.send(
+      'cancelOrderlines',
+      'POST',
+      `/v2/orders/${first}/cancel`,
+      { body: { orderlines: [{ index: 1, canceledQuantity: 1 }] } },
+      204,
+    );
+    await r.send(
+      'cancelOrderlines',
+      'POST',
+      `/v2/orders/${first}/cancel`,
+      { body: { orderlines: [{ index: 1, canceledQuantity: 0 }] } },
+      409,
+    );
+    await r.send(
+      'changeDropshipAddress',
+      'PUT',
+      `/v2/orders/${first}/dropship-address`,
+      { body: { dropshipAddress: { ...ADDRESS, city: 'Utrecht', zipcode: '3511 AA' } } },
+      204,
+    );
+    await r.send(
+      'changeDropshipAddress',
+      'PUT',
+      `/v2/orders/${MISSING('Order')}/dropship-address`,
+      { body: { dropshipAddress: ADDRESS } },
+      404,
+    );
     const addressReference = (await call(t, 'GET', `/v2/orders/${first}`)).data.order.dropshipAddressReference;
     await r.send('getAddress', 'GET', `/v2/addresses/${addressReference}`, {}, 200);
     await r.send('getAddress', 'GET', `/v2/addresses/${MISSING('Address')}`, {}, 404);
@@ -150,35 +260,127 @@ export async function capture(): Promise<Record<string, OperationExamples>> {
       const order = await placeOrder(customIdentifier);
       await r.send('testStartProduction', 'POST', `/v2/test-helpers/orders/${order}/start-production`, {}, 204);
       const shippedAt = new Date(clock.now().getTime() - 10 * 86_400_000).toISOString();
-      const res = await r.send('testCreateShipment', 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [order], shippedAt } } }, 200);
+      const res = await r.send(
+        'testCreateShipment',
+        'POST',
+        '/v2/test-helpers/shipments',
+        { body: { shipment: { orderReferences: [order], shippedAt } } },
+        200,
+      );
       return { order, shipment: res.data.shipment.reference as string };
     };
     const shipped = await ship('shop-42-order-1002');
     await r.send('testStartProduction', 'POST', `/v2/test-helpers/orders/${shipped.order}/start-production`, {}, 409);
-    await r.send('testCreateShipment', 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [] } } }, 400);
+    await r.send(
+      'testCreateShipment',
+      'POST',
+      '/v2/test-helpers/shipments',
+      { body: { shipment: { orderReferences: [] } } },
+      400,
+    );
     await r.send('getShipment', 'GET', `/v2/shipments/${shipped.shipment}`, {}, 200);
     await r.send('getShipment', 'GET', `/v2/shipments/${MISSING('Shipment')}`, {}, 404);
 
     // Claims.
-    const evidence = await r.send('uploadEvidence', 'POST', '/v2/evidence', { payload: await png(400, 300, 120), headers: { 'content-type': 'application/octet-stream' } }, 200);
-    await r.send('uploadEvidence', 'POST', '/v2/evidence', { payload: Buffer.from('not an image'), headers: { 'content-type': 'application/octet-stream' } });
+    const evidence = await r.send(
+      'uploadEvidence',
+      'POST',
+      '/v2/evidence',
+      { payload: await png(400, 300, 120), headers: { 'content-type': 'application/octet-stream' } },
+      200,
+    );
+    await r.send('uploadEvidence', 'POST', '/v2/evidence', {
+      payload: Buffer.from('not an image'),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     const categories = await r.send('listClaimcategories', 'GET', '/v2/claimcategories', {}, 200);
     await r.send('listClaimcategories', 'GET', '/v2/claimcategories', { key: null }, 401);
-    const damaged = categories.data.claimcategories.find((c: Json) => /damage/i.test(c.name)) ?? categories.data.claimcategories.find((c: Json) => !/package missing/i.test(c.name));
-    const claimlines = [{ orderlineIndex: 1, quantity: 1, claimcategoryReference: damaged.reference, evidenceReferences: [evidence.data.evidence.reference] }];
-    const claim = await r.send('claimItemIssues', 'POST', '/v2/claim-item-issues', { body: { claim: { shipmentReference: shipped.shipment, orderReference: shipped.order, comment: 'One case arrived with a cracked corner.', claimlines } } }, 200);
-    await r.send('claimItemIssues', 'POST', '/v2/claim-item-issues', { body: { claim: { shipmentReference: shipped.shipment, orderReference: shipped.order, claimlines: [{ ...claimlines[0], quantity: 5 }] } } }, 400);
+    const damaged =
+      categories.data.claimcategories.find((c: Json) => /damage/i.test(c.name)) ??
+      categories.data.claimcategories.find((c: Json) => !/package missing/i.test(c.name));
+    const claimlines = [
+      {
+        orderlineIndex: 1,
+        quantity: 1,
+        claimcategoryReference: damaged.reference,
+        evidenceReferences: [evidence.data.evidence.reference],
+      },
+    ];
+    const claim = await r.send(
+      'claimItemIssues',
+      'POST',
+      '/v2/claim-item-issues',
+      {
+        body: {
+          claim: {
+            shipmentReference: shipped.shipment,
+            orderReference: shipped.order,
+            comment: 'One case arrived with a cracked corner.',
+            claimlines,
+          },
+        },
+      },
+      200,
+    );
+    await r.send(
+      'claimItemIssues',
+      'POST',
+      '/v2/claim-item-issues',
+      {
+        body: {
+          claim: {
+            shipmentReference: shipped.shipment,
+            orderReference: shipped.order,
+            claimlines: [{ ...claimlines[0], quantity: 5 }],
+          },
+        },
+      },
+      400,
+    );
     const claimReference = claim.data.claim.reference;
     await r.send('listClaims', 'GET', '/v2/claims?limit=2', {}, 200);
     await r.send('listClaims', 'GET', '/v2/claims?closedAfter=yesterday', {}, 400);
     await r.send('getClaim', 'GET', `/v2/claims/${claimReference}`, {}, 200);
     await r.send('getClaim', 'GET', `/v2/claims/${MISSING('Claim')}`, {}, 404);
-    const decision = { decision: { status: 'resolved', refundShippingCosts: false, comment: 'A replacement is on its way.', claimlines: [{ orderlineIndex: 1, replacementQuantity: 1, refundQuantity: 0, rejectionQuantity: 0, comment: 'Replaced' }] } };
-    await r.send('testDecideClaim', 'POST', `/v2/test-helpers/claims/${claimReference}/decide`, { body: decision }, 204);
-    await r.send('testDecideClaim', 'POST', `/v2/test-helpers/claims/${MISSING('Claim')}/decide`, { body: decision }, 404);
+    const decision = {
+      decision: {
+        status: 'resolved',
+        refundShippingCosts: false,
+        comment: 'A replacement is on its way.',
+        claimlines: [
+          { orderlineIndex: 1, replacementQuantity: 1, refundQuantity: 0, rejectionQuantity: 0, comment: 'Replaced' },
+        ],
+      },
+    };
+    await r.send(
+      'testDecideClaim',
+      'POST',
+      `/v2/test-helpers/claims/${claimReference}/decide`,
+      { body: decision },
+      204,
+    );
+    await r.send(
+      'testDecideClaim',
+      'POST',
+      `/v2/test-helpers/claims/${MISSING('Claim')}/decide`,
+      { body: decision },
+      404,
+    );
     const second = await ship('shop-42-order-1003');
-    const missing = await r.send('claimPackageMissing', 'POST', '/v2/claim-package-missing', { body: { claim: { shipmentReference: second.shipment } } }, 200);
-    await r.send('claimPackageMissing', 'POST', '/v2/claim-package-missing', { body: { claim: { shipmentReference: MISSING('Shipment') } } }, 404);
+    const missing = await r.send(
+      'claimPackageMissing',
+      'POST',
+      '/v2/claim-package-missing',
+      { body: { claim: { shipmentReference: second.shipment } } },
+      200,
+    );
+    await r.send(
+      'claimPackageMissing',
+      'POST',
+      '/v2/claim-package-missing',
+      { body: { claim: { shipmentReference: MISSING('Shipment') } } },
+      404,
+    );
     await r.send('retractClaim', 'POST', `/v2/claims/${missing.data.claim.reference}/retract`, {}, 204);
     await r.send('retractClaim', 'POST', `/v2/claims/${claimReference}/retract`, {}, 409);
 
@@ -191,17 +393,43 @@ export async function capture(): Promise<Record<string, OperationExamples>> {
     const sceneReference = c.sceneReference ?? scenes.data.scenes[0].reference;
     await r.send('getScene', 'GET', `/v2/scenes/${sceneReference}`, {}, 200);
     await r.send('getScene', 'GET', `/v2/scenes/${MISSING('Scene')}`, {}, 404);
-    const perspectives = await r.send('listPerspectives', 'GET', `/v2/perspectives?sceneReference=${sceneReference}&productReference=${productReference}`, {}, 200);
+    const perspectives = await r.send(
+      'listPerspectives',
+      'GET',
+      `/v2/perspectives?sceneReference=${sceneReference}&productReference=${productReference}`,
+      {},
+      200,
+    );
     await r.send('listPerspectives', 'GET', `/v2/perspectives?sceneReference=${MISSING('Scene')}`);
     const perspectiveReference = c.perspectiveReference ?? perspectives.data.perspectives[0].reference;
     await r.send('getPerspective', 'GET', `/v2/perspectives/${perspectiveReference}`, {}, 200);
     await r.send('getPerspective', 'GET', `/v2/perspectives/${MISSING('Perspective')}`, {}, 404);
-    await r.send('lookupComposition', 'GET', `/v2/lookup-composition?sceneReference=${sceneReference}&productReference=${productReference}&perspectiveReference=${perspectiveReference}`, {}, 200);
-    await r.send('lookupComposition', 'GET', `/v2/lookup-composition?sceneReference=${MISSING('Scene')}&productReference=${productReference}&perspectiveReference=${perspectiveReference}`, {}, 404);
+    await r.send(
+      'lookupComposition',
+      'GET',
+      `/v2/lookup-composition?sceneReference=${sceneReference}&productReference=${productReference}&perspectiveReference=${perspectiveReference}`,
+      {},
+      200,
+    );
+    await r.send(
+      'lookupComposition',
+      'GET',
+      `/v2/lookup-composition?sceneReference=${MISSING('Scene')}&productReference=${productReference}&perspectiveReference=${perspectiveReference}`,
+      {},
+      404,
+    );
     await r.send('getRendertokens', 'GET', '/v2/rendertokens', {}, 200);
     await r.send('getRendertokens', 'GET', '/v2/rendertokens', { key: null }, 401);
-    const render = await r.send('createRender', 'POST', '/v2/renders', { body: { render: { compositionReference, imageReference } } }, 200);
-    await r.send('createRender', 'POST', '/v2/renders', { body: { render: { compositionReference, imageReference: MISSING('Image') } } });
+    const render = await r.send(
+      'createRender',
+      'POST',
+      '/v2/renders',
+      { body: { render: { compositionReference, imageReference } } },
+      200,
+    );
+    await r.send('createRender', 'POST', '/v2/renders', {
+      body: { render: { compositionReference, imageReference: MISSING('Image') } },
+    });
     const renderReference = render.data.render.reference;
     // Before the worker runs, the downloads answer 202 (not complete yet).
     await r.send('downloadRenderMedia', 'GET', `/v2/renders/${renderReference}/media`, {}, 202);
@@ -217,27 +445,83 @@ export async function capture(): Promise<Record<string, OperationExamples>> {
     await r.send('getRender', 'GET', `/v2/renders/${MISSING('Render')}`, {}, 404);
 
     // Webhooks: an endpoint, a test delivery, the events of the flow above.
-    const endpoint = await r.send('createWebhookEndpoint', 'POST', '/v2/webhook-endpoints', { body: { webhookEndpoint: { url: receiver.url, eventTypes: ['order.created', 'shipment.created'], description: 'Order sync' } } }, 200);
-    await r.send('createWebhookEndpoint', 'POST', '/v2/webhook-endpoints', { body: { webhookEndpoint: { url: 'ftp://example.com', eventTypes: ['order.created'] } } }, 400);
+    const endpoint = await r.send(
+      'createWebhookEndpoint',
+      'POST',
+      '/v2/webhook-endpoints',
+      {
+        body: {
+          webhookEndpoint: {
+            url: receiver.url,
+            eventTypes: ['order.created', 'shipment.created'],
+            description: 'Order sync',
+          },
+        },
+      },
+      200,
+    );
+    await r.send(
+      'createWebhookEndpoint',
+      'POST',
+      '/v2/webhook-endpoints',
+      { body: { webhookEndpoint: { url: 'ftp://example.com', eventTypes: ['order.created'] } } },
+      400,
+    );
     const endpointReference = endpoint.data.webhookEndpoint.reference;
     await r.send('listWebhookEndpoints', 'GET', '/v2/webhook-endpoints?limit=2', {}, 200);
     await r.send('listWebhookEndpoints', 'GET', '/v2/webhook-endpoints?limit=0', {}, 400);
     await r.send('getWebhookEndpoint', 'GET', `/v2/webhook-endpoints/${endpointReference}`, {}, 200);
     await r.send('getWebhookEndpoint', 'GET', `/v2/webhook-endpoints/${MISSING('Webhookendpoint')}`, {}, 404);
-    await r.send('updateWebhookEndpoint', 'PATCH', `/v2/webhook-endpoints/${endpointReference}`, { body: { webhookEndpoint: { description: 'Order and shipment sync' } } }, 200);
-    await r.send('updateWebhookEndpoint', 'PATCH', `/v2/webhook-endpoints/${MISSING('Webhookendpoint')}`, { body: { webhookEndpoint: { enabled: false } } }, 404);
+    await r.send(
+      'updateWebhookEndpoint',
+      'PATCH',
+      `/v2/webhook-endpoints/${endpointReference}`,
+      { body: { webhookEndpoint: { description: 'Order and shipment sync' } } },
+      200,
+    );
+    await r.send(
+      'updateWebhookEndpoint',
+      'PATCH',
+      `/v2/webhook-endpoints/${MISSING('Webhookendpoint')}`,
+      { body: { webhookEndpoint: { enabled: false } } },
+      404,
+    );
     await r.send('testWebhookEndpoint', 'POST', `/v2/webhook-endpoints/${endpointReference}/test`, {}, 200);
     await r.send('testWebhookEndpoint', 'POST', `/v2/webhook-endpoints/${MISSING('Webhookendpoint')}/test`, {}, 404);
     await t.s.worker.drain();
-    await r.send('rotateWebhookEndpointSecret', 'POST', `/v2/webhook-endpoints/${endpointReference}/rotate-secret`, {}, 200);
-    await r.send('rotateWebhookEndpointSecret', 'POST', `/v2/webhook-endpoints/${MISSING('Webhookendpoint')}/rotate-secret`, {}, 404);
-    const deliveries = await r.send('listWebhookDeliveries', 'GET', `/v2/webhook-deliveries?limit=2&endpointReference=${endpointReference}`, {}, 200);
+    await r.send(
+      'rotateWebhookEndpointSecret',
+      'POST',
+      `/v2/webhook-endpoints/${endpointReference}/rotate-secret`,
+      {},
+      200,
+    );
+    await r.send(
+      'rotateWebhookEndpointSecret',
+      'POST',
+      `/v2/webhook-endpoints/${MISSING('Webhookendpoint')}/rotate-secret`,
+      {},
+      404,
+    );
+    const deliveries = await r.send(
+      'listWebhookDeliveries',
+      'GET',
+      `/v2/webhook-deliveries?limit=2&endpointReference=${endpointReference}`,
+      {},
+      200,
+    );
     await r.send('listWebhookDeliveries', 'GET', '/v2/webhook-deliveries?status=nonsense', {}, 400);
     const deliveryReference = deliveries.data.webhookDeliveries[0].reference;
     await r.send('getWebhookDelivery', 'GET', `/v2/webhook-deliveries/${deliveryReference}`, {}, 200);
     await r.send('getWebhookDelivery', 'GET', `/v2/webhook-deliveries/${MISSING('Webhookdelivery')}`, {}, 404);
     await r.send('resendWebhookDelivery', 'POST', `/v2/webhook-deliveries/${deliveryReference}/resend`, {}, 200);
-    await r.send('resendWebhookDelivery', 'POST', `/v2/webhook-deliveries/${MISSING('Webhookdelivery')}/resend`, {}, 404);
+    await r.send(
+      'resendWebhookDelivery',
+      'POST',
+      `/v2/webhook-deliveries/${MISSING('Webhookdelivery')}/resend`,
+      {},
+      404,
+    );
     const events = await r.send('listEvents', 'GET', '/v2/events?limit=2&type=order.created', {}, 200);
     await r.send('listEvents', 'GET', '/v2/events?createdAfter=yesterday', {}, 400);
     await r.send('getEvent', 'GET', `/v2/events/${events.data.events[0].reference}`, {}, 200);
@@ -252,7 +536,8 @@ export async function capture(): Promise<Record<string, OperationExamples>> {
   }
 }
 
-const sorted = (examples: Record<string, OperationExamples>) => Object.fromEntries(Object.entries(examples).sort(([a], [b]) => a.localeCompare(b)));
+const sorted = (examples: Record<string, OperationExamples>) =>
+  Object.fromEntries(Object.entries(examples).sort(([a], [b]) => a.localeCompare(b)));
 
 const examples = await capture();
 writeFileSync(resolve(EXAMPLES_FILE), `${JSON.stringify(sorted(examples), null, 2)}\n`);

@@ -149,7 +149,10 @@ function collectOperations(doc: Json): Operation[] {
         .map((p) => ({ name: p.name, required: !!p.required, schema: p.schema ?? {}, description: p.description }));
       const content = op.requestBody?.content ?? {};
       const bodyKind = content['application/json'] ? 'json' : content['application/octet-stream'] ? 'binary' : 'none';
-      const successes = Object.keys(op.responses ?? {}).map(Number).filter((s) => s >= 200 && s < 300).sort();
+      const successes = Object.keys(op.responses ?? {})
+        .map(Number)
+        .filter((s) => s >= 200 && s < 300)
+        .sort();
       const success = successes.find((s) => s !== 202) ?? successes[0] ?? 200;
       const res = op.responses?.[String(success)] ?? {};
       const resContent = res.content ?? {};
@@ -237,7 +240,9 @@ function querySchema(op: Operation): Json {
   return {
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(op.query.map((q) => [q.name, { ...q.schema, ...(q.description ? { description: q.description } : {}) }])),
+    properties: Object.fromEntries(
+      op.query.map((q) => [q.name, { ...q.schema, ...(q.description ? { description: q.description } : {}) }]),
+    ),
     required: op.query.filter((q) => q.required).map((q) => q.name),
   };
 }
@@ -319,9 +324,17 @@ export async function generateSdkTypes(doc: Json): Promise<string> {
       '  },',
     );
   }
-  out.push('} as const satisfies Record<string, OperationSpec>;', '', 'export type OperationId = keyof typeof operations;', '');
+  out.push(
+    '} as const satisfies Record<string, OperationSpec>;',
+    '',
+    'export type OperationId = keyof typeof operations;',
+    '',
+  );
 
-  out.push('/** Types of each operation: positional path parameters, query, body, success result. */', 'export interface Operations {');
+  out.push(
+    '/** Types of each operation: positional path parameters, query, body, success result. */',
+    'export interface Operations {',
+  );
   for (const op of ops) {
     const n = typeNames.get(op.id)!;
     const queryRequired = op.query.some((q) => q.required);
@@ -342,14 +355,21 @@ export async function generateSdkTypes(doc: Json): Promise<string> {
 
   const resources = new Map<string, Operation[]>();
   for (const op of ops) resources.set(op.resource, [...(resources.get(op.resource) ?? []), op]);
-  out.push('/** Operations by resource and method name: `client.orders.create` calls `createOrder`. */', 'export interface Resources {');
+  out.push(
+    '/** Operations by resource and method name: `client.orders.create` calls `createOrder`. */',
+    'export interface Resources {',
+  );
   for (const r of [...resources.keys()].sort()) {
     out.push(`  ${r}: {`);
-    for (const op of resources.get(r)!.sort((a, b) => (a.name < b.name ? -1 : 1))) out.push(`    ${op.name}: ${str(op.id)};`);
+    for (const op of resources.get(r)!.sort((a, b) => (a.name < b.name ? -1 : 1)))
+      out.push(`    ${op.name}: ${str(op.id)};`);
     out.push('  };');
   }
   out.push('}', '');
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 async function main(): Promise<void> {

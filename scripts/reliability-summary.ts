@@ -13,12 +13,19 @@ const FIGURES = join(ROOT, 'test-artifacts', 'reliability', 'figures.jsonl');
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.reliability.ts') ? [join(dir, e.name)] : []))
+    .flatMap((e) =>
+      e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.reliability.ts') ? [join(dir, e.name)] : [],
+    )
     .sort();
 }
 
 function summary(): void {
-  const lines = existsSync(FIGURES) ? readFileSync(FIGURES, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  const lines = existsSync(FIGURES)
+    ? readFileSync(FIGURES, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
   const sum = (k: string) => lines.reduce((n, l) => n + (typeof l[k] === 'number' ? l[k] : 0), 0);
   const rows: Array<[string, number | string]> = [
     ['requests fuzzed', sum('requestsFuzzed')],
@@ -45,7 +52,11 @@ if (process.argv.includes('--run')) {
   rmSync(FIGURES, { force: true });
   const list = files(SUITE);
   process.stdout.write(`Running ${list.length} reliability files: ${list.map((f) => relative(ROOT, f)).join(', ')}\n`);
-  const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...list], { cwd: ROOT, stdio: 'inherit', env: process.env });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...list], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: process.env,
+  });
   summary();
   process.exit(res.status ?? 1);
 } else {

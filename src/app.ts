@@ -58,11 +58,7 @@ const OPERATOR_MODULES: Mount[] = [
 ];
 
 /** Pages and files without an API key (tracking pages, evidence files, dashboard), at the root. */
-const PUBLIC_MODULES: Mount[] = [
-  trackingRoutes,
-  claimsPublicRoutes,
-  dashboardRoutes,
-];
+const PUBLIC_MODULES: Mount[] = [trackingRoutes, claimsPublicRoutes, dashboardRoutes];
 
 export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -98,13 +94,16 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
       info: {
         title: 'Print-on-demand Partner API',
         version: '2.0.0',
-        description: 'Catalog, images, orders, shipments, claims and mockup renders for print-on-demand phone cases and accessories. Every request carries `X-Service-Secret-Key`.',
+        description:
+          'Catalog, images, orders, shipments, claims and mockup renders for print-on-demand phone cases and accessories. Every request carries `X-Service-Secret-Key`.',
       },
       servers: [{ url: s.config.publicBaseUrl }],
       components: { securitySchemes: { secretKey: { type: 'apiKey', in: 'header', name: 'X-Service-Secret-Key' } } },
       security: [{ secretKey: [] }],
     },
-    refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     transformObject: attachExamples,
   });
 

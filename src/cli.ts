@@ -13,30 +13,48 @@ import { registerUserCommands } from './cli/users.ts';
 import { ConfigError } from './config.ts';
 
 const program = new Command('podctl')
-  .description('Operator tool of the partner API. Talks to the running server (embedded database) or opens the database itself.')
+  .description(
+    'Operator tool of the partner API. Talks to the running server (embedded database) or opens the database itself.',
+  )
   .option('--url <url>', 'operator API of a running server, e.g. http://127.0.0.1:3000')
   .option('--token <token>', 'operator token (default: OPERATOR_TOKEN or DATA_DIR/operator-token)')
   .showHelpAfterError();
 const ctx = createContext(program);
 
-program.command('migrate').description('apply pending database migrations (not while a server holds the embedded database)').option('--json', 'print JSON')
+program
+  .command('migrate')
+  .description('apply pending database migrations (not while a server holds the embedded database)')
+  .option('--json', 'print JSON')
   .action(async function (this: Command) {
     const config = ctx.config();
-    if (!config.databaseUrl && runningServer(config)) throw new CliError('a server is running on the embedded database; it migrated at start');
+    if (!config.databaseUrl && runningServer(config))
+      throw new CliError('a server is running on the embedded database; it migrated at start');
     const db = await openDb(config);
     try {
       const applied = await migrate(db);
-      print(Boolean(this.optsWithGlobals().json), { applied }, applied.map((name) => ({ applied: name })));
+      print(
+        Boolean(this.optsWithGlobals().json),
+        { applied },
+        applied.map((name) => ({ applied: name })),
+      );
     } finally {
       await db.close();
     }
   });
 
-program.command('seed').description('load the demo data (once) and issue fresh demo API keys').option('--json', 'print one JSON document')
+program
+  .command('seed')
+  .description('load the demo data (once) and issue fresh demo API keys')
+  .option('--json', 'print one JSON document')
   .action(function (this: Command) {
     return ctx.run(this, async (c, json) => {
       const data = expectOk(await c.request('POST', '/seed'));
-      const rows = data.organizations.map((o: any) => ({ organization: o.reference, name: o.name, fullKey: o.apiKeys.full, readOnlyKey: o.apiKeys.readOnly }));
+      const rows = data.organizations.map((o: any) => ({
+        organization: o.reference,
+        name: o.name,
+        fullKey: o.apiKeys.full,
+        readOnlyKey: o.apiKeys.readOnly,
+      }));
       print(json, data, rows);
     });
   });
@@ -48,20 +66,34 @@ registerClaimCommands(program, ctx);
 registerUserCommands(program, ctx);
 
 const jobs = program.command('jobs').description('background jobs');
-jobs.command('list').description('recent jobs with counts per status').option('--status <status>', 'pending, running, succeeded or dead').option('--kind <kind>').option('--limit <n>', 'rows', '50').option('--json', 'print JSON')
+jobs
+  .command('list')
+  .description('recent jobs with counts per status')
+  .option('--status <status>', 'pending, running, succeeded or dead')
+  .option('--kind <kind>')
+  .option('--limit <n>', 'rows', '50')
+  .option('--json', 'print JSON')
   .action(function (this: Command, o: { status?: string; kind?: string; limit: string }) {
     return ctx.run(this, async (c, json) => {
-      const q = new URLSearchParams({ limit: o.limit, ...(o.status ? { status: o.status } : {}), ...(o.kind ? { kind: o.kind } : {}) });
+      const q = new URLSearchParams({
+        limit: o.limit,
+        ...(o.status ? { status: o.status } : {}),
+        ...(o.kind ? { kind: o.kind } : {}),
+      });
       const data = expectOk(await c.request('GET', `/jobs?${q}`));
       if (!json) process.stdout.write(`counts: ${JSON.stringify(data.counts)}\n`);
       print(json, data, data.jobs, ['id', 'kind', 'status', 'attempts', 'runAt', 'lastError']);
     });
   });
-jobs.command('retry <id>').description('run a dead job again').option('--json', 'print JSON').action(function (this: Command, id: string) {
-  return ctx.run(this, async (c, json) => {
-    print(json, expectOk(await c.request('POST', `/jobs/${id}/retry`)));
+jobs
+  .command('retry <id>')
+  .description('run a dead job again')
+  .option('--json', 'print JSON')
+  .action(function (this: Command, id: string) {
+    return ctx.run(this, async (c, json) => {
+      print(json, expectOk(await c.request('POST', `/jobs/${id}/retry`)));
+    });
   });
-});
 
 program.parseAsync(process.argv).catch((err) => {
   if (err instanceof CliError || err instanceof ConfigError) {

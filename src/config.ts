@@ -54,29 +54,88 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
   { name: 'APP_ENV', default: 'test', description: '`test` or `production`; test helpers exist only in `test`.' },
   { name: 'HOST', default: '127.0.0.1', description: 'Address the HTTP server binds to.' },
   { name: 'PORT', default: '3000', description: 'TCP port of the HTTP server.' },
-  { name: 'PUBLIC_BASE_URL', default: 'http://HOST:PORT', description: 'Base address used in links (tracking pages, media, evidence).' },
+  {
+    name: 'PUBLIC_BASE_URL',
+    default: 'http://HOST:PORT',
+    description: 'Base address used in links (tracking pages, media, evidence).',
+  },
   { name: 'DATA_DIR', default: './data', description: 'Embedded database files, blobs and the operator token.' },
-  { name: 'DATABASE_URL', default: '(unset)', description: 'PostgreSQL connection string; unset uses the embedded PGlite database in DATA_DIR.' },
-  { name: 'REDIS_URL', default: '(unset)', description: 'Redis for rate-limit state shared by several API processes; unset keeps it in memory.' },
-  { name: 'LOG_LEVEL', default: 'info', description: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
+  {
+    name: 'DATABASE_URL',
+    default: '(unset)',
+    description: 'PostgreSQL connection string; unset uses the embedded PGlite database in DATA_DIR.',
+  },
+  {
+    name: 'REDIS_URL',
+    default: '(unset)',
+    description: 'Redis for rate-limit state shared by several API processes; unset keeps it in memory.',
+  },
+  {
+    name: 'LOG_LEVEL',
+    default: 'info',
+    description: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.',
+  },
   { name: 'RUN_WORKER', default: 'true', description: 'Run the background worker inside the server process.' },
-  { name: 'OPERATOR_TOKEN', default: '(generated)', description: 'Bearer token of the operator API; generated into DATA_DIR/operator-token when unset.' },
-  { name: 'SECRET_KEY', default: '(generated)', description: 'Signs pagination cursors; generated into DATA_DIR/secret-key when unset. Set the same value on every node.' },
-  { name: 'RATE_LIMITS', default: 'default=3000/60,uploads=5000/86400,downloads=100000/86400', description: 'Default quota/window (seconds) per policy; operators can override per organization.' },
-  { name: 'KEY_CACHE_TTL_SECONDS', default: '10', description: 'How long another node may keep accepting a revoked API key (same node: at once).' },
+  {
+    name: 'OPERATOR_TOKEN',
+    default: '(generated)',
+    description: 'Bearer token of the operator API; generated into DATA_DIR/operator-token when unset.',
+  },
+  {
+    name: 'SECRET_KEY',
+    default: '(generated)',
+    description:
+      'Signs pagination cursors; generated into DATA_DIR/secret-key when unset. Set the same value on every node.',
+  },
+  {
+    name: 'RATE_LIMITS',
+    default: 'default=3000/60,uploads=5000/86400,downloads=100000/86400',
+    description: 'Default quota/window (seconds) per policy; operators can override per organization.',
+  },
+  {
+    name: 'KEY_CACHE_TTL_SECONDS',
+    default: '10',
+    description: 'How long another node may keep accepting a revoked API key (same node: at once).',
+  },
   { name: 'BODY_LIMIT_BYTES', default: '1048576', description: 'Largest JSON request body.' },
   { name: 'UPLOAD_LIMIT_BYTES', default: '52428800', description: 'Largest image or evidence upload.' },
   { name: 'CALLBACK_RETRY_SECONDS', default: '300', description: 'Delay between order-updated callback attempts.' },
   { name: 'CALLBACK_TIMEOUT_MS', default: '10000', description: 'Time-out of one callback or webhook attempt.' },
-  { name: 'WEBHOOK_RETRY_SCHEDULE', default: '5,300,1800,7200,18000,36000,36000', description: 'Seconds before each webhook retry after a failed attempt (comma-separated); after the last, the delivery is `failed`.' },
-  { name: 'BLOB_STORE', default: 'local', description: '`local` (files under DATA_DIR/blobs) or `s3` (an S3-compatible bucket shared by every node).' },
+  {
+    name: 'WEBHOOK_RETRY_SCHEDULE',
+    default: '5,300,1800,7200,18000,36000,36000',
+    description:
+      'Seconds before each webhook retry after a failed attempt (comma-separated); after the last, the delivery is `failed`.',
+  },
+  {
+    name: 'BLOB_STORE',
+    default: 'local',
+    description: '`local` (files under DATA_DIR/blobs) or `s3` (an S3-compatible bucket shared by every node).',
+  },
   { name: 'S3_BUCKET', default: '(unset)', description: 'Bucket of the blobs; required when BLOB_STORE=s3.' },
-  { name: 'S3_ENDPOINT', default: '(unset)', description: 'Endpoint of an S3-compatible server (MinIO, Ceph, R2); unset uses AWS S3.' },
+  {
+    name: 'S3_ENDPOINT',
+    default: '(unset)',
+    description: 'Endpoint of an S3-compatible server (MinIO, Ceph, R2); unset uses AWS S3.',
+  },
   { name: 'S3_REGION', default: 'us-east-1', description: 'Region of the bucket.' },
-  { name: 'S3_ACCESS_KEY_ID', default: '(unset)', description: 'Access key; unset uses the SDK default chain (instance role, AWS_* variables). Set with S3_SECRET_ACCESS_KEY.' },
+  {
+    name: 'S3_ACCESS_KEY_ID',
+    default: '(unset)',
+    description:
+      'Access key; unset uses the SDK default chain (instance role, AWS_* variables). Set with S3_SECRET_ACCESS_KEY.',
+  },
   { name: 'S3_SECRET_ACCESS_KEY', default: '(unset)', description: 'Secret of S3_ACCESS_KEY_ID.' },
-  { name: 'S3_FORCE_PATH_STYLE', default: 'true when S3_ENDPOINT is set', description: 'Address the bucket as ENDPOINT/BUCKET/KEY instead of BUCKET.ENDPOINT/KEY.' },
-  { name: 'ALLOW_PRIVATE_TARGETS', default: 'true in test, false in production', description: 'Allow callback and webhook targets on loopback or private addresses.' },
+  {
+    name: 'S3_FORCE_PATH_STYLE',
+    default: 'true when S3_ENDPOINT is set',
+    description: 'Address the bucket as ENDPOINT/BUCKET/KEY instead of BUCKET.ENDPOINT/KEY.',
+  },
+  {
+    name: 'ALLOW_PRIVATE_TARGETS',
+    default: 'true in test, false in production',
+    description: 'Allow callback and webhook targets on loopback or private addresses.',
+  },
 ];
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -116,7 +175,8 @@ export function parseRetrySchedule(raw: string | undefined, name = 'WEBHOOK_RETR
   const parts = raw.split(',').map((p) => p.trim());
   if (parts.length > 20) throw new ConfigError(`${name}: at most 20 retries, got ${parts.length}`);
   return parts.map((p) => {
-    if (!/^\d+$/.test(p) || Number(p) > 7 * 86400) throw new ConfigError(`${name}: "${p}" is not a whole number of seconds between 0 and 604800`);
+    if (!/^\d+$/.test(p) || Number(p) > 7 * 86400)
+      throw new ConfigError(`${name}: "${p}" is not a whole number of seconds between 0 and 604800`);
     return Number(p);
   });
 }
@@ -127,12 +187,19 @@ export function parseRateLimits(raw: string, name = 'RATE_LIMITS'): Config['rate
     uploads: { name: 'uploads', quota: 5000, windowSeconds: 86400 },
     downloads: { name: 'downloads', quota: 100000, windowSeconds: 86400 },
   };
-  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(default|uploads|downloads)=(\d+)\/(\d+)$/.exec(part);
-    if (!m) throw new ConfigError(`${name}: "${part}" is not <policy>=<quota>/<seconds> with policy default, uploads or downloads`);
+    if (!m)
+      throw new ConfigError(
+        `${name}: "${part}" is not <policy>=<quota>/<seconds> with policy default, uploads or downloads`,
+      );
     const quota = Number(m[2]);
     const windowSeconds = Number(m[3]);
-    if (quota < 1 || windowSeconds < 1) throw new ConfigError(`${name}: quota and window must be at least 1 in "${part}"`);
+    if (quota < 1 || windowSeconds < 1)
+      throw new ConfigError(`${name}: quota and window must be at least 1 in "${part}"`);
     limits[m[1] as keyof Config['rateLimits']] = { name: m[1], quota, windowSeconds };
   }
   return limits;
@@ -151,11 +218,14 @@ function blobStoreConfig(env: Env): Pick<Config, 'blobStore' | 's3'> {
   }
   const endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:']);
   const region = env.S3_REGION || 'us-east-1';
-  if (!/^[a-z0-9-]+$/.test(region)) throw new ConfigError(`S3_REGION must be a region name such as us-east-1, got "${region}"`);
+  if (!/^[a-z0-9-]+$/.test(region))
+    throw new ConfigError(`S3_REGION must be a region name such as us-east-1, got "${region}"`);
   const accessKeyId = env.S3_ACCESS_KEY_ID || null;
   const secretAccessKey = env.S3_SECRET_ACCESS_KEY || null;
-  if (accessKeyId && !secretAccessKey) throw new ConfigError('S3_SECRET_ACCESS_KEY is required when S3_ACCESS_KEY_ID is set');
-  if (secretAccessKey && !accessKeyId) throw new ConfigError('S3_ACCESS_KEY_ID is required when S3_SECRET_ACCESS_KEY is set');
+  if (accessKeyId && !secretAccessKey)
+    throw new ConfigError('S3_SECRET_ACCESS_KEY is required when S3_ACCESS_KEY_ID is set');
+  if (secretAccessKey && !accessKeyId)
+    throw new ConfigError('S3_ACCESS_KEY_ID is required when S3_SECRET_ACCESS_KEY is set');
   const forcePathStyle = bool(env, 'S3_FORCE_PATH_STYLE', endpoint !== null);
   return { blobStore: 's3', s3: { bucket, endpoint, region, accessKeyId, secretAccessKey, forcePathStyle } };
 }
@@ -171,7 +241,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}"`);
   }
-  const publicBaseUrl = (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, '');
+  const publicBaseUrl = (
+    url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  ).replace(/\/$/, '');
   return Object.freeze({
     env: appEnv,
     host,

@@ -42,7 +42,14 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = config.publicBaseUrl.replace(`:${config.port}`, `:${port}`);
   const lockFile = join(config.dataDir, 'server.json');
-  if (!config.databaseUrl) writeFileSync(lockFile, JSON.stringify({ pid: process.pid, url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}` }));
+  if (!config.databaseUrl)
+    writeFileSync(
+      lockFile,
+      JSON.stringify({
+        pid: process.pid,
+        url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+      }),
+    );
 
   await scheduleMaintenance(s);
   if (config.runWorker) s.worker.start();

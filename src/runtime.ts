@@ -8,14 +8,26 @@ import { createRateLimitStore } from './platform/ratelimit/index.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 import { createServices, type Services } from './services.ts';
 
-export const REDACT = ['req.headers["x-service-secret-key"]', 'req.headers.authorization', 'req.headers.cookie', '*.secret', '*.password'];
+export const REDACT = [
+  'req.headers["x-service-secret-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.secret',
+  '*.password',
+];
 
 export function createLogger(config: Pick<Config, 'logLevel'>): FastifyBaseLogger {
-  return pino({ level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } }) as unknown as FastifyBaseLogger;
+  return pino({
+    level: config.logLevel,
+    redact: { paths: REDACT, censor: '[redacted]' },
+  }) as unknown as FastifyBaseLogger;
 }
 
 /** Opens the database, migrates it and wires the services: what `serve`, `worker` and the CLI share. */
-export async function startRuntime(config: Readonly<Config>, opts: { clock?: Clock; log?: FastifyBaseLogger } = {}): Promise<Services> {
+export async function startRuntime(
+  config: Readonly<Config>,
+  opts: { clock?: Clock; log?: FastifyBaseLogger } = {},
+): Promise<Services> {
   const log = opts.log ?? createLogger(config);
   const db = await openDb(config);
   try {

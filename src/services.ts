@@ -62,17 +62,38 @@ export function createServices(core: CoreDeps) {
   const events = eventsService({ clock });
   const webhookSecrets = new SecretBox(core.secretKey);
   const webhookAttempts = deliveryAttempts({ db, clock, config, box: webhookSecrets, log });
-  const webhooks = webhooksService({ db, clock, config, cursors, box: webhookSecrets, events, attempts: webhookAttempts });
+  const webhooks = webhooksService({
+    db,
+    clock,
+    config,
+    cursors,
+    box: webhookSecrets,
+    events,
+    attempts: webhookAttempts,
+  });
 
   // --- catalog (issue 3) ---
-  const catalog = catalogService({ db, clock, cursors, blobs, config, changes, organizationExists: (id) => organization.organizationRow(id) });
+  const catalog = catalogService({
+    db,
+    clock,
+    cursors,
+    blobs,
+    config,
+    changes,
+    organizationExists: (id) => organization.organizationRow(id),
+  });
 
   // --- images (issue 3) ---
   const images = imagesService({ db, clock, cursors, blobs });
 
   // --- orders, shipping, shipments, callback (issue 4) ---
   const orders = ordersService({
-    db, clock, cursors, organization, images, events,
+    db,
+    clock,
+    cursors,
+    organization,
+    images,
+    events,
     catalog: {
       orderableProducts: (orgId, refs) => catalog.orderableProducts(orgId, refs),
       packagingForOrganization: (orgId, ref) => catalog.visiblePackaging(orgId, ref).catch(() => null),
@@ -80,7 +101,8 @@ export function createServices(core: CoreDeps) {
   });
   // A pre-order waits for its prelaunched products; the launch releases it.
   catalog.onProductChanged(async (c) => {
-    if (c.status?.from === 'prelaunched' && (c.status.to === 'launched' || c.status.to === 'sunsetted')) await orders.releasePreorders(c.productReference);
+    if (c.status?.from === 'prelaunched' && (c.status.to === 'launched' || c.status.to === 'sunsetted'))
+      await orders.releasePreorders(c.productReference);
   });
   const shipping = shippingService({ orders });
   const shipments = shipmentsService({ db, clock, config, organization, events });
@@ -120,11 +142,15 @@ export function createServices(core: CoreDeps) {
   registerRenderingJobs(services);
   registerCatalogJobs(services);
   registerWebhookJobs(services);
-  catalog.onProductChanged(productUpdatedListener({
-    db, events,
-    productFor: (orgId, ref) => catalog.freshProduct(orgId, ref),
-    allOrganizationIds: () => collectOrganizationIds((cursor) => organization.listOrganizations({ cursor, limit: 100 })),
-  }));
+  catalog.onProductChanged(
+    productUpdatedListener({
+      db,
+      events,
+      productFor: (orgId, ref) => catalog.freshProduct(orgId, ref),
+      allOrganizationIds: () =>
+        collectOrganizationIds((cursor) => organization.listOrganizations({ cursor, limit: 100 })),
+    }),
+  );
 
   return services;
 }

@@ -6,7 +6,9 @@ import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   if (!config.databaseUrl) {
-    console.error('npm run worker needs DATABASE_URL: the embedded database belongs to the server process, which runs its own worker');
+    console.error(
+      'npm run worker needs DATABASE_URL: the embedded database belongs to the server process, which runs its own worker',
+    );
     process.exit(1);
   }
   const s = await startRuntime(config);

@@ -23,13 +23,24 @@ function inlineFiles(doc: any, baseDir: string): boolean {
   return found;
 }
 
-const PRODUCT_COLUMNS = ['reference', 'legacyItemSKU', 'name', 'status', 'printable', 'availableQuantity', 'privateOrganizationReference'];
+const PRODUCT_COLUMNS = [
+  'reference',
+  'legacyItemSKU',
+  'name',
+  'status',
+  'printable',
+  'availableQuantity',
+  'privateOrganizationReference',
+];
 
 /** Catalog import and product changes (docs/catalog-import.md). */
 export function registerCatalogCommands(program: Command, ctx: CliContext): void {
   const catalog = program.command('catalog').description('catalog: import a catalog file, change products and stock');
 
-  catalog.command('import <file>').description('apply a catalog file (JSON or YAML); safe to re-apply').option('--json', 'print JSON')
+  catalog
+    .command('import <file>')
+    .description('apply a catalog file (JSON or YAML); safe to re-apply')
+    .option('--json', 'print JSON')
     .action(function (this: Command, file: string) {
       return ctx.run(this, async (c, json) => {
         if (!existsSync(file)) throw new CliError(`${file} does not exist`);
@@ -39,24 +50,37 @@ export function registerCatalogCommands(program: Command, ctx: CliContext): void
         try {
           doc = yaml ? parseYaml(text) : JSON.parse(text);
         } catch (err) {
-          throw new CliError(`${file} is not valid ${yaml ? 'YAML' : 'JSON'}: ${(err as Error).message.split('\n')[0]}`);
+          throw new CliError(
+            `${file} is not valid ${yaml ? 'YAML' : 'JSON'}: ${(err as Error).message.split('\n')[0]}`,
+          );
         }
         // Plain YAML goes as it is; with local files to inline it is sent as JSON.
         const inlined = inlineFiles(doc, dirname(resolve(file)));
-        const res = yaml && !inlined ? await c.request('POST', '/catalog/import', text, 'application/yaml') : await c.request('POST', '/catalog/import', doc);
+        const res =
+          yaml && !inlined
+            ? await c.request('POST', '/catalog/import', text, 'application/yaml')
+            : await c.request('POST', '/catalog/import', doc);
         const data = expectOk(res);
         const rows = Object.entries(data.summary).map(([kind, n]) => ({ kind, ...(n as object) }));
         print(json, data, rows, ['kind', 'created', 'updated', 'unchanged']);
       });
     });
 
-  catalog.command('products').description('every product, archived and private ones included').option('--json', 'print JSON')
+  catalog
+    .command('products')
+    .description('every product, archived and private ones included')
+    .option('--json', 'print JSON')
     .action(function (this: Command) {
       return ctx.run(this, async (c, json) => {
         const all: any[] = [];
         let cursor: string | null = null;
         do {
-          const data = expectOk(await c.request('GET', `/catalog/products?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+          const data = expectOk(
+            await c.request(
+              'GET',
+              `/catalog/products?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+            ),
+          );
           all.push(...data.products);
           cursor = data.nextCursor;
         } while (cursor);
@@ -64,14 +88,20 @@ export function registerCatalogCommands(program: Command, ctx: CliContext): void
       });
     });
 
-  catalog.command('show <product>').description('one product with layers, print and media').option('--json', 'print JSON')
+  catalog
+    .command('show <product>')
+    .description('one product with layers, print and media')
+    .option('--json', 'print JSON')
     .action(function (this: Command, ref: string) {
       return ctx.run(this, async (c) => {
         print(true, expectOk(await c.request('GET', `/catalog/products/${encodeURIComponent(ref)}`)));
       });
     });
 
-  catalog.command('set-status <product> <status>').description('move a product forward: announced, prelaunched, launched, sunsetted, ended, archived').option('--json', 'print JSON')
+  catalog
+    .command('set-status <product> <status>')
+    .description('move a product forward: announced, prelaunched, launched, sunsetted, ended, archived')
+    .option('--json', 'print JSON')
     .action(function (this: Command, ref: string, status: string) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('PATCH', `/catalog/products/${encodeURIComponent(ref)}`, { status }));
@@ -79,18 +109,27 @@ export function registerCatalogCommands(program: Command, ctx: CliContext): void
       });
     });
 
-  catalog.command('set-print <product>').description('set print dimensions (changes printModified)')
-    .option('--spec <json>', '{"widthMm":78.1,"heightMm":153.8,"widthPx":1845,"heightPx":3633,"dpi":600}').option('--none', 'remove the specification (announced products only)').option('--json', 'print JSON')
+  catalog
+    .command('set-print <product>')
+    .description('set print dimensions (changes printModified)')
+    .option('--spec <json>', '{"widthMm":78.1,"heightMm":153.8,"widthPx":1845,"heightPx":3633,"dpi":600}')
+    .option('--none', 'remove the specification (announced products only)')
+    .option('--json', 'print JSON')
     .action(function (this: Command, ref: string, o: { spec?: string; none?: boolean }) {
       return ctx.run(this, async (c, json) => {
         if (!o.spec && !o.none) throw new CliError('give --spec <json> or --none');
         const print_ = o.none ? null : parseJsonOption(o.spec!, '--spec');
-        const data = expectOk(await c.request('PATCH', `/catalog/products/${encodeURIComponent(ref)}`, { print: print_ }));
+        const data = expectOk(
+          await c.request('PATCH', `/catalog/products/${encodeURIComponent(ref)}`, { print: print_ }),
+        );
         print(json, data, [data.product], ['reference', 'name', 'printModified']);
       });
     });
 
-  catalog.command('set-layers <product> <layers...>').description('replace the layer images, each as name=path/to/file.png (changes layersModified)').option('--json', 'print JSON')
+  catalog
+    .command('set-layers <product> <layers...>')
+    .description('replace the layer images, each as name=path/to/file.png (changes layersModified)')
+    .option('--json', 'print JSON')
     .action(function (this: Command, ref: string, specs: string[]) {
       return ctx.run(this, async (c, json) => {
         const layers = specs.map((spec) => {
@@ -105,15 +144,21 @@ export function registerCatalogCommands(program: Command, ctx: CliContext): void
       });
     });
 
-  catalog.command('set-stock <item> <logicalQuantity>').description('stock of a warehouse item (SKU or reference); all its products follow')
-    .option('--physical <n>', 'physical quantity').option('--json', 'print JSON')
+  catalog
+    .command('set-stock <item> <logicalQuantity>')
+    .description('stock of a warehouse item (SKU or reference); all its products follow')
+    .option('--physical <n>', 'physical quantity')
+    .option('--json', 'print JSON')
     .action(function (this: Command, item: string, logical: string, o: { physical?: string }) {
       return ctx.run(this, async (c, json) => {
         const n = (v: string, name: string) => {
           if (!/^\d+$/.test(v)) throw new CliError(`${name} must be a whole number ≥ 0`);
           return Number(v);
         };
-        const body = { logicalQuantity: n(logical, 'logicalQuantity'), ...(o.physical !== undefined ? { physicalQuantity: n(o.physical, '--physical') } : {}) };
+        const body = {
+          logicalQuantity: n(logical, 'logicalQuantity'),
+          ...(o.physical !== undefined ? { physicalQuantity: n(o.physical, '--physical') } : {}),
+        };
         const data = expectOk(await c.request('PUT', `/catalog/items/${encodeURIComponent(item)}/stock`, body));
         print(json, data, [data.item]);
       });

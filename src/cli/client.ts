@@ -45,14 +45,25 @@ export function runningServer(config: Pick<Config, 'dataDir'>): { pid: number; u
 
 class HttpClient implements OperatorClient {
   readonly mode = 'http' as const;
-  constructor(private readonly baseUrl: string, private readonly token: string) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
 
-  async request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<OperatorResponse> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType = 'application/json',
+  ): Promise<OperatorResponse> {
     let res: Response;
     try {
       res = await fetch(`${this.baseUrl}/operator${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': contentType } : {}) },
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(body !== undefined ? { 'content-type': contentType } : {}),
+        },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
     } catch (err) {
@@ -67,13 +78,25 @@ class HttpClient implements OperatorClient {
 
 class DirectClient implements OperatorClient {
   readonly mode = 'direct' as const;
-  constructor(private readonly app: FastifyInstance, private readonly s: Services, private readonly token: string) {}
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly s: Services,
+    private readonly token: string,
+  ) {}
 
-  async request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<OperatorResponse> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType = 'application/json',
+  ): Promise<OperatorResponse> {
     const res = await this.app.inject({
       method: method as 'GET',
       url: `/operator${path}`,
-      headers: { authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'content-type': contentType } : {}) },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body !== undefined ? { 'content-type': contentType } : {}),
+      },
       payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     return { status: res.statusCode, data: res.body ? JSON.parse(res.body) : null };
@@ -91,11 +114,17 @@ class DirectClient implements OperatorClient {
  * through its operator API. With no server (or with PostgreSQL and no --url) the CLI opens the
  * database itself and runs the very same operator routes in-process.
  */
-export async function connect(config: Readonly<Config>, opts: { url?: string; token?: string }): Promise<OperatorClient> {
+export async function connect(
+  config: Readonly<Config>,
+  opts: { url?: string; token?: string },
+): Promise<OperatorClient> {
   const server = opts.url ? { url: opts.url } : runningServer(config);
   if (server) {
     const token = opts.token ?? config.operatorToken ?? readSecretFile(config.dataDir, 'operator-token');
-    if (!token) throw new CliError(`no operator token: set OPERATOR_TOKEN or pass --token (the server keeps it in ${join(config.dataDir, 'operator-token')})`);
+    if (!token)
+      throw new CliError(
+        `no operator token: set OPERATOR_TOKEN or pass --token (the server keeps it in ${join(config.dataDir, 'operator-token')})`,
+      );
     return new HttpClient(server.url.replace(/\/$/, ''), token);
   }
   const s = await startRuntime(config, { log: pino({ level: 'silent' }) as never });

@@ -43,7 +43,8 @@ export function createContext(program: Command): CliContext {
 /** `default=3000/60` style option value → `{quota, windowSeconds}`. */
 export function parseQuota(value: string): { quota: number; windowSeconds: number } {
   const m = /^(\d+)\/(\d+)$/.exec(value);
-  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new CliError(`"${value}" is not <quota>/<seconds>, e.g. 3000/60`);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1)
+    throw new CliError(`"${value}" is not <quota>/<seconds>, e.g. 3000/60`);
   return { quota: Number(m[1]), windowSeconds: Number(m[2]) };
 }
 
@@ -51,6 +52,8 @@ export function parseJsonOption(value: string, name: string): unknown {
   try {
     return JSON.parse(value);
   } catch {
-    throw new CliError(`${name} must be JSON, e.g. '{"lastname":"Doe","streetname":"Main","zipcode":"1000","city":"X","countryCode":"NL"}'`);
+    throw new CliError(
+      `${name} must be JSON, e.g. '{"lastname":"Doe","streetname":"Main","zipcode":"1000","city":"X","countryCode":"NL"}'`,
+    );
   }
 }

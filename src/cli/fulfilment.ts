@@ -5,7 +5,10 @@ import { expectOk, print } from './output.ts';
 /** Production fulfilment (what the test helpers stand in for in the test environment). */
 export function registerFulfilmentCommands(program: Command, ctx: CliContext): void {
   const orders = program.command('orders').description('orders: fulfilment steps');
-  orders.command('start-production <orderReference>').description('move a pending or preorder order into production').option('--json', 'print JSON')
+  orders
+    .command('start-production <orderReference>')
+    .description('move a pending or preorder order into production')
+    .option('--json', 'print JSON')
     .action(function (this: Command, ref: string) {
       return ctx.run(this, async (c, json) => {
         expectOk(await c.request('POST', `/orders/${encodeURIComponent(ref)}/start-production`));
@@ -14,15 +17,27 @@ export function registerFulfilmentCommands(program: Command, ctx: CliContext): v
     });
 
   const shipments = program.command('shipments').description('shipments: ship orders in production');
-  shipments.command('create <orderReference...>')
-    .description('ship one dropship order, or combined orders of one store, as one shipment; fires the callback and webhooks')
+  shipments
+    .command('create <orderReference...>')
+    .description(
+      'ship one dropship order, or combined orders of one store, as one shipment; fires the callback and webhooks',
+    )
     .option('--carrier <name>', 'carrier (tracked and express shipments)')
     .option('--tracking-number <number>', "the carrier's tracking number (tracked and express shipments)")
     .option('--shipped-at <iso>', 'ship time (default: now)')
     .option('--json', 'print JSON')
-    .action(function (this: Command, refs: string[], o: { carrier?: string; trackingNumber?: string; shippedAt?: string }) {
+    .action(function (
+      this: Command,
+      refs: string[],
+      o: { carrier?: string; trackingNumber?: string; shippedAt?: string },
+    ) {
       return ctx.run(this, async (c, json) => {
-        const body = { orderReferences: refs, ...(o.carrier ? { carrier: o.carrier } : {}), ...(o.trackingNumber ? { trackingNumber: o.trackingNumber } : {}), ...(o.shippedAt ? { shippedAt: o.shippedAt } : {}) };
+        const body = {
+          orderReferences: refs,
+          ...(o.carrier ? { carrier: o.carrier } : {}),
+          ...(o.trackingNumber ? { trackingNumber: o.trackingNumber } : {}),
+          ...(o.shippedAt ? { shippedAt: o.shippedAt } : {}),
+        };
         const data = expectOk(await c.request('POST', '/shipments', body));
         print(json, data, [data.shipment]);
       });

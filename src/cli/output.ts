@@ -3,7 +3,8 @@ import { CliError, type OperatorResponse } from './client.ts';
 /** Fails with the API's own error message when the operator API refused. */
 export function expectOk(res: OperatorResponse): any {
   if (res.status >= 400) {
-    const msg = res.data && typeof res.data === 'object' ? `${res.data.code}: ${res.data.message}` : `HTTP ${res.status}`;
+    const msg =
+      res.data && typeof res.data === 'object' ? `${res.data.code}: ${res.data.message}` : `HTTP ${res.status}`;
     throw new CliError(msg);
   }
   return res.data;
@@ -20,8 +21,13 @@ export function print(json: boolean, data: unknown, rows?: Array<Record<string, 
     return;
   }
   const cols = columns ?? Object.keys(rows[0]);
-  const cell = (v: unknown) => (v === null || v === undefined ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  const cell = (v: unknown) =>
+    v === null || v === undefined ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v);
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(`${line(cols)}\n${rows.map((r) => line(cols.map((c) => cell(r[c])))).join('\n')}\n`);
 }

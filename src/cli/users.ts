@@ -5,21 +5,39 @@ import type { CliContext } from './context.ts';
 /** Dashboard and console users (issue 8), through the operator API of the running server. */
 export function registerUserCommands(program: Command, ctx: CliContext): void {
   const users = program.command('users').description('dashboard users of organizations, and console operators');
-  users.command('list <organization>').description('users of an organization').option('--json', 'print JSON').action(function (this: Command, org: string) {
-    return ctx.run(this, async (c, json) => {
-      const data = expectOk(await c.request('GET', `/organizations/${org}/users`));
-      print(json, data, data.users, ['reference', 'email', 'status', 'created']);
+  users
+    .command('list <organization>')
+    .description('users of an organization')
+    .option('--json', 'print JSON')
+    .action(function (this: Command, org: string) {
+      return ctx.run(this, async (c, json) => {
+        const data = expectOk(await c.request('GET', `/organizations/${org}/users`));
+        print(json, data, data.users, ['reference', 'email', 'status', 'created']);
+      });
     });
-  });
-  users.command('create <organization>').description('a partner user; without --password an invitation link (7 days, one use) is printed instead')
-    .requiredOption('--email <email>').option('--password <password>', 'initial password, at least 10 characters').option('--json', 'print JSON')
+  users
+    .command('create <organization>')
+    .description('a partner user; without --password an invitation link (7 days, one use) is printed instead')
+    .requiredOption('--email <email>')
+    .option('--password <password>', 'initial password, at least 10 characters')
+    .option('--json', 'print JSON')
     .action(function (this: Command, org: string, o: { email: string; password?: string }) {
       return ctx.run(this, async (c, json) => {
-        const data = expectOk(await c.request('POST', `/organizations/${org}/users`, { email: o.email, ...(o.password !== undefined ? { password: o.password } : {}) }));
+        const data = expectOk(
+          await c.request('POST', `/organizations/${org}/users`, {
+            email: o.email,
+            ...(o.password !== undefined ? { password: o.password } : {}),
+          }),
+        );
         print(json, data, [{ ...data.user, ...(data.invitationUrl ? { invitationUrl: data.invitationUrl } : {}) }]);
       });
     });
-  users.command('create-operator').description('a console user (role operator)').requiredOption('--email <email>').requiredOption('--password <password>').option('--json', 'print JSON')
+  users
+    .command('create-operator')
+    .description('a console user (role operator)')
+    .requiredOption('--email <email>')
+    .requiredOption('--password <password>')
+    .option('--json', 'print JSON')
     .action(function (this: Command, o: { email: string; password: string }) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('POST', '/users', { email: o.email, password: o.password }));

@@ -28,7 +28,10 @@ export function installApiReference(app: FastifyInstance): void {
     const { default: scalar } = await import('@scalar/fastify-api-reference');
     // As in the app, /docs reaches the page route, whose handler redirects it to /docs/.
     const inner = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true } });
-    await inner.register(scalar, { routePrefix: PREFIX, configuration: { url: '/v2/openapi.json', title: 'Partner API v2 reference' } });
+    await inner.register(scalar, {
+      routePrefix: PREFIX,
+      configuration: { url: '/v2/openapi.json', title: 'Partner API v2 reference' },
+    });
     // The script is the same 4 MB on every request: taken once, instead of copied through
     // `inject` each time (several copies of it per request, which the allocator then keeps).
     const script = await inner.inject({ method: 'GET', url: SCRIPT });

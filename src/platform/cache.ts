@@ -19,9 +19,13 @@ export class ChangeFeed {
     this.handlers.set(topic, [...(this.handlers.get(topic) ?? []), handler]);
     if (this.listening) return;
     this.listening = true;
-    this.db.listen(CHANNEL, (payload) => this.changed(payload), () => {
-      for (const list of this.handlers.values()) for (const h of list) h();
-    });
+    this.db.listen(
+      CHANNEL,
+      (payload) => this.changed(payload),
+      () => {
+        for (const list of this.handlers.values()) for (const h of list) h();
+      },
+    );
   }
 
   /** Inside the writer's transaction. */

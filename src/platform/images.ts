@@ -151,12 +151,15 @@ async function readHeader(bytes: Buffer, maxPixels: number): Promise<ImageInfo> 
   const { width, height } = meta;
   if (!width || !height) throw invalid(`The ${format.toUpperCase()} image has no dimensions`);
   if (width * height > maxPixels) {
-    throw invalid(`The image claims ${width}x${height} pixels, more than the ${maxPixels.toLocaleString('en')} pixels accepted`);
+    throw invalid(
+      `The image claims ${width}x${height} pixels, more than the ${maxPixels.toLocaleString('en')} pixels accepted`,
+    );
   }
   return { format, width, height };
 }
 
-const undecodable = (format: ImageFormat) => invalid(`The ${format.toUpperCase()} image is truncated or corrupt and cannot be decoded`);
+const undecodable = (format: ImageFormat) =>
+  invalid(`The ${format.toUpperCase()} image is truncated or corrupt and cannot be decoded`);
 
 /** A small decode of every pixel row: truncated or corrupt data fails here, nothing large is allocated. */
 async function checkDecodes(bytes: Buffer, format: ImageFormat, maxPixels: number): Promise<void> {
@@ -210,5 +213,12 @@ export async function fitWithin(bytes: Buffer, max: number, opts: { maxPixels?: 
   } catch {
     throw undecodable(header.format);
   }
-  return { format: header.format, width: out.info.width, height: out.info.height, bytes: out.data, resized: true, ...original };
+  return {
+    format: header.format,
+    width: out.info.width,
+    height: out.info.height,
+    bytes: out.data,
+    resized: true,
+    ...original,
+  };
 }

@@ -42,29 +42,61 @@ export class Metrics {
 
   render(extra: { jobs: Record<string, number> | null; databaseUp: boolean }): string {
     const out: string[] = [];
-    out.push('# HELP http_requests_total HTTP requests answered, by method, route template and status.', '# TYPE http_requests_total counter');
+    out.push(
+      '# HELP http_requests_total HTTP requests answered, by method, route template and status.',
+      '# TYPE http_requests_total counter',
+    );
     for (const [key, n] of this.requests) {
       const [method, route, status] = key.split('\u0000');
       out.push(`http_requests_total{method="${method}",route="${label(route)}",status="${status}"} ${n}`);
     }
-    out.push('# HELP http_request_duration_seconds Time from request to response, by method and route template.', '# TYPE http_request_duration_seconds histogram');
+    out.push(
+      '# HELP http_request_duration_seconds Time from request to response, by method and route template.',
+      '# TYPE http_request_duration_seconds histogram',
+    );
     for (const [key, h] of this.durations) {
       const [method, route] = key.split('\u0000');
       const l = `method="${method}",route="${label(route)}"`;
-      for (const [i, b] of BUCKETS.entries()) out.push(`http_request_duration_seconds_bucket{${l},le="${b}"} ${h.counts[i]}`);
-      out.push(`http_request_duration_seconds_bucket{${l},le="+Inf"} ${h.count}`, `http_request_duration_seconds_sum{${l}} ${h.sum.toFixed(6)}`, `http_request_duration_seconds_count{${l}} ${h.count}`);
+      for (const [i, b] of BUCKETS.entries())
+        out.push(`http_request_duration_seconds_bucket{${l},le="${b}"} ${h.counts[i]}`);
+      out.push(
+        `http_request_duration_seconds_bucket{${l},le="+Inf"} ${h.count}`,
+        `http_request_duration_seconds_sum{${l}} ${h.sum.toFixed(6)}`,
+        `http_request_duration_seconds_count{${l}} ${h.count}`,
+      );
     }
-    out.push('# HELP rate_limit_refusals_total Requests refused with 429 rate_limited, by route template.', '# TYPE rate_limit_refusals_total counter');
+    out.push(
+      '# HELP rate_limit_refusals_total Requests refused with 429 rate_limited, by route template.',
+      '# TYPE rate_limit_refusals_total counter',
+    );
     for (const [route, n] of this.refusals) out.push(`rate_limit_refusals_total{route="${label(route)}"} ${n}`);
     out.push('# HELP jobs Background jobs in the shared queue, by status.', '# TYPE jobs gauge');
-    for (const status of ['pending', 'running', 'succeeded', 'dead', ...Object.keys(extra.jobs ?? {})].filter((s, i, a) => a.indexOf(s) === i)) {
+    for (const status of ['pending', 'running', 'succeeded', 'dead', ...Object.keys(extra.jobs ?? {})].filter(
+      (s, i, a) => a.indexOf(s) === i,
+    )) {
       if (extra.jobs) out.push(`jobs{status="${label(status)}"} ${extra.jobs[status] ?? 0}`);
     }
-    out.push('# HELP database_up 1 when the database answered this scrape.', '# TYPE database_up gauge', `database_up ${extra.databaseUp ? 1 : 0}`);
+    out.push(
+      '# HELP database_up 1 when the database answered this scrape.',
+      '# TYPE database_up gauge',
+      `database_up ${extra.databaseUp ? 1 : 0}`,
+    );
     const mem = process.memoryUsage();
-    out.push('# HELP process_resident_memory_bytes Resident memory.', '# TYPE process_resident_memory_bytes gauge', `process_resident_memory_bytes ${mem.rss}`);
-    out.push('# HELP nodejs_heap_used_bytes V8 heap in use.', '# TYPE nodejs_heap_used_bytes gauge', `nodejs_heap_used_bytes ${mem.heapUsed}`);
-    out.push('# HELP process_uptime_seconds Seconds since this process started serving.', '# TYPE process_uptime_seconds gauge', `process_uptime_seconds ${((Date.now() - this.started) / 1000).toFixed(0)}`);
+    out.push(
+      '# HELP process_resident_memory_bytes Resident memory.',
+      '# TYPE process_resident_memory_bytes gauge',
+      `process_resident_memory_bytes ${mem.rss}`,
+    );
+    out.push(
+      '# HELP nodejs_heap_used_bytes V8 heap in use.',
+      '# TYPE nodejs_heap_used_bytes gauge',
+      `nodejs_heap_used_bytes ${mem.heapUsed}`,
+    );
+    out.push(
+      '# HELP process_uptime_seconds Seconds since this process started serving.',
+      '# TYPE process_uptime_seconds gauge',
+      `process_uptime_seconds ${((Date.now() - this.started) / 1000).toFixed(0)}`,
+    );
     return `${out.join('\n')}\n`;
   }
 }
@@ -88,7 +120,8 @@ export function installMetrics(app: FastifyInstance, deps: { db: Db }, operatorT
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     const auth = request.headers.authorization ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
-    if (!token || !sameToken(token, operatorToken)) throw new ApiError(401, 'unauthorized', 'GET /metrics needs the operator token as a Bearer token');
+    if (!token || !sameToken(token, operatorToken))
+      throw new ApiError(401, 'unauthorized', 'GET /metrics needs the operator token as a Bearer token');
     let jobs: Record<string, number> | null = null;
     let databaseUp = true;
     try {

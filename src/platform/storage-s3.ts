@@ -84,7 +84,10 @@ export class S3BlobStore implements BlobStore {
 
   /** Closes the client's keep-alive sockets (at once, or when the SDK has loaded). */
   destroy(): void {
-    void this.ready.then(({ client }) => client.destroy(), () => {});
+    void this.ready.then(
+      ({ client }) => client.destroy(),
+      () => {},
+    );
   }
 }
 
@@ -95,7 +98,9 @@ function clientConfig(opts: S3BlobStoreOptions): S3ClientConfig {
     forcePathStyle: opts.forcePathStyle,
     // Without explicit keys the SDK's default chain applies (instance role, web identity, env).
     credentials:
-      opts.accessKeyId && opts.secretAccessKey ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } : undefined,
+      opts.accessKeyId && opts.secretAccessKey
+        ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey }
+        : undefined,
     // Checksums on every request by default are not understood by every S3-compatible server.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',

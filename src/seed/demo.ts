@@ -25,11 +25,45 @@ export interface SeedResult {
   dashboardUsers?: DashboardSeedUser[];
 }
 
-const NL_ADDRESS = { company: 'Demo Cases B.V.', firstname: 'Eva', lastname: 'de Vries', streetname: 'Keizersgracht', housenumber: '100', zipcode: '1015 AA', city: 'Amsterdam', countryCode: 'NL', email: 'billing@demo-cases.example', phonenumber: '+31201234567' };
-const DE_ADDRESS = { company: 'Other Prints GmbH', firstname: 'Jonas', lastname: 'Becker', streetname: 'Torstraße', housenumber: '5', zipcode: '10119', city: 'Berlin', countryCode: 'DE', email: 'ops@other-prints.example' };
+const NL_ADDRESS = {
+  company: 'Demo Cases B.V.',
+  firstname: 'Eva',
+  lastname: 'de Vries',
+  streetname: 'Keizersgracht',
+  housenumber: '100',
+  zipcode: '1015 AA',
+  city: 'Amsterdam',
+  countryCode: 'NL',
+  email: 'billing@demo-cases.example',
+  phonenumber: '+31201234567',
+};
+const DE_ADDRESS = {
+  company: 'Other Prints GmbH',
+  firstname: 'Jonas',
+  lastname: 'Becker',
+  streetname: 'Torstraße',
+  housenumber: '5',
+  zipcode: '10119',
+  city: 'Berlin',
+  countryCode: 'DE',
+  email: 'ops@other-prints.example',
+};
 
-interface StoreSpec { name: string; code: string; integration: string; account: number; brand: number; callbackUrl?: string }
-interface OrgSpec { name: string; rendertokenLimit: number; accounts: Array<{ name: string; address: Record<string, string>; balance: number }>; brands: Array<{ name: string; primaryColor: string; secondaryColor: string; email: string }>; stores: StoreSpec[] }
+interface StoreSpec {
+  name: string;
+  code: string;
+  integration: string;
+  account: number;
+  brand: number;
+  callbackUrl?: string;
+}
+interface OrgSpec {
+  name: string;
+  rendertokenLimit: number;
+  accounts: Array<{ name: string; address: Record<string, string>; balance: number }>;
+  brands: Array<{ name: string; primaryColor: string; secondaryColor: string; email: string }>;
+  stores: StoreSpec[];
+}
 
 const DEMO: OrgSpec[] = [
   {
@@ -37,7 +71,18 @@ const DEMO: OrgSpec[] = [
     rendertokenLimit: 1000,
     accounts: [
       { name: 'Demo Cases Benelux', address: NL_ADDRESS, balance: 125000 },
-      { name: 'Demo Cases Germany', address: { ...NL_ADDRESS, company: 'Demo Cases GmbH', city: 'Köln', zipcode: '50667', countryCode: 'DE', streetname: 'Hohe Straße' }, balance: -4200 },
+      {
+        name: 'Demo Cases Germany',
+        address: {
+          ...NL_ADDRESS,
+          company: 'Demo Cases GmbH',
+          city: 'Köln',
+          zipcode: '50667',
+          countryCode: 'DE',
+          streetname: 'Hohe Straße',
+        },
+        balance: -4200,
+      },
     ],
     brands: [
       { name: 'CaseCraft', primaryColor: '#0b5fff', secondaryColor: '#e8f0ff', email: 'help@casecraft.example' },
@@ -53,7 +98,14 @@ const DEMO: OrgSpec[] = [
     name: 'Other Prints Ltd',
     rendertokenLimit: 500,
     accounts: [{ name: 'Other Prints', address: DE_ADDRESS, balance: 0 }],
-    brands: [{ name: 'Other Prints', primaryColor: '#2e7d32', secondaryColor: '#e8f5e9', email: 'support@other-prints.example' }],
+    brands: [
+      {
+        name: 'Other Prints',
+        primaryColor: '#2e7d32',
+        secondaryColor: '#e8f5e9',
+        email: 'support@other-prints.example',
+      },
+    ],
     stores: [{ name: 'Other Prints API store', code: 'OTHER1', integration: 'api', account: 0, brand: 0 }],
   },
 ];
@@ -64,11 +116,25 @@ async function createOrganization(s: Services, spec: OrgSpec) {
   const org = await s.organization.createOrganization({ name: spec.name, rendertokenLimit: spec.rendertokenLimit });
   const accounts = [];
   for (const a of spec.accounts) {
-    accounts.push(await s.organization.createAccount(org.reference, { name: a.name, balance: a.balance, legalEntity: { name: a.address.company, vatNumber: `${a.address.countryCode}123456789B01` }, billingAddress: a.address as never }));
+    accounts.push(
+      await s.organization.createAccount(org.reference, {
+        name: a.name,
+        balance: a.balance,
+        legalEntity: { name: a.address.company, vatNumber: `${a.address.countryCode}123456789B01` },
+        billingAddress: a.address as never,
+      }),
+    );
   }
   const brands = [];
   for (const b of spec.brands) {
-    brands.push(await s.organization.createBrand(org.reference, { name: b.name, primaryColor: b.primaryColor, secondaryColor: b.secondaryColor, customerService: { email: b.email, url: `https://${b.name.toLowerCase().replace(/\W+/g, '')}.example/help` } }));
+    brands.push(
+      await s.organization.createBrand(org.reference, {
+        name: b.name,
+        primaryColor: b.primaryColor,
+        secondaryColor: b.secondaryColor,
+        customerService: { email: b.email, url: `https://${b.name.toLowerCase().replace(/\W+/g, '')}.example/help` },
+      }),
+    );
   }
   for (const st of spec.stores) {
     await s.organization.createStore(org.reference, {
@@ -94,9 +160,15 @@ async function describe(s: Services, orgId: string): Promise<DemoOrganization> {
     reference: orgId,
     name: org.name,
     apiKeys: { full: full.apiKey.secret, readOnly: readOnly.apiKey.secret },
-    stores: (await s.organization.listStores(orgId, page)).stores.reverse().map((x) => ({ reference: x.reference, code: x.code, integration: x.integration })),
-    brands: (await s.organization.listBrands(orgId, page)).brands.reverse().map((x) => ({ reference: x.reference, name: x.name })),
-    accounts: (await s.organization.listAccounts(orgId, page)).accounts.reverse().map((x) => ({ reference: x.reference, name: x.name })),
+    stores: (await s.organization.listStores(orgId, page)).stores
+      .reverse()
+      .map((x) => ({ reference: x.reference, code: x.code, integration: x.integration })),
+    brands: (await s.organization.listBrands(orgId, page)).brands
+      .reverse()
+      .map((x) => ({ reference: x.reference, name: x.name })),
+    accounts: (await s.organization.listAccounts(orgId, page)).accounts
+      .reverse()
+      .map((x) => ({ reference: x.reference, name: x.name })),
   };
 }
 

@@ -15,9 +15,21 @@ const CLOSEUP: SceneStyle = { from: '#263238', to: '#455a64', surface: '#37474f'
 
 /** Geometry per perspective: backgrounds are drawn at the perspective's output size. */
 const LAYOUT: Record<string, { size: { width: number; height: number }; area: PrintArea; style: SceneStyle }> = {
-  'demo-studio-front': { size: { width: 800, height: 600 }, area: { x: 330, y: 110, width: 160, height: 320, rotation: -10 }, style: STUDIO },
-  'demo-marble-top': { size: { width: 600, height: 800 }, area: { x: 200, y: 180, width: 200, height: 400, rotation: 8 }, style: MARBLE },
-  'demo-ip15-closeup': { size: { width: 512, height: 512 }, area: { x: 176, y: 96, width: 160, height: 320, rotation: 15 }, style: CLOSEUP },
+  'demo-studio-front': {
+    size: { width: 800, height: 600 },
+    area: { x: 330, y: 110, width: 160, height: 320, rotation: -10 },
+    style: STUDIO,
+  },
+  'demo-marble-top': {
+    size: { width: 600, height: 800 },
+    area: { x: 200, y: 180, width: 200, height: 400, rotation: 8 },
+    style: MARBLE,
+  },
+  'demo-ip15-closeup': {
+    size: { width: 512, height: 512 },
+    area: { x: 176, y: 96, width: 160, height: 320, rotation: 15 },
+    style: CLOSEUP,
+  },
 };
 
 /**
@@ -39,13 +51,30 @@ export async function seedRendering(s: Services, orgIds: string[]): Promise<Rend
   const leather = products.get('Demo Walnut Leather Case iPhone 15');
   if (!ip15 || !s24) return { scenes: {}, perspectives: {}, compositions: {} };
 
-  const groups = (...ps: Array<{ group: string } | undefined>) => [...new Set(ps.filter((p) => p !== undefined).map((p) => p!.group))];
+  const groups = (...ps: Array<{ group: string } | undefined>) => [
+    ...new Set(ps.filter((p) => p !== undefined).map((p) => p!.group)),
+  ];
   const compositions: CompositionImport[] = [];
-  const compose = async (key: string, sceneKey: string, product: { reference: string } | undefined, perspectiveKey: string, tokenCost: number, available = true) => {
+  const compose = async (
+    key: string,
+    sceneKey: string,
+    product: { reference: string } | undefined,
+    perspectiveKey: string,
+    tokenCost: number,
+    available = true,
+  ) => {
     if (!product) return;
     const l = LAYOUT[perspectiveKey];
     const t = await drawTemplate(l.size, l.area, l.style);
-    compositions.push({ key, sceneKey, productReference: product.reference, perspectiveKey, tokenCost, available, template: { ...t, printArea: l.area } });
+    compositions.push({
+      key,
+      sceneKey,
+      productReference: product.reference,
+      perspectiveKey,
+      tokenCost,
+      available,
+      template: { ...t, printArea: l.area },
+    });
   };
   await compose('demo-studio-ip15', 'demo-studio', ip15, 'demo-studio-front', 2);
   await compose('demo-studio-s24', 'demo-studio', s24, 'demo-studio-front', 2);
@@ -57,21 +86,47 @@ export async function seedRendering(s: Services, orgIds: string[]): Promise<Rend
   const result = await s.rendering.importRendering({
     scenes: [
       {
-        key: 'demo-studio', name: 'Studio desk', description: 'A case lying on a warm wooden desk in soft studio light.',
-        allowsProductPerspectives: true, compatibleProductgroupReferences: groups(ip15, s24),
+        key: 'demo-studio',
+        name: 'Studio desk',
+        description: 'A case lying on a warm wooden desk in soft studio light.',
+        allowsProductPerspectives: true,
+        compatibleProductgroupReferences: groups(ip15, s24),
       },
       {
-        key: 'demo-marble', name: 'Marble flat lay', description: 'Top-down flat lay on white marble, made for Demo Cases Co.',
-        privateOrganizationReference: orgIds[0], compatibleProductgroupReferences: groups(ip15, leather),
+        key: 'demo-marble',
+        name: 'Marble flat lay',
+        description: 'Top-down flat lay on white marble, made for Demo Cases Co.',
+        privateOrganizationReference: orgIds[0],
+        compatibleProductgroupReferences: groups(ip15, leather),
       },
     ],
     perspectives: [
-      { key: 'demo-studio-front', name: 'Studio front', output: { widthPx: 800, heightPx: 600, format: 'webp' }, sceneKeys: ['demo-studio'] },
-      { key: 'demo-marble-top', name: 'Marble top-down', output: { widthPx: 600, heightPx: 800, format: 'jpeg' }, sceneKeys: ['demo-marble'] },
-      { key: 'demo-ip15-closeup', name: 'iPhone 15 close-up', output: { widthPx: 512, heightPx: 512, format: 'png' }, productReferences: [ip15.reference] },
+      {
+        key: 'demo-studio-front',
+        name: 'Studio front',
+        output: { widthPx: 800, heightPx: 600, format: 'webp' },
+        sceneKeys: ['demo-studio'],
+      },
+      {
+        key: 'demo-marble-top',
+        name: 'Marble top-down',
+        output: { widthPx: 600, heightPx: 800, format: 'jpeg' },
+        sceneKeys: ['demo-marble'],
+      },
+      {
+        key: 'demo-ip15-closeup',
+        name: 'iPhone 15 close-up',
+        output: { widthPx: 512, heightPx: 512, format: 'png' },
+        productReferences: [ip15.reference],
+      },
     ],
     compositions,
   });
-  const byKey = (list: Array<{ key: string; reference: string }>) => Object.fromEntries(list.map((x) => [x.key, x.reference]));
-  return { scenes: byKey(result.scenes), perspectives: byKey(result.perspectives), compositions: byKey(result.compositions) };
+  const byKey = (list: Array<{ key: string; reference: string }>) =>
+    Object.fromEntries(list.map((x) => [x.key, x.reference]));
+  return {
+    scenes: byKey(result.scenes),
+    perspectives: byKey(result.perspectives),
+    compositions: byKey(result.compositions),
+  };
 }

@@ -13,7 +13,9 @@ async function allPages(t: TestApp, path: string, plural: string, key = t.key, l
   const out: any[] = [];
   let cursor: string | null = null;
   do {
-    const res = await call(t, 'GET', `${path}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+    const res = await call(t, 'GET', `${path}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      key,
+    });
     assert.equal(res.statusCode, 200);
     out.push(...res.data[plural]);
     cursor = res.data.nextCursor;
@@ -34,7 +36,10 @@ describe('catalog: products, productgroups, packagings, items', () => {
     assert.deepEqual([...statuses].sort(), ['announced', 'archived', 'ended', 'launched', 'prelaunched', 'sunsetted']);
     assert.ok(first.products!.some((p) => !p.printable));
     assert.ok(first.products!.some((p) => p.name.startsWith('Demo Walnut')));
-    assert.ok(!second.products!.some((p) => p.name.startsWith('Demo ')), 'private products are not listed for another organization');
+    assert.ok(
+      !second.products!.some((p) => p.name.startsWith('Demo ')),
+      'private products are not listed for another organization',
+    );
     for (const p of first.products!) assert.match(p.reference, /^Product_[0-9a-hjkmnp-tv-z]{26}$/);
   });
 
@@ -45,11 +50,19 @@ describe('catalog: products, productgroups, packagings, items', () => {
     assert.ok(!all.some((p) => p.status === 'archived'));
     const created = all.map((p) => p.reference);
     const oneShot = await call(t, 'GET', '/v2/products');
-    assert.deepEqual(oneShot.data.products.map((p: any) => p.reference), created, 'same order with or without paging');
+    assert.deepEqual(
+      oneShot.data.products.map((p: any) => p.reference),
+      created,
+      'same order with or without paging',
+    );
     assert.equal(oneShot.data.nextCursor, null);
     const full = await call(t, 'GET', `/v2/products?limit=${visible.length}`);
     assert.ok(full.data.nextCursor, 'a full page carries a cursor');
-    const last = await call(t, 'GET', `/v2/products?limit=${visible.length}&cursor=${encodeURIComponent(full.data.nextCursor)}`);
+    const last = await call(
+      t,
+      'GET',
+      `/v2/products?limit=${visible.length}&cursor=${encodeURIComponent(full.data.nextCursor)}`,
+    );
     assert.deepEqual(last.data, { products: [], nextCursor: null });
   });
 
@@ -64,7 +77,14 @@ describe('catalog: products, productgroups, packagings, items', () => {
     assert.match(clear.productgroupReference, /^Productgroup_/);
     assert.equal(clear.layersModified, '2025-10-01T09:00:00.000Z');
     assert.equal(clear.printModified, '2025-10-01T09:00:00.000Z');
-    assert.deepEqual(clear.print, { modified: '2025-10-01T09:00:00.000Z', widthMm: 78.1, heightMm: 153.8, widthPx: 1845, heightPx: 3633, dpi: 600 });
+    assert.deepEqual(clear.print, {
+      modified: '2025-10-01T09:00:00.000Z',
+      widthMm: 78.1,
+      heightMm: 153.8,
+      widthPx: 1845,
+      heightPx: 3633,
+      dpi: 600,
+    });
 
     const protector = res.data.products.find((p: any) => p.name.includes('Screen Protector'));
     assert.equal(protector.printable, false);
@@ -91,8 +111,12 @@ describe('catalog: products, productgroups, packagings, items', () => {
     const p = res.data.product;
     assert.equal(p.layers.modified, p.layersModified);
     assert.equal(p.print.modified, p.printModified);
-    assert.deepEqual(p.layers.images.map((l: any) => l.name), ['print-area', 'cutline']);
-    for (const l of p.layers.images) assert.ok(l.url.endsWith(`/v2/products/${clear.reference}/media/layer-${l.name}.png`), l.url);
+    assert.deepEqual(
+      p.layers.images.map((l: any) => l.name),
+      ['print-area', 'cutline'],
+    );
+    for (const l of p.layers.images)
+      assert.ok(l.url.endsWith(`/v2/products/${clear.reference}/media/layer-${l.name}.png`), l.url);
     const kinds = p.media.map((m: any) => m.kind).sort();
     assert.deepEqual(kinds, ['example_image', 'example_render']);
     const render = p.media.find((m: any) => m.kind === 'example_render');
@@ -116,14 +140,23 @@ describe('catalog: products, productgroups, packagings, items', () => {
     assert.equal(other.data.code, 'not_found');
     const otherList = await allPages(t, '/v2/products', 'products', t.otherKey, 50);
     assert.ok(!otherList.some((p) => p.reference === walnut.reference));
-    assert.ok(otherList.some((p) => p.name === 'iPhone 15 Clear Case'), 'public products are visible to everyone');
+    assert.ok(
+      otherList.some((p) => p.name === 'iPhone 15 Clear Case'),
+      'public products are visible to everyone',
+    );
     const media = await call(t, 'GET', `/v2/products/${walnut.reference}/media/front.png`, { key: t.otherKey });
     assert.equal(media.statusCode, 404);
   });
 
   it('treats malformed and wrong-typed product references as 404', async () => {
     const store = t.seed.organizations[0].stores[0].reference;
-    for (const ref of ['nope', store, `Product_${'I'.repeat(26)}`, `Product_${'a'.repeat(27)}`, `Product_${'a'.repeat(26)}`]) {
+    for (const ref of [
+      'nope',
+      store,
+      `Product_${'I'.repeat(26)}`,
+      `Product_${'a'.repeat(27)}`,
+      `Product_${'a'.repeat(26)}`,
+    ]) {
       const res = await call(t, 'GET', `/v2/products/${encodeURIComponent(ref)}`);
       assert.equal(res.statusCode, 404, ref);
       assert.equal(res.data.code, 'not_found');
@@ -134,9 +167,15 @@ describe('catalog: products, productgroups, packagings, items', () => {
     const res = await call(t, 'GET', '/v2/products');
     const leather = res.data.products.filter((p: any) => p.name.includes('Leather'));
     assert.equal(leather.length, 2);
-    assert.deepEqual(leather.map((p: any) => p.availableQuantity), [40, 40]);
+    assert.deepEqual(
+      leather.map((p: any) => p.availableQuantity),
+      [40, 40],
+    );
     assert.deepEqual(leather.map((p: any) => p.legacyItemSKU).sort(), ['DEMO-IP15-LTHP001', 'DEMO-IP15-LTHP002']);
-    assert.deepEqual(leather.map((p: any) => p.price), [2495, 2495]);
+    assert.deepEqual(
+      leather.map((p: any) => p.price),
+      [2495, 2495],
+    );
   });
 
   it('lists productgroups and packagings, private ones only for their organization', async () => {
@@ -149,11 +188,18 @@ describe('catalog: products, productgroups, packagings, items', () => {
     assert.equal(mine.data.productgroups.length, 5);
     const theirs = await call(t, 'GET', '/v2/productgroups', { key: t.otherKey });
     assert.equal(theirs.data.productgroups.length, 5);
-    assert.deepEqual(theirs.data.productgroups.filter((g: any) => g.private).map((g: any) => g.name), ['Other Prints slim cases']);
+    assert.deepEqual(
+      theirs.data.productgroups.filter((g: any) => g.private).map((g: any) => g.name),
+      ['Other Prints slim cases'],
+    );
     assert.ok(!mine.data.productgroups.some((g: any) => g.name === 'Other Prints slim cases'));
 
     const packs = await call(t, 'GET', '/v2/packagings');
-    assert.deepEqual(packs.data.packagings.map((p: any) => p.name).sort(), ['Demo Cases branded box', 'Gift box', 'Standard sleeve']);
+    assert.deepEqual(packs.data.packagings.map((p: any) => p.name).sort(), [
+      'Demo Cases branded box',
+      'Gift box',
+      'Standard sleeve',
+    ]);
     assert.match(packs.data.packagings[0].reference, /^Packaging_/);
     const otherPacks = await call(t, 'GET', '/v2/packagings', { key: t.otherKey });
     assert.deepEqual(otherPacks.data.packagings.map((p: any) => p.name).sort(), ['Gift box', 'Standard sleeve']);
@@ -170,17 +216,23 @@ describe('catalog: products, productgroups, packagings, items', () => {
     assert.equal(item.sku, 'DEMO-IP15-LTH');
     assert.equal(item.logicalQuantity, 40);
     assert.equal(item.physicalQuantity, 42);
-    const expected = ['Demo Walnut Leather Case iPhone 15', 'Demo Sand Leather Case iPhone 15'].map((n) => product(t, n).reference);
+    const expected = ['Demo Walnut Leather Case iPhone 15', 'Demo Sand Leather Case iPhone 15'].map(
+      (n) => product(t, n).reference,
+    );
     assert.deepEqual(item.products.map((p: any) => p.reference).sort(), expected.sort());
 
     const other = await call(t, 'GET', '/v2/items', { key: t.otherKey });
-    assert.deepEqual(other.data.items.map((i: any) => i.sku), ['OTHER-S24-SLM']);
+    assert.deepEqual(
+      other.data.items.map((i: any) => i.sku),
+      ['OTHER-S24-SLM'],
+    );
     assert.equal(other.data.items[0].products.length, 1);
     assert.equal((await call(t, 'GET', '/v2/items?cursor=forged')).statusCode, 400);
   });
 
   it('looks products up by legacy SKU of both eras, only when visible', async () => {
-    const url = (sku: string) => `/v2/utilities/lookup-product-reference-by-legacy-sku?legacyItemSku=${encodeURIComponent(sku)}`;
+    const url = (sku: string) =>
+      `/v2/utilities/lookup-product-reference-by-legacy-sku?legacyItemSku=${encodeURIComponent(sku)}`;
     const before = await call(t, 'GET', url('CASE-IP15-CLR'));
     assert.equal(before.statusCode, 200);
     assert.deepEqual(before.data, { productReference: product(t, 'iPhone 15 Clear Case').reference });
@@ -193,7 +245,11 @@ describe('catalog: products, productgroups, packagings, items', () => {
     const unknown = await call(t, 'GET', url('NOPE-123'));
     assert.equal(unknown.statusCode, 404);
     assert.equal(unknown.data.code, 'not_found');
-    assert.equal((await call(t, 'GET', url('DEMO-IP15-LTH'))).statusCode, 404, 'the bare warehouse SKU of a shared item is no product SKU');
+    assert.equal(
+      (await call(t, 'GET', url('DEMO-IP15-LTH'))).statusCode,
+      404,
+      'the bare warehouse SKU of a shared item is no product SKU',
+    );
     const missing = await call(t, 'GET', '/v2/utilities/lookup-product-reference-by-legacy-sku');
     assert.equal(missing.statusCode, 400);
     assert.match(missing.data.message, /legacyItemSku/);
@@ -216,7 +272,12 @@ describe('catalog: products, productgroups, packagings, items', () => {
     const mine = await t.s.catalog.orderableProducts(first.reference, refs);
     assert.deepEqual([...mine.keys()].sort(), [walnut.reference, clear.reference].sort());
     assert.deepEqual(mine.get(clear.reference), {
-      reference: clear.reference, name: 'iPhone 15 Clear Case', status: 'launched', printable: true, priceCents: 1495, weightGrams: 38,
+      reference: clear.reference,
+      name: 'iPhone 15 Clear Case',
+      status: 'launched',
+      printable: true,
+      priceCents: 1495,
+      weightGrams: 38,
       productgroupReference: mine.get(clear.reference)!.productgroupReference,
     });
     const theirs = await t.s.catalog.orderableProducts(second.reference, refs);
@@ -232,8 +293,14 @@ describe('catalog: products, productgroups, packagings, items', () => {
     const packs = (await call(t, 'GET', '/v2/packagings')).data.packagings;
     const branded = packs.find((p: any) => p.private);
     assert.deepEqual(await t.s.catalog.visiblePackaging(first.reference, branded.reference), branded);
-    await assert.rejects(t.s.catalog.visiblePackaging(second.reference, branded.reference), (e: any) => e.status === 404);
+    await assert.rejects(
+      t.s.catalog.visiblePackaging(second.reference, branded.reference),
+      (e: any) => e.status === 404,
+    );
     assert.equal(await t.s.catalog.packagingForOrganization(second.reference, branded.reference), null);
-    assert.equal((await t.s.catalog.packagingForOrganization(first.reference, branded.reference))?.reference, branded.reference);
+    assert.equal(
+      (await t.s.catalog.packagingForOrganization(first.reference, branded.reference))?.reference,
+      branded.reference,
+    );
   });
 });

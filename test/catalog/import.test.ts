@@ -8,10 +8,19 @@ import { jobsRepo } from '../../src/platform/jobs/queue.ts';
 import { OPERATOR_TOKEN, type TestApp, call, createTestApp, operator } from '../support/app.ts';
 
 const png = async (w: number, h: number, color: string) =>
-  (await sharp({ create: { width: w, height: h, channels: 3, background: color } }).png().toBuffer()).toString('base64');
+  (
+    await sharp({ create: { width: w, height: h, channels: 3, background: color } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
 const yamlImport = (t: TestApp, doc: unknown, type = 'application/yaml') =>
-  call(t, 'POST', '/operator/catalog/import', { key: null, payload: typeof doc === 'string' ? doc : toYaml(doc), headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': type } });
-const changedJobs = async (t: TestApp) => (await jobsRepo.list(t.db, { kind: 'catalog.product_changed', limit: 500 })).map((j) => ({ id: j.id, ...j.payload }));
+  call(t, 'POST', '/operator/catalog/import', {
+    key: null,
+    payload: typeof doc === 'string' ? doc : toYaml(doc),
+    headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': type },
+  });
+const changedJobs = async (t: TestApp) =>
+  (await jobsRepo.list(t.db, { kind: 'catalog.product_changed', limit: 500 })).map((j) => ({ id: j.id, ...j.payload }));
 
 describe('catalog: operator import and product changes', () => {
   let t: TestApp;
@@ -43,13 +52,34 @@ describe('catalog: operator import and product changes', () => {
       items: [{ sku: 'CASE-PX9-CLR', logicalQuantity: 10 }],
       products: [
         {
-          name: 'Pixel 9 Clear Case', productgroup: 'pixel-9-cases', item: 'CASE-PX9-CLR', status: 'launched', printable: true,
+          name: 'Pixel 9 Clear Case',
+          productgroup: 'pixel-9-cases',
+          item: 'CASE-PX9-CLR',
+          status: 'launched',
+          printable: true,
           print: { widthMm: 72, heightMm: 150, widthPx: 1700, heightPx: 3543, dpi: 600 },
           layers: [{ name: 'print-area', file: { base64: await png(40, 80, '#ffffff') } }],
-          media: [{ name: 'front.png', kind: 'example_image', file: { generate: { width: 64, height: 64, text: 'Pixel' } } }],
+          media: [
+            { name: 'front.png', kind: 'example_image', file: { generate: { width: 64, height: 64, text: 'Pixel' } } },
+          ],
         },
-        { name: 'Pixel 9 Clear Case (MagSafe)', productgroup: 'pixel-9-cases', item: 'CASE-PX9-CLR', status: 'announced', printable: true },
-        { name: 'Pixel 9 Old Stock Case', legacyItemSku: 'CASE-PX9-OLD', productgroup: 'pixel-9-cases', item: 'CASE-PX9-CLR', status: 'ended', printable: true, created: '2025-01-01T00:00:00Z', print: { widthMm: 72, heightMm: 150, widthPx: 1700, heightPx: 3543, dpi: 600 } },
+        {
+          name: 'Pixel 9 Clear Case (MagSafe)',
+          productgroup: 'pixel-9-cases',
+          item: 'CASE-PX9-CLR',
+          status: 'announced',
+          printable: true,
+        },
+        {
+          name: 'Pixel 9 Old Stock Case',
+          legacyItemSku: 'CASE-PX9-OLD',
+          productgroup: 'pixel-9-cases',
+          item: 'CASE-PX9-CLR',
+          status: 'ended',
+          printable: true,
+          created: '2025-01-01T00:00:00Z',
+          print: { widthMm: 72, heightMm: 150, widthPx: 1700, heightPx: 3543, dpi: 600 },
+        },
       ],
     };
     const first = await yamlImport(t, doc);
@@ -64,10 +94,15 @@ describe('catalog: operator import and product changes', () => {
     const second = await yamlImport(t, doc, 'text/yaml');
     assert.equal(second.statusCode, 200);
     assert.deepEqual(second.data.summary, {
-      productgroups: { created: 0, updated: 0, unchanged: 1 }, packagings: { created: 0, updated: 0, unchanged: 1 },
-      items: { created: 0, updated: 0, unchanged: 1 }, products: { created: 0, updated: 0, unchanged: 3 },
+      productgroups: { created: 0, updated: 0, unchanged: 1 },
+      packagings: { created: 0, updated: 0, unchanged: 1 },
+      items: { created: 0, updated: 0, unchanged: 1 },
+      products: { created: 0, updated: 0, unchanged: 3 },
     });
-    assert.deepEqual(second.data.references.products.map((p: any) => p.reference), [clear.reference, magsafe.reference, old.reference]);
+    assert.deepEqual(
+      second.data.references.products.map((p: any) => p.reference),
+      [clear.reference, magsafe.reference, old.reference],
+    );
     const json = await operator(t, 'POST', '/catalog/import', doc);
     assert.equal(json.data.summary.products.unchanged, 3, 'JSON and YAML are the same document');
 
@@ -77,18 +112,35 @@ describe('catalog: operator import and product changes', () => {
     assert.equal(detail.media[0].filename, 'front.png');
     const file = await call(t, 'GET', new URL(detail.media[0].url).pathname);
     assert.equal((await sharp(file.rawPayload).metadata()).width, 64);
-    assert.equal((await call(t, 'GET', `/v2/products/${clear.reference}`, { key: t.otherKey })).statusCode, 200, 'a public productgroup is visible to all');
+    assert.equal(
+      (await call(t, 'GET', `/v2/products/${clear.reference}`, { key: t.otherKey })).statusCode,
+      200,
+      'a public productgroup is visible to all',
+    );
   });
 
   it('gives a pre-2026-03-22 product the warehouse SKU and refuses a second one on the same item', async () => {
     const doc = {
       items: [{ sku: 'CASE-OLD-ONE' }],
-      products: [{ name: 'Old one', productgroup: 'legacy-iphone-cases', item: 'CASE-OLD-ONE', status: 'ended', printable: false, created: '2025-02-01T00:00:00Z' }],
+      products: [
+        {
+          name: 'Old one',
+          productgroup: 'legacy-iphone-cases',
+          item: 'CASE-OLD-ONE',
+          status: 'ended',
+          printable: false,
+          created: '2025-02-01T00:00:00Z',
+        },
+      ],
     };
     const res = await operator(t, 'POST', '/catalog/import', doc);
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.data.references.products[0].legacyItemSku, 'CASE-OLD-ONE');
-    const lookup = await call(t, 'GET', '/v2/utilities/lookup-product-reference-by-legacy-sku?legacyItemSku=CASE-OLD-ONE');
+    const lookup = await call(
+      t,
+      'GET',
+      '/v2/utilities/lookup-product-reference-by-legacy-sku?legacyItemSku=CASE-OLD-ONE',
+    );
     assert.equal(lookup.data.productReference, res.data.references.products[0].reference);
     const clash = await operator(t, 'POST', '/catalog/import', { products: [{ ...doc.products[0], name: 'Old two' }] });
     assert.equal(clash.statusCode, 409);
@@ -98,7 +150,9 @@ describe('catalog: operator import and product changes', () => {
   it('changes the print specification: printModified moves, layersModified stays', async () => {
     const ref = byName('iPhone 15 Clear Case');
     t.clock.set('2026-07-01T08:00:00Z');
-    const res = await operator(t, 'PATCH', `/catalog/products/${ref}`, { print: { widthMm: 78.5, heightMm: 153.8, widthPx: 1855, heightPx: 3633, dpi: 600 } });
+    const res = await operator(t, 'PATCH', `/catalog/products/${ref}`, {
+      print: { widthMm: 78.5, heightMm: 153.8, widthPx: 1855, heightPx: 3633, dpi: 600 },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const p = (await call(t, 'GET', `/v2/products/${ref}`)).data.product;
     assert.equal(p.printModified, '2026-07-01T08:00:00.000Z');
@@ -106,8 +160,14 @@ describe('catalog: operator import and product changes', () => {
     assert.equal(p.print.widthMm, 78.5);
     assert.equal(p.layersModified, '2025-10-01T09:00:00.000Z');
     t.clock.set('2026-07-02T08:00:00Z');
-    await operator(t, 'PATCH', `/catalog/products/${ref}`, { print: { widthMm: 78.5, heightMm: 153.8, widthPx: 1855, heightPx: 3633, dpi: 600 } });
-    assert.equal((await call(t, 'GET', `/v2/products/${ref}`)).data.product.printModified, '2026-07-01T08:00:00.000Z', 'the same dimensions again change nothing');
+    await operator(t, 'PATCH', `/catalog/products/${ref}`, {
+      print: { widthMm: 78.5, heightMm: 153.8, widthPx: 1855, heightPx: 3633, dpi: 600 },
+    });
+    assert.equal(
+      (await call(t, 'GET', `/v2/products/${ref}`)).data.product.printModified,
+      '2026-07-01T08:00:00.000Z',
+      'the same dimensions again change nothing',
+    );
   });
 
   it('changes layer images: layersModified moves, the layer URL answers with a new ETag', async () => {
@@ -116,7 +176,10 @@ describe('catalog: operator import and product changes', () => {
     const url = new URL(before.layers.images[0].url).pathname;
     const oldEtag = (await call(t, 'GET', url)).headers.etag as string;
     t.clock.set('2026-07-03T08:00:00Z');
-    const layers = [{ name: 'print-area', file: { base64: await png(30, 60, '#ff0000') } }, { name: 'cutline', file: { generate: { width: 30, height: 60 } } }];
+    const layers = [
+      { name: 'print-area', file: { base64: await png(30, 60, '#ff0000') } },
+      { name: 'cutline', file: { generate: { width: 30, height: 60 } } },
+    ];
     assert.equal((await operator(t, 'PATCH', `/catalog/products/${ref}`, { layers })).statusCode, 200);
     const after = (await call(t, 'GET', `/v2/products/${ref}`)).data.product;
     assert.equal(after.layersModified, '2026-07-03T08:00:00.000Z');
@@ -129,9 +192,19 @@ describe('catalog: operator import and product changes', () => {
 
     t.clock.set('2026-07-04T08:00:00Z');
     await operator(t, 'PATCH', `/catalog/products/${ref}`, { layers });
-    assert.equal((await call(t, 'GET', `/v2/products/${ref}`)).data.product.layersModified, '2026-07-03T08:00:00.000Z', 'same layers again change nothing');
-    await operator(t, 'PATCH', `/catalog/products/${ref}`, { media: [{ name: 'front.png', kind: 'example_image', file: { generate: { width: 50, height: 50 } } }] });
-    assert.equal((await call(t, 'GET', `/v2/products/${ref}`)).data.product.layersModified, '2026-07-03T08:00:00.000Z', 'media are no layers');
+    assert.equal(
+      (await call(t, 'GET', `/v2/products/${ref}`)).data.product.layersModified,
+      '2026-07-03T08:00:00.000Z',
+      'same layers again change nothing',
+    );
+    await operator(t, 'PATCH', `/catalog/products/${ref}`, {
+      media: [{ name: 'front.png', kind: 'example_image', file: { generate: { width: 50, height: 50 } } }],
+    });
+    assert.equal(
+      (await call(t, 'GET', `/v2/products/${ref}`)).data.product.layersModified,
+      '2026-07-03T08:00:00.000Z',
+      'media are no layers',
+    );
   });
 
   it('replacing an example render gives it a new file name; the old URL is gone', async () => {
@@ -140,7 +213,11 @@ describe('catalog: operator import and product changes', () => {
     const oldRender = before.media.find((m: any) => m.kind === 'example_render');
     const res = await operator(t, 'PATCH', `/catalog/products/${ref}`, {
       media: [
-        { name: 'front.png', kind: 'example_image', file: { generate: { width: 480, height: 480, background: '#ede7f6', text: 'Galaxy S24 Clear Case' } } },
+        {
+          name: 'front.png',
+          kind: 'example_image',
+          file: { generate: { width: 480, height: 480, background: '#ede7f6', text: 'Galaxy S24 Clear Case' } },
+        },
         { name: 'lifestyle.jpg', kind: 'example_render', file: { generate: { width: 320, height: 240 } } },
       ],
     });
@@ -150,7 +227,11 @@ describe('catalog: operator import and product changes', () => {
     assert.equal((await call(t, 'GET', `/v2/products/${ref}/media/${oldRender.filename}`)).statusCode, 404);
     assert.equal((await call(t, 'GET', `/v2/products/${ref}/media/${render.filename}`)).statusCode, 200);
     const image = res.data.product.media.find((m: any) => m.kind === 'example_image');
-    assert.equal(image.modified, before.media.find((m: any) => m.kind === 'example_image').modified, 'unchanged example image keeps its date');
+    assert.equal(
+      image.modified,
+      before.media.find((m: any) => m.kind === 'example_image').modified,
+      'unchanged example image keeps its date',
+    );
   });
 
   it('a status change enqueues catalog.product_changed, whose job calls the listeners', async () => {
@@ -159,26 +240,46 @@ describe('catalog: operator import and product changes', () => {
     const res = await operator(t, 'PATCH', `/catalog/products/${ref}`, { status: 'launched' });
     assert.equal(res.statusCode, 200);
     assert.equal(res.data.product.status, 'launched');
-    assert.equal(heard.length, 0, "listeners run in the job, after commit");
+    assert.equal(heard.length, 0, 'listeners run in the job, after commit');
     await t.s.worker.drain();
-    assert.deepEqual(heard, [{ productReference: ref, organizationIds: 'all', status: { from: 'prelaunched', to: 'launched' } }]);
+    assert.deepEqual(heard, [
+      { productReference: ref, organizationIds: 'all', status: { from: 'prelaunched', to: 'launched' } },
+    ]);
 
     heard.length = 0;
     const walnut = byName('Demo Walnut Leather Case iPhone 15');
     await operator(t, 'PATCH', `/catalog/products/${walnut}`, { status: 'sunsetted' });
     await t.s.worker.drain();
-    assert.deepEqual(heard, [{ productReference: walnut, organizationIds: [t.seed.organizations[0].reference], status: { from: 'launched', to: 'sunsetted' } }]);
+    assert.deepEqual(heard, [
+      {
+        productReference: walnut,
+        organizationIds: [t.seed.organizations[0].reference],
+        status: { from: 'launched', to: 'sunsetted' },
+      },
+    ]);
   });
 
   it('a stock change across zero tells every product of the item; other stock changes do not', async () => {
     heard.length = 0;
     const walnut = byName('Demo Walnut Leather Case iPhone 15');
     const sand = byName('Demo Sand Leather Case iPhone 15');
-    assert.equal((await operator(t, 'PUT', '/catalog/items/DEMO-IP15-LTH/stock', { logicalQuantity: 5 })).statusCode, 200);
+    assert.equal(
+      (await operator(t, 'PUT', '/catalog/items/DEMO-IP15-LTH/stock', { logicalQuantity: 5 })).statusCode,
+      200,
+    );
     await t.s.worker.drain();
     assert.equal(heard.length, 0);
-    const zero = await operator(t, 'PUT', '/catalog/items/DEMO-IP15-LTH/stock', { logicalQuantity: 0, physicalQuantity: 1 });
-    assert.deepEqual(zero.data.item, { reference: zero.data.item.reference, sku: 'DEMO-IP15-LTH', organizationReference: t.seed.organizations[0].reference, logicalQuantity: 0, physicalQuantity: 1 });
+    const zero = await operator(t, 'PUT', '/catalog/items/DEMO-IP15-LTH/stock', {
+      logicalQuantity: 0,
+      physicalQuantity: 1,
+    });
+    assert.deepEqual(zero.data.item, {
+      reference: zero.data.item.reference,
+      sku: 'DEMO-IP15-LTH',
+      organizationReference: t.seed.organizations[0].reference,
+      logicalQuantity: 0,
+      physicalQuantity: 1,
+    });
     await t.s.worker.drain();
     assert.deepEqual(heard.map((c) => c.productReference).sort(), [walnut, sand].sort());
     assert.ok(heard.every((c) => c.stockCrossedZero === true && c.status === undefined));
@@ -202,32 +303,117 @@ describe('catalog: operator import and product changes', () => {
     const early = await operator(t, 'PATCH', `/catalog/products/${announced}`, { status: 'prelaunched' });
     assert.equal(early.statusCode, 409);
     assert.equal(early.data.code, 'print_spec_required');
-    const ok = await operator(t, 'PATCH', `/catalog/products/${announced}`, { status: 'prelaunched', print: { widthMm: 78, heightMm: 160, widthPx: 1842, heightPx: 3780, dpi: 600 } });
+    const ok = await operator(t, 'PATCH', `/catalog/products/${announced}`, {
+      status: 'prelaunched',
+      print: { widthMm: 78, heightMm: 160, widthPx: 1842, heightPx: 3780, dpi: 600 },
+    });
     assert.equal(ok.statusCode, 200, ok.body);
     assert.equal(ok.data.product.printModified, t.clock.now().toISOString());
     const protector = byName('iPhone 15 Tempered Glass Screen Protector');
-    const noPrint = await operator(t, 'PATCH', `/catalog/products/${protector}`, { print: { widthMm: 1, heightMm: 1, widthPx: 1, heightPx: 1, dpi: 1 } });
+    const noPrint = await operator(t, 'PATCH', `/catalog/products/${protector}`, {
+      print: { widthMm: 1, heightMm: 1, widthPx: 1, heightPx: 1, dpi: 1 },
+    });
     assert.equal(noPrint.statusCode, 400);
     assert.equal(noPrint.data.code, 'not_printable');
     const archived = byName('iPhone 11 Clear Case');
-    assert.equal((await operator(t, 'PATCH', `/catalog/products/${archived}`, { status: 'ended' })).data.code, 'invalid_status_transition');
+    assert.equal(
+      (await operator(t, 'PATCH', `/catalog/products/${archived}`, { status: 'ended' })).data.code,
+      'invalid_status_transition',
+    );
     assert.equal((await operator(t, 'PATCH', `/catalog/products/${launched}`, {})).statusCode, 400);
-    assert.equal((await operator(t, 'PATCH', '/catalog/products/Product_nope', { status: 'launched' })).statusCode, 404);
+    assert.equal(
+      (await operator(t, 'PATCH', '/catalog/products/Product_nope', { status: 'launched' })).statusCode,
+      404,
+    );
   });
 
   it('rejects bad catalog files with clear errors and changes nothing', async () => {
-    const product = { name: 'Bad', productgroup: 'iphone-15-cases', item: 'CASE-IP15-CLR', status: 'launched', printable: true };
+    const product = {
+      name: 'Bad',
+      productgroup: 'iphone-15-cases',
+      item: 'CASE-IP15-CLR',
+      status: 'launched',
+      printable: true,
+    };
     const cases: Array<[unknown, number, string, RegExp?]> = [
       [{ products: [{ ...product, productgroup: 'nope' }] }, 400, 'invalid_request', /productgroup nope/],
       [{ products: [{ ...product, color: 'red' }] }, 400, 'invalid_request', /products\[0\]\.color/],
       [{ products: [{ ...product, status: 'live' }] }, 400, 'invalid_request'],
-      [{ products: [{ ...product, media: [{ name: 'a.png', kind: 'example_image', file: { base64: '!!!' } }] }] }, 400, 'invalid_request', /base64/],
-      [{ products: [{ ...product, media: [{ name: 'a.png', kind: 'example_image', file: { base64: Buffer.from('hello, not an image').toString('base64') } }] }] }, 400, 'invalid_image'],
-      [{ products: [{ ...product, media: [{ name: 'a.jpg', kind: 'example_image', file: { base64: await png(4, 4, '#000000') } }] }] }, 400, 'invalid_image', /name says jpeg/],
-      [{ products: [{ ...product, media: [{ name: 'layer-x.png', kind: 'example_image', file: { generate: { width: 4, height: 4 } } }] }] }, 400, 'invalid_request'],
-      [{ products: [{ ...product, printable: false, layers: [{ name: 'x', file: { generate: { width: 4, height: 4 } } }] }] }, 400, 'not_printable'],
-      [{ productgroups: [{ code: 'x', name: 'X', price: 1, privateOrganization: 'Organization_nope' }] }, 400, 'invalid_request', /privateOrganization/],
-      [{ productgroups: [{ code: 'dup', name: 'X', price: 1 }, { code: 'dup', name: 'Y', price: 2 }] }, 400, 'invalid_request', /twice/],
+      [
+        { products: [{ ...product, media: [{ name: 'a.png', kind: 'example_image', file: { base64: '!!!' } }] }] },
+        400,
+        'invalid_request',
+        /base64/,
+      ],
+      [
+        {
+          products: [
+            {
+              ...product,
+              media: [
+                {
+                  name: 'a.png',
+                  kind: 'example_image',
+                  file: { base64: Buffer.from('hello, not an image').toString('base64') },
+                },
+              ],
+            },
+          ],
+        },
+        400,
+        'invalid_image',
+      ],
+      [
+        {
+          products: [
+            {
+              ...product,
+              media: [{ name: 'a.jpg', kind: 'example_image', file: { base64: await png(4, 4, '#000000') } }],
+            },
+          ],
+        },
+        400,
+        'invalid_image',
+        /name says jpeg/,
+      ],
+      [
+        {
+          products: [
+            {
+              ...product,
+              media: [{ name: 'layer-x.png', kind: 'example_image', file: { generate: { width: 4, height: 4 } } }],
+            },
+          ],
+        },
+        400,
+        'invalid_request',
+      ],
+      [
+        {
+          products: [
+            { ...product, printable: false, layers: [{ name: 'x', file: { generate: { width: 4, height: 4 } } }] },
+          ],
+        },
+        400,
+        'not_printable',
+      ],
+      [
+        { productgroups: [{ code: 'x', name: 'X', price: 1, privateOrganization: 'Organization_nope' }] },
+        400,
+        'invalid_request',
+        /privateOrganization/,
+      ],
+      [
+        {
+          productgroups: [
+            { code: 'dup', name: 'X', price: 1 },
+            { code: 'dup', name: 'Y', price: 2 },
+          ],
+        },
+        400,
+        'invalid_request',
+        /twice/,
+      ],
       [{ items: [{ sku: 'CASE-IP15-CLR', reference: 'Item_0123456789abcdefghjkmnpqrs' }] }, 409, 'reference_mismatch'],
       [{ products: [{ ...product, name: 'iPhone 15 Clear Case', printable: false }] }, 409, 'printable_immutable'],
       [{ products: [{ ...product, price: -1 }] }, 400, 'invalid_request'],
@@ -244,11 +430,19 @@ describe('catalog: operator import and product changes', () => {
     assert.match(yamlBad.data.message, /YAML/);
     const scalar = await yamlImport(t, 'just a string');
     assert.equal(scalar.statusCode, 400);
-    const text = await call(t, 'POST', '/operator/catalog/import', { key: null, payload: 'x', headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'text/plain' } });
+    const text = await call(t, 'POST', '/operator/catalog/import', {
+      key: null,
+      payload: 'x',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'text/plain' },
+    });
     assert.equal(text.statusCode, 415, text.body);
     const noToken = await call(t, 'POST', '/operator/catalog/import', { key: null, body: {} });
     assert.equal(noToken.statusCode, 401);
-    assert.equal((await operator(t, 'GET', '/catalog/products?limit=100')).data.products.length, before, 'nothing half-written');
+    assert.equal(
+      (await operator(t, 'GET', '/catalog/products?limit=100')).data.products.length,
+      before,
+      'nothing half-written',
+    );
   });
 
   it('a later transaction failure leaves no partial import behind', async () => {
@@ -262,25 +456,52 @@ describe('catalog: operator import and product changes', () => {
   });
 
   it('pins references given in the file and follows a productgroup turning private', async () => {
-    const pinned = { group: 'Productgroup_0123456789abcdefghjkmnpqrs', item: 'Item_0123456789abcdefghjkmnpqrs', product: 'Product_0123456789abcdefghjkmnpqrs' };
+    const pinned = {
+      group: 'Productgroup_0123456789abcdefghjkmnpqrs',
+      item: 'Item_0123456789abcdefghjkmnpqrs',
+      product: 'Product_0123456789abcdefghjkmnpqrs',
+    };
     const doc = {
       productgroups: [{ code: 'pinned-group', reference: pinned.group, name: 'Pinned', price: 500 }],
       items: [{ sku: 'PINNED-1', reference: pinned.item, logicalQuantity: 1 }],
-      products: [{ reference: pinned.product, name: 'Pinned product', productgroup: pinned.group, item: pinned.item, status: 'launched', printable: false }],
+      products: [
+        {
+          reference: pinned.product,
+          name: 'Pinned product',
+          productgroup: pinned.group,
+          item: pinned.item,
+          status: 'launched',
+          printable: false,
+        },
+      ],
     };
     const first = await operator(t, 'POST', '/catalog/import', doc);
     assert.equal(first.statusCode, 200, first.body);
     assert.equal(first.data.references.products[0].reference, pinned.product);
-    const renamed = await operator(t, 'POST', '/catalog/import', { ...doc, products: [{ ...doc.products[0], name: 'Pinned product, renamed' }] });
+    const renamed = await operator(t, 'POST', '/catalog/import', {
+      ...doc,
+      products: [{ ...doc.products[0], name: 'Pinned product, renamed' }],
+    });
     assert.deepEqual(renamed.data.summary.products, { created: 0, updated: 1, unchanged: 0 });
-    assert.equal((await call(t, 'GET', `/v2/products/${pinned.product}`, { key: t.otherKey })).data.product.name, 'Pinned product, renamed');
+    assert.equal(
+      (await call(t, 'GET', `/v2/products/${pinned.product}`, { key: t.otherKey })).data.product.name,
+      'Pinned product, renamed',
+    );
 
     const secondOrg = t.seed.organizations[1].reference;
-    const priv = await operator(t, 'POST', '/catalog/import', { productgroups: [{ ...doc.productgroups[0], privateOrganization: secondOrg }] });
+    const priv = await operator(t, 'POST', '/catalog/import', {
+      productgroups: [{ ...doc.productgroups[0], privateOrganization: secondOrg }],
+    });
     assert.deepEqual(priv.data.summary.productgroups, { created: 0, updated: 1, unchanged: 0 });
-    assert.equal((await call(t, 'GET', `/v2/products/${pinned.product}`)).statusCode, 404, 'now private to the other organization');
+    assert.equal(
+      (await call(t, 'GET', `/v2/products/${pinned.product}`)).statusCode,
+      404,
+      'now private to the other organization',
+    );
     assert.equal((await call(t, 'GET', `/v2/products/${pinned.product}`, { key: t.otherKey })).statusCode, 200);
-    const bad = await operator(t, 'POST', '/catalog/import', { products: [{ ...doc.products[0], reference: 'Product_bad' }] });
+    const bad = await operator(t, 'POST', '/catalog/import', {
+      products: [{ ...doc.products[0], reference: 'Product_bad' }],
+    });
     assert.equal(bad.statusCode, 400);
   });
 

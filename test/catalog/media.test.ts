@@ -33,13 +33,27 @@ describe('catalog: product media files', () => {
       assert.equal(r.body, '');
       assert.equal(r.headers.etag, etag);
     }
-    assert.equal((await call(t, 'GET', path('front.png'), { headers: { 'if-modified-since': lastModified } })).statusCode, 304);
-    assert.equal((await call(t, 'GET', path('front.png'), { headers: { 'if-modified-since': new Date().toUTCString() } })).statusCode, 304);
-    const older = await call(t, 'GET', path('front.png'), { headers: { 'if-modified-since': new Date('2025-09-30T00:00:00Z').toUTCString() } });
+    assert.equal(
+      (await call(t, 'GET', path('front.png'), { headers: { 'if-modified-since': lastModified } })).statusCode,
+      304,
+    );
+    assert.equal(
+      (await call(t, 'GET', path('front.png'), { headers: { 'if-modified-since': new Date().toUTCString() } }))
+        .statusCode,
+      304,
+    );
+    const older = await call(t, 'GET', path('front.png'), {
+      headers: { 'if-modified-since': new Date('2025-09-30T00:00:00Z').toUTCString() },
+    });
     assert.equal(older.statusCode, 200);
-    const stale = await call(t, 'GET', path('front.png'), { headers: { 'if-none-match': '"nope"', 'if-modified-since': lastModified } });
+    const stale = await call(t, 'GET', path('front.png'), {
+      headers: { 'if-none-match': '"nope"', 'if-modified-since': lastModified },
+    });
     assert.equal(stale.statusCode, 200, 'If-None-Match decides when both are sent');
-    assert.equal((await call(t, 'GET', path('front.png'), { headers: { 'if-modified-since': 'not a date' } })).statusCode, 200);
+    assert.equal(
+      (await call(t, 'GET', path('front.png'), { headers: { 'if-modified-since': 'not a date' } })).statusCode,
+      200,
+    );
   });
 
   it('serves example renders as immutable', async () => {
@@ -62,7 +76,9 @@ describe('catalog: product media files', () => {
     assert.equal((await sharp(res.rawPayload).metadata()).width, 300);
     const again = await call(t, 'GET', url.pathname, { headers: { 'if-none-match': res.headers.etag as string } });
     assert.equal(again.statusCode, 304);
-    const since = await call(t, 'GET', url.pathname, { headers: { 'if-modified-since': res.headers['last-modified'] as string } });
+    const since = await call(t, 'GET', url.pathname, {
+      headers: { 'if-modified-since': res.headers['last-modified'] as string },
+    });
     assert.equal(since.statusCode, 304);
   });
 
@@ -87,7 +103,9 @@ describe('catalog: product media files', () => {
 
   it('refuses downloads with 429 when the downloads bucket is empty, while other requests go on', async () => {
     const orgRef = t.seed.organizations[0].reference;
-    const set = await operator(t, 'PUT', `/organizations/${orgRef}/rate-limits`, { downloads: { quota: 2, windowSeconds: 86400 } });
+    const set = await operator(t, 'PUT', `/organizations/${orgRef}/rate-limits`, {
+      downloads: { quota: 2, windowSeconds: 86400 },
+    });
     assert.equal(set.statusCode, 200);
     try {
       assert.equal((await call(t, 'GET', path('front.png'))).statusCode, 200);

@@ -2,7 +2,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { ADDRESS } from '../orders/helpers.ts';
-import { DAY, SHIPPED, at, categories, expectError, getClaim, itemIssues, packageMissing, shippedOrder, uploadEvidence } from './helpers.ts';
+import {
+  DAY,
+  SHIPPED,
+  at,
+  categories,
+  expectError,
+  getClaim,
+  itemIssues,
+  packageMissing,
+  shippedOrder,
+  uploadEvidence,
+} from './helpers.ts';
 
 /** Basic to NL: delivery window 2 business days; shipped Monday 2026-06-01, filing opens 2026-06-03 00:00 Amsterdam. */
 const OPENS = '2026-06-02T22:00:00.000Z';
@@ -23,15 +34,30 @@ describe('claim categories', () => {
     assert.equal(byName['Wrong item'].evidenceRequired, false);
     for (const c of res.data.claimcategories) assert.match(c.reference, /^Claimcategory_[0-9a-hjkmnp-tv-z]{26}$/);
 
-    const added = await call(t, 'POST', '/operator/claimcategories', { key: null, body: { name: 'Missing item', evidenceRequired: false }, headers: { authorization: 'Bearer test-operator-token' } });
+    const added = await call(t, 'POST', '/operator/claimcategories', {
+      key: null,
+      body: { name: 'Missing item', evidenceRequired: false },
+      headers: { authorization: 'Bearer test-operator-token' },
+    });
     assert.equal(added.statusCode, 200, added.body);
-    const again = await call(t, 'POST', '/operator/claimcategories', { key: null, body: { name: 'missing item', evidenceRequired: true }, headers: { authorization: 'Bearer test-operator-token' } });
+    const again = await call(t, 'POST', '/operator/claimcategories', {
+      key: null,
+      body: { name: 'missing item', evidenceRequired: true },
+      headers: { authorization: 'Bearer test-operator-token' },
+    });
     expectError(again, 409, 'claimcategory_name_in_use');
     const list = await call(t, 'GET', '/v2/claimcategories');
-    assert.ok(list.data.claimcategories.some((c: any) => c.reference === added.data.claimcategory.reference && c.name === 'Missing item'));
+    assert.ok(
+      list.data.claimcategories.some(
+        (c: any) => c.reference === added.data.claimcategory.reference && c.name === 'Missing item',
+      ),
+    );
     // the default categories are created once
     await t.s.claims.ensureDefaultCategories();
-    assert.equal((await call(t, 'GET', '/v2/claimcategories')).data.claimcategories.length, list.data.claimcategories.length);
+    assert.equal(
+      (await call(t, 'GET', '/v2/claimcategories')).data.claimcategories.length,
+      list.data.claimcategories.length,
+    );
   });
 });
 
@@ -65,16 +91,35 @@ describe('package-missing claims', () => {
     assert.equal(claim.created, OPENS);
     assert.equal(claim.evidenceUrls.length, 1);
     assert.match(claim.evidenceUrls[0], /\/evidence-files\/[0-9a-hjkmnp-tv-z]{32}\.png$/);
-    assert.deepEqual(claim.claimlines.map((l: any) => [l.orderlineIndex, l.quantity, l.productReference, l.imageReference, l.claimcategory.name, l.decision, l.evidenceUrls.length]), [
-      [1, 2, product, image, 'Package missing', null, 0],
-      [2, 1, product, image, 'Package missing', null, 0],
-    ]);
+    assert.deepEqual(
+      claim.claimlines.map((l: any) => [
+        l.orderlineIndex,
+        l.quantity,
+        l.productReference,
+        l.imageReference,
+        l.claimcategory.name,
+        l.decision,
+        l.evidenceUrls.length,
+      ]),
+      [
+        [1, 2, product, image, 'Package missing', null, 0],
+        [2, 1, product, image, 'Package missing', null, 0],
+      ],
+    );
 
     expectError(await packageMissing(t, shipment), 409, 'shipment_already_claimed');
   });
 
   it('uses the destination and level: tracked to the US waits ten business days', async () => {
-    const us = { ...ADDRESS, streetname: 'Main Street', housenumber: '1', zipcode: '10001', city: 'New York', state: 'NY', countryCode: 'US' };
+    const us = {
+      ...ADDRESS,
+      streetname: 'Main Street',
+      housenumber: '1',
+      zipcode: '10001',
+      city: 'New York',
+      state: 'NY',
+      countryCode: 'US',
+    };
     // Friday 2026-06-05; ten business days later is Friday 2026-06-19.
     const { shipment } = await shippedOrder(t, { shippedAt: '2026-06-05T09:00:00.000Z', address: us });
     t.clock.set('2026-06-18T21:59:59.000Z');
@@ -99,7 +144,11 @@ describe('package-missing claims', () => {
     t.clock.set(at(SHIPPED, 10 * DAY));
     const evs = [await uploadEvidence(t), await uploadEvidence(t), await uploadEvidence(t), await uploadEvidence(t)];
     expectError(await packageMissing(t, a.shipment, evs), 400, 'too_many_evidence_references');
-    expectError(await packageMissing(t, a.shipment, ['Evidence_0123456789abcdefghjkmnpqrs']), 400, 'evidence_not_found');
+    expectError(
+      await packageMissing(t, a.shipment, ['Evidence_0123456789abcdefghjkmnpqrs']),
+      400,
+      'evidence_not_found',
+    );
     expectError(await packageMissing(t, a.shipment, ['not-a-reference']), 400, 'evidence_not_found');
     const foreign = await uploadEvidence(t, t.otherKey);
     expectError(await packageMissing(t, a.shipment, [foreign]), 400, 'evidence_not_found');
@@ -117,10 +166,28 @@ describe('package-missing claims', () => {
     expectError(await packageMissing(t, shipment, undefined, t.otherKey), 404, 'not_found');
     expectError(await packageMissing(t, 'Shipment_0123456789abcdefghjkmnpqrs'), 404, 'not_found');
     expectError(await packageMissing(t, shipment, undefined, t.readOnlyKey), 403, 'insufficient_permissions');
-    expectError(await call(t, 'POST', '/v2/claim-package-missing', { body: { claim: { shipmentReference: shipment, orderReference: 'x' } } }), 400, 'invalid_request', 'orderReference');
-    expectError(await call(t, 'POST', '/v2/claim-package-missing', { body: { shipmentReference: shipment } }), 400, 'invalid_request');
+    expectError(
+      await call(t, 'POST', '/v2/claim-package-missing', {
+        body: { claim: { shipmentReference: shipment, orderReference: 'x' } },
+      }),
+      400,
+      'invalid_request',
+      'orderReference',
+    );
+    expectError(
+      await call(t, 'POST', '/v2/claim-package-missing', { body: { shipmentReference: shipment } }),
+      400,
+      'invalid_request',
+    );
     // the evidence upload's octet-stream parser does not leak to the JSON endpoints
-    expectError(await call(t, 'POST', '/v2/claim-package-missing', { payload: Buffer.from('{}'), headers: { 'content-type': 'application/octet-stream' } }), 415, 'unsupported_media_type');
+    expectError(
+      await call(t, 'POST', '/v2/claim-package-missing', {
+        payload: Buffer.from('{}'),
+        headers: { 'content-type': 'application/octet-stream' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
   });
 });
 
@@ -134,22 +201,40 @@ describe('item-issues claims', () => {
   after(() => t.close());
 
   const line = (orderlineIndex: number, quantity: number, category: string, evidenceReferences?: string[]) => ({
-    orderlineIndex, quantity, claimcategoryReference: category, ...(evidenceReferences ? { evidenceReferences } : {}),
+    orderlineIndex,
+    quantity,
+    claimcategoryReference: category,
+    ...(evidenceReferences ? { evidenceReferences } : {}),
   });
 
   it('claims items with evidence and shows them in the detail', async () => {
     const { shipment, order, product, image } = await shippedOrder(t, { quantities: [3, 1] });
     t.clock.set(at(SHIPPED, DAY)); // no delivery window for item issues
     const ev = await uploadEvidence(t);
-    const res = await itemIssues(t, { shipmentReference: shipment, orderReference: order, comment: 'Cracked on arrival', claimlines: [line(1, 2, cat['Damaged item'], [ev]), line(2, 1, cat['Wrong item'])] });
+    const res = await itemIssues(t, {
+      shipmentReference: shipment,
+      orderReference: order,
+      comment: 'Cracked on arrival',
+      claimlines: [line(1, 2, cat['Damaged item'], [ev]), line(2, 1, cat['Wrong item'])],
+    });
     assert.equal(res.statusCode, 200, res.body);
     const claim = await getClaim(t, res.data.claim.reference);
     assert.equal(claim.comment, 'Cracked on arrival');
     assert.deepEqual(claim.evidenceUrls, [], 'claim-level URLs only for package-missing claims');
-    assert.deepEqual(claim.claimlines.map((l: any) => [l.orderlineIndex, l.quantity, l.productReference, l.imageReference, l.claimcategory.reference, l.evidenceUrls.length]), [
-      [1, 2, product, image, cat['Damaged item'], 1],
-      [2, 1, product, image, cat['Wrong item'], 0],
-    ]);
+    assert.deepEqual(
+      claim.claimlines.map((l: any) => [
+        l.orderlineIndex,
+        l.quantity,
+        l.productReference,
+        l.imageReference,
+        l.claimcategory.reference,
+        l.evidenceUrls.length,
+      ]),
+      [
+        [1, 2, product, image, cat['Damaged item'], 1],
+        [2, 1, product, image, cat['Wrong item'], 0],
+      ],
+    );
     const file = await call(t, 'GET', new URL(claim.claimlines[0].evidenceUrls[0]).pathname, { key: null });
     assert.equal(file.statusCode, 200);
     assert.equal(file.headers['content-type'], 'image/png');
@@ -158,7 +243,11 @@ describe('item-issues claims', () => {
   it('counts open claims against the shipped quantity', async () => {
     const { shipment, order } = await shippedOrder(t, { quantities: [3] });
     t.clock.set(at(SHIPPED, 5 * DAY));
-    const body = (q: number) => ({ shipmentReference: shipment, orderReference: order, claimlines: [line(1, q, cat['Wrong item'])] });
+    const body = (q: number) => ({
+      shipmentReference: shipment,
+      orderReference: order,
+      claimlines: [line(1, q, cat['Wrong item'])],
+    });
     expectError(await itemIssues(t, body(4)), 400, 'claimed_quantity_exceeds_shipped');
     const first = await itemIssues(t, body(2));
     assert.equal(first.statusCode, 200, first.body);
@@ -175,23 +264,90 @@ describe('item-issues claims', () => {
     t.clock.set(at(SHIPPED, 5 * DAY));
     const base = { shipmentReference: shipment, orderReference: order };
     const evs = [await uploadEvidence(t), await uploadEvidence(t), await uploadEvidence(t), await uploadEvidence(t)];
-    expectError(await itemIssues(t, { ...base, orderReference: other.order, claimlines: [line(1, 1, cat['Wrong item'])] }), 400, 'order_not_in_shipment');
-    expectError(await itemIssues(t, { ...base, orderReference: 'Order_0123456789abcdefghjkmnpqrs', claimlines: [line(1, 1, cat['Wrong item'])] }), 400, 'order_not_in_shipment');
-    expectError(await itemIssues(t, { ...base, claimlines: [line(2, 1, cat['Wrong item'])] }), 400, 'orderline_not_in_shipment');
-    expectError(await itemIssues(t, { ...base, claimlines: [line(1, 1, cat['Print defect'])] }), 400, 'evidence_required');
-    expectError(await itemIssues(t, { ...base, claimlines: [line(1, 1, cat['Print defect'], [])] }), 400, 'evidence_required');
-    expectError(await itemIssues(t, { ...base, claimlines: [line(1, 1, cat['Package missing'])] }), 400, 'package_missing_category_not_allowed');
-    expectError(await itemIssues(t, { ...base, claimlines: [line(1, 1, cat['Print defect'], evs)] }), 400, 'too_many_evidence_references');
-    expectError(await itemIssues(t, { ...base, claimlines: [line(1, 1, cat['Print defect'], ['Evidence_0123456789abcdefghjkmnpqrs'])] }), 400, 'evidence_not_found');
-    expectError(await itemIssues(t, { ...base, claimlines: [line(1, 1, 'Claimcategory_0123456789abcdefghjkmnpqrs')] }), 400, 'invalid_request', 'claimcategoryReference');
-    expectError(await itemIssues(t, { ...base, claimlines: [line(1, 1, cat['Wrong item']), line(1, 1, cat['Wrong item'])] }), 400, 'invalid_request', 'twice');
+    expectError(
+      await itemIssues(t, { ...base, orderReference: other.order, claimlines: [line(1, 1, cat['Wrong item'])] }),
+      400,
+      'order_not_in_shipment',
+    );
+    expectError(
+      await itemIssues(t, {
+        ...base,
+        orderReference: 'Order_0123456789abcdefghjkmnpqrs',
+        claimlines: [line(1, 1, cat['Wrong item'])],
+      }),
+      400,
+      'order_not_in_shipment',
+    );
+    expectError(
+      await itemIssues(t, { ...base, claimlines: [line(2, 1, cat['Wrong item'])] }),
+      400,
+      'orderline_not_in_shipment',
+    );
+    expectError(
+      await itemIssues(t, { ...base, claimlines: [line(1, 1, cat['Print defect'])] }),
+      400,
+      'evidence_required',
+    );
+    expectError(
+      await itemIssues(t, { ...base, claimlines: [line(1, 1, cat['Print defect'], [])] }),
+      400,
+      'evidence_required',
+    );
+    expectError(
+      await itemIssues(t, { ...base, claimlines: [line(1, 1, cat['Package missing'])] }),
+      400,
+      'package_missing_category_not_allowed',
+    );
+    expectError(
+      await itemIssues(t, { ...base, claimlines: [line(1, 1, cat['Print defect'], evs)] }),
+      400,
+      'too_many_evidence_references',
+    );
+    expectError(
+      await itemIssues(t, {
+        ...base,
+        claimlines: [line(1, 1, cat['Print defect'], ['Evidence_0123456789abcdefghjkmnpqrs'])],
+      }),
+      400,
+      'evidence_not_found',
+    );
+    expectError(
+      await itemIssues(t, { ...base, claimlines: [line(1, 1, 'Claimcategory_0123456789abcdefghjkmnpqrs')] }),
+      400,
+      'invalid_request',
+      'claimcategoryReference',
+    );
+    expectError(
+      await itemIssues(t, { ...base, claimlines: [line(1, 1, cat['Wrong item']), line(1, 1, cat['Wrong item'])] }),
+      400,
+      'invalid_request',
+      'twice',
+    );
     expectError(await itemIssues(t, { ...base, claimlines: [] }), 400, 'invalid_request');
     expectError(await itemIssues(t, { ...base, claimlines: [line(1, 0, cat['Wrong item'])] }), 400, 'invalid_request');
-    expectError(await itemIssues(t, { ...base, comment: 'x'.repeat(1001), claimlines: [line(1, 1, cat['Wrong item'])] }), 400, 'invalid_request', 'comment');
-    expectError(await itemIssues(t, { ...base, claimlines: [{ ...line(1, 1, cat['Wrong item']), color: 'red' }] }), 400, 'invalid_request', 'color');
-    expectError(await itemIssues(t, { ...base, shipmentReference: other.shipment, claimlines: [line(1, 1, cat['Wrong item'])] }), 400, 'order_not_in_shipment');
+    expectError(
+      await itemIssues(t, { ...base, comment: 'x'.repeat(1001), claimlines: [line(1, 1, cat['Wrong item'])] }),
+      400,
+      'invalid_request',
+      'comment',
+    );
+    expectError(
+      await itemIssues(t, { ...base, claimlines: [{ ...line(1, 1, cat['Wrong item']), color: 'red' }] }),
+      400,
+      'invalid_request',
+      'color',
+    );
+    expectError(
+      await itemIssues(t, { ...base, shipmentReference: other.shipment, claimlines: [line(1, 1, cat['Wrong item'])] }),
+      400,
+      'order_not_in_shipment',
+    );
     // nothing was created by the failures, and the evidence is still free
-    const ok = await itemIssues(t, { ...base, comment: 'x'.repeat(1000), claimlines: [line(1, 2, cat['Print defect'], evs.slice(0, 3))] });
+    const ok = await itemIssues(t, {
+      ...base,
+      comment: 'x'.repeat(1000),
+      claimlines: [line(1, 2, cat['Print defect'], evs.slice(0, 3))],
+    });
     assert.equal(ok.statusCode, 200, ok.body);
   });
 

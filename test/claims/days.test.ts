@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addBusinessDays, amsterdamDate, amsterdamMidnight, packageMissingOpens, warrantyEnds } from '../../src/modules/claims/days.ts';
+import {
+  addBusinessDays,
+  amsterdamDate,
+  amsterdamMidnight,
+  packageMissingOpens,
+  warrantyEnds,
+} from '../../src/modules/claims/days.ts';
 
 describe('claim day counting', () => {
   it('takes the ship day in Amsterdam time', () => {
@@ -26,7 +32,10 @@ describe('claim day counting', () => {
 
   it('opens package-missing filing on the later of two calendar days and the window', () => {
     // Monday, window 2 business days: both give Wednesday.
-    assert.deepEqual(packageMissingOpens(new Date('2026-06-01T10:00:00Z'), 2), { at: new Date('2026-06-02T22:00:00Z'), date: '2026-06-03' });
+    assert.deepEqual(packageMissingOpens(new Date('2026-06-01T10:00:00Z'), 2), {
+      at: new Date('2026-06-02T22:00:00Z'),
+      date: '2026-06-03',
+    });
     // Monday, window 1 business day: two calendar days win.
     assert.equal(packageMissingOpens(new Date('2026-06-01T10:00:00Z'), 1).date, '2026-06-03');
     // Friday, window 10 business days: two weeks later.

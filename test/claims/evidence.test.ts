@@ -2,10 +2,27 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { bombPng, gif, jpeg, png } from '../images/fixtures.ts';
-import { DAY, SHIPPED, at, categories, decide, decision, expectError, getClaim, itemIssues, packageMissing, shippedOrder, uploadEvidence } from './helpers.ts';
+import {
+  DAY,
+  SHIPPED,
+  at,
+  categories,
+  decide,
+  decision,
+  expectError,
+  getClaim,
+  itemIssues,
+  packageMissing,
+  shippedOrder,
+  uploadEvidence,
+} from './helpers.ts';
 
 const upload = (t: TestApp, payload: Buffer | string, opts: { key?: string; type?: string } = {}) =>
-  call(t, 'POST', '/v2/evidence', { key: opts.key, payload, headers: { 'content-type': opts.type ?? 'application/octet-stream' } });
+  call(t, 'POST', '/v2/evidence', {
+    key: opts.key,
+    payload,
+    headers: { 'content-type': opts.type ?? 'application/octet-stream' },
+  });
 
 const fetchFile = (t: TestApp, url: string) => call(t, 'GET', new URL(url).pathname, { key: null });
 
@@ -54,7 +71,11 @@ describe('evidence uploads and files', () => {
     assert.deepEqual(file.rawPayload, bytes);
     const path = new URL(url).pathname;
     expectError(await call(t, 'GET', path.replace(/\.jpg$/, '.png'), { key: null }), 404, 'not_found');
-    expectError(await call(t, 'GET', '/evidence-files/0123456789abcdefghjkmnpqrstvwxyz.jpg', { key: null }), 404, 'not_found');
+    expectError(
+      await call(t, 'GET', '/evidence-files/0123456789abcdefghjkmnpqrstvwxyz.jpg', { key: null }),
+      404,
+      'not_found',
+    );
     expectError(await call(t, 'GET', '/evidence-files/..%2F..%2Fetc%2Fpasswd', { key: null }), 404, 'not_found');
   });
 });
@@ -73,7 +94,9 @@ describe('evidence retention', () => {
     t.clock.set(at(SHIPPED, 5 * DAY));
     const kept = await uploadEvidence(t);
     const dropped = await uploadEvidence(t);
-    const [droppedKey] = (await t.db.query('SELECT blob_key FROM evidence WHERE id = $1', [dropped])).map((r) => r.blob_key);
+    const [droppedKey] = (await t.db.query('SELECT blob_key FROM evidence WHERE id = $1', [dropped])).map(
+      (r) => r.blob_key,
+    );
     assert.ok(await t.s.blobs.get(droppedKey));
     t.clock.advance(DAY - 1000);
     await t.s.worker.drain();
@@ -82,7 +105,11 @@ describe('evidence retention', () => {
     t.clock.advance(2000);
     await t.s.worker.drain();
     const rows = await t.db.query('SELECT id FROM evidence WHERE id = ANY($1::text[])', [[kept, dropped]]);
-    assert.deepEqual(rows.map((r) => r.id), [kept], 'the used evidence stays, the unused one is gone');
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      [kept],
+      'the used evidence stays, the unused one is gone',
+    );
     assert.equal(await t.s.blobs.get(droppedKey), null);
     const other = await shippedOrder(t);
     t.clock.set(at(SHIPPED, 6 * DAY));
@@ -105,7 +132,15 @@ describe('evidence retention', () => {
     const evA = [await uploadEvidence(t), await uploadEvidence(t)];
     const evB = await uploadEvidence(t);
     const claimA = (await packageMissing(t, a.shipment, evA)).data.claim.reference;
-    const claimB = (await itemIssues(t, { shipmentReference: b.shipment, orderReference: b.order, claimlines: [{ orderlineIndex: 1, quantity: 1, claimcategoryReference: cat['Print defect'], evidenceReferences: [evB] }] })).data.claim.reference;
+    const claimB = (
+      await itemIssues(t, {
+        shipmentReference: b.shipment,
+        orderReference: b.order,
+        claimlines: [
+          { orderlineIndex: 1, quantity: 1, claimcategoryReference: cat['Print defect'], evidenceReferences: [evB] },
+        ],
+      })
+    ).data.claim.reference;
     const closed = at(SHIPPED, 6 * DAY);
     t.clock.set(closed);
     assert.equal((await call(t, 'POST', `/v2/claims/${claimA}/retract`)).statusCode, 204);
@@ -124,7 +159,9 @@ describe('evidence retention', () => {
     // gone at the deadline, even before the purge job has run
     assert.deepEqual((await getClaim(t, claimA)).evidenceUrls, []);
     expectError(await fetchFile(t, urlB), 404, 'not_found');
-    const keys = (await t.db.query('SELECT blob_key FROM evidence WHERE id = ANY($1::text[])', [[...evA, evB]])).map((r) => r.blob_key);
+    const keys = (await t.db.query('SELECT blob_key FROM evidence WHERE id = ANY($1::text[])', [[...evA, evB]])).map(
+      (r) => r.blob_key,
+    );
     assert.equal(keys.length, 3);
     await t.s.worker.drain();
     for (const key of keys) assert.equal(await t.s.blobs.get(key), null, 'the file is deleted');
@@ -148,9 +185,21 @@ describe('claims in production', () => {
 
   it('has no decide test helper; support decides through the operator API', async () => {
     t.clock.set(at(SHIPPED, -DAY));
-    const image = (await call(t, 'POST', '/v2/images', { payload: await png(20, 20, 3), headers: { 'content-type': 'application/octet-stream' } })).data.image.reference;
+    const image = (
+      await call(t, 'POST', '/v2/images', {
+        payload: await png(20, 20, 3),
+        headers: { 'content-type': 'application/octet-stream' },
+      })
+    ).data.image.reference;
     const { ADDRESS, orderBody, products } = await import('../orders/helpers.ts');
-    const order = (await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { dropshipAddress: ADDRESS, orderlines: [{ productReference: products(t).clear, imageReference: image, quantity: 1 }] }) })).data.order.reference;
+    const order = (
+      await call(t, 'POST', '/v2/orders', {
+        body: orderBody(t, image, {
+          dropshipAddress: ADDRESS,
+          orderlines: [{ productReference: products(t).clear, imageReference: image, quantity: 1 }],
+        }),
+      })
+    ).data.order.reference;
     assert.equal((await operator(t, 'POST', `/orders/${order}/start-production`)).statusCode, 204);
     t.clock.set(SHIPPED);
     const shipment = (await operator(t, 'POST', '/shipments', { orderReferences: [order] })).data.shipment.reference;
@@ -158,7 +207,11 @@ describe('claims in production', () => {
     const claim = (await packageMissing(t, shipment)).data.claim.reference;
     assert.ok(claim);
     expectError(await decide(t, claim, decision('rejected', [[1, 0, 0, 1]])), 404, 'not_found');
-    assert.equal((await operator(t, 'POST', `/claims/${claim}/decide`, { decision: decision('rejected', [[1, 0, 0, 1]]) })).statusCode, 204);
+    assert.equal(
+      (await operator(t, 'POST', `/claims/${claim}/decide`, { decision: decision('rejected', [[1, 0, 0, 1]]) }))
+        .statusCode,
+      204,
+    );
     assert.equal((await getClaim(t, claim)).status, 'rejected');
   });
 

@@ -15,7 +15,16 @@ export const at = (iso: string, plusMs = 0) => new Date(new Date(iso).getTime() 
  * An order of `quantities` (one line each, the clear print case) shipped at `shippedAt`. The clock
  * is moved to the ship time so the shipment may carry it; tests then move it where they need.
  */
-export async function shippedOrder(t: TestApp, opts: { shippedAt?: string; quantities?: number[]; address?: Record<string, string>; key?: string; level?: string } = {}) {
+export async function shippedOrder(
+  t: TestApp,
+  opts: {
+    shippedAt?: string;
+    quantities?: number[];
+    address?: Record<string, string>;
+    key?: string;
+    level?: string;
+  } = {},
+) {
   const shippedAt = opts.shippedAt ?? SHIPPED;
   t.clock.set(at(shippedAt, -DAY));
   const key = opts.key ?? t.key;
@@ -23,21 +32,32 @@ export async function shippedOrder(t: TestApp, opts: { shippedAt?: string; quant
   const p = products(t);
   const body = orderBody(t, image, {
     dropshipAddress: opts.address ?? ADDRESS,
-    orderlines: (opts.quantities ?? [2]).map((q) => ({ productReference: p.clear, imageReference: image, quantity: q })),
+    orderlines: (opts.quantities ?? [2]).map((q) => ({
+      productReference: p.clear,
+      imageReference: image,
+      quantity: q,
+    })),
     ...(opts.level ? { dropshipMinimalShippingLevel: opts.level } : {}),
   });
   const order = await createOrder(t, body, key);
   const res = await call(t, 'POST', `/v2/test-helpers/orders/${order}/start-production`, { key });
   assert.equal(res.statusCode, 204, res.body);
   t.clock.set(shippedAt);
-  const shipped = await call(t, 'POST', '/v2/test-helpers/shipments', { key, body: { shipment: { orderReferences: [order], shippedAt } } });
+  const shipped = await call(t, 'POST', '/v2/test-helpers/shipments', {
+    key,
+    body: { shipment: { orderReferences: [order], shippedAt } },
+  });
   assert.equal(shipped.statusCode, 200, shipped.body);
   return { order, shipment: shipped.data.shipment.reference as string, image, product: p.clear };
 }
 
 let shade = 0;
 export async function uploadEvidence(t: TestApp, key = t.key): Promise<string> {
-  const res = await call(t, 'POST', '/v2/evidence', { key, payload: await png(40, 30, ++shade), headers: { 'content-type': 'application/octet-stream' } });
+  const res = await call(t, 'POST', '/v2/evidence', {
+    key,
+    payload: await png(40, 30, ++shade),
+    headers: { 'content-type': 'application/octet-stream' },
+  });
   assert.equal(res.statusCode, 200, res.body);
   assert.match(res.data.evidence.reference, /^Evidence_[0-9a-hjkmnp-tv-z]{26}$/);
   return res.data.evidence.reference;
@@ -50,9 +70,13 @@ export async function categories(t: TestApp): Promise<Record<string, string>> {
 }
 
 export const packageMissing = (t: TestApp, shipmentReference: string, evidenceReferences?: string[], key = t.key) =>
-  call(t, 'POST', '/v2/claim-package-missing', { key, body: { claim: { shipmentReference, ...(evidenceReferences ? { evidenceReferences } : {}) } } });
+  call(t, 'POST', '/v2/claim-package-missing', {
+    key,
+    body: { claim: { shipmentReference, ...(evidenceReferences ? { evidenceReferences } : {}) } },
+  });
 
-export const itemIssues = (t: TestApp, claim: Record<string, unknown>, key = t.key) => call(t, 'POST', '/v2/claim-item-issues', { key, body: { claim } });
+export const itemIssues = (t: TestApp, claim: Record<string, unknown>, key = t.key) =>
+  call(t, 'POST', '/v2/claim-item-issues', { key, body: { claim } });
 
 export async function getClaim(t: TestApp, ref: string, key = t.key) {
   const res = await call(t, 'GET', `/v2/claims/${ref}`, { key });
@@ -64,12 +88,22 @@ export const decide = (t: TestApp, ref: string, decision: Record<string, unknown
   call(t, 'POST', `/v2/test-helpers/claims/${ref}/decide`, { key, body: { decision } });
 
 /** A decision body: one entry per `[orderlineIndex, replacement, refund, rejection]`. */
-export function decision(status: 'resolved' | 'rejected', lines: Array<[number, number, number, number]>, extra: Record<string, unknown> = {}) {
+export function decision(
+  status: 'resolved' | 'rejected',
+  lines: Array<[number, number, number, number]>,
+  extra: Record<string, unknown> = {},
+) {
   return {
     status,
     refundShippingCosts: false,
     comment: 'Checked by support',
-    claimlines: lines.map(([orderlineIndex, replacementQuantity, refundQuantity, rejectionQuantity]) => ({ orderlineIndex, replacementQuantity, refundQuantity, rejectionQuantity, comment: `line ${orderlineIndex}` })),
+    claimlines: lines.map(([orderlineIndex, replacementQuantity, refundQuantity, rejectionQuantity]) => ({
+      orderlineIndex,
+      replacementQuantity,
+      refundQuantity,
+      rejectionQuantity,
+      comment: `line ${orderlineIndex}`,
+    })),
     ...extra,
   };
 }

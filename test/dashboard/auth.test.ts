@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FAILURE_WINDOW_MS, LOCK_MS, SESSION_IDLE_MS, SESSION_MAX_MS, hashPassword, verifyPassword } from '../../src/modules/dashboard/service.ts';
+import {
+  FAILURE_WINDOW_MS,
+  LOCK_MS,
+  SESSION_IDLE_MS,
+  SESSION_MAX_MS,
+  hashPassword,
+  verifyPassword,
+} from '../../src/modules/dashboard/service.ts';
 import { type TestApp, createTestApp, operator } from '../support/app.ts';
 import { Agent, OPERATOR_USER, PARTNER, csrfOf, signedIn, textOf } from './helpers.ts';
 
@@ -27,7 +34,11 @@ describe('dashboard sign-in, sessions and lockout', () => {
     assert.equal(page.statusCode, 200);
     assert.match(page.headers['content-type'] as string, /text\/html/);
     assert.match(page.body, /<label for="[^"]+">E-mail/);
-    const res = await a.post('/dashboard/sign-in', { _csrf: csrfOf(page.body), email: 'Partner@Demo-Cases.example ', password: PARTNER.password });
+    const res = await a.post('/dashboard/sign-in', {
+      _csrf: csrfOf(page.body),
+      email: 'Partner@Demo-Cases.example ',
+      password: PARTNER.password,
+    });
     assert.equal(res.statusCode, 303);
     assert.equal(res.headers.location, '/dashboard');
     const cookie = a.setCookies.find((c) => c.startsWith('pod_session='));
@@ -44,17 +55,28 @@ describe('dashboard sign-in, sessions and lockout', () => {
     assert.equal(home.headers['cache-control'], 'no-store');
     assert.match(String(home.headers['content-security-policy']), /frame-ancestors 'none'/);
     const rows = await t.db.query('SELECT id_hash FROM dashboard_sessions');
-    assert.ok(rows.every((r) => r.id_hash !== a.cookies.get('pod_session')), 'only the hash of the id is stored');
+    assert.ok(
+      rows.every((r) => r.id_hash !== a.cookies.get('pod_session')),
+      'only the hash of the id is stored',
+    );
   });
 
   it('refuses a wrong password and an unknown e-mail with the same message', async () => {
     const a = new Agent(t);
     const page = await a.get('/dashboard/sign-in');
-    const wrong = await a.post('/dashboard/sign-in', { _csrf: csrfOf(page.body), email: PARTNER.email, password: 'not-the-password' });
+    const wrong = await a.post('/dashboard/sign-in', {
+      _csrf: csrfOf(page.body),
+      email: PARTNER.email,
+      password: 'not-the-password',
+    });
     assert.equal(wrong.statusCode, 401);
     assert.match(wrong.body, /The e-mail or password is wrong/);
     assert.ok(!a.cookies.has('pod_session'));
-    const unknown = await a.post('/dashboard/sign-in', { _csrf: csrfOf(page.body), email: 'nobody@example.com', password: 'whatever-password' });
+    const unknown = await a.post('/dashboard/sign-in', {
+      _csrf: csrfOf(page.body),
+      email: 'nobody@example.com',
+      password: 'whatever-password',
+    });
     assert.equal(unknown.statusCode, 401);
     assert.match(unknown.body, /The e-mail or password is wrong/);
     const empty = await a.post('/dashboard/sign-in', { _csrf: csrfOf(page.body) });
@@ -63,10 +85,14 @@ describe('dashboard sign-in, sessions and lockout', () => {
 
   it('locks an e-mail after 5 failures in 15 minutes, even for the right password, then lets it in again', async () => {
     const user = { email: 'lock-me@demo-cases.example', password: 'a-good-password' };
-    assert.equal((await operator(t, 'POST', `/organizations/${t.seed.organizations[0].reference}/users`, user)).statusCode, 200);
+    assert.equal(
+      (await operator(t, 'POST', `/organizations/${t.seed.organizations[0].reference}/users`, user)).statusCode,
+      200,
+    );
     const a = new Agent(t);
     const page = await a.get('/dashboard/sign-in');
-    const attempt = (password: string) => a.post('/dashboard/sign-in', { _csrf: csrfOf(page.body), email: user.email, password });
+    const attempt = (password: string) =>
+      a.post('/dashboard/sign-in', { _csrf: csrfOf(page.body), email: user.email, password });
     for (let i = 0; i < 5; i++) assert.equal((await attempt('wrong-password')).statusCode, 401);
     const locked = await attempt(user.password);
     assert.equal(locked.statusCode, 429);
@@ -80,15 +106,33 @@ describe('dashboard sign-in, sessions and lockout', () => {
     // A success clears the count: four new failures do not lock.
     const b = new Agent(t);
     const p2 = await b.get('/dashboard/sign-in');
-    for (let i = 0; i < 4; i++) assert.equal((await b.post('/dashboard/sign-in', { _csrf: csrfOf(p2.body), email: user.email, password: 'nope-nope-nope' })).statusCode, 401);
-    assert.equal((await b.post('/dashboard/sign-in', { _csrf: csrfOf(p2.body), email: user.email, password: user.password })).statusCode, 303);
+    for (let i = 0; i < 4; i++)
+      assert.equal(
+        (await b.post('/dashboard/sign-in', { _csrf: csrfOf(p2.body), email: user.email, password: 'nope-nope-nope' }))
+          .statusCode,
+        401,
+      );
+    assert.equal(
+      (await b.post('/dashboard/sign-in', { _csrf: csrfOf(p2.body), email: user.email, password: user.password }))
+        .statusCode,
+      303,
+    );
   });
 
   it('does not lock for failures spread wider than the window', async () => {
     const a = new Agent(t);
     const page = await a.get('/dashboard/sign-in');
     for (let i = 0; i < 6; i++) {
-      assert.equal((await a.post('/dashboard/sign-in', { _csrf: csrfOf(page.body), email: OPERATOR_USER.email, password: 'wrong-password' })).statusCode, 401);
+      assert.equal(
+        (
+          await a.post('/dashboard/sign-in', {
+            _csrf: csrfOf(page.body),
+            email: OPERATOR_USER.email,
+            password: 'wrong-password',
+          })
+        ).statusCode,
+        401,
+      );
       t.clock.advance(FAILURE_WINDOW_MS / 4 + 1000);
     }
     await a.signIn(OPERATOR_USER, 'console');
@@ -109,11 +153,21 @@ describe('dashboard sign-in, sessions and lockout', () => {
     assert.equal(res.headers.location, '/dashboard/sign-in?next=%2Fdashboard%2Fstores');
     const page = await a.get(res.headers.location as string);
     assert.match(page.body, /name="next" value="\/dashboard\/stores"/);
-    const done = await a.post('/dashboard/sign-in', { _csrf: csrfOf(page.body), email: PARTNER.email, password: PARTNER.password, next: '/dashboard/stores' });
+    const done = await a.post('/dashboard/sign-in', {
+      _csrf: csrfOf(page.body),
+      email: PARTNER.email,
+      password: PARTNER.password,
+      next: '/dashboard/stores',
+    });
     assert.equal(done.headers.location, '/dashboard/stores');
     const evil = new Agent(t);
     const p2 = await evil.get('/dashboard/sign-in');
-    const off = await evil.post('/dashboard/sign-in', { _csrf: csrfOf(p2.body), email: PARTNER.email, password: PARTNER.password, next: '//evil.example/x' });
+    const off = await evil.post('/dashboard/sign-in', {
+      _csrf: csrfOf(p2.body),
+      email: PARTNER.email,
+      password: PARTNER.password,
+      next: '//evil.example/x',
+    });
     assert.equal(off.headers.location, '/dashboard', 'no open redirect');
   });
 
@@ -124,7 +178,10 @@ describe('dashboard sign-in, sessions and lockout', () => {
     const res = await a.submit('/dashboard/sign-out', {});
     assert.equal(res.statusCode, 303);
     assert.equal(res.headers.location, '/dashboard/sign-in');
-    assert.ok(a.setCookies.some((c) => c.startsWith('pod_session=;')), 'cookie cleared');
+    assert.ok(
+      a.setCookies.some((c) => c.startsWith('pod_session=;')),
+      'cookie cleared',
+    );
     assert.equal((await t.db.query('SELECT count(*)::int AS n FROM dashboard_sessions'))[0].n, before - 1);
     a.cookies.set('pod_session', old);
     assert.equal((await a.get('/dashboard')).statusCode, 303);
@@ -164,7 +221,12 @@ describe('dashboard sign-in, sessions and lockout', () => {
   it('serves the dashboard pages as HTML outside the OpenAPI document, and keeps the JSON API at 415 for forms', async () => {
     const doc = await t.app.inject({ method: 'GET', url: '/v2/openapi.json' });
     assert.ok(!Object.keys(JSON.parse(doc.body).paths).some((p) => p.includes('dashboard') || p.includes('console')));
-    const res = await t.app.inject({ method: 'POST', url: '/v2/webhook-endpoints', headers: { 'x-service-secret-key': t.key, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=b' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v2/webhook-endpoints',
+      headers: { 'x-service-secret-key': t.key, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'a=b',
+    });
     assert.equal(res.statusCode, 415);
   });
 });
@@ -202,7 +264,10 @@ describe('dashboard unknown pages', () => {
     const api = await t.app.inject({ method: 'GET', url: '/v2/nope', headers: { 'x-service-secret-key': t.key } });
     assert.equal(api.statusCode, 404);
     assert.equal(JSON.parse(api.body).code, 'not_found');
-    assert.equal((await t.app.inject({ method: 'GET', url: '/nope' })).headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: '/nope' })).headers['content-type'],
+      'application/json; charset=utf-8',
+    );
   });
 });
 
@@ -219,7 +284,11 @@ describe('dashboard in production', () => {
     assert.equal(home.statusCode, 200);
     assert.doesNotMatch(home.body, /Test environment/);
     const csrf = csrfOf(home.body);
-    for (const url of [`/dashboard/orders/Order_${'0'.repeat(26)}/start-production`, `/dashboard/orders/Order_${'0'.repeat(26)}/ship`, `/dashboard/claims/Claim_${'0'.repeat(26)}/decide`]) {
+    for (const url of [
+      `/dashboard/orders/Order_${'0'.repeat(26)}/start-production`,
+      `/dashboard/orders/Order_${'0'.repeat(26)}/ship`,
+      `/dashboard/claims/Claim_${'0'.repeat(26)}/decide`,
+    ]) {
       const res = await a.post(url, { _csrf: csrf });
       assert.equal(res.statusCode, 404, url);
     }

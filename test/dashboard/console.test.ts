@@ -20,29 +20,72 @@ describe('operator console, operator user API and partner test helpers', () => {
 
   it('creates partner users through the operator API, with a password or an invitation link', async () => {
     const orgRef = t.seed.organizations[1].reference;
-    const res = await operator(t, 'POST', `/organizations/${orgRef}/users`, { email: 'New.User@Other.example', password: 'initial-password' });
+    const res = await operator(t, 'POST', `/organizations/${orgRef}/users`, {
+      email: 'New.User@Other.example',
+      password: 'initial-password',
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.data.user.email, 'new.user@other.example');
     assert.equal(res.data.user.role, 'partner');
     assert.match(res.data.user.reference, /^User_[0-9a-z]{26}$/);
     await new Agent(t).signIn({ email: 'new.user@other.example', password: 'initial-password' });
-    const dup = await operator(t, 'POST', `/organizations/${orgRef}/users`, { email: 'new.user@other.example', password: 'initial-password' });
+    const dup = await operator(t, 'POST', `/organizations/${orgRef}/users`, {
+      email: 'new.user@other.example',
+      password: 'initial-password',
+    });
     assert.equal(dup.statusCode, 409);
     assert.equal(dup.data.code, 'email_in_use');
-    assert.equal((await operator(t, 'POST', `/organizations/${orgRef}/users`, { email: 'not-an-email', password: 'initial-password' })).data.code, 'invalid_email');
-    assert.equal((await operator(t, 'POST', `/organizations/${orgRef}/users`, { email: 'a@b.example', password: 'short' })).data.code, 'password_too_short');
-    assert.equal((await operator(t, 'POST', '/organizations/Organization_nope/users', { email: 'a@b.example', password: 'long-password' })).statusCode, 404);
-    assert.equal((await operator(t, 'POST', `/organizations/${orgRef}/users`, { email: 'a@b.example', role: 'admin' })).statusCode, 400);
+    assert.equal(
+      (
+        await operator(t, 'POST', `/organizations/${orgRef}/users`, {
+          email: 'not-an-email',
+          password: 'initial-password',
+        })
+      ).data.code,
+      'invalid_email',
+    );
+    assert.equal(
+      (await operator(t, 'POST', `/organizations/${orgRef}/users`, { email: 'a@b.example', password: 'short' })).data
+        .code,
+      'password_too_short',
+    );
+    assert.equal(
+      (
+        await operator(t, 'POST', '/organizations/Organization_nope/users', {
+          email: 'a@b.example',
+          password: 'long-password',
+        })
+      ).statusCode,
+      404,
+    );
+    assert.equal(
+      (await operator(t, 'POST', `/organizations/${orgRef}/users`, { email: 'a@b.example', role: 'admin' })).statusCode,
+      400,
+    );
     const invited = await operator(t, 'POST', `/organizations/${orgRef}/users`, { email: 'invitee@other.example' });
     assert.equal(invited.statusCode, 200);
     assert.match(invited.data.invitationUrl, /\/dashboard\/invitation\?token=[\w-]{43}$/);
     assert.equal(invited.data.user.status, 'invited');
     const list = await operator(t, 'GET', `/organizations/${orgRef}/users`);
     assert.ok(list.data.users.some((u: any) => u.email === 'invitee@other.example'));
-    assert.equal((await call(t, 'POST', `/operator/organizations/${orgRef}/users`, { key: null, body: { email: 'x@y.example', password: 'long-password' } })).statusCode, 401);
-    const opUser = await operator(t, 'POST', '/users', { email: 'second-operator@pod-service.example', password: 'operator-password-2' });
+    assert.equal(
+      (
+        await call(t, 'POST', `/operator/organizations/${orgRef}/users`, {
+          key: null,
+          body: { email: 'x@y.example', password: 'long-password' },
+        })
+      ).statusCode,
+      401,
+    );
+    const opUser = await operator(t, 'POST', '/users', {
+      email: 'second-operator@pod-service.example',
+      password: 'operator-password-2',
+    });
     assert.equal(opUser.data.user.role, 'operator');
-    await new Agent(t).signIn({ email: 'second-operator@pod-service.example', password: 'operator-password-2' }, 'console');
+    await new Agent(t).signIn(
+      { email: 'second-operator@pod-service.example', password: 'operator-password-2' },
+      'console',
+    );
   });
 
   it('creates an organization with a user and sets its rendertoken limit', async () => {
@@ -56,7 +99,11 @@ describe('operator console, operator user API and partner test helpers', () => {
     assert.equal((await operator(t, 'GET', `/organizations/${orgRef}`)).data.organization.rendertokenLimit, 75);
     const badLimit = await opSubmit(`/console/organizations/${orgRef}/rendertoken-limit`, { limit: '-1' }, orgPath);
     assert.equal(badLimit.statusCode, 400);
-    const user = await opSubmit(`/console/organizations/${orgRef}/users`, { email: 'boss@console.example', password: 'boss-password-1' }, orgPath);
+    const user = await opSubmit(
+      `/console/organizations/${orgRef}/users`,
+      { email: 'boss@console.example', password: 'boss-password-1' },
+      orgPath,
+    );
     assert.equal(user.statusCode, 303);
     const boss = await signedIn(t, { email: 'boss@console.example', password: 'boss-password-1' });
     assert.match(textOf((await boss.get('/dashboard')).body), /Console Co/);
@@ -70,7 +117,11 @@ describe('operator console, operator user API and partner test helpers', () => {
     const ref = products(t).prelaunched;
     const page = await op.get('/console/catalog');
     assert.ok(page.body.includes(ref));
-    const res = await opSubmit(`/console/catalog/${ref}`, { status: 'launched', logicalQuantity: '42' }, '/console/catalog');
+    const res = await opSubmit(
+      `/console/catalog/${ref}`,
+      { status: 'launched', logicalQuantity: '42' },
+      '/console/catalog',
+    );
     assert.equal(res.statusCode, 303, res.body);
     const p = (await operator(t, 'GET', `/catalog/products/${ref}`)).data;
     const product = p.product ?? p;
@@ -80,16 +131,31 @@ describe('operator console, operator user API and partner test helpers', () => {
     assert.equal(back.statusCode, 409);
     assert.match(back.body, /only moves forward/);
     assert.equal((await opSubmit(`/console/catalog/${ref}`, { status: 'bogus' }, '/console/catalog')).statusCode, 400);
-    assert.equal((await opSubmit('/console/catalog/Product_nope', { status: 'launched' }, '/console/catalog')).statusCode, 404);
+    assert.equal(
+      (await opSubmit('/console/catalog/Product_nope', { status: 'launched' }, '/console/catalog')).statusCode,
+      404,
+    );
   });
 
   it('runs the fulfilment queue: start production, then ship with carrier and tracking', async () => {
     const order = await createOrder(t, orderBody(t, await uploadImage(t), { dropshipMinimalShippingLevel: 'tracked' }));
     assert.ok((await op.get('/console/fulfilment')).body.includes(order));
-    assert.equal((await opSubmit('/console/fulfilment/start-production', { orderReference: order }, '/console/fulfilment')).statusCode, 303);
-    const again = await opSubmit('/console/fulfilment/start-production', { orderReference: order }, '/console/fulfilment');
+    assert.equal(
+      (await opSubmit('/console/fulfilment/start-production', { orderReference: order }, '/console/fulfilment'))
+        .statusCode,
+      303,
+    );
+    const again = await opSubmit(
+      '/console/fulfilment/start-production',
+      { orderReference: order },
+      '/console/fulfilment',
+    );
     assert.equal(again.statusCode, 409);
-    const shipped = await opSubmit('/console/fulfilment/ship', { orderReference: order, carrier: 'PostNL', trackingNumber: '3STEST123' }, '/console/fulfilment');
+    const shipped = await opSubmit(
+      '/console/fulfilment/ship',
+      { orderReference: order, carrier: 'PostNL', trackingNumber: '3STEST123' },
+      '/console/fulfilment',
+    );
     assert.equal(shipped.statusCode, 303, shipped.body);
     const o = (await call(t, 'GET', `/v2/orders/${order}`)).data.order;
     assert.equal(o.status.code, 'shipped');
@@ -99,7 +165,10 @@ describe('operator console, operator user API and partner test helpers', () => {
     const detail = await partner.get(`/dashboard/orders/${order}`);
     assert.match(detail.body, new RegExp(`href="${s.trackingUrl.replace(/[.?]/g, '\\$&')}"`));
     assert.match(textOf(detail.body), /PostNL 3STEST123/);
-    assert.equal((await opSubmit('/console/fulfilment/ship', { orderReference: 'Order_nope' }, '/console/fulfilment')).statusCode, 400);
+    assert.equal(
+      (await opSubmit('/console/fulfilment/ship', { orderReference: 'Order_nope' }, '/console/fulfilment')).statusCode,
+      400,
+    );
   });
 
   it('lets a partner use the test helpers from the order page', async () => {
@@ -109,9 +178,16 @@ describe('operator console, operator user API and partner test helpers', () => {
     assert.ok(!(await partner.get('/dashboard/orders?status=shipped')).body.includes(`/dashboard/orders/${order}`));
     const page = await partner.get(`/dashboard/orders/${order}`);
     assert.match(page.body, /Start production \(test\)/);
-    assert.equal((await partner.submit(`/dashboard/orders/${order}/start-production`, {}, `/dashboard/orders/${order}`)).statusCode, 303);
+    assert.equal(
+      (await partner.submit(`/dashboard/orders/${order}/start-production`, {}, `/dashboard/orders/${order}`))
+        .statusCode,
+      303,
+    );
     assert.match((await partner.get(`/dashboard/orders/${order}`)).body, /Ship \(test\)/);
-    assert.equal((await partner.submit(`/dashboard/orders/${order}/ship`, {}, `/dashboard/orders/${order}`)).statusCode, 303);
+    assert.equal(
+      (await partner.submit(`/dashboard/orders/${order}/ship`, {}, `/dashboard/orders/${order}`)).statusCode,
+      303,
+    );
     assert.equal((await call(t, 'GET', `/v2/orders/${order}`)).data.order.status.code, 'shipped');
   });
 
@@ -119,7 +195,11 @@ describe('operator console, operator user API and partner test helpers', () => {
     const s = await shippedOrder(t, { quantities: [3] });
     t.clock.advance(5 * 24 * 3600_000);
     const cat = await categories(t);
-    const filed = await itemIssues(t, { shipmentReference: s.shipment, orderReference: s.order, claimlines: [{ orderlineIndex: 1, quantity: 2, claimcategoryReference: cat['Wrong item'] }] });
+    const filed = await itemIssues(t, {
+      shipmentReference: s.shipment,
+      orderReference: s.order,
+      claimlines: [{ orderlineIndex: 1, quantity: 2, claimcategoryReference: cat['Wrong item'] }],
+    });
     assert.equal(filed.statusCode, 200, filed.body);
     const claim = filed.data.claim.reference;
     const review = await op.get('/console/claims');
@@ -127,10 +207,32 @@ describe('operator console, operator user API and partner test helpers', () => {
     const orgRef = t.seed.organizations[0].reference;
     const claimUrl = `/console/organizations/${orgRef}/claims/${claim}`;
     assert.match((await op.get(claimUrl)).body, /Decide claim/);
-    const mismatch = await opSubmit(`${claimUrl}/decide`, { 'line.0.orderlineIndex': '1', 'line.0.orderReference': s.order, 'line.0.replacementQuantity': '1', 'line.0.refundQuantity': '0', 'line.0.rejectionQuantity': '0' }, claimUrl);
+    const mismatch = await opSubmit(
+      `${claimUrl}/decide`,
+      {
+        'line.0.orderlineIndex': '1',
+        'line.0.orderReference': s.order,
+        'line.0.replacementQuantity': '1',
+        'line.0.refundQuantity': '0',
+        'line.0.rejectionQuantity': '0',
+      },
+      claimUrl,
+    );
     assert.equal(mismatch.statusCode, 400);
     assert.match(mismatch.body, /add up to 1, but 2 were claimed/);
-    const decided = await opSubmit(`${claimUrl}/decide`, { 'line.0.orderlineIndex': '1', 'line.0.orderReference': s.order, 'line.0.replacementQuantity': '1', 'line.0.refundQuantity': '0', 'line.0.rejectionQuantity': '1', 'line.0.comment': 'one was fine', comment: 'Sorry!' }, claimUrl);
+    const decided = await opSubmit(
+      `${claimUrl}/decide`,
+      {
+        'line.0.orderlineIndex': '1',
+        'line.0.orderReference': s.order,
+        'line.0.replacementQuantity': '1',
+        'line.0.refundQuantity': '0',
+        'line.0.rejectionQuantity': '1',
+        'line.0.comment': 'one was fine',
+        comment: 'Sorry!',
+      },
+      claimUrl,
+    );
     assert.equal(decided.statusCode, 303, decided.body);
     const seen = textOf((await partner.get(`/dashboard/claims/${claim}`)).body);
     assert.match(seen, /resolved/);
@@ -138,9 +240,22 @@ describe('operator console, operator user API and partner test helpers', () => {
     assert.match(seen, /Sorry!/);
     assert.match(seen, /Replacement orders Order_/);
     assert.match(textOf((await partner.get('/dashboard/claims')).body), /resolved/);
-    const twice = await opSubmit(`${claimUrl}/decide`, { 'line.0.orderlineIndex': '1', 'line.0.replacementQuantity': '0', 'line.0.refundQuantity': '0', 'line.0.rejectionQuantity': '2' }, claimUrl);
+    const twice = await opSubmit(
+      `${claimUrl}/decide`,
+      {
+        'line.0.orderlineIndex': '1',
+        'line.0.replacementQuantity': '0',
+        'line.0.refundQuantity': '0',
+        'line.0.rejectionQuantity': '2',
+      },
+      claimUrl,
+    );
     assert.equal(twice.statusCode, 409);
-    assert.equal((await op.get(`/console/organizations/${t.seed.organizations[1].reference}/claims/${claim}`)).statusCode, 404, 'a claim is found only within its organization');
+    assert.equal(
+      (await op.get(`/console/organizations/${t.seed.organizations[1].reference}/claims/${claim}`)).statusCode,
+      404,
+      'a claim is found only within its organization',
+    );
   });
 
   it('lets a partner decide a claim with the test helper', async () => {
@@ -148,7 +263,13 @@ describe('operator console, operator user API and partner test helpers', () => {
     t.clock.advance(5 * 24 * 3600_000);
     const cat = await categories(t);
     const evidence = await uploadEvidence(t);
-    const filed = await itemIssues(t, { shipmentReference: s.shipment, orderReference: s.order, claimlines: [{ orderlineIndex: 1, quantity: 1, claimcategoryReference: cat['Wrong item'], evidenceReferences: [evidence] }] });
+    const filed = await itemIssues(t, {
+      shipmentReference: s.shipment,
+      orderReference: s.order,
+      claimlines: [
+        { orderlineIndex: 1, quantity: 1, claimcategoryReference: cat['Wrong item'], evidenceReferences: [evidence] },
+      ],
+    });
     assert.equal(filed.statusCode, 200, filed.body);
     const claim = filed.data.claim.reference;
     const url = `/dashboard/claims/${claim}`;
@@ -157,14 +278,26 @@ describe('operator console, operator user API and partner test helpers', () => {
     const img = /<img src="([^"]+\/evidence-files\/[^"]+)" alt="Evidence image 1"/.exec(page.body)?.[1];
     assert.ok(img, 'evidence image shown');
     assert.equal((await t.app.inject({ method: 'GET', url: new URL(img).pathname })).statusCode, 200);
-    const res = await partner.submit(`${url}/decide`, { 'line.0.orderlineIndex': '1', 'line.0.replacementQuantity': '0', 'line.0.refundQuantity': '0', 'line.0.rejectionQuantity': '1' }, url);
+    const res = await partner.submit(
+      `${url}/decide`,
+      {
+        'line.0.orderlineIndex': '1',
+        'line.0.replacementQuantity': '0',
+        'line.0.refundQuantity': '0',
+        'line.0.rejectionQuantity': '1',
+      },
+      url,
+    );
     assert.equal(res.statusCode, 303, res.body);
     assert.equal((await call(t, 'GET', `/v2/claims/${claim}`)).data.claim.status, 'rejected');
   });
 
   it('lists dead jobs and retries one', async () => {
-    const rows = await t.db.query(`INSERT INTO jobs (kind, payload, status, attempts, max_attempts, run_at, last_error, created_at, updated_at, finished_at)
-      VALUES ('nothing.registered', '{}', 'dead', 3, 3, $1, 'boom <b>', $1, $1, $1) RETURNING id`, [t.clock.now()]);
+    const rows = await t.db.query(
+      `INSERT INTO jobs (kind, payload, status, attempts, max_attempts, run_at, last_error, created_at, updated_at, finished_at)
+      VALUES ('nothing.registered', '{}', 'dead', 3, 3, $1, 'boom <b>', $1, $1, $1) RETURNING id`,
+      [t.clock.now()],
+    );
     const id = rows[0].id;
     const page = await op.get('/console/jobs');
     assert.match(page.body, /boom &lt;b&gt;/);
@@ -177,7 +310,14 @@ describe('operator console, operator user API and partner test helpers', () => {
   });
 
   it('renders every console page', async () => {
-    for (const url of ['/console', '/console/catalog', '/console/fulfilment', '/console/claims', '/console/jobs', `/console/organizations/${t.seed.organizations[0].reference}`]) {
+    for (const url of [
+      '/console',
+      '/console/catalog',
+      '/console/fulfilment',
+      '/console/claims',
+      '/console/jobs',
+      `/console/organizations/${t.seed.organizations[0].reference}`,
+    ]) {
       const res = await op.get(url);
       assert.equal(res.statusCode, 200, url);
       assert.match(res.body, /<nav aria-label="Main">/);

@@ -14,7 +14,9 @@ import { OPERATOR_USER, PARTNER } from './helpers.ts';
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
 const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } };
-const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM} (apt-get install chromium); browser test skipped`;
+const skip = existsSync(CHROMIUM)
+  ? false
+  : `Chromium not found at ${CHROMIUM} (apt-get install chromium); browser test skipped`;
 if (skip) console.log(`# ${skip}`);
 
 async function freePort(): Promise<number> {
@@ -45,7 +47,16 @@ describe('dashboard in a real browser', { skip }, () => {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       viewport: WIDTHS.desktop,
     });
     page = context.pages()[0] ?? (await context.newPage());
@@ -74,7 +85,8 @@ describe('dashboard in a real browser', { skip }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${base}/${area}`);
   }
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
   async function signOut() {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in$/);
@@ -120,7 +132,11 @@ describe('dashboard in a real browser', { skip }, () => {
     await brand.getByLabel('Primary colour').fill('#aa3300');
     await brand.getByLabel('E-mail').fill('help@browser.example');
     const head = page.locator('[data-preview] .pv-head');
-    assert.equal(await head.evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(170, 51, 0)', 'preview follows the colour input');
+    assert.equal(
+      await head.evaluate((el) => getComputedStyle(el).backgroundColor),
+      'rgb(170, 51, 0)',
+      'preview follows the colour input',
+    );
     assert.equal(await page.locator('[data-preview] .pv-name').innerText(), 'Browser Brand');
     await shoot('brand-new');
     await brand.getByRole('button', { name: 'Create brand' }).click();
@@ -161,7 +177,10 @@ describe('dashboard in a real browser', { skip }, () => {
     assert.equal(rx.received.length, 1);
     await createOrder(t, orderBody(t, await uploadImage(t)));
     await t.s.worker.drain();
-    assert.ok(rx.received.some((r) => r.body.includes('order.created')), 'order.created delivered');
+    assert.ok(
+      rx.received.some((r) => r.body.includes('order.created')),
+      'order.created delivered',
+    );
     await page.goto(`${base}/dashboard/webhooks/deliveries`);
     const log = await page.locator('table').innerText();
     assert.match(log, /order\.created/);
@@ -176,7 +195,11 @@ describe('dashboard in a real browser', { skip }, () => {
     const s = await shippedOrder(t, { quantities: [2] });
     t.clock.advance(5 * 24 * 3600_000);
     const cat = await categories(t);
-    const filed = await itemIssues(t, { shipmentReference: s.shipment, orderReference: s.order, claimlines: [{ orderlineIndex: 1, quantity: 2, claimcategoryReference: cat['Wrong item'] }] });
+    const filed = await itemIssues(t, {
+      shipmentReference: s.shipment,
+      orderReference: s.order,
+      claimlines: [{ orderlineIndex: 1, quantity: 2, claimcategoryReference: cat['Wrong item'] }],
+    });
     assert.equal(filed.statusCode, 200, filed.body);
     const claim = filed.data.claim.reference;
     await page.goto(`${base}/dashboard/claims/${claim}`);

@@ -35,15 +35,23 @@ export class Agent {
       const i = pair.indexOf('=');
       const name = pair.slice(0, i).trim();
       const value = decodeURIComponent(pair.slice(i + 1).trim());
-      const expired = attrs.some((a) => /max-age=0\b/i.test(a.trim()) || (/^expires=/i.test(a.trim()) && Date.parse(a.trim().slice(8)) < Date.now()));
+      const expired = attrs.some(
+        (a) =>
+          /max-age=0\b/i.test(a.trim()) || (/^expires=/i.test(a.trim()) && Date.parse(a.trim().slice(8)) < Date.now()),
+      );
       if (expired || value === '') this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
   }
 
-  async request(method: 'GET' | 'POST', url: string, opts: { form?: Form; body?: string | Buffer; contentType?: string; headers?: Record<string, string> } = {}) {
+  async request(
+    method: 'GET' | 'POST',
+    url: string,
+    opts: { form?: Form; body?: string | Buffer; contentType?: string; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...opts.headers };
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+    if (this.cookies.size)
+      headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
     let payload: string | Buffer | undefined = opts.body;
     if (opts.form) {
       payload = encodeForm(opts.form);
@@ -67,7 +75,11 @@ export class Agent {
   async signIn(user: { email: string; password: string }, area: 'dashboard' | 'console' = 'dashboard') {
     const page = await this.get(`/${area}/sign-in`);
     assert.equal(page.statusCode, 200, page.body);
-    const res = await this.post(`/${area}/sign-in`, { _csrf: csrfOf(page.body), email: user.email, password: user.password });
+    const res = await this.post(`/${area}/sign-in`, {
+      _csrf: csrfOf(page.body),
+      email: user.email,
+      password: user.password,
+    });
     assert.equal(res.statusCode, 303, res.body);
     return res;
   }
@@ -83,11 +95,21 @@ export async function signedIn(t: TestApp, user = PARTNER, area: 'dashboard' | '
 export const textOf = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 /** A multipart body with one file and text fields. */
-export function multipart(fields: Record<string, string>, file: { name: string; filename: string; contentType: string; data: Buffer }) {
+export function multipart(
+  fields: Record<string, string>,
+  file: { name: string; filename: string; contentType: string; data: Buffer },
+) {
   const boundary = `----test${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`), file.data, Buffer.from('\r\n'));
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+    ),
+    file.data,
+    Buffer.from('\r\n'),
+  );
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }

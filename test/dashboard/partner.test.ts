@@ -6,7 +6,16 @@ import { startReceiver } from '../webhooks/receiver.ts';
 import { createRender, seeded, uploadSolid } from '../rendering/helpers.ts';
 import { Agent, type Form, PARTNER, csrfOf, multipart, signedIn, textOf } from './helpers.ts';
 
-const ADDRESS = { 'combinedAddress.company': 'Warehouse B.V.', 'combinedAddress.lastname': 'Stock', 'combinedAddress.streetname': 'Kade', 'combinedAddress.housenumber': '1', 'combinedAddress.zipcode': '1000 AA', 'combinedAddress.city': 'Amsterdam', 'combinedAddress.countryCode': 'nl', 'combinedAddress.email': 'wh@example.com' };
+const ADDRESS = {
+  'combinedAddress.company': 'Warehouse B.V.',
+  'combinedAddress.lastname': 'Stock',
+  'combinedAddress.streetname': 'Kade',
+  'combinedAddress.housenumber': '1',
+  'combinedAddress.zipcode': '1000 AA',
+  'combinedAddress.city': 'Amsterdam',
+  'combinedAddress.countryCode': 'nl',
+  'combinedAddress.email': 'wh@example.com',
+};
 
 describe('partner dashboard pages', () => {
   let t: TestApp;
@@ -21,15 +30,31 @@ describe('partner dashboard pages', () => {
   const apiStores = async () => (await call(t, 'GET', '/v2/stores?limit=100')).data.stores as any[];
 
   it('creates a store, refusing bad input with the message and the typed values kept', async () => {
-    const form: Form = { name: 'Web <shop>', code: 'WEB1', integration: 'api', accountReference: org().accounts[0].reference, defaultBrandReference: org().brands[0].reference, callbackUrl: '', ...ADDRESS };
+    const form: Form = {
+      name: 'Web <shop>',
+      code: 'WEB1',
+      integration: 'api',
+      accountReference: org().accounts[0].reference,
+      defaultBrandReference: org().brands[0].reference,
+      callbackUrl: '',
+      ...ADDRESS,
+    };
     const bad = await a.submit('/dashboard/stores', { ...form, code: 'no spaces!' }, '/dashboard/stores');
     assert.equal(bad.statusCode, 400);
     assert.match(bad.body, /role="alert">Store code: 2–20 letters or digits/);
     assert.match(bad.body, /value="Web &lt;shop&gt;"/, 'typed name kept, escaped');
-    const badUrl = await a.submit('/dashboard/stores', { ...form, callbackUrl: 'ftp://example.com/x' }, '/dashboard/stores');
+    const badUrl = await a.submit(
+      '/dashboard/stores',
+      { ...form, callbackUrl: 'ftp://example.com/x' },
+      '/dashboard/stores',
+    );
     assert.equal(badUrl.statusCode, 400);
     assert.match(textOf(badUrl.body), /callbackUrl/);
-    const foreignAccount = await a.submit('/dashboard/stores', { ...form, accountReference: t.seed.organizations[1].accounts[0].reference }, '/dashboard/stores');
+    const foreignAccount = await a.submit(
+      '/dashboard/stores',
+      { ...form, accountReference: t.seed.organizations[1].accounts[0].reference },
+      '/dashboard/stores',
+    );
     assert.equal(foreignAccount.statusCode, 400);
     const ok = await a.submit('/dashboard/stores', form, '/dashboard/stores');
     assert.equal(ok.statusCode, 303, ok.body);
@@ -48,14 +73,34 @@ describe('partner dashboard pages', () => {
 
   it('renames a store and sets its callback URL, integration and default brand', async () => {
     const store = org().stores[0].reference;
-    const res = await a.submit(`/dashboard/stores/${store}`, { name: 'Renamed', integration: 'shopify', defaultBrandReference: '', callbackUrl: 'https://shop.example/cb?x=1', ...ADDRESS }, `/dashboard/stores/${store}`);
+    const res = await a.submit(
+      `/dashboard/stores/${store}`,
+      {
+        name: 'Renamed',
+        integration: 'shopify',
+        defaultBrandReference: '',
+        callbackUrl: 'https://shop.example/cb?x=1',
+        ...ADDRESS,
+      },
+      `/dashboard/stores/${store}`,
+    );
     assert.equal(res.statusCode, 303, res.body);
     const s = (await call(t, 'GET', `/v2/stores/${store}`)).data.store;
     assert.equal(s.name, 'Renamed');
     assert.equal(s.integration, 'shopify');
     assert.equal(s.defaultBrandReference, null);
     assert.equal(s.callbackUrl, 'https://shop.example/cb?x=1');
-    await a.submit(`/dashboard/stores/${store}`, { name: 'CaseCraft API store', integration: 'api', defaultBrandReference: org().brands[0].reference, callbackUrl: '', ...ADDRESS }, `/dashboard/stores/${store}`);
+    await a.submit(
+      `/dashboard/stores/${store}`,
+      {
+        name: 'CaseCraft API store',
+        integration: 'api',
+        defaultBrandReference: org().brands[0].reference,
+        callbackUrl: '',
+        ...ADDRESS,
+      },
+      `/dashboard/stores/${store}`,
+    );
     assert.equal((await call(t, 'GET', `/v2/stores/${store}`)).data.store.callbackUrl, null);
   });
 
@@ -63,14 +108,30 @@ describe('partner dashboard pages', () => {
     const acc = org().accounts[0].reference;
     const page = await a.get('/dashboard/accounts');
     assert.match(textOf(page.body), /Payment terms 14 days/);
-    const res = await a.submit(`/dashboard/accounts/${acc}`, { name: 'Benelux', legalEntityName: 'Demo Cases B.V.', vatNumber: 'NL1B01', 'billingAddress.company': 'Demo', 'billingAddress.city': 'Utrecht', 'billingAddress.countryCode': 'NL', paymentTermDays: '99' }, '/dashboard/accounts');
+    const res = await a.submit(
+      `/dashboard/accounts/${acc}`,
+      {
+        name: 'Benelux',
+        legalEntityName: 'Demo Cases B.V.',
+        vatNumber: 'NL1B01',
+        'billingAddress.company': 'Demo',
+        'billingAddress.city': 'Utrecht',
+        'billingAddress.countryCode': 'NL',
+        paymentTermDays: '99',
+      },
+      '/dashboard/accounts',
+    );
     assert.equal(res.statusCode, 303, res.body);
     const a2 = (await call(t, 'GET', `/v2/accounts/${acc}`)).data.account;
     assert.equal(a2.name, 'Benelux');
     assert.equal(a2.billingAddress.city, 'Utrecht');
     assert.equal(a2.legalEntity.vatNumber, 'NL1B01');
     assert.equal(a2.paymentTermDays, 14, 'not changeable here');
-    const bad = await a.submit(`/dashboard/accounts/${acc}`, { name: '', legalEntityName: 'x', 'billingAddress.city': 'X' }, '/dashboard/accounts');
+    const bad = await a.submit(
+      `/dashboard/accounts/${acc}`,
+      { name: '', legalEntityName: 'x', 'billingAddress.city': 'X' },
+      '/dashboard/accounts',
+    );
     assert.equal(bad.statusCode, 400);
     assert.match(bad.body, /Account name is required/);
   });
@@ -81,13 +142,27 @@ describe('partner dashboard pages', () => {
     const bad = await a.submit('/dashboard/brands', { name: 'Neon', primaryColor: 'red' }, '/dashboard/brands');
     assert.equal(bad.statusCode, 400);
     assert.match(bad.body, /Primary colour must be a colour like/);
-    const res = await a.submit('/dashboard/brands', { name: 'Neon', primaryColor: '#FF00AA', secondaryColor: '#101010', customerServiceEmail: 'help@neon.example', customerServiceUrl: 'https://neon.example/help' }, '/dashboard/brands');
+    const res = await a.submit(
+      '/dashboard/brands',
+      {
+        name: 'Neon',
+        primaryColor: '#FF00AA',
+        secondaryColor: '#101010',
+        customerServiceEmail: 'help@neon.example',
+        customerServiceUrl: 'https://neon.example/help',
+      },
+      '/dashboard/brands',
+    );
     assert.equal(res.statusCode, 303, res.body);
     const ref = String(res.headers.location).split('/').pop()!;
     let brand = (await call(t, 'GET', `/v2/brands/${ref}`)).data.brand;
     assert.equal(brand.primaryColor, '#ff00aa');
     assert.equal(brand.customerService.email, 'help@neon.example');
-    const upd = await a.submit(`/dashboard/brands/${ref}`, { name: 'Neon 2', primaryColor: '#00ff00', secondaryColor: '#ffffff', customerServicePhone: '+31 20 1234567' }, `/dashboard/brands/${ref}`);
+    const upd = await a.submit(
+      `/dashboard/brands/${ref}`,
+      { name: 'Neon 2', primaryColor: '#00ff00', secondaryColor: '#ffffff', customerServicePhone: '+31 20 1234567' },
+      `/dashboard/brands/${ref}`,
+    );
     assert.equal(upd.statusCode, 303);
     brand = (await call(t, 'GET', `/v2/brands/${ref}`)).data.brand;
     assert.equal(brand.name, 'Neon 2');
@@ -95,9 +170,14 @@ describe('partner dashboard pages', () => {
     assert.equal(brand.customerService.email, null);
 
     const csrf = csrfOf((await a.get(`/dashboard/brands/${ref}`)).body);
-    const png = await sharp({ create: { width: 900, height: 300, channels: 4, background: '#336699' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 900, height: 300, channels: 4, background: '#336699' } })
+      .png()
+      .toBuffer();
     const up = multipart({ _csrf: csrf }, { name: 'logo', filename: 'logo.png', contentType: 'image/png', data: png });
-    const uploaded = await a.request('POST', `/dashboard/brands/${ref}/logo`, { body: up.body, contentType: up.contentType });
+    const uploaded = await a.request('POST', `/dashboard/brands/${ref}/logo`, {
+      body: up.body,
+      contentType: up.contentType,
+    });
     assert.equal(uploaded.statusCode, 303, uploaded.body);
     brand = (await call(t, 'GET', `/v2/brands/${ref}`)).data.brand;
     assert.match(brand.logoUrl, /\/brand-logos\/[0-9a-z]{26}\.png$/);
@@ -105,19 +185,65 @@ describe('partner dashboard pages', () => {
     assert.equal(logo.statusCode, 200);
     assert.equal(logo.headers['content-type'], 'image/png');
     assert.equal((await sharp(logo.rawPayload).metadata()).width, 512, 'scaled to 512 px');
-    const notImage = multipart({ _csrf: csrf }, { name: 'logo', filename: 'x.svg', contentType: 'image/svg+xml', data: Buffer.from('<svg onload="alert(1)"></svg>') });
-    const refused = await a.request('POST', `/dashboard/brands/${ref}/logo`, { body: notImage.body, contentType: notImage.contentType });
+    const notImage = multipart(
+      { _csrf: csrf },
+      {
+        name: 'logo',
+        filename: 'x.svg',
+        contentType: 'image/svg+xml',
+        data: Buffer.from('<svg onload="alert(1)"></svg>'),
+      },
+    );
+    const refused = await a.request('POST', `/dashboard/brands/${ref}/logo`, {
+      body: notImage.body,
+      contentType: notImage.contentType,
+    });
     assert.equal(refused.statusCode, 400);
     assert.match(refused.body, /PNG, JPEG, WebP or GIF/);
     const noToken = multipart({}, { name: 'logo', filename: 'logo.png', contentType: 'image/png', data: png });
-    assert.equal((await a.request('POST', `/dashboard/brands/${ref}/logo`, { body: noToken.body, contentType: noToken.contentType })).statusCode, 403);
+    assert.equal(
+      (
+        await a.request('POST', `/dashboard/brands/${ref}/logo`, {
+          body: noToken.body,
+          contentType: noToken.contentType,
+        })
+      ).statusCode,
+      403,
+    );
     assert.equal((await t.app.inject({ method: 'GET', url: '/brand-logos/nope.png' })).statusCode, 404);
-    const big = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#123456' } }).png({ compressionLevel: 0 }).toBuffer();
-    assert.ok(big.length > 1024 * 1024 && big.length < 2 * 1024 * 1024, `a logo above the JSON body limit (${big.length})`);
-    const bigForm = multipart({ _csrf: csrf }, { name: 'logo', filename: 'big.png', contentType: 'image/png', data: big });
-    assert.equal((await a.request('POST', `/dashboard/brands/${ref}/logo`, { body: bigForm.body, contentType: bigForm.contentType })).statusCode, 303);
-    const huge = multipart({ _csrf: csrf }, { name: 'logo', filename: 'huge.png', contentType: 'image/png', data: Buffer.alloc(2 * 1024 * 1024 + 100 * 1024) });
-    const tooBig = await a.request('POST', `/dashboard/brands/${ref}/logo`, { body: huge.body, contentType: huge.contentType });
+    const big = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#123456' } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    assert.ok(
+      big.length > 1024 * 1024 && big.length < 2 * 1024 * 1024,
+      `a logo above the JSON body limit (${big.length})`,
+    );
+    const bigForm = multipart(
+      { _csrf: csrf },
+      { name: 'logo', filename: 'big.png', contentType: 'image/png', data: big },
+    );
+    assert.equal(
+      (
+        await a.request('POST', `/dashboard/brands/${ref}/logo`, {
+          body: bigForm.body,
+          contentType: bigForm.contentType,
+        })
+      ).statusCode,
+      303,
+    );
+    const huge = multipart(
+      { _csrf: csrf },
+      {
+        name: 'logo',
+        filename: 'huge.png',
+        contentType: 'image/png',
+        data: Buffer.alloc(2 * 1024 * 1024 + 100 * 1024),
+      },
+    );
+    const tooBig = await a.request('POST', `/dashboard/brands/${ref}/logo`, {
+      body: huge.body,
+      contentType: huge.contentType,
+    });
     assert.equal(tooBig.statusCode, 413);
     assert.match(tooBig.headers['content-type'] as string, /text\/html/);
   });
@@ -129,10 +255,21 @@ describe('partner dashboard pages', () => {
     assert.ok(secret, 'secret shown');
     assert.match(res.body, /data-copy="api-key-secret"/);
     assert.equal((await call(t, 'GET', '/v2/organization', { key: secret })).statusCode, 200);
-    assert.equal((await call(t, 'POST', '/v2/webhook-endpoints', { key: secret, body: { webhookEndpoint: { url: 'https://x.example', eventTypes: ['order.created'] } } })).statusCode, 403, 'read-only');
+    assert.equal(
+      (
+        await call(t, 'POST', '/v2/webhook-endpoints', {
+          key: secret,
+          body: { webhookEndpoint: { url: 'https://x.example', eventTypes: ['order.created'] } },
+        })
+      ).statusCode,
+      403,
+      'read-only',
+    );
     const list = await a.get('/dashboard/api-keys');
     assert.ok(!list.body.includes(secret), 'never shown again');
-    const ref = /<code>(Apikey_[0-9a-z]{26})<\/code><\/td><td><code>sk_test_/.exec(list.body.slice(list.body.indexOf('backend')))?.[1];
+    const ref = /<code>(Apikey_[0-9a-z]{26})<\/code><\/td><td><code>sk_test_/.exec(
+      list.body.slice(list.body.indexOf('backend')),
+    )?.[1];
     assert.ok(ref);
     const revoked = await a.submit(`/dashboard/api-keys/${ref}/revoke`, {}, '/dashboard/api-keys');
     assert.equal(revoked.statusCode, 303);
@@ -148,12 +285,20 @@ describe('partner dashboard pages', () => {
   it('manages webhook endpoints: create, test, delivery log, resend, disable, rotate, edit, delete', async () => {
     const rx = await startReceiver();
     try {
-      const created = await a.submit('/dashboard/webhooks', { url: rx.url, description: 'main', eventTypes: ['order.created', 'order.shipped'] }, '/dashboard/webhooks');
+      const created = await a.submit(
+        '/dashboard/webhooks',
+        { url: rx.url, description: 'main', eventTypes: ['order.created', 'order.shipped'] },
+        '/dashboard/webhooks',
+      );
       assert.equal(created.statusCode, 200, created.body);
       assert.match(created.body, /<code id="webhook-secret">whsec_/);
       const ep = (await call(t, 'GET', '/v2/webhook-endpoints')).data.webhookEndpoints[0];
       assert.deepEqual(ep.eventTypes, ['order.created', 'order.shipped']);
-      const tested = await a.submit(`/dashboard/webhooks/${ep.reference}/test`, {}, `/dashboard/webhooks/${ep.reference}`);
+      const tested = await a.submit(
+        `/dashboard/webhooks/${ep.reference}/test`,
+        {},
+        `/dashboard/webhooks/${ep.reference}`,
+      );
       assert.equal(tested.statusCode, 303);
       assert.equal(rx.received.length, 1);
       const detail = await a.get(`/dashboard/webhooks/${ep.reference}`);
@@ -162,26 +307,61 @@ describe('partner dashboard pages', () => {
       const log = await a.get('/dashboard/webhooks/deliveries');
       const delivery = /<code>(Delivery_[0-9a-z]{26})<\/code>/.exec(log.body)?.[1];
       assert.ok(delivery);
-      const resent = await a.submit(`/dashboard/webhooks/deliveries/${delivery}/resend`, {}, '/dashboard/webhooks/deliveries');
+      const resent = await a.submit(
+        `/dashboard/webhooks/deliveries/${delivery}/resend`,
+        {},
+        '/dashboard/webhooks/deliveries',
+      );
       assert.equal(resent.statusCode, 303);
       assert.equal((await call(t, 'GET', '/v2/webhook-deliveries')).data.webhookDeliveries.length, 2);
-      assert.equal((await a.submit(`/dashboard/webhooks/${ep.reference}/disable`, {}, `/dashboard/webhooks/${ep.reference}`)).statusCode, 303);
+      assert.equal(
+        (await a.submit(`/dashboard/webhooks/${ep.reference}/disable`, {}, `/dashboard/webhooks/${ep.reference}`))
+          .statusCode,
+        303,
+      );
       assert.equal((await call(t, 'GET', `/v2/webhook-endpoints/${ep.reference}`)).data.webhookEndpoint.enabled, false);
-      const resendDisabled = await a.submit(`/dashboard/webhooks/deliveries/${delivery}/resend`, {}, '/dashboard/webhooks/deliveries');
+      const resendDisabled = await a.submit(
+        `/dashboard/webhooks/deliveries/${delivery}/resend`,
+        {},
+        '/dashboard/webhooks/deliveries',
+      );
       assert.equal(resendDisabled.statusCode, 409);
       assert.match(resendDisabled.body, /is disabled/);
-      assert.equal((await a.submit(`/dashboard/webhooks/${ep.reference}/enable`, {}, `/dashboard/webhooks/${ep.reference}`)).statusCode, 303);
-      const rotated = await a.submit(`/dashboard/webhooks/${ep.reference}/rotate-secret`, {}, `/dashboard/webhooks/${ep.reference}`);
+      assert.equal(
+        (await a.submit(`/dashboard/webhooks/${ep.reference}/enable`, {}, `/dashboard/webhooks/${ep.reference}`))
+          .statusCode,
+        303,
+      );
+      const rotated = await a.submit(
+        `/dashboard/webhooks/${ep.reference}/rotate-secret`,
+        {},
+        `/dashboard/webhooks/${ep.reference}`,
+      );
       assert.match(rotated.body, /<code id="webhook-secret">whsec_/);
-      const noTypes = await a.submit(`/dashboard/webhooks/${ep.reference}`, { url: rx.url }, `/dashboard/webhooks/${ep.reference}`);
+      const noTypes = await a.submit(
+        `/dashboard/webhooks/${ep.reference}`,
+        { url: rx.url },
+        `/dashboard/webhooks/${ep.reference}`,
+      );
       assert.equal(noTypes.statusCode, 400);
       assert.match(noTypes.body, /at least one event type/);
-      const edited = await a.submit(`/dashboard/webhooks/${ep.reference}`, { url: rx.url, eventTypes: 'claim.updated', description: '' }, `/dashboard/webhooks/${ep.reference}`);
+      const edited = await a.submit(
+        `/dashboard/webhooks/${ep.reference}`,
+        { url: rx.url, eventTypes: 'claim.updated', description: '' },
+        `/dashboard/webhooks/${ep.reference}`,
+      );
       assert.equal(edited.statusCode, 303);
-      assert.deepEqual((await call(t, 'GET', `/v2/webhook-endpoints/${ep.reference}`)).data.webhookEndpoint.eventTypes, ['claim.updated']);
+      assert.deepEqual(
+        (await call(t, 'GET', `/v2/webhook-endpoints/${ep.reference}`)).data.webhookEndpoint.eventTypes,
+        ['claim.updated'],
+      );
       const events = await a.get('/dashboard/events');
       assert.match(events.body, /ping/);
-      assert.equal((await a.submit(`/dashboard/webhooks/${ep.reference}/delete`, {}, `/dashboard/webhooks/${ep.reference}`)).statusCode, 303);
+      assert.equal(
+        (await a.submit(`/dashboard/webhooks/${ep.reference}/delete`, {}, `/dashboard/webhooks/${ep.reference}`))
+          .statusCode,
+        303,
+      );
       assert.equal((await a.get(`/dashboard/webhooks/${ep.reference}`)).statusCode, 404);
     } finally {
       await rx.close();
@@ -189,7 +369,11 @@ describe('partner dashboard pages', () => {
   });
 
   it('invites a colleague with a one-time link to set a password', async () => {
-    const res = await a.submit('/dashboard/users/invite', { email: 'colleague@demo-cases.example' }, '/dashboard/users');
+    const res = await a.submit(
+      '/dashboard/users/invite',
+      { email: 'colleague@demo-cases.example' },
+      '/dashboard/users',
+    );
     assert.equal(res.statusCode, 200);
     const link = /<code id="invite-link">([^<]+)<\/code>/.exec(res.body)?.[1];
     assert.ok(link);
@@ -199,12 +383,27 @@ describe('partner dashboard pages', () => {
     assert.equal(form.statusCode, 200);
     assert.match(form.body, /colleague@demo-cases.example/);
     const token = new URL(link).searchParams.get('token')!;
-    const mismatch = await b.post('/dashboard/invitation', { _csrf: csrfOf(form.body), token, password: 'long-enough-pw', passwordRepeat: 'other-password' });
+    const mismatch = await b.post('/dashboard/invitation', {
+      _csrf: csrfOf(form.body),
+      token,
+      password: 'long-enough-pw',
+      passwordRepeat: 'other-password',
+    });
     assert.equal(mismatch.statusCode, 400);
-    const short = await b.post('/dashboard/invitation', { _csrf: csrfOf(form.body), token, password: 'short', passwordRepeat: 'short' });
+    const short = await b.post('/dashboard/invitation', {
+      _csrf: csrfOf(form.body),
+      token,
+      password: 'short',
+      passwordRepeat: 'short',
+    });
     assert.equal(short.statusCode, 400);
     assert.match(short.body, /at least 10 characters/);
-    const ok = await b.post('/dashboard/invitation', { _csrf: csrfOf(form.body), token, password: 'long-enough-pw', passwordRepeat: 'long-enough-pw' });
+    const ok = await b.post('/dashboard/invitation', {
+      _csrf: csrfOf(form.body),
+      token,
+      password: 'long-enough-pw',
+      passwordRepeat: 'long-enough-pw',
+    });
     assert.equal(ok.statusCode, 303);
     assert.match(textOf((await b.get('/dashboard')).body), /colleague@demo-cases.example · Demo Cases Co/);
     assert.equal((await new Agent(t).get(path)).statusCode, 404, 'used once');
@@ -212,7 +411,11 @@ describe('partner dashboard pages', () => {
     await c.signIn({ email: 'colleague@demo-cases.example', password: 'long-enough-pw' });
     const users = await a.get('/dashboard/users');
     assert.match(textOf(users.body), /colleague@demo-cases.example active/);
-    const dup = await a.submit('/dashboard/users/invite', { email: 'colleague@demo-cases.example' }, '/dashboard/users');
+    const dup = await a.submit(
+      '/dashboard/users/invite',
+      { email: 'colleague@demo-cases.example' },
+      '/dashboard/users',
+    );
     assert.equal(dup.statusCode, 409);
   });
 
@@ -239,13 +442,31 @@ describe('partner dashboard pages', () => {
     assert.equal(thumb.statusCode, 200);
     assert.match(thumb.headers['content-type'] as string, /^image\//);
     assert.ok((await sharp(thumb.rawPayload).metadata()).width! > 0);
-    assert.equal((await new Agent(t).get(`/dashboard/renders/${ref}/thumbnail`)).statusCode, 303, 'not without a session');
+    assert.equal(
+      (await new Agent(t).get(`/dashboard/renders/${ref}/thumbnail`)).statusCode,
+      303,
+      'not without a session',
+    );
     const missing = await a.get('/dashboard/renders?reference=Render_nope');
     assert.match(missing.body, /role="alert">No render Render_nope/);
   });
 
   it('renders every partner page at 200 for a signed-in partner', async () => {
-    for (const url of ['/dashboard', '/dashboard/accounts', '/dashboard/stores', '/dashboard/brands', '/dashboard/api-keys', '/dashboard/webhooks', '/dashboard/webhooks/deliveries', '/dashboard/events', '/dashboard/orders', '/dashboard/claims', '/dashboard/renders', '/dashboard/usage', '/dashboard/users']) {
+    for (const url of [
+      '/dashboard',
+      '/dashboard/accounts',
+      '/dashboard/stores',
+      '/dashboard/brands',
+      '/dashboard/api-keys',
+      '/dashboard/webhooks',
+      '/dashboard/webhooks/deliveries',
+      '/dashboard/events',
+      '/dashboard/orders',
+      '/dashboard/claims',
+      '/dashboard/renders',
+      '/dashboard/usage',
+      '/dashboard/users',
+    ]) {
       const res = await a.get(url);
       assert.equal(res.statusCode, 200, url);
       assert.match(res.body, /<main id="main"/, url);

@@ -22,15 +22,32 @@ describe('dashboard CSRF protection and organization isolation', () => {
     const paths = dashboardPostPaths.get(t.s)!;
     assert.ok(paths.length >= 25, `all POST routes registered (${paths.length})`);
     const org = t.seed.organizations[0];
-    const fill = (p: string) => p.replace(':org', org.reference).replace(':ref', p.includes('/jobs/') ? '1' : p.includes('/api-keys/') ? 'Apikey_0000000000000000000000000' : org.stores[0].reference);
-    const stateBefore = await t.db.query('SELECT (SELECT count(*) FROM stores) s, (SELECT count(*) FROM brands) b, (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL) k, (SELECT count(*) FROM dashboard_sessions) ss, (SELECT count(*) FROM organizations) o');
+    const fill = (p: string) =>
+      p
+        .replace(':org', org.reference)
+        .replace(
+          ':ref',
+          p.includes('/jobs/')
+            ? '1'
+            : p.includes('/api-keys/')
+              ? 'Apikey_0000000000000000000000000'
+              : org.stores[0].reference,
+        );
+    const stateBefore = await t.db.query(
+      'SELECT (SELECT count(*) FROM stores) s, (SELECT count(*) FROM brands) b, (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL) k, (SELECT count(*) FROM dashboard_sessions) ss, (SELECT count(*) FROM organizations) o',
+    );
     for (const path of paths) {
       const url = fill(path);
       const isPublic = path.endsWith('/sign-in') || path === '/dashboard/invitation';
       const owner = path.startsWith('/console') ? op : partner;
       const stranger = path.startsWith('/console') ? partner : other;
       const agent = isPublic ? new Agent(t) : owner;
-      const missing = await agent.post(url, { name: 'x', email: 'x@example.com', password: 'whatever-password', code: 'ZZZ1' });
+      const missing = await agent.post(url, {
+        name: 'x',
+        email: 'x@example.com',
+        password: 'whatever-password',
+        code: 'ZZZ1',
+      });
       assert.equal(missing.statusCode, 403, `${url} without a token`);
       assert.match(missing.body, /security token/, url);
       assert.match(missing.headers['content-type'] as string, /text\/html/);
@@ -40,10 +57,16 @@ describe('dashboard CSRF protection and organization isolation', () => {
         // The token of another signed-in user's session does not work with this session's cookie.
         const foreign = csrfOf((await stranger.get(stranger === op ? '/console' : '/dashboard')).body);
         assert.ok(foreign);
-        assert.equal((await agent.post(url, { _csrf: foreign, name: 'x' })).statusCode, 403, `${url} with another session's token`);
+        assert.equal(
+          (await agent.post(url, { _csrf: foreign, name: 'x' })).statusCode,
+          403,
+          `${url} with another session's token`,
+        );
       }
     }
-    const stateAfter = await t.db.query('SELECT (SELECT count(*) FROM stores) s, (SELECT count(*) FROM brands) b, (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL) k, (SELECT count(*) FROM dashboard_sessions) ss, (SELECT count(*) FROM organizations) o');
+    const stateAfter = await t.db.query(
+      'SELECT (SELECT count(*) FROM stores) s, (SELECT count(*) FROM brands) b, (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL) k, (SELECT count(*) FROM dashboard_sessions) ss, (SELECT count(*) FROM organizations) o',
+    );
     assert.deepEqual(stateAfter, stateBefore, 'nothing changed');
     assert.equal((await partner.get('/dashboard')).statusCode, 200, 'sign-out without a token did not sign out');
   });
@@ -59,49 +82,136 @@ describe('dashboard CSRF protection and organization isolation', () => {
     const mine = t.seed.organizations[0];
     const theirs = t.seed.organizations[1];
     const image = await uploadImage(t, t.otherKey);
-    const theirOrder = await createOrder(t, orderBody(t, image, { storeReference: store(t, 'OTHER1'), orderlines: [{ productReference: product(t, 'iPhone 15 Clear Case', 1), imageReference: image, quantity: 1 }] }), t.otherKey);
+    const theirOrder = await createOrder(
+      t,
+      orderBody(t, image, {
+        storeReference: store(t, 'OTHER1'),
+        orderlines: [{ productReference: product(t, 'iPhone 15 Clear Case', 1), imageReference: image, quantity: 1 }],
+      }),
+      t.otherKey,
+    );
     const theirKey = (await call(t, 'GET', '/v2/organization', { key: t.otherKey })).statusCode;
     assert.equal(theirKey, 200);
-    const rx = await other.submit('/dashboard/webhooks', { url: 'https://hooks.other.example/x', eventTypes: 'order.created' }, '/dashboard/webhooks');
+    const rx = await other.submit(
+      '/dashboard/webhooks',
+      { url: 'https://hooks.other.example/x', eventTypes: 'order.created' },
+      '/dashboard/webhooks',
+    );
     assert.equal(rx.statusCode, 200);
-    const theirEndpoint = (await call(t, 'GET', '/v2/webhook-endpoints', { key: t.otherKey })).data.webhookEndpoints[0].reference;
+    const theirEndpoint = (await call(t, 'GET', '/v2/webhook-endpoints', { key: t.otherKey })).data.webhookEndpoints[0]
+      .reference;
     const theirKeys = (await other.get('/dashboard/api-keys')).body;
     const theirKeyRef = /<code>(Apikey_[0-9a-z]{26})<\/code>/.exec(theirKeys)![1];
 
-    const forbiddenText = [theirs.name, theirs.stores[0].code, theirs.stores[0].reference, theirs.brands[0].reference, theirs.accounts[0].reference, theirOrder, theirEndpoint, theirKeyRef, 'partner@other-prints.example', 'hooks.other.example'];
-    for (const url of ['/dashboard', '/dashboard/accounts', '/dashboard/stores', '/dashboard/brands', '/dashboard/api-keys', '/dashboard/webhooks', '/dashboard/webhooks/deliveries', '/dashboard/events', '/dashboard/orders', '/dashboard/claims', '/dashboard/renders', '/dashboard/usage', '/dashboard/users', `/dashboard/orders?store=${theirs.stores[0].reference}`]) {
+    const forbiddenText = [
+      theirs.name,
+      theirs.stores[0].code,
+      theirs.stores[0].reference,
+      theirs.brands[0].reference,
+      theirs.accounts[0].reference,
+      theirOrder,
+      theirEndpoint,
+      theirKeyRef,
+      'partner@other-prints.example',
+      'hooks.other.example',
+    ];
+    for (const url of [
+      '/dashboard',
+      '/dashboard/accounts',
+      '/dashboard/stores',
+      '/dashboard/brands',
+      '/dashboard/api-keys',
+      '/dashboard/webhooks',
+      '/dashboard/webhooks/deliveries',
+      '/dashboard/events',
+      '/dashboard/orders',
+      '/dashboard/claims',
+      '/dashboard/renders',
+      '/dashboard/usage',
+      '/dashboard/users',
+      `/dashboard/orders?store=${theirs.stores[0].reference}`,
+    ]) {
       const res = await partner.get(url);
       assert.equal(res.statusCode, 200, url);
       for (const s of forbiddenText) assert.ok(!res.body.includes(s), `${url} shows ${s}`);
     }
     assert.match(textOf((await partner.get('/dashboard')).body), new RegExp(mine.name));
-    for (const url of [`/dashboard/stores/${theirs.stores[0].reference}`, `/dashboard/brands/${theirs.brands[0].reference}`, `/dashboard/orders/${theirOrder}`, `/dashboard/webhooks/${theirEndpoint}`, `/dashboard/claims/Claim_${'0'.repeat(26)}`, `/dashboard/renders/Render_${'0'.repeat(26)}/thumbnail`]) {
+    for (const url of [
+      `/dashboard/stores/${theirs.stores[0].reference}`,
+      `/dashboard/brands/${theirs.brands[0].reference}`,
+      `/dashboard/orders/${theirOrder}`,
+      `/dashboard/webhooks/${theirEndpoint}`,
+      `/dashboard/claims/Claim_${'0'.repeat(26)}`,
+      `/dashboard/renders/Render_${'0'.repeat(26)}/thumbnail`,
+    ]) {
       const res = await partner.get(url);
       assert.equal(res.statusCode, 404, url);
       assert.match(res.headers['content-type'] as string, /text\/html/);
     }
     const before = (await call(t, 'GET', `/v2/stores/${theirs.stores[0].reference}`, { key: t.otherKey })).data.store;
-    const edit = await partner.submit(`/dashboard/stores/${theirs.stores[0].reference}`, { name: 'hijacked', integration: 'api' });
+    const edit = await partner.submit(`/dashboard/stores/${theirs.stores[0].reference}`, {
+      name: 'hijacked',
+      integration: 'api',
+    });
     assert.equal(edit.statusCode, 404);
-    assert.deepEqual((await call(t, 'GET', `/v2/stores/${theirs.stores[0].reference}`, { key: t.otherKey })).data.store, before);
-    assert.equal((await partner.submit(`/dashboard/brands/${theirs.brands[0].reference}`, { name: 'hijacked' })).statusCode, 404);
-    assert.equal((await partner.submit(`/dashboard/accounts/${theirs.accounts[0].reference}`, { name: 'hijacked', legalEntityName: 'x', 'billingAddress.city': 'x' })).statusCode, 404);
+    assert.deepEqual(
+      (await call(t, 'GET', `/v2/stores/${theirs.stores[0].reference}`, { key: t.otherKey })).data.store,
+      before,
+    );
+    assert.equal(
+      (await partner.submit(`/dashboard/brands/${theirs.brands[0].reference}`, { name: 'hijacked' })).statusCode,
+      404,
+    );
+    assert.equal(
+      (
+        await partner.submit(`/dashboard/accounts/${theirs.accounts[0].reference}`, {
+          name: 'hijacked',
+          legalEntityName: 'x',
+          'billingAddress.city': 'x',
+        })
+      ).statusCode,
+      404,
+    );
     assert.equal((await partner.submit(`/dashboard/api-keys/${theirKeyRef}/revoke`, {})).statusCode, 404);
-    assert.equal((await call(t, 'GET', '/v2/organization', { key: t.otherKey })).statusCode, 200, 'their key still works');
+    assert.equal(
+      (await call(t, 'GET', '/v2/organization', { key: t.otherKey })).statusCode,
+      200,
+      'their key still works',
+    );
     assert.equal((await partner.submit(`/dashboard/webhooks/${theirEndpoint}/delete`, {})).statusCode, 404);
     assert.equal((await partner.submit(`/dashboard/webhooks/${theirEndpoint}/test`, {})).statusCode, 404);
     assert.equal((await partner.submit(`/dashboard/orders/${theirOrder}/start-production`, {})).statusCode, 404);
-    assert.equal((await call(t, 'GET', `/v2/orders/${theirOrder}`, { key: t.otherKey })).data.order.status.code, 'pending');
-    const foreignAccount = await partner.submit('/dashboard/stores', { name: 'x', code: 'XX99', integration: 'api', accountReference: theirs.accounts[0].reference });
+    assert.equal(
+      (await call(t, 'GET', `/v2/orders/${theirOrder}`, { key: t.otherKey })).data.order.status.code,
+      'pending',
+    );
+    const foreignAccount = await partner.submit('/dashboard/stores', {
+      name: 'x',
+      code: 'XX99',
+      integration: 'api',
+      accountReference: theirs.accounts[0].reference,
+    });
     assert.equal(foreignAccount.statusCode, 400, 'an account of another organization cannot be used');
   });
 
   it('keeps a partner out of the console, also for state changes', async () => {
     const csrf = csrfOf((await partner.get('/dashboard')).body);
-    for (const url of ['/console/organizations', `/console/organizations/${t.seed.organizations[1].reference}/users`, '/console/jobs/1/retry']) {
-      const res = await partner.post(url, { _csrf: csrf, name: 'x', email: 'evil@example.com', password: 'whatever-password' });
+    for (const url of [
+      '/console/organizations',
+      `/console/organizations/${t.seed.organizations[1].reference}/users`,
+      '/console/jobs/1/retry',
+    ]) {
+      const res = await partner.post(url, {
+        _csrf: csrf,
+        name: 'x',
+        email: 'evil@example.com',
+        password: 'whatever-password',
+      });
       assert.equal(res.statusCode, 403, url);
     }
-    assert.equal((await t.db.query("SELECT count(*)::int AS n FROM dashboard_users WHERE email = 'evil@example.com'"))[0].n, 0);
+    assert.equal(
+      (await t.db.query("SELECT count(*)::int AS n FROM dashboard_users WHERE email = 'evil@example.com'"))[0].n,
+      0,
+    );
   });
 });

@@ -10,7 +10,9 @@ import { png, upload } from './fixtures.ts';
 
 /** A PNG of random pixels: hundreds of KB that do not compress. */
 function noisyPng(width: number, height: number): Promise<Buffer> {
-  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 /** The body in 16 KB pieces, so that the parser sees many chunks. */
@@ -59,7 +61,9 @@ describe('POST /v2/images: work kept off the event loop', () => {
     assert.match(res.data.message, /PNG image is truncated or corrupt/);
   });
 
-  it('runs libvips threads below the priority of the event loop (Linux)', { skip: process.platform !== 'linux' }, async () => {
+  it('runs libvips threads below the priority of the event loop (Linux)', {
+    skip: process.platform !== 'linux',
+  }, async () => {
     const mainThread = getPriority(0);
     const res = await upload(t, await png(900, 900, 43));
     assert.equal(res.statusCode, 200, res.body);
@@ -71,7 +75,8 @@ describe('POST /v2/images: work kept off the event loop', () => {
       }
     });
     assert.ok(workers.length > 0, 'libvips names its threads "libvips worker"');
-    for (const tid of workers) assert.ok(getPriority(Number(tid)) >= 10, `libvips thread ${tid} runs at nice ${getPriority(Number(tid))}`);
+    for (const tid of workers)
+      assert.ok(getPriority(Number(tid)) >= 10, `libvips thread ${tid} runs at nice ${getPriority(Number(tid))}`);
     assert.equal(getPriority(0), mainThread, 'the event loop keeps its priority');
   });
 });

@@ -4,15 +4,21 @@ import { type TestApp, call } from '../support/app.ts';
 
 /** Real images, made by sharp; `seed` varies the colour so that each call can give other bytes. */
 export async function jpeg(width = 320, height = 200, seed = 0): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: seed % 256, b: 40 } } }).jpeg().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: seed % 256, b: 40 } } })
+    .jpeg()
+    .toBuffer();
 }
 
 export async function png(width = 320, height = 200, seed = 0): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 4, background: { r: 30, g: 160, b: seed % 256, alpha: 1 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 4, background: { r: 30, g: 160, b: seed % 256, alpha: 1 } } })
+    .png()
+    .toBuffer();
 }
 
 export async function gif(): Promise<Buffer> {
-  return sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } }).gif().toBuffer();
+  return sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
+    .gif()
+    .toBuffer();
 }
 
 /** A few KB of valid PNG whose header claims `side` x `side` pixels (a decompression bomb). */
@@ -26,5 +32,9 @@ export async function bombPng(side = 100_000): Promise<Buffer> {
 }
 
 export function upload(t: TestApp, bytes: Buffer, opts: { key?: string; headers?: Record<string, string> } = {}) {
-  return call(t, 'POST', '/v2/images', { key: opts.key, payload: bytes, headers: { 'content-type': 'application/octet-stream', ...opts.headers } });
+  return call(t, 'POST', '/v2/images', {
+    key: opts.key,
+    payload: bytes,
+    headers: { 'content-type': 'application/octet-stream', ...opts.headers },
+  });
 }

@@ -30,7 +30,10 @@ describe('images: dedupe, visibility, listing', () => {
     for (const r of results) assert.equal(r.statusCode, 200, r.body);
     const refs = new Set(results.map((r) => r.data.image.reference));
     assert.equal(refs.size, 1);
-    const rows = await t.db.query('SELECT count(*)::int AS n FROM images WHERE organization_id = $1 AND id = $2', [orgA, [...refs][0]]);
+    const rows = await t.db.query('SELECT count(*)::int AS n FROM images WHERE organization_id = $1 AND id = $2', [
+      orgA,
+      [...refs][0],
+    ]);
     assert.equal(rows[0].n, 1);
   });
 
@@ -63,7 +66,10 @@ describe('images: dedupe, visibility, listing', () => {
     assert.deepEqual(own.data.image, theirs.data.image);
 
     const list = await call(t, 'GET', '/v2/images', { key: t.otherKey });
-    assert.deepEqual(list.data.images.map((i: any) => i.reference), [theirs.data.image.reference]);
+    assert.deepEqual(
+      list.data.images.map((i: any) => i.reference),
+      [theirs.data.image.reference],
+    );
 
     const orgB = t.seed.organizations[1].reference;
     assert.equal(await t.s.images.imageForOrganization(orgB, mine.data.image.reference), null);
@@ -79,7 +85,14 @@ describe('images: dedupe, visibility, listing', () => {
 
   it('treats malformed, wrong-typed and unknown references as 404', async () => {
     const store = t.seed.organizations[0].stores[0].reference;
-    for (const ref of ['nope', store, `Image_${'I'.repeat(26)}`, `Image_${'a'.repeat(27)}`, `Image_${'a'.repeat(26)}`, "Image_'; drop table images;--"]) {
+    for (const ref of [
+      'nope',
+      store,
+      `Image_${'I'.repeat(26)}`,
+      `Image_${'a'.repeat(27)}`,
+      `Image_${'a'.repeat(26)}`,
+      "Image_'; drop table images;--",
+    ]) {
       const res = await call(t, 'GET', `/v2/images/${encodeURIComponent(ref)}`);
       assert.equal(res.statusCode, 404, ref);
       assert.equal(res.data.code, 'not_found');
@@ -91,7 +104,10 @@ describe('images: dedupe, visibility, listing', () => {
     const bytes = await png(33, 22, 40);
     const up = await upload(t, bytes);
     const handle = await t.s.images.imageForOrganization(orgA, up.data.image.reference);
-    assert.deepEqual({ ...handle, blobKey: undefined }, { reference: up.data.image.reference, width: 33, height: 22, format: 'png', blobKey: undefined });
+    assert.deepEqual(
+      { ...handle, blobKey: undefined },
+      { reference: up.data.image.reference, width: 33, height: 22, format: 'png', blobKey: undefined },
+    );
     assert.deepEqual(await t.s.images.readImage(handle!.blobKey), bytes);
     assert.equal(await t.s.images.readImage(`images/${orgA}/missing.png`), null);
     // Usable inside another module's transaction (PGlite has one connection).
@@ -111,7 +127,10 @@ describe('images: dedupe, visibility, listing', () => {
     const state = String(up.headers['x-ratelimit']);
     assert.match(state, /"default";r=\d+;t=\d+/);
     assert.match(state, /"uploads";r=\d+;t=\d+/);
-    const refused = await call(t, 'POST', '/v2/images', { payload: Buffer.from('x'), headers: { 'content-type': 'text/plain' } });
+    const refused = await call(t, 'POST', '/v2/images', {
+      payload: Buffer.from('x'),
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.match(String(refused.headers['x-ratelimit-policy']), /"uploads"/);
     const list = await call(t, 'GET', '/v2/images');
     assert.equal(String(list.headers['x-ratelimit-policy']), '"default";q=3000;w=60');
@@ -149,13 +168,22 @@ describe('images: pagination', () => {
     }
     const newestFirst = [...refs].reverse();
     const p1 = await call(t, 'GET', '/v2/images?limit=2');
-    assert.deepEqual(p1.data.images.map((i: any) => i.reference), newestFirst.slice(0, 2));
+    assert.deepEqual(
+      p1.data.images.map((i: any) => i.reference),
+      newestFirst.slice(0, 2),
+    );
     assert.ok(p1.data.nextCursor);
     const p2 = await call(t, 'GET', `/v2/images?limit=2&cursor=${encodeURIComponent(p1.data.nextCursor)}`);
-    assert.deepEqual(p2.data.images.map((i: any) => i.reference), newestFirst.slice(2, 4));
+    assert.deepEqual(
+      p2.data.images.map((i: any) => i.reference),
+      newestFirst.slice(2, 4),
+    );
     assert.ok(p2.data.nextCursor);
     const p3 = await call(t, 'GET', `/v2/images?limit=2&cursor=${encodeURIComponent(p2.data.nextCursor)}`);
-    assert.deepEqual(p3.data.images.map((i: any) => i.reference), newestFirst.slice(4));
+    assert.deepEqual(
+      p3.data.images.map((i: any) => i.reference),
+      newestFirst.slice(4),
+    );
     assert.equal(p3.data.nextCursor, null);
 
     const all = await call(t, 'GET', '/v2/images');
@@ -178,7 +206,9 @@ describe('images: pagination', () => {
     const bad = await call(t, 'GET', `/v2/images?cursor=${encodeURIComponent(p1.data.nextCursor + 'x')}`);
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.data.code, 'invalid_cursor');
-    const foreign = await call(t, 'GET', `/v2/images?cursor=${encodeURIComponent(p1.data.nextCursor)}`, { key: t.otherKey });
+    const foreign = await call(t, 'GET', `/v2/images?cursor=${encodeURIComponent(p1.data.nextCursor)}`, {
+      key: t.otherKey,
+    });
     assert.equal(foreign.statusCode, 200);
     assert.deepEqual(foreign.data.images, []);
     for (const q of ['limit=0', 'limit=101', 'limit=x', 'sort=asc']) {

@@ -10,7 +10,12 @@ import { bombPng, gif, jpeg, png, upload } from './fixtures.ts';
 const REF = /^Image_[0-9a-hjkmnp-tv-z]{26}$/;
 
 /** A real HTTP upload of `size` bytes in 64 KB writes; resolves with the answer and how much was sent. */
-function sendOverSocket(port: number, key: string, size: number, chunked: boolean): Promise<{ status: number; code: string; sent: number }> {
+function sendOverSocket(
+  port: number,
+  key: string,
+  size: number,
+  chunked: boolean,
+): Promise<{ status: number; code: string; sent: number }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { 'x-service-secret-key': key, 'content-type': 'application/octet-stream' };
     if (!chunked) headers['content-length'] = String(size);
@@ -68,20 +73,55 @@ describe('POST /v2/images: formats and decoding', () => {
 
   it('judges the format by the bytes, not by a file name or header', async () => {
     // A JPEG sent as ".png" is still a JPEG.
-    const res = await upload(t, await jpeg(50, 40, 7), { headers: { 'content-disposition': 'attachment; filename="photo.png"' } });
+    const res = await upload(t, await jpeg(50, 40, 7), {
+      headers: { 'content-disposition': 'attachment; filename="photo.png"' },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.data.image.format, 'jpeg');
   });
 
   const refusals: Array<[string, () => Promise<Buffer>, RegExp]> = [
     ['a GIF', gif, /only JPEG and PNG/],
-    ['a text file renamed .png', async () => Buffer.from('this is just text, saved as picture.png\n'), /only JPEG and PNG/],
-    ['an SVG', async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'), /only JPEG and PNG/],
-    ['a WebP', () => sharp({ create: { width: 10, height: 10, channels: 3, background: '#fff' } }).webp().toBuffer(), /only JPEG and PNG/],
-    ['a truncated JPEG', async () => { const b = await jpeg(640, 480); return b.subarray(0, Math.floor(b.length / 2)); }, /JPEG image is truncated or corrupt/],
-    ['a truncated PNG', async () => { const b = await png(640, 480, 3); return b.subarray(0, b.length - 30); }, /PNG image is truncated or corrupt/],
+    [
+      'a text file renamed .png',
+      async () => Buffer.from('this is just text, saved as picture.png\n'),
+      /only JPEG and PNG/,
+    ],
+    [
+      'an SVG',
+      async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'),
+      /only JPEG and PNG/,
+    ],
+    [
+      'a WebP',
+      () =>
+        sharp({ create: { width: 10, height: 10, channels: 3, background: '#fff' } })
+          .webp()
+          .toBuffer(),
+      /only JPEG and PNG/,
+    ],
+    [
+      'a truncated JPEG',
+      async () => {
+        const b = await jpeg(640, 480);
+        return b.subarray(0, Math.floor(b.length / 2));
+      },
+      /JPEG image is truncated or corrupt/,
+    ],
+    [
+      'a truncated PNG',
+      async () => {
+        const b = await png(640, 480, 3);
+        return b.subarray(0, b.length - 30);
+      },
+      /PNG image is truncated or corrupt/,
+    ],
     ['a PNG cut inside its header', async () => (await png(64, 64)).subarray(0, 20), /PNG header is damaged/],
-    ['a JPEG signature followed by garbage', async () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(500, 7)]), /JPEG/],
+    [
+      'a JPEG signature followed by garbage',
+      async () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(500, 7)]),
+      /JPEG/,
+    ],
     ['an empty body', async () => Buffer.alloc(0), /body is empty/],
   ];
   for (const [name, make, message] of refusals) {
@@ -113,7 +153,9 @@ describe('POST /v2/images: formats and decoding', () => {
   });
 
   it('downsizes a 7500x7500 PNG to 7000x7000 without blocking the event loop', async () => {
-    const big = await sharp({ create: { width: 7500, height: 7500, channels: 3, background: '#808080' } }).png().toBuffer();
+    const big = await sharp({ create: { width: 7500, height: 7500, channels: 3, background: '#808080' } })
+      .png()
+      .toBuffer();
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const started = performance.now();
@@ -163,7 +205,10 @@ describe('POST /v2/images: content type and size limit', () => {
 
   for (const type of ['application/json', 'image/png', 'image/jpeg', 'text/plain', 'multipart/form-data; boundary=x']) {
     it(`answers 415 to Content-Type ${type}`, async () => {
-      const res = await call(t, 'POST', '/v2/images', { payload: await png(10, 10), headers: { 'content-type': type } });
+      const res = await call(t, 'POST', '/v2/images', {
+        payload: await png(10, 10),
+        headers: { 'content-type': type },
+      });
       assert.equal(res.statusCode, 415, res.body);
       assert.equal(res.data.code, 'unsupported_media_type');
       assert.match(res.data.message, /application\/octet-stream/);
@@ -177,12 +222,17 @@ describe('POST /v2/images: content type and size limit', () => {
   });
 
   it('accepts parameters on the octet-stream type', async () => {
-    const res = await upload(t, await png(12, 12), { headers: { 'content-type': 'Application/Octet-Stream; charset=binary' } });
+    const res = await upload(t, await png(12, 12), {
+      headers: { 'content-type': 'Application/Octet-Stream; charset=binary' },
+    });
     assert.equal(res.statusCode, 200, res.body);
   });
 
   it('keeps JSON endpoints refusing octet-stream (the parser is scoped to uploads)', async () => {
-    const res = await call(t, 'POST', '/v2/auth/validate', { payload: Buffer.from('abc'), headers: { 'content-type': 'application/octet-stream' } });
+    const res = await call(t, 'POST', '/v2/auth/validate', {
+      payload: Buffer.from('abc'),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     assert.equal(res.statusCode, 415, res.body);
     assert.equal(res.data.code, 'unsupported_media_type');
   });
@@ -199,16 +249,22 @@ describe('POST /v2/images: content type and size limit', () => {
     const chunk = Buffer.alloc(16 * 1024, 1);
     const total = 200; // 3.2 MB on offer, 16 times the limit
     let produced = 0;
-    const body = Readable.from((function* () {
-      for (; produced < total; ) {
-        produced++;
-        yield chunk;
-      }
-    })());
+    const body = Readable.from(
+      (function* () {
+        for (; produced < total; ) {
+          produced++;
+          yield chunk;
+        }
+      })(),
+    );
     const res = await t.app.inject({
       method: 'POST',
       url: '/v2/images',
-      headers: { 'x-service-secret-key': t.key, 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked' },
+      headers: {
+        'x-service-secret-key': t.key,
+        'content-type': 'application/octet-stream',
+        'transfer-encoding': 'chunked',
+      },
       payload: body,
     });
     assert.equal(res.statusCode, 413, res.body);
@@ -241,7 +297,11 @@ describe('POST /v2/images: content type and size limit', () => {
   });
 
   it('requires a key', async () => {
-    const res = await call(t, 'POST', '/v2/images', { key: null, payload: await png(13, 13), headers: { 'content-type': 'application/octet-stream' } });
+    const res = await call(t, 'POST', '/v2/images', {
+      key: null,
+      payload: await png(13, 13),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     assert.equal(res.statusCode, 401);
   });
 });

@@ -1,20 +1,34 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
-import { ADDRESS, createOrder, expectError, getOrder, orderBody, products, ship, startProduction, store, uploadImage } from './helpers.ts';
+import {
+  ADDRESS,
+  createOrder,
+  expectError,
+  getOrder,
+  orderBody,
+  products,
+  ship,
+  startProduction,
+  store,
+  uploadImage,
+} from './helpers.ts';
 
 describe('cancel and dropship-address change', () => {
   let t: TestApp;
   let image: string;
   let p: ReturnType<typeof products>;
-  const twoLines = () => orderBody(t, image, {
-    orderlines: [
-      { productReference: p.clear, imageReference: image, quantity: 3 },
-      { productReference: p.protector, quantity: 2 },
-    ],
-  });
-  const cancel = (ref: string, orderlines: unknown, key = t.key) => call(t, 'POST', `/v2/orders/${ref}/cancel`, { key, body: { orderlines } });
-  const move = (ref: string, dropshipAddress: unknown) => call(t, 'PUT', `/v2/orders/${ref}/dropship-address`, { body: { dropshipAddress } });
+  const twoLines = () =>
+    orderBody(t, image, {
+      orderlines: [
+        { productReference: p.clear, imageReference: image, quantity: 3 },
+        { productReference: p.protector, quantity: 2 },
+      ],
+    });
+  const cancel = (ref: string, orderlines: unknown, key = t.key) =>
+    call(t, 'POST', `/v2/orders/${ref}/cancel`, { key, body: { orderlines } });
+  const move = (ref: string, dropshipAddress: unknown) =>
+    call(t, 'PUT', `/v2/orders/${ref}/dropship-address`, { body: { dropshipAddress } });
 
   before(async () => {
     t = await createTestApp();
@@ -32,7 +46,10 @@ describe('cancel and dropship-address change', () => {
     res = await cancel(ref, [{ index: 1, canceledQuantity: 2 }]);
     assert.equal(res.statusCode, 204);
     const o = await getOrder(t, ref);
-    assert.deepEqual(o.orderlines.map((l: any) => l.canceledQuantity), [2, 0]);
+    assert.deepEqual(
+      o.orderlines.map((l: any) => l.canceledQuantity),
+      [2, 0],
+    );
     assert.equal(o.status.code, 'pending');
     assert.equal(o.prices.products, before.prices.products - 2 * 1495);
     assert.ok(o.prices.shipping < before.prices.shipping, 'shipping follows the remaining items');
@@ -41,25 +58,76 @@ describe('cancel and dropship-address change', () => {
   it('is atomic across lines and names the failing rule', async () => {
     const ref = await createOrder(t, twoLines());
     await cancel(ref, [{ index: 1, canceledQuantity: 1 }]);
-    expectError(await cancel(ref, [{ index: 2, canceledQuantity: 1 }, { index: 1, canceledQuantity: 0 }]), 409, 'canceled_quantity_below_current');
-    expectError(await cancel(ref, [{ index: 2, canceledQuantity: 1 }, { index: 1, canceledQuantity: 4 }]), 409, 'canceled_quantity_exceeds_shippable');
-    expectError(await cancel(ref, [{ index: 2, canceledQuantity: 1 }, { index: 9, canceledQuantity: 1 }]), 400, 'invalid_request', 'index');
-    expectError(await cancel(ref, [{ index: 2, canceledQuantity: 1 }, { index: 2, canceledQuantity: 2 }]), 400, 'invalid_request', 'twice');
+    expectError(
+      await cancel(ref, [
+        { index: 2, canceledQuantity: 1 },
+        { index: 1, canceledQuantity: 0 },
+      ]),
+      409,
+      'canceled_quantity_below_current',
+    );
+    expectError(
+      await cancel(ref, [
+        { index: 2, canceledQuantity: 1 },
+        { index: 1, canceledQuantity: 4 },
+      ]),
+      409,
+      'canceled_quantity_exceeds_shippable',
+    );
+    expectError(
+      await cancel(ref, [
+        { index: 2, canceledQuantity: 1 },
+        { index: 9, canceledQuantity: 1 },
+      ]),
+      400,
+      'invalid_request',
+      'index',
+    );
+    expectError(
+      await cancel(ref, [
+        { index: 2, canceledQuantity: 1 },
+        { index: 2, canceledQuantity: 2 },
+      ]),
+      400,
+      'invalid_request',
+      'twice',
+    );
     expectError(await cancel(ref, [{ index: 2, canceledQuantity: -1 }]), 400, 'invalid_request', 'canceledQuantity');
     expectError(await cancel(ref, []), 400, 'invalid_request');
-    expectError(await call(t, 'POST', `/v2/orders/${ref}/cancel`, { body: { order: { orderlines: [] } } }), 400, 'invalid_request', 'body.order');
-    assert.deepEqual((await getOrder(t, ref)).orderlines.map((l: any) => l.canceledQuantity), [1, 0], 'nothing changed');
+    expectError(
+      await call(t, 'POST', `/v2/orders/${ref}/cancel`, { body: { order: { orderlines: [] } } }),
+      400,
+      'invalid_request',
+      'body.order',
+    );
+    assert.deepEqual(
+      (await getOrder(t, ref)).orderlines.map((l: any) => l.canceledQuantity),
+      [1, 0],
+      'nothing changed',
+    );
   });
 
   it('cancels the whole order when every line is fully canceled', async () => {
     const ref = await createOrder(t, twoLines());
     t.clock.advance(1000);
-    assert.equal((await cancel(ref, [{ index: 1, canceledQuantity: 3 }, { index: 2, canceledQuantity: 2 }])).statusCode, 204);
+    assert.equal(
+      (
+        await cancel(ref, [
+          { index: 1, canceledQuantity: 3 },
+          { index: 2, canceledQuantity: 2 },
+        ])
+      ).statusCode,
+      204,
+    );
     const o = await getOrder(t, ref);
     assert.equal(o.status.code, 'canceled');
     assert.equal(o.status.modified, t.clock.now().toISOString());
     assert.deepEqual(o.prices, { products: 0, shipping: 0, total: 0 });
-    assert.equal((await cancel(ref, [{ index: 1, canceledQuantity: 3 }])).statusCode, 204, 'a repeat still answers 204');
+    assert.equal(
+      (await cancel(ref, [{ index: 1, canceledQuantity: 3 }])).statusCode,
+      204,
+      'a repeat still answers 204',
+    );
     expectError(await move(ref, ADDRESS), 409, 'order_completed');
   });
 
@@ -70,11 +138,21 @@ describe('cancel and dropship-address change', () => {
     expectError(await cancel(ref, [{ index: 1, canceledQuantity: 1 }]), 409, 'already_in_production');
     expectError(await cancel(ref, [{ index: 1, canceledQuantity: 99 }]), 409, 'already_in_production');
     expectError(await cancel(ref, [{ index: 2, canceledQuantity: 0 }]), 409, 'already_in_production');
-    assert.equal((await cancel(ref, [{ index: 2, canceledQuantity: 1 }])).statusCode, 204, 'a repeat in production still answers 204');
+    assert.equal(
+      (await cancel(ref, [{ index: 2, canceledQuantity: 1 }])).statusCode,
+      204,
+      'a repeat in production still answers 204',
+    );
     await ship(t, [ref]);
     const o = await getOrder(t, ref);
     assert.equal(o.status.code, 'shipped');
-    assert.deepEqual(o.orderlines.map((l: any) => [l.shippedQuantity, l.canceledQuantity]), [[3, 0], [1, 1]]);
+    assert.deepEqual(
+      o.orderlines.map((l: any) => [l.shippedQuantity, l.canceledQuantity]),
+      [
+        [3, 0],
+        [1, 1],
+      ],
+    );
     expectError(await cancel(ref, [{ index: 1, canceledQuantity: 1 }]), 409, 'canceled_quantity_exceeds_shippable');
     assert.equal((await cancel(ref, [{ index: 2, canceledQuantity: 1 }])).statusCode, 204);
     expectError(await move(ref, ADDRESS), 409, 'order_completed');
@@ -85,7 +163,10 @@ describe('cancel and dropship-address change', () => {
     const results = await Promise.all([
       cancel(ref, [{ index: 1, canceledQuantity: 2 }]),
       cancel(ref, [{ index: 1, canceledQuantity: 1 }]),
-      cancel(ref, [{ index: 1, canceledQuantity: 2 }, { index: 2, canceledQuantity: 2 }]),
+      cancel(ref, [
+        { index: 1, canceledQuantity: 2 },
+        { index: 2, canceledQuantity: 2 },
+      ]),
     ]);
     for (const r of results) assert.ok([204, 409].includes(r.statusCode), r.body);
     const o = await getOrder(t, ref);
@@ -98,10 +179,23 @@ describe('cancel and dropship-address change', () => {
     const ref = await createOrder(t, twoLines());
     expectError(await cancel(ref, [{ index: 1, canceledQuantity: 1 }], t.otherKey), 404, 'not_found');
     expectError(await cancel('Order_nope', [{ index: 1, canceledQuantity: 1 }]), 404, 'not_found');
-    expectError(await call(t, 'PUT', `/v2/orders/${ref}/dropship-address`, { key: t.otherKey, body: { dropshipAddress: ADDRESS } }), 404, 'not_found');
+    expectError(
+      await call(t, 'PUT', `/v2/orders/${ref}/dropship-address`, {
+        key: t.otherKey,
+        body: { dropshipAddress: ADDRESS },
+      }),
+      404,
+      'not_found',
+    );
     // An order of a store that moved to Shopify afterwards can only change there.
     const shop = t.seed.organizations[0].stores.find((s) => s.code === 'DEMO2')!;
-    const combinedRef = await createOrder(t, { order: { storeReference: shop.reference, shippingKind: 'combined', orderlines: [{ productReference: p.protector, quantity: 1 }] } });
+    const combinedRef = await createOrder(t, {
+      order: {
+        storeReference: shop.reference,
+        shippingKind: 'combined',
+        orderlines: [{ productReference: p.protector, quantity: 1 }],
+      },
+    });
     const orgRef = t.seed.organizations[0].reference;
     await t.s.organization.updateStore(orgRef, shop.reference, { integration: 'shopify' });
     try {
@@ -117,7 +211,16 @@ describe('cancel and dropship-address change', () => {
     const ref = await createOrder(t, twoLines());
     const before = await getOrder(t, ref);
     t.clock.advance(1000);
-    const res = await move(ref, { firstname: 'Jonas', lastname: 'Weber', streetname: 'Packstation 105', additionalInfo: '12345678', zipcode: '10115', city: 'Berlin', countryCode: 'DE', email: 'jonas@example.de' });
+    const res = await move(ref, {
+      firstname: 'Jonas',
+      lastname: 'Weber',
+      streetname: 'Packstation 105',
+      additionalInfo: '12345678',
+      zipcode: '10115',
+      city: 'Berlin',
+      countryCode: 'DE',
+      email: 'jonas@example.de',
+    });
     assert.equal(res.statusCode, 204, res.body);
     const after = await getOrder(t, ref);
     assert.notEqual(after.dropshipAddressReference, before.dropshipAddressReference);
@@ -127,7 +230,13 @@ describe('cancel and dropship-address change', () => {
     assert.equal(address.data.address.phonenumber, undefined, 'fields left out are gone');
     expectError(await call(t, 'GET', `/v2/addresses/${before.dropshipAddressReference}`), 404, 'not_found');
     const events = (await call(t, 'GET', '/v2/events?type=order.updated&limit=100')).data.events;
-    assert.ok(events.some((e: any) => e.data.order.reference === ref && e.data.order.dropshipAddressReference === after.dropshipAddressReference), 'order.updated carries the new address reference');
+    assert.ok(
+      events.some(
+        (e: any) =>
+          e.data.order.reference === ref && e.data.order.dropshipAddressReference === after.dropshipAddressReference,
+      ),
+      'order.updated carries the new address reference',
+    );
   });
 
   it('validates the new address like order creation', async () => {
@@ -155,8 +264,12 @@ describe('cancel and dropship-address change', () => {
     const orgId = t.seed.organizations[0].reference;
     const replacement = await t.db.tx((tx) =>
       t.s.orders.createReplacementOrder(tx, {
-        organizationId: orgId, claimReference: 'Claim_0123456789abcdefghjkmnpqrs', orderReference: ref,
-        address: { ...ADDRESS, city: 'Utrecht' }, shippingLevel: 'tracked', lines: [{ orderlineIndex: 1, quantity: 1 }],
+        organizationId: orgId,
+        claimReference: 'Claim_0123456789abcdefghjkmnpqrs',
+        orderReference: ref,
+        address: { ...ADDRESS, city: 'Utrecht' },
+        shippingLevel: 'tracked',
+        lines: [{ orderlineIndex: 1, quantity: 1 }],
       }),
     );
     const o = await getOrder(t, replacement.reference);

@@ -34,7 +34,17 @@ describe('POST /v2/orders and reading orders', () => {
     assert.equal(o.preferredPackagingReference, null);
     assert.equal(o.shipmentReference, null);
     assert.equal(o.replacementForClaimReference, null);
-    assert.deepEqual(o.orderlines, [{ index: 1, productReference: p.clear, imageReference: image, quantity: 2, canceledQuantity: 0, shippedQuantity: 0, annotations: [] }]);
+    assert.deepEqual(o.orderlines, [
+      {
+        index: 1,
+        productReference: p.clear,
+        imageReference: image,
+        quantity: 2,
+        canceledQuantity: 0,
+        shippedQuantity: 0,
+        annotations: [],
+      },
+    ]);
     const address = await call(t, 'GET', `/v2/addresses/${o.dropshipAddressReference}`);
     assert.equal(address.statusCode, 200);
     assert.equal(address.data.address.reference, o.dropshipAddressReference);
@@ -50,7 +60,13 @@ describe('POST /v2/orders and reading orders', () => {
   });
 
   it('creates a combined order on the store address, without address or shipping options', async () => {
-    const ref = await createOrder(t, { order: { storeReference: store(t, 'DEMO2'), shippingKind: 'combined', orderlines: [{ productReference: p.protector, quantity: 3 }] } });
+    const ref = await createOrder(t, {
+      order: {
+        storeReference: store(t, 'DEMO2'),
+        shippingKind: 'combined',
+        orderlines: [{ productReference: p.protector, quantity: 3 }],
+      },
+    });
     const o = await getOrder(t, ref);
     assert.equal(o.shippingKind, 'combined');
     assert.equal(o.dropshipAddressReference, null);
@@ -60,7 +76,16 @@ describe('POST /v2/orders and reading orders', () => {
     assert.equal(o.brandReference, t.seed.organizations[0].brands[1].reference);
     for (const field of ['dropshipAddress', 'dropshipMinimalShippingLevel']) {
       const extra = field === 'dropshipAddress' ? ADDRESS : 'tracked';
-      const res = await call(t, 'POST', '/v2/orders', { body: { order: { storeReference: store(t, 'DEMO2'), shippingKind: 'combined', [field]: extra, orderlines: [{ productReference: p.protector, quantity: 1 }] } } });
+      const res = await call(t, 'POST', '/v2/orders', {
+        body: {
+          order: {
+            storeReference: store(t, 'DEMO2'),
+            shippingKind: 'combined',
+            [field]: extra,
+            orderlines: [{ productReference: p.protector, quantity: 1 }],
+          },
+        },
+      });
       expectError(res, 400, 'invalid_request', `body.order.${field}`);
     }
   });
@@ -72,17 +97,46 @@ describe('POST /v2/orders and reading orders', () => {
   });
 
   it('accepts only api stores of the organization', async () => {
-    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { storeReference: store(t, 'DEMOSHOP') }) }), 403, 'store_not_writable_via_api');
-    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { storeReference: store(t, 'OTHER1') }) }), 400, 'invalid_request', 'body.order.storeReference');
-    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { storeReference: 'Store_nope' }) }), 400, 'invalid_request', 'body.order.storeReference');
+    expectError(
+      await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { storeReference: store(t, 'DEMOSHOP') }) }),
+      403,
+      'store_not_writable_via_api',
+    );
+    expectError(
+      await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { storeReference: store(t, 'OTHER1') }) }),
+      400,
+      'invalid_request',
+      'body.order.storeReference',
+    );
+    expectError(
+      await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { storeReference: 'Store_nope' }) }),
+      400,
+      'invalid_request',
+      'body.order.storeReference',
+    );
   });
 
   it('needs an image on print products and none on other products', async () => {
     const noImage = orderBody(t, image, { orderlines: [{ productReference: p.clear, quantity: 1 }] });
-    expectError(await call(t, 'POST', '/v2/orders', { body: noImage }), 400, 'missing_image_reference', 'orderlines[0].imageReference');
-    const protectorWithImage = orderBody(t, image, { orderlines: [{ productReference: p.protector, imageReference: image, quantity: 1 }] });
-    expectError(await call(t, 'POST', '/v2/orders', { body: protectorWithImage }), 400, 'invalid_request', 'orderlines[0].imageReference');
-    const ok = await createOrder(t, orderBody(t, image, { orderlines: [{ productReference: p.protector, quantity: 1 }] }));
+    expectError(
+      await call(t, 'POST', '/v2/orders', { body: noImage }),
+      400,
+      'missing_image_reference',
+      'orderlines[0].imageReference',
+    );
+    const protectorWithImage = orderBody(t, image, {
+      orderlines: [{ productReference: p.protector, imageReference: image, quantity: 1 }],
+    });
+    expectError(
+      await call(t, 'POST', '/v2/orders', { body: protectorWithImage }),
+      400,
+      'invalid_request',
+      'orderlines[0].imageReference',
+    );
+    const ok = await createOrder(
+      t,
+      orderBody(t, image, { orderlines: [{ productReference: p.protector, quantity: 1 }] }),
+    );
     assert.equal((await getOrder(t, ok)).orderlines[0].imageReference, null);
   });
 
@@ -91,48 +145,118 @@ describe('POST /v2/orders and reading orders', () => {
     const res = await call(t, 'POST', '/v2/orders', { body: orderBody(t, foreign) });
     expectError(res, 400, 'invalid_request', 'body.order.orderlines[0].imageReference');
     assert.ok(!res.data.message.includes('Other'), 'does not reveal the other organization');
-    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, 'Image_0000') }), 400, 'invalid_request', 'imageReference');
+    expectError(
+      await call(t, 'POST', '/v2/orders', { body: orderBody(t, 'Image_0000') }),
+      400,
+      'invalid_request',
+      'imageReference',
+    );
   });
 
   it('refuses announced, ended, archived, invisible and unknown products', async () => {
     for (const ref of [p.announced, p.ended, p.archived, 'Product_0123456789abcdefghjkmnpqrs', 'nonsense']) {
-      const res = await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { orderlines: [{ productReference: ref, imageReference: image, quantity: 1 }] }) });
+      const res = await call(t, 'POST', '/v2/orders', {
+        body: orderBody(t, image, { orderlines: [{ productReference: ref, imageReference: image, quantity: 1 }] }),
+      });
       expectError(res, 400, 'product_not_orderable', 'orderlines[0].productReference');
     }
     // The leather collection is private to the first organization.
     const otherImage = await uploadImage(t, t.otherKey);
     const res = await call(t, 'POST', '/v2/orders', {
       key: t.otherKey,
-      body: { order: { storeReference: store(t, 'OTHER1'), shippingKind: 'dropship', dropshipAddress: ADDRESS, orderlines: [{ productReference: p.leather, imageReference: otherImage, quantity: 1 }] } },
+      body: {
+        order: {
+          storeReference: store(t, 'OTHER1'),
+          shippingKind: 'dropship',
+          dropshipAddress: ADDRESS,
+          orderlines: [{ productReference: p.leather, imageReference: otherImage, quantity: 1 }],
+        },
+      },
     });
     expectError(res, 400, 'product_not_orderable');
     // sunsetted is still orderable
-    await createOrder(t, orderBody(t, image, { orderlines: [{ productReference: p.sunsetted, imageReference: image, quantity: 1 }] }));
+    await createOrder(
+      t,
+      orderBody(t, image, { orderlines: [{ productReference: p.sunsetted, imageReference: image, quantity: 1 }] }),
+    );
   });
 
   it('takes up to 10 annotations per line and returns them', async () => {
     const ten = Array.from({ length: 10 }, (_, i) => ({ key: `k${i}`, value: `v${i}` }));
-    const ref = await createOrder(t, orderBody(t, image, { orderlines: [{ productReference: p.clear, imageReference: image, quantity: 1, annotations: ten }] }));
+    const ref = await createOrder(
+      t,
+      orderBody(t, image, {
+        orderlines: [{ productReference: p.clear, imageReference: image, quantity: 1, annotations: ten }],
+      }),
+    );
     assert.deepEqual((await getOrder(t, ref)).orderlines[0].annotations, ten);
     const eleven = [...ten, { key: 'k10', value: 'v10' }];
-    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { orderlines: [{ productReference: p.clear, imageReference: image, quantity: 1, annotations: eleven }] }) }), 400, 'invalid_request', 'annotations');
+    expectError(
+      await call(t, 'POST', '/v2/orders', {
+        body: orderBody(t, image, {
+          orderlines: [{ productReference: p.clear, imageReference: image, quantity: 1, annotations: eleven }],
+        }),
+      }),
+      400,
+      'invalid_request',
+      'annotations',
+    );
   });
 
   it('rejects undocumented fields and bad quantities, naming the field', async () => {
-    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { giftWrap: true }) }), 400, 'invalid_request', 'body.order.giftWrap');
-    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { orderlines: [{ productReference: p.clear, imageReference: image, quantity: 1, price: 1 }] }) }), 400, 'invalid_request', 'body.order.orderlines[0].price');
-    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { orderlines: [{ productReference: p.clear, imageReference: image, quantity: -1 }] }) }), 400, 'invalid_request', 'quantity');
-    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { dropshipAddress: { ...ADDRESS, floor: '3' } }) }), 400, 'invalid_request', 'body.order.dropshipAddress.floor');
-    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { orderlines: [] }) }), 400, 'invalid_request', 'orderlines');
-    expectError(await call(t, 'POST', '/v2/orders', { payload: 'not json', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    expectError(
+      await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { giftWrap: true }) }),
+      400,
+      'invalid_request',
+      'body.order.giftWrap',
+    );
+    expectError(
+      await call(t, 'POST', '/v2/orders', {
+        body: orderBody(t, image, {
+          orderlines: [{ productReference: p.clear, imageReference: image, quantity: 1, price: 1 }],
+        }),
+      }),
+      400,
+      'invalid_request',
+      'body.order.orderlines[0].price',
+    );
+    expectError(
+      await call(t, 'POST', '/v2/orders', {
+        body: orderBody(t, image, { orderlines: [{ productReference: p.clear, imageReference: image, quantity: -1 }] }),
+      }),
+      400,
+      'invalid_request',
+      'quantity',
+    );
+    expectError(
+      await call(t, 'POST', '/v2/orders', {
+        body: orderBody(t, image, { dropshipAddress: { ...ADDRESS, floor: '3' } }),
+      }),
+      400,
+      'invalid_request',
+      'body.order.dropshipAddress.floor',
+    );
+    expectError(
+      await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { orderlines: [] }) }),
+      400,
+      'invalid_request',
+      'orderlines',
+    );
+    expectError(
+      await call(t, 'POST', '/v2/orders', { payload: 'not json', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('validates the destination address', async () => {
-    const post = (address: Record<string, unknown>) => call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { dropshipAddress: address }) });
+    const post = (address: Record<string, unknown>) =>
+      call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { dropshipAddress: address }) });
     const { email: _e, ...noEmail } = ADDRESS;
     expectError(await post(noEmail), 400, 'invalid_address_missing_email');
     expectError(await post({ ...ADDRESS, email: '  ' }), 400, 'invalid_address_missing_email');
-    for (const cc of ['RU', 'BY', 'KP', 'IR', 'SY', 'CU', 'ru']) expectError(await post({ ...ADDRESS, countryCode: cc }), 400, 'invalid_address_denied_country');
+    for (const cc of ['RU', 'BY', 'KP', 'IR', 'SY', 'CU', 'ru'])
+      expectError(await post({ ...ADDRESS, countryCode: cc }), 400, 'invalid_address_denied_country');
     const { lastname: _l, ...noLastname } = ADDRESS;
     expectError(await post(noLastname), 400, 'invalid_address', 'body.order.dropshipAddress.lastname');
     const { firstname: _f, ...noFirstname } = ADDRESS;
@@ -150,21 +274,54 @@ describe('POST /v2/orders and reading orders', () => {
     const ref = await createOrder(t, orderBody(t, image, { customIdentifier: 'dup-1' }));
     const again = await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { customIdentifier: 'dup-1' }) });
     expectError(again, 409, 'custom_identifier_in_use', ref);
-    const found = await call(t, 'GET', '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=dup-1');
+    const found = await call(
+      t,
+      'GET',
+      '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=dup-1',
+    );
     assert.equal(found.statusCode, 200);
     assert.deepEqual(found.data, { orderReference: ref });
-    expectError(await call(t, 'GET', '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=nope'), 404, 'not_found');
-    expectError(await call(t, 'GET', '/v2/utilities/lookup-order-reference-by-custom-identifier'), 400, 'invalid_request', 'customIdentifier');
+    expectError(
+      await call(t, 'GET', '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=nope'),
+      404,
+      'not_found',
+    );
+    expectError(
+      await call(t, 'GET', '/v2/utilities/lookup-order-reference-by-custom-identifier'),
+      400,
+      'invalid_request',
+      'customIdentifier',
+    );
     // another organization may use the same identifier, and cannot see ours
     const otherImage = await uploadImage(t, t.otherKey);
-    await createOrder(t, { order: { storeReference: store(t, 'OTHER1'), shippingKind: 'dropship', customIdentifier: 'dup-1', dropshipAddress: ADDRESS, orderlines: [{ productReference: p.clear, imageReference: otherImage, quantity: 1 }] } }, t.otherKey);
-    const theirs = await call(t, 'GET', '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=dup-1', { key: t.otherKey });
+    await createOrder(
+      t,
+      {
+        order: {
+          storeReference: store(t, 'OTHER1'),
+          shippingKind: 'dropship',
+          customIdentifier: 'dup-1',
+          dropshipAddress: ADDRESS,
+          orderlines: [{ productReference: p.clear, imageReference: otherImage, quantity: 1 }],
+        },
+      },
+      t.otherKey,
+    );
+    const theirs = await call(
+      t,
+      'GET',
+      '/v2/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=dup-1',
+      { key: t.otherKey },
+    );
     assert.notEqual(theirs.data.orderReference, ref);
   });
 
   it('creates exactly one order for two concurrent requests with one customIdentifier', async () => {
     const body = orderBody(t, image, { customIdentifier: 'race-1' });
-    const results = await Promise.all([call(t, 'POST', '/v2/orders', { body }), call(t, 'POST', '/v2/orders', { body })]);
+    const results = await Promise.all([
+      call(t, 'POST', '/v2/orders', { body }),
+      call(t, 'POST', '/v2/orders', { body }),
+    ]);
     const codes = results.map((r) => r.statusCode).sort();
     assert.deepEqual(codes, [200, 409], results.map((r) => r.body).join(' | '));
     assert.equal(results.find((r) => r.statusCode === 409)!.data.code, 'custom_identifier_in_use');
@@ -182,17 +339,33 @@ describe('POST /v2/orders and reading orders', () => {
     }) as typeof db.tx;
     try {
       const burst = (n: number, id: (i: number) => string) =>
-        Promise.all(Array.from({ length: n }, (_, i) => call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { customIdentifier: id(i), storeReference: store(t, i % 2 ? 'DEMO1' : 'DEMO2') }) })));
+        Promise.all(
+          Array.from({ length: n }, (_, i) =>
+            call(t, 'POST', '/v2/orders', {
+              body: orderBody(t, image, {
+                customIdentifier: id(i),
+                storeReference: store(t, i % 2 ? 'DEMO1' : 'DEMO2'),
+              }),
+            }),
+          ),
+        );
       const first = await burst(20, (i) => `batch-${i}`);
-      assert.deepEqual(first.map((r) => r.statusCode), Array(20).fill(200));
+      assert.deepEqual(
+        first.map((r) => r.statusCode),
+        Array(20).fill(200),
+      );
       // PGlite runs each statement on this thread, so requests rarely find a batch open to join.
-      if (db.kind === 'postgres') assert.ok(transactions <= 4, `20 concurrent orders took ${transactions} transactions`);
+      if (db.kind === 'postgres')
+        assert.ok(transactions <= 4, `20 concurrent orders took ${transactions} transactions`);
       // A duplicate inside a batch: the batch is written again order by order.
       const results = await burst(24, (i) => `burst-${i % 23}`);
       const ok = [...first, ...results].filter((r) => r.statusCode === 200);
       assert.equal(ok.length, 20 + 23, results.map((r) => r.statusCode).join(','));
       const refused = results.filter((r) => r.statusCode !== 200);
-      assert.deepEqual(refused.map((r) => [r.statusCode, r.data.code]), [[409, 'custom_identifier_in_use']]);
+      assert.deepEqual(
+        refused.map((r) => [r.statusCode, r.data.code]),
+        [[409, 'custom_identifier_in_use']],
+      );
       const orders = await Promise.all(ok.map((r) => getOrder(t, r.data.order.reference)));
       const codes = orders.map((o) => o.legacyOrderCode);
       assert.equal(new Set(codes).size, codes.length, 'order numbers are unique per store');
@@ -212,7 +385,10 @@ describe('POST /v2/orders and reading orders', () => {
     const replay = await call(t, 'POST', '/v2/orders', { body: orderBody(t, image), headers });
     assert.equal(replay.statusCode, 200);
     assert.equal(replay.data.order.reference, first.data.order.reference);
-    const other = await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { customIdentifier: 'x' }), headers });
+    const other = await call(t, 'POST', '/v2/orders', {
+      body: orderBody(t, image, { customIdentifier: 'x' }),
+      headers,
+    });
     expectError(other, 409, 'idempotency_key_reused');
   });
 
@@ -221,27 +397,65 @@ describe('POST /v2/orders and reading orders', () => {
     const packagings = await call(t, 'GET', '/v2/packagings');
     assert.equal(packagings.statusCode, 200);
     const packaging = packagings.data.packagings[0].reference;
-    const o = await getOrder(t, await createOrder(t, orderBody(t, image, { brandReference: brand, preferredPackagingReference: packaging })));
+    const o = await getOrder(
+      t,
+      await createOrder(t, orderBody(t, image, { brandReference: brand, preferredPackagingReference: packaging })),
+    );
     assert.equal(o.brandReference, brand);
     assert.equal(o.preferredPackagingReference, packaging);
-    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { brandReference: t.seed.organizations[1].brands[0].reference }) }), 400, 'invalid_request', 'brandReference');
-    expectError(await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { preferredPackagingReference: 'Packaging_0123456789abcdefghjkmnpqrs' }) }), 400, 'invalid_request', 'preferredPackagingReference');
+    expectError(
+      await call(t, 'POST', '/v2/orders', {
+        body: orderBody(t, image, { brandReference: t.seed.organizations[1].brands[0].reference }),
+      }),
+      400,
+      'invalid_request',
+      'brandReference',
+    );
+    expectError(
+      await call(t, 'POST', '/v2/orders', {
+        body: orderBody(t, image, { preferredPackagingReference: 'Packaging_0123456789abcdefghjkmnpqrs' }),
+      }),
+      400,
+      'invalid_request',
+      'preferredPackagingReference',
+    );
   });
 
   it('decides the shipping level from destination, value and the requested minimum', async () => {
-    const level = async (patch: Record<string, unknown>) => (await getOrder(t, await createOrder(t, orderBody(t, image, patch)))).shippingLevel;
+    const level = async (patch: Record<string, unknown>) =>
+      (await getOrder(t, await createOrder(t, orderBody(t, image, patch)))).shippingLevel;
     assert.equal(await level({ dropshipMinimalShippingLevel: 'express' }), 'express');
     assert.equal(await level({ dropshipMinimalShippingLevel: 'tracked' }), 'tracked');
-    const packstation = { ...ADDRESS, streetname: 'Packstation 123', countryCode: 'DE', city: 'Berlin', zipcode: '10115' };
+    const packstation = {
+      ...ADDRESS,
+      streetname: 'Packstation 123',
+      countryCode: 'DE',
+      city: 'Berlin',
+      zipcode: '10115',
+    };
     assert.equal(await level({ dropshipAddress: packstation }), 'tracked');
     assert.equal(await level({ dropshipAddress: packstation, dropshipMinimalShippingLevel: 'express' }), 'tracked');
-    assert.equal(await level({ dropshipAddress: { ...ADDRESS, countryCode: 'US', city: 'Boston', zipcode: '02110' } }), 'tracked');
+    assert.equal(
+      await level({ dropshipAddress: { ...ADDRESS, countryCode: 'US', city: 'Boston', zipcode: '02110' } }),
+      'tracked',
+    );
     // 7 x 1495 = 10465 cents is above the domestic basic value limit
-    assert.equal(await level({ orderlines: [{ productReference: p.clear, imageReference: image, quantity: 7 }] }), 'tracked');
+    assert.equal(
+      await level({ orderlines: [{ productReference: p.clear, imageReference: image, quantity: 7 }] }),
+      'tracked',
+    );
   });
 
   it('queues orders of prelaunched products as preorders until launch', async () => {
-    const ref = await createOrder(t, orderBody(t, image, { orderlines: [{ productReference: p.prelaunched, imageReference: image, quantity: 1 }, { productReference: p.clear, imageReference: image, quantity: 1 }] }));
+    const ref = await createOrder(
+      t,
+      orderBody(t, image, {
+        orderlines: [
+          { productReference: p.prelaunched, imageReference: image, quantity: 1 },
+          { productReference: p.clear, imageReference: image, quantity: 1 },
+        ],
+      }),
+    );
     assert.equal((await getOrder(t, ref)).status.code, 'preorder');
     t.clock.advance(60_000);
     const res = await operator(t, 'PATCH', `/catalog/products/${p.prelaunched}`, { status: 'launched' });
@@ -261,30 +475,58 @@ describe('POST /v2/orders and reading orders', () => {
     const first = await call(t, 'GET', '/v2/orders?limit=2');
     assert.equal(first.data.orders.length, 2);
     assert.ok(first.data.nextCursor);
-    assert.deepEqual(first.data.orders.map((o: any) => o.legacyOrderCode), created.slice(0, 2));
+    assert.deepEqual(
+      first.data.orders.map((o: any) => o.legacyOrderCode),
+      created.slice(0, 2),
+    );
     const second = await call(t, 'GET', `/v2/orders?limit=2&cursor=${encodeURIComponent(first.data.nextCursor)}`);
-    assert.deepEqual(second.data.orders.map((o: any) => o.legacyOrderCode), created.slice(2, 4));
+    assert.deepEqual(
+      second.data.orders.map((o: any) => o.legacyOrderCode),
+      created.slice(2, 4),
+    );
     const combined = await call(t, 'GET', `/v2/orders?storeReference=${store(t, 'DEMO2')}`);
-    assert.ok(combined.data.orders.length >= 1 && combined.data.orders.every((o: any) => o.storeReference === store(t, 'DEMO2')));
+    assert.ok(
+      combined.data.orders.length >= 1 &&
+        combined.data.orders.every((o: any) => o.storeReference === store(t, 'DEMO2')),
+    );
     const pending = await call(t, 'GET', '/v2/orders?status=pending&limit=100');
     assert.ok(pending.data.orders.every((o: any) => o.status.code === 'pending'));
-    const none = await call(t, 'GET', `/v2/orders?createdAfter=${encodeURIComponent(new Date(Date.now() + 86400_000 * 365).toISOString())}`);
+    const none = await call(
+      t,
+      'GET',
+      `/v2/orders?createdAfter=${encodeURIComponent(new Date(Date.now() + 86400_000 * 365).toISOString())}`,
+    );
     assert.deepEqual(none.data.orders, []);
     expectError(await call(t, 'GET', '/v2/orders?cursor=forged'), 400, 'invalid_cursor');
     expectError(await call(t, 'GET', '/v2/orders?status=lost'), 400, 'invalid_request', 'status');
-    expectError(await call(t, 'GET', `/v2/orders?storeReference=${store(t, 'OTHER1')}`), 400, 'invalid_request', 'storeReference');
+    expectError(
+      await call(t, 'GET', `/v2/orders?storeReference=${store(t, 'OTHER1')}`),
+      400,
+      'invalid_request',
+      'storeReference',
+    );
     const theirs = await call(t, 'GET', '/v2/orders', { key: t.otherKey });
     assert.ok(theirs.data.orders.every((o: any) => o.storeReference === store(t, 'OTHER1')));
   });
 
   it('answers 404 for unknown, malformed and foreign orders and addresses', async () => {
     const foreign = (await call(t, 'GET', '/v2/orders', { key: t.otherKey })).data.orders[0];
-    for (const url of ['/v2/orders/Order_0123456789abcdefghjkmnpqrs', '/v2/orders/bogus', `/v2/orders/${foreign.reference}`, `/v2/addresses/${foreign.dropshipAddressReference}`, '/v2/addresses/Address_x']) {
+    for (const url of [
+      '/v2/orders/Order_0123456789abcdefghjkmnpqrs',
+      '/v2/orders/bogus',
+      `/v2/orders/${foreign.reference}`,
+      `/v2/addresses/${foreign.dropshipAddressReference}`,
+      '/v2/addresses/Address_x',
+    ]) {
       expectError(await call(t, 'GET', url), 404, 'not_found');
     }
   });
 
   it('refuses writes with a read-only key', async () => {
-    expectError(await call(t, 'POST', '/v2/orders', { key: t.readOnlyKey, body: orderBody(t, image) }), 403, 'insufficient_permissions');
+    expectError(
+      await call(t, 'POST', '/v2/orders', { key: t.readOnlyKey, body: orderBody(t, image) }),
+      403,
+      'insufficient_permissions',
+    );
   });
 });

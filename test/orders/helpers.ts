@@ -43,8 +43,14 @@ let shade = 0;
 /** A fresh PNG uploaded through the API (a new colour each time, so a new image). */
 export async function uploadImage(t: TestApp, key = t.key): Promise<string> {
   shade = (shade + 37) % 256;
-  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: shade, g: 120, b: 200 } } }).png().toBuffer();
-  const res = await call(t, 'POST', '/v2/images', { key, payload: png, headers: { 'content-type': 'application/octet-stream' } });
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: shade, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
+  const res = await call(t, 'POST', '/v2/images', {
+    key,
+    payload: png,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
   assert.equal(res.statusCode, 200, res.body);
   return res.data.image.reference;
 }
@@ -74,10 +80,16 @@ export async function getOrder(t: TestApp, ref: string) {
   return res.data.order;
 }
 
-export function expectError(res: { statusCode: number; data: any; body: string }, status: number, code: string, messagePart?: string) {
+export function expectError(
+  res: { statusCode: number; data: any; body: string },
+  status: number,
+  code: string,
+  messagePart?: string,
+) {
   assert.equal(res.statusCode, status, res.body);
   assert.equal(res.data.code, code, res.body);
-  if (messagePart) assert.ok(res.data.message.includes(messagePart), `message "${res.data.message}" should mention ${messagePart}`);
+  if (messagePart)
+    assert.ok(res.data.message.includes(messagePart), `message "${res.data.message}" should mention ${messagePart}`);
 }
 
 export async function startProduction(t: TestApp, ref: string) {
@@ -86,7 +98,9 @@ export async function startProduction(t: TestApp, ref: string) {
 }
 
 export async function ship(t: TestApp, refs: string[], extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await call(t, 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: refs, ...extra } } });
+  const res = await call(t, 'POST', '/v2/test-helpers/shipments', {
+    body: { shipment: { orderReferences: refs, ...extra } },
+  });
   assert.equal(res.statusCode, 200, res.body);
   return res.data.shipment.reference;
 }

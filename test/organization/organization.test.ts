@@ -56,18 +56,31 @@ describe('organization endpoints', () => {
 
   it('hides another organization’s records as 404', async () => {
     const foreign = t.seed.organizations[1];
-    for (const url of [`/v2/stores/${foreign.stores[0].reference}`, `/v2/brands/${foreign.brands[0].reference}`, `/v2/accounts/${foreign.accounts[0].reference}`]) {
+    for (const url of [
+      `/v2/stores/${foreign.stores[0].reference}`,
+      `/v2/brands/${foreign.brands[0].reference}`,
+      `/v2/accounts/${foreign.accounts[0].reference}`,
+    ]) {
       const res = await call(t, 'GET', url);
       assert.equal(res.statusCode, 404, url);
       assert.equal(res.data.code, 'not_found');
     }
     const own = await call(t, 'GET', '/v2/stores', { key: t.otherKey });
-    assert.deepEqual(own.data.stores.map((s: any) => s.code), ['OTHER1']);
+    assert.deepEqual(
+      own.data.stores.map((s: any) => s.code),
+      ['OTHER1'],
+    );
   });
 
   it('treats malformed and wrong-typed references as 404', async () => {
     const brandRef = t.seed.organizations[0].brands[0].reference;
-    for (const ref of ['nope', brandRef, 'Store_' + 'I'.repeat(26), 'Store_' + 'a'.repeat(27), "Store_'; drop table stores;--"]) {
+    for (const ref of [
+      'nope',
+      brandRef,
+      'Store_' + 'I'.repeat(26),
+      'Store_' + 'a'.repeat(27),
+      "Store_'; drop table stores;--",
+    ]) {
       const res = await call(t, 'GET', `/v2/stores/${encodeURIComponent(ref)}`);
       assert.equal(res.statusCode, 404, ref);
       assert.equal(res.data.code, 'not_found');

@@ -76,7 +76,10 @@ describe('authentication', () => {
   });
 
   it('refuses the operator API without the operator token', async () => {
-    const res = await call(t, 'GET', '/operator/organizations', { key: null, headers: { authorization: 'Bearer wrong' } });
+    const res = await call(t, 'GET', '/operator/organizations', {
+      key: null,
+      headers: { authorization: 'Bearer wrong' },
+    });
     assert.equal(res.statusCode, 401);
     const none = await call(t, 'GET', '/operator/organizations', { key: null });
     assert.equal(none.statusCode, 401);

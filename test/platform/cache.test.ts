@@ -25,9 +25,24 @@ describe('ReadCache', () => {
       asked.push(keys);
       return new Map(keys.filter((k) => k !== 'absent').map((k) => [k, k.toUpperCase()]));
     };
-    assert.deepEqual([...(await cache.getMany(['a', 'b'], load))], [['a', 'A'], ['b', 'B']]);
-    assert.deepEqual([...(await cache.getMany(['a', 'c', 'absent'], load))], [['a', 'A'], ['c', 'C']]);
-    assert.deepEqual(asked, [['a', 'b'], ['c', 'absent']]);
+    assert.deepEqual(
+      [...(await cache.getMany(['a', 'b'], load))],
+      [
+        ['a', 'A'],
+        ['b', 'B'],
+      ],
+    );
+    assert.deepEqual(
+      [...(await cache.getMany(['a', 'c', 'absent'], load))],
+      [
+        ['a', 'A'],
+        ['c', 'C'],
+      ],
+    );
+    assert.deepEqual(asked, [
+      ['a', 'b'],
+      ['c', 'absent'],
+    ]);
     // Absent keys are not remembered: they may be created later.
     await cache.getMany(['absent'], load);
     assert.deepEqual(asked.at(-1), ['absent']);
@@ -47,7 +62,12 @@ describe('ReadCache', () => {
 
   it('drops the oldest entry when full, and entries past their age', async () => {
     const cache = new ReadCache<number>({ maxEntries: 2, maxAgeMs: 60_000 });
-    for (const [k, v] of [['a', 1], ['b', 2], ['c', 3]] as const) await cache.getOne(k, async () => v);
+    for (const [k, v] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ] as const)
+      await cache.getOne(k, async () => v);
     assert.deepEqual([cache.get('a'), cache.get('b'), cache.get('c')], [undefined, 2, 3]);
     const young = new ReadCache<number>({ maxEntries: 2, maxAgeMs: 0 });
     await young.getOne('a', async () => 1);
@@ -66,11 +86,16 @@ describe('caches of catalog and stores on one node', () => {
     const product = (await call(t, 'GET', '/v2/products?limit=1')).data.products[0];
     assert.equal((await call(t, 'GET', `/v2/products/${product.reference}`)).data.product.name, product.name);
     await t.s.catalog.changeProduct(product.reference, { name: 'Renamed by the operator' });
-    assert.equal((await call(t, 'GET', `/v2/products/${product.reference}`)).data.product.name, 'Renamed by the operator');
+    assert.equal(
+      (await call(t, 'GET', `/v2/products/${product.reference}`)).data.product.name,
+      'Renamed by the operator',
+    );
   });
 
   it('serves a store change at once to order creation', async () => {
-    const store = (await call(t, 'GET', '/v2/stores')).data.stores.find((s: { integration: string }) => s.integration === 'api');
+    const store = (await call(t, 'GET', '/v2/stores')).data.stores.find(
+      (s: { integration: string }) => s.integration === 'api',
+    );
     const orgId = t.seed.organizations[0].reference;
     assert.equal((await t.s.organization.cachedStoreRow(orgId, store.reference))?.integration, 'api');
     await t.s.organization.updateStore(orgId, store.reference, { integration: 'shopify' });
@@ -79,14 +104,24 @@ describe('caches of catalog and stores on one node', () => {
   });
 });
 
-describe('caches across nodes on PostgreSQL', { skip: testDatabaseUrl ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describe('caches across nodes on PostgreSQL', {
+  skip: testDatabaseUrl ? false : 'TEST_DATABASE_URL is not set',
+}, () => {
   let t: TestApp;
   let other: Services;
   let otherDb: PostgresDb;
   before(async () => {
     t = await createTestApp();
     otherDb = new PostgresDb((t.db as PostgresDb).pool.options.connectionString!);
-    other = createServices({ config: t.s.config, db: otherDb, clock: t.clock, log: pino({ level: 'silent' }) as never, rateLimits: new MemoryRateLimitStore(), secretKey: 'test-secret-key', blobs: t.s.blobs });
+    other = createServices({
+      config: t.s.config,
+      db: otherDb,
+      clock: t.clock,
+      log: pino({ level: 'silent' }) as never,
+      rateLimits: new MemoryRateLimitStore(),
+      secretKey: 'test-secret-key',
+      blobs: t.s.blobs,
+    });
   });
   after(async () => {
     await otherDb?.close();
@@ -99,7 +134,10 @@ describe('caches across nodes on PostgreSQL', { skip: testDatabaseUrl ? false : 
     const ref = (await call(t, 'GET', '/v2/products?limit=1')).data.products[0].reference;
     await productName(ref);
     await other.catalog.changeProduct(ref, { name: 'Changed on another node' });
-    await eventually(async () => (await productName(ref)) === 'Changed on another node', 'the other node’s change is served');
+    await eventually(
+      async () => (await productName(ref)) === 'Changed on another node',
+      'the other node’s change is served',
+    );
   });
 
   it('forgets everything when its listening connection drops, and listens again', async () => {
@@ -108,7 +146,8 @@ describe('caches across nodes on PostgreSQL', { skip: testDatabaseUrl ? false : 
     // A change nobody announced (as if its notification were lost) is served once the connection drops.
     await t.db.query('UPDATE products SET name = $2 WHERE id = $1', [ref, 'Changed silently']);
     assert.equal(await productName(ref), before, 'still cached');
-    const listening = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()";
+    const listening =
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()";
     const pids = (await t.db.query<{ pid: number }>(listening)).map((r) => r.pid);
     assert.equal(pids.length, 2, 'one listening connection per node');
     await t.db.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY($1::int[])', [pids]);
@@ -123,7 +162,10 @@ describe('caches across nodes on PostgreSQL', { skip: testDatabaseUrl ? false : 
     const store = (await call(t, 'GET', '/v2/stores')).data.stores[0];
     await t.s.organization.cachedStoreRow(orgId, store.reference);
     await other.organization.updateStore(orgId, store.reference, { name: 'Renamed elsewhere' });
-    await eventually(async () => (await t.s.organization.cachedStoreRow(orgId, store.reference))?.name === 'Renamed elsewhere', 'the store change is seen');
+    await eventually(
+      async () => (await t.s.organization.cachedStoreRow(orgId, store.reference))?.name === 'Renamed elsewhere',
+      'the store change is seen',
+    );
   });
 
   it('runs a prepared statement again after a migration changed its table', async () => {

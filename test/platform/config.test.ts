@@ -30,7 +30,11 @@ describe('configuration', () => {
       [{ RATE_LIMITS: 'default=10' }, /^RATE_LIMITS: "default=10"/],
       [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
     ];
-    for (const [env, message] of cases) assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && message.test((e as Error).message));
+    for (const [env, message] of cases)
+      assert.throws(
+        () => loadConfig(env),
+        (e: unknown) => e instanceof ConfigError && message.test((e as Error).message),
+      );
   });
 
   it('documents every variable in the README', () => {

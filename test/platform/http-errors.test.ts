@@ -15,9 +15,22 @@ describe('http conventions', () => {
   after(() => t.close());
 
   const op = (method: 'POST' | 'GET' | 'PATCH', url: string, payload?: string, contentType = 'application/json') =>
-    call(t, method, `/operator${url}`, { key: null, payload, headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...(payload !== undefined ? { 'content-type': contentType } : {}) } });
+    call(t, method, `/operator${url}`, {
+      key: null,
+      payload,
+      headers: {
+        authorization: `Bearer ${OPERATOR_TOKEN}`,
+        ...(payload !== undefined ? { 'content-type': contentType } : {}),
+      },
+    });
 
-  const storeBody = (extra: Record<string, unknown> = {}) => ({ name: 'S', code: `C${Math.floor(Math.random() * 1e6)}`, integration: 'api', accountReference: account, ...extra });
+  const storeBody = (extra: Record<string, unknown> = {}) => ({
+    name: 'S',
+    code: `C${Math.floor(Math.random() * 1e6)}`,
+    integration: 'api',
+    accountReference: account,
+    ...extra,
+  });
 
   it('answers invalid JSON with 400 invalid_request', async () => {
     const res = await op('POST', `/organizations/${org}/stores`, '{"name": ');
@@ -37,14 +50,22 @@ describe('http conventions', () => {
     assert.equal(top.statusCode, 400);
     assert.equal(top.data.code, 'invalid_request');
     assert.equal(top.data.message, 'body.color is not a documented field');
-    const nested = await op('POST', `/organizations/${org}/stores`, JSON.stringify(storeBody({ combinedAddress: { lastname: 'x', planet: 'Mars' } })));
+    const nested = await op(
+      'POST',
+      `/organizations/${org}/stores`,
+      JSON.stringify(storeBody({ combinedAddress: { lastname: 'x', planet: 'Mars' } })),
+    );
     assert.equal(nested.statusCode, 400);
     assert.equal(nested.data.message, 'body.combinedAddress.planet is not a documented field');
     assert.ok(Array.isArray(nested.data.details));
   });
 
   it('names a missing field and a wrong type', async () => {
-    const missing = await op('POST', `/organizations/${org}/stores`, JSON.stringify({ name: 'x', integration: 'api', accountReference: account }));
+    const missing = await op(
+      'POST',
+      `/organizations/${org}/stores`,
+      JSON.stringify({ name: 'x', integration: 'api', accountReference: account }),
+    );
     assert.equal(missing.data.message, 'body.code is required');
     const wrong = await op('POST', `/organizations/${org}/stores`, JSON.stringify(storeBody({ name: 42 })));
     assert.equal(wrong.statusCode, 400);
@@ -117,7 +138,8 @@ describe('http conventions', () => {
     const product = org.products!.find((p) => p.status === 'launched')!;
     const quote = {
       quote: {
-        storeReference: org.stores[0].reference, shippingKind: 'dropship',
+        storeReference: org.stores[0].reference,
+        shippingKind: 'dropship',
         dropshipAddress: { lastname: 'X', streetname: 'Damrak', zipcode: '1012', city: 'Amsterdam', countryCode: 'NL' },
         orderlines: [{ productReference: product.reference, quantity: 1 }],
       },
@@ -137,7 +159,10 @@ describe('http conventions', () => {
   });
 
   it('treats an empty JSON body as none and refuses a body where none is documented', async () => {
-    const empty = await call(t, 'POST', '/v2/auth/validate', { headers: { 'content-type': 'application/json' }, payload: '' });
+    const empty = await call(t, 'POST', '/v2/auth/validate', {
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     assert.equal(empty.statusCode, 200);
     const body = await call(t, 'POST', '/v2/auth/validate', { body: { a: 1 } });
     assert.equal(body.statusCode, 400);
@@ -145,7 +170,10 @@ describe('http conventions', () => {
   });
 
   it('refuses numbers out of range and impossible timestamps as 400', async () => {
-    const huge = await call(t, 'POST', '/v2/quote', { headers: { 'content-type': 'application/json' }, payload: '{"quote":{"orderlines":[{"quantity":1e400}]}}' });
+    const huge = await call(t, 'POST', '/v2/quote', {
+      headers: { 'content-type': 'application/json' },
+      payload: '{"quote":{"orderlines":[{"quantity":1e400}]}}',
+    });
     assert.equal(huge.statusCode, 400);
     assert.equal(huge.data.message, 'body.quote.orderlines[0].quantity is a number out of range');
     for (const ts of ['2026-06-30T23:59:60Z', '0000-01-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-01-01']) {
@@ -153,7 +181,11 @@ describe('http conventions', () => {
       assert.equal(res.statusCode, 400, ts);
       assert.match(res.data.message, /query\.createdAfter must match format/);
     }
-    assert.equal((await call(t, 'GET', `/v2/orders?createdAfter=${encodeURIComponent('2026-06-30T23:59:59.123+02:00')}`)).statusCode, 200);
+    assert.equal(
+      (await call(t, 'GET', `/v2/orders?createdAfter=${encodeURIComponent('2026-06-30T23:59:59.123+02:00')}`))
+        .statusCode,
+      200,
+    );
   });
 
   it('authenticates and rate-limits unknown /v2 paths like any other', async () => {

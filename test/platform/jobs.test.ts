@@ -10,9 +10,19 @@ const log = pino({ level: 'silent' }) as never;
 describe('jobs', () => {
   let t: TestApp;
   let runs: Array<{ worker: string; payload: any }>;
-  const makeWorker = (kind: string, run: (payload: any) => Promise<void>, extra: { leaseMs?: number; backoffMs?: (n: number) => number } = {}) => {
+  const makeWorker = (
+    kind: string,
+    run: (payload: any) => Promise<void>,
+    extra: { leaseMs?: number; backoffMs?: (n: number) => number } = {},
+  ) => {
     const w = new Worker({ db: t.db, clock: t.clock, log });
-    w.register(kind, { run: async (p) => { runs.push({ worker: w.id, payload: p }); await run(p); }, ...extra });
+    w.register(kind, {
+      run: async (p) => {
+        runs.push({ worker: w.id, payload: p });
+        await run(p);
+      },
+      ...extra,
+    });
     return w;
   };
 
@@ -35,7 +45,10 @@ describe('jobs', () => {
     assert.equal(await w.drain(), 0);
     await t.db.tx((tx) => enqueue(tx, t.clock, 'test.rollback', { n: 2 }));
     assert.equal(await w.drain(), 1);
-    assert.deepEqual(runs.map((r) => r.payload.n), [2]);
+    assert.deepEqual(
+      runs.map((r) => r.payload.n),
+      [2],
+    );
   });
 
   it('never runs one job on two workers at once', async () => {
@@ -44,7 +57,10 @@ describe('jobs', () => {
     const b = makeWorker('test.once', async () => new Promise((r) => setTimeout(r, 2)));
     await Promise.all([a.drain(), b.drain(), a.drain(), b.drain()]);
     const ids = runs.map((r) => r.payload.i).sort((x, y) => x - y);
-    assert.deepEqual(ids, Array.from({ length: 20 }, (_, i) => i));
+    assert.deepEqual(
+      ids,
+      Array.from({ length: 20 }, (_, i) => i),
+    );
   });
 
   it('runs a crashed worker’s job again once its lease has run out', async () => {
@@ -62,7 +78,13 @@ describe('jobs', () => {
 
   it('retries with back-off and goes dead after the last attempt', async () => {
     await enqueue(t.db, t.clock, 'test.fail', {}, { maxAttempts: 3 });
-    const w = makeWorker('test.fail', async () => { throw new Error('receiver down'); }, { backoffMs: (n) => n * 1000 });
+    const w = makeWorker(
+      'test.fail',
+      async () => {
+        throw new Error('receiver down');
+      },
+      { backoffMs: (n) => n * 1000 },
+    );
     assert.equal(await w.drain(), 1);
     let [job] = await jobsRepo.list(t.db, { kind: 'test.fail', limit: 1 });
     assert.equal(job.status, 'pending');
@@ -86,7 +108,9 @@ describe('jobs', () => {
 
   it('sends a permanent failure straight to dead', async () => {
     await enqueue(t.db, t.clock, 'test.permanent', {});
-    const w = makeWorker('test.permanent', async () => { throw new PermanentJobError('bad input'); });
+    const w = makeWorker('test.permanent', async () => {
+      throw new PermanentJobError('bad input');
+    });
     await w.drain();
     const [job] = await jobsRepo.list(t.db, { kind: 'test.permanent', limit: 1 });
     assert.equal(job.status, 'dead');
@@ -98,7 +122,10 @@ describe('jobs', () => {
     await enqueue(t.db, t.clock, 'test.dedupe', { a: 2 }, { dedupeKey: 'same' });
     const w = makeWorker('test.dedupe', async () => {});
     assert.equal(await w.drain(), 1);
-    assert.deepEqual(runs.map((r) => r.payload.a), [1]);
+    assert.deepEqual(
+      runs.map((r) => r.payload.a),
+      [1],
+    );
   });
 
   it('does not run jobs scheduled in the future', async () => {

@@ -19,7 +19,8 @@ describe('OpenAPI examples', () => {
     doc = (await call(t, 'GET', '/v2/openapi.json', { key: null })).data;
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
-        if (METHODS.includes(method)) operations.push({ where: `${op.operationId} (${method.toUpperCase()} ${path})`, op });
+        if (METHODS.includes(method))
+          operations.push({ where: `${op.operationId} (${method.toUpperCase()} ${path})`, op });
       }
     }
   });
@@ -72,7 +73,9 @@ describe('OpenAPI examples', () => {
   it('shows at least one error example per operation, each a valid Error', () => {
     const problems: string[] = [];
     for (const { where, op } of operations) {
-      const errors = Object.entries<any>(op.responses).filter(([status, r]) => Number(status) >= 400 && r.content?.['application/json']?.example !== undefined);
+      const errors = Object.entries<any>(op.responses).filter(
+        ([status, r]) => Number(status) >= 400 && r.content?.['application/json']?.example !== undefined,
+      );
       if (errors.length === 0) problems.push(`${where}: no error example`);
       for (const [status, r] of errors) check(`${where} ${status}`, r.content['application/json'], problems);
     }
@@ -88,9 +91,11 @@ describe('OpenAPI examples', () => {
         stale.push(`${id}: not an operation`);
         continue;
       }
-      if (recorded.request !== undefined && !op.requestBody?.content?.['application/json']) stale.push(`${id}: request example without a JSON body`);
+      if (recorded.request !== undefined && !op.requestBody?.content?.['application/json'])
+        stale.push(`${id}: request example without a JSON body`);
       for (const status of Object.keys(recorded.responses)) {
-        if (!op.responses[status]?.content?.['application/json']) stale.push(`${id}: ${status} is not a documented JSON response`);
+        if (!op.responses[status]?.content?.['application/json'])
+          stale.push(`${id}: ${status} is not a documented JSON response`);
       }
     }
     assert.deepEqual(stale, []);
@@ -101,8 +106,16 @@ describe('OpenAPI examples', () => {
     assert.ok(create, 'createOrder is documented');
     const media = create.op.requestBody.content['application/json'];
     const problems: string[] = [];
-    check('broken', { schema: media.schema, example: { order: { ...media.example.order, unknownField: 1 } } }, problems);
-    check('broken', { schema: media.schema, example: { order: { ...media.example.order, orderlines: 'none' } } }, problems);
+    check(
+      'broken',
+      { schema: media.schema, example: { order: { ...media.example.order, unknownField: 1 } } },
+      problems,
+    );
+    check(
+      'broken',
+      { schema: media.schema, example: { order: { ...media.example.order, orderlines: 'none' } } },
+      problems,
+    );
     assert.equal(problems.length, 2);
   });
 });

@@ -32,7 +32,10 @@ describe('OpenAPI document', () => {
         assert.ok(op.tags?.length, `${where} has tags`);
         assert.ok(op.summary, `${where} has a summary`);
         for (const status of ['401', '429', '500']) assert.ok(op.responses[status], `${where} documents ${status}`);
-        assert.ok(Object.keys(op.responses).some((s) => s.startsWith('2')), `${where} documents a success`);
+        assert.ok(
+          Object.keys(op.responses).some((s) => s.startsWith('2')),
+          `${where} documents a success`,
+        );
       }
     }
     assert.ok(operations >= 8);
@@ -59,7 +62,7 @@ describe('OpenAPI document', () => {
     assert.equal(Number(js.headers['content-length']), js.rawPayload.length);
   });
 
-  it('redirects /docs to /docs/, where the page\'s relative script path resolves', async () => {
+  it("redirects /docs to /docs/, where the page's relative script path resolves", async () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs' });
     assert.equal(res.statusCode, 301);
     assert.equal(res.headers.location, '/docs/');

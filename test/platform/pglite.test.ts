@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { type TestApp, createTestApp } from '../support/app.ts';
 import { testDatabaseUrl } from '../support/db.ts';
 
-describe('the embedded database', { skip: testDatabaseUrl ? 'TEST_DATABASE_URL is set: the tests run on PostgreSQL' : false }, () => {
+describe('the embedded database', {
+  skip: testDatabaseUrl ? 'TEST_DATABASE_URL is set: the tests run on PostgreSQL' : false,
+}, () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MemoryRateLimitStore, type RateLimitStore, rateLimitHeaders, retryAfterSeconds } from '../../src/platform/ratelimit/index.ts';
+import {
+  MemoryRateLimitStore,
+  type RateLimitStore,
+  rateLimitHeaders,
+  retryAfterSeconds,
+} from '../../src/platform/ratelimit/index.ts';
 import { RedisRateLimitStore } from '../../src/platform/ratelimit/redis.ts';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 
@@ -62,7 +67,9 @@ function storeContract(name: string, make: () => RateLimitStore | null) {
 }
 
 storeContract('memory', () => new MemoryRateLimitStore());
-storeContract('Redis', () => (process.env.REDIS_URL ? new RedisRateLimitStore(process.env.REDIS_URL, `rltest:${process.pid}:`) : null));
+storeContract('Redis', () =>
+  process.env.REDIS_URL ? new RedisRateLimitStore(process.env.REDIS_URL, `rltest:${process.pid}:`) : null,
+);
 
 describe('rate-limit headers', () => {
   it('uses the structured-field syntax of the spec', () => {
@@ -84,7 +91,10 @@ describe('rate-limit headers', () => {
       const r = retryAfterSeconds(wait);
       assert.ok(Number.isInteger(r) && r >= wait && r <= Math.ceil(wait) + 1);
     }
-    assert.equal(retryAfterSeconds(17.28, () => 0), 18);
+    assert.equal(
+      retryAfterSeconds(17.28, () => 0),
+      18,
+    );
   });
 });
 
@@ -100,7 +110,8 @@ describe('rate limiting over HTTP', () => {
     const second = (await operator(t, 'POST', `/organizations/${org}/api-keys`, { name: 'second' })).data.apiKey.secret;
     const other = await call(t, 'GET', '/v2/organization', { key: t.otherKey });
     const statuses: number[] = [];
-    for (let i = 0; i < 21; i++) statuses.push((await call(t, 'GET', '/v2/organization', { key: i % 2 ? second : t.key })).statusCode);
+    for (let i = 0; i < 21; i++)
+      statuses.push((await call(t, 'GET', '/v2/organization', { key: i % 2 ? second : t.key })).statusCode);
     assert.equal(statuses.filter((s) => s === 200).length, 20);
     const limited = await call(t, 'GET', '/v2/organization', { key: second });
     assert.equal(limited.statusCode, 429);
@@ -117,7 +128,9 @@ describe('rate limiting over HTTP', () => {
 
   it('applies an operator override of the quota at once', async () => {
     const org = t.seed.organizations[1].reference;
-    const set = await operator(t, 'PUT', `/organizations/${org}/rate-limits`, { default: { quota: 1000, windowSeconds: 60 } });
+    const set = await operator(t, 'PUT', `/organizations/${org}/rate-limits`, {
+      default: { quota: 1000, windowSeconds: 60 },
+    });
     assert.equal(set.statusCode, 200);
     const res = await call(t, 'GET', '/v2/organization', { key: t.otherKey });
     assert.equal(res.headers['x-ratelimit-policy'], '"default";q=1000;w=60');

@@ -74,7 +74,12 @@ function contract(name: string, make: () => BlobStore, opts: { skip: string | fa
     });
 
     it('keeps keys with nested paths apart', async () => {
-      const keys = [`${base}/a/b/c/deep.png`, `${base}/a/b/sibling.png`, `${base}/a/top.png`, `renders/${base.slice(7)}/r_1.png`];
+      const keys = [
+        `${base}/a/b/c/deep.png`,
+        `${base}/a/b/sibling.png`,
+        `${base}/a/top.png`,
+        `renders/${base.slice(7)}/r_1.png`,
+      ];
       await Promise.all(keys.map((k, i) => store.put(k, Buffer.from(`content ${i}`))));
       for (const [i, k] of keys.entries()) assert.deepEqual(await store.get(k), Buffer.from(`content ${i}`));
       await store.delete(keys[1]);
@@ -107,7 +112,14 @@ contract('S3BlobStore on s3rver', () => s3!.store(), { skip: s3Skip });
 
 describe('S3BlobStore errors', { skip: s3Skip }, () => {
   it('fails loudly on a bucket that does not exist, instead of answering "missing"', async () => {
-    const store = new S3BlobStore({ bucket: 'no-such-bucket', endpoint: s3!.endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+    const store = new S3BlobStore({
+      bucket: 'no-such-bucket',
+      endpoint: s3!.endpoint,
+      region: 'us-east-1',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      forcePathStyle: true,
+    });
     try {
       await assert.rejects(store.put('images/x.png', Buffer.from('x')), /bucket/i);
     } finally {
@@ -125,15 +137,43 @@ describe('blob store configuration', () => {
   });
 
   it('reads the S3 variables, path-style by default when an endpoint is set', () => {
-    const c = loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'pod-blobs', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' });
-    assert.deepEqual(c.s3, { bucket: 'pod-blobs', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', accessKeyId: 'id', secretAccessKey: 'secret', forcePathStyle: true });
+    const c = loadConfig({
+      BLOB_STORE: 's3',
+      S3_BUCKET: 'pod-blobs',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    });
+    assert.deepEqual(c.s3, {
+      bucket: 'pod-blobs',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      accessKeyId: 'id',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+    });
     const store = createBlobStore(c);
     assert.ok(store instanceof S3BlobStore);
     store.destroy();
 
     const aws = loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'pod-blobs', S3_REGION: 'eu-central-1' });
-    assert.deepEqual(aws.s3, { bucket: 'pod-blobs', endpoint: null, region: 'eu-central-1', accessKeyId: null, secretAccessKey: null, forcePathStyle: false });
-    assert.equal(loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'pod-blobs', S3_ENDPOINT: 'https://r2.example', S3_FORCE_PATH_STYLE: 'false' }).s3?.forcePathStyle, false);
+    assert.deepEqual(aws.s3, {
+      bucket: 'pod-blobs',
+      endpoint: null,
+      region: 'eu-central-1',
+      accessKeyId: null,
+      secretAccessKey: null,
+      forcePathStyle: false,
+    });
+    assert.equal(
+      loadConfig({
+        BLOB_STORE: 's3',
+        S3_BUCKET: 'pod-blobs',
+        S3_ENDPOINT: 'https://r2.example',
+        S3_FORCE_PATH_STYLE: 'false',
+      }).s3?.forcePathStyle,
+      false,
+    );
     assert.equal(loadConfig({ BLOB_STORE: 'local', S3_BUCKET: 'Not Valid' }).s3, null);
   });
 
@@ -151,7 +191,11 @@ describe('blob store configuration', () => {
       [{ ...s3Env, S3_FORCE_PATH_STYLE: 'sometimes' }, /^S3_FORCE_PATH_STYLE must be true or false/],
     ];
     for (const [env, message] of cases) {
-      assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && message.test((e as Error).message), JSON.stringify(env));
+      assert.throws(
+        () => loadConfig(env),
+        (e: unknown) => e instanceof ConfigError && message.test((e as Error).message),
+        JSON.stringify(env),
+      );
     }
   });
 });
@@ -164,8 +208,13 @@ describe('the service on S3 blob storage', { skip: s3Skip }, () => {
   after(() => t?.close());
 
   it('stores an uploaded image in the bucket and reads it back through the images service', async () => {
-    const bytes = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#2a9d8f' } }).png().toBuffer();
-    const res = await call(t, 'POST', '/v2/images', { payload: bytes, headers: { 'content-type': 'application/octet-stream' } });
+    const bytes = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#2a9d8f' } })
+      .png()
+      .toBuffer();
+    const res = await call(t, 'POST', '/v2/images', {
+      payload: bytes,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const org = t.seed.organizations[0].reference;
     const handle = await t.s.images.imageForOrganization(org, res.data.image.reference);

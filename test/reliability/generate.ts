@@ -23,15 +23,53 @@ export interface FuzzRequest {
 }
 
 const NASTY = [
-  '\ud800', 'a\udfffb', '\u0000', 'x\u0000y', '\u202eevil\u202c', '\u{1F600}\u{1F4A9}', 'e\u0301\u0301\u0301', '\uFEFF', '\uFFFF', '\u2028\u2029',
-  "'; DROP TABLE orders; --", '<script>alert(1)</script>', '../../etc/passwd', '%00', '%2e%2e%2f', '{{7*7}}', `$${'{'}jndi:x}`, ' ', '', '\t\n\r',
-  'null', 'true', '-1', '1e309', '0x1f', '__proto__', 'constructor', 'NaN', 'Ω≈ç√∫', 'ＡＢＣ', '𝕳𝖊𝖑𝖑𝖔', 'ﷺ', '\u0007\u001b[31m',
+  '\ud800',
+  'a\udfffb',
+  '\u0000',
+  'x\u0000y',
+  '\u202eevil\u202c',
+  '\u{1F600}\u{1F4A9}',
+  'e\u0301\u0301\u0301',
+  '\uFEFF',
+  '\uFFFF',
+  '\u2028\u2029',
+  "'; DROP TABLE orders; --",
+  '<script>alert(1)</script>',
+  '../../etc/passwd',
+  '%00',
+  '%2e%2e%2f',
+  '{{7*7}}',
+  `$${'{'}jndi:x}`,
+  ' ',
+  '',
+  '\t\n\r',
+  'null',
+  'true',
+  '-1',
+  '1e309',
+  '0x1f',
+  '__proto__',
+  'constructor',
+  'NaN',
+  'Ω≈ç√∫',
+  'ＡＢＣ',
+  '𝕳𝖊𝖑𝖑𝖔',
+  'ﷺ',
+  '\u0007\u001b[31m',
 ];
 
 const FIELD_VALUES: Record<string, unknown> = {
   ...ADDRESS,
-  company: 'Acme B.V.', url: 'https://example.com/hooks', callbackUrl: 'https://example.com/cb', name: 'Fuzz', comment: 'fuzz',
-  carrier: 'PostNL', legacyItemSku: 'CASE-IP15-CLEAR', customIdentifier: 'fuzz-1', primaryColor: '#112233', secondaryColor: '#445566',
+  company: 'Acme B.V.',
+  url: 'https://example.com/hooks',
+  callbackUrl: 'https://example.com/cb',
+  name: 'Fuzz',
+  comment: 'fuzz',
+  carrier: 'PostNL',
+  legacyItemSku: 'CASE-IP15-CLEAR',
+  customIdentifier: 'fuzz-1',
+  primaryColor: '#112233',
+  secondaryColor: '#445566',
 };
 
 function typeOf(schema: any): string | undefined {
@@ -66,7 +104,9 @@ export function valid(schema: any, name: string, ctx: Context, rng: Rng, depth =
     case 'array': {
       const min = schema.minItems ?? 0;
       const max = Math.min(schema.maxItems ?? 3, min + 3);
-      return Array.from({ length: rng.int(Math.max(min, max > 0 ? 1 : 0), Math.max(min, max)) }, () => valid(schema.items ?? {}, name, ctx, rng, depth + 1));
+      return Array.from({ length: rng.int(Math.max(min, max > 0 ? 1 : 0), Math.max(min, max)) }, () =>
+        valid(schema.items ?? {}, name, ctx, rng, depth + 1),
+      );
     }
     case 'integer':
     case 'number': {
@@ -105,9 +145,11 @@ export function validParts(op: Operation, ctx: Context, rng: Rng) {
   const query: Array<[string, string]> = [];
   for (const p of op.params) {
     if (p.in === 'path') path[p.name] = String(valid(p.schema, p.name, ctx, rng));
-    else if (p.in === 'query' && (p.required || rng.chance(0.35))) query.push([p.name, String(valid(p.schema, p.name, ctx, rng))]);
+    else if (p.in === 'query' && (p.required || rng.chance(0.35)))
+      query.push([p.name, String(valid(p.schema, p.name, ctx, rng))]);
   }
-  const body = op.body && op.body.contentType === 'application/json' ? valid(op.body.schema, 'body', ctx, rng) : undefined;
+  const body =
+    op.body && op.body.contentType === 'application/json' ? valid(op.body.schema, 'body', ctx, rng) : undefined;
   return { path, query, body };
 }
 
@@ -119,8 +161,7 @@ function paths(v: Json, prefix: Array<string | number> = [], out: Array<Array<st
   out.push(prefix);
   if (Array.isArray(v)) {
     for (const [i, x] of v.entries()) paths(x, [...prefix, i], out);
-  }
-  else if (v && typeof v === 'object') for (const k of Object.keys(v)) paths(v[k], [...prefix, k], out);
+  } else if (v && typeof v === 'object') for (const k of Object.keys(v)) paths(v[k], [...prefix, k], out);
   return out;
 }
 
@@ -136,10 +177,39 @@ function setAt(root: Json, p: Array<string | number>, value: Json): Json {
 }
 
 const WRONG_TYPES = (v: Json): Json[] => [
-  typeof v === 'string' ? 12345 : 'not-a-number', null, true, [], {}, [v], { value: v }, 1.5, -1, '', 2 ** 53 + 2,
+  typeof v === 'string' ? 12345 : 'not-a-number',
+  null,
+  true,
+  [],
+  {},
+  [v],
+  { value: v },
+  1.5,
+  -1,
+  '',
+  2 ** 53 + 2,
 ];
 
-const EDGE_NUMBERS = [0, -1, -0, 1, 99, 100, 101, 1000, 2147483647, 2147483648, -2147483649, 9007199254740991, 2 ** 53 + 2, 1e308, -1e308, 0.5, 1.0000001, 1e-300];
+const EDGE_NUMBERS = [
+  0,
+  -1,
+  -0,
+  1,
+  99,
+  100,
+  101,
+  1000,
+  2147483647,
+  2147483648,
+  -2147483649,
+  9007199254740991,
+  2 ** 53 + 2,
+  1e308,
+  -1e308,
+  0.5,
+  1.0000001,
+  1e-300,
+];
 
 export function hugeString(rng: Rng): string {
   return rng.pick(['a', 'é', '😀', '\u0000', 'Order_']).repeat(rng.pick([201, 1001, 10_001, 100_001]));
@@ -154,17 +224,39 @@ export function badReference(ctx: Context, rng: Rng, like?: string): string {
   const sample = like && /_/.test(like) ? like : 'Order_0123456789abcdefghjkmnpqrs';
   const [prefix, body = ''] = sample.split('_');
   return rng.pick([
-    `${prefix}_${body.slice(0, 25)}`, `${prefix}_${body}x`, `${prefix}_${body.toUpperCase()}`, `${prefix.toLowerCase()}_${body}`,
-    `Store_${body}`, `${prefix}_${body.replace(/.$/, 'u')}`, `${prefix}_`, '_', prefix, `${prefix}__${body}`, `${sample}%00`,
-    `${prefix}_${'0'.repeat(26)}`, `${sample}/../x`, encodeURIComponent(`${sample}/x`), nastyString(rng), ...(ctx.foreign.length ? [rng.pick(ctx.foreign)] : []),
+    `${prefix}_${body.slice(0, 25)}`,
+    `${prefix}_${body}x`,
+    `${prefix}_${body.toUpperCase()}`,
+    `${prefix.toLowerCase()}_${body}`,
+    `Store_${body}`,
+    `${prefix}_${body.replace(/.$/, 'u')}`,
+    `${prefix}_`,
+    '_',
+    prefix,
+    `${prefix}__${body}`,
+    `${sample}%00`,
+    `${prefix}_${'0'.repeat(26)}`,
+    `${sample}/../x`,
+    encodeURIComponent(`${sample}/x`),
+    nastyString(rng),
+    ...(ctx.foreign.length ? [rng.pick(ctx.foreign)] : []),
   ]);
 }
 
 export function badCursor(ctx: Context, rng: Rng): string {
   const good = ctx.cursors.length ? rng.pick(ctx.cursors) : 'eyJrIjoxfQ';
   return rng.pick([
-    good.slice(0, -3), `${good}A`, good.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), Buffer.from('{"id":1,"at":"x"}').toString('base64url'),
-    'not a cursor', '%%%', '', 'a'.repeat(501), Buffer.from('{"__proto__":{"x":1}}').toString('base64'), `${good}.${good}`, nastyString(rng),
+    good.slice(0, -3),
+    `${good}A`,
+    good.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+    Buffer.from('{"id":1,"at":"x"}').toString('base64url'),
+    'not a cursor',
+    '%%%',
+    '',
+    'a'.repeat(501),
+    Buffer.from('{"__proto__":{"x":1}}').toString('base64'),
+    `${good}.${good}`,
+    nastyString(rng),
   ]);
 }
 
@@ -180,7 +272,10 @@ export function mutateBody(body: Json, ctx: Context, rng: Rng): { body: Json; na
     case 0:
       return { body: setAt(copy, p, rng.pick(WRONG_TYPES(here))), name: `wrong type at ${where}` };
     case 1: {
-      const objects = all.filter((q) => { const v = getAt(copy, q); return v && typeof v === 'object'; });
+      const objects = all.filter((q) => {
+        const v = getAt(copy, q);
+        return v && typeof v === 'object';
+      });
       const q = objects.length ? rng.pick(objects) : [];
       const target = getAt(copy, q);
       const keys = target && typeof target === 'object' ? Object.keys(target) : [];
@@ -191,29 +286,53 @@ export function mutateBody(body: Json, ctx: Context, rng: Rng): { body: Json; na
       return { body: copy, name: `missing ${[...q, k].join('.')}` };
     }
     case 2: {
-      const objects = all.filter((q) => { const v = getAt(copy, q); return v && typeof v === 'object' && !Array.isArray(v); });
+      const objects = all.filter((q) => {
+        const v = getAt(copy, q);
+        return v && typeof v === 'object' && !Array.isArray(v);
+      });
       const q = objects.length ? rng.pick(objects) : [];
       const target = getAt(copy, q);
-      if (target && typeof target === 'object') target[rng.pick(['extra', '__proto__', 'constructor', 'reference', 'organizationId', 'isAdmin', nastyString(rng)])] = rng.pick([1, 'x', null, { a: 1 }]);
+      if (target && typeof target === 'object')
+        target[
+          rng.pick(['extra', '__proto__', 'constructor', 'reference', 'organizationId', 'isAdmin', nastyString(rng)])
+        ] = rng.pick([1, 'x', null, { a: 1 }]);
       return { body: copy, name: `extra field at ${q.join('.') || '(root)'}` };
     }
     case 3:
-      return { body: setAt(copy, p, typeof here === 'string' || rng.chance(0.5) ? hugeString(rng) : here), name: `huge string at ${where}` };
+      return {
+        body: setAt(copy, p, typeof here === 'string' || rng.chance(0.5) ? hugeString(rng) : here),
+        name: `huge string at ${where}`,
+      };
     case 4:
       return { body: setAt(copy, p, nastyString(rng)), name: `unicode edge at ${where}` };
     case 5:
       return { body: setAt(copy, p, rng.pick(EDGE_NUMBERS)), name: `edge number at ${where}` };
     case 6: {
-      const refs = all.filter((q) => typeof q[q.length - 1] === 'string' && /References?$/.test(String(q[q.length - 1])) || (typeof getAt(copy, q) === 'string' && /_/.test(getAt(copy, q))));
+      const refs = all.filter(
+        (q) =>
+          (typeof q[q.length - 1] === 'string' && /References?$/.test(String(q[q.length - 1]))) ||
+          (typeof getAt(copy, q) === 'string' && /_/.test(getAt(copy, q))),
+      );
       const q = refs.length ? rng.pick(refs) : p;
       const v = getAt(copy, q);
-      return { body: setAt(copy, q, Array.isArray(v) ? v.map((x: string) => badReference(ctx, rng, x)) : badReference(ctx, rng, typeof v === 'string' ? v : undefined)), name: `bad reference at ${q.join('.')}` };
+      return {
+        body: setAt(
+          copy,
+          q,
+          Array.isArray(v)
+            ? v.map((x: string) => badReference(ctx, rng, x))
+            : badReference(ctx, rng, typeof v === 'string' ? v : undefined),
+        ),
+        name: `bad reference at ${q.join('.')}`,
+      };
     }
     default: {
       // the same subtree repeated deeply: nesting and large arrays
       // a long array repeats only a small value: 5000 copies of a huge string would only test the fuzzer
       const item = JSON.stringify(here ?? 1).length < 1000 ? (here ?? 1) : 1;
-      const deep = rng.chance(0.5) ? JSON.parse(`${'['.repeat(800)}1${']'.repeat(800)}`) : Array.from({ length: 5000 }, () => item);
+      const deep = rng.chance(0.5)
+        ? JSON.parse(`${'['.repeat(800)}1${']'.repeat(800)}`)
+        : Array.from({ length: 5000 }, () => item);
       return { body: setAt(copy, p, deep), name: `deep or long value at ${where}` };
     }
   }

@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { type Context, valid } from './generate.ts';
-import { type Operation, type World, buildWorld, collectRefs, openapi, pngBytes, privateRefs, prng, recordFigures } from './support.ts';
+import {
+  type Operation,
+  type World,
+  buildWorld,
+  collectRefs,
+  openapi,
+  pngBytes,
+  privateRefs,
+  prng,
+  recordFigures,
+} from './support.ts';
 
 const UNLIMITED = 'default=100000000/60,uploads=100000000/60,downloads=100000000/60';
 
@@ -27,7 +37,12 @@ describe('tenant isolation and key permissions, over every operation of the docu
     secret0 = privateRefs(w0, w1);
   });
   after(async () => {
-    recordFigures('isolation', { isolationCases: cases, notes: [`isolation: ${cases} cases over ${ops?.length} operations and ${secret0?.size} private resource kinds (${[...(secret0?.keys() ?? [])].join(', ')})`] });
+    recordFigures('isolation', {
+      isolationCases: cases,
+      notes: [
+        `isolation: ${cases} cases over ${ops?.length} operations and ${secret0?.size} private resource kinds (${[...(secret0?.keys() ?? [])].join(', ')})`,
+      ],
+    });
     await t?.close();
   });
 
@@ -41,7 +56,17 @@ describe('tenant isolation and key permissions, over every operation of the docu
   it('gives the second organization 404 (never 403, never data) for every path reference of every kind', async () => {
     const kinds = [...secret0.keys()];
     assert.ok(kinds.length >= 10, `resource kinds of organization 1: ${kinds.join(', ')}`);
-    for (const expected of ['image', 'order', 'address', 'shipment', 'claim', 'evidence', 'webhookendpoint', 'delivery', 'event']) {
+    for (const expected of [
+      'image',
+      'order',
+      'address',
+      'shipment',
+      'claim',
+      'evidence',
+      'webhookendpoint',
+      'delivery',
+      'event',
+    ]) {
       assert.ok(secret0.has(expected), `the world holds a private ${expected} (kinds: ${kinds.join(', ')})`);
     }
     const png = await pngBytes();
@@ -57,12 +82,19 @@ describe('tenant isolation and key permissions, over every operation of the docu
         const body = bodyFor(op, w1);
         const res = await call(t, op.method as 'GET', url(op, values), {
           key: t.otherKey,
-          ...(body !== undefined ? { body } : op.body ? { payload: png, headers: { 'content-type': op.body.contentType } } : {}),
+          ...(body !== undefined
+            ? { body }
+            : op.body
+              ? { payload: png, headers: { 'content-type': op.body.contentType } }
+              : {}),
         });
         cases++;
         const where = `${op.id} with organization 0's ${kind} ${target}`;
-        if (res.statusCode !== 404 || res.data?.code !== 'not_found') failures.push(`${where}: ${res.statusCode} ${res.body.slice(0, 200)}`);
-        const leaked = [...collectRefs(res.data).values()].flatMap((s) => [...s]).filter((r) => r !== target && [...secret0.values()].some((v) => v.includes(r)));
+        if (res.statusCode !== 404 || res.data?.code !== 'not_found')
+          failures.push(`${where}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        const leaked = [...collectRefs(res.data).values()]
+          .flatMap((s) => [...s])
+          .filter((r) => r !== target && [...secret0.values()].some((v) => v.includes(r)));
         if (leaked.length) failures.push(`${where}: the answer names ${leaked.join(', ')}`);
       }
     }
@@ -72,14 +104,19 @@ describe('tenant isolation and key permissions, over every operation of the docu
   it('leaves organization 0 untouched by those writes', async () => {
     for (const kind of ['order', 'webhookendpoint', 'claim']) {
       const ref = secret0.get(kind)![0];
-      const path = kind === 'order' ? `/v2/orders/${ref}` : kind === 'claim' ? `/v2/claims/${ref}` : `/v2/webhook-endpoints/${ref}`;
+      const path =
+        kind === 'order'
+          ? `/v2/orders/${ref}`
+          : kind === 'claim'
+            ? `/v2/claims/${ref}`
+            : `/v2/webhook-endpoints/${ref}`;
       const res = await call(t, 'GET', path, { key: t.key });
       cases++;
       assert.equal(res.statusCode, 200, `${kind} ${ref} still there: ${res.body}`);
     }
   });
 
-  it('never lists another organization\'s rows, even when filtered by its references', async () => {
+  it("never lists another organization's rows, even when filtered by its references", async () => {
     const all0 = new Set([...secret0.values()].flat());
     for (const op of ops.filter((o) => o.method === 'GET' && !o.path.includes('{'))) {
       const variants: Array<Record<string, string>> = [{}, { limit: '100' }];
@@ -92,7 +129,9 @@ describe('tenant isolation and key permissions, over every operation of the docu
         const qs = new URLSearchParams(q).toString();
         const res = await call(t, 'GET', `${op.path}${qs ? `?${qs}` : ''}`, { key: t.otherKey });
         cases++;
-        const seen = [...collectRefs(res.data).values()].flatMap((s) => [...s]).filter((r) => all0.has(r) && !Object.values(q).includes(r));
+        const seen = [...collectRefs(res.data).values()]
+          .flatMap((s) => [...s])
+          .filter((r) => all0.has(r) && !Object.values(q).includes(r));
         if (seen.length) failures.push(`${op.id}?${qs}: lists ${seen.join(', ')}`);
         if (res.statusCode === 200 && Object.values(q).some((r) => all0.has(r))) {
           const rows = Object.values(res.data ?? {}).find(Array.isArray) as unknown[] | undefined;
@@ -107,12 +146,18 @@ describe('tenant isolation and key permissions, over every operation of the docu
     const ctx1: Context = { refs: w1.refs, foreign: [], cursors: [], png: Buffer.alloc(0), now: t.clock.now() };
     for (const op of ops.filter((o) => o.body?.contentType === 'application/json' && !o.path.includes('{'))) {
       // the body of organization 1, with each reference field pointed at organization 0's resource of that kind
-      const body = valid(op.body!.schema, 'body', { ...ctx1, refs: new Map([...w1.refs].map(([k, v]) => [k, secret0.has(k) ? new Set(secret0.get(k)) : v])) }, prng(11));
+      const body = valid(
+        op.body!.schema,
+        'body',
+        { ...ctx1, refs: new Map([...w1.refs].map(([k, v]) => [k, secret0.has(k) ? new Set(secret0.get(k)) : v])) },
+        prng(11),
+      );
       const text = JSON.stringify(body);
       if (![...secret0.values()].flat().some((r) => text.includes(r))) continue;
       const res = await call(t, op.method as 'POST', op.path, { key: t.otherKey, body });
       cases++;
-      if (res.statusCode < 400 || res.statusCode === 403 || res.statusCode >= 500) failures.push(`${op.id} with organization 0's references: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      if (res.statusCode < 400 || res.statusCode === 403 || res.statusCode >= 500)
+        failures.push(`${op.id} with organization 0's references: ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
     assert.deepEqual(failures, []);
   });
@@ -121,14 +166,20 @@ describe('tenant isolation and key permissions, over every operation of the docu
     const png = await pngBytes();
     for (const op of ops.filter((o) => o.write && !o.readOnlyAllowed)) {
       const values: Record<string, string> = { filename: 'front.png' };
-      for (const p of op.params.filter((x) => x.in === 'path')) values[p.name] = [...(w0.refs.get(p.name.replace(/Reference$/, '').toLowerCase()) ?? [])][0] ?? 'x';
+      for (const p of op.params.filter((x) => x.in === 'path'))
+        values[p.name] = [...(w0.refs.get(p.name.replace(/Reference$/, '').toLowerCase()) ?? [])][0] ?? 'x';
       const body = bodyFor(op, w0);
       const res = await call(t, op.method as 'POST', url(op, values), {
         key: t.readOnlyKey,
-        ...(body !== undefined ? { body } : op.body ? { payload: png, headers: { 'content-type': op.body.contentType } } : {}),
+        ...(body !== undefined
+          ? { body }
+          : op.body
+            ? { payload: png, headers: { 'content-type': op.body.contentType } }
+            : {}),
       });
       cases++;
-      if (res.statusCode !== 403 || res.data?.code !== 'insufficient_permissions') failures.push(`${op.id} with a read-only key: ${res.statusCode} ${res.body.slice(0, 160)}`);
+      if (res.statusCode !== 403 || res.data?.code !== 'insufficient_permissions')
+        failures.push(`${op.id} with a read-only key: ${res.statusCode} ${res.body.slice(0, 160)}`);
     }
     assert.deepEqual(failures, []);
   });

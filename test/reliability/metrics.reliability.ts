@@ -37,7 +37,10 @@ describe('GET /metrics (Prometheus text format, operator token)', () => {
     assert.match(text, /^http_requests_total\{method="GET",route="\/v2\/organization",status="401"\} 1$/m);
     assert.match(text, /^http_requests_total\{method="GET",route="unmatched",status="404"\} 1$/m);
     assert.match(text, /^rate_limit_refusals_total\{route="\/v2\/organization"\} 2$/m);
-    assert.match(text, /^http_request_duration_seconds_bucket\{method="GET",route="\/v2\/organization",le="\+Inf"\} 6$/m);
+    assert.match(
+      text,
+      /^http_request_duration_seconds_bucket\{method="GET",route="\/v2\/organization",le="\+Inf"\} 6$/m,
+    );
     assert.match(text, /^http_request_duration_seconds_count\{method="GET",route="\/v2\/organization"\} 6$/m);
     assert.match(text, /^jobs\{status="pending"\} \d+$/m);
     assert.match(text, /^jobs\{status="dead"\} \d+$/m);
@@ -46,8 +49,15 @@ describe('GET /metrics (Prometheus text format, operator token)', () => {
       assert.match(line, /^[a-zA-Z_:][\w:]*(\{([a-z_]+="[^"]*",?)+\})? -?\d+(\.\d+)?(e[+-]?\d+)?$/, line);
     }
     // cumulative buckets never decrease
-    const buckets = [...text.matchAll(/^http_request_duration_seconds_bucket\{method="GET",route="\/v2\/organization",le="[^"]+"\} (\d+)$/gm)].map((m) => Number(m[1]));
-    assert.deepEqual(buckets, [...buckets].sort((a, b) => a - b));
+    const buckets = [
+      ...text.matchAll(
+        /^http_request_duration_seconds_bucket\{method="GET",route="\/v2\/organization",le="[^"]+"\} (\d+)$/gm,
+      ),
+    ].map((m) => Number(m[1]));
+    assert.deepEqual(
+      buckets,
+      [...buckets].sort((a, b) => a - b),
+    );
   });
 
   it('reflects the job queue', async () => {

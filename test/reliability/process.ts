@@ -15,17 +15,35 @@ export interface Child {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startProcess(entry: 'src/main.ts' | 'src/worker.ts', env: Record<string, string>, opts: { readyTimeoutMs?: number; ready?: RegExp } = {}): Promise<Child> {
+export async function startProcess(
+  entry: 'src/main.ts' | 'src/worker.ts',
+  env: Record<string, string>,
+  opts: { readyTimeoutMs?: number; ready?: RegExp } = {},
+): Promise<Child> {
   const proc = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', APP_ENV: 'test', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      APP_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   const ready = opts.ready ?? /Base URL:\s+(\S+)\/v2/;
   const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} not ready after ${opts.readyTimeoutMs ?? 180_000} ms:\n${output.join('').slice(-3000)}`)), opts.readyTimeoutMs ?? 180_000);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(`${entry} not ready after ${opts.readyTimeoutMs ?? 180_000} ms:\n${output.join('').slice(-3000)}`),
+        ),
+      opts.readyTimeoutMs ?? 180_000,
+    );
     const onData = (chunk: Buffer) => {
       output.push(String(chunk));
       const m = ready.exec(output.join(''));
@@ -63,7 +81,12 @@ export interface HttpResult {
 }
 
 /** fetch with JSON in and out; network failures come back as status 0. */
-export async function http(base: string, method: string, path: string, opts: { key?: string; body?: unknown; headers?: Record<string, string>; raw?: Buffer; timeoutMs?: number } = {}): Promise<HttpResult> {
+export async function http(
+  base: string,
+  method: string,
+  path: string,
+  opts: { key?: string; body?: unknown; headers?: Record<string, string>; raw?: Buffer; timeoutMs?: number } = {},
+): Promise<HttpResult> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers['x-service-secret-key'] = opts.key;
   let body: string | Blob | undefined;
@@ -75,7 +98,12 @@ export async function http(base: string, method: string, path: string, opts: { k
     headers['content-type'] ??= 'application/octet-stream';
   }
   try {
-    const res = await fetch(`${base}${path}`, { method, headers, body, signal: AbortSignal.timeout(opts.timeoutMs ?? 60_000) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 60_000),
+    });
     const text = await res.text();
     let parsed: any = null;
     try {
@@ -169,10 +197,11 @@ export async function tcpProxy(target: { host: string; port: number }) {
     restore() {
       cut = false;
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -18,7 +18,10 @@ const OPERATOR = 'reliability-scale-operator';
  * Two API processes (no worker) and two worker processes on one PostgreSQL database and one Redis,
  * like N API nodes and M workers behind a load balancer.
  */
-describe('scale-out: two API processes and two workers on PostgreSQL and Redis', { timeout: 600_000, skip: !DB_URL || !REDIS_URL ? 'needs TEST_DATABASE_URL and REDIS_URL' : false }, () => {
+describe('scale-out: two API processes and two workers on PostgreSQL and Redis', {
+  timeout: 600_000,
+  skip: !DB_URL || !REDIS_URL ? 'needs TEST_DATABASE_URL and REDIS_URL' : false,
+}, () => {
   const children: Child[] = [];
   let dir: string;
   let db: { url: string; drop: () => Promise<void> };
@@ -30,8 +33,14 @@ describe('scale-out: two API processes and two workers on PostgreSQL and Redis',
     db = await freshDatabase(DB_URL!, `pod_rel_scale_${process.pid}`);
     dir = mkdtempSync(join(tmpdir(), 'pod-reliability-scale-'));
     const env = {
-      DATA_DIR: dir, DATABASE_URL: db.url, REDIS_URL: REDIS_URL!, SECRET_KEY: 'reliability-shared-secret-key', OPERATOR_TOKEN: OPERATOR,
-      RUN_WORKER: 'false', KEY_CACHE_TTL_SECONDS: '2', RATE_LIMITS: `default=${QUOTA}/3600,uploads=1000/3600,downloads=1000/3600`,
+      DATA_DIR: dir,
+      DATABASE_URL: db.url,
+      REDIS_URL: REDIS_URL!,
+      SECRET_KEY: 'reliability-shared-secret-key',
+      OPERATOR_TOKEN: OPERATOR,
+      RUN_WORKER: 'false',
+      KEY_CACHE_TTL_SECONDS: '2',
+      RATE_LIMITS: `default=${QUOTA}/3600,uploads=1000/3600,downloads=1000/3600`,
     };
     // The first node loads the demo data; the second shares DATA_DIR (blobs, demo keys) and reuses it.
     api = [await startProcess('src/main.ts', env)];
@@ -39,7 +48,13 @@ describe('scale-out: two API processes and two workers on PostgreSQL and Redis',
     api.push(await startProcess('src/main.ts', env));
     children.push(api[1]);
     for (let i = 0; i < 2; i++) {
-      children.push(await startProcess('src/worker.ts', { ...env, LOG_LEVEL: 'info', RUN_WORKER: 'true' }, { ready: /worker started()/ }));
+      children.push(
+        await startProcess(
+          'src/worker.ts',
+          { ...env, LOG_LEVEL: 'info', RUN_WORKER: 'true' },
+          { ready: /worker started()/ },
+        ),
+      );
     }
     seed = JSON.parse(readFileSync(join(dir, 'demo-keys.json'), 'utf8'));
   });
@@ -54,20 +69,29 @@ describe('scale-out: two API processes and two workers on PostgreSQL and Redis',
   it(`holds one rate limit across both API processes (${SENT} requests, quota ${QUOTA})`, async () => {
     // The second organization has made no request yet: its bucket is full.
     const key = seed.organizations[1].apiKeys.full;
-    const results = await Promise.all(Array.from({ length: SENT }, (_, i) => http(api[i % 2].base, 'GET', '/v2/organization', { key })));
+    const results = await Promise.all(
+      Array.from({ length: SENT }, (_, i) => http(api[i % 2].base, 'GET', '/v2/organization', { key })),
+    );
     const limited = results.filter((r) => r.status === 429).length;
     const ok = results.filter((r) => r.status === 200).length;
     assert.equal(ok + limited, SENT, `statuses: ${results.map((r) => r.status).join(',')}`);
     assert.ok(Math.abs(limited - (SENT - QUOTA)) <= 1, `429s: ${limited}, expected ${SENT - QUOTA} within one token`);
     for (const r of results.filter((x) => x.status === 429)) assert.equal(r.body.code, 'rate_limited');
-    recordFigures('scaleout', { notes: [`rate limit across 2 API processes: ${SENT} requests, quota ${QUOTA}: ${ok} allowed, ${limited} refused with 429 (exact: ${SENT - QUOTA})`] });
+    recordFigures('scaleout', {
+      notes: [
+        `rate limit across 2 API processes: ${SENT} requests, quota ${QUOTA}: ${ok} allowed, ${limited} refused with 429 (exact: ${SENT - QUOTA})`,
+      ],
+    });
   });
 
   it('runs each job once, one process at a time: every webhook delivered once, every render made once', async () => {
     rx.current = await receiver();
     const o = seed.organizations[0];
     const key = o.apiKeys.full;
-    const ep = await http(api[0].base, 'POST', '/v2/webhook-endpoints', { key, body: { webhookEndpoint: { url: `${rx.current.url}/hook`, eventTypes: ['order.created'] } } });
+    const ep = await http(api[0].base, 'POST', '/v2/webhook-endpoints', {
+      key,
+      body: { webhookEndpoint: { url: `${rx.current.url}/hook`, eventTypes: ['order.created'] } },
+    });
     assert.equal(ep.status, 200, ep.text);
     const up = await http(api[1].base, 'POST', '/v2/images', { key, raw: await pngBytes(80) });
     assert.equal(up.status, 200, up.text);
@@ -75,7 +99,18 @@ describe('scale-out: two API processes and two workers on PostgreSQL and Redis',
     const store = o.stores.find((s) => s.integration === 'api')!.reference;
     const orders: string[] = [];
     for (let i = 0; i < 12; i++) {
-      const res = await http(api[i % 2].base, 'POST', '/v2/orders', { key, body: { order: { storeReference: store, shippingKind: 'dropship', customIdentifier: `scale-${i}`, dropshipAddress: ADDRESS, orderlines: [{ productReference: product, imageReference: up.body.image.reference, quantity: 1 }] } } });
+      const res = await http(api[i % 2].base, 'POST', '/v2/orders', {
+        key,
+        body: {
+          order: {
+            storeReference: store,
+            shippingKind: 'dropship',
+            customIdentifier: `scale-${i}`,
+            dropshipAddress: ADDRESS,
+            orderlines: [{ productReference: product, imageReference: up.body.image.reference, quantity: 1 }],
+          },
+        },
+      });
       assert.equal(res.status, 200, res.text);
       orders.push(res.body.order.reference);
     }
@@ -83,29 +118,55 @@ describe('scale-out: two API processes and two workers on PostgreSQL and Redis',
     const renders: string[] = [];
     for (let i = 0; i < 3; i++) {
       const img = await http(api[i % 2].base, 'POST', '/v2/images', { key, raw: await pngBytes(90 + i) });
-      const r = await http(api[i % 2].base, 'POST', '/v2/renders', { key, body: { render: { compositionReference: composition, imageReference: img.body.image.reference } } });
+      const r = await http(api[i % 2].base, 'POST', '/v2/renders', {
+        key,
+        body: { render: { compositionReference: composition, imageReference: img.body.image.reference } },
+      });
       assert.equal(r.status, 200, r.text);
       renders.push(r.body.render.reference);
     }
     const r = rx.current;
-    await until('12 webhook deliveries', async () => new Set(r.hits.map((h) => h.headers['webhook-id'])).size >= orders.length, 180_000);
-    await until('renders completed', async () => {
-      for (const ref of renders) if ((await http(api[0].base, 'GET', `/v2/renders/${ref}`, { key })).body?.render?.status !== 'completed') return false;
-      return true;
-    }, 240_000, 1000);
+    await until(
+      '12 webhook deliveries',
+      async () => new Set(r.hits.map((h) => h.headers['webhook-id'])).size >= orders.length,
+      180_000,
+    );
+    await until(
+      'renders completed',
+      async () => {
+        for (const ref of renders)
+          if ((await http(api[0].base, 'GET', `/v2/renders/${ref}`, { key })).body?.render?.status !== 'completed')
+            return false;
+        return true;
+      },
+      240_000,
+      1000,
+    );
     await sleep(1500);
     const ids = r.hits.map((h) => String(h.headers['webhook-id']));
-    assert.equal(ids.length, new Set(ids).size, `each event delivered once: ${ids.length} attempts for ${new Set(ids).size} events`);
+    assert.equal(
+      ids.length,
+      new Set(ids).size,
+      `each event delivered once: ${ids.length} attempts for ${new Set(ids).size} events`,
+    );
     // The queue's own record: nothing ran twice.
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     try {
-      const twice = await client.query(`SELECT kind, id, attempts FROM jobs WHERE status = 'succeeded' AND attempts > 1`);
+      const twice = await client.query(
+        `SELECT kind, id, attempts FROM jobs WHERE status = 'succeeded' AND attempts > 1`,
+      );
       assert.deepEqual(twice.rows, [], 'no succeeded job needed a second claim');
-      const byWorker = await client.query(`SELECT count(DISTINCT locked_by)::int AS n FROM jobs WHERE status = 'running'`);
+      const byWorker = await client.query(
+        `SELECT count(DISTINCT locked_by)::int AS n FROM jobs WHERE status = 'running'`,
+      );
       assert.ok(byWorker.rows[0].n <= 2);
       const done = await client.query(`SELECT count(*)::int AS n FROM jobs WHERE status = 'succeeded'`);
-      recordFigures('scaleout', { notes: [`jobs across 2 worker processes: ${done.rows[0].n} succeeded, each at the first attempt; ${ids.length} webhook deliveries for ${new Set(ids).size} events, ${renders.length} renders completed once`] });
+      recordFigures('scaleout', {
+        notes: [
+          `jobs across 2 worker processes: ${done.rows[0].n} succeeded, each at the first attempt; ${ids.length} webhook deliveries for ${new Set(ids).size} events, ${renders.length} renders completed once`,
+        ],
+      });
     } finally {
       await client.end();
     }
@@ -113,20 +174,41 @@ describe('scale-out: two API processes and two workers on PostgreSQL and Redis',
 
   it('stops a revoked key on the revoking node at once and on the other within KEY_CACHE_TTL_SECONDS (2 s)', async () => {
     const org = seed.organizations[0].reference;
-    const op = (base: string, method: string, path: string, body?: unknown) => http(base, method, `/operator${path}`, { body, headers: { authorization: `Bearer ${OPERATOR}` } });
+    const op = (base: string, method: string, path: string, body?: unknown) =>
+      http(base, method, `/operator${path}`, { body, headers: { authorization: `Bearer ${OPERATOR}` } });
     const created = await op(api[0].base, 'POST', `/organizations/${org}/api-keys`, { name: 'scale revoke' });
     assert.equal(created.status, 200, created.text);
     const { secret, reference } = created.body.apiKey;
-    assert.equal((await http(api[1].base, 'GET', '/v2/organization', { key: secret })).status, 200, 'the other node caches the key');
+    assert.equal(
+      (await http(api[1].base, 'GET', '/v2/organization', { key: secret })).status,
+      200,
+      'the other node caches the key',
+    );
     assert.equal((await http(api[0].base, 'GET', '/v2/organization', { key: secret })).status, 200);
     const revoked = await op(api[0].base, 'POST', `/organizations/${org}/api-keys/${reference}/revoke`);
     assert.equal(revoked.status, 200, revoked.text);
     const at = Date.now();
-    assert.equal((await http(api[0].base, 'GET', '/v2/organization', { key: secret })).status, 401, 'the revoking node refuses at once');
-    await until('the other node refuses', async () => (await http(api[1].base, 'GET', '/v2/organization', { key: secret })).status === 401, 15_000, 100);
+    assert.equal(
+      (await http(api[0].base, 'GET', '/v2/organization', { key: secret })).status,
+      401,
+      'the revoking node refuses at once',
+    );
+    await until(
+      'the other node refuses',
+      async () => (await http(api[1].base, 'GET', '/v2/organization', { key: secret })).status === 401,
+      15_000,
+      100,
+    );
     const seconds = (Date.now() - at) / 1000;
-    assert.ok(seconds <= 2 + 3, `the other node refused after ${seconds} s (bound 2 s, plus slack for a loaded machine)`);
-    recordFigures('scaleout', { notes: [`revocation: refused at once on the revoking node, after ${seconds.toFixed(2)} s on the other (KEY_CACHE_TTL_SECONDS=2)`] });
+    assert.ok(
+      seconds <= 2 + 3,
+      `the other node refused after ${seconds} s (bound 2 s, plus slack for a loaded machine)`,
+    );
+    recordFigures('scaleout', {
+      notes: [
+        `revocation: refused at once on the revoking node, after ${seconds.toFixed(2)} s on the other (KEY_CACHE_TTL_SECONDS=2)`,
+      ],
+    });
   });
 });
 

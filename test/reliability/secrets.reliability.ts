@@ -29,11 +29,23 @@ describe('secrets at rest and in logs', () => {
       },
     });
     const logger = pino({ level: 'debug', redact: { paths: REDACT, censor: '[redacted]' } }, sink);
-    const s = createServices({ config: base.s.config, db: base.db, clock: base.clock, log: logger as never, rateLimits: new MemoryRateLimitStore(), secretKey: 'test-secret-key', blobs: base.s.blobs });
+    const s = createServices({
+      config: base.s.config,
+      db: base.db,
+      clock: base.clock,
+      log: logger as never,
+      rateLimits: new MemoryRateLimitStore(),
+      secretKey: 'test-secret-key',
+      blobs: base.s.blobs,
+    });
     const app = await buildApp(s, { operatorToken: OPERATOR_TOKEN, logRequests: true });
     await app.ready();
     t = { ...base, app, s };
-    secrets.set('full API key', t.key).set('read-only API key', t.readOnlyKey).set('other organization key', t.otherKey).set('operator token', OPERATOR_TOKEN);
+    secrets
+      .set('full API key', t.key)
+      .set('read-only API key', t.readOnlyKey)
+      .set('other organization key', t.otherKey)
+      .set('operator token', OPERATOR_TOKEN);
 
     // A full run: both worlds, failed webhook deliveries (logged), key creation, dashboard sign-ins.
     for (const org of [0, 1]) {
@@ -46,7 +58,9 @@ describe('secrets at rest and in logs', () => {
       await call(t, 'POST', `/v2/webhook-endpoints/${ep}/test`, { key: w.key });
     }
     await t.s.worker.drain(20);
-    const created = await operator(t, 'POST', `/organizations/${t.seed.organizations[0].reference}/api-keys`, { name: 'scan me' });
+    const created = await operator(t, 'POST', `/organizations/${t.seed.organizations[0].reference}/api-keys`, {
+      name: 'scan me',
+    });
     assert.equal(created.statusCode, 200, created.body);
     secrets.set('operator-created key', created.data.apiKey.secret);
     await call(t, 'GET', '/v2/organization', { key: created.data.apiKey.secret });
@@ -57,7 +71,11 @@ describe('secrets at rest and in logs', () => {
       const area = user.role === 'operator' ? 'console' : 'dashboard';
       const page = await a.get(`/${area}/sign-in`);
       await a.post(`/${area}/sign-in`, { _csrf: csrfOf(page.body), email: user.email, password: user.password });
-      await a.post(`/${area}/sign-in`, { _csrf: csrfOf(page.body), email: user.email, password: `${user.password}-wrong` });
+      await a.post(`/${area}/sign-in`, {
+        _csrf: csrfOf(page.body),
+        email: user.email,
+        password: `${user.password}-wrong`,
+      });
     }
     // an error path that logs the request
     await call(t, 'POST', '/v2/orders', { body: { order: { storeReference: 'Store_x' } } });
@@ -92,7 +110,11 @@ describe('secrets at rest and in logs', () => {
         for (const [name, needle] of needles()) if (r.includes(needle)) found.push(`${table_name}: ${name}`);
       }
     }
-    recordFigures('secrets-db', { secretsScanned: secrets.size, secretsLeaked: found.length, notes: [`secrets: ${secrets.size} secrets searched in ${rowsScanned} rows of ${tables.length} tables`] });
+    recordFigures('secrets-db', {
+      secretsScanned: secrets.size,
+      secretsLeaked: found.length,
+      notes: [`secrets: ${secrets.size} secrets searched in ${rowsScanned} rows of ${tables.length} tables`],
+    });
     assert.deepEqual([...new Set(found)], []);
   });
 
@@ -100,8 +122,13 @@ describe('secrets at rest and in logs', () => {
     const text = log.join('');
     assert.ok(log.length > 50, `the run was logged (${log.length} lines)`);
     assert.match(text, /"reqId"|"req"/, 'request logs are captured');
-    const found = needles().filter(([, needle]) => text.includes(needle)).map(([name]) => name);
-    recordFigures('secrets-logs', { secretsLeaked: found.length, notes: [`logs: ${secrets.size} secrets searched in ${log.length} log lines`] });
+    const found = needles()
+      .filter(([, needle]) => text.includes(needle))
+      .map(([name]) => name);
+    recordFigures('secrets-logs', {
+      secretsLeaked: found.length,
+      notes: [`logs: ${secrets.size} secrets searched in ${log.length} log lines`],
+    });
     assert.deepEqual(found, []);
   });
 });

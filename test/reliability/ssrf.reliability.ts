@@ -10,10 +10,27 @@ import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { recordFigures } from './support.ts';
 
 const PRIVATE_TARGETS = [
-  'http://127.0.0.1/hook', 'http://127.1/hook', 'http://2130706433/hook', 'http://0x7f.0.0.1/hook', 'http://localhost/hook', 'http://LOCALHOST:8080/x',
-  'http://api.localhost/hook', 'http://[::1]/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://[::ffff:7f00:1]/hook', 'http://0.0.0.0/hook', 'http://[::]/hook',
-  'http://10.1.2.3/hook', 'http://172.16.0.9/hook', 'http://192.168.1.1/hook', 'http://100.64.0.1/hook', 'http://169.254.169.254/latest/meta-data/',
-  'http://[fe80::1]/hook', 'http://[fd00::1]/hook', 'https://10.0.0.1:8443/hook', 'http://224.0.0.1/hook',
+  'http://127.0.0.1/hook',
+  'http://127.1/hook',
+  'http://2130706433/hook',
+  'http://0x7f.0.0.1/hook',
+  'http://localhost/hook',
+  'http://LOCALHOST:8080/x',
+  'http://api.localhost/hook',
+  'http://[::1]/hook',
+  'http://[::ffff:127.0.0.1]/hook',
+  'http://[::ffff:7f00:1]/hook',
+  'http://0.0.0.0/hook',
+  'http://[::]/hook',
+  'http://10.1.2.3/hook',
+  'http://172.16.0.9/hook',
+  'http://192.168.1.1/hook',
+  'http://100.64.0.1/hook',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://[fe80::1]/hook',
+  'http://[fd00::1]/hook',
+  'https://10.0.0.1:8443/hook',
+  'http://224.0.0.1/hook',
 ];
 
 interface Receiver {
@@ -22,7 +39,9 @@ interface Receiver {
   hits: string[];
 }
 
-async function receiver(answer: (url: string) => { status: number; headers?: Record<string, string> }): Promise<Receiver> {
+async function receiver(
+  answer: (url: string) => { status: number; headers?: Record<string, string> },
+): Promise<Receiver> {
   const hits: string[] = [];
   const server = createServer((req, res) => {
     hits.push(req.url ?? '');
@@ -60,7 +79,10 @@ describe('SSRF: callback and webhook targets in production', () => {
   before(async () => {
     t = await createTestApp({ env: { APP_ENV: 'production', CALLBACK_TIMEOUT_MS: '3000' } });
     target = await receiver(() => ({ status: 200 }));
-    redirector = await receiver(() => ({ status: 302, headers: { location: `http://127.0.0.1:${target.port}/internal` } }));
+    redirector = await receiver(() => ({
+      status: 302,
+      headers: { location: `http://127.0.0.1:${target.port}/internal` },
+    }));
   });
   after(async () => {
     recordFigures('ssrf', { ssrfRefused: refused });
@@ -70,11 +92,15 @@ describe('SSRF: callback and webhook targets in production', () => {
   });
 
   it('refuses loopback, private, link-local and metadata webhook URLs on create and on update', async () => {
-    const created = await call(t, 'POST', '/v2/webhook-endpoints', { body: { webhookEndpoint: { url: 'https://hooks.example.com/x', eventTypes: ['order.created'] } } });
+    const created = await call(t, 'POST', '/v2/webhook-endpoints', {
+      body: { webhookEndpoint: { url: 'https://hooks.example.com/x', eventTypes: ['order.created'] } },
+    });
     assert.equal(created.statusCode, 200, created.body);
     const ref = created.data.webhookEndpoint.reference;
     for (const url of PRIVATE_TARGETS) {
-      const res = await call(t, 'POST', '/v2/webhook-endpoints', { body: { webhookEndpoint: { url, eventTypes: ['order.created'] } } });
+      const res = await call(t, 'POST', '/v2/webhook-endpoints', {
+        body: { webhookEndpoint: { url, eventTypes: ['order.created'] } },
+      });
       assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
       assert.equal(typeof res.data.code, 'string');
       const upd = await call(t, 'PATCH', `/v2/webhook-endpoints/${ref}`, { body: { webhookEndpoint: { url } } });
@@ -86,7 +112,9 @@ describe('SSRF: callback and webhook targets in production', () => {
   it('refuses the same targets as a store callback URL', async () => {
     const org = t.seed.organizations[0];
     for (const url of PRIVATE_TARGETS) {
-      const res = await operator(t, 'PATCH', `/organizations/${org.reference}/stores/${org.stores[0].reference}`, { callbackUrl: url });
+      const res = await operator(t, 'PATCH', `/organizations/${org.reference}/stores/${org.stores[0].reference}`, {
+        callbackUrl: url,
+      });
       assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
       refused++;
     }
@@ -100,9 +128,15 @@ describe('SSRF: callback and webhook targets in production', () => {
       return;
     }
     // the name passes the shape check (it is not an address), then fails at connection
-    assert.doesNotThrow(() => checkCallbackUrl(`http://${name}:${target.port}/`, { allowPrivate: false, field: 'url' }));
+    assert.doesNotThrow(() =>
+      checkCallbackUrl(`http://${name}:${target.port}/`, { allowPrivate: false, field: 'url' }),
+    );
     for (const host of [name]) {
-      const res = await deliver(`http://${host}:${target.port}/cb`, { method: 'GET', timeoutMs: 3000, allowPrivate: false });
+      const res = await deliver(`http://${host}:${target.port}/cb`, {
+        method: 'GET',
+        timeoutMs: 3000,
+        allowPrivate: false,
+      });
       assert.equal(res.status, null, `${host}: ${JSON.stringify(res)}`);
       assert.match(res.error ?? '', /private|loopback/i);
       refused++;
@@ -115,15 +149,24 @@ describe('SSRF: callback and webhook targets in production', () => {
     const restore = fakeDns(new Set(['rebind.example']), () => (calls++ === 0 ? '93.184.216.34' : '127.0.0.1'));
     try {
       // a validating client resolves first and sees a public address…
-      const first = await new Promise<string>((resolve, reject) => dns.lookup('rebind.example', (err, address) => (err ? reject(err) : resolve(address))));
+      const first = await new Promise<string>((resolve, reject) =>
+        dns.lookup('rebind.example', (err, address) => (err ? reject(err) : resolve(address))),
+      );
       assert.equal(first, '93.184.216.34');
       // …the delivery resolves again at connect time and refuses the private answer
-      const res = await deliver(`http://rebind.example:${target.port}/cb`, { method: 'POST', body: '{}', timeoutMs: 3000, allowPrivate: false });
+      const res = await deliver(`http://rebind.example:${target.port}/cb`, {
+        method: 'POST',
+        body: '{}',
+        timeoutMs: 3000,
+        allowPrivate: false,
+      });
       assert.equal(res.status, null, JSON.stringify(res));
       assert.match(res.error ?? '', /private/);
       refused++;
       // and through the service: the endpoint is accepted (a name), the delivery never connects
-      const created = await call(t, 'POST', '/v2/webhook-endpoints', { body: { webhookEndpoint: { url: `http://rebind.example:${target.port}/hook`, eventTypes: ['order.created'] } } });
+      const created = await call(t, 'POST', '/v2/webhook-endpoints', {
+        body: { webhookEndpoint: { url: `http://rebind.example:${target.port}/hook`, eventTypes: ['order.created'] } },
+      });
       assert.equal(created.statusCode, 200, created.body);
       const test = await call(t, 'POST', `/v2/webhook-endpoints/${created.data.webhookEndpoint.reference}/test`);
       assert.ok(test.statusCode < 500, test.body);
@@ -136,7 +179,12 @@ describe('SSRF: callback and webhook targets in production', () => {
   });
 
   it('does not follow redirects, even to where a client may go', async () => {
-    const res = await deliver(`http://127.0.0.1:${redirector.port}/start`, { method: 'POST', body: '{}', timeoutMs: 3000, allowPrivate: true });
+    const res = await deliver(`http://127.0.0.1:${redirector.port}/start`, {
+      method: 'POST',
+      body: '{}',
+      timeoutMs: 3000,
+      allowPrivate: true,
+    });
     assert.equal(res.status, 302);
     assert.equal(redirector.hits.length, 1);
     await new Promise((r) => setTimeout(r, 200));

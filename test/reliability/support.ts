@@ -26,7 +26,10 @@ export interface Figures {
 /** One JSON line per call; scripts/reliability-summary.ts adds them up. */
 export function recordFigures(file: string, figures: Figures): void {
   mkdirSync(ARTIFACTS, { recursive: true });
-  appendFileSync(join(ARTIFACTS, 'figures.jsonl'), `${JSON.stringify({ file, at: new Date().toISOString(), ...figures })}\n`);
+  appendFileSync(
+    join(ARTIFACTS, 'figures.jsonl'),
+    `${JSON.stringify({ file, at: new Date().toISOString(), ...figures })}\n`,
+  );
 }
 
 /** A small, deterministic PRNG (mulberry32): the same seed gives the same run. */
@@ -81,8 +84,15 @@ export async function openapi(t: TestApp): Promise<{ doc: any; operations: Opera
         id: op.operationId,
         method: method.toUpperCase(),
         path,
-        params: (op.parameters ?? []).map((p: any) => ({ in: p.in, name: p.name, required: !!p.required, schema: p.schema ?? {} })),
-        body: contentType ? { contentType, schema: content[contentType].schema ?? {}, required: !!op.requestBody.required } : null,
+        params: (op.parameters ?? []).map((p: any) => ({
+          in: p.in,
+          name: p.name,
+          required: !!p.required,
+          schema: p.schema ?? {},
+        })),
+        body: contentType
+          ? { contentType, schema: content[contentType].schema ?? {}, required: !!op.requestBody.required }
+          : null,
         statuses: new Set(Object.keys(op.responses)),
         success,
         write: method !== 'get',
@@ -123,14 +133,23 @@ export function poolFor(refs: Map<string, Set<string>>, name: string): string[] 
 let shade = 0;
 export async function pngBytes(size = 48): Promise<Buffer> {
   shade = (shade + 53) % 256;
-  return sharp({ create: { width: size, height: size, channels: 3, background: { r: shade, g: 90, b: 170 } } }).png().toBuffer();
+  return sharp({ create: { width: size, height: size, channels: 3, background: { r: shade, g: 90, b: 170 } } })
+    .png()
+    .toBuffer();
 }
 
 const SHIPPED = '2026-06-01T10:00:00.000Z';
 const DAY = 86400_000;
 export const ADDRESS = {
-  firstname: 'Anna', lastname: 'Jansen', streetname: 'Prinsengracht', housenumber: '263', zipcode: '1016 GV',
-  city: 'Amsterdam', countryCode: 'NL', email: 'anna@example.com', phonenumber: '+31 20 555 0101',
+  firstname: 'Anna',
+  lastname: 'Jansen',
+  streetname: 'Prinsengracht',
+  housenumber: '263',
+  zipcode: '1016 GV',
+  city: 'Amsterdam',
+  countryCode: 'NL',
+  email: 'anna@example.com',
+  phonenumber: '+31 20 555 0101',
 };
 
 /** Everything one organization owns, created through the API: what the matrix and the fuzzer aim at. */
@@ -167,43 +186,84 @@ export async function buildWorld(t: TestApp, org: number, opts: { receiverUrl?: 
   t.clock.set(new Date(new Date(SHIPPED).getTime() - DAY));
 
   const upload = async (path: string) => {
-    const res = await call(t, 'POST', path, { key, payload: await pngBytes(), headers: { 'content-type': 'application/octet-stream' } });
+    const res = await call(t, 'POST', path, {
+      key,
+      payload: await pngBytes(),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     return note(await ok(res, `upload ${path}`));
   };
-  const image = (await upload('/v2/images') as any).image.reference as string;
+  const image = ((await upload('/v2/images')) as any).image.reference as string;
   const product = o.products?.find((p) => p.printable && p.status === 'launched')?.reference;
   assert.ok(product, `organization ${org} sees a launched print product`);
   const orderBody = (customIdentifier: string) => ({
     order: {
       storeReference: o.stores.find((s) => s.integration === 'api')!.reference,
-      shippingKind: 'dropship', customIdentifier, dropshipAddress: ADDRESS,
+      shippingKind: 'dropship',
+      customIdentifier,
+      dropshipAddress: ADDRESS,
       orderlines: [{ productReference: product, imageReference: image, quantity: 2 }],
     },
   });
   const tag = `${org}-${Date.now().toString(36)}`;
-  const pending = (await ok(await call(t, 'POST', '/v2/orders', { key, body: orderBody(`rel-pending-${tag}`) }), 'order')).order.reference as string;
+  const pending = (
+    await ok(await call(t, 'POST', '/v2/orders', { key, body: orderBody(`rel-pending-${tag}`) }), 'order')
+  ).order.reference as string;
   created.push(pending);
   note(await ok(await call(t, 'GET', `/v2/orders/${pending}`, { key }), 'get order'));
-  const shippedOrder = (await ok(await call(t, 'POST', '/v2/orders', { key, body: orderBody(`rel-shipped-${tag}`) }), 'order')).order.reference as string;
+  const shippedOrder = (
+    await ok(await call(t, 'POST', '/v2/orders', { key, body: orderBody(`rel-shipped-${tag}`) }), 'order')
+  ).order.reference as string;
   created.push(shippedOrder);
-  await ok(await call(t, 'POST', `/v2/test-helpers/orders/${shippedOrder}/start-production`, { key }), 'start production');
+  await ok(
+    await call(t, 'POST', `/v2/test-helpers/orders/${shippedOrder}/start-production`, { key }),
+    'start production',
+  );
   t.clock.set(SHIPPED);
-  const shipment = note(await ok(await call(t, 'POST', '/v2/test-helpers/shipments', { key, body: { shipment: { orderReferences: [shippedOrder], shippedAt: SHIPPED } } }), 'ship')) as any;
+  const shipment = note(
+    await ok(
+      await call(t, 'POST', '/v2/test-helpers/shipments', {
+        key,
+        body: { shipment: { orderReferences: [shippedOrder], shippedAt: SHIPPED } },
+      }),
+      'ship',
+    ),
+  ) as any;
   note(await ok(await call(t, 'GET', `/v2/shipments/${shipment.shipment.reference}`, { key }), 'get shipment'));
   t.clock.set(new Date(new Date(SHIPPED).getTime() + 10 * DAY));
-  const evidence = (await upload('/v2/evidence') as any).evidence.reference as string;
-  note(await ok(await call(t, 'POST', '/v2/claim-package-missing', { key, body: { claim: { shipmentReference: shipment.shipment.reference, evidenceReferences: [evidence] } } }), 'claim'));
+  const evidence = ((await upload('/v2/evidence')) as any).evidence.reference as string;
+  note(
+    await ok(
+      await call(t, 'POST', '/v2/claim-package-missing', {
+        key,
+        body: { claim: { shipmentReference: shipment.shipment.reference, evidenceReferences: [evidence] } },
+      }),
+      'claim',
+    ),
+  );
 
-  const composition = [...(refs.get('composition') ?? []), ...Object.values<string>(t.seed.rendering?.compositions ?? {})];
+  const composition = [
+    ...(refs.get('composition') ?? []),
+    ...Object.values<string>(t.seed.rendering?.compositions ?? {}),
+  ];
   for (const c of composition) {
-    const res = await call(t, 'POST', '/v2/renders', { key, body: { render: { compositionReference: c, imageReference: image } } });
+    const res = await call(t, 'POST', '/v2/renders', {
+      key,
+      body: { render: { compositionReference: c, imageReference: image } },
+    });
     if (res.statusCode === 200) {
       note(res.data);
       break;
     }
   }
   const url = opts.receiverUrl ?? 'http://127.0.0.1:9/reliability-hook';
-  const endpoint = await ok(await call(t, 'POST', '/v2/webhook-endpoints', { key, body: { webhookEndpoint: { url, eventTypes: ['order.created', 'order.updated'] } } }), 'endpoint');
+  const endpoint = await ok(
+    await call(t, 'POST', '/v2/webhook-endpoints', {
+      key,
+      body: { webhookEndpoint: { url, eventTypes: ['order.created', 'order.updated'] } },
+    }),
+    'endpoint',
+  );
   note(endpoint);
   if (endpoint.webhookEndpoint.secret) secrets.push(endpoint.webhookEndpoint.secret);
   await call(t, 'POST', `/v2/webhook-endpoints/${endpoint.webhookEndpoint.reference}/test`, { key });
@@ -211,7 +271,24 @@ export async function buildWorld(t: TestApp, org: number, opts: { receiverUrl?: 
   await t.s.worker.drain(20);
 
   // Every list the document has, so ids only lists reveal (events, deliveries, items…) join the pool.
-  for (const path of ['/v2/orders', '/v2/images', '/v2/claims', '/v2/events', '/v2/webhook-deliveries', '/v2/webhook-endpoints', '/v2/products', '/v2/productgroups', '/v2/packagings', '/v2/items', '/v2/scenes', '/v2/perspectives', '/v2/claimcategories', '/v2/stores', '/v2/brands', '/v2/accounts']) {
+  for (const path of [
+    '/v2/orders',
+    '/v2/images',
+    '/v2/claims',
+    '/v2/events',
+    '/v2/webhook-deliveries',
+    '/v2/webhook-endpoints',
+    '/v2/products',
+    '/v2/productgroups',
+    '/v2/packagings',
+    '/v2/items',
+    '/v2/scenes',
+    '/v2/perspectives',
+    '/v2/claimcategories',
+    '/v2/stores',
+    '/v2/brands',
+    '/v2/accounts',
+  ]) {
     const res = await call(t, 'GET', path, { key });
     if (res.statusCode === 200) note(res.data);
   }

@@ -2,9 +2,20 @@ import sharp from 'sharp';
 import { type TestApp, call } from '../support/app.ts';
 
 /** A solid-colour PNG, uploaded as the partner's image. */
-export async function uploadSolid(t: TestApp, color: { r: number; g: number; b: number }, key = t.key, size = { width: 400, height: 700 }) {
-  const bytes = await sharp({ create: { ...size, channels: 3, background: color } }).png().toBuffer();
-  const res = await call(t, 'POST', '/v2/images', { key, payload: bytes, headers: { 'content-type': 'application/octet-stream' } });
+export async function uploadSolid(
+  t: TestApp,
+  color: { r: number; g: number; b: number },
+  key = t.key,
+  size = { width: 400, height: 700 },
+) {
+  const bytes = await sharp({ create: { ...size, channels: 3, background: color } })
+    .png()
+    .toBuffer();
+  const res = await call(t, 'POST', '/v2/images', {
+    key,
+    payload: bytes,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
   if (res.statusCode !== 200) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
   return res.data.image.reference as string;
 }

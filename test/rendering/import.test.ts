@@ -6,13 +6,29 @@ import { RenderInputError, composeRender } from '../../src/modules/rendering/ren
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { createRender, near, pixel, seeded, uploadSolid } from './helpers.ts';
 
-const solid = (color: string, width = 300, height = 300) => sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
+const solid = (color: string, width = 300, height = 300) =>
+  sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 
 describe('composeRender', () => {
   it('places the masked image in the rotated print area, with the camera cut away', async () => {
     const area = { x: 100, y: 50, width: 100, height: 200, rotation: 90 };
-    const t = await drawTemplate({ width: 400, height: 300 }, area, { from: '#ffffff', to: '#ffffff', surface: '#ffffff' });
-    const out = await composeRender({ background: await solid('#ffffff', 400, 300), mask: t.mask, overlay: null, printArea: area, output: { widthPx: 400, heightPx: 300, format: 'png' } }, await solid('#00ff00'));
+    const t = await drawTemplate({ width: 400, height: 300 }, area, {
+      from: '#ffffff',
+      to: '#ffffff',
+      surface: '#ffffff',
+    });
+    const out = await composeRender(
+      {
+        background: await solid('#ffffff', 400, 300),
+        mask: t.mask,
+        overlay: null,
+        printArea: area,
+        output: { widthPx: 400, heightPx: 300, format: 'png' },
+      },
+      await solid('#00ff00'),
+    );
     const meta = await sharp(out.media).metadata();
     assert.deepEqual([meta.format, meta.width, meta.height], ['png', 400, 300]);
     assert.ok(near(await pixel(out.media, 150, 150), [0, 255, 0], 5), 'centre');
@@ -30,7 +46,13 @@ describe('composeRender', () => {
   it('resizes to the perspective output and covers the print area whatever the image aspect', async () => {
     const area = { x: 40, y: 40, width: 120, height: 120, rotation: 0 };
     const out = await composeRender(
-      { background: await solid('#000000', 200, 200), mask: await solid('#ffffff', 120, 120), overlay: null, printArea: area, output: { widthPx: 100, heightPx: 100, format: 'jpeg' } },
+      {
+        background: await solid('#000000', 200, 200),
+        mask: await solid('#ffffff', 120, 120),
+        overlay: null,
+        printArea: area,
+        output: { widthPx: 100, heightPx: 100, format: 'jpeg' },
+      },
       await solid('#ff0000', 1000, 100),
     );
     const meta = await sharp(out.media).metadata();
@@ -42,12 +64,30 @@ describe('composeRender', () => {
 
   it('refuses images and templates that do not decode, and geometry outside the background', async () => {
     const mask = await drawMask(50, 50);
-    const base = { background: await solid('#ffffff', 100, 100), mask, overlay: null, printArea: { x: 10, y: 10, width: 50, height: 50, rotation: 0 }, output: { widthPx: 100, heightPx: 100, format: 'png' as const } };
+    const base = {
+      background: await solid('#ffffff', 100, 100),
+      mask,
+      overlay: null,
+      printArea: { x: 10, y: 10, width: 50, height: 50, rotation: 0 },
+      output: { widthPx: 100, heightPx: 100, format: 'png' as const },
+    };
     await assert.rejects(composeRender(base, Buffer.from('nope')), RenderInputError);
-    const noisy = await sharp(Buffer.alloc(300 * 300 * 3, 7).map((_, i) => (i * 7919) % 251), { raw: { width: 300, height: 300, channels: 3 } }).png().toBuffer();
-    await assert.rejects(composeRender(base, noisy.subarray(0, Math.floor(noisy.length / 2))), RenderInputError, 'a truncated image');
+    const noisy = await sharp(
+      Buffer.alloc(300 * 300 * 3, 7).map((_, i) => (i * 7919) % 251),
+      { raw: { width: 300, height: 300, channels: 3 } },
+    )
+      .png()
+      .toBuffer();
+    await assert.rejects(
+      composeRender(base, noisy.subarray(0, Math.floor(noisy.length / 2))),
+      RenderInputError,
+      'a truncated image',
+    );
     await assert.rejects(composeRender({ ...base, mask: Buffer.from('nope') }, await solid('#fff')), RenderInputError);
-    await assert.rejects(composeRender({ ...base, printArea: { x: 60, y: 10, width: 50, height: 50, rotation: 0 } }, await solid('#fff')), /inside the 100x100 background/);
+    await assert.rejects(
+      composeRender({ ...base, printArea: { x: 60, y: 10, width: 50, height: 50, rotation: 0 } }, await solid('#fff')),
+      /inside the 100x100 background/,
+    );
   });
 });
 
@@ -62,15 +102,39 @@ describe('operator import of scenes, perspectives and compositions', () => {
 
   const b64 = (b: Buffer) => b.toString('base64');
   async function payload(area = { x: 50, y: 40, width: 100, height: 200, rotation: 5 }) {
-    const tpl = await drawTemplate({ width: 300, height: 300 }, area, { from: '#eeeeee', to: '#dddddd', surface: '#aaaaaa' });
+    const tpl = await drawTemplate({ width: 300, height: 300 }, area, {
+      from: '#eeeeee',
+      to: '#dddddd',
+      surface: '#aaaaaa',
+    });
     const group = (await call(t, 'GET', `/v2/products/${d.s24}`)).data.product.productgroupReference;
     return {
-      scenes: [{ key: 'test-beach', name: 'Beach', description: 'Sand and sea', compatibleProductgroupReferences: [group] }],
-      perspectives: [{ key: 'test-beach-square', name: 'Beach square', output: { widthPx: 300, heightPx: 300, format: 'png' as const }, sceneKeys: ['test-beach'] }],
-      compositions: [{
-        key: 'test-beach-s24', sceneKey: 'test-beach', productReference: d.s24, perspectiveKey: 'test-beach-square', tokenCost: 7,
-        template: { background: b64(tpl.background), mask: b64(tpl.mask), overlay: b64(tpl.overlay), printArea: area },
-      }],
+      scenes: [
+        { key: 'test-beach', name: 'Beach', description: 'Sand and sea', compatibleProductgroupReferences: [group] },
+      ],
+      perspectives: [
+        {
+          key: 'test-beach-square',
+          name: 'Beach square',
+          output: { widthPx: 300, heightPx: 300, format: 'png' as const },
+          sceneKeys: ['test-beach'],
+        },
+      ],
+      compositions: [
+        {
+          key: 'test-beach-s24',
+          sceneKey: 'test-beach',
+          productReference: d.s24,
+          perspectiveKey: 'test-beach-square',
+          tokenCost: 7,
+          template: {
+            background: b64(tpl.background),
+            mask: b64(tpl.mask),
+            overlay: b64(tpl.overlay),
+            printArea: area,
+          },
+        },
+      ],
     };
   }
 
@@ -80,7 +144,11 @@ describe('operator import of scenes, perspectives and compositions', () => {
     const scene = res.data.scenes[0].reference;
     const perspective = res.data.perspectives[0].reference;
     const composition = res.data.compositions[0].reference;
-    const lookup = await call(t, 'GET', `/v2/lookup-composition?sceneReference=${scene}&productReference=${d.s24}&perspectiveReference=${perspective}`);
+    const lookup = await call(
+      t,
+      'GET',
+      `/v2/lookup-composition?sceneReference=${scene}&productReference=${d.s24}&perspectiveReference=${perspective}`,
+    );
     assert.deepEqual(lookup.data.composition, { reference: composition, tokenCost: 7 });
     // Importing again updates in place.
     const again = await operator(t, 'POST', '/rendering/import', await payload());
@@ -102,26 +170,93 @@ describe('operator import of scenes, perspectives and compositions', () => {
   it('retires a composition (410) and makes it available again', async () => {
     const off = await operator(t, 'PUT', `/rendering/compositions/${d.cStudioS24}/availability`, { available: false });
     assert.equal(off.statusCode, 200);
-    const gone = await call(t, 'GET', `/v2/lookup-composition?sceneReference=${d.studio}&productReference=${d.s24}&perspectiveReference=${d.studioFront}`);
+    const gone = await call(
+      t,
+      'GET',
+      `/v2/lookup-composition?sceneReference=${d.studio}&productReference=${d.s24}&perspectiveReference=${d.studioFront}`,
+    );
     assert.equal(gone.statusCode, 410);
     const image = await uploadSolid(t, { r: 1, g: 1, b: 1 });
     assert.equal((await createRender(t, d.cStudioS24, image)).statusCode, 410);
     await operator(t, 'PUT', `/rendering/compositions/${d.cStudioS24}/availability`, { available: true });
     assert.equal((await call(t, 'GET', `/v2/compositions/${d.cStudioS24}`)).statusCode, 200);
-    assert.equal((await operator(t, 'PUT', '/rendering/compositions/Composition_nope/availability', { available: true })).statusCode, 404);
+    assert.equal(
+      (await operator(t, 'PUT', '/rendering/compositions/Composition_nope/availability', { available: true }))
+        .statusCode,
+      404,
+    );
   });
 
   it('rejects bad imports with a clear 400 and changes nothing', async () => {
     const good = await payload();
     const bad: Array<[unknown, RegExp]> = [
-      [{ ...good, compositions: [{ ...good.compositions[0], key: 'x1', template: { ...good.compositions[0].template, printArea: { x: 250, y: 40, width: 100, height: 200, rotation: 0 } } }] }, /inside the 300x300 background/],
-      [{ ...good, compositions: [{ ...good.compositions[0], key: 'x2', template: { ...good.compositions[0].template, mask: b64(Buffer.from('not an image')) } }] }, /mask is not an image/],
-      [{ ...good, compositions: [{ ...good.compositions[0], key: 'x3', productReference: 'Product_0123456789abcdefghjkmnpqrs' }] }, /does not exist/],
-      [{ ...good, compositions: [{ ...good.compositions[0], key: 'x4', perspectiveKey: 'demo-marble-top' }] }, /not usable in scene/],
+      [
+        {
+          ...good,
+          compositions: [
+            {
+              ...good.compositions[0],
+              key: 'x1',
+              template: {
+                ...good.compositions[0].template,
+                printArea: { x: 250, y: 40, width: 100, height: 200, rotation: 0 },
+              },
+            },
+          ],
+        },
+        /inside the 300x300 background/,
+      ],
+      [
+        {
+          ...good,
+          compositions: [
+            {
+              ...good.compositions[0],
+              key: 'x2',
+              template: { ...good.compositions[0].template, mask: b64(Buffer.from('not an image')) },
+            },
+          ],
+        },
+        /mask is not an image/,
+      ],
+      [
+        {
+          ...good,
+          compositions: [
+            { ...good.compositions[0], key: 'x3', productReference: 'Product_0123456789abcdefghjkmnpqrs' },
+          ],
+        },
+        /does not exist/,
+      ],
+      [
+        { ...good, compositions: [{ ...good.compositions[0], key: 'x4', perspectiveKey: 'demo-marble-top' }] },
+        /not usable in scene/,
+      ],
       [{ ...good, compositions: [{ ...good.compositions[0], key: 'x5', sceneKey: 'nope' }] }, /no scene has key nope/],
-      [{ scenes: [{ ...good.scenes[0], key: 'x6', compatibleProductgroupReferences: ['Productgroup_0123456789abcdefghjkmnpqrs'] }] }, /does not exist/],
-      [{ perspectives: [{ ...good.perspectives[0], key: 'x7', sceneKeys: [], productReferences: [] }] }, /either sceneKeys/],
-      [{ perspectives: [{ ...good.perspectives[0], key: 'x8', output: { widthPx: 300, heightPx: 300, format: 'gif' } }] }, /format/],
+      [
+        {
+          scenes: [
+            {
+              ...good.scenes[0],
+              key: 'x6',
+              compatibleProductgroupReferences: ['Productgroup_0123456789abcdefghjkmnpqrs'],
+            },
+          ],
+        },
+        /does not exist/,
+      ],
+      [
+        { perspectives: [{ ...good.perspectives[0], key: 'x7', sceneKeys: [], productReferences: [] }] },
+        /either sceneKeys/,
+      ],
+      [
+        {
+          perspectives: [
+            { ...good.perspectives[0], key: 'x8', output: { widthPx: 300, heightPx: 300, format: 'gif' } },
+          ],
+        },
+        /format/,
+      ],
       [{ scenes: [], surprise: true }, /surprise/],
     ];
     for (const [body, message] of bad) {

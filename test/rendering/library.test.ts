@@ -19,7 +19,10 @@ describe('scenes, perspectives and compositions', () => {
     assert.deepEqual(Object.keys(own.data.scenes[0]).sort(), ['name', 'reference']);
     assert.equal(own.data.nextCursor, null);
     const other = await call(t, 'GET', '/v2/scenes', { key: t.otherKey });
-    assert.deepEqual(other.data.scenes.map((s: any) => s.reference), [d.studio]);
+    assert.deepEqual(
+      other.data.scenes.map((s: any) => s.reference),
+      [d.studio],
+    );
   });
 
   it('shows a scene with its details', async () => {
@@ -44,7 +47,12 @@ describe('scenes, perspectives and compositions', () => {
       assert.equal(res.statusCode, 404, ref);
       assert.equal(res.data.code, 'not_found');
     }
-    const lookup = await call(t, 'GET', `/v2/lookup-composition?sceneReference=${d.marble}&productReference=${d.ip15}&perspectiveReference=${d.marbleTop}`, { key: t.otherKey });
+    const lookup = await call(
+      t,
+      'GET',
+      `/v2/lookup-composition?sceneReference=${d.marble}&productReference=${d.ip15}&perspectiveReference=${d.marbleTop}`,
+      { key: t.otherKey },
+    );
     assert.equal(lookup.statusCode, 404);
     const comp = await call(t, 'GET', `/v2/compositions/${d.cMarbleIp15}`, { key: t.otherKey });
     assert.equal(comp.statusCode, 404);
@@ -59,13 +67,25 @@ describe('scenes, perspectives and compositions', () => {
     assert.deepEqual(res.data.scenes.map((s: any) => s.reference).sort(), [d.studio, d.marble].sort());
     const leather = await call(t, 'GET', `/v2/products/${d.leather}`);
     const only = await call(t, 'GET', `/v2/scenes?productgroupReference=${leather.data.product.productgroupReference}`);
-    assert.deepEqual(only.data.scenes.map((s: any) => s.reference), [d.marble]);
+    assert.deepEqual(
+      only.data.scenes.map((s: any) => s.reference),
+      [d.marble],
+    );
     const protector = await call(t, 'GET', `/v2/products/${d.protector}`);
-    const none = await call(t, 'GET', `/v2/scenes?productgroupReference=${protector.data.product.productgroupReference}`);
+    const none = await call(
+      t,
+      'GET',
+      `/v2/scenes?productgroupReference=${protector.data.product.productgroupReference}`,
+    );
     assert.deepEqual(none.data.scenes, []);
     const unknown = await call(t, 'GET', '/v2/scenes?productgroupReference=Productgroup_0123456789abcdefghjkmnpqrs');
     assert.equal(unknown.statusCode, 404);
-    const foreign = await call(t, 'GET', `/v2/scenes?productgroupReference=${leather.data.product.productgroupReference}`, { key: t.otherKey });
+    const foreign = await call(
+      t,
+      'GET',
+      `/v2/scenes?productgroupReference=${leather.data.product.productgroupReference}`,
+      { key: t.otherKey },
+    );
     assert.equal(foreign.statusCode, 404);
     const extra = await call(t, 'GET', '/v2/scenes?colour=red');
     assert.equal(extra.statusCode, 400);
@@ -91,32 +111,73 @@ describe('scenes, perspectives and compositions', () => {
     const all = await call(t, 'GET', '/v2/perspectives');
     assert.deepEqual(refs(all), [d.studioFront, d.marbleTop, d.closeup].sort());
     assert.deepEqual(refs(await call(t, 'GET', '/v2/perspectives', { key: t.otherKey })).includes(d.marbleTop), false);
-    assert.deepEqual(refs(await call(t, 'GET', `/v2/perspectives?sceneReference=${d.studio}`)), [d.studioFront, d.closeup].sort());
-    assert.deepEqual(refs(await call(t, 'GET', `/v2/perspectives?sceneReference=${d.studio}&productReference=${d.ip15}`)), [d.studioFront, d.closeup].sort());
-    assert.deepEqual(refs(await call(t, 'GET', `/v2/perspectives?sceneReference=${d.studio}&productReference=${d.s24}`)), [d.studioFront]);
+    assert.deepEqual(
+      refs(await call(t, 'GET', `/v2/perspectives?sceneReference=${d.studio}`)),
+      [d.studioFront, d.closeup].sort(),
+    );
+    assert.deepEqual(
+      refs(await call(t, 'GET', `/v2/perspectives?sceneReference=${d.studio}&productReference=${d.ip15}`)),
+      [d.studioFront, d.closeup].sort(),
+    );
+    assert.deepEqual(
+      refs(await call(t, 'GET', `/v2/perspectives?sceneReference=${d.studio}&productReference=${d.s24}`)),
+      [d.studioFront],
+    );
     // The marble scene does not allow product perspectives: the close-up is not usable there.
-    assert.deepEqual(refs(await call(t, 'GET', `/v2/perspectives?sceneReference=${d.marble}&productReference=${d.ip15}`)), [d.marbleTop]);
-    assert.deepEqual(refs(await call(t, 'GET', `/v2/perspectives?productReference=${d.ip15}`)), [d.studioFront, d.marbleTop, d.closeup].sort());
+    assert.deepEqual(
+      refs(await call(t, 'GET', `/v2/perspectives?sceneReference=${d.marble}&productReference=${d.ip15}`)),
+      [d.marbleTop],
+    );
+    assert.deepEqual(
+      refs(await call(t, 'GET', `/v2/perspectives?productReference=${d.ip15}`)),
+      [d.studioFront, d.marbleTop, d.closeup].sort(),
+    );
     assert.deepEqual(refs(await call(t, 'GET', `/v2/perspectives?productReference=${d.protector}`)), []);
-    assert.equal((await call(t, 'GET', `/v2/perspectives?sceneReference=${d.marble}`, { key: t.otherKey })).statusCode, 404);
-    assert.equal((await call(t, 'GET', '/v2/perspectives?productReference=Product_0123456789abcdefghjkmnpqrs')).statusCode, 404);
+    assert.equal(
+      (await call(t, 'GET', `/v2/perspectives?sceneReference=${d.marble}`, { key: t.otherKey })).statusCode,
+      404,
+    );
+    assert.equal(
+      (await call(t, 'GET', '/v2/perspectives?productReference=Product_0123456789abcdefghjkmnpqrs')).statusCode,
+      404,
+    );
   });
 
   it('looks up a composition: 200, 404 for a combination that does not exist, 410 when retired', async () => {
-    const ok = await call(t, 'GET', `/v2/lookup-composition?sceneReference=${d.studio}&productReference=${d.ip15}&perspectiveReference=${d.studioFront}`);
+    const ok = await call(
+      t,
+      'GET',
+      `/v2/lookup-composition?sceneReference=${d.studio}&productReference=${d.ip15}&perspectiveReference=${d.studioFront}`,
+    );
     assert.equal(ok.statusCode, 200);
     assert.deepEqual(ok.data.composition, { reference: d.cStudioIp15, tokenCost: 2 });
-    const product = await call(t, 'GET', `/v2/lookup-composition?sceneReference=${d.studio}&productReference=${d.ip15}&perspectiveReference=${d.closeup}`);
+    const product = await call(
+      t,
+      'GET',
+      `/v2/lookup-composition?sceneReference=${d.studio}&productReference=${d.ip15}&perspectiveReference=${d.closeup}`,
+    );
     assert.deepEqual(product.data.composition, { reference: d.cCloseup, tokenCost: 3 });
-    const missing = await call(t, 'GET', `/v2/lookup-composition?sceneReference=${d.studio}&productReference=${d.s24}&perspectiveReference=${d.closeup}`);
+    const missing = await call(
+      t,
+      'GET',
+      `/v2/lookup-composition?sceneReference=${d.studio}&productReference=${d.s24}&perspectiveReference=${d.closeup}`,
+    );
     assert.equal(missing.statusCode, 404);
     assert.equal(missing.data.code, 'not_found');
-    const gone = await call(t, 'GET', `/v2/lookup-composition?sceneReference=${d.studio}&productReference=${d.ip15black}&perspectiveReference=${d.studioFront}`);
+    const gone = await call(
+      t,
+      'GET',
+      `/v2/lookup-composition?sceneReference=${d.studio}&productReference=${d.ip15black}&perspectiveReference=${d.studioFront}`,
+    );
     assert.equal(gone.statusCode, 410);
     assert.equal(gone.data.code, 'composition_unavailable');
     const incomplete = await call(t, 'GET', `/v2/lookup-composition?sceneReference=${d.studio}`);
     assert.equal(incomplete.statusCode, 400);
-    const bad = await call(t, 'GET', `/v2/lookup-composition?sceneReference=nope&productReference=${d.ip15}&perspectiveReference=${d.studioFront}`);
+    const bad = await call(
+      t,
+      'GET',
+      `/v2/lookup-composition?sceneReference=nope&productReference=${d.ip15}&perspectiveReference=${d.studioFront}`,
+    );
     assert.equal(bad.statusCode, 404);
   });
 
@@ -124,8 +185,21 @@ describe('scenes, perspectives and compositions', () => {
     const res = await call(t, 'GET', '/v2/openapi.json', { key: null });
     assert.equal(res.statusCode, 200);
     const ops = new Set<string>();
-    for (const item of Object.values(res.data.paths) as any[]) for (const op of Object.values(item) as any[]) ops.add(op.operationId);
-    for (const id of ['listScenes', 'getScene', 'listPerspectives', 'getPerspective', 'lookupComposition', 'getComposition', 'createRender', 'getRender', 'downloadRenderMedia', 'downloadRenderThumbnail', 'getRendertokens']) {
+    for (const item of Object.values(res.data.paths) as any[])
+      for (const op of Object.values(item) as any[]) ops.add(op.operationId);
+    for (const id of [
+      'listScenes',
+      'getScene',
+      'listPerspectives',
+      'getPerspective',
+      'lookupComposition',
+      'getComposition',
+      'createRender',
+      'getRender',
+      'downloadRenderMedia',
+      'downloadRenderThumbnail',
+      'getRendertokens',
+    ]) {
       assert.ok(ops.has(id), id);
     }
     assert.ok(!JSON.stringify(res.data.paths).includes('/rendering/import'), 'operator routes stay hidden');
@@ -134,7 +208,13 @@ describe('scenes, perspectives and compositions', () => {
   it('shows a composition with token cost and its scene, product and perspective', async () => {
     const res = await call(t, 'GET', `/v2/compositions/${d.cMarbleIp15}`);
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.data.composition, { reference: d.cMarbleIp15, tokenCost: 5, sceneReference: d.marble, productReference: d.ip15, perspectiveReference: d.marbleTop });
+    assert.deepEqual(res.data.composition, {
+      reference: d.cMarbleIp15,
+      tokenCost: 5,
+      sceneReference: d.marble,
+      productReference: d.ip15,
+      perspectiveReference: d.marbleTop,
+    });
     const gone = await call(t, 'GET', `/v2/compositions/${d.cRetired}`);
     assert.equal(gone.statusCode, 410);
     assert.equal((await call(t, 'GET', '/v2/compositions/Composition_0123456789abcdefghjkmnpqrs')).statusCode, 404);

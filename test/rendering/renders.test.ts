@@ -68,7 +68,10 @@ describe('renders', () => {
     assert.equal(meta.width, 800);
     assert.equal(meta.height, 600);
     // Print area of the studio front template: x 330, y 110, 160x320 → centre (410, 270).
-    assert.ok(near(await pixel(bytes, 410, 270), [RED.r, RED.g, RED.b], 30), `centre is ${await pixel(bytes, 410, 270)}`);
+    assert.ok(
+      near(await pixel(bytes, 410, 270), [RED.r, RED.g, RED.b], 30),
+      `centre is ${await pixel(bytes, 410, 270)}`,
+    );
     assert.ok(!near(await pixel(bytes, 60, 60), [RED.r, RED.g, RED.b], 60), 'the backdrop is not the partner colour');
     assert.ok(!near(await pixel(bytes, 700, 500), [RED.r, RED.g, RED.b], 60), 'the desk is not the partner colour');
 
@@ -140,7 +143,9 @@ describe('renders', () => {
     assert.equal(hidden.statusCode, 404);
     assert.equal(await used(), start);
 
-    const extra = await call(t, 'POST', '/v2/renders', { body: { render: { compositionReference: d.cStudioIp15, imageReference: image, colour: 'red' } } });
+    const extra = await call(t, 'POST', '/v2/renders', {
+      body: { render: { compositionReference: d.cStudioIp15, imageReference: image, colour: 'red' } },
+    });
     assert.equal(extra.statusCode, 400);
     assert.match(extra.data.message, /colour/);
     const missing = await call(t, 'POST', '/v2/renders', { body: { render: { compositionReference: d.cStudioIp15 } } });
@@ -213,14 +218,20 @@ describe('renders', () => {
   it('retries a transient failure and fails the render only when the attempts run out', async () => {
     const image = await uploadSolid(t, { r: 7, g: 7, b: 7 });
     const ref = (await createRender(t, d.cStudioIp15, image)).data.render.reference;
-    await t.db.query(`UPDATE jobs SET max_attempts = 2 WHERE kind = 'rendering.render' AND payload->>'renderId' = $1`, [ref]);
+    await t.db.query(`UPDATE jobs SET max_attempts = 2 WHERE kind = 'rendering.render' AND payload->>'renderId' = $1`, [
+      ref,
+    ]);
     const original = t.s.images.readImage;
     t.s.images.readImage = async () => {
       throw new Error('storage temporarily unreachable');
     };
     try {
       assert.equal(await t.s.worker.drain(), 1);
-      assert.equal((await call(t, 'GET', `/v2/renders/${ref}`)).data.render.status, 'pending', 'still pending after one failed attempt');
+      assert.equal(
+        (await call(t, 'GET', `/v2/renders/${ref}`)).data.render.status,
+        'pending',
+        'still pending after one failed attempt',
+      );
       t.clock.advance(3600_000);
       assert.equal(await t.s.worker.drain(), 1);
     } finally {

@@ -42,7 +42,8 @@ describe('rendertokens', () => {
   let t: TestApp;
   let d: ReturnType<typeof seeded>;
   const tokens = async (key = t.key) => (await call(t, 'GET', '/v2/rendertokens', { key })).data.rendertokens;
-  const setLimit = (orgIndex: number, limit: number) => operator(t, 'PUT', `/organizations/${t.seed.organizations[orgIndex].reference}/rendertoken-limit`, { limit });
+  const setLimit = (orgIndex: number, limit: number) =>
+    operator(t, 'PUT', `/organizations/${t.seed.organizations[orgIndex].reference}/rendertoken-limit`, { limit });
   before(async () => {
     t = await createTestApp();
     d = seeded(t);
@@ -53,7 +54,12 @@ describe('rendertokens', () => {
     t.clock.set('2026-11-18T10:00:00Z');
     const res = await call(t, 'GET', '/v2/rendertokens');
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.data.rendertokens, { used: 0, limit: 1000, remaining: 1000, resets: '2026-11-23T00:00:00+01:00' });
+    assert.deepEqual(res.data.rendertokens, {
+      used: 0,
+      limit: 1000,
+      remaining: 1000,
+      resets: '2026-11-23T00:00:00+01:00',
+    });
     assert.equal((await tokens(t.otherKey)).limit, 500);
   });
 

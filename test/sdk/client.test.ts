@@ -2,8 +2,24 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { ApiError, Client, ConnectionError, type Paginator, type RateLimitState, parseRateLimit, parseRateLimitPolicy } from '../../packages/sdk/src/index.ts';
-import { ADDRESS, type SdkServer, freshPng, requireOperations, seedProduct, seedStore, startSdkServer } from './helpers.ts';
+import {
+  ApiError,
+  Client,
+  ConnectionError,
+  type Paginator,
+  type RateLimitState,
+  parseRateLimit,
+  parseRateLimitPolicy,
+} from '../../packages/sdk/src/index.ts';
+import {
+  ADDRESS,
+  type SdkServer,
+  freshPng,
+  requireOperations,
+  seedProduct,
+  seedStore,
+  startSdkServer,
+} from './helpers.ts';
 
 let server: SdkServer;
 before(async () => {
@@ -43,7 +59,14 @@ describe('auth and errors', () => {
 
   test('400 from the schema: an undocumented body field is named in the message', async (t) => {
     if (!requireOperations(t, server, 'createOrder')) return;
-    const body = { order: { storeReference: seedStore(server.t, 'DEMO1'), shippingKind: 'combined' as const, orderlines: [], surprise: 1 } };
+    const body = {
+      order: {
+        storeReference: seedStore(server.t, 'DEMO1'),
+        shippingKind: 'combined' as const,
+        orderlines: [],
+        surprise: 1,
+      },
+    };
     const err = await server.client.orders.create(body as never).catch((e: unknown) => e);
     assert.ok(err instanceof ApiError);
     assert.equal(err.status, 400);
@@ -52,7 +75,10 @@ describe('auth and errors', () => {
   });
 
   test('400 invalid_cursor for a cursor the server never issued', async () => {
-    const err = await server.client.images.list({ cursor: 'made.up' }).firstPage().catch((e: unknown) => e);
+    const err = await server.client.images
+      .list({ cursor: 'made.up' })
+      .firstPage()
+      .catch((e: unknown) => e);
     assert.ok(err instanceof ApiError);
     assert.equal(err.status, 400);
     assert.equal(err.code, 'invalid_cursor');
@@ -78,8 +104,16 @@ describe('auth and errors', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     try {
       const { port } = silent.address() as AddressInfo;
-      const client = new Client({ apiKey: server.t.key, baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0, timeoutMs: 200 });
-      await assert.rejects(client.organization.get(), (e: unknown) => e instanceof ConnectionError && /timed out after 200 ms/.test(e.message));
+      const client = new Client({
+        apiKey: server.t.key,
+        baseUrl: `http://127.0.0.1:${port}`,
+        maxRetries: 0,
+        timeoutMs: 200,
+      });
+      await assert.rejects(
+        client.organization.get(),
+        (e: unknown) => e instanceof ConnectionError && /timed out after 200 ms/.test(e.message),
+      );
     } finally {
       silent.closeAllConnections();
       await new Promise<void>((r) => silent.close(() => r()));
@@ -89,7 +123,13 @@ describe('auth and errors', () => {
   test('an empty path parameter rejects the promise (no request, no synchronous throw)', async () => {
     const pending = server.client.orders.get('');
     await assert.rejects(pending, TypeError);
-    await assert.rejects(server.client.claims.list().firstPage().then(() => server.client.renders.get('')), /renderReference/);
+    await assert.rejects(
+      server.client.claims
+        .list()
+        .firstPage()
+        .then(() => server.client.renders.get('')),
+      /renderReference/,
+    );
   });
 
   test('the constructor wants a key; baseUrl may end in /v2', async () => {
@@ -121,7 +161,10 @@ describe('rate-limit headers', () => {
     const client = server.clientWith();
     await client.images.upload(await freshPng());
     const state = client.rateLimit as RateLimitState | null;
-    assert.deepEqual(state?.policies.map((p) => p.name), ['default', 'uploads']);
+    assert.deepEqual(
+      state?.policies.map((p) => p.name),
+      ['default', 'uploads'],
+    );
     assert.deepEqual(state?.policies[1], { name: 'uploads', quota: 5000, windowSeconds: 86400 });
     assert.equal(state?.limits.find((l) => l.name === 'uploads')?.resetSeconds, 0);
   });
@@ -148,14 +191,23 @@ describe('pagination', () => {
 
     const seen: string[] = [];
     for await (const image of server.client.images.list({ limit: 2 })) seen.push(image.reference);
-    assert.deepEqual(seen, all.images.map((i) => i.reference));
+    assert.deepEqual(
+      seen,
+      all.images.map((i) => i.reference),
+    );
 
     const pages: number[] = [];
     const paginator: Paginator<unknown, { nextCursor: string | null }> = server.client.images.list({ limit: 2 });
     for await (const page of paginator.pages()) pages.push((page as unknown as { images: unknown[] }).images.length);
-    assert.equal(pages.reduce((a, b) => a + b, 0), seen.length);
+    assert.equal(
+      pages.reduce((a, b) => a + b, 0),
+      seen.length,
+    );
     assert.ok(pages.length >= 3);
-    assert.ok(pages.slice(0, -1).every((n) => n === 2), `full pages before the last: ${pages}`);
+    assert.ok(
+      pages.slice(0, -1).every((n) => n === 2),
+      `full pages before the last: ${pages}`,
+    );
   });
 
   test('toArray stops at the maximum without fetching every page', async () => {
@@ -173,7 +225,9 @@ describe('pagination', () => {
           storeReference: seedStore(server.t, 'DEMO1'),
           shippingKind: 'dropship',
           dropshipAddress: ADDRESS,
-          orderlines: [{ productReference: seedProduct(server.t, 'iPhone 15 Clear Case'), imageReference: image, quantity: 1 }],
+          orderlines: [
+            { productReference: seedProduct(server.t, 'iPhone 15 Clear Case'), imageReference: image, quantity: 1 },
+          ],
         },
       });
       made.push(order.reference);
@@ -193,7 +247,9 @@ describe('idempotency', () => {
         storeReference: seedStore(server.t, 'DEMO1'),
         shippingKind: 'dropship' as const,
         dropshipAddress: ADDRESS,
-        orderlines: [{ productReference: seedProduct(server.t, 'iPhone 15 Clear Case'), imageReference: image, quantity: 1 }],
+        orderlines: [
+          { productReference: seedProduct(server.t, 'iPhone 15 Clear Case'), imageReference: image, quantity: 1 },
+        ],
       },
     };
     const key = `sdk-test-${Date.now()}`;
@@ -202,7 +258,9 @@ describe('idempotency', () => {
     assert.equal(a.order.reference, b.order.reference);
     const c = await server.client.orders.create(body);
     assert.notEqual(c.order.reference, a.order.reference);
-    const reused = await server.client.orders.create({ order: { ...body.order, customIdentifier: 'other' } }, { idempotencyKey: key }).catch((e: unknown) => e);
+    const reused = await server.client.orders
+      .create({ order: { ...body.order, customIdentifier: 'other' } }, { idempotencyKey: key })
+      .catch((e: unknown) => e);
     assert.ok(reused instanceof ApiError);
     assert.equal(reused.code, 'idempotency_key_reused');
   });
@@ -221,7 +279,11 @@ describe('idempotency', () => {
         delete headers.host;
         delete headers.connection;
         if (req.method === 'POST') keys.push(headers['idempotency-key']);
-        const upstream = await fetch(server.baseUrl + req.url, { method: req.method, headers, body: req.method === 'GET' ? undefined : Buffer.concat(chunks) });
+        const upstream = await fetch(server.baseUrl + req.url, {
+          method: req.method,
+          headers,
+          body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
+        });
         const text = await upstream.text();
         if (req.method === 'POST' && lost === 0) {
           lost++;
@@ -246,7 +308,9 @@ describe('idempotency', () => {
           storeReference: seedStore(server.t, 'DEMO1'),
           shippingKind: 'dropship',
           dropshipAddress: ADDRESS,
-          orderlines: [{ productReference: seedProduct(server.t, 'iPhone 15 Clear Case'), imageReference: image, quantity: 1 }],
+          orderlines: [
+            { productReference: seedProduct(server.t, 'iPhone 15 Clear Case'), imageReference: image, quantity: 1 },
+          ],
         },
       });
       assert.equal(lost, 1);
@@ -265,7 +329,9 @@ describe('idempotency', () => {
     let calls = 0;
     const flaky = http.createServer((_req, res) => {
       calls++;
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ code: 'unavailable', message: 'down' }));
+      res
+        .writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' })
+        .end(JSON.stringify({ code: 'unavailable', message: 'down' }));
     });
     await new Promise<void>((r) => flaky.listen(0, '127.0.0.1', r));
     try {
@@ -278,7 +344,10 @@ describe('idempotency', () => {
       assert.equal(calls, 3, 'GET: first try and two retries');
       calls = 0;
       if (Client.hasOperation('updateWebhookEndpoint')) {
-        await assert.rejects(client.call('updateWebhookEndpoint', 'WebhookEndpoint_x', { webhookEndpoint: { description: 'x' } } as never), ApiError);
+        await assert.rejects(
+          client.call('updateWebhookEndpoint', 'WebhookEndpoint_x', { webhookEndpoint: { description: 'x' } } as never),
+          ApiError,
+        );
         assert.equal(calls, 1, 'PATCH: no retry');
       }
     } finally {

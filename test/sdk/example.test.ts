@@ -21,14 +21,36 @@ after(async () => {
 
 test('examples/integration.ts runs end to end against a started server', async (t) => {
   const needed = [
-    'validateAuth', 'listStores', 'listProducts', 'uploadImage', 'quoteShipping', 'createOrder', 'getOrder',
-    'testStartProduction', 'testCreateShipment', 'getShipment', 'uploadEvidence', 'listClaimcategories',
-    'claimItemIssues', 'getClaim', 'listScenes', 'listPerspectives', 'lookupComposition', 'createRender', 'getRender',
+    'validateAuth',
+    'listStores',
+    'listProducts',
+    'uploadImage',
+    'quoteShipping',
+    'createOrder',
+    'getOrder',
+    'testStartProduction',
+    'testCreateShipment',
+    'getShipment',
+    'uploadEvidence',
+    'listClaimcategories',
+    'claimItemIssues',
+    'getClaim',
+    'listScenes',
+    'listPerspectives',
+    'lookupComposition',
+    'createRender',
+    'getRender',
     'downloadRenderMedia',
   ];
   if (!requireOperations(t, server, ...needed)) return;
   const lines: string[] = [];
-  const result = await main({ baseUrl: server.baseUrl, apiKey: server.t.key, outDir: dir, renderPollIntervalMs: 200, log: (l) => lines.push(l) });
+  const result = await main({
+    baseUrl: server.baseUrl,
+    apiKey: server.t.key,
+    outDir: dir,
+    renderPollIntervalMs: 200,
+    log: (l) => lines.push(l),
+  });
 
   assert.deepEqual(result.skipped, []);
   assert.match(result.imageReference, /^Image_/);
@@ -49,5 +71,8 @@ test('examples/integration.ts runs end to end against a started server', async (
 });
 
 test('the example refuses a bad key with the API error', async () => {
-  await assert.rejects(main({ baseUrl: server.baseUrl, apiKey: 'sk_test_nope', outDir: dir, log: () => {} }), { name: 'ApiError', status: 401 });
+  await assert.rejects(main({ baseUrl: server.baseUrl, apiKey: 'sk_test_nope', outDir: dir, log: () => {} }), {
+    name: 'ApiError',
+    status: 401,
+  });
 });

@@ -18,7 +18,15 @@ import {
   verifyWebhook,
 } from '../../packages/sdk/src/index.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
-import { ADDRESS, type SdkServer, freshPng, requireOperations, seedProduct, seedStore, startSdkServer } from './helpers.ts';
+import {
+  ADDRESS,
+  type SdkServer,
+  freshPng,
+  requireOperations,
+  seedProduct,
+  seedStore,
+  startSdkServer,
+} from './helpers.ts';
 
 let server: SdkServer;
 let dir: string;
@@ -45,8 +53,14 @@ describe('uploads', () => {
     assert.equal((await c.upload(png)).image.reference, fromPath.reference);
     assert.equal((await c.upload(copy.buffer)).image.reference, fromPath.reference);
     assert.equal((await c.upload(new Blob([copy]))).image.reference, fromPath.reference);
-    assert.equal((await c.upload(Readable.from([png.subarray(0, 10), png.subarray(10)]))).image.reference, fromPath.reference);
-    assert.equal((await c.upload(Readable.toWeb(Readable.from([png])) as ReadableStream<Uint8Array>)).image.reference, fromPath.reference);
+    assert.equal(
+      (await c.upload(Readable.from([png.subarray(0, 10), png.subarray(10)]))).image.reference,
+      fromPath.reference,
+    );
+    assert.equal(
+      (await c.upload(Readable.toWeb(Readable.from([png])) as ReadableStream<Uint8Array>)).image.reference,
+      fromPath.reference,
+    );
     assert.equal((await c.upload(new URL(`file://${path}`))).image.reference, fromPath.reference);
   });
 
@@ -70,10 +84,16 @@ describe('uploads', () => {
     }
     sources.splice(2, 0, Buffer.from('broken'));
     const progress: UploadProgress<unknown>[] = [];
-    const results = await server.client.images.uploadMany(sources, { concurrency: 2, onProgress: (p) => progress.push(p) });
+    const results = await server.client.images.uploadMany(sources, {
+      concurrency: 2,
+      onProgress: (p) => progress.push(p),
+    });
     assert.equal(results.length, 5);
     assert.equal(progress.length, 5);
-    assert.deepEqual(progress.map((p) => p.done), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      progress.map((p) => p.done),
+      [1, 2, 3, 4, 5],
+    );
     assert.ok(progress.every((p) => p.total === 5));
     assert.equal(progress.at(-1)?.failed, 1);
     assert.ok(results[2].error instanceof ApiError);
@@ -82,32 +102,45 @@ describe('uploads', () => {
       assert.equal(results[i].source, sources[i]);
       assert.match(results[i].result?.image.reference ?? '', /^Image_/);
     }
-    await assert.rejects(server.client.images.uploadMany([Buffer.from('x'), await freshPng()], { stopOnError: true, concurrency: 1 }), ApiError);
+    await assert.rejects(
+      server.client.images.uploadMany([Buffer.from('x'), await freshPng()], { stopOnError: true, concurrency: 1 }),
+      ApiError,
+    );
   });
 
   test('evidence uploads the same way', async (t) => {
     if (!requireOperations(t, server, 'uploadEvidence')) return;
-    const res = (await server.client.callById('uploadEvidence', await freshPng())) as { evidence: { reference: string } };
+    const res = (await server.client.callById('uploadEvidence', await freshPng())) as {
+      evidence: { reference: string };
+    };
     assert.match(res.evidence.reference, /^Evidence_/);
   });
 });
 
 describe('renders and downloads', () => {
   test('createAndWait polls until completed; media and thumbnail download as streams', async (t) => {
-    if (!requireOperations(t, server, 'createRender', 'getRender', 'downloadRenderMedia', 'downloadRenderThumbnail')) return;
+    if (!requireOperations(t, server, 'createRender', 'getRender', 'downloadRenderMedia', 'downloadRenderThumbnail'))
+      return;
     const composition = server.t.seed.rendering?.compositions['demo-studio-ip15'];
     if (!composition) return t.skip('no demo composition in the seed');
     const image = (await server.client.images.upload(await freshPng({ width: 300, height: 600 }))).image.reference;
 
     // Nothing renders until the worker runs: a pending render answers 202 + Retry-After.
-    const created = await server.client.renders.create({ render: { compositionReference: composition, imageReference: image } });
-    const notReady = await server.client.renders.downloadMedia(created.render.reference, { wait: false }).catch((e: unknown) => e);
+    const created = await server.client.renders.create({
+      render: { compositionReference: composition, imageReference: image },
+    });
+    const notReady = await server.client.renders
+      .downloadMedia(created.render.reference, { wait: false })
+      .catch((e: unknown) => e);
     assert.ok(notReady instanceof NotReadyError);
     assert.ok(notReady.retryAfter >= 1);
     // A wait longer than the caller allows is not started.
     const started = Date.now();
-    await assert.rejects(server.client.renders.downloadMedia(created.render.reference, { maxWaitMs: 500 }), NotReadyError);
-    assert.ok(Date.now() - started < 10_000, "the 60 s Retry-After was not waited for");
+    await assert.rejects(
+      server.client.renders.downloadMedia(created.render.reference, { maxWaitMs: 500 }),
+      NotReadyError,
+    );
+    assert.ok(Date.now() - started < 10_000, 'the 60 s Retry-After was not waited for');
 
     const polls: number[] = [];
     const observing: typeof fetch = async (input, init) => {
@@ -116,13 +149,16 @@ describe('renders and downloads', () => {
     };
     const client = server.clientWith({ fetch: observing, renderPollIntervalMs: 300 });
     const drained = setTimeout(() => server.t.s.worker.drain(), 500);
-    const render = await client.renders.createAndWait({ render: { compositionReference: composition, imageReference: image } });
+    const render = await client.renders.createAndWait({
+      render: { compositionReference: composition, imageReference: image },
+    });
     clearTimeout(drained);
     const pollTimes = [...polls];
     assert.equal(render.reference, created.render.reference, 'same composition and image: the existing render');
     assert.equal(render.status, 'completed');
     assert.ok(pollTimes.length >= 2, 'polled more than once');
-    for (let i = 1; i < pollTimes.length; i++) assert.ok(pollTimes[i] - pollTimes[i - 1] >= 290, 'polls keep the interval');
+    for (let i = 1; i < pollTimes.length; i++)
+      assert.ok(pollTimes[i] - pollTimes[i - 1] >= 290, 'polls keep the interval');
 
     const media = await client.renders.downloadMedia(render.reference);
     assert.ok(media instanceof Download);
@@ -156,7 +192,10 @@ describe('renders and downloads', () => {
     const times: number[] = [];
     const files = http.createServer((_req, res) => {
       times.push(Date.now());
-      if (n++ < 2) return res.writeHead(202, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"render":{"reference":"Render_x","status":"pending"}}');
+      if (n++ < 2)
+        return res
+          .writeHead(202, { 'retry-after': '1', 'content-type': 'application/json' })
+          .end('{"render":{"reference":"Render_x","status":"pending"}}');
       res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([1, 2, 3]));
     });
     await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
@@ -183,10 +222,13 @@ describe('renders and downloads', () => {
 
 describe('webhooks', () => {
   test('verifyWebhook accepts a real delivery and rejects a tampered one or a wrong secret', async (t) => {
-    if (!requireOperations(t, server, 'createWebhookEndpoint', 'testWebhookEndpoint', 'rotateWebhookEndpointSecret')) return;
+    if (!requireOperations(t, server, 'createWebhookEndpoint', 'testWebhookEndpoint', 'rotateWebhookEndpointSecret'))
+      return;
     const receiver = await startReceiver();
     try {
-      const { webhookEndpoint } = await server.client.webhookEndpoints.create({ webhookEndpoint: { url: receiver.url, eventTypes: ['order.created'] } });
+      const { webhookEndpoint } = await server.client.webhookEndpoints.create({
+        webhookEndpoint: { url: receiver.url, eventTypes: ['order.created'] },
+      });
       await server.client.webhookEndpoints.test(webhookEndpoint.reference);
       await server.t.s.worker.drain();
       assert.equal(receiver.received.length, 1);
@@ -194,12 +236,26 @@ describe('webhooks', () => {
       const event = verifyWebhook(body, headers, webhookEndpoint.secret);
       assert.equal(event.reference, headers['webhook-id']);
       assert.equal(typeof event.type, 'string');
-      assert.throws(() => verifyWebhook(body.replace('{', '{"x":1,'), headers, webhookEndpoint.secret), WebhookVerificationError);
+      assert.throws(
+        () => verifyWebhook(body.replace('{', '{"x":1,'), headers, webhookEndpoint.secret),
+        WebhookVerificationError,
+      );
       const other = `whsec_${Buffer.from('another secret of 32 bytes long!').toString('base64')}`;
       assert.throws(() => verifyWebhook(body, headers, other), WebhookVerificationError);
-      assert.throws(() => verifyWebhook(body, { ...headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 3600) }, webhookEndpoint.secret), WebhookVerificationError);
+      assert.throws(
+        () =>
+          verifyWebhook(
+            body,
+            { ...headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 3600) },
+            webhookEndpoint.secret,
+          ),
+        WebhookVerificationError,
+      );
       // Headers from fetch's Headers, a Buffer body, and a list of secrets (rotation) work too.
-      assert.equal(verifyWebhook(Buffer.from(body), new Headers(headers), [other, webhookEndpoint.secret]).reference, event.reference);
+      assert.equal(
+        verifyWebhook(Buffer.from(body), new Headers(headers), [other, webhookEndpoint.secret]).reference,
+        event.reference,
+      );
 
       const rotated = await server.client.webhookEndpoints.rotateSecret(webhookEndpoint.reference);
       const newSecret = (rotated.webhookEndpoint as { secret?: string }).secret;
@@ -231,11 +287,21 @@ describe('legacy callback', () => {
     const store = seedStore(server.t, 'DEMO1');
     try {
       const { port } = receiver.address() as AddressInfo;
-      await server.t.s.organization.updateStore(org, store, { callbackUrl: `http://127.0.0.1:${port}/cb?token=abc&store_code=mine` });
+      await server.t.s.organization.updateStore(org, store, {
+        callbackUrl: `http://127.0.0.1:${port}/cb?token=abc&store_code=mine`,
+      });
       const image = (await server.client.images.upload(await freshPng())).image.reference;
       const customIdentifier = `cb-${Date.now()}`;
       const { order: created } = await server.client.orders.create({
-        order: { storeReference: store, shippingKind: 'dropship', customIdentifier, dropshipAddress: ADDRESS, orderlines: [{ productReference: seedProduct(server.t, 'iPhone 15 Clear Case'), imageReference: image, quantity: 1 }] },
+        order: {
+          storeReference: store,
+          shippingKind: 'dropship',
+          customIdentifier,
+          dropshipAddress: ADDRESS,
+          orderlines: [
+            { productReference: seedProduct(server.t, 'iPhone 15 Clear Case'), imageReference: image, quantity: 1 },
+          ],
+        },
       });
       await server.client.testHelpers.startProduction(created.reference);
       await server.client.testHelpers.createShipment({ shipment: { orderReferences: [created.reference] } });
@@ -258,7 +324,14 @@ describe('legacy callback', () => {
 
   test('all parameters, from a URL, a query string, URLSearchParams or a parsed object', () => {
     const url = `https://partner.example/cb?token=abc&environment=test&order_reference=DEMO1-1042&order_reference_v2=${order}&store_code=DEMO1&custom_reference=my-42&via_store_code=INTEG`;
-    const expected = { environment: 'test', orderReference: 'DEMO1-1042', orderReferenceV2: order, storeCode: 'DEMO1', customReference: 'my-42', viaStoreCode: 'INTEG' };
+    const expected = {
+      environment: 'test',
+      orderReference: 'DEMO1-1042',
+      orderReferenceV2: order,
+      storeCode: 'DEMO1',
+      customReference: 'my-42',
+      viaStoreCode: 'INTEG',
+    };
     assert.deepEqual(parseLegacyCallback(url), expected);
     assert.deepEqual(parseLegacyCallback(new URL(url)), expected);
     assert.deepEqual(parseLegacyCallback(new URL(url).search), expected);
@@ -269,7 +342,12 @@ describe('legacy callback', () => {
   test('optional parameters absent are null; deprecated aliases fill in; current names win', () => {
     const base = `environment=prod&order_reference=S-1&order_reference_v2=${order}`;
     assert.deepEqual(parseLegacyCallback(`${base}&store_code=S`), {
-      environment: 'prod', orderReference: 'S-1', orderReferenceV2: order, storeCode: 'S', customReference: null, viaStoreCode: null,
+      environment: 'prod',
+      orderReference: 'S-1',
+      orderReferenceV2: order,
+      storeCode: 'S',
+      customReference: null,
+      viaStoreCode: null,
     });
     const aliased = parseLegacyCallback(`${base}&partner_code=S&partner_reference=mine&via_partner_code=V`);
     assert.equal(aliased.storeCode, 'S');
@@ -282,8 +360,17 @@ describe('legacy callback', () => {
 
   test('missing or invalid parameters are a LegacyCallbackError naming them', () => {
     assert.throws(() => parseLegacyCallback(`environment=test&order_reference=S-1&store_code=S`), /order_reference_v2/);
-    assert.throws(() => parseLegacyCallback(`environment=staging&order_reference=S-1&order_reference_v2=${order}&store_code=S`), LegacyCallbackError);
-    assert.throws(() => parseLegacyCallback(`environment=test&order_reference=S-1&order_reference_v2=Claim_x&store_code=S`), /order_reference_v2/);
-    assert.throws(() => parseLegacyCallback(`environment=test&order_reference_v2=${order}&store_code=S`), /order_reference\b/);
+    assert.throws(
+      () => parseLegacyCallback(`environment=staging&order_reference=S-1&order_reference_v2=${order}&store_code=S`),
+      LegacyCallbackError,
+    );
+    assert.throws(
+      () => parseLegacyCallback(`environment=test&order_reference=S-1&order_reference_v2=Claim_x&store_code=S`),
+      /order_reference_v2/,
+    );
+    assert.throws(
+      () => parseLegacyCallback(`environment=test&order_reference_v2=${order}&store_code=S`),
+      /order_reference\b/,
+    );
   });
 });

@@ -16,15 +16,20 @@ export interface SdkServer {
 }
 
 /** The app on a real socket (127.0.0.1, a free port) with a test database; the SDK talks HTTP to it. */
-export async function startSdkServer(opts: { env?: Record<string, string>; worker?: boolean } = {}): Promise<SdkServer> {
+export async function startSdkServer(
+  opts: { env?: Record<string, string>; worker?: boolean } = {},
+): Promise<SdkServer> {
   const t = await createTestApp({ env: opts.env });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = t.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   if (opts.worker) t.s.worker.start();
-  const doc = (await (await fetch(`${baseUrl}/v2/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const doc = (await (await fetch(`${baseUrl}/v2/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
   const serverOperations = new Set<string>();
-  for (const item of Object.values(doc.paths)) for (const op of Object.values(item)) if (op?.operationId) serverOperations.add(op.operationId);
+  for (const item of Object.values(doc.paths))
+    for (const op of Object.values(item)) if (op?.operationId) serverOperations.add(op.operationId);
   const clientWith = (o: Partial<ClientOptions> = {}) => new Client({ apiKey: t.key, baseUrl, ...o });
   return { t, baseUrl, client: clientWith(), clientWith, serverOperations, close: () => t.close() };
 }
@@ -44,7 +49,9 @@ let shade = 0;
 /** A PNG no other test uploaded (a new colour each time). */
 export async function freshPng(size = { width: 64, height: 64 }): Promise<Buffer> {
   shade = (shade + 1) % 4096;
-  return sharp({ create: { ...size, channels: 3, background: { r: shade % 256, g: (shade >> 4) % 256, b: 77 } } }).png().toBuffer();
+  return sharp({ create: { ...size, channels: 3, background: { r: shade % 256, g: (shade >> 4) % 256, b: 77 } } })
+    .png()
+    .toBuffer();
 }
 
 export { ADDRESS } from '../orders/helpers.ts';

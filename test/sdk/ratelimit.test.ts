@@ -31,7 +31,10 @@ test('429: the client waits at least Retry-After and then succeeds', async () =>
   assert.ok(retryAfter >= 1);
   const next = statuses[throttled + 1];
   assert.ok(next, 'the call was retried');
-  assert.ok(next.at - statuses[throttled].at >= retryAfter * 1000, `waited ${next.at - statuses[throttled].at} ms for Retry-After ${retryAfter}`);
+  assert.ok(
+    next.at - statuses[throttled].at >= retryAfter * 1000,
+    `waited ${next.at - statuses[throttled].at} ms for Retry-After ${retryAfter}`,
+  );
   assert.equal(statuses.filter((s) => s.status === 200).length, 8);
   const state = client.rateLimit;
   assert.deepEqual(state?.policies, [{ name: 'default', quota: 5, windowSeconds: 2 }]);

@@ -22,7 +22,8 @@ describe('legacy order-updated callback', () => {
   let t: TestApp;
   let image: string;
   const orgId = () => t.seed.organizations[0].reference;
-  const setCallback = (code: string, callbackUrl: string | null) => t.s.organization.updateStore(orgId(), store(t, code), { callbackUrl });
+  const setCallback = (code: string, callbackUrl: string | null) =>
+    t.s.organization.updateStore(orgId(), store(t, code), { callbackUrl });
   const callbackJobs = async () => (await operator(t, 'GET', '/jobs?kind=order.callback&limit=500')).data.jobs;
 
   before(async () => {

@@ -19,11 +19,22 @@ describe('fulfilment and callbacks in production', () => {
     res.end('ok');
   });
   let base = '';
-  const setCallback = (url: string | null) => t.s.organization.updateStore(t.seed.organizations[0].reference, store(t, 'DEMO1'), { callbackUrl: url });
-  const callbackJob = async (orderId: string) => (await operator(t, 'GET', '/jobs?kind=order.callback&limit=500')).data.jobs.find((j: any) => j.payload.orderId === orderId);
+  const setCallback = (url: string | null) =>
+    t.s.organization.updateStore(t.seed.organizations[0].reference, store(t, 'DEMO1'), { callbackUrl: url });
+  const callbackJob = async (orderId: string) =>
+    (await operator(t, 'GET', '/jobs?kind=order.callback&limit=500')).data.jobs.find(
+      (j: any) => j.payload.orderId === orderId,
+    );
 
   before(async () => {
-    t = await createTestApp({ env: { APP_ENV: 'production', ALLOW_PRIVATE_TARGETS: 'true', CALLBACK_TIMEOUT_MS: '300', CALLBACK_RETRY_SECONDS: '60' } });
+    t = await createTestApp({
+      env: {
+        APP_ENV: 'production',
+        ALLOW_PRIVATE_TARGETS: 'true',
+        CALLBACK_TIMEOUT_MS: '300',
+        CALLBACK_RETRY_SECONDS: '60',
+      },
+    });
     image = await uploadImage(t);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -37,7 +48,11 @@ describe('fulfilment and callbacks in production', () => {
   it('has no test helpers', async () => {
     const ref = await createOrder(t, orderBody(t, image));
     expectError(await call(t, 'POST', `/v2/test-helpers/orders/${ref}/start-production`), 404, 'not_found');
-    expectError(await call(t, 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [ref] } } }), 404, 'not_found');
+    expectError(
+      await call(t, 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [ref] } } }),
+      404,
+      'not_found',
+    );
   });
 
   it('fulfils through the operator API with the real carrier and tracking number', async () => {
@@ -45,7 +60,11 @@ describe('fulfilment and callbacks in production', () => {
     const ref = await createOrder(t, orderBody(t, image, { dropshipMinimalShippingLevel: 'tracked' }));
     assert.equal((await operator(t, 'POST', `/orders/${ref}/start-production`)).statusCode, 204);
     assert.equal((await operator(t, 'POST', `/orders/${ref}/start-production`)).statusCode, 409);
-    const shipped = await operator(t, 'POST', '/shipments', { orderReferences: [ref], carrier: 'UPS', trackingNumber: '1Z999AA10123456784' });
+    const shipped = await operator(t, 'POST', '/shipments', {
+      orderReferences: [ref],
+      carrier: 'UPS',
+      trackingNumber: '1Z999AA10123456784',
+    });
     assert.equal(shipped.statusCode, 200, shipped.body);
     const s = (await call(t, 'GET', `/v2/shipments/${shipped.data.shipment.reference}`)).data.shipment;
     assert.equal(s.carrier, 'UPS');
@@ -88,12 +107,16 @@ describe('fulfilment and callbacks in production', () => {
     try {
       const port = (server.address() as AddressInfo).port;
       const before = hits.length;
-      await strict.s.organization.updateStore(strict.seed.organizations[0].reference, store(strict, 'DEMO1'), { callbackUrl: `http://${name}:${port}/private` });
+      await strict.s.organization.updateStore(strict.seed.organizations[0].reference, store(strict, 'DEMO1'), {
+        callbackUrl: `http://${name}:${port}/private`,
+      });
       const img = await uploadImage(strict);
       const ref = await createOrder(strict, orderBody(strict, img));
       await operator(strict, 'POST', `/orders/${ref}/start-production`);
       await strict.s.worker.drain();
-      const job = (await operator(strict, 'GET', '/jobs?kind=order.callback')).data.jobs.find((j: any) => j.payload.orderId === ref);
+      const job = (await operator(strict, 'GET', '/jobs?kind=order.callback')).data.jobs.find(
+        (j: any) => j.payload.orderId === ref,
+      );
       assert.equal(job.status, 'pending');
       assert.match(job.lastError, /private/);
       assert.equal(hits.length, before, 'nothing reached the private address');

@@ -1,13 +1,31 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
-import { ADDRESS, createOrder, expectError, getOrder, orderBody, products, ship, startProduction, store, uploadImage } from '../orders/helpers.ts';
+import {
+  ADDRESS,
+  createOrder,
+  expectError,
+  getOrder,
+  orderBody,
+  products,
+  ship,
+  startProduction,
+  store,
+  uploadImage,
+} from '../orders/helpers.ts';
 
 describe('shipments and fulfilment test helpers', () => {
   let t: TestApp;
   let image: string;
   let p: ReturnType<typeof products>;
-  const combined = (code = 'DEMO2') => createOrder(t, { order: { storeReference: store(t, code), shippingKind: 'combined', orderlines: [{ productReference: p.protector, quantity: 2 }] } });
+  const combined = (code = 'DEMO2') =>
+    createOrder(t, {
+      order: {
+        storeReference: store(t, code),
+        shippingKind: 'combined',
+        orderlines: [{ productReference: p.protector, quantity: 2 }],
+      },
+    });
   before(async () => {
     t = await createTestApp();
     image = await uploadImage(t);
@@ -24,14 +42,25 @@ describe('shipments and fulfilment test helpers', () => {
     assert.equal(o.status.modified, t.clock.now().toISOString());
     expectError(await call(t, 'POST', `/v2/test-helpers/orders/${ref}/start-production`), 409, 'order_not_pending');
     expectError(await call(t, 'POST', '/v2/test-helpers/orders/Order_x/start-production'), 404, 'not_found');
-    expectError(await call(t, 'POST', `/v2/test-helpers/orders/${ref}/start-production`, { key: t.otherKey }), 404, 'not_found');
-    const pre = await createOrder(t, orderBody(t, image, { orderlines: [{ productReference: p.prelaunched, imageReference: image, quantity: 1 }] }));
+    expectError(
+      await call(t, 'POST', `/v2/test-helpers/orders/${ref}/start-production`, { key: t.otherKey }),
+      404,
+      'not_found',
+    );
+    const pre = await createOrder(
+      t,
+      orderBody(t, image, { orderlines: [{ productReference: p.prelaunched, imageReference: image, quantity: 1 }] }),
+    );
     await startProduction(t, pre);
   });
 
   it('ships a tracked dropship order with carrier, tracking number and a tracking page', async () => {
     const ref = await createOrder(t, orderBody(t, image, { dropshipMinimalShippingLevel: 'tracked' }));
-    expectError(await call(t, 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [ref] } } }), 409, 'order_not_in_production');
+    expectError(
+      await call(t, 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [ref] } } }),
+      409,
+      'order_not_in_production',
+    );
     await startProduction(t, ref);
     const shippedAt = new Date(t.clock.now().getTime() - 3 * 86400_000).toISOString();
     const shipmentRef = await ship(t, [ref], { shippedAt, carrier: 'PostNL' });
@@ -49,13 +78,23 @@ describe('shipments and fulfilment test helpers', () => {
     const o = await getOrder(t, ref);
     assert.equal(o.status.code, 'shipped');
     assert.equal(o.shipmentReference, shipmentRef);
-    assert.deepEqual(o.orderlines.map((l: any) => l.shippedQuantity), [2]);
+    assert.deepEqual(
+      o.orderlines.map((l: any) => l.shippedQuantity),
+      [2],
+    );
     const page = await call(t, 'GET', new URL(s.trackingUrl).pathname, { key: null });
     assert.equal(page.statusCode, 200);
     assert.match(String(page.headers['content-type']), /text\/html/);
     assert.ok(page.body.includes('PostNL') && page.body.includes(s.trackingNumber) && page.body.includes('Amsterdam'));
-    assert.ok(!page.body.includes('Jansen') && !page.body.includes('anna@example.com') && !page.body.includes('Prinsengracht'), 'no personal data');
-    expectError(await call(t, 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [ref] } } }), 409, 'order_not_in_production');
+    assert.ok(
+      !page.body.includes('Jansen') && !page.body.includes('anna@example.com') && !page.body.includes('Prinsengracht'),
+      'no personal data',
+    );
+    expectError(
+      await call(t, 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [ref] } } }),
+      409,
+      'order_not_in_production',
+    );
   });
 
   it('records order.shipped, shipment.created and order.updated events', async () => {
@@ -65,7 +104,11 @@ describe('shipments and fulfilment test helpers', () => {
     const events = (await call(t, 'GET', '/v2/events?limit=100')).data.events;
     const of = (type: string) => events.filter((e: any) => e.type === type);
     assert.ok(of('order.created').some((e: any) => e.data.order.reference === ref));
-    assert.ok(of('order.updated').some((e: any) => e.data.order.reference === ref && e.data.order.status.code === 'in_production'));
+    assert.ok(
+      of('order.updated').some(
+        (e: any) => e.data.order.reference === ref && e.data.order.status.code === 'in_production',
+      ),
+    );
     const shipped = of('order.shipped').find((e: any) => e.data.order.reference === ref);
     assert.equal(shipped.data.order.status.code, 'shipped');
     assert.equal(shipped.data.order.shipmentReference, shipmentRef);
@@ -77,7 +120,14 @@ describe('shipments and fulfilment test helpers', () => {
   it('shows no carrier data for basic shipments', async () => {
     const ref = await createOrder(t, orderBody(t, image));
     await startProduction(t, ref);
-    expectError(await call(t, 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [ref], carrier: 'DHL' } } }), 400, 'invalid_request', 'carrier');
+    expectError(
+      await call(t, 'POST', '/v2/test-helpers/shipments', {
+        body: { shipment: { orderReferences: [ref], carrier: 'DHL' } },
+      }),
+      400,
+      'invalid_request',
+      'carrier',
+    );
     const s = (await call(t, 'GET', `/v2/shipments/${await ship(t, [ref])}`)).data.shipment;
     assert.equal(s.level, 'basic');
     assert.equal('carrier' in s || 'trackingNumber' in s || 'trackingUrl' in s, false);
@@ -88,7 +138,12 @@ describe('shipments and fulfilment test helpers', () => {
     const b = await combined();
     const c = await combined('DEMO1');
     for (const r of [a, b, c]) await startProduction(t, r);
-    expectError(await call(t, 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [a, c] } } }), 400, 'invalid_request', 'different stores');
+    expectError(
+      await call(t, 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [a, c] } } }),
+      400,
+      'invalid_request',
+      'different stores',
+    );
     const shipmentRef = await ship(t, [a, b]);
     const s = (await call(t, 'GET', `/v2/shipments/${shipmentRef}`)).data.shipment;
     assert.equal(s.shippingKind, 'combined');
@@ -110,9 +165,21 @@ describe('shipments and fulfilment test helpers', () => {
     expectError(await post({ orderReferences: [] }), 400, 'invalid_request', 'orderReferences');
     expectError(await post({ orderReferences: ['Order_nope'] }), 400, 'invalid_request', 'orderReferences[0]');
     expectError(await post({ orderReferences: [a], shippedAt: 'yesterday' }), 400, 'invalid_request', 'shippedAt');
-    expectError(await post({ orderReferences: [a], shippedAt: new Date(t.clock.now().getTime() + 86400_000).toISOString() }), 400, 'invalid_request', 'future');
+    expectError(
+      await post({ orderReferences: [a], shippedAt: new Date(t.clock.now().getTime() + 86400_000).toISOString() }),
+      400,
+      'invalid_request',
+      'future',
+    );
     expectError(await post({ orderReferences: [a], extra: 1 }), 400, 'invalid_request', 'body.shipment.extra');
-    expectError(await call(t, 'POST', '/v2/test-helpers/shipments', { key: t.otherKey, body: { shipment: { orderReferences: [a] } } }), 400, 'invalid_request');
+    expectError(
+      await call(t, 'POST', '/v2/test-helpers/shipments', {
+        key: t.otherKey,
+        body: { shipment: { orderReferences: [a] } },
+      }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('answers 404 for unknown and foreign shipments', async () => {
@@ -136,7 +203,14 @@ describe('shipments and fulfilment test helpers', () => {
       secondaryColor: '#abcdef',
       customerService: { email: 'help"@x.example', phonenumber: '+31 6 1234 5678', url: 'https://help.example/?a=<b>' },
     });
-    const ref = await createOrder(t, orderBody(t, image, { dropshipMinimalShippingLevel: 'tracked', brandReference: brand.reference, dropshipAddress: { ...ADDRESS, city: '<img src=x onerror=alert(1)>' } }));
+    const ref = await createOrder(
+      t,
+      orderBody(t, image, {
+        dropshipMinimalShippingLevel: 'tracked',
+        brandReference: brand.reference,
+        dropshipAddress: { ...ADDRESS, city: '<img src=x onerror=alert(1)>' },
+      }),
+    );
     await startProduction(t, ref);
     const s = (await call(t, 'GET', `/v2/shipments/${await ship(t, [ref])}`)).data.shipment;
     const page = await call(t, 'GET', new URL(s.trackingUrl).pathname, { key: null });
@@ -151,7 +225,19 @@ describe('shipments and fulfilment test helpers', () => {
   it('documents the endpoints in OpenAPI, without the public tracking page', async () => {
     const doc = (await call(t, 'GET', '/v2/openapi.json', { key: null })).data;
     const ops = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o.operationId));
-    for (const id of ['createOrder', 'listOrders', 'getOrder', 'cancelOrderlines', 'changeDropshipAddress', 'getAddress', 'lookupOrderByCustomIdentifier', 'quoteShipping', 'getShipment', 'testStartProduction', 'testCreateShipment']) {
+    for (const id of [
+      'createOrder',
+      'listOrders',
+      'getOrder',
+      'cancelOrderlines',
+      'changeDropshipAddress',
+      'getAddress',
+      'lookupOrderByCustomIdentifier',
+      'quoteShipping',
+      'getShipment',
+      'testStartProduction',
+      'testCreateShipment',
+    ]) {
       assert.ok(ops.includes(id), `${id} is documented`);
     }
     assert.ok(!Object.keys(doc.paths).some((path) => path.includes('tracking')));

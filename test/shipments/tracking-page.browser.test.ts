@@ -10,7 +10,9 @@ import { ADDRESS, createOrder, orderBody, ship, startProduction, uploadImage } f
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 
-describe('tracking page in a real browser', { skip: available ? false : `${CHROMIUM} is not installed (apt-get install chromium)` }, () => {
+describe('tracking page in a real browser', {
+  skip: available ? false : `${CHROMIUM} is not installed (apt-get install chromium)`,
+}, () => {
   let t: TestApp;
   let browser: import('playwright-core').Browser;
   let origin = '';
@@ -20,7 +22,9 @@ describe('tracking page in a real browser', { skip: available ? false : `${CHROM
   before(async () => {
     const { chromium } = await import('playwright-core');
     t = await createTestApp();
-    const logo = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#ff8800' } }).png().toBuffer();
+    const logo = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#ff8800' } })
+      .png()
+      .toBuffer();
     logoServer = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(logo));
     await new Promise<void>((r) => logoServer.listen(0, '127.0.0.1', r));
     logoUrl = `http://127.0.0.1:${(logoServer.address() as AddressInfo).port}/logo.png`;
@@ -28,7 +32,15 @@ describe('tracking page in a real browser', { skip: available ? false : `${CHROM
     origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   });
   after(async () => {
@@ -45,10 +57,21 @@ describe('tracking page in a real browser', { skip: available ? false : `${CHROM
       logoUrl,
       primaryColor: '#0b5fff',
       secondaryColor: '#e8f0ff',
-      customerService: { email: 'help@caseclub.example', phonenumber: '+31 20 000 0000', url: 'https://caseclub.example/help' },
+      customerService: {
+        email: 'help@caseclub.example',
+        phonenumber: '+31 20 000 0000',
+        url: 'https://caseclub.example/help',
+      },
     });
     const image = await uploadImage(t);
-    const ref = await createOrder(t, orderBody(t, image, { brandReference: brand.reference, dropshipMinimalShippingLevel: 'express', dropshipAddress: { ...ADDRESS, city: 'Utrecht' } }));
+    const ref = await createOrder(
+      t,
+      orderBody(t, image, {
+        brandReference: brand.reference,
+        dropshipMinimalShippingLevel: 'express',
+        dropshipAddress: { ...ADDRESS, city: 'Utrecht' },
+      }),
+    );
     await startProduction(t, ref);
     const shippedAt = '2026-01-15T10:00:00.000Z';
     t.clock.set('2026-01-16T10:00:00Z');
@@ -69,12 +92,19 @@ describe('tracking page in a real browser', { skip: available ? false : `${CHROM
       assert.equal(headerColor, 'rgb(11, 95, 255)');
       const bodyColor = await page.$eval('body', (el) => getComputedStyle(el).backgroundColor);
       assert.equal(bodyColor, 'rgb(232, 240, 255)');
-      await page.waitForFunction(() => (document.querySelector('header img') as HTMLImageElement | null)?.complete === true);
-      assert.equal(await page.$eval('header img', (el) => (el as HTMLImageElement).naturalWidth), 40, 'the brand logo loads');
+      await page.waitForFunction(
+        () => (document.querySelector('header img') as HTMLImageElement | null)?.complete === true,
+      );
+      assert.equal(
+        await page.$eval('header img', (el) => (el as HTMLImageElement).naturalWidth),
+        40,
+        'the brand logo loads',
+      );
       const contact = await page.textContent('#customer-service');
       assert.ok(contact?.includes('help@caseclub.example') && contact.includes('+31 20 000 0000'));
       const text = (await page.textContent('body')) ?? '';
-      for (const personal of ['Anna', 'Jansen', 'Prinsengracht', 'anna@example.com', '1016']) assert.ok(!text.includes(personal), `${personal} is not shown`);
+      for (const personal of ['Anna', 'Jansen', 'Prinsengracht', 'anna@example.com', '1016'])
+        assert.ok(!text.includes(personal), `${personal} is not shown`);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

@@ -38,7 +38,13 @@ const silent = pino({ level: 'silent' });
 const blobDir = () => join(tmpdir(), `pod-api-test-blobs-${templateDigest()}`);
 const sharedBlobs = () => new LocalBlobStore(blobDir());
 
-function servicesOn(db: Db, config: Readonly<Config>, clock: ManualClock, rateLimits: RateLimitStore, blobs: BlobStore = sharedBlobs()): Services {
+function servicesOn(
+  db: Db,
+  config: Readonly<Config>,
+  clock: ManualClock,
+  rateLimits: RateLimitStore,
+  blobs: BlobStore = sharedBlobs(),
+): Services {
   return createServices({ config, db, clock, log: silent as never, rateLimits, secretKey: 'test-secret-key', blobs });
 }
 
@@ -110,5 +116,9 @@ export async function call(
 
 /** An operator request with the test operator token. */
 export function operator(t: TestApp, method: Method, url: string, body?: unknown) {
-  return call(t, method, `/operator${url}`, { key: null, body, headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+  return call(t, method, `/operator${url}`, {
+    key: null,
+    body,
+    headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+  });
 }

@@ -25,7 +25,10 @@ export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
  * A fresh database per test file, cloned from a migrated and seeded template: a PGlite data-dir
  * dump in the temp folder, or a PostgreSQL template database when TEST_DATABASE_URL is set.
  */
-export async function cloneTestDb(seed: (db: Db) => Promise<void>, rebuild = false): Promise<{ db: Db; drop: () => Promise<void> }> {
+export async function cloneTestDb(
+  seed: (db: Db) => Promise<void>,
+  rebuild = false,
+): Promise<{ db: Db; drop: () => Promise<void> }> {
   return testDatabaseUrl ? clonePostgres(testDatabaseUrl, seed, rebuild) : clonePglite(seed, rebuild);
 }
 

@@ -31,7 +31,13 @@ export async function startLocalS3(bucket = 'pod-test-blobs'): Promise<LocalS3 |
   let address: AddressInfo;
   try {
     const S3rver = ((await import('s3rver' as string)) as { default: S3rverClass }).default;
-    server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: [{ name: bucket }] });
+    server = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      directory,
+      silent: true,
+      configureBuckets: [{ name: bucket }],
+    });
     address = await server.run();
   } catch (err) {
     rmSync(directory, { recursive: true, force: true });
@@ -43,7 +49,14 @@ export async function startLocalS3(bucket = 'pod-test-blobs'): Promise<LocalS3 |
     endpoint,
     bucket,
     store() {
-      const s = new S3BlobStore({ bucket, endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true });
+      const s = new S3BlobStore({
+        bucket,
+        endpoint,
+        region: 'us-east-1',
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        forcePathStyle: true,
+      });
       stores.push(s);
       return s;
     },

@@ -57,7 +57,10 @@ describe('webhook delivery to a real receiver', () => {
     assert.equal(payload.data.order.reference, 'Order_0123456789abcdefghjkmnpqrs');
     assert.equal(payload.timestamp, (await call(t, 'GET', `/v2/events/${event.reference}`)).data.event.timestamp);
     assert.throws(() => verifyAt(t, ignored.secret, got.body, got.headers), /No matching signature/);
-    assert.throws(() => verifyAt(t, ep.secret, got.body.replace('pending', 'shipped'), got.headers), /No matching signature/);
+    assert.throws(
+      () => verifyAt(t, ep.secret, got.body.replace('pending', 'shipped'), got.headers),
+      /No matching signature/,
+    );
 
     const [d] = await deliveriesOf(t, `endpointReference=${ep.reference}`);
     assert.match(d.reference, /^Delivery_[0-9a-hjkmnp-tv-z]{26}$/);
@@ -78,7 +81,10 @@ describe('webhook delivery to a real receiver', () => {
       await createEndpoint(t, slow.url);
       const fast = await createEndpoint(t, rx.url);
       await recordEvent(t);
-      const jobs = await t.db.query(`SELECT payload FROM jobs WHERE kind = 'webhooks.deliver' AND status = 'pending' AND run_at <= $1`, [t.clock.now()]);
+      const jobs = await t.db.query(
+        `SELECT payload FROM jobs WHERE kind = 'webhooks.deliver' AND status = 'pending' AND run_at <= $1`,
+        [t.clock.now()],
+      );
       assert.equal(jobs.length, 2);
       await t.s.worker.drain();
       assert.equal(rx.received.length, 1);
@@ -113,10 +119,16 @@ describe('webhook delivery to a real receiver', () => {
 
     [d] = await deliveriesOf(t, `endpointReference=${ep.reference}&status=succeeded`);
     assert.equal(d.status, 'succeeded');
-    assert.deepEqual(d.attempts.map((a: any) => a.responseStatus), [500, 500, 200]);
+    assert.deepEqual(
+      d.attempts.map((a: any) => a.responseStatus),
+      [500, 500, 200],
+    );
     assert.equal(d.nextAttempt, null);
     assert.equal(rx.received.length, 3);
-    assert.ok(rx.received.every((r) => r.headers['webhook-id'] === event.reference), 'the same webhook-id on every retry');
+    assert.ok(
+      rx.received.every((r) => r.headers['webhook-id'] === event.reference),
+      'the same webhook-id on every retry',
+    );
     for (const r of rx.received) verifyAt(t, ep.secret, r.body, r.headers);
   });
 
@@ -136,7 +148,10 @@ describe('webhook delivery to a real receiver', () => {
     t.clock.advance(HOUR);
     await t.s.worker.drain();
     assert.equal(rx.received.length, 4);
-    assert.equal((await deliveriesOf(t, 'status=failed')).some((x) => x.reference === d.reference), true);
+    assert.equal(
+      (await deliveriesOf(t, 'status=failed')).some((x) => x.reference === d.reference),
+      true,
+    );
   });
 
   it('gives up on a receiver that hangs after the configured time-out', async () => {
@@ -148,7 +163,10 @@ describe('webhook delivery to a real receiver', () => {
     assert.equal(d.status, 'pending');
     assert.equal(d.attempts[0].responseStatus, null);
     assert.match(d.attempts[0].error, /timed out after 400 ms/);
-    assert.ok(d.attempts[0].durationMs >= 350 && d.attempts[0].durationMs < 5000, `took ${d.attempts[0].durationMs} ms`);
+    assert.ok(
+      d.attempts[0].durationMs >= 350 && d.attempts[0].durationMs < 5000,
+      `took ${d.attempts[0].durationMs} ms`,
+    );
   });
 
   it('resends as a new delivery with the same webhook-id', async () => {
@@ -180,7 +198,10 @@ describe('webhook delivery to a real receiver', () => {
     const newSecret = rotated.data.webhookEndpoint.secret;
     assert.match(newSecret, /^whsec_[A-Za-z0-9+/]{32}$/);
     assert.notEqual(newSecret, ep.secret);
-    assert.equal(rotated.data.webhookEndpoint.previousSecretExpires, new Date(t.clock.now().getTime() + 24 * HOUR).toISOString());
+    assert.equal(
+      rotated.data.webhookEndpoint.previousSecretExpires,
+      new Date(t.clock.now().getTime() + 24 * HOUR).toISOString(),
+    );
 
     await recordEvent(t);
     await t.s.worker.drain();
@@ -210,7 +231,14 @@ describe('webhook delivery to a real receiver', () => {
     assert.equal(d.status, 'pending');
 
     // A second process on the same database: new services, new worker, nothing kept in memory.
-    const restarted = createServices({ config: t.s.config, db: t.db, clock: t.clock, log: pino({ level: 'silent' }) as never, rateLimits: new MemoryRateLimitStore(), secretKey: 'test-secret-key' });
+    const restarted = createServices({
+      config: t.s.config,
+      db: t.db,
+      clock: t.clock,
+      log: pino({ level: 'silent' }) as never,
+      rateLimits: new MemoryRateLimitStore(),
+      secretKey: 'test-secret-key',
+    });
     t.clock.advance(5000);
     // The first worker claims the retry and dies mid-attempt (its lease runs out).
     const claimed = await jobsRepo.claim(t.db, 'crashed-worker', ['webhooks.deliver'], t.clock.now(), 1000, 10);
@@ -228,7 +256,14 @@ describe('webhook delivery to a real receiver', () => {
   it('gives up, saying why, when the stored secret cannot be decrypted (SECRET_KEY changed)', async () => {
     await createEndpoint(t, rx.url);
     const event = await recordEvent(t);
-    const rekeyed = createServices({ config: t.s.config, db: t.db, clock: t.clock, log: pino({ level: 'silent' }) as never, rateLimits: new MemoryRateLimitStore(), secretKey: 'another-secret-key' });
+    const rekeyed = createServices({
+      config: t.s.config,
+      db: t.db,
+      clock: t.clock,
+      log: pino({ level: 'silent' }) as never,
+      rateLimits: new MemoryRateLimitStore(),
+      secretKey: 'another-secret-key',
+    });
     assert.equal(await rekeyed.worker.drain(), 1);
     const [d] = await deliveriesOf(t, `eventReference=${event.reference}`);
     assert.equal(d.status, 'failed');
@@ -295,7 +330,11 @@ describe('webhook delivery to a real receiver', () => {
     await t.s.worker.drain();
     t.clock.advance(4 * 24 * HOUR);
     await t.s.worker.drain();
-    assert.equal((await call(t, 'GET', `/v2/webhook-endpoints/${ep.reference}`)).data.webhookEndpoint.enabled, true, 'not yet: 4 days');
+    assert.equal(
+      (await call(t, 'GET', `/v2/webhook-endpoints/${ep.reference}`)).data.webhookEndpoint.enabled,
+      true,
+      'not yet: 4 days',
+    );
     t.clock.advance(24 * HOUR);
     await recordEvent(t);
     await t.s.worker.drain();
@@ -311,11 +350,17 @@ describe('webhook delivery to a real receiver', () => {
     await t.s.worker.drain();
     assert.equal(rx.received.length, before);
     assert.deepEqual(await deliveriesOf(t, `eventReference=${later.reference}`), []);
-    const resend = await call(t, 'POST', `/v2/webhook-deliveries/${(await deliveriesOf(t, `endpointReference=${ep.reference}`))[0].reference}/resend`);
+    const resend = await call(
+      t,
+      'POST',
+      `/v2/webhook-deliveries/${(await deliveriesOf(t, `endpointReference=${ep.reference}`))[0].reference}/resend`,
+    );
     assert.equal(resend.statusCode, 409);
     assert.equal(resend.data.code, 'webhook_endpoint_disabled');
 
-    const enabled = await call(t, 'PATCH', `/v2/webhook-endpoints/${ep.reference}`, { body: { webhookEndpoint: { enabled: true } } });
+    const enabled = await call(t, 'PATCH', `/v2/webhook-endpoints/${ep.reference}`, {
+      body: { webhookEndpoint: { enabled: true } },
+    });
     assert.equal(enabled.data.webhookEndpoint.enabled, true);
     assert.equal(enabled.data.webhookEndpoint.disabledReason, null);
   });

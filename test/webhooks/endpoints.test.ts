@@ -18,7 +18,15 @@ describe('webhook endpoints, delivery log and events API', () => {
   after(() => t.close());
 
   it('creates an endpoint and shows its secret only on creation', async () => {
-    const res = await call(t, 'POST', '/v2/webhook-endpoints', { body: { webhookEndpoint: { url: RECEIVER, eventTypes: ['order.created', 'order.shipped', 'order.created'], description: 'ERP' } } });
+    const res = await call(t, 'POST', '/v2/webhook-endpoints', {
+      body: {
+        webhookEndpoint: {
+          url: RECEIVER,
+          eventTypes: ['order.created', 'order.shipped', 'order.created'],
+          description: 'ERP',
+        },
+      },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const ep = res.data.webhookEndpoint;
     assert.match(ep.reference, /^Webhookendpoint_[0-9a-hjkmnp-tv-z]{26}$/);
@@ -46,10 +54,16 @@ describe('webhook endpoints, delivery log and events API', () => {
     const a = await createEndpoint(t, RECEIVER);
     const b = await createEndpoint(t, RECEIVER);
     const p1 = await call(t, 'GET', '/v2/webhook-endpoints?limit=1');
-    assert.deepEqual(p1.data.webhookEndpoints.map((e: any) => e.reference), [b.reference]);
+    assert.deepEqual(
+      p1.data.webhookEndpoints.map((e: any) => e.reference),
+      [b.reference],
+    );
     assert.ok(p1.data.nextCursor);
     const p2 = await call(t, 'GET', `/v2/webhook-endpoints?limit=1&cursor=${encodeURIComponent(p1.data.nextCursor)}`);
-    assert.deepEqual(p2.data.webhookEndpoints.map((e: any) => e.reference), [a.reference]);
+    assert.deepEqual(
+      p2.data.webhookEndpoints.map((e: any) => e.reference),
+      [a.reference],
+    );
     const bad = await call(t, 'GET', '/v2/webhook-endpoints?cursor=nonsense');
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.data.code, 'invalid_cursor');
@@ -58,13 +72,25 @@ describe('webhook endpoints, delivery log and events API', () => {
   it('rejects bad bodies with a message naming the field', async () => {
     const post = (body: unknown) => call(t, 'POST', '/v2/webhook-endpoints', { body });
     const cases: Array<[unknown, RegExp]> = [
-      [{ webhookEndpoint: { url: RECEIVER, eventTypes: ['order.exploded'] } }, /body\.webhookEndpoint\.eventTypes\[0\]/],
+      [
+        { webhookEndpoint: { url: RECEIVER, eventTypes: ['order.exploded'] } },
+        /body\.webhookEndpoint\.eventTypes\[0\]/,
+      ],
       [{ webhookEndpoint: { url: RECEIVER, eventTypes: ['ping'] } }, /body\.webhookEndpoint\.eventTypes\[0\]/],
       [{ webhookEndpoint: { url: RECEIVER, eventTypes: [] } }, /body\.webhookEndpoint\.eventTypes/],
-      [{ webhookEndpoint: { url: RECEIVER, eventTypes: ['order.created'], secret: 'whsec_x' } }, /body\.webhookEndpoint\.secret/],
+      [
+        { webhookEndpoint: { url: RECEIVER, eventTypes: ['order.created'], secret: 'whsec_x' } },
+        /body\.webhookEndpoint\.secret/,
+      ],
       [{ webhookEndpoint: { eventTypes: ['order.created'] } }, /body\.webhookEndpoint\.url/],
-      [{ webhookEndpoint: { url: 'ftp://files.example/x', eventTypes: ['order.created'] } }, /body\.webhookEndpoint\.url must be an http or https URL/],
-      [{ webhookEndpoint: { url: 'not a url', eventTypes: ['order.created'] } }, /body\.webhookEndpoint\.url is not a valid URL/],
+      [
+        { webhookEndpoint: { url: 'ftp://files.example/x', eventTypes: ['order.created'] } },
+        /body\.webhookEndpoint\.url must be an http or https URL/,
+      ],
+      [
+        { webhookEndpoint: { url: 'not a url', eventTypes: ['order.created'] } },
+        /body\.webhookEndpoint\.url is not a valid URL/,
+      ],
       [{ webhookEndpoint: { url: 'https://user:pw@x.example/', eventTypes: ['order.created'] } }, /credentials/],
       [{ webhookEndpoint: { url: RECEIVER, eventTypes: 'order.created' } }, /body\.webhookEndpoint\.eventTypes/],
       [{ url: RECEIVER, eventTypes: ['order.created'] }, /body\.(webhookEndpoint|url)/],
@@ -75,14 +101,26 @@ describe('webhook endpoints, delivery log and events API', () => {
       assert.equal(res.data.code, 'invalid_request');
       assert.match(res.data.message, message, JSON.stringify(body));
     }
-    const text = await call(t, 'POST', '/v2/webhook-endpoints', { payload: 'url=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const text = await call(t, 'POST', '/v2/webhook-endpoints', {
+      payload: 'url=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(text.statusCode, 415);
   });
 
   it('updates url, event types, description and enabled', async () => {
     const ep = await createEndpoint(t, RECEIVER);
     const url = `/v2/webhook-endpoints/${ep.reference}`;
-    const res = await call(t, 'PATCH', url, { body: { webhookEndpoint: { url: 'https://other.example/hook', eventTypes: ['claim.created', 'render.failed'], description: 'claims', enabled: false } } });
+    const res = await call(t, 'PATCH', url, {
+      body: {
+        webhookEndpoint: {
+          url: 'https://other.example/hook',
+          eventTypes: ['claim.created', 'render.failed'],
+          description: 'claims',
+          enabled: false,
+        },
+      },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const e = res.data.webhookEndpoint;
     assert.equal(e.url, 'https://other.example/hook');
@@ -112,8 +150,19 @@ describe('webhook endpoints, delivery log and events API', () => {
     const del = await call(t, 'DELETE', `/v2/webhook-endpoints/${ep.reference}`);
     assert.equal(del.statusCode, 204);
     assert.equal(del.body, '');
-    for (const [method, path] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['POST', '/rotate-secret'], ['POST', '/test']] as const) {
-      const res = await call(t, method, `/v2/webhook-endpoints/${ep.reference}${path}`, method === 'PATCH' ? { body: { webhookEndpoint: { enabled: true } } } : {});
+    for (const [method, path] of [
+      ['GET', ''],
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['POST', '/rotate-secret'],
+      ['POST', '/test'],
+    ] as const) {
+      const res = await call(
+        t,
+        method,
+        `/v2/webhook-endpoints/${ep.reference}${path}`,
+        method === 'PATCH' ? { body: { webhookEndpoint: { enabled: true } } } : {},
+      );
       assert.equal(res.statusCode, 404, `${method} ${path}`);
     }
     const list = await call(t, 'GET', '/v2/webhook-endpoints?limit=100');
@@ -121,7 +170,14 @@ describe('webhook endpoints, delivery log and events API', () => {
   });
 
   it('answers 404 for malformed and unknown references', async () => {
-    for (const path of ['/v2/webhook-endpoints/nope', '/v2/webhook-endpoints/Webhookendpoint_0123456789abcdefghjkmnpqrs', '/v2/webhook-deliveries/Order_0123456789abcdefghjkmnpqrs', '/v2/webhook-deliveries/Delivery_0123456789abcdefghjkmnpqrs', '/v2/events/Event_0123456789abcdefghjkmnpqrs', '/v2/events/%00']) {
+    for (const path of [
+      '/v2/webhook-endpoints/nope',
+      '/v2/webhook-endpoints/Webhookendpoint_0123456789abcdefghjkmnpqrs',
+      '/v2/webhook-deliveries/Order_0123456789abcdefghjkmnpqrs',
+      '/v2/webhook-deliveries/Delivery_0123456789abcdefghjkmnpqrs',
+      '/v2/events/Event_0123456789abcdefghjkmnpqrs',
+      '/v2/events/%00',
+    ]) {
       const res = await call(t, 'GET', path);
       assert.equal(res.statusCode, 404, path);
       assert.equal(res.data.code, 'not_found');
@@ -181,7 +237,11 @@ describe('webhook endpoints, delivery log and events API', () => {
       assert.equal(res.statusCode, 403, `${method} ${url}`);
       assert.equal(res.data.code, 'insufficient_permissions');
     }
-    for (const url of [`/v2/webhook-endpoints/${ep.reference}`, '/v2/webhook-deliveries', `/v2/events/${event.reference}`]) {
+    for (const url of [
+      `/v2/webhook-endpoints/${ep.reference}`,
+      '/v2/webhook-deliveries',
+      `/v2/events/${event.reference}`,
+    ]) {
       assert.equal((await call(t, 'GET', url, ro)).statusCode, 200, url);
     }
   });
@@ -204,7 +264,10 @@ describe('webhook endpoints, delivery log and events API', () => {
     assert.equal((await deliveriesOf(t, `endpointReference=${b.reference}`)).length, 2);
     assert.equal((await deliveriesOf(t, `endpointReference=${a.reference}&eventReference=${e2.reference}`)).length, 0);
     const pending = await deliveriesOf(t, `endpointReference=${b.reference}&status=pending`);
-    assert.deepEqual(pending.map((d) => d.eventType), ['claim.created', 'order.created']);
+    assert.deepEqual(
+      pending.map((d) => d.eventType),
+      ['claim.created', 'order.created'],
+    );
     assert.equal(pending[0].nextAttempt, t.clock.now().toISOString());
     assert.deepEqual(pending[0].attempts, []);
     assert.equal((await deliveriesOf(t, `endpointReference=${b.reference}&status=succeeded`)).length, 0);
@@ -233,7 +296,11 @@ describe('webhook endpoints, delivery log and events API', () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: any = await call(t, 'GET', `/v2/events?limit=3&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const page: any = await call(
+          t,
+          'GET',
+          `/v2/events?limit=3&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         assert.equal(page.statusCode, 200, page.body);
         seen.push(...page.data.events.map((e: any) => e.reference));
         cursor = page.data.nextCursor;
@@ -252,14 +319,32 @@ describe('webhook endpoints, delivery log and events API', () => {
     const e2 = await recordEvent(t, 'render.failed', { render: { reference: 'Render_0123456789abcdefghjkmnpqrt' } });
     const mid = new Date(start.getTime() + 1500).toISOString();
     const byType = await call(t, 'GET', '/v2/events?type=render.completed');
-    assert.deepEqual(byType.data.events.map((e: any) => e.reference), [e1.reference]);
+    assert.deepEqual(
+      byType.data.events.map((e: any) => e.reference),
+      [e1.reference],
+    );
     const after = await call(t, 'GET', `/v2/events?createdAfter=${encodeURIComponent(mid)}`);
-    assert.deepEqual(after.data.events.map((e: any) => e.reference), [e2.reference]);
-    const before = await call(t, 'GET', `/v2/events?createdBefore=${encodeURIComponent(mid)}&createdAfter=${encodeURIComponent(start.toISOString())}`);
-    assert.deepEqual(before.data.events.map((e: any) => e.reference), [e1.reference]);
+    assert.deepEqual(
+      after.data.events.map((e: any) => e.reference),
+      [e2.reference],
+    );
+    const before = await call(
+      t,
+      'GET',
+      `/v2/events?createdBefore=${encodeURIComponent(mid)}&createdAfter=${encodeURIComponent(start.toISOString())}`,
+    );
+    assert.deepEqual(
+      before.data.events.map((e: any) => e.reference),
+      [e1.reference],
+    );
     const one = await call(t, 'GET', `/v2/events/${e2.reference}`);
     assert.equal(one.statusCode, 200);
-    assert.deepEqual(one.data.event, { reference: e2.reference, type: 'render.failed', timestamp: t.clock.now().toISOString(), data: { render: { reference: 'Render_0123456789abcdefghjkmnpqrt' } } });
+    assert.deepEqual(one.data.event, {
+      reference: e2.reference,
+      type: 'render.failed',
+      timestamp: t.clock.now().toISOString(),
+      data: { render: { reference: 'Render_0123456789abcdefghjkmnpqrt' } },
+    });
     for (const q of ['type=order.exploded', 'createdAfter=yesterday', 'limit=-1', 'extra=1']) {
       const bad = await call(t, 'GET', `/v2/events?${q}`);
       assert.equal(bad.statusCode, 400, q);
@@ -270,12 +355,23 @@ describe('webhook endpoints, delivery log and events API', () => {
   it('writes events in the caller’s transaction: a rollback leaves no event, delivery or job', async () => {
     await clearEndpoints(t);
     await createEndpoint(t, RECEIVER, ['order.updated']);
-    const count = async () => (await t.db.query(`SELECT (SELECT count(*)::int FROM events) AS e, (SELECT count(*)::int FROM webhook_deliveries) AS d, (SELECT count(*)::int FROM jobs WHERE kind = 'webhooks.deliver') AS j`))[0];
+    const count = async () =>
+      (
+        await t.db.query(
+          `SELECT (SELECT count(*)::int FROM events) AS e, (SELECT count(*)::int FROM webhook_deliveries) AS d, (SELECT count(*)::int FROM jobs WHERE kind = 'webhooks.deliver') AS j`,
+        )
+      )[0];
     const before = await count();
     let ref = '';
     await assert.rejects(
       t.db.tx(async (tx) => {
-        ref = (await t.s.events.record(tx, { organizationId: t.seed.organizations[0].reference, type: 'order.updated', data: { order: {} } })).reference;
+        ref = (
+          await t.s.events.record(tx, {
+            organizationId: t.seed.organizations[0].reference,
+            type: 'order.updated',
+            data: { order: {} },
+          })
+        ).reference;
         throw new Error('the order change failed');
       }),
       /the order change failed/,
@@ -285,7 +381,12 @@ describe('webhook endpoints, delivery log and events API', () => {
     await recordEvent(t, 'order.updated');
     const afterCommit = await count();
     assert.deepEqual([afterCommit.e - before.e, afterCommit.d - before.d, afterCommit.j - before.j], [1, 1, 1]);
-    await assert.rejects(t.db.tx((tx) => t.s.events.record(tx, { organizationId: t.seed.organizations[0].reference, type: 'order.nope', data: {} })), /unknown event type/);
+    await assert.rejects(
+      t.db.tx((tx) =>
+        t.s.events.record(tx, { organizationId: t.seed.organizations[0].reference, type: 'order.nope', data: {} }),
+      ),
+      /unknown event type/,
+    );
     await clearEndpoints(t);
   });
 
@@ -311,8 +412,23 @@ describe('webhook endpoints, delivery log and events API', () => {
   it('documents every webhook operation in the OpenAPI document', async () => {
     const res = await call(t, 'GET', '/v2/openapi.json', { key: null });
     assert.equal(res.statusCode, 200);
-    const ops = Object.values(res.data.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
-    for (const id of ['createWebhookEndpoint', 'listWebhookEndpoints', 'getWebhookEndpoint', 'updateWebhookEndpoint', 'deleteWebhookEndpoint', 'rotateWebhookEndpointSecret', 'testWebhookEndpoint', 'listWebhookDeliveries', 'getWebhookDelivery', 'resendWebhookDelivery', 'listEvents', 'getEvent']) {
+    const ops = Object.values(res.data.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) =>
+      Object.values(p).map((o) => o.operationId),
+    );
+    for (const id of [
+      'createWebhookEndpoint',
+      'listWebhookEndpoints',
+      'getWebhookEndpoint',
+      'updateWebhookEndpoint',
+      'deleteWebhookEndpoint',
+      'rotateWebhookEndpointSecret',
+      'testWebhookEndpoint',
+      'listWebhookDeliveries',
+      'getWebhookDelivery',
+      'resendWebhookDelivery',
+      'listEvents',
+      'getEvent',
+    ]) {
       assert.ok(ops.includes(id), id);
     }
   });
@@ -320,7 +436,9 @@ describe('webhook endpoints, delivery log and events API', () => {
   it('limits the number of endpoints per organization', async () => {
     await clearEndpoints(t);
     for (let i = 0; i < 50; i++) await createEndpoint(t, RECEIVER);
-    const res = await call(t, 'POST', '/v2/webhook-endpoints', { body: { webhookEndpoint: { url: RECEIVER, eventTypes: ['order.created'] } } });
+    const res = await call(t, 'POST', '/v2/webhook-endpoints', {
+      body: { webhookEndpoint: { url: RECEIVER, eventTypes: ['order.created'] } },
+    });
     assert.equal(res.statusCode, 409);
     assert.equal(res.data.code, 'webhook_endpoint_limit_reached');
     await clearEndpoints(t);
@@ -335,13 +453,27 @@ describe('webhook targets in production', () => {
   after(() => t.close());
 
   it('refuses loopback, private and link-local URLs', async () => {
-    for (const url of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://192.168.1.1/x']) {
-      const res = await call(t, 'POST', '/v2/webhook-endpoints', { body: { webhookEndpoint: { url, eventTypes: ['order.created'] } } });
+    for (const url of [
+      'http://127.0.0.1:8080/x',
+      'http://localhost/x',
+      'http://10.1.2.3/x',
+      'http://169.254.169.254/latest',
+      'http://[::1]/x',
+      'http://192.168.1.1/x',
+    ]) {
+      const res = await call(t, 'POST', '/v2/webhook-endpoints', {
+        body: { webhookEndpoint: { url, eventTypes: ['order.created'] } },
+      });
       assert.equal(res.statusCode, 400, url);
-      assert.match(res.data.message, /body\.webhookEndpoint\.url must not point at a loopback, private or link-local address/);
+      assert.match(
+        res.data.message,
+        /body\.webhookEndpoint\.url must not point at a loopback, private or link-local address/,
+      );
     }
     const ep = await createEndpoint(t, RECEIVER);
-    const patch = await call(t, 'PATCH', `/v2/webhook-endpoints/${ep.reference}`, { body: { webhookEndpoint: { url: 'http://127.0.0.1/x' } } });
+    const patch = await call(t, 'PATCH', `/v2/webhook-endpoints/${ep.reference}`, {
+      body: { webhookEndpoint: { url: 'http://127.0.0.1/x' } },
+    });
     assert.equal(patch.statusCode, 400);
   });
 
@@ -349,7 +481,8 @@ describe('webhook targets in production', () => {
     // The machine's own name passes the URL check but resolves to a loopback or private address.
     const host = hostname();
     const resolved = await lookup(host).catch(() => null);
-    if (!resolved || !isPrivateAddress(resolved.address)) return c.skip(`${host} does not resolve to a private address here`);
+    if (!resolved || !isPrivateAddress(resolved.address))
+      return c.skip(`${host} does not resolve to a private address here`);
     const ep = await createEndpoint(t, `http://${host}:9/hook`);
     const res = await call(t, 'POST', `/v2/webhook-endpoints/${ep.reference}/test`);
     assert.equal(res.statusCode, 200);

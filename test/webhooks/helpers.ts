@@ -15,7 +15,14 @@ export async function clearEndpoints(t: TestApp, key = t.key) {
 }
 
 /** Records an event the way other modules do: in a transaction of their own change. */
-export async function recordEvent(t: TestApp, type = 'order.created', data: Record<string, unknown> = { order: { reference: 'Order_0123456789abcdefghjkmnpqrs', status: { code: 'pending' } } }, org = t.seed.organizations[0].reference) {
+export async function recordEvent(
+  t: TestApp,
+  type = 'order.created',
+  data: Record<string, unknown> = {
+    order: { reference: 'Order_0123456789abcdefghjkmnpqrs', status: { code: 'pending' } },
+  },
+  org = t.seed.organizations[0].reference,
+) {
   return t.db.tx((tx) => t.s.events.record(tx, { organizationId: org, type, data }));
 }
 

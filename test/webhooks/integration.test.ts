@@ -30,7 +30,9 @@ describe('events from orders and shipments', () => {
 
     const started = await call(t, 'POST', `/v2/test-helpers/orders/${orderRef}/start-production`);
     assert.equal(started.statusCode, 204, started.body);
-    const shipped = await call(t, 'POST', '/v2/test-helpers/shipments', { body: { shipment: { orderReferences: [orderRef] } } });
+    const shipped = await call(t, 'POST', '/v2/test-helpers/shipments', {
+      body: { shipment: { orderReferences: [orderRef] } },
+    });
     assert.equal(shipped.statusCode, 200, shipped.body);
     await t.s.worker.drain();
     const types = rx.received.map((r) => JSON.parse(r.body).type);

@@ -27,7 +27,12 @@ type QueryArgs<K extends OperationId> = Op<K>['query'] extends undefined
 type OptionsOf<K extends OperationId> = Op<K>['result'] extends 'binary' ? DownloadOptions : RequestOptions;
 
 /** Positional path parameters, then the body (or upload source), then the query, then options. */
-export type ArgsOf<K extends OperationId> = [...Op<K>['params'], ...BodyArgs<K>, ...QueryArgs<K>, options?: OptionsOf<K>];
+export type ArgsOf<K extends OperationId> = [
+  ...Op<K>['params'],
+  ...BodyArgs<K>,
+  ...QueryArgs<K>,
+  options?: OptionsOf<K>,
+];
 
 export type ResultOf<K extends OperationId> = Op<K>['result'] extends 'page'
   ? Paginator<Op<K>['item'], Extract<Op<K>['response'], { nextCursor: string | null }>>
@@ -57,10 +62,15 @@ export interface BulkUploadOptions<R> extends RequestOptions {
 export type BulkUploadResult<R> = Array<{ source: string; index: number; result?: R; error?: unknown }>;
 
 type BinaryUploadOps = { [K in OperationId]: Op<K>['bodyKind'] extends 'binary' ? K : never }[OperationId];
-type BulkUploadOf<K extends OperationId> = (sources: UploadSource[], options?: BulkUploadOptions<Op<K>['response']>) => Promise<BulkUploadResult<Op<K>['response']>>;
+type BulkUploadOf<K extends OperationId> = (
+  sources: UploadSource[],
+  options?: BulkUploadOptions<Op<K>['response']>,
+) => Promise<BulkUploadResult<Op<K>['response']>>;
 
 /** A resource with an `upload` operation also gets `uploadMany`. */
-type UploadExtras<R extends keyof Resources> = Resources[R] extends { upload: infer U extends BinaryUploadOps } ? { uploadMany: BulkUploadOf<U> } : unknown;
+type UploadExtras<R extends keyof Resources> = Resources[R] extends { upload: infer U extends BinaryUploadOps }
+  ? { uploadMany: BulkUploadOf<U> }
+  : unknown;
 
 export type ResourceApi<R extends keyof Resources> = {
   [M in keyof Resources[R]]: Resources[R][M] extends OperationId ? MethodOf<Resources[R][M]> : never;
@@ -102,11 +112,13 @@ export class Client {
       api[spec.resource] ??= {};
       api[spec.resource][spec.name] = (...args: unknown[]) => this.invoke(id, args);
       if (spec.body === 'binary' && spec.name === 'upload') {
-        api[spec.resource].uploadMany = (sources: UploadSource[], opts?: BulkUploadOptions<unknown>) => this.bulkUpload(id as BinaryUploadOps, sources, opts);
+        api[spec.resource].uploadMany = (sources: UploadSource[], opts?: BulkUploadOptions<unknown>) =>
+          this.bulkUpload(id as BinaryUploadOps, sources, opts);
       }
     }
     if (api.renders) {
-      api.renders.createAndWait = (body: Op<'createRender'>['body'], opts?: WaitForRenderOptions) => this.createAndWait(body, opts);
+      api.renders.createAndWait = (body: Op<'createRender'>['body'], opts?: WaitForRenderOptions) =>
+        this.createAndWait(body, opts);
       api.renders.waitFor = (ref: string, opts?: WaitForRenderOptions) => this.waitForRender(ref, opts);
     }
     Object.assign(this, api);
@@ -130,7 +142,9 @@ export class Client {
   /** The operationId of `METHOD /v2/path-template` in this SDK build, if it has one. */
   static operationFor(method: string, path: string): OperationId | undefined {
     const m = method.toUpperCase();
-    return (Object.keys(operations) as OperationId[]).find((id) => operations[id].method === m && operations[id].path === path);
+    return (Object.keys(operations) as OperationId[]).find(
+      (id) => operations[id].method === m && operations[id].path === path,
+    );
   }
 
   /**
@@ -138,7 +152,8 @@ export class Client {
    * Prefer the typed methods; this serves code that must run against several SDK builds.
    */
   callById(id: string, ...args: unknown[]): unknown {
-    if (!Client.hasOperation(id)) throw new TypeError(`this SDK build has no operation ${id}; regenerate it (npm run sdk:generate)`);
+    if (!Client.hasOperation(id))
+      throw new TypeError(`this SDK build has no operation ${id}; regenerate it (npm run sdk:generate)`);
     return this.invoke(id, args);
   }
 
@@ -156,7 +171,8 @@ export class Client {
     let invalid: TypeError | undefined;
     spec.pathParams.forEach((name, n) => {
       const value = params[n];
-      if (typeof value !== 'string' || value === '') invalid ??= new TypeError(`${id}: ${name} must be a non-empty string`);
+      if (typeof value !== 'string' || value === '')
+        invalid ??= new TypeError(`${id}: ${name} must be a non-empty string`);
       else path = path.replace(`{${name}}`, encodeURIComponent(value));
     });
     const body = spec.body === 'none' ? undefined : args[i++];
@@ -178,7 +194,13 @@ export class Client {
     return this.send(spec, path, body, query, options);
   }
 
-  private async send(spec: OperationSpec, path: string, body: unknown, query: Record<string, unknown> | undefined, options: DownloadOptions | undefined): Promise<unknown> {
+  private async send(
+    spec: OperationSpec,
+    path: string,
+    body: unknown,
+    query: Record<string, unknown> | undefined,
+    options: DownloadOptions | undefined,
+  ): Promise<unknown> {
     const upload = spec.body === 'binary' ? await prepareUpload(body as UploadSource) : undefined;
     const json = spec.body === 'json' ? body : undefined;
     if (spec.result === 'binary') return this.download(spec, path, query, options);
@@ -191,16 +213,25 @@ export class Client {
   }
 
   /** Honours `202 Retry-After` of files that are still being made, then hands over the stream. */
-  private async download(spec: OperationSpec, path: string, query: Record<string, unknown> | undefined, options: DownloadOptions = {}): Promise<Download> {
+  private async download(
+    spec: OperationSpec,
+    path: string,
+    query: Record<string, unknown> | undefined,
+    options: DownloadOptions = {},
+  ): Promise<Download> {
     const deadline = Date.now() + (options.maxWaitMs ?? 10 * 60_000);
     for (;;) {
       const res = await this.http.send({ method: spec.method, path, query, options, accept: [202, 304] });
       if (res.status !== 202) return new Download(res);
       await res.body?.cancel().catch(() => {});
       const retryAfter = Number(res.headers.get('retry-after') ?? '1') || 1;
-      if (options.wait === false) throw new NotReadyError(`${path} is not ready yet; retry after ${retryAfter} s`, retryAfter);
+      if (options.wait === false)
+        throw new NotReadyError(`${path} is not ready yet; retry after ${retryAfter} s`, retryAfter);
       if (Date.now() + retryAfter * 1000 > deadline) {
-        throw new NotReadyError(`${path} was still not ready after waiting ${options.maxWaitMs ?? 600_000} ms`, retryAfter);
+        throw new NotReadyError(
+          `${path} was still not ready after waiting ${options.maxWaitMs ?? 600_000} ms`,
+          retryAfter,
+        );
       }
       await sleep(retryAfter * 1000, options.signal);
     }
@@ -219,13 +250,22 @@ export class Client {
       const { render } = await this.call('getRender', reference, requestOptions);
       if (render.status === 'completed') return render;
       if (render.status === 'failed') throw new RenderError(`render ${reference} failed`, reference, render.status);
-      if (Date.now() + interval > deadline) throw new RenderError(`render ${reference} is still ${render.status} after the time-out`, reference, render.status);
+      if (Date.now() + interval > deadline)
+        throw new RenderError(
+          `render ${reference} is still ${render.status} after the time-out`,
+          reference,
+          render.status,
+        );
       await sleep(interval, options.signal);
     }
   }
 
   /** Uploads many files with a few in flight; reports progress after each one. */
-  async bulkUpload<K extends BinaryUploadOps>(id: K, sources: UploadSource[], options: BulkUploadOptions<Op<K>['response']> = {}): Promise<BulkUploadResult<Op<K>['response']>> {
+  async bulkUpload<K extends BinaryUploadOps>(
+    id: K,
+    sources: UploadSource[],
+    options: BulkUploadOptions<Op<K>['response']> = {},
+  ): Promise<BulkUploadResult<Op<K>['response']>> {
     const { concurrency = 3, onProgress, stopOnError = false, ...requestOptions } = options;
     const results: BulkUploadResult<Op<K>['response']> = new Array(sources.length);
     let next = 0;
@@ -239,7 +279,11 @@ export class Client {
         const entry: BulkUploadResult<Op<K>['response']>[number] = { source, index };
         try {
           const noQuery = operations[id].query.length > 0 ? [undefined] : [];
-          entry.result = (await this.invoke(id, [sources[index], ...noQuery, { ...requestOptions, idempotencyKey: undefined }])) as Op<K>['response'];
+          entry.result = (await this.invoke(id, [
+            sources[index],
+            ...noQuery,
+            { ...requestOptions, idempotencyKey: undefined },
+          ])) as Op<K>['response'];
         } catch (error) {
           entry.error = error;
           failed++;

@@ -81,7 +81,8 @@ export class Transport {
     const u = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(query ?? {})) {
       if (v === undefined || v === null) continue;
-      for (const one of Array.isArray(v) ? v : [v]) u.searchParams.append(k, one instanceof Date ? one.toISOString() : String(one));
+      for (const one of Array.isArray(v) ? v : [v])
+        u.searchParams.append(k, one instanceof Date ? one.toISOString() : String(one));
     }
     return u.toString();
   }
@@ -124,14 +125,22 @@ export class Transport {
 
       let res: Response;
       try {
-        res = await this.fetchFn(url, { method, headers, body, signal, ...(req.upload?.stream ? { duplex: 'half' } : {}) } as RequestInit);
+        res = await this.fetchFn(url, {
+          method,
+          headers,
+          body,
+          signal,
+          ...(req.upload?.stream ? { duplex: 'half' } : {}),
+        } as RequestInit);
       } catch (err) {
         if (opts.signal?.aborted) throw err;
         if (retryable && failures < maxRetries) {
           await sleep(backoff(failures++), opts.signal);
           continue;
         }
-        const why = timeout.signal.aborted ? `timed out after ${timeoutMs} ms` : ((err as Error)?.message ?? String(err));
+        const why = timeout.signal.aborted
+          ? `timed out after ${timeoutMs} ms`
+          : ((err as Error)?.message ?? String(err));
         throw new ConnectionError(`${method} ${req.path}: ${why}`, { cause: err });
       } finally {
         clearTimeout(timer);
@@ -189,7 +198,8 @@ export async function toApiError(res: Response, retryAfter?: number): Promise<Ap
     // not JSON (a proxy's error page): keep the status and a piece of the text
   }
   const code = typeof data.code === 'string' ? data.code : `http_${res.status}`;
-  const message = typeof data.message === 'string' ? data.message : text.slice(0, 200) || res.statusText || `HTTP ${res.status}`;
+  const message =
+    typeof data.message === 'string' ? data.message : text.slice(0, 200) || res.statusText || `HTTP ${res.status}`;
   const requestId = typeof data.requestId === 'string' ? data.requestId : res.headers.get('x-request-id');
   return new ApiError(res.status, code, message, requestId, data.details, retryAfter);
 }

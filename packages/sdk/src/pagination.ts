@@ -6,7 +6,9 @@ export type PageOf<K extends string, T> = { [P in K]: T[] } & { nextCursor: stri
  * client.orders.list())`); it follows `nextCursor` as the server gives it and never builds a
  * cursor itself. Nothing is fetched until iteration or `firstPage()` starts.
  */
-export class Paginator<T, P extends { nextCursor: string | null } = { nextCursor: string | null }> implements AsyncIterable<T> {
+export class Paginator<T, P extends { nextCursor: string | null } = { nextCursor: string | null }>
+  implements AsyncIterable<T>
+{
   constructor(
     private readonly fetchPage: (cursor: string | undefined) => Promise<P>,
     private readonly key: string,

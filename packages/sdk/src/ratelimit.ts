@@ -55,7 +55,11 @@ export function rateLimitFromHeaders(headers: Headers, now = new Date()): RateLi
   const policy = headers.get('x-ratelimit-policy');
   const limit = headers.get('x-ratelimit');
   if (!policy && !limit) return null;
-  return { policies: policy ? parseRateLimitPolicy(policy) : [], limits: limit ? parseRateLimit(limit) : [], observedAt: now };
+  return {
+    policies: policy ? parseRateLimitPolicy(policy) : [],
+    limits: limit ? parseRateLimit(limit) : [],
+    observedAt: now,
+  };
 }
 
 /** `Retry-After` as seconds: delta-seconds or an HTTP date. */

@@ -7,7 +7,14 @@ import { Readable } from 'node:stream';
  * Blob), or a stream (web ReadableStream or Node Readable). Paths and bytes can be re-sent, so
  * their uploads are retried after a 429, 5xx or dropped connection; a stream is sent once.
  */
-export type UploadSource = string | URL | Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | NodeJS.ReadableStream;
+export type UploadSource =
+  | string
+  | URL
+  | Uint8Array
+  | ArrayBuffer
+  | Blob
+  | ReadableStream<Uint8Array>
+  | NodeJS.ReadableStream;
 
 export interface PreparedBody {
   /** A fresh body for one attempt. */
@@ -21,7 +28,10 @@ export interface PreparedBody {
 const isWebStream = (v: unknown): v is ReadableStream<Uint8Array> =>
   typeof v === 'object' && v !== null && typeof (v as ReadableStream).getReader === 'function';
 const isNodeStream = (v: unknown): v is NodeJS.ReadableStream =>
-  typeof v === 'object' && v !== null && typeof (v as NodeJS.ReadableStream).pipe === 'function' && typeof (v as NodeJS.ReadableStream).on === 'function';
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as NodeJS.ReadableStream).pipe === 'function' &&
+  typeof (v as NodeJS.ReadableStream).on === 'function';
 
 export async function prepareUpload(source: UploadSource): Promise<PreparedBody> {
   if (typeof source === 'string' || source instanceof URL) {
@@ -34,7 +44,8 @@ export async function prepareUpload(source: UploadSource): Promise<PreparedBody>
   }
   if (source instanceof Blob) return { body: () => source, replayable: true, stream: false };
   if (source instanceof ArrayBuffer) return { body: () => new Uint8Array(source), replayable: true, stream: false };
-  if (source instanceof Uint8Array) return { body: () => source as Uint8Array<ArrayBuffer>, replayable: true, stream: false };
+  if (source instanceof Uint8Array)
+    return { body: () => source as Uint8Array<ArrayBuffer>, replayable: true, stream: false };
   if (isWebStream(source)) return { body: once(source), replayable: false, stream: true };
   if (isNodeStream(source)) {
     const web = Readable.toWeb(source as Readable) as unknown as ReadableStream<Uint8Array>;

@@ -31,7 +31,11 @@ function header(headers: HeaderBag, name: string): string | undefined {
  * both secrets: the delivery is accepted when any of them signed it. Throws
  * `WebhookVerificationError` on a bad signature or a timestamp more than 5 minutes off.
  */
-export function verifyWebhook<D = Record<string, unknown>>(payload: string | Uint8Array, headers: HeaderBag, secret: string | string[]): WebhookEvent<D> {
+export function verifyWebhook<D = Record<string, unknown>>(
+  payload: string | Uint8Array,
+  headers: HeaderBag,
+  secret: string | string[],
+): WebhookEvent<D> {
   const secrets = Array.isArray(secret) ? secret : [secret];
   if (secrets.length === 0) throw new TypeError('verifyWebhook: at least one secret is required');
   const required = {
@@ -39,7 +43,8 @@ export function verifyWebhook<D = Record<string, unknown>>(payload: string | Uin
     'webhook-timestamp': header(headers, 'webhook-timestamp') ?? '',
     'webhook-signature': header(headers, 'webhook-signature') ?? '',
   };
-  const body = typeof payload === 'string' ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  const body =
+    typeof payload === 'string' ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
   let last: unknown;
   for (const s of secrets) {
     try {
@@ -110,7 +115,9 @@ export function parseLegacyCallback(input: QueryInput): LegacyCallback {
   }
   const orderReferenceV2 = required('order_reference_v2');
   if (!/^Order_[0-9a-z]{26}$/.test(orderReferenceV2)) {
-    throw new LegacyCallbackError(`legacy callback: order_reference_v2 "${orderReferenceV2}" is not an Order_ reference`);
+    throw new LegacyCallbackError(
+      `legacy callback: order_reference_v2 "${orderReferenceV2}" is not an Order_ reference`,
+    );
   }
   return {
     environment,

@@ -37,7 +37,11 @@ export function catalogAdmin(deps: {
       return result;
     } catch (err) {
       const code = pgErrorCode(err);
-      if (code === PG_UNIQUE_VIOLATION || code === PG_DEADLOCK) throw conflict('catalog_conflict', 'Another catalog change touched the same records at the same time; apply this change again');
+      if (code === PG_UNIQUE_VIOLATION || code === PG_DEADLOCK)
+        throw conflict(
+          'catalog_conflict',
+          'Another catalog change touched the same records at the same time; apply this change again',
+        );
       throw err;
     }
   }
@@ -54,7 +58,11 @@ export function catalogAdmin(deps: {
     return ref;
   }
 
-  /** Stock lives on the item; every product of the item hears when it runs out or comes back. */  const count = () => ({ created: 0, updated: 0, unchanged: 0 });
+  /** Stock lives on the item; every product of the item hears when it runs out or comes back. */ const count = () => ({
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+  });
 
   async function importCatalog(doc: Doc) {
     const orgs = new Map<string, string | null>();
@@ -67,7 +75,11 @@ export function catalogAdmin(deps: {
     await checkAll(doc.productgroups, 'privateOrganization', 'productgroups');
     await checkAll(doc.packagings, 'privateOrganization', 'packagings');
     await checkAll(doc.items, 'organization', 'items');
-    for (const [kind, list, key] of [['productgroups', doc.productgroups, 'code'], ['packagings', doc.packagings, 'code'], ['items', doc.items, 'sku']] as const) {
+    for (const [kind, list, key] of [
+      ['productgroups', doc.productgroups, 'code'],
+      ['packagings', doc.packagings, 'code'],
+      ['items', doc.items, 'sku'],
+    ] as const) {
       const seen = new Set<string>();
       for (const [i, x] of (list ?? []).entries()) {
         const k = (x as Record<string, string>)[key];
@@ -75,12 +87,14 @@ export function catalogAdmin(deps: {
         seen.add(k);
         const ref = (x as { reference?: string }).reference;
         const resource = kind === 'productgroups' ? 'Productgroup' : kind === 'packagings' ? 'Packaging' : 'Item';
-        if (ref !== undefined && !isReference(resource, ref)) throw badRequest(`body.${kind}[${i}].reference is not a ${resource} reference`);
+        if (ref !== undefined && !isReference(resource, ref))
+          throw badRequest(`body.${kind}[${i}].reference is not a ${resource} reference`);
       }
     }
     const productFiles: ProductFiles[] = [];
     for (const [i, p] of (doc.products ?? []).entries()) {
-      if (p.reference !== undefined && !isReference('Product', p.reference)) throw badRequest(`body.products[${i}].reference is not a Product reference`);
+      if (p.reference !== undefined && !isReference('Product', p.reference))
+        throw badRequest(`body.products[${i}].reference is not a Product reference`);
       productFiles.push(await placeFiles(p, `body.products[${i}]`));
     }
     await storeFiles(deps.blobs, productFiles.flatMap(allFiles));
@@ -88,22 +102,54 @@ export function catalogAdmin(deps: {
     return write(async (tx) => {
       const now = clock.now();
       const summary = { productgroups: count(), packagings: count(), items: count(), products: count() };
-      const refs = { productgroups: {} as Record<string, string>, packagings: {} as Record<string, string>, items: {} as Record<string, string>, products: [] as Array<{ reference: string; legacyItemSku: string; name: string; status: string; outcome: Outcome }> };
-      const mismatch = (where: string, key: string, id: string, given: string) => conflict('reference_mismatch', `${where}: ${key} belongs to ${id}, not ${given}`);
+      const refs = {
+        productgroups: {} as Record<string, string>,
+        packagings: {} as Record<string, string>,
+        items: {} as Record<string, string>,
+        products: [] as Array<{
+          reference: string;
+          legacyItemSku: string;
+          name: string;
+          status: string;
+          outcome: Outcome;
+        }>,
+      };
+      const mismatch = (where: string, key: string, id: string, given: string) =>
+        conflict('reference_mismatch', `${where}: ${key} belongs to ${id}, not ${given}`);
 
       for (const [i, g] of (doc.productgroups ?? []).entries()) {
         const priv = g.privateOrganization ? orgs.get(g.privateOrganization)! : null;
         const cur = await w.productgroup(tx, g.code, g.reference);
-        if (cur && g.reference && cur.id !== g.reference) throw mismatch(`body.productgroups[${i}]`, g.code, cur.id, g.reference);
+        if (cur && g.reference && cur.id !== g.reference)
+          throw mismatch(`body.productgroups[${i}]`, g.code, cur.id, g.reference);
         if (!cur) {
           const id = g.reference ?? newReference('Productgroup');
-          await w.insertProductgroup(tx, { id, code: g.code, name: g.name, price_cents: g.price, private_organization_id: priv, created_at: now, updated_at: now });
+          await w.insertProductgroup(tx, {
+            id,
+            code: g.code,
+            name: g.name,
+            price_cents: g.price,
+            private_organization_id: priv,
+            created_at: now,
+            updated_at: now,
+          });
           summary.productgroups.created++;
           refs.productgroups[g.code] = id;
           continue;
         }
-        const same = cur.code === g.code && cur.name === g.name && cur.price_cents === g.price && cur.private_organization_id === priv;
-        if (!same) await w.updateProductgroup(tx, cur.id, { code: g.code, name: g.name, price_cents: g.price, private_organization_id: priv, at: now });
+        const same =
+          cur.code === g.code &&
+          cur.name === g.name &&
+          cur.price_cents === g.price &&
+          cur.private_organization_id === priv;
+        if (!same)
+          await w.updateProductgroup(tx, cur.id, {
+            code: g.code,
+            name: g.name,
+            price_cents: g.price,
+            private_organization_id: priv,
+            at: now,
+          });
         summary.productgroups[same ? 'unchanged' : 'updated']++;
         refs.productgroups[g.code] = cur.id;
       }
@@ -111,16 +157,25 @@ export function catalogAdmin(deps: {
       for (const [i, p] of (doc.packagings ?? []).entries()) {
         const priv = p.privateOrganization ? orgs.get(p.privateOrganization)! : null;
         const cur = await w.packaging(tx, p.code, p.reference);
-        if (cur && p.reference && cur.id !== p.reference) throw mismatch(`body.packagings[${i}]`, p.code, cur.id, p.reference);
+        if (cur && p.reference && cur.id !== p.reference)
+          throw mismatch(`body.packagings[${i}]`, p.code, cur.id, p.reference);
         if (!cur) {
           const id = p.reference ?? newReference('Packaging');
-          await w.insertPackaging(tx, { id, code: p.code, name: p.name, private_organization_id: priv, created_at: now, updated_at: now });
+          await w.insertPackaging(tx, {
+            id,
+            code: p.code,
+            name: p.name,
+            private_organization_id: priv,
+            created_at: now,
+            updated_at: now,
+          });
           summary.packagings.created++;
           refs.packagings[p.code] = id;
           continue;
         }
         const same = cur.code === p.code && cur.name === p.name && cur.private_organization_id === priv;
-        if (!same) await w.updatePackaging(tx, cur.id, { code: p.code, name: p.name, private_organization_id: priv, at: now });
+        if (!same)
+          await w.updatePackaging(tx, cur.id, { code: p.code, name: p.name, private_organization_id: priv, at: now });
         summary.packagings[same ? 'unchanged' : 'updated']++;
         refs.packagings[p.code] = cur.id;
       }
@@ -128,23 +183,46 @@ export function catalogAdmin(deps: {
       for (const [i, it] of (doc.items ?? []).entries()) {
         const owner = it.organization ? orgs.get(it.organization)! : null;
         const cur = await w.item(tx, it.sku, it.reference);
-        if (cur && it.reference && cur.id !== it.reference) throw mismatch(`body.items[${i}]`, it.sku, cur.id, it.reference);
+        if (cur && it.reference && cur.id !== it.reference)
+          throw mismatch(`body.items[${i}]`, it.sku, cur.id, it.reference);
         if (!cur) {
           const id = it.reference ?? newReference('Item');
           const logical = it.logicalQuantity ?? 0;
-          await w.insertItem(tx, { id, organization_id: owner, sku: it.sku, logical_quantity: logical, physical_quantity: it.physicalQuantity ?? logical, created_at: now, updated_at: now });
+          await w.insertItem(tx, {
+            id,
+            organization_id: owner,
+            sku: it.sku,
+            logical_quantity: logical,
+            physical_quantity: it.physicalQuantity ?? logical,
+            created_at: now,
+            updated_at: now,
+          });
           summary.items.created++;
           refs.items[it.sku] = id;
           continue;
         }
         let changed = false;
         if (cur.sku !== it.sku || cur.organization_id !== owner) {
-          await w.updateItem(tx, cur.id, { sku: it.sku, organization_id: owner, logical_quantity: cur.logical_quantity, physical_quantity: cur.physical_quantity, at: now });
+          await w.updateItem(tx, cur.id, {
+            sku: it.sku,
+            organization_id: owner,
+            logical_quantity: cur.logical_quantity,
+            physical_quantity: cur.physical_quantity,
+            at: now,
+          });
           changed = true;
         }
         // Quantities left out of the file are live data the file does not own: they stay.
         const locked = (await w.lockItem(tx, cur.id))!;
-        if (await setStock(tx, locked, it.logicalQuantity ?? locked.logical_quantity, it.physicalQuantity ?? locked.physical_quantity)) changed = true;
+        if (
+          await setStock(
+            tx,
+            locked,
+            it.logicalQuantity ?? locked.logical_quantity,
+            it.physicalQuantity ?? locked.physical_quantity,
+          )
+        )
+          changed = true;
         summary.items[changed ? 'updated' : 'unchanged']++;
         refs.items[it.sku] = cur.id;
       }
@@ -152,24 +230,47 @@ export function catalogAdmin(deps: {
       for (const [i, p] of (doc.products ?? []).entries()) {
         const where = `body.products[${i}]`;
         const group = await w.productgroupByKey(tx, p.productgroup);
-        if (!group) throw badRequest(`${where}.productgroup ${p.productgroup} is neither a productgroup code nor a reference`);
+        if (!group)
+          throw badRequest(`${where}.productgroup ${p.productgroup} is neither a productgroup code nor a reference`);
         const item = await w.itemByKey(tx, p.item);
         if (!item) throw badRequest(`${where}.item ${p.item} is neither a warehouse SKU nor an item reference`);
         let cur: ProductRow | null = p.reference ? await w.lockProduct(tx, p.reference) : null;
         if (!cur && p.legacyItemSku) {
           cur = await w.productByLegacySku(tx, p.legacyItemSku);
-          if (cur && p.reference && cur.id !== p.reference) throw mismatch(where, `legacy SKU ${p.legacyItemSku}`, cur.id, p.reference);
+          if (cur && p.reference && cur.id !== p.reference)
+            throw mismatch(where, `legacy SKU ${p.legacyItemSku}`, cur.id, p.reference);
         }
         // Without reference or legacy SKU, a product is known by its item and name.
         if (!cur && !p.reference && !p.legacyItemSku) cur = await w.productByItemAndName(tx, item.id, p.name);
-        const saved = await saveProduct(tx, cur, {
-          id: p.reference, productgroupId: group.id, itemId: item.id, privateOrganizationId: group.private_organization_id, name: p.name,
-          legacySku: p.legacyItemSku, status: p.status, printable: p.printable, weightGrams: p.weightGrams,
-          created: p.created ? new Date(p.created) : undefined, print: p.print,
-        }, productFiles[i], item, where);
+        const saved = await saveProduct(
+          tx,
+          cur,
+          {
+            id: p.reference,
+            productgroupId: group.id,
+            itemId: item.id,
+            privateOrganizationId: group.private_organization_id,
+            name: p.name,
+            legacySku: p.legacyItemSku,
+            status: p.status,
+            printable: p.printable,
+            weightGrams: p.weightGrams,
+            created: p.created ? new Date(p.created) : undefined,
+            print: p.print,
+          },
+          productFiles[i],
+          item,
+          where,
+        );
         summary.products[saved.outcome]++;
         const row = (await w.product(tx, saved.id))!;
-        refs.products.push({ reference: saved.id, legacyItemSku: row.legacy_item_sku, name: row.name, status: row.status, outcome: saved.outcome });
+        refs.products.push({
+          reference: saved.id,
+          legacyItemSku: row.legacy_item_sku,
+          name: row.name,
+          status: row.status,
+          outcome: saved.outcome,
+        });
       }
       return { summary, references: refs };
     });
@@ -193,11 +294,29 @@ export function catalogAdmin(deps: {
         if (!cur) throw notFound('Product');
         const view = (await w.product(tx, ref))!;
         const item = (await w.lockItem(tx, cur.item_id))!;
-        if (change.stock) await setStock(tx, item, change.stock.logicalQuantity, change.stock.physicalQuantity ?? item.physical_quantity);
-        await saveProduct(tx, cur, {
-          productgroupId: cur.productgroup_id, itemId: cur.item_id, privateOrganizationId: view.private_organization_id, name: change.name ?? cur.name,
-          status: change.status ?? cur.status, printable: cur.printable, print: change.print,
-        }, files, item, 'body');
+        if (change.stock)
+          await setStock(
+            tx,
+            item,
+            change.stock.logicalQuantity,
+            change.stock.physicalQuantity ?? item.physical_quantity,
+          );
+        await saveProduct(
+          tx,
+          cur,
+          {
+            productgroupId: cur.productgroup_id,
+            itemId: cur.item_id,
+            privateOrganizationId: view.private_organization_id,
+            name: change.name ?? cur.name,
+            status: change.status ?? cur.status,
+            printable: cur.printable,
+            print: change.print,
+          },
+          files,
+          item,
+          'body',
+        );
       });
       return admin.operatorProduct(ref);
     },
@@ -209,7 +328,15 @@ export function catalogAdmin(deps: {
         const item = (await w.lockItem(tx, found.id))!;
         await setStock(tx, item, stock.logicalQuantity, stock.physicalQuantity ?? item.physical_quantity);
         const after = (await w.lockItem(tx, item.id))!;
-        return { item: { reference: after.id, sku: after.sku, organizationReference: after.organization_id, logicalQuantity: after.logical_quantity, physicalQuantity: after.physical_quantity } };
+        return {
+          item: {
+            reference: after.id,
+            sku: after.sku,
+            organizationReference: after.organization_id,
+            logicalQuantity: after.logical_quantity,
+            physicalQuantity: after.physical_quantity,
+          },
+        };
       });
     },
     /** Any product with who may see it (operator view). */
@@ -220,8 +347,14 @@ export function catalogAdmin(deps: {
     async operatorProducts(page: PageRequest) {
       const ks = keyset(deps.cursors, 'operator-products', page);
       const p = pageOf(deps.cursors, 'operator-products', ks, await w.allProducts(db, ks), (v) => ({
-        reference: v.id, legacyItemSKU: v.legacy_item_sku, name: v.name, status: v.status, printable: v.printable,
-        productgroupReference: v.productgroup_id, privateOrganizationReference: v.private_organization_id, availableQuantity: Math.max(0, v.logical_quantity),
+        reference: v.id,
+        legacyItemSKU: v.legacy_item_sku,
+        name: v.name,
+        status: v.status,
+        printable: v.printable,
+        productgroupReference: v.productgroup_id,
+        privateOrganizationReference: v.private_organization_id,
+        availableQuantity: Math.max(0, v.logical_quantity),
       }));
       return { products: p.items, nextCursor: p.nextCursor };
     },

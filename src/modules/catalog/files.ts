@@ -16,9 +16,15 @@ export interface PreparedFile {
   blobKey: string;
 }
 
-export type FileSource = { base64: string } | { generate: { width: number; height: number; background?: string; text?: string; format?: 'png' | 'jpeg' } };
+export type FileSource =
+  | { base64: string }
+  | { generate: { width: number; height: number; background?: string; text?: string; format?: 'png' | 'jpeg' } };
 
-const FORMATS = { png: { contentType: 'image/png', ext: 'png' }, jpeg: { contentType: 'image/jpeg', ext: 'jpg' }, webp: { contentType: 'image/webp', ext: 'webp' } } as const;
+const FORMATS = {
+  png: { contentType: 'image/png', ext: 'png' },
+  jpeg: { contentType: 'image/jpeg', ext: 'jpg' },
+  webp: { contentType: 'image/webp', ext: 'webp' },
+} as const;
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
 const MAX_PIXELS = 60_000_000;
 const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}\s*$/;
@@ -29,7 +35,10 @@ const drawn = new Map<string, Buffer>();
 const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Demo and placeholder images: a filled canvas with an optional caption, drawn by sharp. */
-async function draw(g: Extract<FileSource, { generate: unknown }>['generate'], format: 'png' | 'jpeg'): Promise<Buffer> {
+async function draw(
+  g: Extract<FileSource, { generate: unknown }>['generate'],
+  format: 'png' | 'jpeg',
+): Promise<Buffer> {
   let img = sharp({ create: { width: g.width, height: g.height, channels: 3, background: g.background ?? '#dddddd' } });
   if (g.text) {
     const size = Math.max(8, Math.round(Math.min(g.width, g.height) / 10));
@@ -43,7 +52,11 @@ async function draw(g: Extract<FileSource, { generate: unknown }>['generate'], f
  * Turns an inline file into checked image bytes. `where` names the field in error messages;
  * `wanted` is the format a file name's extension promises, when there is one.
  */
-export async function prepareFile(src: FileSource, where: string, wanted?: 'png' | 'jpeg' | 'webp'): Promise<PreparedFile> {
+export async function prepareFile(
+  src: FileSource,
+  where: string,
+  wanted?: 'png' | 'jpeg' | 'webp',
+): Promise<PreparedFile> {
   let bytes: Buffer;
   if ('generate' in src) {
     const fmt = src.generate.format ?? (wanted === 'jpeg' ? 'jpeg' : 'png');
@@ -56,19 +69,32 @@ export async function prepareFile(src: FileSource, where: string, wanted?: 'png'
     if (bytes.length === 0) throw badRequest(`${where}.base64 is empty`);
   }
   if (bytes.length > MAX_FILE_BYTES) throw badRequest(`${where} is larger than ${MAX_FILE_BYTES} bytes`);
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
   try {
     meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata();
   } catch {
     throw badRequest(`${where} is not a PNG, JPEG or WebP image`, 'invalid_image');
   }
   const format = meta.format as string;
-  if (format !== 'png' && format !== 'jpeg' && format !== 'webp') throw badRequest(`${where} is ${format}, not a PNG, JPEG or WebP image`, 'invalid_image');
-  if (!meta.width || !meta.height || meta.width * meta.height > MAX_PIXELS) throw badRequest(`${where} has more than ${MAX_PIXELS} pixels`, 'invalid_image');
-  if (wanted && wanted !== format) throw badRequest(`${where} is a ${format} image but its name says ${wanted}`, 'invalid_image');
+  if (format !== 'png' && format !== 'jpeg' && format !== 'webp')
+    throw badRequest(`${where} is ${format}, not a PNG, JPEG or WebP image`, 'invalid_image');
+  if (!meta.width || !meta.height || meta.width * meta.height > MAX_PIXELS)
+    throw badRequest(`${where} has more than ${MAX_PIXELS} pixels`, 'invalid_image');
+  if (wanted && wanted !== format)
+    throw badRequest(`${where} is a ${format} image but its name says ${wanted}`, 'invalid_image');
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const { contentType, ext } = FORMATS[format];
-  return { bytes, format, contentType, ext, sha256, size: bytes.length, width: meta.width, height: meta.height, blobKey: `catalog/${sha256}.${ext}` };
+  return {
+    bytes,
+    format,
+    contentType,
+    ext,
+    sha256,
+    size: bytes.length,
+    width: meta.width,
+    height: meta.height,
+    blobKey: `catalog/${sha256}.${ext}`,
+  };
 }
 
 /** The format a media file name promises by its extension. */

@@ -1,20 +1,78 @@
 import type { Executor } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 
-export interface PrintSpec { widthMm: number; heightMm: number; widthPx: number; heightPx: number; dpi: number }
+export interface PrintSpec {
+  widthMm: number;
+  heightMm: number;
+  widthPx: number;
+  heightPx: number;
+  dpi: number;
+}
 
-export interface ProductgroupRow { id: string; seq: number; code: string; name: string; price_cents: number; private_organization_id: string | null; created_at: Date; updated_at: Date }
-export interface PackagingRow { id: string; seq: number; code: string; name: string; private_organization_id: string | null; created_at: Date; updated_at: Date }
-export interface ItemRow { id: string; seq: number; organization_id: string | null; sku: string; logical_quantity: number; physical_quantity: number; created_at: Date; updated_at: Date }
+export interface ProductgroupRow {
+  id: string;
+  seq: number;
+  code: string;
+  name: string;
+  price_cents: number;
+  private_organization_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+export interface PackagingRow {
+  id: string;
+  seq: number;
+  code: string;
+  name: string;
+  private_organization_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+export interface ItemRow {
+  id: string;
+  seq: number;
+  organization_id: string | null;
+  sku: string;
+  logical_quantity: number;
+  physical_quantity: number;
+  created_at: Date;
+  updated_at: Date;
+}
 export interface ProductRow {
-  id: string; seq: number; productgroup_id: string; item_id: string; name: string; legacy_item_sku: string; status: string; printable: boolean;
-  weight_grams: number; print_spec: PrintSpec | null; layers_modified: Date | null; print_modified: Date | null; created_at: Date; updated_at: Date;
+  id: string;
+  seq: number;
+  productgroup_id: string;
+  item_id: string;
+  name: string;
+  legacy_item_sku: string;
+  status: string;
+  printable: boolean;
+  weight_grams: number;
+  print_spec: PrintSpec | null;
+  layers_modified: Date | null;
+  print_modified: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 /** A product with what it shows from its productgroup and item. */
-export interface ProductView extends ProductRow { price_cents: number; private_organization_id: string | null; logical_quantity: number }
+export interface ProductView extends ProductRow {
+  price_cents: number;
+  private_organization_id: string | null;
+  logical_quantity: number;
+}
 export interface MediaRow {
-  product_id: string; filename: string; name: string; kind: 'example_image' | 'example_render' | 'layer'; position: number; content_type: string;
-  blob_key: string; sha256: string; size: number; width: number; height: number; modified_at: Date;
+  product_id: string;
+  filename: string;
+  name: string;
+  kind: 'example_image' | 'example_render' | 'layer';
+  position: number;
+  content_type: string;
+  blob_key: string;
+  sha256: string;
+  size: number;
+  width: number;
+  height: number;
+  modified_at: Date;
 }
 
 const VISIBLE = '(g.private_organization_id IS NULL OR g.private_organization_id = $1)';
@@ -22,7 +80,8 @@ const PRODUCT_VIEW = `SELECT p.*, g.price_cents, g.private_organization_id, i.lo
   FROM products p JOIN productgroups g ON g.id = p.productgroup_id JOIN items i ON i.id = p.item_id`;
 
 /** The SQL visibility rule (`VISIBLE`) for a row already read. */
-export const isVisibleTo = (orgId: string, p: { private_organization_id: string | null }) => p.private_organization_id === null || p.private_organization_id === orgId;
+export const isVisibleTo = (orgId: string, p: { private_organization_id: string | null }) =>
+  p.private_organization_id === null || p.private_organization_id === orgId;
 
 /** Reads as a partner sees them: public records and the organization's private ones. */
 export const catalogReads = {
@@ -40,24 +99,41 @@ export const catalogReads = {
    * visibility (`isVisibleTo`), so that one cached copy serves every organization.
    */
   async productsWithMedia(ex: Executor, ids: string[]): Promise<Array<{ product: ProductView; media: MediaRow[] }>> {
-    const rows = await ex.query<ProductView & { media: Array<Omit<MediaRow, 'modified_at'> & { modified_at: string }> }>(
+    const rows = await ex.query<
+      ProductView & { media: Array<Omit<MediaRow, 'modified_at'> & { modified_at: string }> }
+    >(
       `${PRODUCT_VIEW.replace('SELECT p.*,', `SELECT p.*, COALESCE((SELECT json_agg(m ORDER BY m.kind, m.position, m.filename) FROM product_media m WHERE m.product_id = p.id), '[]') AS media,`)}
        WHERE p.id = ANY($1::text[])`,
       [ids],
     );
-    return rows.map(({ media, ...product }) => ({ product: product as ProductView, media: media.map((m) => ({ ...m, modified_at: new Date(m.modified_at) })) }));
+    return rows.map(({ media, ...product }) => ({
+      product: product as ProductView,
+      media: media.map((m) => ({ ...m, modified_at: new Date(m.modified_at) })),
+    }));
   },
   async allProducts(ex: Executor, orgId: string): Promise<ProductView[]> {
     return ex.query<ProductView>(`${PRODUCT_VIEW} WHERE ${VISIBLE} ORDER BY p.seq`, [orgId]);
   },
   async productByLegacySku(ex: Executor, orgId: string, sku: string): Promise<ProductView | null> {
-    return (await ex.query<ProductView>(`${PRODUCT_VIEW} WHERE ${VISIBLE} AND p.legacy_item_sku = $2`, [orgId, sku]))[0] ?? null;
+    return (
+      (await ex.query<ProductView>(`${PRODUCT_VIEW} WHERE ${VISIBLE} AND p.legacy_item_sku = $2`, [orgId, sku]))[0] ??
+      null
+    );
   },
   async media(ex: Executor, productId: string): Promise<MediaRow[]> {
-    return ex.query<MediaRow>('SELECT * FROM product_media WHERE product_id = $1 ORDER BY kind, position, filename', [productId]);
+    return ex.query<MediaRow>('SELECT * FROM product_media WHERE product_id = $1 ORDER BY kind, position, filename', [
+      productId,
+    ]);
   },
   async mediaFile(ex: Executor, productId: string, filename: string): Promise<MediaRow | null> {
-    return (await ex.query<MediaRow>('SELECT * FROM product_media WHERE product_id = $1 AND filename = $2', [productId, filename]))[0] ?? null;
+    return (
+      (
+        await ex.query<MediaRow>('SELECT * FROM product_media WHERE product_id = $1 AND filename = $2', [
+          productId,
+          filename,
+        ])
+      )[0] ?? null
+    );
   },
   async productgroups(ex: Executor, orgId: string, ks: Keyset): Promise<ProductgroupRow[]> {
     return ex.query<ProductgroupRow>(
@@ -66,7 +142,11 @@ export const catalogReads = {
     );
   },
   async productgroup(ex: Executor, orgId: string, id: string): Promise<ProductgroupRow | null> {
-    return (await ex.query<ProductgroupRow>(`SELECT * FROM productgroups g WHERE ${VISIBLE} AND g.id = $2`, [orgId, id]))[0] ?? null;
+    return (
+      (
+        await ex.query<ProductgroupRow>(`SELECT * FROM productgroups g WHERE ${VISIBLE} AND g.id = $2`, [orgId, id])
+      )[0] ?? null
+    );
   },
   async packagings(ex: Executor, orgId: string, ks: Keyset): Promise<PackagingRow[]> {
     return ex.query<PackagingRow>(
@@ -75,13 +155,23 @@ export const catalogReads = {
     );
   },
   async packaging(ex: Executor, orgId: string, id: string): Promise<PackagingRow | null> {
-    return (await ex.query<PackagingRow>(`SELECT * FROM packagings g WHERE ${VISIBLE} AND g.id = $2`, [orgId, id]))[0] ?? null;
+    return (
+      (await ex.query<PackagingRow>(`SELECT * FROM packagings g WHERE ${VISIBLE} AND g.id = $2`, [orgId, id]))[0] ??
+      null
+    );
   },
   async items(ex: Executor, orgId: string, ks: Keyset): Promise<ItemRow[]> {
-    return ex.query<ItemRow>('SELECT * FROM items WHERE organization_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3', [orgId, ks.after, ks.limit]);
+    return ex.query<ItemRow>(
+      'SELECT * FROM items WHERE organization_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3',
+      [orgId, ks.after, ks.limit],
+    );
   },
   /** Products of the given items that the organization may see, for the items' `products`. */
-  async productsOfItems(ex: Executor, orgId: string, itemIds: string[]): Promise<Array<{ id: string; item_id: string }>> {
+  async productsOfItems(
+    ex: Executor,
+    orgId: string,
+    itemIds: string[],
+  ): Promise<Array<{ id: string; item_id: string }>> {
     return ex.query(
       `SELECT p.id, p.item_id FROM products p JOIN productgroups g ON g.id = p.productgroup_id
        WHERE ${VISIBLE} AND p.item_id = ANY($2::text[]) ORDER BY p.seq`,
@@ -93,10 +183,19 @@ export const catalogReads = {
 /** Writes of the operator (catalog import, product changes): no visibility filter. */
 export const catalogWrites = {
   async productgroup(ex: Executor, code: string, id: string | undefined): Promise<ProductgroupRow | null> {
-    return (await ex.query<ProductgroupRow>('SELECT * FROM productgroups WHERE code = $1 OR id = $2 ORDER BY (code = $1) DESC LIMIT 1', [code, id ?? null]))[0] ?? null;
+    return (
+      (
+        await ex.query<ProductgroupRow>(
+          'SELECT * FROM productgroups WHERE code = $1 OR id = $2 ORDER BY (code = $1) DESC LIMIT 1',
+          [code, id ?? null],
+        )
+      )[0] ?? null
+    );
   },
   async productgroupByKey(ex: Executor, key: string): Promise<ProductgroupRow | null> {
-    return (await ex.query<ProductgroupRow>('SELECT * FROM productgroups WHERE code = $1 OR id = $1', [key]))[0] ?? null;
+    return (
+      (await ex.query<ProductgroupRow>('SELECT * FROM productgroups WHERE code = $1 OR id = $1', [key]))[0] ?? null
+    );
   },
   async insertProductgroup(ex: Executor, g: Omit<ProductgroupRow, 'seq'>) {
     await ex.query(
@@ -104,7 +203,11 @@ export const catalogWrites = {
       [g.id, g.code, g.name, g.price_cents, g.private_organization_id, g.created_at, g.updated_at],
     );
   },
-  async updateProductgroup(ex: Executor, id: string, g: { code: string; name: string; price_cents: number; private_organization_id: string | null; at: Date }) {
+  async updateProductgroup(
+    ex: Executor,
+    id: string,
+    g: { code: string; name: string; price_cents: number; private_organization_id: string | null; at: Date },
+  ) {
     await ex.query(
       'UPDATE productgroups SET code = $2, name = $3, price_cents = $4, private_organization_id = $5, updated_at = $6 WHERE id = $1',
       [id, g.code, g.name, g.price_cents, g.private_organization_id, g.at],
@@ -112,7 +215,14 @@ export const catalogWrites = {
   },
 
   async packaging(ex: Executor, code: string, id: string | undefined): Promise<PackagingRow | null> {
-    return (await ex.query<PackagingRow>('SELECT * FROM packagings WHERE code = $1 OR id = $2 ORDER BY (code = $1) DESC LIMIT 1', [code, id ?? null]))[0] ?? null;
+    return (
+      (
+        await ex.query<PackagingRow>(
+          'SELECT * FROM packagings WHERE code = $1 OR id = $2 ORDER BY (code = $1) DESC LIMIT 1',
+          [code, id ?? null],
+        )
+      )[0] ?? null
+    );
   },
   async insertPackaging(ex: Executor, p: Omit<PackagingRow, 'seq'>) {
     await ex.query(
@@ -120,12 +230,26 @@ export const catalogWrites = {
       [p.id, p.code, p.name, p.private_organization_id, p.created_at, p.updated_at],
     );
   },
-  async updatePackaging(ex: Executor, id: string, p: { code: string; name: string; private_organization_id: string | null; at: Date }) {
-    await ex.query('UPDATE packagings SET code = $2, name = $3, private_organization_id = $4, updated_at = $5 WHERE id = $1', [id, p.code, p.name, p.private_organization_id, p.at]);
+  async updatePackaging(
+    ex: Executor,
+    id: string,
+    p: { code: string; name: string; private_organization_id: string | null; at: Date },
+  ) {
+    await ex.query(
+      'UPDATE packagings SET code = $2, name = $3, private_organization_id = $4, updated_at = $5 WHERE id = $1',
+      [id, p.code, p.name, p.private_organization_id, p.at],
+    );
   },
 
   async item(ex: Executor, sku: string, id: string | undefined): Promise<ItemRow | null> {
-    return (await ex.query<ItemRow>('SELECT * FROM items WHERE sku = $1 OR id = $2 ORDER BY (sku = $1) DESC LIMIT 1', [sku, id ?? null]))[0] ?? null;
+    return (
+      (
+        await ex.query<ItemRow>('SELECT * FROM items WHERE sku = $1 OR id = $2 ORDER BY (sku = $1) DESC LIMIT 1', [
+          sku,
+          id ?? null,
+        ])
+      )[0] ?? null
+    );
   },
   async itemByKey(ex: Executor, key: string): Promise<ItemRow | null> {
     return (await ex.query<ItemRow>('SELECT * FROM items WHERE sku = $1 OR id = $1', [key]))[0] ?? null;
@@ -139,21 +263,30 @@ export const catalogWrites = {
       [i.id, i.organization_id, i.sku, i.logical_quantity, i.physical_quantity, i.created_at, i.updated_at],
     );
   },
-  async updateItem(ex: Executor, id: string, i: { sku: string; organization_id: string | null; logical_quantity: number; physical_quantity: number; at: Date }) {
+  async updateItem(
+    ex: Executor,
+    id: string,
+    i: { sku: string; organization_id: string | null; logical_quantity: number; physical_quantity: number; at: Date },
+  ) {
     await ex.query(
       'UPDATE items SET sku = $2, organization_id = $3, logical_quantity = $4, physical_quantity = $5, updated_at = $6 WHERE id = $1',
       [id, i.sku, i.organization_id, i.logical_quantity, i.physical_quantity, i.at],
     );
   },
   /** Products of an item with the visibility of their productgroup, for change events. */
-  async productsOfItem(ex: Executor, itemId: string): Promise<Array<{ id: string; private_organization_id: string | null }>> {
+  async productsOfItem(
+    ex: Executor,
+    itemId: string,
+  ): Promise<Array<{ id: string; private_organization_id: string | null }>> {
     return ex.query(
       'SELECT p.id, g.private_organization_id FROM products p JOIN productgroups g ON g.id = p.productgroup_id WHERE p.item_id = $1 ORDER BY p.seq',
       [itemId],
     );
   },
   async legacySkusOfItem(ex: Executor, itemId: string): Promise<string[]> {
-    return (await ex.query<{ legacy_item_sku: string }>('SELECT legacy_item_sku FROM products WHERE item_id = $1', [itemId])).map((r) => r.legacy_item_sku);
+    return (
+      await ex.query<{ legacy_item_sku: string }>('SELECT legacy_item_sku FROM products WHERE item_id = $1', [itemId])
+    ).map((r) => r.legacy_item_sku);
   },
 
   async product(ex: Executor, id: string): Promise<ProductView | null> {
@@ -166,30 +299,68 @@ export const catalogWrites = {
     return (await ex.query<ProductRow>('SELECT * FROM products WHERE legacy_item_sku = $1', [sku]))[0] ?? null;
   },
   async productByItemAndName(ex: Executor, itemId: string, name: string): Promise<ProductRow | null> {
-    return (await ex.query<ProductRow>('SELECT * FROM products WHERE item_id = $1 AND name = $2 ORDER BY seq LIMIT 1', [itemId, name]))[0] ?? null;
+    return (
+      (
+        await ex.query<ProductRow>('SELECT * FROM products WHERE item_id = $1 AND name = $2 ORDER BY seq LIMIT 1', [
+          itemId,
+          name,
+        ])
+      )[0] ?? null
+    );
   },
   async allProducts(ex: Executor, ks: Keyset): Promise<ProductView[]> {
-    return ex.query<ProductView>(`${PRODUCT_VIEW} WHERE ($1::bigint IS NULL OR p.seq < $1) ORDER BY p.seq DESC LIMIT $2`, [ks.after, ks.limit]);
+    return ex.query<ProductView>(
+      `${PRODUCT_VIEW} WHERE ($1::bigint IS NULL OR p.seq < $1) ORDER BY p.seq DESC LIMIT $2`,
+      [ks.after, ks.limit],
+    );
   },
   async insertProduct(ex: Executor, p: Omit<ProductRow, 'seq'>) {
     await ex.query(
       `INSERT INTO products (id, productgroup_id, item_id, name, legacy_item_sku, status, printable, weight_grams, print_spec, layers_modified, print_modified, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [p.id, p.productgroup_id, p.item_id, p.name, p.legacy_item_sku, p.status, p.printable, p.weight_grams,
-        p.print_spec === null ? null : JSON.stringify(p.print_spec), p.layers_modified, p.print_modified, p.created_at, p.updated_at],
+      [
+        p.id,
+        p.productgroup_id,
+        p.item_id,
+        p.name,
+        p.legacy_item_sku,
+        p.status,
+        p.printable,
+        p.weight_grams,
+        p.print_spec === null ? null : JSON.stringify(p.print_spec),
+        p.layers_modified,
+        p.print_modified,
+        p.created_at,
+        p.updated_at,
+      ],
     );
   },
   async updateProduct(ex: Executor, p: Omit<ProductRow, 'seq' | 'created_at'>) {
     await ex.query(
       `UPDATE products SET productgroup_id = $2, item_id = $3, name = $4, legacy_item_sku = $5, status = $6, printable = $7, weight_grams = $8,
          print_spec = $9, layers_modified = $10, print_modified = $11, updated_at = $12 WHERE id = $1`,
-      [p.id, p.productgroup_id, p.item_id, p.name, p.legacy_item_sku, p.status, p.printable, p.weight_grams,
-        p.print_spec === null ? null : JSON.stringify(p.print_spec), p.layers_modified, p.print_modified, p.updated_at],
+      [
+        p.id,
+        p.productgroup_id,
+        p.item_id,
+        p.name,
+        p.legacy_item_sku,
+        p.status,
+        p.printable,
+        p.weight_grams,
+        p.print_spec === null ? null : JSON.stringify(p.print_spec),
+        p.layers_modified,
+        p.print_modified,
+        p.updated_at,
+      ],
     );
   },
 
   async mediaOfKind(ex: Executor, productId: string, kinds: string[]): Promise<MediaRow[]> {
-    return ex.query<MediaRow>('SELECT * FROM product_media WHERE product_id = $1 AND kind = ANY($2::text[]) ORDER BY position', [productId, kinds]);
+    return ex.query<MediaRow>(
+      'SELECT * FROM product_media WHERE product_id = $1 AND kind = ANY($2::text[]) ORDER BY position',
+      [productId, kinds],
+    );
   },
   async deleteMedia(ex: Executor, productId: string, filename: string) {
     await ex.query('DELETE FROM product_media WHERE product_id = $1 AND filename = $2', [productId, filename]);
@@ -198,10 +369,27 @@ export const catalogWrites = {
     await ex.query(
       `INSERT INTO product_media (product_id, filename, name, kind, position, content_type, blob_key, sha256, size, width, height, modified_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [m.product_id, m.filename, m.name, m.kind, m.position, m.content_type, m.blob_key, m.sha256, m.size, m.width, m.height, m.modified_at],
+      [
+        m.product_id,
+        m.filename,
+        m.name,
+        m.kind,
+        m.position,
+        m.content_type,
+        m.blob_key,
+        m.sha256,
+        m.size,
+        m.width,
+        m.height,
+        m.modified_at,
+      ],
     );
   },
   async setMediaPosition(ex: Executor, productId: string, filename: string, position: number) {
-    await ex.query('UPDATE product_media SET position = $3 WHERE product_id = $1 AND filename = $2', [productId, filename, position]);
+    await ex.query('UPDATE product_media SET position = $3 WHERE product_id = $1 AND filename = $2', [
+      productId,
+      filename,
+      position,
+    ]);
   },
 };

@@ -6,7 +6,18 @@ import { Open, Page, PageQuery, RefParams, Strict, Type, errors } from '../../pl
 import type { BlobStore } from '../../platform/storage.ts';
 import type { Services } from '../../services.ts';
 import type { MediaRow } from './repo.ts';
-import { ImportDocument, Item, LegacySkuQuery, MediaParams, Packaging, ProductChange, ProductDetail, ProductListItem, Productgroup, StockIn } from './schemas.ts';
+import {
+  ImportDocument,
+  Item,
+  LegacySkuQuery,
+  MediaParams,
+  Packaging,
+  ProductChange,
+  ProductDetail,
+  ProductListItem,
+  Productgroup,
+  StockIn,
+} from './schemas.ts';
 
 const tags = ['Catalog'];
 const binary = { type: 'string', format: 'binary' };
@@ -19,7 +30,11 @@ const org = (req: { principal: { organizationId: string } }) => req.principal.or
 /** RFC 9110: If-None-Match wins over If-Modified-Since; dates compare at whole seconds. */
 function notModified(req: FastifyRequest, etag: string, modified: Date): boolean {
   const inm = req.headers['if-none-match'];
-  if (inm !== undefined) return inm.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag);
+  if (inm !== undefined)
+    return inm
+      .split(',')
+      .map((t) => t.trim().replace(/^W\//, ''))
+      .some((t) => t === '*' || t === etag);
   const ims = req.headers['if-modified-since'];
   const since = ims ? Date.parse(ims) : Number.NaN;
   return !Number.isNaN(since) && Math.floor(modified.getTime() / 1000) * 1000 <= since;
@@ -28,7 +43,10 @@ function notModified(req: FastifyRequest, etag: string, modified: Date): boolean
 async function sendMedia(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, m: MediaRow) {
   const etag = `"${m.sha256.slice(0, 32)}"`;
   // A render's file name carries its content hash, so it can be cached forever; other files revalidate.
-  reply.header('cache-control', m.kind === 'example_render' ? 'private, max-age=31536000, immutable' : 'private, no-cache');
+  reply.header(
+    'cache-control',
+    m.kind === 'example_render' ? 'private, max-age=31536000, immutable' : 'private, no-cache',
+  );
   reply.header('etag', etag).header('last-modified', m.modified_at.toUTCString());
   if (notModified(req, etag, m.modified_at)) return reply.status(304).send();
   const file = await blobs.stream(m.blob_key);
@@ -40,39 +58,112 @@ async function sendMedia(req: FastifyRequest, reply: FastifyReply, blobs: BlobSt
 export function catalogRoutes(app: FastifyInstance, s: Services): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  r.get('/products', {
-    schema: { operationId: 'listProducts', tags, summary: 'Products of the catalog (archived ones left out), newest first', querystring: Strict(PageQuery), response: { 200: Page('products', ProductListItem), ...errors() } },
-  }, async (req) => s.catalog.listProducts(org(req), req.query));
-
-  r.get('/products/:productReference', {
-    schema: { operationId: 'getProduct', tags, summary: 'One product with layers, print dimensions and media (archived products too)', params: RefParams('productReference'), response: { 200: Open({ product: ProductDetail }), ...errors(404) } },
-  }, async (req) => ({ product: await s.catalog.product(org(req), req.params.productReference) }));
-
-  r.get('/products/:productReference/media/:filename', {
-    config: { bucket: 'downloads' },
-    schema: {
-      operationId: 'getProductMedia', tags, summary: 'A product media file or layer image (counts to the downloads bucket)',
-      description: 'Example renders carry `Cache-Control: private, max-age=31536000, immutable`; example images and layer images carry `ETag` and `Last-Modified` and answer `304` to a matching `If-None-Match` or `If-Modified-Since`.',
-      params: MediaParams,
-      response: { 200: MEDIA_FILE, 304: Type.Null({ description: 'Not modified' }), ...errors(404) },
+  r.get(
+    '/products',
+    {
+      schema: {
+        operationId: 'listProducts',
+        tags,
+        summary: 'Products of the catalog (archived ones left out), newest first',
+        querystring: Strict(PageQuery),
+        response: { 200: Page('products', ProductListItem), ...errors() },
+      },
     },
-  }, async (req, reply) => sendMedia(req, reply, s.blobs, await s.catalog.mediaFile(org(req), req.params.productReference, req.params.filename)));
+    async (req) => s.catalog.listProducts(org(req), req.query),
+  );
 
-  r.get('/productgroups', {
-    schema: { operationId: 'listProductgroups', tags, summary: 'Productgroups: public ones and the organization’s private ones', querystring: Strict(PageQuery), response: { 200: Page('productgroups', Productgroup), ...errors() } },
-  }, async (req) => s.catalog.listProductgroups(org(req), req.query));
+  r.get(
+    '/products/:productReference',
+    {
+      schema: {
+        operationId: 'getProduct',
+        tags,
+        summary: 'One product with layers, print dimensions and media (archived products too)',
+        params: RefParams('productReference'),
+        response: { 200: Open({ product: ProductDetail }), ...errors(404) },
+      },
+    },
+    async (req) => ({ product: await s.catalog.product(org(req), req.params.productReference) }),
+  );
 
-  r.get('/packagings', {
-    schema: { operationId: 'listPackagings', tags, summary: 'Packagings: public ones and the organization’s private ones', querystring: Strict(PageQuery), response: { 200: Page('packagings', Packaging), ...errors() } },
-  }, async (req) => s.catalog.listPackagings(org(req), req.query));
+  r.get(
+    '/products/:productReference/media/:filename',
+    {
+      config: { bucket: 'downloads' },
+      schema: {
+        operationId: 'getProductMedia',
+        tags,
+        summary: 'A product media file or layer image (counts to the downloads bucket)',
+        description:
+          'Example renders carry `Cache-Control: private, max-age=31536000, immutable`; example images and layer images carry `ETag` and `Last-Modified` and answer `304` to a matching `If-None-Match` or `If-Modified-Since`.',
+        params: MediaParams,
+        response: { 200: MEDIA_FILE, 304: Type.Null({ description: 'Not modified' }), ...errors(404) },
+      },
+    },
+    async (req, reply) =>
+      sendMedia(
+        req,
+        reply,
+        s.blobs,
+        await s.catalog.mediaFile(org(req), req.params.productReference, req.params.filename),
+      ),
+  );
 
-  r.get('/items', {
-    schema: { operationId: 'listItems', tags, summary: 'Warehouse stock the organization stores at the service', querystring: Strict(PageQuery), response: { 200: Page('items', Item), ...errors() } },
-  }, async (req) => s.catalog.listItems(org(req), req.query));
+  r.get(
+    '/productgroups',
+    {
+      schema: {
+        operationId: 'listProductgroups',
+        tags,
+        summary: 'Productgroups: public ones and the organization’s private ones',
+        querystring: Strict(PageQuery),
+        response: { 200: Page('productgroups', Productgroup), ...errors() },
+      },
+    },
+    async (req) => s.catalog.listProductgroups(org(req), req.query),
+  );
 
-  r.get('/utilities/lookup-product-reference-by-legacy-sku', {
-    schema: { operationId: 'lookupProductReferenceByLegacySku', tags: ['Utilities'], summary: 'The product reference of a previous-version SKU', querystring: LegacySkuQuery, response: { 200: Open({ productReference: Type.String() }), ...errors(404) } },
-  }, async (req) => s.catalog.lookupLegacySku(org(req), req.query.legacyItemSku));
+  r.get(
+    '/packagings',
+    {
+      schema: {
+        operationId: 'listPackagings',
+        tags,
+        summary: 'Packagings: public ones and the organization’s private ones',
+        querystring: Strict(PageQuery),
+        response: { 200: Page('packagings', Packaging), ...errors() },
+      },
+    },
+    async (req) => s.catalog.listPackagings(org(req), req.query),
+  );
+
+  r.get(
+    '/items',
+    {
+      schema: {
+        operationId: 'listItems',
+        tags,
+        summary: 'Warehouse stock the organization stores at the service',
+        querystring: Strict(PageQuery),
+        response: { 200: Page('items', Item), ...errors() },
+      },
+    },
+    async (req) => s.catalog.listItems(org(req), req.query),
+  );
+
+  r.get(
+    '/utilities/lookup-product-reference-by-legacy-sku',
+    {
+      schema: {
+        operationId: 'lookupProductReferenceByLegacySku',
+        tags: ['Utilities'],
+        summary: 'The product reference of a previous-version SKU',
+        querystring: LegacySkuQuery,
+        response: { 200: Open({ productReference: Type.String() }), ...errors(404) },
+      },
+    },
+    async (req) => s.catalog.lookupLegacySku(org(req), req.query.legacyItemSku),
+  );
 }
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
@@ -86,18 +177,35 @@ export function catalogOperatorRoutes(app: FastifyInstance, s: Services): void {
       try {
         done(null, parseYaml(body as string, { maxAliasCount: 100 }));
       } catch (err) {
-        done(new ApiError(400, 'invalid_request', `Body is not valid YAML: ${(err as Error).message.split('\n')[0]}`), undefined);
+        done(
+          new ApiError(400, 'invalid_request', `Body is not valid YAML: ${(err as Error).message.split('\n')[0]}`),
+          undefined,
+        );
       }
     });
     const r = op.withTypeProvider<TypeBoxTypeProvider>();
     const ProductParams = Strict({ productReference: Type.String({ maxLength: 200 }) });
 
-    r.post('/catalog/import', { bodyLimit: s.config.uploadLimitBytes, schema: { body: ImportDocument } }, async (req) => s.catalog.importCatalog(req.body));
-    r.get('/catalog/products', { schema: { querystring: Strict(PageQuery) } }, async (req) => s.catalog.operatorProducts(req.query));
-    r.get('/catalog/products/:productReference', { schema: { params: ProductParams } }, async (req) => ({ product: await s.catalog.operatorProduct(req.params.productReference) }));
-    r.patch('/catalog/products/:productReference', { bodyLimit: s.config.uploadLimitBytes, schema: { params: ProductParams, body: ProductChange } }, async (req) => ({
-      product: await s.catalog.changeProduct(req.params.productReference, req.body),
+    r.post('/catalog/import', { bodyLimit: s.config.uploadLimitBytes, schema: { body: ImportDocument } }, async (req) =>
+      s.catalog.importCatalog(req.body),
+    );
+    r.get('/catalog/products', { schema: { querystring: Strict(PageQuery) } }, async (req) =>
+      s.catalog.operatorProducts(req.query),
+    );
+    r.get('/catalog/products/:productReference', { schema: { params: ProductParams } }, async (req) => ({
+      product: await s.catalog.operatorProduct(req.params.productReference),
     }));
-    r.put('/catalog/items/:itemKey/stock', { schema: { params: Strict({ itemKey: Type.String({ maxLength: 200 }) }), body: StockIn } }, async (req) => s.catalog.setItemStock(req.params.itemKey, req.body));
+    r.patch(
+      '/catalog/products/:productReference',
+      { bodyLimit: s.config.uploadLimitBytes, schema: { params: ProductParams, body: ProductChange } },
+      async (req) => ({
+        product: await s.catalog.changeProduct(req.params.productReference, req.body),
+      }),
+    );
+    r.put(
+      '/catalog/items/:itemKey/stock',
+      { schema: { params: Strict({ itemKey: Type.String({ maxLength: 200 }) }), body: StockIn } },
+      async (req) => s.catalog.setItemStock(req.params.itemKey, req.body),
+    );
   });
 }

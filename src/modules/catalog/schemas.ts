@@ -16,18 +16,29 @@ const PrintDimensions = {
 };
 
 export const PrintOut = Nullable(
-  Open({ modified: Timestamp, ...PrintDimensions }, { description: 'Print dimensions; null for non-print products and for announced products whose specification is not complete' }),
+  Open(
+    { modified: Timestamp, ...PrintDimensions },
+    {
+      description:
+        'Print dimensions; null for non-print products and for announced products whose specification is not complete',
+    },
+  ),
 );
 
 const productFields = {
   reference: Reference('Product'),
-  legacyItemSKU: Type.String({ description: 'Previous-version SKU: the warehouse SKU for products created before 2026-03-22, else the warehouse SKU plus a `P<nnn>` suffix' }),
+  legacyItemSKU: Type.String({
+    description:
+      'Previous-version SKU: the warehouse SKU for products created before 2026-03-22, else the warehouse SKU plus a `P<nnn>` suffix',
+  }),
   name: Type.String(),
   status: Type.String({ enum: [...STATUSES], description: 'Lifecycle stage' }),
   availableQuantity: Type.Integer({ description: 'Live stock' }),
   layersModified: Nullable(Timestamp),
   printModified: Nullable(Timestamp),
-  printable: Type.Boolean({ description: 'Print products need an image on an orderline; non-print products must not carry one' }),
+  printable: Type.Boolean({
+    description: 'Print products need an image on an orderline; non-print products must not carry one',
+  }),
   productgroupReference: Reference('Productgroup'),
   price: Cents,
   weightGrams: Type.Integer(),
@@ -77,9 +88,15 @@ export const Item = Open({
 
 export const ProductsQuery = Strict(PageQuery);
 export const LegacySkuQuery = Strict({ legacyItemSku: Type.String({ minLength: 1, maxLength: 100 }) });
-export const MediaParams = Strict({ productReference: Type.String({ maxLength: 200 }), filename: Type.String({ maxLength: 200 }) });
+export const MediaParams = Strict({
+  productReference: Type.String({ maxLength: 200 }),
+  filename: Type.String({ maxLength: 200 }),
+});
 
-const Code = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$', description: 'Stable key of the record in catalog files' });
+const Code = Type.String({
+  pattern: '^[a-z0-9][a-z0-9-]{0,63}$',
+  description: 'Stable key of the record in catalog files',
+});
 const Sku = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Quantity = Type.Integer({ minimum: 0, maximum: 10_000_000 });
@@ -109,7 +126,10 @@ export const FileIn = Type.Union([
 
 export const LayerIn = Strict({ name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' }), file: FileIn });
 export const MediaIn = Strict({
-  name: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,80}\\.(png|jpg|jpeg|webp)$', description: 'File name; renders get a content hash added so their URL can be cached forever' }),
+  name: Type.String({
+    pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,80}\\.(png|jpg|jpeg|webp)$',
+    description: 'File name; renders get a content hash added so their URL can be cached forever',
+  }),
   kind: Type.Union([Type.Literal('example_image'), Type.Literal('example_render')]),
   file: FileIn,
 });
@@ -117,47 +137,70 @@ export const MediaIn = Strict({
 export const StockIn = Strict({ logicalQuantity: Quantity, physicalQuantity: Type.Optional(Quantity) });
 
 export const ImportDocument = Strict({
-  productgroups: Type.Optional(Type.Array(Strict({
-    code: Code,
-    reference: Type.Optional(Type.String({ maxLength: 200 })),
-    name: Name,
-    price: Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'EUR cents' }),
-    privateOrganization: Type.Optional(OrgRef),
-  }), { maxItems: 1000 })),
-  packagings: Type.Optional(Type.Array(Strict({
-    code: Code,
-    reference: Type.Optional(Type.String({ maxLength: 200 })),
-    name: Name,
-    privateOrganization: Type.Optional(OrgRef),
-  }), { maxItems: 1000 })),
-  items: Type.Optional(Type.Array(Strict({
-    sku: Sku,
-    reference: Type.Optional(Type.String({ maxLength: 200 })),
-    organization: Type.Optional(OrgRef),
-    logicalQuantity: Type.Optional(Quantity),
-    physicalQuantity: Type.Optional(Quantity),
-  }), { maxItems: 10000 })),
-  products: Type.Optional(Type.Array(Strict({
-    reference: Type.Optional(Type.String({ maxLength: 200 })),
-    legacyItemSku: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    name: Name,
-    productgroup: Type.String({ maxLength: 200, description: 'code or reference' }),
-    item: Type.String({ maxLength: 200, description: 'warehouse SKU or reference' }),
-    status: Type.String({ enum: [...STATUSES] }),
-    printable: Type.Boolean(),
-    weightGrams: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
-    created: Type.Optional(Type.String({ format: 'date-time' })),
+  productgroups: Type.Optional(
+    Type.Array(
+      Strict({
+        code: Code,
+        reference: Type.Optional(Type.String({ maxLength: 200 })),
+        name: Name,
+        price: Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'EUR cents' }),
+        privateOrganization: Type.Optional(OrgRef),
+      }),
+      { maxItems: 1000 },
+    ),
+  ),
+  packagings: Type.Optional(
+    Type.Array(
+      Strict({
+        code: Code,
+        reference: Type.Optional(Type.String({ maxLength: 200 })),
+        name: Name,
+        privateOrganization: Type.Optional(OrgRef),
+      }),
+      { maxItems: 1000 },
+    ),
+  ),
+  items: Type.Optional(
+    Type.Array(
+      Strict({
+        sku: Sku,
+        reference: Type.Optional(Type.String({ maxLength: 200 })),
+        organization: Type.Optional(OrgRef),
+        logicalQuantity: Type.Optional(Quantity),
+        physicalQuantity: Type.Optional(Quantity),
+      }),
+      { maxItems: 10000 },
+    ),
+  ),
+  products: Type.Optional(
+    Type.Array(
+      Strict({
+        reference: Type.Optional(Type.String({ maxLength: 200 })),
+        legacyItemSku: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+        name: Name,
+        productgroup: Type.String({ maxLength: 200, description: 'code or reference' }),
+        item: Type.String({ maxLength: 200, description: 'warehouse SKU or reference' }),
+        status: Type.String({ enum: [...STATUSES] }),
+        printable: Type.Boolean(),
+        weightGrams: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+        created: Type.Optional(Type.String({ format: 'date-time' })),
+        print: Type.Optional(Nullable(PrintIn)),
+        layers: Type.Optional(Type.Array(LayerIn, { maxItems: 20 })),
+        media: Type.Optional(Type.Array(MediaIn, { maxItems: 50 })),
+      }),
+      { maxItems: 10000 },
+    ),
+  ),
+});
+
+export const ProductChange = Strict(
+  {
+    name: Type.Optional(Name),
+    status: Type.Optional(Type.String({ enum: [...STATUSES] })),
+    stock: Type.Optional(StockIn),
     print: Type.Optional(Nullable(PrintIn)),
     layers: Type.Optional(Type.Array(LayerIn, { maxItems: 20 })),
     media: Type.Optional(Type.Array(MediaIn, { maxItems: 50 })),
-  }), { maxItems: 10000 })),
-});
-
-export const ProductChange = Strict({
-  name: Type.Optional(Name),
-  status: Type.Optional(Type.String({ enum: [...STATUSES] })),
-  stock: Type.Optional(StockIn),
-  print: Type.Optional(Nullable(PrintIn)),
-  layers: Type.Optional(Type.Array(LayerIn, { maxItems: 20 })),
-  media: Type.Optional(Type.Array(MediaIn, { maxItems: 50 })),
-}, { minProperties: 1 });
+  },
+  { minProperties: 1 },
+);

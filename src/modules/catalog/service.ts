@@ -8,7 +8,15 @@ import { isReference } from '../../platform/ids.ts';
 import type { BlobStore } from '../../platform/storage.ts';
 import { catalogAdmin } from './admin.ts';
 import { CATALOG_TOPIC, type ProductChange, type ProductChangeListener } from './events.ts';
-import { type ItemRow, type MediaRow, type PackagingRow, type ProductgroupRow, type ProductView, catalogReads as reads, isVisibleTo } from './repo.ts';
+import {
+  type ItemRow,
+  type MediaRow,
+  type PackagingRow,
+  type ProductgroupRow,
+  type ProductView,
+  catalogReads as reads,
+  isVisibleTo,
+} from './repo.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -35,8 +43,17 @@ export const toOrderable = (p: ProductView): OrderableProduct => ({
   productgroupReference: p.productgroup_id,
 });
 
-export const toProductgroup = (g: ProductgroupRow) => ({ reference: g.id, name: g.name, private: g.private_organization_id !== null, price: g.price_cents });
-export const toPackaging = (p: PackagingRow) => ({ reference: p.id, name: p.name, private: p.private_organization_id !== null });
+export const toProductgroup = (g: ProductgroupRow) => ({
+  reference: g.id,
+  name: g.name,
+  private: g.private_organization_id !== null,
+  price: g.price_cents,
+});
+export const toPackaging = (p: PackagingRow) => ({
+  reference: p.id,
+  name: p.name,
+  private: p.private_organization_id !== null,
+});
 
 export type CatalogService = ReturnType<typeof catalogService>;
 
@@ -52,7 +69,8 @@ export function catalogService(deps: {
 }) {
   const { db, cursors } = deps;
   const listeners: ProductChangeListener[] = [];
-  const mediaUrl = (productId: string, filename: string) => `${deps.config.publicBaseUrl}/v2/products/${productId}/media/${encodeURIComponent(filename)}`;
+  const mediaUrl = (productId: string, filename: string) =>
+    `${deps.config.publicBaseUrl}/v2/products/${productId}/media/${encodeURIComponent(filename)}`;
 
   const toListItem = (p: ProductView) => ({
     reference: p.id,
@@ -74,18 +92,22 @@ export function catalogService(deps: {
     ...toListItem(p),
     layers: {
       modified: iso(p.layers_modified),
-      images: media.filter((m) => m.kind === 'layer').map((m) => ({ name: m.name, url: mediaUrl(p.id, m.filename), modified: m.modified_at.toISOString() })),
+      images: media
+        .filter((m) => m.kind === 'layer')
+        .map((m) => ({ name: m.name, url: mediaUrl(p.id, m.filename), modified: m.modified_at.toISOString() })),
     },
-    media: media.filter((m) => m.kind !== 'layer').map((m) => ({
-      filename: m.filename,
-      kind: m.kind,
-      url: mediaUrl(p.id, m.filename),
-      contentType: m.content_type,
-      size: m.size,
-      width: m.width,
-      height: m.height,
-      modified: m.modified_at.toISOString(),
-    })),
+    media: media
+      .filter((m) => m.kind !== 'layer')
+      .map((m) => ({
+        filename: m.filename,
+        kind: m.kind,
+        url: mediaUrl(p.id, m.filename),
+        contentType: m.content_type,
+        size: m.size,
+        width: m.width,
+        height: m.height,
+        modified: m.modified_at.toISOString(),
+      })),
   });
 
   async function visibleRow(orgId: string, ref: string): Promise<ProductView> {
@@ -94,7 +116,10 @@ export function catalogService(deps: {
     return row;
   }
 
-  const admin = catalogAdmin({ ...deps, detail: async (id: string, view: ProductView) => toDetail(view, await reads.media(db, id)) });
+  const admin = catalogAdmin({
+    ...deps,
+    detail: async (id: string, view: ProductView) => toDetail(view, await reads.media(db, id)),
+  });
 
   // Products are read on every product page and every order, and change a few times a day: each
   // process keeps them, with the response body made once, until any catalog change (admin.ts
@@ -103,7 +128,12 @@ export function catalogService(deps: {
   const cache = new ReadCache<Cached>({ maxEntries: 20_000, maxAgeMs: 60_000 });
   deps.changes.on(CATALOG_TOPIC, () => cache.clear());
   const loadProducts = async (ids: string[]) =>
-    new Map((await reads.productsWithMedia(db, ids)).map((p): [string, Cached] => [p.product.id, { view: p.product, detail: toDetail(p.product, p.media) }]));
+    new Map(
+      (await reads.productsWithMedia(db, ids)).map((p): [string, Cached] => [
+        p.product.id,
+        { view: p.product, detail: toDetail(p.product, p.media) },
+      ]),
+    );
   async function visibleProducts(orgId: string, refs: string[], fresh = false): Promise<Cached[]> {
     const ids = [...new Set(refs.filter((r) => isReference('Product', r)))];
     if (ids.length === 0) return [];
@@ -155,7 +185,13 @@ export function catalogService(deps: {
     async listItems(orgId: string, page: PageRequest) {
       const ks = keyset(cursors, 'items', page);
       const rows = await reads.items(db, orgId, ks);
-      const links = rows.length ? await reads.productsOfItems(db, orgId, rows.map((r) => r.id)) : [];
+      const links = rows.length
+        ? await reads.productsOfItems(
+            db,
+            orgId,
+            rows.map((r) => r.id),
+          )
+        : [];
       const p = pageOf(cursors, 'items', ks, rows, (i: ItemRow) => ({
         reference: i.id,
         sku: i.sku,
@@ -202,7 +238,12 @@ export function catalogService(deps: {
     },
     /** Every product the organization can see, archived included (the demo seed lists them). */
     async productSummaries(orgId: string) {
-      return (await reads.allProducts(db, orgId)).map((p) => ({ reference: p.id, name: p.name, status: p.status, printable: p.printable }));
+      return (await reads.allProducts(db, orgId)).map((p) => ({
+        reference: p.id,
+        name: p.name,
+        status: p.status,
+        printable: p.printable,
+      }));
     },
 
     // ---- operator ----

@@ -12,8 +12,16 @@ import { STATUSES } from './schemas.ts';
 export const SUFFIXED_SKU_FROM = new Date('2026-03-22T00:00:00Z');
 
 export type Outcome = 'created' | 'updated' | 'unchanged';
-export interface PlacedFile { kind: 'layer' | 'example_image' | 'example_render'; name: string; filename: string; file: PreparedFile }
-export interface ProductFiles { layers?: PlacedFile[]; media?: PlacedFile[] }
+export interface PlacedFile {
+  kind: 'layer' | 'example_image' | 'example_render';
+  name: string;
+  filename: string;
+  file: PreparedFile;
+}
+export interface ProductFiles {
+  layers?: PlacedFile[];
+  media?: PlacedFile[];
+}
 export interface Desired {
   id?: string;
   productgroupId: string;
@@ -31,16 +39,32 @@ export interface Desired {
 }
 
 const samePrint = (a: PrintSpec | null, b: PrintSpec | null) =>
-  a === b || (!!a && !!b && a.widthMm === b.widthMm && a.heightMm === b.heightMm && a.widthPx === b.widthPx && a.heightPx === b.heightPx && a.dpi === b.dpi);
+  a === b ||
+  (!!a &&
+    !!b &&
+    a.widthMm === b.widthMm &&
+    a.heightMm === b.heightMm &&
+    a.widthPx === b.widthPx &&
+    a.heightPx === b.heightPx &&
+    a.dpi === b.dpi);
 
 function checkTransition(from: string, to: string, where: string): void {
   if (STATUSES.indexOf(to as never) < STATUSES.indexOf(from as never)) {
-    throw conflict('invalid_status_transition', `${where}: a product only moves forward through ${STATUSES.join(' → ')}; ${from} cannot go back to ${to}`);
+    throw conflict(
+      'invalid_status_transition',
+      `${where}: a product only moves forward through ${STATUSES.join(' → ')}; ${from} cannot go back to ${to}`,
+    );
   }
 }
 
 /** Decodes a product's layer and media files and gives each its public file name. */
-export async function placeFiles(input: { layers?: Array<{ name: string; file: FileSource }>; media?: Array<{ name: string; kind: 'example_image' | 'example_render'; file: FileSource }> }, where: string): Promise<ProductFiles> {
+export async function placeFiles(
+  input: {
+    layers?: Array<{ name: string; file: FileSource }>;
+    media?: Array<{ name: string; kind: 'example_image' | 'example_render'; file: FileSource }>;
+  },
+  where: string,
+): Promise<ProductFiles> {
   const out: ProductFiles = {};
   const names = new Set<string>();
   const claim = (filename: string, field: string) => {
@@ -60,11 +84,15 @@ export async function placeFiles(input: { layers?: Array<{ name: string; file: F
     out.media = [];
     for (const [i, m] of input.media.entries()) {
       const field = `${where}.media[${i}]`;
-      if (m.name.startsWith('layer-')) throw badRequest(`${field}.name must not start with "layer-" (reserved for layer images)`);
+      if (m.name.startsWith('layer-'))
+        throw badRequest(`${field}.name must not start with "layer-" (reserved for layer images)`);
       const file = await prepareFile(m.file, `${field}.file`, formatOfName(m.name));
       // A render's URL is cached as immutable, so a replaced render must get a new name.
       const dot = m.name.lastIndexOf('.');
-      const filename = m.kind === 'example_render' ? `${m.name.slice(0, dot)}-${file.sha256.slice(0, 12)}${m.name.slice(dot)}` : m.name;
+      const filename =
+        m.kind === 'example_render'
+          ? `${m.name.slice(0, dot)}-${file.sha256.slice(0, 12)}${m.name.slice(dot)}`
+          : m.name;
       claim(filename, field);
       out.media.push({ kind: m.kind, name: m.name, filename, file });
     }
@@ -81,17 +109,35 @@ export function productWriter(clock: Clock) {
 
   async function setStock(tx: Executor, item: ItemRow, logical: number, physical: number): Promise<boolean> {
     if (item.logical_quantity === logical && item.physical_quantity === physical) return false;
-    await w.updateItem(tx, item.id, { sku: item.sku, organization_id: item.organization_id, logical_quantity: logical, physical_quantity: physical, at: clock.now() });
+    await w.updateItem(tx, item.id, {
+      sku: item.sku,
+      organization_id: item.organization_id,
+      logical_quantity: logical,
+      physical_quantity: physical,
+      at: clock.now(),
+    });
     if (item.logical_quantity > 0 !== logical > 0) {
-      for (const p of await w.productsOfItem(tx, item.id)) await emit(tx, { productReference: p.id, organizationIds: audience(p.private_organization_id), stockCrossedZero: true });
+      for (const p of await w.productsOfItem(tx, item.id))
+        await emit(tx, {
+          productReference: p.id,
+          organizationIds: audience(p.private_organization_id),
+          stockCrossedZero: true,
+        });
     }
     return true;
   }
 
   /** Brings a product's files of some kinds to exactly `wanted`; unchanged files keep their dates. */
-  async function syncFiles(tx: Executor, productId: string, kinds: string[], wanted: PlacedFile[], at: Date): Promise<boolean> {
+  async function syncFiles(
+    tx: Executor,
+    productId: string,
+    kinds: string[],
+    wanted: PlacedFile[],
+    at: Date,
+  ): Promise<boolean> {
     const current = await w.mediaOfKind(tx, productId, kinds);
-    const same = (c: (typeof current)[number], m: PlacedFile) => c.kind === m.kind && c.name === m.name && c.sha256 === m.file.sha256 && c.filename === m.filename;
+    const same = (c: (typeof current)[number], m: PlacedFile) =>
+      c.kind === m.kind && c.name === m.name && c.sha256 === m.file.sha256 && c.filename === m.filename;
     let changed = false;
     for (const c of current) {
       if (!wanted.some((m) => same(c, m))) {
@@ -103,7 +149,20 @@ export function productWriter(clock: Clock) {
       const c = current.find((x) => same(x, m));
       if (!c) {
         const f = m.file;
-        await w.insertMedia(tx, { product_id: productId, filename: m.filename, name: m.name, kind: m.kind, position, content_type: f.contentType, blob_key: f.blobKey, sha256: f.sha256, size: f.size, width: f.width, height: f.height, modified_at: at });
+        await w.insertMedia(tx, {
+          product_id: productId,
+          filename: m.filename,
+          name: m.name,
+          kind: m.kind,
+          position,
+          content_type: f.contentType,
+          blob_key: f.blobKey,
+          sha256: f.sha256,
+          size: f.size,
+          width: f.width,
+          height: f.height,
+          modified_at: at,
+        });
         changed = true;
       } else if (c.position !== position) {
         await w.setMediaPosition(tx, productId, c.filename, position);
@@ -124,17 +183,33 @@ export function productWriter(clock: Clock) {
   }
 
   /** Creates or changes one product with its rules; emits the change events in the same transaction. */
-  async function saveProduct(tx: Executor, cur: ProductRow | null, d: Desired, files: ProductFiles, item: ItemRow, where: string): Promise<{ id: string; outcome: Outcome }> {
+  async function saveProduct(
+    tx: Executor,
+    cur: ProductRow | null,
+    d: Desired,
+    files: ProductFiles,
+    item: ItemRow,
+    where: string,
+  ): Promise<{ id: string; outcome: Outcome }> {
     const now = clock.now();
-    if (!d.printable && (d.print || files.layers?.length)) throw badRequest(`${where}: a non-print product has no print specification or layers`, 'not_printable');
+    if (!d.printable && (d.print || files.layers?.length))
+      throw badRequest(`${where}: a non-print product has no print specification or layers`, 'not_printable');
     if (cur) {
-      if (cur.printable !== d.printable) throw conflict('printable_immutable', `${where}: whether a product is a print product cannot change (${cur.id})`);
-      if (d.legacySku !== undefined && d.legacySku !== cur.legacy_item_sku) throw conflict('legacy_sku_immutable', `${where}: ${cur.id} already has legacy SKU ${cur.legacy_item_sku}`);
+      if (cur.printable !== d.printable)
+        throw conflict(
+          'printable_immutable',
+          `${where}: whether a product is a print product cannot change (${cur.id})`,
+        );
+      if (d.legacySku !== undefined && d.legacySku !== cur.legacy_item_sku)
+        throw conflict('legacy_sku_immutable', `${where}: ${cur.id} already has legacy SKU ${cur.legacy_item_sku}`);
       checkTransition(cur.status, d.status, where);
     }
     const print = d.print === undefined ? (cur?.print_spec ?? null) : d.print;
     if (d.printable && d.status !== 'announced' && !print) {
-      throw conflict('print_spec_required', `${where}: a print product needs its print dimensions before it leaves announced`);
+      throw conflict(
+        'print_spec_required',
+        `${where}: a print product needs its print dimensions before it leaves announced`,
+      );
     }
 
     if (!cur) {
@@ -142,11 +217,25 @@ export function productWriter(clock: Clock) {
       const id = d.id ?? newReference('Product');
       const legacySku = d.legacySku ?? (await newLegacySku(tx, item, created));
       const taken = await w.productByLegacySku(tx, legacySku);
-      if (taken) throw conflict('legacy_sku_in_use', `${where}: legacy SKU ${legacySku} already belongs to ${taken.id}; products created before 2026-03-22 carry the warehouse SKU, so give legacyItemSku explicitly`);
+      if (taken)
+        throw conflict(
+          'legacy_sku_in_use',
+          `${where}: legacy SKU ${legacySku} already belongs to ${taken.id}; products created before 2026-03-22 carry the warehouse SKU, so give legacyItemSku explicitly`,
+        );
       await w.insertProduct(tx, {
-        id, productgroup_id: d.productgroupId, item_id: d.itemId, name: d.name, legacy_item_sku: legacySku, status: d.status, printable: d.printable,
-        weight_grams: d.weightGrams ?? 50, print_spec: print, layers_modified: files.layers?.length ? created : null, print_modified: print ? created : null,
-        created_at: created, updated_at: now,
+        id,
+        productgroup_id: d.productgroupId,
+        item_id: d.itemId,
+        name: d.name,
+        legacy_item_sku: legacySku,
+        status: d.status,
+        printable: d.printable,
+        weight_grams: d.weightGrams ?? 50,
+        print_spec: print,
+        layers_modified: files.layers?.length ? created : null,
+        print_modified: print ? created : null,
+        created_at: created,
+        updated_at: now,
       });
       if (files.layers) await syncFiles(tx, id, ['layer'], files.layers, created);
       if (files.media) await syncFiles(tx, id, ['example_image', 'example_render'], files.media, created);
@@ -155,19 +244,38 @@ export function productWriter(clock: Clock) {
 
     const printChanged = !samePrint(cur.print_spec, print);
     const layersChanged = files.layers ? await syncFiles(tx, cur.id, ['layer'], files.layers, now) : false;
-    const mediaChanged = files.media ? await syncFiles(tx, cur.id, ['example_image', 'example_render'], files.media, now) : false;
+    const mediaChanged = files.media
+      ? await syncFiles(tx, cur.id, ['example_image', 'example_render'], files.media, now)
+      : false;
     const next = {
-      id: cur.id, productgroup_id: d.productgroupId, item_id: d.itemId, name: d.name, legacy_item_sku: cur.legacy_item_sku, status: d.status,
-      printable: cur.printable, weight_grams: d.weightGrams ?? cur.weight_grams, print_spec: print,
+      id: cur.id,
+      productgroup_id: d.productgroupId,
+      item_id: d.itemId,
+      name: d.name,
+      legacy_item_sku: cur.legacy_item_sku,
+      status: d.status,
+      printable: cur.printable,
+      weight_grams: d.weightGrams ?? cur.weight_grams,
+      print_spec: print,
       layers_modified: layersChanged ? now : cur.layers_modified,
       print_modified: printChanged ? (print ? now : null) : cur.print_modified,
       updated_at: now,
     };
-    const rowChanged = printChanged || layersChanged || next.productgroup_id !== cur.productgroup_id || next.item_id !== cur.item_id
-      || next.name !== cur.name || next.status !== cur.status || next.weight_grams !== cur.weight_grams;
+    const rowChanged =
+      printChanged ||
+      layersChanged ||
+      next.productgroup_id !== cur.productgroup_id ||
+      next.item_id !== cur.item_id ||
+      next.name !== cur.name ||
+      next.status !== cur.status ||
+      next.weight_grams !== cur.weight_grams;
     if (rowChanged) await w.updateProduct(tx, next);
     if (cur.status !== d.status) {
-      await emit(tx, { productReference: cur.id, organizationIds: audience(d.privateOrganizationId), status: { from: cur.status, to: d.status } });
+      await emit(tx, {
+        productReference: cur.id,
+        organizationIds: audience(d.privateOrganizationId),
+        status: { from: cur.status, to: d.status },
+      });
     }
     return { id: cur.id, outcome: rowChanged || mediaChanged ? 'updated' : 'unchanged' };
   }

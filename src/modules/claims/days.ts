@@ -17,7 +17,12 @@ export const addDays = (at: Date, days: number) => new Date(at.getTime() + days 
 const dateParts = new Intl.DateTimeFormat('en-GB', {
   timeZone: ZONE,
   hourCycle: 'h23',
-  year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
 });
 
 function wallClock(at: Date): number {

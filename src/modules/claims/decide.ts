@@ -25,19 +25,32 @@ function matchLines(lines: ClaimlineRow[], decision: Decision) {
   const f = 'body.decision.claimlines';
   const out = new Map<ClaimlineRow, Decision['claimlines'][number]>();
   for (const [i, d] of decision.claimlines.entries()) {
-    const candidates = lines.filter((l) => l.orderline_index === d.orderlineIndex && (d.orderReference === undefined || l.order_id === d.orderReference));
-    if (candidates.length === 0) throw badRequest(`${f}[${i}].orderlineIndex ${d.orderlineIndex} is not a line of this claim`);
-    if (candidates.length > 1) throw badRequest(`${f}[${i}].orderlineIndex ${d.orderlineIndex} is claimed for several orders of the shipment; add orderReference`);
+    const candidates = lines.filter(
+      (l) =>
+        l.orderline_index === d.orderlineIndex && (d.orderReference === undefined || l.order_id === d.orderReference),
+    );
+    if (candidates.length === 0)
+      throw badRequest(`${f}[${i}].orderlineIndex ${d.orderlineIndex} is not a line of this claim`);
+    if (candidates.length > 1)
+      throw badRequest(
+        `${f}[${i}].orderlineIndex ${d.orderlineIndex} is claimed for several orders of the shipment; add orderReference`,
+      );
     const line = candidates[0];
     if (out.has(line)) throw badRequest(`${f}[${i}] decides line ${d.orderlineIndex} a second time`);
     const sum = d.replacementQuantity + d.refundQuantity + d.rejectionQuantity;
     if (sum !== line.quantity) {
-      throw badRequest(`${f}[${i}]: replacement, refund and rejection quantities add up to ${sum}, but ${line.quantity} were claimed for line ${d.orderlineIndex}`, 'decision_quantity_mismatch');
+      throw badRequest(
+        `${f}[${i}]: replacement, refund and rejection quantities add up to ${sum}, but ${line.quantity} were claimed for line ${d.orderlineIndex}`,
+        'decision_quantity_mismatch',
+      );
     }
     out.set(line, d);
   }
   const missing = lines.filter((l) => !out.has(l));
-  if (missing.length > 0) throw badRequest(`${f} must decide every claimed line; missing orderlineIndex ${missing.map((l) => l.orderline_index).join(', ')}`);
+  if (missing.length > 0)
+    throw badRequest(
+      `${f} must decide every claimed line; missing orderlineIndex ${missing.map((l) => l.orderline_index).join(', ')}`,
+    );
   return out;
 }
 
@@ -53,31 +66,55 @@ export function claimDecisions(deps: DecideDeps) {
       const c = await deps.mustClaim(orgId, ref);
       await db.tx(async (tx) => {
         const claim = (await repo.claim(tx, c.organization_id, c.id, true))!;
-        if (claim.status !== 'pending') throw conflict('claim_not_pending', `Claim ${claim.id} is ${claim.status}; only pending claims can be decided`);
+        if (claim.status !== 'pending')
+          throw conflict(
+            'claim_not_pending',
+            `Claim ${claim.id} is ${claim.status}; only pending claims can be decided`,
+          );
         const lines = await repo.lines(tx, [claim.id]);
         const matched = matchLines(lines, decision);
         const awarded = [...matched.values()].some((d) => d.replacementQuantity > 0 || d.refundQuantity > 0);
         const status = awarded ? 'resolved' : 'rejected';
         if (decision.status !== status) {
-          throw badRequest(`body.decision.status is ${decision.status}, but ${awarded ? 'a replacement or refund is awarded, which resolves the claim' : 'nothing is replaced or refunded, which rejects the claim'}`);
+          throw badRequest(
+            `body.decision.status is ${decision.status}, but ${awarded ? 'a replacement or refund is awarded, which resolves the claim' : 'nothing is replaced or refunded, which rejects the claim'}`,
+          );
         }
         const now = clock.now();
         for (const [line, d] of matched) {
-          await repo.decideLine(tx, claim.id, line.position, { replacement: d.replacementQuantity, refund: d.refundQuantity, rejection: d.rejectionQuantity, comment: d.comment });
+          await repo.decideLine(tx, claim.id, line.position, {
+            replacement: d.replacementQuantity,
+            refund: d.refundQuantity,
+            rejection: d.rejectionQuantity,
+            comment: d.comment,
+          });
         }
-        await repo.decide(tx, claim.id, { status, at: now, refundShippingCosts: decision.refundShippingCosts, comment: decision.comment });
+        await repo.decide(tx, claim.id, {
+          status,
+          at: now,
+          refundShippingCosts: decision.refundShippingCosts,
+          comment: decision.comment,
+        });
 
         const replaced = new Map<string, Array<{ orderlineIndex: number; quantity: number }>>();
         for (const [line, d] of matched) {
           if (d.replacementQuantity === 0) continue;
-          replaced.set(line.order_id, [...(replaced.get(line.order_id) ?? []), { orderlineIndex: line.orderline_index, quantity: d.replacementQuantity }]);
+          replaced.set(line.order_id, [
+            ...(replaced.get(line.order_id) ?? []),
+            { orderlineIndex: line.orderline_index, quantity: d.replacementQuantity },
+          ]);
         }
         if (replaced.size > 0) {
           const shipment = (await shipments.shipmentRow(tx, claim.organization_id, claim.shipment_id))!;
           const address = await shipments.shipmentAddress(tx, shipment);
           for (const [orderId, replacementLines] of replaced) {
             await orders.createReplacementOrder(tx, {
-              organizationId: claim.organization_id, claimReference: claim.id, orderReference: orderId, address, shippingLevel: shipment.level, lines: replacementLines,
+              organizationId: claim.organization_id,
+              claimReference: claim.id,
+              orderReference: orderId,
+              address,
+              shippingLevel: shipment.level,
+              lines: replacementLines,
             });
           }
         }

@@ -22,7 +22,12 @@ export interface EvidenceDeps {
   log?: FastifyBaseLogger;
 }
 
-const toEvidence = (e: EvidenceRow) => ({ reference: e.id, format: e.format, size: e.size, created: e.created_at.toISOString() });
+const toEvidence = (e: EvidenceRow) => ({
+  reference: e.id,
+  format: e.format,
+  size: e.size,
+  created: e.created_at.toISOString(),
+});
 
 /** Evidence uploads, their use by claims, the files behind unguessable URLs, and their retention. */
 export function evidenceService(deps: EvidenceDeps) {
@@ -46,10 +51,24 @@ export function evidenceService(deps: EvidenceDeps) {
       const blobKey = `evidence/${orgId}/${id}.${info.format === 'jpeg' ? 'jpg' : 'png'}`;
       await blobs.put(blobKey, bytes);
       const now = clock.now();
-      const row = { id, organization_id: orgId, format: info.format, size: bytes.length, blob_key: blobKey, token: randomId(32), created_at: now };
+      const row = {
+        id,
+        organization_id: orgId,
+        format: info.format,
+        size: bytes.length,
+        blob_key: blobKey,
+        token: randomId(32),
+        created_at: now,
+      };
       await db.tx(async (tx) => {
         await repo.insertEvidence(tx, row);
-        await enqueue(tx, clock, EXPIRE_JOB, { evidenceId: id }, { runAt: addDays(now, UNUSED_EVIDENCE_DAYS), dedupeKey: `${EXPIRE_JOB}:${id}`, maxAttempts: 5 });
+        await enqueue(
+          tx,
+          clock,
+          EXPIRE_JOB,
+          { evidenceId: id },
+          { runAt: addDays(now, UNUSED_EVIDENCE_DAYS), dedupeKey: `${EXPIRE_JOB}:${id}`, maxAttempts: 5 },
+        );
       });
       return toEvidence({ ...row, seq: 0, claim_id: null, claim_position: null, attached_at: null });
     },
@@ -58,33 +77,61 @@ export function evidenceService(deps: EvidenceDeps) {
      * Checks and locks the evidence a new claim names, inside its transaction. `groups` are the lists
      * of the request (one per claimline, or the claim's own), each with the field name for messages.
      */
-    async claimable(tx: Executor, orgId: string, groups: Array<{ field: string; refs: string[] }>): Promise<Map<string, EvidenceRow>> {
+    async claimable(
+      tx: Executor,
+      orgId: string,
+      groups: Array<{ field: string; refs: string[] }>,
+    ): Promise<Map<string, EvidenceRow>> {
       const all = groups.flatMap((g) => g.refs);
-      const rows = await repo.evidenceByIds(tx, orgId, all.filter((r) => isReference('Evidence', r)), true);
+      const rows = await repo.evidenceByIds(
+        tx,
+        orgId,
+        all.filter((r) => isReference('Evidence', r)),
+        true,
+      );
       const byId = new Map(rows.map((r) => [r.id, r]));
       const seen = new Set<string>();
       const expiredBefore = addDays(clock.now(), -UNUSED_EVIDENCE_DAYS);
       for (const g of groups) {
-        if (g.refs.length > MAX_EVIDENCE) throw badRequest(`${g.field} lists ${g.refs.length} evidence references; at most ${MAX_EVIDENCE} are allowed`, 'too_many_evidence_references');
+        if (g.refs.length > MAX_EVIDENCE)
+          throw badRequest(
+            `${g.field} lists ${g.refs.length} evidence references; at most ${MAX_EVIDENCE} are allowed`,
+            'too_many_evidence_references',
+          );
         for (const [i, ref] of g.refs.entries()) {
           const row = byId.get(ref);
           // Unused evidence lives one day, whether or not its deletion job has run yet.
           if (!row || (row.claim_id === null && row.created_at.getTime() <= expiredBefore.getTime())) {
-            throw badRequest(`${g.field}[${i}] ${ref} is not evidence of this organization (unused evidence is deleted after ${UNUSED_EVIDENCE_DAYS} day)`, 'evidence_not_found');
+            throw badRequest(
+              `${g.field}[${i}] ${ref} is not evidence of this organization (unused evidence is deleted after ${UNUSED_EVIDENCE_DAYS} day)`,
+              'evidence_not_found',
+            );
           }
-          if (row.claim_id !== null) throw badRequest(`${g.field}[${i}] ${ref} is already used by claim ${row.claim_id}; upload it again for another claim`, 'evidence_already_used');
-          if (seen.has(ref)) throw badRequest(`${g.field}[${i}] ${ref} is listed more than once in this claim`, 'evidence_already_used');
+          if (row.claim_id !== null)
+            throw badRequest(
+              `${g.field}[${i}] ${ref} is already used by claim ${row.claim_id}; upload it again for another claim`,
+              'evidence_already_used',
+            );
+          if (seen.has(ref))
+            throw badRequest(`${g.field}[${i}] ${ref} is listed more than once in this claim`, 'evidence_already_used');
           seen.add(ref);
         }
       }
       return byId;
     },
 
-    attach: (tx: Executor, evidenceId: string, claimId: string, position: number | null) => repo.attachEvidence(tx, evidenceId, claimId, position, clock.now()),
+    attach: (tx: Executor, evidenceId: string, claimId: string, position: number | null) =>
+      repo.attachEvidence(tx, evidenceId, claimId, position, clock.now()),
 
     /** After a decision or retraction, in its transaction: the files go about four months later. */
     schedulePurge: (tx: Executor, claimId: string, closedAt: Date) =>
-      enqueue(tx, clock, PURGE_JOB, { claimId }, { runAt: addDays(closedAt, EVIDENCE_RETENTION_DAYS), dedupeKey: `${PURGE_JOB}:${claimId}`, maxAttempts: 10 }),
+      enqueue(
+        tx,
+        clock,
+        PURGE_JOB,
+        { claimId },
+        { runAt: addDays(closedAt, EVIDENCE_RETENTION_DAYS), dedupeKey: `${PURGE_JOB}:${claimId}`, maxAttempts: 10 },
+      ),
 
     /** Job: evidence still unused after a day is deleted, row and file. */
     async expireUnused(evidenceId: string) {
@@ -110,10 +157,15 @@ export function evidenceService(deps: EvidenceDeps) {
       if (!m) throw gone();
       const row = await repo.evidenceByToken(db, m[1]);
       if (!row || (row.format === 'jpeg' ? 'jpg' : 'png') !== m[2]) throw gone();
-      if (row.claim_id === null && row.created_at.getTime() <= addDays(clock.now(), -UNUSED_EVIDENCE_DAYS).getTime()) throw gone();
+      if (row.claim_id === null && row.created_at.getTime() <= addDays(clock.now(), -UNUSED_EVIDENCE_DAYS).getTime())
+        throw gone();
       if (row.claim_id !== null) {
         const claim = await repo.claim(db, null, row.claim_id);
-        if (claim?.evidence_purged_at || (claim?.closed_at && addDays(claim.closed_at, EVIDENCE_RETENTION_DAYS).getTime() <= clock.now().getTime())) throw gone();
+        if (
+          claim?.evidence_purged_at ||
+          (claim?.closed_at && addDays(claim.closed_at, EVIDENCE_RETENTION_DAYS).getTime() <= clock.now().getTime())
+        )
+          throw gone();
       }
       const bytes = await blobs.get(row.blob_key);
       if (!bytes) throw gone();

@@ -80,7 +80,9 @@ export const claimsRepo = {
     return (await ex.query<CategoryRow>('SELECT * FROM claimcategories WHERE package_missing'))[0] ?? null;
   },
   async categoryByName(ex: Executor, name: string): Promise<CategoryRow | null> {
-    return (await ex.query<CategoryRow>('SELECT * FROM claimcategories WHERE lower(name) = lower($1)', [name]))[0] ?? null;
+    return (
+      (await ex.query<CategoryRow>('SELECT * FROM claimcategories WHERE lower(name) = lower($1)', [name]))[0] ?? null
+    );
   },
   /** Inserts unless a category of that name (or a second package-missing one) exists. */
   async insertCategoryIfAbsent(ex: Executor, c: Omit<CategoryRow, 'seq'>): Promise<void> {
@@ -91,7 +93,21 @@ export const claimsRepo = {
   },
 
   // --- claims ---
-  async insertClaim(ex: Executor, c: Pick<ClaimRow, 'id' | 'organization_id' | 'kind' | 'shipment_id' | 'order_id' | 'status' | 'comment' | 'created_by' | 'created_at'>): Promise<void> {
+  async insertClaim(
+    ex: Executor,
+    c: Pick<
+      ClaimRow,
+      | 'id'
+      | 'organization_id'
+      | 'kind'
+      | 'shipment_id'
+      | 'order_id'
+      | 'status'
+      | 'comment'
+      | 'created_by'
+      | 'created_at'
+    >,
+  ): Promise<void> {
     await ex.query(
       `INSERT INTO claims (id, organization_id, kind, shipment_id, order_id, status, comment, created_by, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
@@ -124,11 +140,16 @@ export const claimsRepo = {
   },
   async lines(ex: Executor, claimIds: string[]): Promise<ClaimlineRow[]> {
     if (claimIds.length === 0) return [];
-    return ex.query<ClaimlineRow>('SELECT * FROM claimlines WHERE claim_id = ANY($1::text[]) ORDER BY claim_id, position', [claimIds]);
+    return ex.query<ClaimlineRow>(
+      'SELECT * FROM claimlines WHERE claim_id = ANY($1::text[]) ORDER BY claim_id, position',
+      [claimIds],
+    );
   },
   /** Claims on a shipment that still count (retracted ones were withdrawn). */
   async activeClaimsOfShipment(ex: Executor, shipmentId: string): Promise<ClaimRow[]> {
-    return ex.query<ClaimRow>(`SELECT * FROM claims WHERE shipment_id = $1 AND status <> 'retracted' ORDER BY seq`, [shipmentId]);
+    return ex.query<ClaimRow>(`SELECT * FROM claims WHERE shipment_id = $1 AND status <> 'retracted' ORDER BY seq`, [
+      shipmentId,
+    ]);
   },
   /** Quantity per orderline of the order under pending claims. */
   async pendingQuantities(ex: Executor, orderId: string): Promise<Map<number, number>> {
@@ -142,13 +163,22 @@ export const claimsRepo = {
   async retract(ex: Executor, id: string, at: Date): Promise<void> {
     await ex.query(`UPDATE claims SET status = 'retracted', retracted_at = $2, closed_at = $2 WHERE id = $1`, [id, at]);
   },
-  async decide(ex: Executor, id: string, d: { status: 'resolved' | 'rejected'; at: Date; refundShippingCosts: boolean; comment: string }): Promise<void> {
+  async decide(
+    ex: Executor,
+    id: string,
+    d: { status: 'resolved' | 'rejected'; at: Date; refundShippingCosts: boolean; comment: string },
+  ): Promise<void> {
     await ex.query(
       `UPDATE claims SET status = $2, decided_at = $3, closed_at = $3, refund_shipping_costs = $4, decision_comment = $5 WHERE id = $1`,
       [id, d.status, d.at, d.refundShippingCosts, d.comment],
     );
   },
-  async decideLine(ex: Executor, claimId: string, position: number, d: { replacement: number; refund: number; rejection: number; comment: string }): Promise<void> {
+  async decideLine(
+    ex: Executor,
+    claimId: string,
+    position: number,
+    d: { replacement: number; refund: number; rejection: number; comment: string },
+  ): Promise<void> {
     await ex.query(
       `UPDATE claimlines SET replacement_quantity = $3, refund_quantity = $4, rejection_quantity = $5, decision_comment = $6 WHERE claim_id = $1 AND position = $2`,
       [claimId, position, d.replacement, d.refund, d.rejection, d.comment],
@@ -159,7 +189,10 @@ export const claimsRepo = {
   },
 
   // --- evidence ---
-  async insertEvidence(ex: Executor, e: Omit<EvidenceRow, 'seq' | 'claim_id' | 'claim_position' | 'attached_at'>): Promise<void> {
+  async insertEvidence(
+    ex: Executor,
+    e: Omit<EvidenceRow, 'seq' | 'claim_id' | 'claim_position' | 'attached_at'>,
+  ): Promise<void> {
     await ex.query(
       `INSERT INTO evidence (id, organization_id, format, size, blob_key, token, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [e.id, e.organization_id, e.format, e.size, e.blob_key, e.token, e.created_at],
@@ -173,7 +206,12 @@ export const claimsRepo = {
     );
   },
   async attachEvidence(ex: Executor, id: string, claimId: string, position: number | null, at: Date): Promise<void> {
-    await ex.query('UPDATE evidence SET claim_id = $2, claim_position = $3, attached_at = $4 WHERE id = $1', [id, claimId, position, at]);
+    await ex.query('UPDATE evidence SET claim_id = $2, claim_position = $3, attached_at = $4 WHERE id = $1', [
+      id,
+      claimId,
+      position,
+      at,
+    ]);
   },
   async evidenceOfClaims(ex: Executor, claimIds: string[]): Promise<EvidenceRow[]> {
     if (claimIds.length === 0) return [];
@@ -185,11 +223,16 @@ export const claimsRepo = {
   },
   /** Deletes evidence still unattached; returns its blob key when it did. */
   async deleteUnattached(ex: Executor, id: string): Promise<string | null> {
-    const rows = await ex.query<{ blob_key: string }>('DELETE FROM evidence WHERE id = $1 AND claim_id IS NULL RETURNING blob_key', [id]);
+    const rows = await ex.query<{ blob_key: string }>(
+      'DELETE FROM evidence WHERE id = $1 AND claim_id IS NULL RETURNING blob_key',
+      [id],
+    );
     return rows[0]?.blob_key ?? null;
   },
   async deleteEvidenceOfClaim(ex: Executor, claimId: string): Promise<string[]> {
-    const rows = await ex.query<{ blob_key: string }>('DELETE FROM evidence WHERE claim_id = $1 RETURNING blob_key', [claimId]);
+    const rows = await ex.query<{ blob_key: string }>('DELETE FROM evidence WHERE claim_id = $1 RETURNING blob_key', [
+      claimId,
+    ]);
     return rows.map((r) => r.blob_key);
   },
 };

@@ -4,12 +4,24 @@ export const MAX_EVIDENCE = 3;
 export const MAX_COMMENT = 1000;
 
 const Ref = Type.String({ maxLength: 200 });
-const EvidenceRefs = Type.Array(Ref, { maxItems: 50, description: `\`Evidence_<id>\` references, at most ${MAX_EVIDENCE}` });
+const EvidenceRefs = Type.Array(Ref, {
+  maxItems: 50,
+  description: `\`Evidence_<id>\` references, at most ${MAX_EVIDENCE}`,
+});
 
-export const Claimcategory = Open({ reference: Reference('Claimcategory'), name: Type.String(), evidenceRequired: Type.Boolean() });
+export const Claimcategory = Open({
+  reference: Reference('Claimcategory'),
+  name: Type.String(),
+  evidenceRequired: Type.Boolean(),
+});
 const CategoryRef = Open({ reference: Reference('Claimcategory'), name: Type.String() });
 
-export const ClaimStatusEnum = Type.Union([Type.Literal('pending'), Type.Literal('resolved'), Type.Literal('rejected'), Type.Literal('retracted')]);
+export const ClaimStatusEnum = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('resolved'),
+  Type.Literal('rejected'),
+  Type.Literal('retracted'),
+]);
 
 export const ClaimListItem = Open({
   reference: Reference('Claim'),
@@ -28,7 +40,14 @@ export const Claimline = Open({
   quantity: Type.Integer(),
   imageReference: Nullable(Reference('Image')),
   claimcategory: CategoryRef,
-  decision: Nullable(Open({ replacementQuantity: Type.Integer(), refundQuantity: Type.Integer(), rejectionQuantity: Type.Integer(), comment: Type.String() })),
+  decision: Nullable(
+    Open({
+      replacementQuantity: Type.Integer(),
+      refundQuantity: Type.Integer(),
+      rejectionQuantity: Type.Integer(),
+      comment: Type.String(),
+    }),
+  ),
   evidenceUrls: Type.Array(Type.String()),
 });
 
@@ -47,7 +66,12 @@ export const ClaimDetail = Open({
   replacementOrderReferences: Type.Array(Reference('Order')),
 });
 
-export const Evidence = Open({ reference: Reference('Evidence'), format: Type.String(), size: Type.Integer(), created: Timestamp });
+export const Evidence = Open({
+  reference: Reference('Evidence'),
+  format: Type.String(),
+  size: Type.Integer(),
+  created: Timestamp,
+});
 
 export const ClaimCreated = Open({ claim: Open({ reference: Reference('Claim') }) });
 
@@ -74,7 +98,12 @@ export const ItemIssuesBody = Strict({
 
 export const ListClaimsQuery = Strict({
   ...PageQuery,
-  closedAfter: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; closed claims closed after this instant are listed (default: 14 days ago)' })),
+  closedAfter: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'ISO 8601; closed claims closed after this instant are listed (default: 14 days ago)',
+    }),
+  ),
 });
 
 const Quantity = Type.Integer({ minimum: 0 });
@@ -97,4 +126,7 @@ export const DecideBody = Strict({
   }),
 });
 
-export const CreateCategoryBody = Strict({ name: Type.String({ minLength: 1, maxLength: 100 }), evidenceRequired: Type.Boolean() });
+export const CreateCategoryBody = Strict({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  evidenceRequired: Type.Boolean(),
+});

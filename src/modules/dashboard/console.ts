@@ -10,7 +10,12 @@ import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
 const OPEN = ['pending', 'preorder', 'in_production'] as const;
 /** The fields of the operator's product view this page uses. */
-interface Product { reference: string; name: string; status: string; availableQuantity: number }
+interface Product {
+  reference: string;
+  name: string;
+  status: string;
+  availableQuantity: number;
+}
 
 /** Operator console: catalog lifecycle and stock, fulfilment, claims review and failed jobs. */
 export function consolePages(r: DashRouter): void {
@@ -21,26 +26,51 @@ export function consolePages(r: DashRouter): void {
   const catalogPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const cursor = (req.query as Record<string, string | undefined>)?.cursor;
     const { products, nextCursor } = await s.catalog.operatorProducts({ limit: 50, cursor: cursor?.slice(0, 500) });
-    return page(ctx.page, 'Catalog', html`<p>Products move forward only: ${PRODUCT_STATUSES.join(' → ')}. Stock is the logical quantity of the product’s warehouse item.</p>
-${table(['Product', 'Status', 'Available', 'Change'], products.map((p) => html`<tr><td>${p.name}<br><span class="help ref">${p.reference} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
+    return page(
+      ctx.page,
+      'Catalog',
+      html`<p>Products move forward only: ${PRODUCT_STATUSES.join(' → ')}. Stock is the logical quantity of the product’s warehouse item.</p>
+${table(
+  ['Product', 'Status', 'Available', 'Change'],
+  products.map(
+    (
+      p,
+    ) => html`<tr><td>${p.name}<br><span class="help ref">${p.reference} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
 <td>${badge(p.status, statusTone(p.status))}</td><td>${p.availableQuantity}</td>
-<td>${form(`/console/catalog/${p.reference}`, ctx.page.csrf, html`<div class="filters">${select({ label: 'Stage', name: 'status', value: p.status, options: PRODUCT_STATUSES.slice(PRODUCT_STATUSES.indexOf(p.status as never)).map((x) => ({ value: x, label: x })) })}
-${field({ label: 'Stock', name: 'logicalQuantity', type: 'number', min: 0, value: p.availableQuantity })}<button type="submit" class="btn secondary">Save</button></div>`, { label: `Change ${p.name}` })}</td></tr>`), { caption: 'Products', empty: 'No products.' })}
-${nextCursor ? html`<p><a href="/console/catalog?cursor=${encodeURIComponent(nextCursor)}">More products</a></p>` : ''}`, { error: opts.error, notice: opts.notice });
+<td>${form(
+      `/console/catalog/${p.reference}`,
+      ctx.page.csrf,
+      html`<div class="filters">${select({ label: 'Stage', name: 'status', value: p.status, options: PRODUCT_STATUSES.slice(PRODUCT_STATUSES.indexOf(p.status as never)).map((x) => ({ value: x, label: x })) })}
+${field({ label: 'Stock', name: 'logicalQuantity', type: 'number', min: 0, value: p.availableQuantity })}<button type="submit" class="btn secondary">Save</button></div>`,
+      { label: `Change ${p.name}` },
+    )}</td></tr>`,
+  ),
+  { caption: 'Products', empty: 'No products.' },
+)}
+${nextCursor ? html`<p><a href="/console/catalog?cursor=${encodeURIComponent(nextCursor)}">More products</a></p>` : ''}`,
+      { error: opts.error, notice: opts.notice },
+    );
   };
   r.page('/console/catalog', 'operator', catalogPage);
-  r.action('/console/catalog/:ref', 'operator', async (req) => {
-    const current = (await s.catalog.operatorProduct(refParam(req))) as unknown as Product;
-    const status = text(req.body, 'status', 'Stage', { max: 20 });
-    if (status !== undefined && !(PRODUCT_STATUSES as readonly string[]).includes(status)) throw badRequest(`Stage must be one of ${PRODUCT_STATUSES.join(', ')}`);
-    const stock = integer(req.body, 'logicalQuantity', 'Stock', { min: 0, max: 10_000_000 });
-    const change: Parameters<typeof s.catalog.changeProduct>[1] = {};
-    if (status !== undefined && status !== current.status) change.status = status as never;
-    if (stock !== undefined && stock !== current.availableQuantity) change.stock = { logicalQuantity: stock };
-    if (Object.keys(change).length === 0) return { redirect: '/console/catalog', notice: `Nothing changed for ${current.name}.` };
-    const p = (await s.catalog.changeProduct(current.reference, change)) as unknown as Product;
-    return { redirect: '/console/catalog', notice: `${p.name}: ${p.status}, ${p.availableQuantity} available.` };
-  }, catalogPage);
+  r.action(
+    '/console/catalog/:ref',
+    'operator',
+    async (req) => {
+      const current = (await s.catalog.operatorProduct(refParam(req))) as unknown as Product;
+      const status = text(req.body, 'status', 'Stage', { max: 20 });
+      if (status !== undefined && !(PRODUCT_STATUSES as readonly string[]).includes(status))
+        throw badRequest(`Stage must be one of ${PRODUCT_STATUSES.join(', ')}`);
+      const stock = integer(req.body, 'logicalQuantity', 'Stock', { min: 0, max: 10_000_000 });
+      const change: Parameters<typeof s.catalog.changeProduct>[1] = {};
+      if (status !== undefined && status !== current.status) change.status = status as never;
+      if (stock !== undefined && stock !== current.availableQuantity) change.stock = { logicalQuantity: stock };
+      if (Object.keys(change).length === 0)
+        return { redirect: '/console/catalog', notice: `Nothing changed for ${current.name}.` };
+      const p = (await s.catalog.changeProduct(current.reference, change)) as unknown as Product;
+      return { redirect: '/console/catalog', notice: `${p.name}: ${p.status}, ${p.availableQuantity} available.` };
+    },
+    catalogPage,
+  );
 
   const fulfilmentPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const orgs = await allOrgs();
@@ -50,28 +80,56 @@ ${nextCursor ? html`<p><a href="/console/catalog?cursor=${encodeURIComponent(nex
         const { orders } = await s.orders.list(org.reference, { limit: 100, status });
         for (const o of orders) {
           rows.push(html`<tr><td>${o.legacyOrderCode}<br><span class="help ref">${o.reference}</span></td><td>${org.name}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</td><td>${fmtDate(o.created)}</td>
-<td>${o.status.code === 'in_production'
-            ? form('/console/fulfilment/ship', ctx.page.csrf, html`<input type="hidden" name="orderReference" value="${o.reference}"><div class="filters">${o.shippingLevel === 'basic' ? '' : html`${field({ label: 'Carrier', name: 'carrier', maxlength: 50 })}${field({ label: 'Tracking number', name: 'trackingNumber', maxlength: 100 })}`}<button type="submit">Ship</button></div>`, { label: `Ship ${o.legacyOrderCode}` })
-            : buttonForm('/console/fulfilment/start-production', ctx.page.csrf, 'Start production', { hidden: { orderReference: o.reference } })}</td></tr>`);
+<td>${
+            o.status.code === 'in_production'
+              ? form(
+                  '/console/fulfilment/ship',
+                  ctx.page.csrf,
+                  html`<input type="hidden" name="orderReference" value="${o.reference}"><div class="filters">${o.shippingLevel === 'basic' ? '' : html`${field({ label: 'Carrier', name: 'carrier', maxlength: 50 })}${field({ label: 'Tracking number', name: 'trackingNumber', maxlength: 100 })}`}<button type="submit">Ship</button></div>`,
+                  { label: `Ship ${o.legacyOrderCode}` },
+                )
+              : buttonForm('/console/fulfilment/start-production', ctx.page.csrf, 'Start production', {
+                  hidden: { orderReference: o.reference },
+                })
+          }</td></tr>`);
         }
       }
     }
-    return page(ctx.page, 'Fulfilment queue', html`<p>Orders waiting for production or shipping, across all organizations. Basic-level shipments carry no carrier or tracking number.</p>
-${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], rows, { caption: 'Open orders', empty: 'Nothing to produce or ship.' })}`, { error: opts.error, notice: opts.notice });
+    return page(
+      ctx.page,
+      'Fulfilment queue',
+      html`<p>Orders waiting for production or shipping, across all organizations. Basic-level shipments carry no carrier or tracking number.</p>
+${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], rows, { caption: 'Open orders', empty: 'Nothing to produce or ship.' })}`,
+      { error: opts.error, notice: opts.notice },
+    );
   };
   r.page('/console/fulfilment', 'operator', fulfilmentPage);
-  r.action('/console/fulfilment/start-production', 'operator', async (req) => {
-    const ref = value(req.body, 'orderReference') ?? '';
-    await s.orders.startProduction(null, ref);
-    return { redirect: '/console/fulfilment', notice: `Order ${ref} is in production.` };
-  }, fulfilmentPage);
-  r.action('/console/fulfilment/ship', 'operator', async (req) => {
-    const ref = value(req.body, 'orderReference') ?? '';
-    const carrier = text(req.body, 'carrier', 'Carrier', { max: 50 });
-    const trackingNumber = text(req.body, 'trackingNumber', 'Tracking number', { max: 100 });
-    const sh = await s.shipments.ship(null, { orderReferences: [ref], ...(carrier ? { carrier } : {}), ...(trackingNumber ? { trackingNumber } : {}) }, 'form');
-    return { redirect: '/console/fulfilment', notice: `Order ${ref} shipped as ${sh.reference}.` };
-  }, fulfilmentPage);
+  r.action(
+    '/console/fulfilment/start-production',
+    'operator',
+    async (req) => {
+      const ref = value(req.body, 'orderReference') ?? '';
+      await s.orders.startProduction(null, ref);
+      return { redirect: '/console/fulfilment', notice: `Order ${ref} is in production.` };
+    },
+    fulfilmentPage,
+  );
+  r.action(
+    '/console/fulfilment/ship',
+    'operator',
+    async (req) => {
+      const ref = value(req.body, 'orderReference') ?? '';
+      const carrier = text(req.body, 'carrier', 'Carrier', { max: 50 });
+      const trackingNumber = text(req.body, 'trackingNumber', 'Tracking number', { max: 100 });
+      const sh = await s.shipments.ship(
+        null,
+        { orderReferences: [ref], ...(carrier ? { carrier } : {}), ...(trackingNumber ? { trackingNumber } : {}) },
+        'form',
+      );
+      return { redirect: '/console/fulfilment', notice: `Order ${ref} shipped as ${sh.reference}.` };
+    },
+    fulfilmentPage,
+  );
 
   /** Claims are looked up within their organization, which the path names, so scoping stays explicit. */
   const claimsPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
@@ -79,38 +137,80 @@ ${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], ro
     for (const org of await allOrgs()) {
       const { claims } = await s.claims.list(org.reference, { limit: 100 });
       for (const c of claims) {
-        rows.push(html`<tr><td class="ref"><a href="/console/organizations/${org.reference}/claims/${c.reference}">${c.reference}</a></td><td>${org.name}</td><td>${c.claimcategories.map((x) => x.name).join(', ')}</td><td>${badge(c.status, statusTone(c.status))}</td><td>${fmtDate(c.created)}</td></tr>`);
+        rows.push(
+          html`<tr><td class="ref"><a href="/console/organizations/${org.reference}/claims/${c.reference}">${c.reference}</a></td><td>${org.name}</td><td>${c.claimcategories.map((x) => x.name).join(', ')}</td><td>${badge(c.status, statusTone(c.status))}</td><td>${fmtDate(c.created)}</td></tr>`,
+        );
       }
     }
-    return page(ctx.page, 'Claims review', html`${table(['Claim', 'Organization', 'Categories', 'Status', 'Filed'], rows, { caption: 'Pending and recently closed claims', empty: 'No claims.' })}`, { error: opts.error, notice: opts.notice });
+    return page(
+      ctx.page,
+      'Claims review',
+      html`${table(['Claim', 'Organization', 'Categories', 'Status', 'Filed'], rows, { caption: 'Pending and recently closed claims', empty: 'No claims.' })}`,
+      { error: opts.error, notice: opts.notice },
+    );
   };
   r.page('/console/claims', 'operator', claimsPage);
   const claimPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const { org, ref } = req.params as { org: string; ref: string };
     const organization = await s.organization.organization(org);
     const c = await s.claims.get(organization.reference, ref);
-    return page(ctx.page, `Claim of ${organization.name}`, html`<p><a href="/console/claims">All claims</a></p>${claimView(c, (o) => `/console/fulfilment#${o}`)}
-${c.status === 'pending' ? html`<section class="card" aria-labelledby="decide"><h2 id="decide">Decision</h2><p>Replaced quantities become a replacement order to where the shipment went.</p>${decisionForm(c, `/console/organizations/${organization.reference}/claims/${c.reference}/decide`, ctx.page.csrf)}</section>` : ''}`, { error: opts.error, notice: opts.notice });
+    return page(
+      ctx.page,
+      `Claim of ${organization.name}`,
+      html`<p><a href="/console/claims">All claims</a></p>${claimView(c, (o) => `/console/fulfilment#${o}`)}
+${c.status === 'pending' ? html`<section class="card" aria-labelledby="decide"><h2 id="decide">Decision</h2><p>Replaced quantities become a replacement order to where the shipment went.</p>${decisionForm(c, `/console/organizations/${organization.reference}/claims/${c.reference}/decide`, ctx.page.csrf)}</section>` : ''}`,
+      { error: opts.error, notice: opts.notice },
+    );
   };
   r.page('/console/organizations/:org/claims/:ref', 'operator', claimPage);
-  r.action('/console/organizations/:org/claims/:ref/decide', 'operator', async (req) => {
-    const { org, ref } = req.params as { org: string; ref: string };
-    const c = await s.claims.get((await s.organization.organization(org)).reference, ref);
-    await s.claims.decide(org, c.reference, decisionFrom(req.body, c));
-    return { redirect: `/console/organizations/${org}/claims/${c.reference}`, notice: 'Claim decided.' };
-  }, claimPage);
+  r.action(
+    '/console/organizations/:org/claims/:ref/decide',
+    'operator',
+    async (req) => {
+      const { org, ref } = req.params as { org: string; ref: string };
+      const c = await s.claims.get((await s.organization.organization(org)).reference, ref);
+      await s.claims.decide(org, c.reference, decisionFrom(req.body, c));
+      return { redirect: `/console/organizations/${org}/claims/${c.reference}`, notice: 'Claim decided.' };
+    },
+    claimPage,
+  );
 
   const jobsPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
-    const [dead, counts] = await Promise.all([jobsRepo.list(s.db, { status: 'dead', limit: 100 }), jobsRepo.counts(s.db)]);
-    return page(ctx.page, 'Failed jobs', html`<p>Jobs: ${Object.entries(counts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}.</p>
-${table(['Job', 'Kind', 'Attempts', 'Last error', 'Failed', ''], dead.map((j) => html`<tr><td>${j.id}</td><td>${j.kind}</td><td>${j.attempts}</td><td><code>${j.last_error ?? ''}</code></td><td>${fmtDate(j.finished_at)}</td>
-<td>${buttonForm(`/console/jobs/${j.id}/retry`, ctx.page.csrf, 'Retry')}</td></tr>`), { caption: 'Dead jobs, newest first', empty: 'No failed jobs.' })}`, { error: opts.error, notice: opts.notice });
+    const [dead, counts] = await Promise.all([
+      jobsRepo.list(s.db, { status: 'dead', limit: 100 }),
+      jobsRepo.counts(s.db),
+    ]);
+    return page(
+      ctx.page,
+      'Failed jobs',
+      html`<p>Jobs: ${
+        Object.entries(counts)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ') || 'none'
+      }.</p>
+${table(
+  ['Job', 'Kind', 'Attempts', 'Last error', 'Failed', ''],
+  dead.map(
+    (
+      j,
+    ) => html`<tr><td>${j.id}</td><td>${j.kind}</td><td>${j.attempts}</td><td><code>${j.last_error ?? ''}</code></td><td>${fmtDate(j.finished_at)}</td>
+<td>${buttonForm(`/console/jobs/${j.id}/retry`, ctx.page.csrf, 'Retry')}</td></tr>`,
+  ),
+  { caption: 'Dead jobs, newest first', empty: 'No failed jobs.' },
+)}`,
+      { error: opts.error, notice: opts.notice },
+    );
   };
   r.page('/console/jobs', 'operator', jobsPage);
-  r.action('/console/jobs/:ref/retry', 'operator', async (req) => {
-    const id = /^\d{1,15}$/.test(refParam(req)) ? Number(refParam(req)) : 0;
-    if (!id || !(await jobsRepo.retry(s.db, id, s.clock.now()))) throw notFound('Dead job');
-    s.worker?.nudge();
-    return { redirect: '/console/jobs', notice: `Job ${id} queued again.` };
-  }, jobsPage);
+  r.action(
+    '/console/jobs/:ref/retry',
+    'operator',
+    async (req) => {
+      const id = /^\d{1,15}$/.test(refParam(req)) ? Number(refParam(req)) : 0;
+      if (!id || !(await jobsRepo.retry(s.db, id, s.clock.now()))) throw notFound('Dead job');
+      s.worker?.nudge();
+      return { redirect: '/console/jobs', notice: `Job ${id} queued again.` };
+    },
+    jobsPage,
+  );
 }

@@ -3,7 +3,11 @@ import { ApiError, badRequest } from '../../platform/errors.ts';
 
 /** A parsed form: text fields, and for multipart forms the uploaded files. */
 export type FormBody = Record<string, string | string[] | undefined> & { __files?: Record<string, UploadedFile> };
-export interface UploadedFile { filename: string; contentType: string; data: Buffer }
+export interface UploadedFile {
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
 
 /** The one value of a field (a repeated field keeps the last, as browsers send one). */
 export function value(body: unknown, name: string): string | undefined {
@@ -19,7 +23,12 @@ export function values(body: unknown, name: string): string[] {
 }
 
 /** Trimmed text; empty counts as absent. A required one that is absent is a 400 naming the label. */
-export function text(body: unknown, name: string, label: string, opts: { required?: boolean; max?: number } = {}): string | undefined {
+export function text(
+  body: unknown,
+  name: string,
+  label: string,
+  opts: { required?: boolean; max?: number } = {},
+): string | undefined {
   const v = value(body, name)?.trim();
   if (!v) {
     if (opts.required) throw badRequest(`${label} is required`);
@@ -30,9 +39,15 @@ export function text(body: unknown, name: string, label: string, opts: { require
   return v;
 }
 
-export const required = (body: unknown, name: string, label: string, max?: number) => text(body, name, label, { required: true, max }) as string;
+export const required = (body: unknown, name: string, label: string, max?: number) =>
+  text(body, name, label, { required: true, max }) as string;
 
-export function integer(body: unknown, name: string, label: string, opts: { min?: number; max?: number; required?: boolean } = {}): number | undefined {
+export function integer(
+  body: unknown,
+  name: string,
+  label: string,
+  opts: { min?: number; max?: number; required?: boolean } = {},
+): number | undefined {
   const v = text(body, name, label, { required: opts.required, max: 20 });
   if (v === undefined) return undefined;
   if (!/^-?\d+$/.test(v)) throw badRequest(`${label} must be a whole number`);
@@ -57,7 +72,8 @@ export function file(body: unknown, name: string): UploadedFile | undefined {
 
 function parseDisposition(header: string): { name?: string; filename?: string } {
   const out: { name?: string; filename?: string } = {};
-  for (const m of header.matchAll(/;\s*(name|filename)="((?:[^"\\]|\\.)*)"/gi)) out[m[1].toLowerCase() as 'name' | 'filename'] = m[2].replace(/\\(.)/g, '$1');
+  for (const m of header.matchAll(/;\s*(name|filename)="((?:[^"\\]|\\.)*)"/gi))
+    out[m[1].toLowerCase() as 'name' | 'filename'] = m[2].replace(/\\(.)/g, '$1');
   return out;
 }
 
@@ -83,7 +99,13 @@ export function parseMultipart(body: Buffer, contentType: string): FormBody {
     const { name, filename } = parseDisposition(disposition);
     if (name) {
       if (filename !== undefined) {
-        files[name] = { filename, contentType: (/content-type:\s*([^\r\n;]*)/i.exec(headers)?.[1] ?? 'application/octet-stream').trim().toLowerCase(), data: Buffer.from(data) };
+        files[name] = {
+          filename,
+          contentType: (/content-type:\s*([^\r\n;]*)/i.exec(headers)?.[1] ?? 'application/octet-stream')
+            .trim()
+            .toLowerCase(),
+          data: Buffer.from(data),
+        };
       } else {
         const prev = out[name];
         const text = data.toString('utf8');

@@ -9,7 +9,14 @@ export class Html {
   }
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
 export const escapeHtml = (s: string) => s.replace(/[&<>"'`]/g, (c) => ESCAPES[c]);
 
 function piece(v: unknown): string {
@@ -48,7 +55,8 @@ export const fmtDate = (iso: string | Date | null | undefined) => {
 export const euros = (cents: number) => `€ ${(cents / 100).toFixed(2)}`;
 
 let fieldCounter = 0;
-const fieldId = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}-${(fieldCounter = (fieldCounter + 1) % 1_000_000)}`;
+const fieldId = (name: string) =>
+  `f-${name.replace(/[^\w-]/g, '-')}-${(fieldCounter = (fieldCounter + 1) % 1_000_000)}`;
 
 export interface FieldOptions {
   label: string;
@@ -76,7 +84,14 @@ export function field(o: FieldOptions): Html {
 ${helpId ? html`<p class="help" id="${helpId}">${o.help}</p>` : ''}</div>`;
 }
 
-export function select(o: { label: string; name: string; value?: string | null; options: Array<{ value: string; label: string }>; required?: boolean; help?: string }): Html {
+export function select(o: {
+  label: string;
+  name: string;
+  value?: string | null;
+  options: Array<{ value: string; label: string }>;
+  required?: boolean;
+  help?: string;
+}): Html {
   const id = fieldId(o.name);
   return html`<div class="field"><label for="${id}">${o.label}</label>
 <select id="${id}" name="${o.name}"${o.required ? trusted(' required') : ''}>${o.options.map((opt) => html`<option value="${opt.value}"${opt.value === (o.value ?? '') ? trusted(' selected') : ''}>${opt.label}</option>`)}</select>
@@ -88,30 +103,58 @@ export function checkbox(o: { label: string; name: string; checked?: boolean; va
   return html`<div class="field check"><input id="${id}" type="checkbox" name="${o.name}" value="${o.value ?? 'on'}"${o.checked ? trusted(' checked') : ''}><label for="${id}">${o.label}</label></div>`;
 }
 
-export function textarea(o: { label: string; name: string; value?: string | null; rows?: number; maxlength?: number }): Html {
+export function textarea(o: {
+  label: string;
+  name: string;
+  value?: string | null;
+  rows?: number;
+  maxlength?: number;
+}): Html {
   const id = fieldId(o.name);
   return html`<div class="field"><label for="${id}">${o.label}</label><textarea id="${id}" name="${o.name}" rows="${o.rows ?? 3}"${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}>${o.value ?? ''}</textarea></div>`;
 }
 
 /** Every form posts its session's synchroniser token; the server refuses a POST without it. */
-export function form(action: string, csrf: string, body: Html | Html[], opts: { multipart?: boolean; className?: string; label?: string; confirm?: string } = {}): Html {
+export function form(
+  action: string,
+  csrf: string,
+  body: Html | Html[],
+  opts: { multipart?: boolean; className?: string; label?: string; confirm?: string } = {},
+): Html {
   return html`<form method="post" action="${action}"${opts.multipart ? trusted(' enctype="multipart/form-data"') : ''}${opts.className ? html` class="${opts.className}"` : ''}${opts.label ? html` aria-label="${opts.label}"` : ''}${opts.confirm ? html` data-confirm="${opts.confirm}"` : ''}><input type="hidden" name="_csrf" value="${csrf}">${body}</form>`;
 }
 
 /** A one-button form (revoke, retry, enable ...). */
-export const buttonForm = (action: string, csrf: string, label: string, opts: { danger?: boolean; confirm?: string; hidden?: Record<string, string> } = {}) =>
-  form(action, csrf, html`${Object.entries(opts.hidden ?? {}).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<button type="submit" class="${opts.danger ? 'btn danger' : 'btn secondary'}">${label}</button>`, { className: 'inline', confirm: opts.confirm });
+export const buttonForm = (
+  action: string,
+  csrf: string,
+  label: string,
+  opts: { danger?: boolean; confirm?: string; hidden?: Record<string, string> } = {},
+) =>
+  form(
+    action,
+    csrf,
+    html`${Object.entries(opts.hidden ?? {}).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<button type="submit" class="${opts.danger ? 'btn danger' : 'btn secondary'}">${label}</button>`,
+    { className: 'inline', confirm: opts.confirm },
+  );
 
 export function table(headers: string[], rows: Html[], opts: { caption?: string; empty?: string } = {}): Html {
   if (rows.length === 0) return html`<p class="empty">${opts.empty ?? 'Nothing here yet.'}</p>`;
   return html`<div class="table-wrap" role="region" aria-label="${opts.caption ?? 'Table'}" tabindex="0"><table>${opts.caption ? html`<caption>${opts.caption}</caption>` : ''}<thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
-export const badge = (text: string, tone: 'ok' | 'warn' | 'bad' | 'neutral' = 'neutral') => html`<span class="badge ${tone}">${text}</span>`;
+export const badge = (text: string, tone: 'ok' | 'warn' | 'bad' | 'neutral' = 'neutral') =>
+  html`<span class="badge ${tone}">${text}</span>`;
 
 export function statusTone(status: string): 'ok' | 'warn' | 'bad' | 'neutral' {
-  if (['active', 'succeeded', 'shipped', 'resolved', 'launched', 'enabled', 'open', 'accepted'].includes(status)) return 'ok';
+  if (['active', 'succeeded', 'shipped', 'resolved', 'launched', 'enabled', 'open', 'accepted'].includes(status))
+    return 'ok';
   if (['pending', 'preorder', 'in_production', 'invited', 'prelaunched', 'running'].includes(status)) return 'warn';
-  if (['revoked', 'failed', 'dead', 'canceled', 'rejected', 'disabled', 'expired', 'sunsetted', 'archived'].includes(status)) return 'bad';
+  if (
+    ['revoked', 'failed', 'dead', 'canceled', 'rejected', 'disabled', 'expired', 'sunsetted', 'archived'].includes(
+      status,
+    )
+  )
+    return 'bad';
   return 'neutral';
 }

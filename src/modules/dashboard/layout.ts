@@ -34,12 +34,20 @@ const CONSOLE_NAV: Array<[string, string]> = [
 function nav(ctx: PageContext): Html {
   const items = ctx.area === 'console' ? CONSOLE_NAV : ctx.area === 'dashboard' ? PARTNER_NAV : [];
   if (!items.length) return html``;
-  const current = (href: string) => ctx.path === href || (href !== '/dashboard' && href !== '/console' && ctx.path.startsWith(`${href}/`)) || (href === '/console' && ctx.path.startsWith('/console/organizations'));
+  const current = (href: string) =>
+    ctx.path === href ||
+    (href !== '/dashboard' && href !== '/console' && ctx.path.startsWith(`${href}/`)) ||
+    (href === '/console' && ctx.path.startsWith('/console/organizations'));
   return html`<nav aria-label="Main"><ul>${items.map(([href, label]) => html`<li><a href="${href}"${current(href) ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul></nav>`;
 }
 
 /** The page shell: skip link, header with navigation and sign-out, the environment banner, main. */
-export function page(ctx: PageContext, title: string, body: Html, opts: { error?: string | null; notice?: string | null } = {}): string {
+export function page(
+  ctx: PageContext,
+  title: string,
+  body: Html,
+  opts: { error?: string | null; notice?: string | null } = {},
+): string {
   const notice = opts.notice ?? ctx.flash;
   const who = ctx.email
     ? html`<div class="who"><span>${ctx.email}${ctx.organizationName ? html` · ${ctx.organizationName}` : ''}</span>

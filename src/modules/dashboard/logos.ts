@@ -18,7 +18,10 @@ export async function storeLogo(blobs: BlobStore, publicBaseUrl: string, data: B
   try {
     const meta = await sharp(data).metadata();
     if (!meta.format || !['png', 'jpeg', 'webp', 'gif'].includes(meta.format)) throw new Error('format');
-    png = await sharp(data).resize({ width: 512, height: 512, fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+    png = await sharp(data)
+      .resize({ width: 512, height: 512, fit: 'inside', withoutEnlargement: true })
+      .png()
+      .toBuffer();
   } catch {
     throw badRequest('The logo must be a PNG, JPEG, WebP or GIF image', 'logo_not_an_image');
   }

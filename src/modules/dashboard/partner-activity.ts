@@ -3,7 +3,19 @@ import { badRequest } from '../../platform/errors.ts';
 import { type PolicyName, type Principal, policiesFor } from '../../platform/http/auth.ts';
 import { isReference } from '../../platform/ids.ts';
 import { claimView, decisionForm, decisionFrom } from './claim-views.ts';
-import { type Html, badge, buttonForm, euros, field, fmtDate, html, safeUrl, select, statusTone, table } from './html.ts';
+import {
+  type Html,
+  badge,
+  buttonForm,
+  euros,
+  field,
+  fmtDate,
+  html,
+  safeUrl,
+  select,
+  statusTone,
+  table,
+} from './html.ts';
 import { page } from './layout.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
@@ -25,75 +37,150 @@ export function partnerActivityPages(r: DashRouter): void {
     const problems: string[] = [];
     if (query.store && stores.some((st) => st.reference === query.store)) filter.storeReference = query.store;
     if (query.status && STATUSES.includes(query.status)) filter.status = query.status as never;
-    for (const [key, target] of [['from', 'createdAfter'], ['to', 'createdBefore']] as const) {
+    for (const [key, target] of [
+      ['from', 'createdAfter'],
+      ['to', 'createdBefore'],
+    ] as const) {
       const v = query[key];
       if (!v) continue;
-      if (!DATE.test(v) || Number.isNaN(Date.parse(v))) problems.push(`${key === 'from' ? 'From' : 'To'} must be a date`);
-      else filter[target] = key === 'from' ? `${v}T00:00:00Z` : new Date(Date.parse(`${v}T00:00:00Z`) + 86400_000).toISOString();
+      if (!DATE.test(v) || Number.isNaN(Date.parse(v)))
+        problems.push(`${key === 'from' ? 'From' : 'To'} must be a date`);
+      else
+        filter[target] =
+          key === 'from' ? `${v}T00:00:00Z` : new Date(Date.parse(`${v}T00:00:00Z`) + 86400_000).toISOString();
     }
     if (query.cursor) filter.cursor = query.cursor.slice(0, 500);
     const { orders, nextCursor } = await s.orders.list(ctx.orgId, filter);
     const storeName = new Map(stores.map((st) => [st.reference, st.name]));
-    const keep = new URLSearchParams(Object.entries({ store: filter.storeReference, status: filter.status, from: query.from, to: query.to }).filter(([, v]) => v) as Array<[string, string]>);
-    return page(ctx.page, 'Orders', html`<form method="get" class="filters card" aria-label="Filter orders">
+    const keep = new URLSearchParams(
+      Object.entries({ store: filter.storeReference, status: filter.status, from: query.from, to: query.to }).filter(
+        ([, v]) => v,
+      ) as Array<[string, string]>,
+    );
+    return page(
+      ctx.page,
+      'Orders',
+      html`<form method="get" class="filters card" aria-label="Filter orders">
 ${select({ label: 'Store', name: 'store', value: filter.storeReference ?? '', options: [{ value: '', label: 'all stores' }, ...stores.map((st) => ({ value: st.reference, label: st.name }))] })}
 ${select({ label: 'Status', name: 'status', value: filter.status ?? '', options: [{ value: '', label: 'any status' }, ...STATUSES.map((x) => ({ value: x, label: x.replace('_', ' ') }))] })}
 <div class="field"><label for="f-from">Created from</label><input id="f-from" type="date" name="from" value="${query.from ?? ''}"></div>
 <div class="field"><label for="f-to">Created until</label><input id="f-to" type="date" name="to" value="${query.to ?? ''}"></div>
 <button type="submit" class="btn secondary">Filter</button></form>
-${table(['Order', 'Store', 'Status', 'Lines', 'Total', 'Created'], orders.map((o) => html`<tr><td><a href="/dashboard/orders/${o.reference}">${o.legacyOrderCode}</a><br><span class="help ref">${o.customIdentifier ?? o.reference}</span></td>
-<td>${storeName.get(o.storeReference) ?? o.storeReference}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.orderlines.reduce((n, l) => n + l.quantity, 0)}</td><td>${euros(o.prices.total)}</td><td>${fmtDate(o.created)}</td></tr>`), { caption: 'Orders, newest first', empty: 'No orders match.' })}
-${nextCursor ? html`<p><a href="/dashboard/orders?${keep.toString()}${keep.size ? '&' : ''}cursor=${encodeURIComponent(nextCursor)}">Older orders</a></p>` : ''}`, { error: problems.join('; ') || null });
+${table(
+  ['Order', 'Store', 'Status', 'Lines', 'Total', 'Created'],
+  orders.map(
+    (
+      o,
+    ) => html`<tr><td><a href="/dashboard/orders/${o.reference}">${o.legacyOrderCode}</a><br><span class="help ref">${o.customIdentifier ?? o.reference}</span></td>
+<td>${storeName.get(o.storeReference) ?? o.storeReference}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.orderlines.reduce((n, l) => n + l.quantity, 0)}</td><td>${euros(o.prices.total)}</td><td>${fmtDate(o.created)}</td></tr>`,
+  ),
+  { caption: 'Orders, newest first', empty: 'No orders match.' },
+)}
+${nextCursor ? html`<p><a href="/dashboard/orders?${keep.toString()}${keep.size ? '&' : ''}cursor=${encodeURIComponent(nextCursor)}">Older orders</a></p>` : ''}`,
+      { error: problems.join('; ') || null },
+    );
   });
 
   const orderPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const o = await s.orders.get(ctx.orgId, refParam(req));
-    const shipment = o.shipmentReference ? await s.shipments.get(ctx.orgId, o.shipmentReference).catch(() => null) : null;
+    const shipment = o.shipmentReference
+      ? await s.shipments.get(ctx.orgId, o.shipmentReference).catch(() => null)
+      : null;
     const store = await s.organization.store(ctx.orgId, o.storeReference).catch(() => null);
     const helpers: Html[] = [];
-    if (testEnv && (o.status.code === 'pending' || o.status.code === 'preorder')) helpers.push(buttonForm(`/dashboard/orders/${o.reference}/start-production`, ctx.page.csrf, 'Start production (test)'));
-    if (testEnv && o.status.code === 'in_production') helpers.push(buttonForm(`/dashboard/orders/${o.reference}/ship`, ctx.page.csrf, 'Ship (test)'));
+    if (testEnv && (o.status.code === 'pending' || o.status.code === 'preorder'))
+      helpers.push(
+        buttonForm(`/dashboard/orders/${o.reference}/start-production`, ctx.page.csrf, 'Start production (test)'),
+      );
+    if (testEnv && o.status.code === 'in_production')
+      helpers.push(buttonForm(`/dashboard/orders/${o.reference}/ship`, ctx.page.csrf, 'Ship (test)'));
     const tracking = safeUrl(shipment?.trackingUrl);
-    return page(ctx.page, `Order ${o.legacyOrderCode}`, html`<p><a href="/dashboard/orders">All orders</a></p>
+    return page(
+      ctx.page,
+      `Order ${o.legacyOrderCode}`,
+      html`<p><a href="/dashboard/orders">All orders</a></p>
 <dl class="facts"><dt>Reference</dt><dd class="ref"><code>${o.reference}</code></dd><dt>Status</dt><dd>${badge(o.status.code, statusTone(o.status.code))} since ${fmtDate(o.status.modified)}</dd>
 <dt>Store</dt><dd>${store?.name ?? o.storeReference}</dd><dt>Shipping</dt><dd>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</dd>
 ${o.customIdentifier ? html`<dt>Your identifier</dt><dd>${o.customIdentifier}</dd>` : ''}${o.replacementForClaimReference ? html`<dt>Replacement for</dt><dd><a href="/dashboard/claims/${o.replacementForClaimReference}">${o.replacementForClaimReference}</a></dd>` : ''}
 <dt>Prices</dt><dd>products ${euros(o.prices.products)}, shipping ${euros(o.prices.shipping)}, total <strong>${euros(o.prices.total)}</strong></dd><dt>Created</dt><dd>${fmtDate(o.created)}</dd></dl>
 ${helpers.length ? html`<section class="card" aria-label="Test helpers"><h2>Test helpers</h2><p>${helpers}</p></section>` : ''}
-<h2>Lines</h2>${table(['#', 'Product', 'Image', 'Quantity', 'Canceled', 'Shipped'], o.orderlines.map((l) => html`<tr><td>${l.index}</td><td class="ref">${l.productReference}</td><td class="ref">${l.imageReference ?? '—'}</td><td>${l.quantity}</td><td>${l.canceledQuantity}</td><td>${l.shippedQuantity}</td></tr>`), { caption: 'Order lines' })}
-<h2>Shipment</h2>${shipment ? html`<dl class="facts"><dt>Reference</dt><dd class="ref">${shipment.reference}</dd><dt>Level</dt><dd>${shipment.level}</dd><dt>Shipped</dt><dd>${fmtDate(shipment.shipped)}</dd>
-${shipment.carrier ? html`<dt>Carrier</dt><dd>${shipment.carrier} ${shipment.trackingNumber ?? ''}</dd>` : ''}${tracking ? html`<dt>Tracking</dt><dd><a href="${tracking}">Tracking page</a></dd>` : ''}</dl>` : html`<p>Not shipped yet.</p>`}`, { error: opts.error, notice: opts.notice });
+<h2>Lines</h2>${table(
+        ['#', 'Product', 'Image', 'Quantity', 'Canceled', 'Shipped'],
+        o.orderlines.map(
+          (l) =>
+            html`<tr><td>${l.index}</td><td class="ref">${l.productReference}</td><td class="ref">${l.imageReference ?? '—'}</td><td>${l.quantity}</td><td>${l.canceledQuantity}</td><td>${l.shippedQuantity}</td></tr>`,
+        ),
+        { caption: 'Order lines' },
+      )}
+<h2>Shipment</h2>${
+        shipment
+          ? html`<dl class="facts"><dt>Reference</dt><dd class="ref">${shipment.reference}</dd><dt>Level</dt><dd>${shipment.level}</dd><dt>Shipped</dt><dd>${fmtDate(shipment.shipped)}</dd>
+${shipment.carrier ? html`<dt>Carrier</dt><dd>${shipment.carrier} ${shipment.trackingNumber ?? ''}</dd>` : ''}${tracking ? html`<dt>Tracking</dt><dd><a href="${tracking}">Tracking page</a></dd>` : ''}</dl>`
+          : html`<p>Not shipped yet.</p>`
+      }`,
+      { error: opts.error, notice: opts.notice },
+    );
   };
   r.page('/dashboard/orders/:ref', 'partner', orderPage);
   if (testEnv) {
-    r.action('/dashboard/orders/:ref/start-production', 'partner', async (req, ctx) => {
-      await s.orders.startProduction(ctx.orgId, refParam(req));
-      return { redirect: `/dashboard/orders/${refParam(req)}`, notice: 'The order is in production (test helper).' };
-    }, orderPage);
-    r.action('/dashboard/orders/:ref/ship', 'partner', async (req, ctx) => {
-      const sh = await s.shipments.ship(ctx.orgId, { orderReferences: [refParam(req)] }, 'order');
-      return { redirect: `/dashboard/orders/${refParam(req)}`, notice: `Shipped as ${sh.reference} (test helper).` };
-    }, orderPage);
+    r.action(
+      '/dashboard/orders/:ref/start-production',
+      'partner',
+      async (req, ctx) => {
+        await s.orders.startProduction(ctx.orgId, refParam(req));
+        return { redirect: `/dashboard/orders/${refParam(req)}`, notice: 'The order is in production (test helper).' };
+      },
+      orderPage,
+    );
+    r.action(
+      '/dashboard/orders/:ref/ship',
+      'partner',
+      async (req, ctx) => {
+        const sh = await s.shipments.ship(ctx.orgId, { orderReferences: [refParam(req)] }, 'order');
+        return { redirect: `/dashboard/orders/${refParam(req)}`, notice: `Shipped as ${sh.reference} (test helper).` };
+      },
+      orderPage,
+    );
   }
 
   r.page('/dashboard/claims', 'partner', async (_req, ctx) => {
     const { claims } = await s.claims.list(ctx.orgId, { limit: 100 });
-    return page(ctx.page, 'Claims', html`<p>Pending claims and claims closed in the last 14 days.</p>${table(['Claim', 'Order', 'Categories', 'Status', 'Filed', 'Decided'], claims.map((c) => html`<tr>
+    return page(
+      ctx.page,
+      'Claims',
+      html`<p>Pending claims and claims closed in the last 14 days.</p>${table(
+        ['Claim', 'Order', 'Categories', 'Status', 'Filed', 'Decided'],
+        claims.map(
+          (c) => html`<tr>
 <td class="ref"><a href="/dashboard/claims/${c.reference}">${c.reference}</a></td><td class="ref"><a href="/dashboard/orders/${c.orderReference}">${c.orderReference}</a></td><td>${c.claimcategories.map((x) => x.name).join(', ')}</td>
-<td>${badge(c.status, statusTone(c.status))}</td><td>${fmtDate(c.created)}</td><td>${fmtDate(c.decided)}</td></tr>`), { caption: 'Claims', empty: 'No claims.' })}`);
+<td>${badge(c.status, statusTone(c.status))}</td><td>${fmtDate(c.created)}</td><td>${fmtDate(c.decided)}</td></tr>`,
+        ),
+        { caption: 'Claims', empty: 'No claims.' },
+      )}`,
+    );
   });
   const claimPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const c = await s.claims.get(ctx.orgId, refParam(req));
-    return page(ctx.page, 'Claim', html`<p><a href="/dashboard/claims">All claims</a></p>${claimView(c, (ref) => `/dashboard/orders/${ref}`)}
-${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby="decide"><h2 id="decide">Decide (test helper)</h2><p>In production the service’s support team decides.</p>${decisionForm(c, `/dashboard/claims/${c.reference}/decide`, ctx.page.csrf)}</section>` : ''}`, { error: opts.error, notice: opts.notice });
+    return page(
+      ctx.page,
+      'Claim',
+      html`<p><a href="/dashboard/claims">All claims</a></p>${claimView(c, (ref) => `/dashboard/orders/${ref}`)}
+${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby="decide"><h2 id="decide">Decide (test helper)</h2><p>In production the service’s support team decides.</p>${decisionForm(c, `/dashboard/claims/${c.reference}/decide`, ctx.page.csrf)}</section>` : ''}`,
+      { error: opts.error, notice: opts.notice },
+    );
   };
   r.page('/dashboard/claims/:ref', 'partner', claimPage);
   if (testEnv) {
-    r.action('/dashboard/claims/:ref/decide', 'partner', async (req, ctx) => {
-      const c = await s.claims.get(ctx.orgId, refParam(req));
-      await s.claims.decide(ctx.orgId, c.reference, decisionFrom(req.body, c));
-      return { redirect: `/dashboard/claims/${c.reference}`, notice: 'Claim decided (test helper).' };
-    }, claimPage);
+    r.action(
+      '/dashboard/claims/:ref/decide',
+      'partner',
+      async (req, ctx) => {
+        const c = await s.claims.get(ctx.orgId, refParam(req));
+        await s.claims.decide(ctx.orgId, c.reference, decisionFrom(req.body, c));
+        return { redirect: `/dashboard/claims/${c.reference}`, notice: 'Claim decided (test helper).' };
+      },
+      claimPage,
+    );
   }
 
   r.page('/dashboard/renders', 'partner', async (req, ctx) => {
@@ -103,17 +190,30 @@ ${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby
     if (wanted) {
       const one = isReference('Render', wanted) ? await s.rendering.render(ctx.orgId, wanted).catch(() => null) : null;
       if (!one) error = `No render ${wanted} in this organization`;
-      else found = html`<section class="card"><h2>Render ${one.reference}</h2><p>${badge(one.status, statusTone(one.status === 'completed' ? 'succeeded' : one.status))} ${one.failureReason ?? ''}</p>${one.status === 'completed' ? html`<img src="/dashboard/renders/${one.reference}/thumbnail" alt="Thumbnail of render ${one.reference}" width="200">` : ''}</section>`;
+      else
+        found = html`<section class="card"><h2>Render ${one.reference}</h2><p>${badge(one.status, statusTone(one.status === 'completed' ? 'succeeded' : one.status))} ${one.failureReason ?? ''}</p>${one.status === 'completed' ? html`<img src="/dashboard/renders/${one.reference}/thumbnail" alt="Thumbnail of render ${one.reference}" width="200">` : ''}</section>`;
     }
-    const [{ renders }, tokens] = await Promise.all([s.rendering.listRenders(ctx.orgId, { limit: 60 }), s.rendering.rendertokens(ctx.orgId)]);
-    return page(ctx.page, 'Renders', html`<p>Rendertokens this week: <strong>${tokens.used}</strong> of ${tokens.limit} used, ${tokens.remaining} left; the limit resets ${fmtDate(tokens.resets)}.</p>
+    const [{ renders }, tokens] = await Promise.all([
+      s.rendering.listRenders(ctx.orgId, { limit: 60 }),
+      s.rendering.rendertokens(ctx.orgId),
+    ]);
+    return page(
+      ctx.page,
+      'Renders',
+      html`<p>Rendertokens this week: <strong>${tokens.used}</strong> of ${tokens.limit} used, ${tokens.remaining} left; the limit resets ${fmtDate(tokens.resets)}.</p>
 <form method="get" class="filters card" aria-label="Find a render">${field({ label: 'Render reference', name: 'reference', value: wanted ?? '', maxlength: 40 })}<button type="submit" class="btn secondary">Show</button></form>${found}
-<h2>Latest renders</h2>${renders.length ? html`<div class="thumbs">${renders.map((x) => html`<figure>${x.status === 'completed' ? html`<img src="/dashboard/renders/${x.reference}/thumbnail" alt="Render ${x.reference}" loading="lazy">` : html`<p>${badge(x.status, statusTone(x.status === 'failed' ? 'failed' : x.status))} ${x.failureReason ?? ''}</p>`}<figcaption><a href="/dashboard/renders?reference=${x.reference}">${x.reference}</a><br>${fmtDate(x.completed ?? x.created)}</figcaption></figure>`)}</div>` : html`<p class="empty">No renders yet.</p>`}`, { error });
+<h2>Latest renders</h2>${renders.length ? html`<div class="thumbs">${renders.map((x) => html`<figure>${x.status === 'completed' ? html`<img src="/dashboard/renders/${x.reference}/thumbnail" alt="Render ${x.reference}" loading="lazy">` : html`<p>${badge(x.status, statusTone(x.status === 'failed' ? 'failed' : x.status))} ${x.failureReason ?? ''}</p>`}<figcaption><a href="/dashboard/renders?reference=${x.reference}">${x.reference}</a><br>${fmtDate(x.completed ?? x.created)}</figcaption></figure>`)}</div>` : html`<p class="empty">No renders yet.</p>`}`,
+      { error },
+    );
   });
   r.app.get('/dashboard/renders/:ref/thumbnail', { config: { dashboard: 'partner' } }, async (req, reply) => {
     const f = await s.rendering.renderFile(req.dashboardSession!.user.organization_id!, refParam(req), 'thumbnail');
     if (!f.ready) throw badRequest('The render is not finished yet', 'render_pending');
-    return reply.type(f.mimeType).header('cache-control', 'private, max-age=3600').header('content-length', f.size).send(f.stream);
+    return reply
+      .type(f.mimeType)
+      .header('cache-control', 'private, max-age=3600')
+      .header('content-length', f.size)
+      .send(f.stream);
   });
 
   r.page('/dashboard/usage', 'partner', async (_req, ctx) => {
@@ -122,10 +222,23 @@ ${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby
     const policies = BUCKETS.map((b) => policiesFor(s.config, principal, b).find((p) => p.name === b)!);
     const states = await s.rateLimits.peek(ctx.orgId, policies);
     const tokens = await s.rendering.rendertokens(ctx.orgId);
-    const meter = (used: number, limit: number, label: string) => html`<div class="meter" role="meter" aria-label="${label}" aria-valuemin="0" aria-valuemax="${limit}" aria-valuenow="${used}"><span style="width:${limit ? Math.min(100, Math.round((used / limit) * 100)) : 0}%"></span></div>`;
-    return page(ctx.page, 'Usage', html`<section class="card" aria-labelledby="tokens"><h2 id="tokens">Rendertokens</h2><p>${tokens.used} of ${tokens.limit} used this week; ${tokens.remaining} left. Resets ${fmtDate(tokens.resets)} (Mondays 00:00 Amsterdam time).</p>${meter(tokens.used, tokens.limit, 'Rendertokens used')}</section>
+    const meter = (used: number, limit: number, label: string) =>
+      html`<div class="meter" role="meter" aria-label="${label}" aria-valuemin="0" aria-valuemax="${limit}" aria-valuenow="${used}"><span style="width:${limit ? Math.min(100, Math.round((used / limit) * 100)) : 0}%"></span></div>`;
+    return page(
+      ctx.page,
+      'Usage',
+      html`<section class="card" aria-labelledby="tokens"><h2 id="tokens">Rendertokens</h2><p>${tokens.used} of ${tokens.limit} used this week; ${tokens.remaining} left. Resets ${fmtDate(tokens.resets)} (Mondays 00:00 Amsterdam time).</p>${meter(tokens.used, tokens.limit, 'Rendertokens used')}</section>
 <h2>Rate limits</h2><p>All API keys of the organization share these buckets; they refill continuously.</p>
-${table(['Bucket', 'Quota', 'Window', 'Remaining now', 'Used'], states.map((st) => html`<tr><td>${st.policy.name}</td><td>${st.policy.quota}</td><td>${st.policy.windowSeconds} s</td><td>${st.remaining}${st.resetSeconds ? html` (next in ${st.resetSeconds} s)` : ''}</td>
-<td>${meter(st.policy.quota - st.remaining, st.policy.quota, `${st.policy.name} bucket used`)}</td></tr>`), { caption: 'Rate-limit buckets' })}`);
+${table(
+  ['Bucket', 'Quota', 'Window', 'Remaining now', 'Used'],
+  states.map(
+    (
+      st,
+    ) => html`<tr><td>${st.policy.name}</td><td>${st.policy.quota}</td><td>${st.policy.windowSeconds} s</td><td>${st.remaining}${st.resetSeconds ? html` (next in ${st.resetSeconds} s)` : ''}</td>
+<td>${meter(st.policy.quota - st.remaining, st.policy.quota, `${st.policy.name} bucket used`)}</td></tr>`,
+  ),
+  { caption: 'Rate-limit buckets' },
+)}`,
+    );
   });
 }

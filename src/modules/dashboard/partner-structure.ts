@@ -8,14 +8,33 @@ import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
 const ALL = { limit: 100 };
 const ADDRESS: Array<[string, string, number]> = [
-  ['company', 'Company', 100], ['firstname', 'First name', 100], ['lastname', 'Last name', 100], ['streetname', 'Street', 100],
-  ['housenumber', 'House number', 20], ['zipcode', 'Postcode', 20], ['city', 'City', 100], ['countryCode', 'Country code (2 letters)', 2],
-  ['email', 'E-mail', 254], ['phonenumber', 'Phone number', 30],
+  ['company', 'Company', 100],
+  ['firstname', 'First name', 100],
+  ['lastname', 'Last name', 100],
+  ['streetname', 'Street', 100],
+  ['housenumber', 'House number', 20],
+  ['zipcode', 'Postcode', 20],
+  ['city', 'City', 100],
+  ['countryCode', 'Country code (2 letters)', 2],
+  ['email', 'E-mail', 254],
+  ['phonenumber', 'Phone number', 30],
 ];
 
-export function addressFieldset(legend: string, prefix: string, current: Record<string, string> | null | undefined): Html {
+export function addressFieldset(
+  legend: string,
+  prefix: string,
+  current: Record<string, string> | null | undefined,
+): Html {
   return html`<fieldset><legend>${legend}</legend><div class="grid">${ADDRESS.map(([k, label, max]) =>
-    field({ label, name: `${prefix}.${k}`, value: current?.[k] ?? '', maxlength: max, type: k === 'email' ? 'email' : 'text', autocomplete: 'off' }))}</div></fieldset>`;
+    field({
+      label,
+      name: `${prefix}.${k}`,
+      value: current?.[k] ?? '',
+      maxlength: max,
+      type: k === 'email' ? 'email' : 'text',
+      autocomplete: 'off',
+    }),
+  )}</div></fieldset>`;
 }
 
 /** The address of a form; null when every field is empty. */
@@ -26,12 +45,14 @@ export function addressFrom(body: unknown, prefix: string, label: string): Recor
     if (v !== undefined) out[k] = k === 'countryCode' ? v.toUpperCase() : v;
   }
   if (Object.keys(out).length === 0) return null;
-  if (out.countryCode && !/^[A-Z]{2}$/.test(out.countryCode)) throw badRequest(`${label}: the country code must be two letters (ISO 3166-1), e.g. NL`);
+  if (out.countryCode && !/^[A-Z]{2}$/.test(out.countryCode))
+    throw badRequest(`${label}: the country code must be two letters (ISO 3166-1), e.g. NL`);
   return out;
 }
 
 /** Values typed before an error win over the stored ones, so nothing typed is lost. */
-const typed = (opts: PageOptions, name: string, stored: string | null | undefined) => (opts.values ? value(opts.values, name) ?? '' : stored ?? '');
+const typed = (opts: PageOptions, name: string, stored: string | null | undefined) =>
+  opts.values ? (value(opts.values, name) ?? '') : (stored ?? '');
 const typedAddress = (opts: PageOptions, prefix: string, stored: Record<string, string> | null | undefined) => {
   if (!opts.values) return stored;
   return Object.fromEntries(ADDRESS.map(([k]) => [k, value(opts.values, `${prefix}.${k}`) ?? '']));
@@ -49,7 +70,13 @@ const textOn = (hex: string) => {
   return 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255) > 150 ? '#111' : '#fff';
 };
 
-export function brandPreview(b: { name: string; logoUrl: string | null; primaryColor: string; secondaryColor: string; customerService: { email: string | null } }): Html {
+export function brandPreview(b: {
+  name: string;
+  logoUrl: string | null;
+  primaryColor: string;
+  secondaryColor: string;
+  customerService: { email: string | null };
+}): Html {
   const logo = safeUrl(b.logoUrl);
   const fg = textOn(b.primaryColor);
   return html`<div class="preview" data-preview aria-label="Preview of the tracking page" role="img">
@@ -57,7 +84,15 @@ export function brandPreview(b: { name: string; logoUrl: string | null; primaryC
 <div class="pv-body" style="background:${b.secondaryColor}"><p><span class="pv-step" style="background:${b.primaryColor};color:${fg}">Shipped</span></p><p>Your order is on its way to Amsterdam, NL.</p><p class="pv-contact">${b.customerService.email ? `Questions? ${b.customerService.email}` : ''}</p></div></div>`;
 }
 
-function brandFields(opts: PageOptions, b?: { name: string; primaryColor: string; secondaryColor: string; customerService: { email: string | null; phonenumber: string | null; url: string | null } }): Html {
+function brandFields(
+  opts: PageOptions,
+  b?: {
+    name: string;
+    primaryColor: string;
+    secondaryColor: string;
+    customerService: { email: string | null; phonenumber: string | null; url: string | null };
+  },
+): Html {
   return html`${field({ label: 'Brand name', name: 'name', required: true, maxlength: 200, value: typed(opts, 'name', b?.name) })}
 <div class="grid">${field({ label: 'Primary colour', name: 'primaryColor', type: 'color', value: typed(opts, 'primaryColor', b?.primaryColor ?? '#222222') || '#222222' })}
 ${field({ label: 'Secondary colour', name: 'secondaryColor', type: 'color', value: typed(opts, 'secondaryColor', b?.secondaryColor ?? '#f5f5f5') || '#f5f5f5' })}</div>
@@ -78,12 +113,18 @@ function brandInput(body: unknown) {
   if (phone !== undefined) cs.phonenumber = phone;
   const url = httpUrl(body, 'customerServiceUrl', 'Customer-service URL');
   if (url !== undefined) cs.url = url;
-  return { name: required(body, 'name', 'Brand name'), primaryColor: color(body, 'primaryColor', 'Primary colour'), secondaryColor: color(body, 'secondaryColor', 'Secondary colour'), customerService: cs };
+  return {
+    name: required(body, 'name', 'Brand name'),
+    primaryColor: color(body, 'primaryColor', 'Primary colour'),
+    secondaryColor: color(body, 'secondaryColor', 'Secondary colour'),
+    customerService: cs,
+  };
 }
 
 function storeInput(body: unknown) {
   const integration = required(body, 'integration', 'Integration type', 50);
-  if (!/^[a-z0-9_-]+$/i.test(integration)) throw badRequest('Integration type: letters, digits, - and _ only (e.g. api, shopify)');
+  if (!/^[a-z0-9_-]+$/i.test(integration))
+    throw badRequest('Integration type: letters, digits, - and _ only (e.g. api, shopify)');
   return {
     name: required(body, 'name', 'Store name'),
     integration,
@@ -96,49 +137,93 @@ function storeInput(body: unknown) {
 export function partnerStructurePages(r: DashRouter): void {
   const { s } = r;
   const o = s.organization;
-  const show = (_req: FastifyRequest, ctx: Ctx, title: string, body: Html, opts: PageOptions) => page(ctx.page, title, body, { error: opts.error, notice: opts.notice });
+  const show = (_req: FastifyRequest, ctx: Ctx, title: string, body: Html, opts: PageOptions) =>
+    page(ctx.page, title, body, { error: opts.error, notice: opts.notice });
 
   r.page('/dashboard', 'partner', async (req, ctx, opts) => {
-    const [accounts, stores, brands, keys, tokens] = await Promise.all([o.listAccounts(ctx.orgId, ALL), o.listStores(ctx.orgId, ALL), o.listBrands(ctx.orgId, ALL), o.listApiKeys(ctx.orgId, ALL), s.rendering.rendertokens(ctx.orgId)]);
-    const tile = (href: string, label: string, n: number | string) => html`<div class="card"><h2><a href="${href}">${label}</a></h2><p>${n}</p></div>`;
-    return show(req, ctx, 'Overview', html`<div class="grid">
+    const [accounts, stores, brands, keys, tokens] = await Promise.all([
+      o.listAccounts(ctx.orgId, ALL),
+      o.listStores(ctx.orgId, ALL),
+      o.listBrands(ctx.orgId, ALL),
+      o.listApiKeys(ctx.orgId, ALL),
+      s.rendering.rendertokens(ctx.orgId),
+    ]);
+    const tile = (href: string, label: string, n: number | string) =>
+      html`<div class="card"><h2><a href="${href}">${label}</a></h2><p>${n}</p></div>`;
+    return show(
+      req,
+      ctx,
+      'Overview',
+      html`<div class="grid">
 ${tile('/dashboard/accounts', 'Accounts', accounts.accounts.length)}${tile('/dashboard/stores', 'Stores', stores.stores.length)}${tile('/dashboard/brands', 'Brands', brands.brands.length)}
-${tile('/dashboard/api-keys', 'Active API keys', keys.apiKeys.filter((k) => !k.revoked).length)}${tile('/dashboard/usage', 'Rendertokens used this week', `${tokens.used} of ${tokens.limit}`)}</div>`, opts);
+${tile('/dashboard/api-keys', 'Active API keys', keys.apiKeys.filter((k) => !k.revoked).length)}${tile('/dashboard/usage', 'Rendertokens used this week', `${tokens.used} of ${tokens.limit}`)}</div>`,
+      opts,
+    );
   });
 
   const accountsPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const { accounts } = await o.listAccounts(ctx.orgId, ALL);
     const editing = (req.params as { ref?: string }).ref;
-    return show(req, ctx, 'Accounts', html`<p>Accounts are the billing entities; each store bills to one account. Payment terms and balance are set by the service.</p>
-${accounts.map((a) => html`<section class="card" aria-labelledby="acc-${a.reference}"><h2 id="acc-${a.reference}">${a.name}</h2>
+    return show(
+      req,
+      ctx,
+      'Accounts',
+      html`<p>Accounts are the billing entities; each store bills to one account. Payment terms and balance are set by the service.</p>
+${accounts.map(
+  (a) => html`<section class="card" aria-labelledby="acc-${a.reference}"><h2 id="acc-${a.reference}">${a.name}</h2>
 <dl class="facts"><dt>Reference</dt><dd class="ref"><code>${a.reference}</code></dd><dt>Payment terms</dt><dd>${a.paymentTermDays} days</dd><dt>Balance</dt><dd>${euros(a.balance)}</dd></dl>
-${form(`/dashboard/accounts/${a.reference}`, ctx.page.csrf, html`
+${form(
+  `/dashboard/accounts/${a.reference}`,
+  ctx.page.csrf,
+  html`
 ${field({ label: 'Account name', name: 'name', required: true, maxlength: 200, value: editing === a.reference ? typed(opts, 'name', a.name) : a.name })}
 <div class="grid">${field({ label: 'Legal entity name', name: 'legalEntityName', required: true, maxlength: 200, value: editing === a.reference ? typed(opts, 'legalEntityName', a.legalEntity.name) : a.legalEntity.name })}
 ${field({ label: 'VAT number', name: 'vatNumber', maxlength: 30, value: editing === a.reference ? typed(opts, 'vatNumber', a.legalEntity.vatNumber) : a.legalEntity.vatNumber })}</div>
 ${addressFieldset('Billing address', 'billingAddress', editing === a.reference ? typedAddress(opts, 'billingAddress', a.billingAddress) : a.billingAddress)}
-<button type="submit">Save account</button>`, { label: `Edit account ${a.name}` })}</section>`)}`, opts);
+<button type="submit">Save account</button>`,
+  { label: `Edit account ${a.name}` },
+)}</section>`,
+)}`,
+      opts,
+    );
   };
   r.page('/dashboard/accounts', 'partner', accountsPage);
-  r.action('/dashboard/accounts/:ref', 'partner', async (req, ctx) => {
-    const ref = (req.params as { ref: string }).ref;
-    const address = addressFrom(req.body, 'billingAddress', 'Billing address');
-    if (!address) throw badRequest('Billing address: fill in the address');
-    const a = await o.updateAccount(ctx.orgId, ref, {
-      name: required(req.body, 'name', 'Account name'),
-      legalEntity: { name: required(req.body, 'legalEntityName', 'Legal entity name'), vatNumber: text(req.body, 'vatNumber', 'VAT number', { max: 30 }) ?? null },
-      billingAddress: address,
-    });
-    return { redirect: '/dashboard/accounts', notice: `Account ${a.name} saved.` };
-  }, accountsPage);
+  r.action(
+    '/dashboard/accounts/:ref',
+    'partner',
+    async (req, ctx) => {
+      const ref = (req.params as { ref: string }).ref;
+      const address = addressFrom(req.body, 'billingAddress', 'Billing address');
+      if (!address) throw badRequest('Billing address: fill in the address');
+      const a = await o.updateAccount(ctx.orgId, ref, {
+        name: required(req.body, 'name', 'Account name'),
+        legalEntity: {
+          name: required(req.body, 'legalEntityName', 'Legal entity name'),
+          vatNumber: text(req.body, 'vatNumber', 'VAT number', { max: 30 }) ?? null,
+        },
+        billingAddress: address,
+      });
+      return { redirect: '/dashboard/accounts', notice: `Account ${a.name} saved.` };
+    },
+    accountsPage,
+  );
 
   const storeForm = async (ctx: Ctx, opts: PageOptions, st?: Awaited<ReturnType<typeof o.store>>) => {
-    const [{ accounts }, { brands }] = await Promise.all([o.listAccounts(ctx.orgId, ALL), o.listBrands(ctx.orgId, ALL)]);
-    const brandOptions = [{ value: '', label: '(none)' }, ...brands.map((b) => ({ value: b.reference, label: b.name }))];
+    const [{ accounts }, { brands }] = await Promise.all([
+      o.listAccounts(ctx.orgId, ALL),
+      o.listBrands(ctx.orgId, ALL),
+    ]);
+    const brandOptions = [
+      { value: '', label: '(none)' },
+      ...brands.map((b) => ({ value: b.reference, label: b.name })),
+    ];
     return html`${field({ label: 'Store name', name: 'name', required: true, maxlength: 200, value: typed(opts, 'name', st?.name) })}
-${st ? html`<dl class="facts"><dt>Store code</dt><dd><code>${st.code}</code></dd><dt>Account</dt><dd>${accounts.find((a) => a.reference === st.accountReference)?.name ?? st.accountReference}</dd></dl>`
+${
+  st
+    ? html`<dl class="facts"><dt>Store code</dt><dd><code>${st.code}</code></dd><dt>Account</dt><dd>${accounts.find((a) => a.reference === st.accountReference)?.name ?? st.accountReference}</dd></dl>`
     : html`${field({ label: 'Store code', name: 'code', required: true, pattern: '[A-Za-z0-9]{2,20}', maxlength: 20, help: '2–20 letters or digits; used in V1-style order references; cannot change later.', value: typed(opts, 'code', '') })}
-${select({ label: 'Account', name: 'accountReference', required: true, value: typed(opts, 'accountReference', accounts[0]?.reference), options: accounts.map((a) => ({ value: a.reference, label: a.name })) })}`}
+${select({ label: 'Account', name: 'accountReference', required: true, value: typed(opts, 'accountReference', accounts[0]?.reference), options: accounts.map((a) => ({ value: a.reference, label: a.name })) })}`
+}
 ${field({ label: 'Integration type', name: 'integration', required: true, maxlength: 50, value: typed(opts, 'integration', st?.integration ?? 'api'), help: 'api: orders come through the API. Another value (e.g. shopify) means an upstream platform owns the orders.' })}
 ${select({ label: 'Default brand', name: 'defaultBrandReference', value: typed(opts, 'defaultBrandReference', st?.defaultBrandReference), options: brandOptions, help: 'Orders without a brand use this one.' })}
 ${field({ label: 'Callback URL', name: 'callbackUrl', type: 'url', maxlength: 2000, value: typed(opts, 'callbackUrl', st?.callbackUrl), help: 'Optional: called with GET when an order of this store changes. Empty disables it.' })}
@@ -146,83 +231,198 @@ ${addressFieldset('Combined address (where combined orders ship)', 'combinedAddr
   };
 
   const storesPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
-    const [{ stores }, { accounts }, { brands }] = await Promise.all([o.listStores(ctx.orgId, ALL), o.listAccounts(ctx.orgId, ALL), o.listBrands(ctx.orgId, ALL)]);
-    const name = (list: Array<{ reference: string; name: string }>, ref: string | null) => list.find((x) => x.reference === ref)?.name ?? '—';
-    return show(req, ctx, 'Stores', html`${table(['Store', 'Code', 'Integration', 'Account', 'Default brand', 'Callback URL'], stores.map((st) => html`<tr>
-<td><a href="/dashboard/stores/${st.reference}">${st.name}</a></td><td><code>${st.code}</code></td><td>${st.integration}</td><td>${name(accounts, st.accountReference)}</td><td>${name(brands, st.defaultBrandReference)}</td><td class="ref">${st.callbackUrl ?? '—'}</td></tr>`), { caption: 'Stores', empty: 'No stores yet.' })}
+    const [{ stores }, { accounts }, { brands }] = await Promise.all([
+      o.listStores(ctx.orgId, ALL),
+      o.listAccounts(ctx.orgId, ALL),
+      o.listBrands(ctx.orgId, ALL),
+    ]);
+    const name = (list: Array<{ reference: string; name: string }>, ref: string | null) =>
+      list.find((x) => x.reference === ref)?.name ?? '—';
+    return show(
+      req,
+      ctx,
+      'Stores',
+      html`${table(
+        ['Store', 'Code', 'Integration', 'Account', 'Default brand', 'Callback URL'],
+        stores.map(
+          (st) => html`<tr>
+<td><a href="/dashboard/stores/${st.reference}">${st.name}</a></td><td><code>${st.code}</code></td><td>${st.integration}</td><td>${name(accounts, st.accountReference)}</td><td>${name(brands, st.defaultBrandReference)}</td><td class="ref">${st.callbackUrl ?? '—'}</td></tr>`,
+        ),
+        { caption: 'Stores', empty: 'No stores yet.' },
+      )}
 <section class="card" aria-labelledby="new-store"><h2 id="new-store">Add a store</h2>
-${accounts.length ? form('/dashboard/stores', ctx.page.csrf, html`${await storeForm(ctx, opts)}<button type="submit">Create store</button>`, { label: 'Add a store' }) : html`<p>A store needs an account; ask the service to open one.</p>`}</section>`, opts);
+${accounts.length ? form('/dashboard/stores', ctx.page.csrf, html`${await storeForm(ctx, opts)}<button type="submit">Create store</button>`, { label: 'Add a store' }) : html`<p>A store needs an account; ask the service to open one.</p>`}</section>`,
+      opts,
+    );
   };
   r.page('/dashboard/stores', 'partner', storesPage);
-  r.action('/dashboard/stores', 'partner', async (req, ctx) => {
-    const code = required(req.body, 'code', 'Store code', 20);
-    if (!/^[A-Za-z0-9]{2,20}$/.test(code)) throw badRequest('Store code: 2–20 letters or digits');
-    const st = await o.createStore(ctx.orgId, { ...storeInput(req.body), code, accountReference: required(req.body, 'accountReference', 'Account') });
-    return { redirect: `/dashboard/stores/${st.reference}`, notice: `Store ${st.name} created.` };
-  }, storesPage);
+  r.action(
+    '/dashboard/stores',
+    'partner',
+    async (req, ctx) => {
+      const code = required(req.body, 'code', 'Store code', 20);
+      if (!/^[A-Za-z0-9]{2,20}$/.test(code)) throw badRequest('Store code: 2–20 letters or digits');
+      const st = await o.createStore(ctx.orgId, {
+        ...storeInput(req.body),
+        code,
+        accountReference: required(req.body, 'accountReference', 'Account'),
+      });
+      return { redirect: `/dashboard/stores/${st.reference}`, notice: `Store ${st.name} created.` };
+    },
+    storesPage,
+  );
 
   const storePage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const st = await o.store(ctx.orgId, (req.params as { ref: string }).ref);
-    return show(req, ctx, `Store ${st.name}`, html`<p><a href="/dashboard/stores">All stores</a></p><p>Reference <code class="ref">${st.reference}</code></p>
-<section class="card">${form(`/dashboard/stores/${st.reference}`, ctx.page.csrf, html`${await storeForm(ctx, opts, st)}<button type="submit">Save store</button>`, { label: 'Edit store' })}</section>`, opts);
+    return show(
+      req,
+      ctx,
+      `Store ${st.name}`,
+      html`<p><a href="/dashboard/stores">All stores</a></p><p>Reference <code class="ref">${st.reference}</code></p>
+<section class="card">${form(`/dashboard/stores/${st.reference}`, ctx.page.csrf, html`${await storeForm(ctx, opts, st)}<button type="submit">Save store</button>`, { label: 'Edit store' })}</section>`,
+      opts,
+    );
   };
   r.page('/dashboard/stores/:ref', 'partner', storePage);
-  r.action('/dashboard/stores/:ref', 'partner', async (req, ctx) => {
-    const st = await o.updateStore(ctx.orgId, (req.params as { ref: string }).ref, storeInput(req.body));
-    return { redirect: `/dashboard/stores/${st.reference}`, notice: `Store ${st.name} saved.` };
-  }, storePage);
+  r.action(
+    '/dashboard/stores/:ref',
+    'partner',
+    async (req, ctx) => {
+      const st = await o.updateStore(ctx.orgId, (req.params as { ref: string }).ref, storeInput(req.body));
+      return { redirect: `/dashboard/stores/${st.reference}`, notice: `Store ${st.name} saved.` };
+    },
+    storePage,
+  );
 
   const brandsPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const { brands } = await o.listBrands(ctx.orgId, ALL);
-    return show(req, ctx, 'Brands', html`<p>Brands style the tracking page and shipping labels.</p>
-${table(['Brand', 'Colours', 'Logo', 'Customer service'], brands.map((b) => html`<tr><td><a href="/dashboard/brands/${b.reference}">${b.name}</a></td>
+    return show(
+      req,
+      ctx,
+      'Brands',
+      html`<p>Brands style the tracking page and shipping labels.</p>
+${table(
+  ['Brand', 'Colours', 'Logo', 'Customer service'],
+  brands.map(
+    (b) => html`<tr><td><a href="/dashboard/brands/${b.reference}">${b.name}</a></td>
 <td><span class="swatch" style="background:${b.primaryColor}" aria-hidden="true"></span> ${b.primaryColor} <span class="swatch" style="background:${b.secondaryColor}" aria-hidden="true"></span> ${b.secondaryColor}</td>
-<td>${safeUrl(b.logoUrl) ? html`<img src="${safeUrl(b.logoUrl)}" alt="Logo of ${b.name}" height="28">` : '—'}</td><td>${b.customerService.email ?? '—'}</td></tr>`), { caption: 'Brands', empty: 'No brands yet.' })}
+<td>${safeUrl(b.logoUrl) ? html`<img src="${safeUrl(b.logoUrl)}" alt="Logo of ${b.name}" height="28">` : '—'}</td><td>${b.customerService.email ?? '—'}</td></tr>`,
+  ),
+  { caption: 'Brands', empty: 'No brands yet.' },
+)}
 <section class="card" aria-labelledby="new-brand"><h2 id="new-brand">Add a brand</h2>
-${form('/dashboard/brands', ctx.page.csrf, html`<div class="grid"><div>${brandFields(opts)}<button type="submit">Create brand</button></div>
-<div><h3>Tracking page preview</h3>${brandPreview({ name: typed(opts, 'name', ''), logoUrl: null, primaryColor: '#222222', secondaryColor: '#f5f5f5', customerService: { email: null } })}</div></div>`, { label: 'Add a brand' })}</section>`, opts);
+${form(
+  '/dashboard/brands',
+  ctx.page.csrf,
+  html`<div class="grid"><div>${brandFields(opts)}<button type="submit">Create brand</button></div>
+<div><h3>Tracking page preview</h3>${brandPreview({ name: typed(opts, 'name', ''), logoUrl: null, primaryColor: '#222222', secondaryColor: '#f5f5f5', customerService: { email: null } })}</div></div>`,
+  { label: 'Add a brand' },
+)}</section>`,
+      opts,
+    );
   };
   r.page('/dashboard/brands', 'partner', brandsPage);
-  r.action('/dashboard/brands', 'partner', async (req, ctx) => {
-    const b = await o.createBrand(ctx.orgId, brandInput(req.body));
-    return { redirect: `/dashboard/brands/${b.reference}`, notice: `Brand ${b.name} created.` };
-  }, brandsPage);
+  r.action(
+    '/dashboard/brands',
+    'partner',
+    async (req, ctx) => {
+      const b = await o.createBrand(ctx.orgId, brandInput(req.body));
+      return { redirect: `/dashboard/brands/${b.reference}`, notice: `Brand ${b.name} created.` };
+    },
+    brandsPage,
+  );
 
   const brandPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const b = await o.brand(ctx.orgId, (req.params as { ref: string }).ref);
-    return show(req, ctx, `Brand ${b.name}`, html`<p><a href="/dashboard/brands">All brands</a></p><p>Reference <code class="ref">${b.reference}</code></p>
-<section class="card">${form(`/dashboard/brands/${b.reference}`, ctx.page.csrf, html`<div class="grid"><div>${brandFields(opts, b)}<button type="submit">Save brand</button></div>
-<div><h2>Tracking page preview</h2>${brandPreview(b)}</div></div>`, { label: 'Edit brand' })}</section>
+    return show(
+      req,
+      ctx,
+      `Brand ${b.name}`,
+      html`<p><a href="/dashboard/brands">All brands</a></p><p>Reference <code class="ref">${b.reference}</code></p>
+<section class="card">${form(
+        `/dashboard/brands/${b.reference}`,
+        ctx.page.csrf,
+        html`<div class="grid"><div>${brandFields(opts, b)}<button type="submit">Save brand</button></div>
+<div><h2>Tracking page preview</h2>${brandPreview(b)}</div></div>`,
+        { label: 'Edit brand' },
+      )}</section>
 <section class="card" aria-labelledby="logo"><h2 id="logo">Logo</h2>${safeUrl(b.logoUrl) ? html`<p><img src="${safeUrl(b.logoUrl)}" alt="Current logo of ${b.name}" height="48"></p>` : html`<p>No logo yet.</p>`}
-${form(`/dashboard/brands/${b.reference}/logo`, ctx.page.csrf, html`${field({ label: 'Logo image', name: 'logo', type: 'file', accept: 'image/png,image/jpeg,image/webp,image/gif', required: true, help: 'PNG, JPEG, WebP or GIF, at most 2 MB; shown at most 512 px wide.' })}<button type="submit">Upload logo</button>`, { multipart: true, label: 'Upload logo' })}</section>`, opts);
+${form(`/dashboard/brands/${b.reference}/logo`, ctx.page.csrf, html`${field({ label: 'Logo image', name: 'logo', type: 'file', accept: 'image/png,image/jpeg,image/webp,image/gif', required: true, help: 'PNG, JPEG, WebP or GIF, at most 2 MB; shown at most 512 px wide.' })}<button type="submit">Upload logo</button>`, { multipart: true, label: 'Upload logo' })}</section>`,
+      opts,
+    );
   };
   r.page('/dashboard/brands/:ref', 'partner', brandPage);
-  r.action('/dashboard/brands/:ref', 'partner', async (req, ctx) => {
-    const b = await o.updateBrand(ctx.orgId, (req.params as { ref: string }).ref, brandInput(req.body));
-    return { redirect: `/dashboard/brands/${b.reference}`, notice: `Brand ${b.name} saved.` };
-  }, brandPage);
-  r.action('/dashboard/brands/:ref/logo', 'partner', async (req, ctx) => {
-    const upload = file(req.body, 'logo');
-    if (!upload) throw badRequest('Choose an image file to upload');
-    const b = await s.dashboard.uploadLogo(ctx.orgId, (req.params as { ref: string }).ref, upload.data);
-    return { redirect: `/dashboard/brands/${b.reference}`, notice: 'Logo uploaded.' };
-  }, brandPage, { bodyLimit: LOGO_MAX_BYTES + 64 * 1024 });
+  r.action(
+    '/dashboard/brands/:ref',
+    'partner',
+    async (req, ctx) => {
+      const b = await o.updateBrand(ctx.orgId, (req.params as { ref: string }).ref, brandInput(req.body));
+      return { redirect: `/dashboard/brands/${b.reference}`, notice: `Brand ${b.name} saved.` };
+    },
+    brandPage,
+  );
+  r.action(
+    '/dashboard/brands/:ref/logo',
+    'partner',
+    async (req, ctx) => {
+      const upload = file(req.body, 'logo');
+      if (!upload) throw badRequest('Choose an image file to upload');
+      const b = await s.dashboard.uploadLogo(ctx.orgId, (req.params as { ref: string }).ref, upload.data);
+      return { redirect: `/dashboard/brands/${b.reference}`, notice: 'Logo uploaded.' };
+    },
+    brandPage,
+    { bodyLimit: LOGO_MAX_BYTES + 64 * 1024 },
+  );
 
   const usersPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
-    const [users, invitations] = await Promise.all([s.dashboard.listUsers(ctx.orgId), s.dashboard.invitations(ctx.orgId)]);
-    return show(req, ctx, 'Users', html`${table(['E-mail', 'Status', 'Since'], users.map((u) => html`<tr><td>${u.email}</td><td>${badge(u.status, statusTone(u.status))}</td><td>${fmtDate(u.created)}</td></tr>`), { caption: 'Users of the organization' })}
-${table(['E-mail', 'Status', 'Sent', 'Expires'], invitations.map((i) => html`<tr><td>${i.email}</td><td>${badge(i.status, statusTone(i.status))}</td><td>${fmtDate(i.created)}</td><td>${fmtDate(i.expires)}</td></tr>`), { caption: 'Invitations', empty: 'No invitations sent.' })}
+    const [users, invitations] = await Promise.all([
+      s.dashboard.listUsers(ctx.orgId),
+      s.dashboard.invitations(ctx.orgId),
+    ]);
+    return show(
+      req,
+      ctx,
+      'Users',
+      html`${table(
+        ['E-mail', 'Status', 'Since'],
+        users.map(
+          (u) =>
+            html`<tr><td>${u.email}</td><td>${badge(u.status, statusTone(u.status))}</td><td>${fmtDate(u.created)}</td></tr>`,
+        ),
+        { caption: 'Users of the organization' },
+      )}
+${table(
+  ['E-mail', 'Status', 'Sent', 'Expires'],
+  invitations.map(
+    (i) =>
+      html`<tr><td>${i.email}</td><td>${badge(i.status, statusTone(i.status))}</td><td>${fmtDate(i.created)}</td><td>${fmtDate(i.expires)}</td></tr>`,
+  ),
+  { caption: 'Invitations', empty: 'No invitations sent.' },
+)}
 <section class="card" aria-labelledby="invite"><h2 id="invite">Invite a colleague</h2>
 ${form('/dashboard/users/invite', ctx.page.csrf, html`${field({ label: 'E-mail', name: 'email', type: 'email', required: true, maxlength: 254, value: typed(opts, 'email', '') })}<button type="submit">Create invitation link</button>`, { label: 'Invite a colleague' })}
-<p class="help">The link is shown once and works for 7 days; send it to your colleague, who sets a password with it.</p></section>`, opts);
+<p class="help">The link is shown once and works for 7 days; send it to your colleague, who sets a password with it.</p></section>`,
+      opts,
+    );
   };
   r.page('/dashboard/users', 'partner', usersPage);
-  r.action('/dashboard/users/invite', 'partner', async (req, ctx) => {
-    const inv = await s.dashboard.invite(ctx.orgId, required(req.body, 'email', 'E-mail', 254), ctx.session.user.id);
-    const link = `${s.config.publicBaseUrl}/dashboard/invitation?token=${inv.token}`;
-    return { html: page(ctx.page, 'Invitation created', html`<div class="card"><p>Send this link to <strong>${inv.user.email}</strong>. It is shown only now and works once, for 7 days.</p>
-<div class="secret"><code id="invite-link">${link}</code><button type="button" class="btn secondary" data-copy="invite-link">Copy link</button></div><p><a href="/dashboard/users">Back to users</a></p></div>`) };
-  }, usersPage);
+  r.action(
+    '/dashboard/users/invite',
+    'partner',
+    async (req, ctx) => {
+      const inv = await s.dashboard.invite(ctx.orgId, required(req.body, 'email', 'E-mail', 254), ctx.session.user.id);
+      const link = `${s.config.publicBaseUrl}/dashboard/invitation?token=${inv.token}`;
+      return {
+        html: page(
+          ctx.page,
+          'Invitation created',
+          html`<div class="card"><p>Send this link to <strong>${inv.user.email}</strong>. It is shown only now and works once, for 7 days.</p>
+<div class="secret"><code id="invite-link">${link}</code><button type="button" class="btn secondary" data-copy="invite-link">Copy link</button></div><p><a href="/dashboard/users">Back to users</a></p></div>`,
+        ),
+      };
+    },
+    usersPage,
+  );
 }
 
 export type { FormBody };

@@ -2,13 +2,49 @@ import type { Executor } from '../../platform/db/index.ts';
 
 export type Role = 'partner' | 'operator';
 
-export interface UserRow { id: string; seq: number; organization_id: string | null; email: string; role: Role; password_hash: string | null; created_at: Date; disabled_at: Date | null }
-export interface SessionRow { id_hash: string; user_id: string; csrf_token: string; flash: string | null; created_at: Date; last_seen_at: Date; expires_at: Date }
-export interface InvitationRow { id: string; token_hash: string; organization_id: string; email: string; invited_by: string | null; created_at: Date; expires_at: Date; accepted_at: Date | null }
+export interface UserRow {
+  id: string;
+  seq: number;
+  organization_id: string | null;
+  email: string;
+  role: Role;
+  password_hash: string | null;
+  created_at: Date;
+  disabled_at: Date | null;
+}
+export interface SessionRow {
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  flash: string | null;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+}
+export interface InvitationRow {
+  id: string;
+  token_hash: string;
+  organization_id: string;
+  email: string;
+  invited_by: string | null;
+  created_at: Date;
+  expires_at: Date;
+  accepted_at: Date | null;
+}
 
 /** All SQL of the dashboard: users, sessions, sign-in attempts and invitations. */
 export const dashboardRepo = {
-  async insertUser(ex: Executor, u: { id: string; organizationId: string | null; email: string; role: Role; passwordHash: string | null; createdAt: Date }) {
+  async insertUser(
+    ex: Executor,
+    u: {
+      id: string;
+      organizationId: string | null;
+      email: string;
+      role: Role;
+      passwordHash: string | null;
+      createdAt: Date;
+    },
+  ) {
     await ex.query(
       'INSERT INTO dashboard_users (id, organization_id, email, role, password_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
       [u.id, u.organizationId, u.email, u.role, u.passwordHash, u.createdAt],
@@ -45,11 +81,28 @@ export const dashboardRepo = {
     const r = rows[0];
     if (!r) return null;
     const u = typeof r.user_json === 'string' ? JSON.parse(r.user_json) : r.user_json;
-    const user: UserRow = { ...u, created_at: new Date(u.created_at), disabled_at: u.disabled_at ? new Date(u.disabled_at) : null };
-    return { id_hash: r.id_hash, user_id: r.user_id, csrf_token: r.csrf_token, flash: r.flash, created_at: r.created_at, last_seen_at: r.last_seen_at, expires_at: r.expires_at, user };
+    const user: UserRow = {
+      ...u,
+      created_at: new Date(u.created_at),
+      disabled_at: u.disabled_at ? new Date(u.disabled_at) : null,
+    };
+    return {
+      id_hash: r.id_hash,
+      user_id: r.user_id,
+      csrf_token: r.csrf_token,
+      flash: r.flash,
+      created_at: r.created_at,
+      last_seen_at: r.last_seen_at,
+      expires_at: r.expires_at,
+      user,
+    };
   },
   async touchSession(ex: Executor, idHash: string, now: Date, expiresAt: Date) {
-    await ex.query('UPDATE dashboard_sessions SET last_seen_at = $2, expires_at = $3 WHERE id_hash = $1', [idHash, now, expiresAt]);
+    await ex.query('UPDATE dashboard_sessions SET last_seen_at = $2, expires_at = $3 WHERE id_hash = $1', [
+      idHash,
+      now,
+      expiresAt,
+    ]);
   },
   async setFlash(ex: Executor, idHash: string, flash: string | null) {
     await ex.query('UPDATE dashboard_sessions SET flash = $2 WHERE id_hash = $1', [idHash, flash]);
@@ -66,7 +119,12 @@ export const dashboardRepo = {
   },
 
   async recordAttempt(ex: Executor, a: { email: string; ip: string; succeeded: boolean; at: Date }) {
-    await ex.query('INSERT INTO dashboard_login_attempts (email, ip, succeeded, at) VALUES ($1, $2, $3, $4)', [a.email, a.ip, a.succeeded, a.at]);
+    await ex.query('INSERT INTO dashboard_login_attempts (email, ip, succeeded, at) VALUES ($1, $2, $3, $4)', [
+      a.email,
+      a.ip,
+      a.succeeded,
+      a.at,
+    ]);
   },
   /** Failed attempts since `since` that came after the last success of the same e-mail, oldest first. */
   async recentFailures(ex: Executor, email: string, since: Date): Promise<Date[]> {
@@ -87,17 +145,29 @@ export const dashboardRepo = {
     );
   },
   async invitationByToken(ex: Executor, tokenHash: string): Promise<InvitationRow | null> {
-    return (await ex.query<InvitationRow>('SELECT * FROM dashboard_invitations WHERE token_hash = $1', [tokenHash]))[0] ?? null;
+    return (
+      (await ex.query<InvitationRow>('SELECT * FROM dashboard_invitations WHERE token_hash = $1', [tokenHash]))[0] ??
+      null
+    );
   },
   async invitationsOf(ex: Executor, orgId: string): Promise<InvitationRow[]> {
-    return ex.query<InvitationRow>('SELECT * FROM dashboard_invitations WHERE organization_id = $1 ORDER BY seq DESC LIMIT 100', [orgId]);
+    return ex.query<InvitationRow>(
+      'SELECT * FROM dashboard_invitations WHERE organization_id = $1 ORDER BY seq DESC LIMIT 100',
+      [orgId],
+    );
   },
   /** Taken once: a second acceptance of the same link finds nothing to update. */
   async acceptInvitation(ex: Executor, id: string, now: Date): Promise<boolean> {
-    const rows = await ex.query('UPDATE dashboard_invitations SET accepted_at = $2 WHERE id = $1 AND accepted_at IS NULL AND expires_at > $2 RETURNING id', [id, now]);
+    const rows = await ex.query(
+      'UPDATE dashboard_invitations SET accepted_at = $2 WHERE id = $1 AND accepted_at IS NULL AND expires_at > $2 RETURNING id',
+      [id, now],
+    );
     return rows.length === 1;
   },
   async expireInvitationsFor(ex: Executor, email: string, now: Date) {
-    await ex.query('UPDATE dashboard_invitations SET expires_at = $2 WHERE email = $1 AND accepted_at IS NULL AND expires_at > $2', [email, now]);
+    await ex.query(
+      'UPDATE dashboard_invitations SET expires_at = $2 WHERE email = $1 AND accepted_at IS NULL AND expires_at > $2',
+      [email, now],
+    );
   },
 };

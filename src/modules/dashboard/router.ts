@@ -79,21 +79,35 @@ export class DashRouter {
    * A form POST: on success a 303 to the next page with a notice (or a page, e.g. a secret shown
    * once); on a refused input the form page again with the message and the status of the error.
    */
-  action(path: string, area: 'partner' | 'operator', run: (req: FastifyRequest, ctx: Ctx) => Promise<ActionResult>, back?: PageFn, opts: { bodyLimit?: number } = {}): void {
+  action(
+    path: string,
+    area: 'partner' | 'operator',
+    run: (req: FastifyRequest, ctx: Ctx) => Promise<ActionResult>,
+    back?: PageFn,
+    opts: { bodyLimit?: number } = {},
+  ): void {
     this.postPaths.push(path);
-    this.app.post(path, { config: { dashboard: area }, ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}) }, async (req, reply) => {
-      const ctx = await this.context(req, area);
-      try {
-        const result = await run(req, ctx);
-        if ('html' in result) return sendHtml(reply, result.html);
-        if (result.notice) await this.s.dashboard.setFlash(ctx.session, result.notice);
-        return reply.code(303).header('location', result.redirect).send();
-      } catch (err) {
-        if (!(err instanceof ApiError) || err.status >= 500 || !back) throw err;
-        reply.code(err.status);
-        return sendHtml(reply, await back(req, ctx, { error: err.message, values: (req.body ?? {}) as FormBody }), err.status);
-      }
-    });
+    this.app.post(
+      path,
+      { config: { dashboard: area }, ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}) },
+      async (req, reply) => {
+        const ctx = await this.context(req, area);
+        try {
+          const result = await run(req, ctx);
+          if ('html' in result) return sendHtml(reply, result.html);
+          if (result.notice) await this.s.dashboard.setFlash(ctx.session, result.notice);
+          return reply.code(303).header('location', result.redirect).send();
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.status >= 500 || !back) throw err;
+          reply.code(err.status);
+          return sendHtml(
+            reply,
+            await back(req, ctx, { error: err.message, values: (req.body ?? {}) as FormBody }),
+            err.status,
+          );
+        }
+      },
+    );
   }
 }
 
@@ -106,10 +120,26 @@ export function sendHtml(reply: FastifyReply, body: string, status?: number): Fa
 export function errorPage(s: Services, req: FastifyRequest, err: ApiError): string {
   const area = req.url.startsWith('/console') ? 'console' : req.url.startsWith('/dashboard') ? 'dashboard' : 'public';
   const session = req.dashboardSession;
-  const titles: Record<number, string> = { 400: 'The request was not accepted', 401: 'Sign-in needed', 403: 'Not allowed', 404: 'Not found', 405: 'Not allowed', 409: 'Conflict', 413: 'Too large', 415: 'Not accepted', 429: 'Too many requests' };
+  const titles: Record<number, string> = {
+    400: 'The request was not accepted',
+    401: 'Sign-in needed',
+    403: 'Not allowed',
+    404: 'Not found',
+    405: 'Not allowed',
+    409: 'Conflict',
+    413: 'Too large',
+    415: 'Not accepted',
+    429: 'Too many requests',
+  };
   const home = session ? (session.user.role === 'operator' ? '/console' : '/dashboard') : '/dashboard/sign-in';
   return page(
-    { area: session ? area : 'public', env: s.config.env, csrf: session?.csrf ?? '', email: session?.user.email, path: req.url },
+    {
+      area: session ? area : 'public',
+      env: s.config.env,
+      csrf: session?.csrf ?? '',
+      email: session?.user.email,
+      path: req.url,
+    },
     titles[err.status] ?? 'Something went wrong',
     html`<p>${err.message}</p><p><a href="${home}">Back to the start page</a></p>`,
     { error: err.status >= 500 ? `Error reference: ${req.id}` : null },

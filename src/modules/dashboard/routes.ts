@@ -46,10 +46,14 @@ export function dashboardRoutes(root: FastifyInstance, s: Services): void {
       route.schema = { ...route.schema, hide: true } as typeof route.schema;
     });
     scope.addHook('onRequest', async (req, reply) => {
-      reply.header('content-security-policy', "default-src 'self'; img-src 'self' data: https: http:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+      reply.header(
+        'content-security-policy',
+        "default-src 'self'; img-src 'self' data: https: http:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      );
       reply.header('x-content-type-options', 'nosniff');
       reply.header('referrer-policy', 'same-origin');
-      if (!req.url.startsWith(LOGO_PREFIX) && !req.url.startsWith('/dashboard/assets/')) reply.header('cache-control', 'no-store');
+      if (!req.url.startsWith(LOGO_PREFIX) && !req.url.startsWith('/dashboard/assets/'))
+        reply.header('cache-control', 'no-store');
     });
 
     // Session and role first, then the CSRF token of every POST; both before any handler runs.
@@ -61,7 +65,11 @@ export function dashboardRoutes(root: FastifyInstance, s: Services): void {
       if (req.method === 'POST') {
         const expected = area === 'public' ? (req.cookies[LOGIN_CSRF_COOKIE] ?? '') : (session?.csrf ?? '');
         if (!same(formToken(req), expected)) {
-          throw new ApiError(403, 'csrf_token_invalid', 'This form has expired or did not come from this site (missing or wrong security token). Reload the page and submit it again.');
+          throw new ApiError(
+            403,
+            'csrf_token_invalid',
+            'This form has expired or did not come from this site (missing or wrong security token). Reload the page and submit it again.',
+          );
         }
       }
       if (area === 'public') return;
@@ -69,8 +77,14 @@ export function dashboardRoutes(root: FastifyInstance, s: Services): void {
         if (req.method === 'GET') return redirectToSignIn(req, reply, area);
         throw new ApiError(401, 'unauthenticated', 'Sign in first.');
       }
-      if (area === 'operator' && session.user.role !== 'operator') throw new ApiError(403, 'operator_only', 'The operator console is for the service’s staff only.');
-      if (area === 'partner' && session.user.role !== 'partner') throw new ApiError(403, 'partner_only', 'This page belongs to the partner dashboard; operators use the console at /console.');
+      if (area === 'operator' && session.user.role !== 'operator')
+        throw new ApiError(403, 'operator_only', 'The operator console is for the service’s staff only.');
+      if (area === 'partner' && session.user.role !== 'partner')
+        throw new ApiError(
+          403,
+          'partner_only',
+          'This page belongs to the partner dashboard; operators use the console at /console.',
+        );
     });
 
     scope.setErrorHandler((err, req, reply) => {
@@ -96,69 +110,126 @@ export function dashboardRoutes(root: FastifyInstance, s: Services): void {
       }
       return t;
     };
-    const publicCtx = (req: FastifyRequest, csrf: string, area: PageContext['area'] = 'public'): PageContext => ({ area, env: s.config.env, csrf, path: req.url });
+    const publicCtx = (req: FastifyRequest, csrf: string, area: PageContext['area'] = 'public'): PageContext => ({
+      area,
+      env: s.config.env,
+      csrf,
+      path: req.url,
+    });
 
-    scope.get('/dashboard/assets/app.css', { config: {} }, async (_req, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CSS));
-    scope.get('/dashboard/assets/app.js', { config: {} }, async (_req, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(JS));
+    scope.get('/dashboard/assets/app.css', { config: {} }, async (_req, reply) =>
+      reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CSS),
+    );
+    scope.get('/dashboard/assets/app.js', { config: {} }, async (_req, reply) =>
+      reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(JS),
+    );
     scope.get(`${LOGO_PREFIX}:file`, async (req, reply) => {
       const file = await s.dashboard.logoFile((req.params as { file: string }).file);
       if (!file) throw notFound('Logo');
       return reply.type(file.contentType).header('cache-control', 'public, max-age=86400, immutable').send(file.data);
     });
 
-    const signInPage = (req: FastifyRequest, csrf: string, area: 'dashboard' | 'console', opts: { error?: string; email?: string } = {}) => {
-      const next = typeof (req.query as Record<string, unknown>)?.next === 'string' ? String((req.query as Record<string, unknown>).next) : value(req.body, 'next');
-      return page(publicCtx(req, csrf), area === 'console' ? 'Operator sign-in' : 'Sign in', html`<div class="card auth">
-${form(`/${area}/sign-in`, csrf, html`${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
+    const signInPage = (
+      req: FastifyRequest,
+      csrf: string,
+      area: 'dashboard' | 'console',
+      opts: { error?: string; email?: string } = {},
+    ) => {
+      const next =
+        typeof (req.query as Record<string, unknown>)?.next === 'string'
+          ? String((req.query as Record<string, unknown>).next)
+          : value(req.body, 'next');
+      return page(
+        publicCtx(req, csrf),
+        area === 'console' ? 'Operator sign-in' : 'Sign in',
+        html`<div class="card auth">
+${form(
+  `/${area}/sign-in`,
+  csrf,
+  html`${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
 ${field({ label: 'E-mail', name: 'email', type: 'email', required: true, autocomplete: 'username', value: opts.email })}
 ${field({ label: 'Password', name: 'password', type: 'password', required: true, autocomplete: 'current-password' })}
-<button type="submit">Sign in</button>`, { label: 'Sign in' })}
-<p class="help">${area === 'console' ? 'Partners sign in at ' : 'Staff of the service sign in at '}<a href="${area === 'console' ? '/dashboard/sign-in' : '/console/sign-in'}">${area === 'console' ? 'the partner dashboard' : 'the operator console'}</a>.</p></div>`, { error: opts.error });
+<button type="submit">Sign in</button>`,
+  { label: 'Sign in' },
+)}
+<p class="help">${area === 'console' ? 'Partners sign in at ' : 'Staff of the service sign in at '}<a href="${area === 'console' ? '/dashboard/sign-in' : '/console/sign-in'}">${area === 'console' ? 'the partner dashboard' : 'the operator console'}</a>.</p></div>`,
+        { error: opts.error },
+      );
     };
 
     for (const area of ['dashboard', 'console'] as const) {
       scope.get(`/${area}/sign-in`, { config: { dashboard: 'public' } }, async (req, reply) => {
-        if (req.dashboardSession) return reply.code(303).header('location', req.dashboardSession.user.role === 'operator' ? '/console' : '/dashboard').send();
+        if (req.dashboardSession)
+          return reply
+            .code(303)
+            .header('location', req.dashboardSession.user.role === 'operator' ? '/console' : '/dashboard')
+            .send();
         return sendHtml(reply, signInPage(req, loginToken(req, reply), area));
       });
       postPaths.push(`/${area}/sign-in`);
       scope.post(`/${area}/sign-in`, { config: { dashboard: 'public' } }, async (req, reply) => {
         const email = value(req.body, 'email') ?? '';
         try {
-          const { cookie: c, session } = await s.dashboard.signIn({ email, password: value(req.body, 'password') ?? '', ip: req.ip });
+          const { cookie: c, session } = await s.dashboard.signIn({
+            email,
+            password: value(req.body, 'password') ?? '',
+            ip: req.ip,
+          });
           return sessionRedirect(reply, c, session.user.role, value(req.body, 'next'));
         } catch (err) {
           if (!(err instanceof ApiError) || err.status >= 500) throw err;
           if (err.headers) reply.headers(err.headers);
-          return sendHtml(reply, signInPage(req, loginToken(req, reply), area, { error: err.message, email: email.slice(0, 254) }), err.status);
+          return sendHtml(
+            reply,
+            signInPage(req, loginToken(req, reply), area, { error: err.message, email: email.slice(0, 254) }),
+            err.status,
+          );
         }
       });
       postPaths.push(`/${area}/sign-out`);
-      scope.post(`/${area}/sign-out`, { config: { dashboard: area === 'console' ? 'operator' : 'partner' } }, async (req, reply) => {
-        await s.dashboard.signOut(req.dashboardSession!);
-        reply.clearCookie(SESSION_COOKIE, { path: '/' });
-        return reply.code(303).header('location', `/${area}/sign-in`).send();
-      });
+      scope.post(
+        `/${area}/sign-out`,
+        { config: { dashboard: area === 'console' ? 'operator' : 'partner' } },
+        async (req, reply) => {
+          await s.dashboard.signOut(req.dashboardSession!);
+          reply.clearCookie(SESSION_COOKIE, { path: '/' });
+          return reply.code(303).header('location', `/${area}/sign-in`).send();
+        },
+      );
     }
 
     const invitationPage = (req: FastifyRequest, csrf: string, tokenValue: string, email: string, error?: string) =>
-      page(publicCtx(req, csrf), 'Set your password', html`<div class="card auth"><p>You were invited to the partner dashboard as <strong>${email}</strong>. Choose a password of at least 10 characters.</p>
-${form('/dashboard/invitation', csrf, html`<input type="hidden" name="token" value="${tokenValue}">
+      page(
+        publicCtx(req, csrf),
+        'Set your password',
+        html`<div class="card auth"><p>You were invited to the partner dashboard as <strong>${email}</strong>. Choose a password of at least 10 characters.</p>
+${form(
+  '/dashboard/invitation',
+  csrf,
+  html`<input type="hidden" name="token" value="${tokenValue}">
 ${field({ label: 'New password', name: 'password', type: 'password', required: true, autocomplete: 'new-password', help: 'At least 10 characters.' })}
 ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password', required: true, autocomplete: 'new-password' })}
-<button type="submit">Set password and sign in</button>`)}</div>`, { error });
-    scope.get('/dashboard/invitation', { config: { dashboard: 'public' }, schema: { querystring: Strict({ token: Type.String({ maxLength: 200 }) }) } }, async (req, reply) => {
-      const t = (req.query as { token: string }).token;
-      const inv = await s.dashboard.openInvitation(t);
-      return sendHtml(reply, invitationPage(req, loginToken(req, reply), t, inv.email));
-    });
+<button type="submit">Set password and sign in</button>`,
+)}</div>`,
+        { error },
+      );
+    scope.get(
+      '/dashboard/invitation',
+      { config: { dashboard: 'public' }, schema: { querystring: Strict({ token: Type.String({ maxLength: 200 }) }) } },
+      async (req, reply) => {
+        const t = (req.query as { token: string }).token;
+        const inv = await s.dashboard.openInvitation(t);
+        return sendHtml(reply, invitationPage(req, loginToken(req, reply), t, inv.email));
+      },
+    );
     postPaths.push('/dashboard/invitation');
     scope.post('/dashboard/invitation', { config: { dashboard: 'public' } }, async (req, reply) => {
       const t = required(req.body, 'token', 'The invitation token', 200);
       const inv = await s.dashboard.openInvitation(t);
       try {
         const password = value(req.body, 'password') ?? '';
-        if (password !== (value(req.body, 'passwordRepeat') ?? '')) throw new ApiError(400, 'passwords_differ', 'The two passwords differ');
+        if (password !== (value(req.body, 'passwordRepeat') ?? ''))
+          throw new ApiError(400, 'passwords_differ', 'The two passwords differ');
         const { cookie: c, session } = await s.dashboard.acceptInvitation(t, password);
         return sessionRedirect(reply, c, session.user.role);
       } catch (err) {
@@ -169,9 +240,18 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
 
     // Unknown pages under the two areas answer with a page, not the API's JSON.
     for (const prefix of ['/dashboard', '/console']) {
-      scope.register(async (sub) => {
-        sub.setNotFoundHandler((req, reply) => sendHtml(reply, errorPage(s, req, new ApiError(404, 'not_found', `There is no page ${req.url.split('?')[0]}`)), 404));
-      }, { prefix });
+      scope.register(
+        async (sub) => {
+          sub.setNotFoundHandler((req, reply) =>
+            sendHtml(
+              reply,
+              errorPage(s, req, new ApiError(404, 'not_found', `There is no page ${req.url.split('?')[0]}`)),
+              404,
+            ),
+          );
+        },
+        { prefix },
+      );
     }
 
     const r = new DashRouter(scope, s, postPaths);
@@ -185,27 +265,54 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
 
 function redirectToSignIn(req: FastifyRequest, reply: FastifyReply, area: 'partner' | 'operator') {
   const base = area === 'operator' ? '/console/sign-in' : '/dashboard/sign-in';
-  return reply.code(303).header('location', `${base}?next=${encodeURIComponent(req.url)}`).send();
+  return reply
+    .code(303)
+    .header('location', `${base}?next=${encodeURIComponent(req.url)}`)
+    .send();
 }
 
 /** Operator API: users are created here (and by the CLI on top of it). */
 export function dashboardOperatorRoutes(app: FastifyInstance, s: Services): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const UserBody = Strict({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) });
-  r.post('/organizations/:organizationReference/users', {
-    schema: { params: Strict({ organizationReference: Type.String({ maxLength: 200 }) }), body: UserBody },
-  }, async (req) => {
-    const orgId = req.params.organizationReference;
-    if (req.body.password === undefined) {
-      const inv = await s.dashboard.invite(orgId, req.body.email, null);
-      return { user: inv.user, invitationUrl: `${s.config.publicBaseUrl}/dashboard/invitation?token=${inv.token}` };
-    }
-    return { user: await s.dashboard.createPartnerUser(orgId, { email: req.body.email, password: req.body.password }) };
+  const UserBody = Strict({
+    email: Type.String({ minLength: 3, maxLength: 254 }),
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   });
-  r.get('/organizations/:organizationReference/users', { schema: { params: Strict({ organizationReference: Type.String({ maxLength: 200 }) }) } }, async (req) => ({
-    users: await s.dashboard.listUsers(req.params.organizationReference),
-  }));
-  r.post('/users', { schema: { body: Strict({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 200 }) }) } }, async (req) => ({
-    user: await s.dashboard.createOperatorUser(req.body),
-  }));
+  r.post(
+    '/organizations/:organizationReference/users',
+    {
+      schema: { params: Strict({ organizationReference: Type.String({ maxLength: 200 }) }), body: UserBody },
+    },
+    async (req) => {
+      const orgId = req.params.organizationReference;
+      if (req.body.password === undefined) {
+        const inv = await s.dashboard.invite(orgId, req.body.email, null);
+        return { user: inv.user, invitationUrl: `${s.config.publicBaseUrl}/dashboard/invitation?token=${inv.token}` };
+      }
+      return {
+        user: await s.dashboard.createPartnerUser(orgId, { email: req.body.email, password: req.body.password }),
+      };
+    },
+  );
+  r.get(
+    '/organizations/:organizationReference/users',
+    { schema: { params: Strict({ organizationReference: Type.String({ maxLength: 200 }) }) } },
+    async (req) => ({
+      users: await s.dashboard.listUsers(req.params.organizationReference),
+    }),
+  );
+  r.post(
+    '/users',
+    {
+      schema: {
+        body: Strict({
+          email: Type.String({ minLength: 3, maxLength: 254 }),
+          password: Type.String({ minLength: 1, maxLength: 200 }),
+        }),
+      },
+    },
+    async (req) => ({
+      user: await s.dashboard.createOperatorUser(req.body),
+    }),
+  );
 }

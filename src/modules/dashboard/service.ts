@@ -29,7 +29,13 @@ const token = () => randomBytes(32).toString('base64url');
 
 function scryptAsync(password: string, salt: Buffer, n: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, SCRYPT.keylen, { N: n, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(
+      password.normalize('NFKC'),
+      salt,
+      SCRYPT.keylen,
+      { N: n, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 },
+      (err, key) => (err ? reject(err) : resolve(key)),
+    );
   });
 }
 
@@ -58,8 +64,10 @@ export function normalizeEmail(raw: string): string {
 }
 
 export function checkPassword(password: string): void {
-  if (password.length < MIN_PASSWORD) throw badRequest(`The password must have at least ${MIN_PASSWORD} characters`, 'password_too_short');
-  if (password.length > MAX_PASSWORD) throw badRequest(`The password must have at most ${MAX_PASSWORD} characters`, 'password_too_long');
+  if (password.length < MIN_PASSWORD)
+    throw badRequest(`The password must have at least ${MIN_PASSWORD} characters`, 'password_too_short');
+  if (password.length > MAX_PASSWORD)
+    throw badRequest(`The password must have at most ${MAX_PASSWORD} characters`, 'password_too_long');
 }
 
 export interface Session {
@@ -81,18 +89,37 @@ export const toUser = (u: UserRow) => ({
 export type DashboardService = ReturnType<typeof dashboardService>;
 
 /** Users, passwords, sessions, the sign-in lockout and invitations. */
-export function dashboardService(deps: { db: Db; clock: Clock; organization: OrganizationService; blobs: BlobStore; publicBaseUrl: string }) {
+export function dashboardService(deps: {
+  db: Db;
+  clock: Clock;
+  organization: OrganizationService;
+  blobs: BlobStore;
+  publicBaseUrl: string;
+}) {
   const { db, clock } = deps;
 
-  async function insertUser(input: { organizationId: string | null; email: string; role: Role; password: string | null }) {
+  async function insertUser(input: {
+    organizationId: string | null;
+    email: string;
+    role: Role;
+    password: string | null;
+  }) {
     const email = normalizeEmail(input.email);
     if (input.password !== null) checkPassword(input.password);
     const id = newReference('User');
     const passwordHash = input.password === null ? null : await hashPassword(input.password);
     try {
-      await repo.insertUser(db, { id, organizationId: input.organizationId, email, role: input.role, passwordHash, createdAt: clock.now() });
+      await repo.insertUser(db, {
+        id,
+        organizationId: input.organizationId,
+        email,
+        role: input.role,
+        passwordHash,
+        createdAt: clock.now(),
+      });
     } catch (err) {
-      if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw conflict('email_in_use', `A user with e-mail ${email} already exists`);
+      if (pgErrorCode(err) === PG_UNIQUE_VIOLATION)
+        throw conflict('email_in_use', `A user with e-mail ${email} already exists`);
       throw err;
     }
     return (await repo.user(db, id))!;
@@ -121,17 +148,28 @@ export function dashboardService(deps: { db: Db; clock: Clock; organization: Org
     // Expired sessions and day-old attempts go at each sign-in: cheap, and no job to schedule.
     await repo.purgeExpired(db, now);
     const csrf = token();
-    await repo.insertSession(db, { id_hash: sha256(raw), user_id: user.id, csrf_token: csrf, created_at: now, last_seen_at: now, expires_at: new Date(now.getTime() + SESSION_IDLE_MS) });
+    await repo.insertSession(db, {
+      id_hash: sha256(raw),
+      user_id: user.id,
+      csrf_token: csrf,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: new Date(now.getTime() + SESSION_IDLE_MS),
+    });
     return { cookie: raw, session: { idHash: sha256(raw), csrf, flash: null, user } };
   }
 
   const service = {
     async createPartnerUser(orgId: string, input: { email: string; password: string }) {
       await deps.organization.organizationRow(orgId);
-      return toUser(await insertUser({ organizationId: orgId, email: input.email, role: 'partner', password: input.password }));
+      return toUser(
+        await insertUser({ organizationId: orgId, email: input.email, role: 'partner', password: input.password }),
+      );
     },
     async createOperatorUser(input: { email: string; password: string }) {
-      return toUser(await insertUser({ organizationId: null, email: input.email, role: 'operator', password: input.password }));
+      return toUser(
+        await insertUser({ organizationId: null, email: input.email, role: 'operator', password: input.password }),
+      );
     },
     async listUsers(orgId: string) {
       await deps.organization.organizationRow(orgId);
@@ -150,13 +188,23 @@ export function dashboardService(deps: { db: Db; clock: Clock; organization: Org
      * Checks e-mail and password under the lockout. Every outcome but success is the same message,
      * so the form does not reveal which e-mails have accounts.
      */
-    async signIn(input: { email: string; password: string; ip: string }): Promise<{ cookie: string; session: Session }> {
+    async signIn(input: {
+      email: string;
+      password: string;
+      ip: string;
+    }): Promise<{ cookie: string; session: Session }> {
       const email = input.email.trim().toLowerCase().slice(0, 254);
       const now = clock.now();
       const until = await lockedUntil(email, now);
       if (until) {
         const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / MINUTE));
-        throw new ApiError(429, 'sign_in_locked', `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, undefined, { 'retry-after': String(minutes * 60) });
+        throw new ApiError(
+          429,
+          'sign_in_locked',
+          `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          undefined,
+          { 'retry-after': String(minutes * 60) },
+        );
       }
       const user = await repo.userByEmail(db, email);
       const candidate = input.password.slice(0, MAX_PASSWORD);
@@ -181,35 +229,55 @@ export function dashboardService(deps: { db: Db; clock: Clock; organization: Org
       }
       return { idHash: row.id_hash, csrf: row.csrf_token, flash: row.flash, user: row.user };
     },
-    signOut: (s: Pick<SessionRow, 'id_hash'> | { idHash: string }) => repo.deleteSession(db, 'idHash' in s ? s.idHash : s.id_hash),
-    setFlash: (s: Session, message: string | null) => repo.setFlash(db, s.idHash, message ? message.slice(0, 500) : null),
+    signOut: (s: Pick<SessionRow, 'id_hash'> | { idHash: string }) =>
+      repo.deleteSession(db, 'idHash' in s ? s.idHash : s.id_hash),
+    setFlash: (s: Session, message: string | null) =>
+      repo.setFlash(db, s.idHash, message ? message.slice(0, 500) : null),
 
     /** A one-time link for setting a password; the user exists (without a password) from now on. */
-    async invite(orgId: string, email: string, invitedBy: string | null): Promise<{ token: string; user: ReturnType<typeof toUser> }> {
+    async invite(
+      orgId: string,
+      email: string,
+      invitedBy: string | null,
+    ): Promise<{ token: string; user: ReturnType<typeof toUser> }> {
       await deps.organization.organizationRow(orgId);
       const normalized = normalizeEmail(email);
       const existing = await repo.userByEmail(db, normalized);
-      if (existing && (existing.password_hash || existing.organization_id !== orgId)) throw conflict('email_in_use', `A user with e-mail ${normalized} already exists`);
-      const user = existing ?? (await insertUser({ organizationId: orgId, email: normalized, role: 'partner', password: null }));
+      if (existing && (existing.password_hash || existing.organization_id !== orgId))
+        throw conflict('email_in_use', `A user with e-mail ${normalized} already exists`);
+      const user =
+        existing ?? (await insertUser({ organizationId: orgId, email: normalized, role: 'partner', password: null }));
       const raw = token();
       const now = clock.now();
       await db.tx(async (tx) => {
         await repo.expireInvitationsFor(tx, normalized, now);
-        await repo.insertInvitation(tx, { id: newReference('Invitation'), token_hash: sha256(raw), organization_id: orgId, email: normalized, invited_by: invitedBy, created_at: now, expires_at: new Date(now.getTime() + INVITATION_MS) });
+        await repo.insertInvitation(tx, {
+          id: newReference('Invitation'),
+          token_hash: sha256(raw),
+          organization_id: orgId,
+          email: normalized,
+          invited_by: invitedBy,
+          created_at: now,
+          expires_at: new Date(now.getTime() + INVITATION_MS),
+        });
       });
       return { token: raw, user: toUser(user) };
     },
     async invitations(orgId: string) {
       const now = clock.now();
       return (await repo.invitationsOf(db, orgId)).map((i) => ({
-        reference: i.id, email: i.email, created: i.created_at.toISOString(), expires: i.expires_at.toISOString(),
+        reference: i.id,
+        email: i.email,
+        created: i.created_at.toISOString(),
+        expires: i.expires_at.toISOString(),
         status: i.accepted_at ? 'accepted' : i.expires_at <= now ? 'expired' : 'open',
       }));
     },
     /** The open invitation of a link, or a 404 for an unknown, used or expired one. */
     async openInvitation(raw: string) {
       const inv = raw && raw.length <= 100 ? await repo.invitationByToken(db, sha256(raw)) : null;
-      if (!inv || inv.accepted_at || inv.expires_at <= clock.now()) throw notFound('Invitation (the link is unknown, used or expired)');
+      if (!inv || inv.accepted_at || inv.expires_at <= clock.now())
+        throw notFound('Invitation (the link is unknown, used or expired)');
       return inv;
     },
     async acceptInvitation(raw: string, password: string): Promise<{ cookie: string; session: Session }> {
@@ -217,7 +285,8 @@ export function dashboardService(deps: { db: Db; clock: Clock; organization: Org
       checkPassword(password);
       const hash = await hashPassword(password);
       const user = await repo.userByEmail(db, inv.email);
-      if (!user || user.organization_id !== inv.organization_id) throw notFound('Invitation (the link is unknown, used or expired)');
+      if (!user || user.organization_id !== inv.organization_id)
+        throw notFound('Invitation (the link is unknown, used or expired)');
       const taken = await db.tx(async (tx) => {
         if (!(await repo.acceptInvitation(tx, inv.id, clock.now()))) return false;
         await repo.setPassword(tx, user.id, hash);

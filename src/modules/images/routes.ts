@@ -27,15 +27,37 @@ export function imagesRoutes(app: FastifyInstance, s: Services): void {
         description: `The format is judged from the bytes, not from a header. Identical bytes return the same reference. Images larger than 7000x7000 pixels are downsized to fit, keeping the aspect ratio; \`originalWidth\`/\`originalHeight\` then give the uploaded size. Counts to the \`uploads\` and \`default\` buckets.`,
         response: { 200: Open({ image: Image }), ...errors(403, 413, 415) },
       },
-      handler: async (req, bytes, upload) => ({ image: await s.images.upload(req.principal.organizationId, bytes, upload) }),
+      handler: async (req, bytes, upload) => ({
+        image: await s.images.upload(req.principal.organizationId, bytes, upload),
+      }),
     });
 
-    r.get('/images', {
-      schema: { operationId: 'listImages', tags, summary: 'Uploaded images, newest first', querystring: Strict(PageQuery), response: { 200: Page('images', Image), ...errors() } },
-    }, async (req) => s.images.list(req.principal.organizationId, req.query));
+    r.get(
+      '/images',
+      {
+        schema: {
+          operationId: 'listImages',
+          tags,
+          summary: 'Uploaded images, newest first',
+          querystring: Strict(PageQuery),
+          response: { 200: Page('images', Image), ...errors() },
+        },
+      },
+      async (req) => s.images.list(req.principal.organizationId, req.query),
+    );
 
-    r.get('/images/:imageReference', {
-      schema: { operationId: 'getImage', tags, summary: 'One uploaded image', params: RefParams('imageReference'), response: { 200: Open({ image: Image }), ...errors(404) } },
-    }, async (req) => ({ image: await s.images.image(req.principal.organizationId, req.params.imageReference) }));
+    r.get(
+      '/images/:imageReference',
+      {
+        schema: {
+          operationId: 'getImage',
+          tags,
+          summary: 'One uploaded image',
+          params: RefParams('imageReference'),
+          response: { 200: Open({ image: Image }), ...errors(404) },
+        },
+      },
+      async (req) => ({ image: await s.images.image(req.principal.organizationId, req.params.imageReference) }),
+    );
   });
 }

@@ -36,7 +36,9 @@ function toImage(r: ImageRow) {
     format: r.format,
     size: r.size,
     created: r.created_at.toISOString(),
-    ...(r.original_width !== null && r.original_height !== null ? { originalWidth: r.original_width, originalHeight: r.original_height } : {}),
+    ...(r.original_width !== null && r.original_height !== null
+      ? { originalWidth: r.original_width, originalHeight: r.original_height }
+      : {}),
   };
 }
 

@@ -21,5 +21,11 @@ export function registerMaintenanceJobs(s: Pick<Services, 'worker' | 'db' | 'clo
 
 export async function scheduleMaintenance(s: Pick<Services, 'db' | 'clock'>, at = s.clock.now()): Promise<void> {
   const slot = new Date(Math.floor(at.getTime() / HOUR) * HOUR).toISOString();
-  await enqueue(s.db, s.clock, 'maintenance.hourly', {}, { runAt: at, dedupeKey: `maintenance.hourly:${slot}`, maxAttempts: 3 });
+  await enqueue(
+    s.db,
+    s.clock,
+    'maintenance.hourly',
+    {},
+    { runAt: at, dedupeKey: `maintenance.hourly:${slot}`, maxAttempts: 3 },
+  );
 }

@@ -5,10 +5,19 @@ import { ApiError, notFound } from '../../platform/errors.ts';
 import { jobsRepo } from '../../platform/jobs/queue.ts';
 import { Nullable, PageQuery, Strict, Type } from '../../platform/http/schemas.ts';
 import type { Services } from '../../services.ts';
-import { CreateAccount, CreateApiKey, CreateBrand, CreateOrganization, CreateStore, SetRateLimits, UpdateStore } from '../organization/schemas.ts';
+import {
+  CreateAccount,
+  CreateApiKey,
+  CreateBrand,
+  CreateOrganization,
+  CreateStore,
+  SetRateLimits,
+  UpdateStore,
+} from '../organization/schemas.ts';
 
 const OrgParams = Strict({ organizationReference: Type.String({ maxLength: 200 }) });
-const OrgChildParams = (name: string) => Strict({ organizationReference: Type.String({ maxLength: 200 }), [name]: Type.String({ maxLength: 200 }) });
+const OrgChildParams = (name: string) =>
+  Strict({ organizationReference: Type.String({ maxLength: 200 }), [name]: Type.String({ maxLength: 200 }) });
 
 function tokenMatches(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -24,7 +33,8 @@ export function operatorRoutes(app: FastifyInstance, s: Services, operatorToken:
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!token || !tokenMatches(token, operatorToken)) throw new ApiError(401, 'unauthorized', 'Operator token missing or wrong (Authorization: Bearer <token>)');
+    if (!token || !tokenMatches(token, operatorToken))
+      throw new ApiError(401, 'unauthorized', 'Operator token missing or wrong (Authorization: Bearer <token>)');
   });
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true } as typeof route.schema;
@@ -32,39 +42,100 @@ export function operatorRoutes(app: FastifyInstance, s: Services, operatorToken:
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const o = s.organization;
 
-  r.get('/organizations', { schema: { querystring: Strict(PageQuery) } }, async (req) => o.listOrganizations(req.query));
-  r.post('/organizations', { schema: { body: CreateOrganization } }, async (req) => ({ organization: await o.createOrganization(req.body) }));
+  r.get('/organizations', { schema: { querystring: Strict(PageQuery) } }, async (req) =>
+    o.listOrganizations(req.query),
+  );
+  r.post('/organizations', { schema: { body: CreateOrganization } }, async (req) => ({
+    organization: await o.createOrganization(req.body),
+  }));
   r.get('/organizations/:organizationReference', { schema: { params: OrgParams } }, async (req) => {
     const row = await o.organizationRow(req.params.organizationReference);
-    return { organization: { ...(await o.organization(row.id)), rateLimits: row.rate_limits, rendertokenLimit: row.rendertoken_limit } };
+    return {
+      organization: {
+        ...(await o.organization(row.id)),
+        rateLimits: row.rate_limits,
+        rendertokenLimit: row.rendertoken_limit,
+      },
+    };
   });
-  r.put('/organizations/:organizationReference/rate-limits', { schema: { params: OrgParams, body: Nullable(SetRateLimits) } }, async (req) =>
-    o.setRateLimits(req.params.organizationReference, req.body),
+  r.put(
+    '/organizations/:organizationReference/rate-limits',
+    { schema: { params: OrgParams, body: Nullable(SetRateLimits) } },
+    async (req) => o.setRateLimits(req.params.organizationReference, req.body),
   );
-  r.put('/organizations/:organizationReference/rendertoken-limit', { schema: { params: OrgParams, body: Strict({ limit: Type.Integer({ minimum: 0 }) }) } }, async (req) =>
-    o.setRendertokenLimit(req.params.organizationReference, req.body.limit),
+  r.put(
+    '/organizations/:organizationReference/rendertoken-limit',
+    { schema: { params: OrgParams, body: Strict({ limit: Type.Integer({ minimum: 0 }) }) } },
+    async (req) => o.setRendertokenLimit(req.params.organizationReference, req.body.limit),
   );
 
-  r.get('/organizations/:organizationReference/accounts', { schema: { params: OrgParams, querystring: Strict(PageQuery) } }, async (req) => o.listAccounts(req.params.organizationReference, req.query));
-  r.post('/organizations/:organizationReference/accounts', { schema: { params: OrgParams, body: CreateAccount } }, async (req) => ({
-    account: await o.createAccount(req.params.organizationReference, req.body),
-  }));
-  r.get('/organizations/:organizationReference/brands', { schema: { params: OrgParams, querystring: Strict(PageQuery) } }, async (req) => o.listBrands(req.params.organizationReference, req.query));
-  r.post('/organizations/:organizationReference/brands', { schema: { params: OrgParams, body: CreateBrand } }, async (req) => ({
-    brand: await o.createBrand(req.params.organizationReference, req.body),
-  }));
-  r.get('/organizations/:organizationReference/stores', { schema: { params: OrgParams, querystring: Strict(PageQuery) } }, async (req) => o.listStores(req.params.organizationReference, req.query));
-  r.post('/organizations/:organizationReference/stores', { schema: { params: OrgParams, body: CreateStore } }, async (req) => ({
-    store: await o.createStore(req.params.organizationReference, req.body),
-  }));
-  r.patch('/organizations/:organizationReference/stores/:storeReference', { schema: { params: OrgChildParams('storeReference'), body: UpdateStore } }, async (req) => ({
-    store: await o.updateStore(req.params.organizationReference, (req.params as Record<string, string>).storeReference, req.body),
-  }));
-  r.get('/organizations/:organizationReference/api-keys', { schema: { params: OrgParams, querystring: Strict(PageQuery) } }, async (req) => o.listApiKeys(req.params.organizationReference, req.query));
-  r.post('/organizations/:organizationReference/api-keys', { schema: { params: OrgParams, body: CreateApiKey } }, async (req) => o.createApiKey(req.params.organizationReference, req.body));
-  r.post('/organizations/:organizationReference/api-keys/:apiKeyReference/revoke', { schema: { params: OrgChildParams('apiKeyReference') } }, async (req) => ({
-    apiKey: await o.revokeApiKey(req.params.organizationReference, (req.params as Record<string, string>).apiKeyReference),
-  }));
+  r.get(
+    '/organizations/:organizationReference/accounts',
+    { schema: { params: OrgParams, querystring: Strict(PageQuery) } },
+    async (req) => o.listAccounts(req.params.organizationReference, req.query),
+  );
+  r.post(
+    '/organizations/:organizationReference/accounts',
+    { schema: { params: OrgParams, body: CreateAccount } },
+    async (req) => ({
+      account: await o.createAccount(req.params.organizationReference, req.body),
+    }),
+  );
+  r.get(
+    '/organizations/:organizationReference/brands',
+    { schema: { params: OrgParams, querystring: Strict(PageQuery) } },
+    async (req) => o.listBrands(req.params.organizationReference, req.query),
+  );
+  r.post(
+    '/organizations/:organizationReference/brands',
+    { schema: { params: OrgParams, body: CreateBrand } },
+    async (req) => ({
+      brand: await o.createBrand(req.params.organizationReference, req.body),
+    }),
+  );
+  r.get(
+    '/organizations/:organizationReference/stores',
+    { schema: { params: OrgParams, querystring: Strict(PageQuery) } },
+    async (req) => o.listStores(req.params.organizationReference, req.query),
+  );
+  r.post(
+    '/organizations/:organizationReference/stores',
+    { schema: { params: OrgParams, body: CreateStore } },
+    async (req) => ({
+      store: await o.createStore(req.params.organizationReference, req.body),
+    }),
+  );
+  r.patch(
+    '/organizations/:organizationReference/stores/:storeReference',
+    { schema: { params: OrgChildParams('storeReference'), body: UpdateStore } },
+    async (req) => ({
+      store: await o.updateStore(
+        req.params.organizationReference,
+        (req.params as Record<string, string>).storeReference,
+        req.body,
+      ),
+    }),
+  );
+  r.get(
+    '/organizations/:organizationReference/api-keys',
+    { schema: { params: OrgParams, querystring: Strict(PageQuery) } },
+    async (req) => o.listApiKeys(req.params.organizationReference, req.query),
+  );
+  r.post(
+    '/organizations/:organizationReference/api-keys',
+    { schema: { params: OrgParams, body: CreateApiKey } },
+    async (req) => o.createApiKey(req.params.organizationReference, req.body),
+  );
+  r.post(
+    '/organizations/:organizationReference/api-keys/:apiKeyReference/revoke',
+    { schema: { params: OrgChildParams('apiKeyReference') } },
+    async (req) => ({
+      apiKey: await o.revokeApiKey(
+        req.params.organizationReference,
+        (req.params as Record<string, string>).apiKeyReference,
+      ),
+    }),
+  );
 
   const JobsQuery = Strict({
     status: Type.Optional(Type.Enum(['pending', 'running', 'succeeded', 'dead'])),
@@ -72,12 +143,23 @@ export function operatorRoutes(app: FastifyInstance, s: Services, operatorToken:
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
   });
   r.get('/jobs', { schema: { querystring: JobsQuery } }, async (req) => {
-    const rows = await jobsRepo.list(s.db, { status: req.query.status, kind: req.query.kind, limit: req.query.limit ?? 50 });
+    const rows = await jobsRepo.list(s.db, {
+      status: req.query.status,
+      kind: req.query.kind,
+      limit: req.query.limit ?? 50,
+    });
     return {
       counts: await jobsRepo.counts(s.db),
       jobs: rows.map((j) => ({
-        id: j.id, kind: j.kind, status: j.status, attempts: j.attempts, maxAttempts: j.max_attempts,
-        runAt: j.run_at.toISOString(), lastError: j.last_error, created: j.created_at.toISOString(), payload: j.payload,
+        id: j.id,
+        kind: j.kind,
+        status: j.status,
+        attempts: j.attempts,
+        maxAttempts: j.max_attempts,
+        runAt: j.run_at.toISOString(),
+        lastError: j.last_error,
+        created: j.created_at.toISOString(),
+        payload: j.payload,
       })),
     };
   });

@@ -32,11 +32,18 @@ export function orderChanges(deps: ChangeDeps) {
 
   /** order.updated and the legacy callback, in the transaction of the change. */
   async function changed(tx: Executor, o: OrderRow, store: StoreRow): Promise<void> {
-    await events.record(tx, { organizationId: o.organization_id, type: 'order.updated', data: { order: await orderViewIn(tx, o.organization_id, o.id, store.code) } });
+    await events.record(tx, {
+      organizationId: o.organization_id,
+      type: 'order.updated',
+      data: { order: await orderViewIn(tx, o.organization_id, o.id, store.code) },
+    });
     await enqueueOrderCallback(tx, clock, o, store);
   }
 
-  async function lockOrder(tx: Executor, o: OrderRow): Promise<{ order: OrderRow; lines: OrderlineRow[]; store: StoreRow }> {
+  async function lockOrder(
+    tx: Executor,
+    o: OrderRow,
+  ): Promise<{ order: OrderRow; lines: OrderlineRow[]; store: StoreRow }> {
     const order = (await repo.order(tx, o.organization_id, o.id, true))!;
     return { order, lines: await repo.lines(tx, [o.id]), store: await deps.storeOf(tx, order) };
   }
@@ -63,11 +70,17 @@ export function orderChanges(deps: ChangeDeps) {
             throw conflict('already_in_production', `Order ${order.id} is in production and can no longer be canceled`);
           }
           if (w.canceledQuantity < line.canceled_quantity) {
-            throw conflict('canceled_quantity_below_current', `${field}.canceledQuantity ${w.canceledQuantity} is below the line's current canceled quantity ${line.canceled_quantity}; it is a total, not an increment`);
+            throw conflict(
+              'canceled_quantity_below_current',
+              `${field}.canceledQuantity ${w.canceledQuantity} is below the line's current canceled quantity ${line.canceled_quantity}; it is a total, not an increment`,
+            );
           }
           const shippable = line.quantity - line.shipped_quantity;
           if (w.canceledQuantity > shippable) {
-            throw conflict('canceled_quantity_exceeds_shippable', `${field}.canceledQuantity ${w.canceledQuantity} is above quantity minus shipped quantity (${shippable})`);
+            throw conflict(
+              'canceled_quantity_exceeds_shippable',
+              `${field}.canceledQuantity ${w.canceledQuantity} is above quantity minus shipped quantity (${shippable})`,
+            );
           }
           if (w.canceledQuantity !== line.canceled_quantity) updates.push({ line, to: w.canceledQuantity });
         }
@@ -81,7 +94,12 @@ export function orderChanges(deps: ChangeDeps) {
         await repo.setStatus(tx, order.id, status, clock.now());
         const address = await shippingAddress(tx, order);
         const parcel = address ? parcelOf(lines, address.countryCode!, isPackstation(address)) : null;
-        await repo.setShipping(tx, order.id, order.shipping_level, status === 'canceled' ? 0 : repriceShipping(order, parcel));
+        await repo.setShipping(
+          tx,
+          order.id,
+          order.shipping_level,
+          status === 'canceled' ? 0 : repriceShipping(order, parcel),
+        );
         await changed(tx, order, store);
       });
     },
@@ -90,13 +108,26 @@ export function orderChanges(deps: ChangeDeps) {
       await db.tx(async (tx) => {
         const { order, lines, store } = await lockOrder(tx, o);
         deps.writable(store);
-        if (order.shipping_kind !== 'dropship') throw conflict('order_not_dropship', `Order ${order.id} is a combined order: it ships to the store's combined address`);
-        if (order.replaces_order_id) throw conflict('replacement_address_locked', `Order ${order.id} replaces a claimed order and goes to the claim's destination; its address cannot change`);
-        if (!isOpen(lines)) throw conflict('order_completed', `Every line of order ${order.id} is shipped or canceled; the address can no longer change`);
+        if (order.shipping_kind !== 'dropship')
+          throw conflict(
+            'order_not_dropship',
+            `Order ${order.id} is a combined order: it ships to the store's combined address`,
+          );
+        if (order.replaces_order_id)
+          throw conflict(
+            'replacement_address_locked',
+            `Order ${order.id} replaces a claimed order and goes to the claim's destination; its address cannot change`,
+          );
+        if (!isOpen(lines))
+          throw conflict(
+            'order_completed',
+            `Every line of order ${order.id} is shipped or canceled; the address can no longer change`,
+          );
         const address = validateAddress(input, 'body.dropshipAddress');
         const parcel = parcelOf(lines, address.countryCode!, isPackstation(address));
         const chosen = shippingOptions(parcel, order.minimal_shipping_level ?? 'basic')[0];
-        if (!chosen) throw badRequest(`body.dropshipAddress: no shipping level can carry this order to ${address.countryCode}`);
+        if (!chosen)
+          throw badRequest(`body.dropshipAddress: no shipping level can carry this order to ${address.countryCode}`);
         const id = newReference('Address');
         await repo.insertAddress(tx, { id, organization_id: orgId, fields: address, created_at: clock.now() });
         await repo.setAddress(tx, order.id, id);
@@ -109,7 +140,10 @@ export function orderChanges(deps: ChangeDeps) {
       await db.tx(async (tx) => {
         const { order, store } = await lockOrder(tx, o);
         if (order.status !== 'pending' && order.status !== 'preorder') {
-          throw conflict('order_not_pending', `Order ${order.id} is ${order.status}; only pending and preorder orders can go into production`);
+          throw conflict(
+            'order_not_pending',
+            `Order ${order.id} is ${order.status}; only pending and preorder orders can go into production`,
+          );
         }
         await repo.setStatus(tx, order.id, 'in_production', clock.now());
         await changed(tx, order, store);
@@ -137,7 +171,14 @@ export function orderChanges(deps: ChangeDeps) {
      */
     async createReplacementOrder(
       tx: Executor,
-      r: { organizationId: string; claimReference: string; orderReference: string; address: Address; shippingLevel: ShippingLevel; lines: Array<{ orderlineIndex: number; quantity: number }> },
+      r: {
+        organizationId: string;
+        claimReference: string;
+        orderReference: string;
+        address: Address;
+        shippingLevel: ShippingLevel;
+        lines: Array<{ orderlineIndex: number; quantity: number }>;
+      },
     ): Promise<{ reference: string }> {
       const original = await repo.order(tx, r.organizationId, r.orderReference);
       if (!original) throw new ApiError(404, 'not_found', 'Order not found');
@@ -149,16 +190,50 @@ export function orderChanges(deps: ChangeDeps) {
       const lines = r.lines.map((l, i) => {
         const src = originalLines.find((x) => x.line_index === l.orderlineIndex);
         if (!src) throw new Error(`order ${original.id} has no line ${l.orderlineIndex}`);
-        return { ...src, order_id: id, line_index: i + 1, quantity: l.quantity, canceled_quantity: 0, shipped_quantity: 0, unit_price_cents: 0, awaiting_launch: false };
+        return {
+          ...src,
+          order_id: id,
+          line_index: i + 1,
+          quantity: l.quantity,
+          canceled_quantity: 0,
+          shipped_quantity: 0,
+          unit_price_cents: 0,
+          awaiting_launch: false,
+        };
       });
       const order: Omit<OrderRow, 'seq'> = {
-        id, organization_id: r.organizationId, store_id: original.store_id, order_number: await deps.organization.nextOrderNumber(tx, original.store_id),
-        shipping_kind: 'dropship', custom_identifier: null, dropship_address_id: addressId, minimal_shipping_level: r.shippingLevel, shipping_level: r.shippingLevel,
-        brand_id: original.brand_id, packaging_id: original.packaging_id, status: 'pending', status_modified_at: now, shipping_cents: 0, shipment_id: null,
-        replacement_for_claim_id: r.claimReference, replaces_order_id: original.id, via_store_code: original.via_store_code, created_at: now,
+        id,
+        organization_id: r.organizationId,
+        store_id: original.store_id,
+        order_number: await deps.organization.nextOrderNumber(tx, original.store_id),
+        shipping_kind: 'dropship',
+        custom_identifier: null,
+        dropship_address_id: addressId,
+        minimal_shipping_level: r.shippingLevel,
+        shipping_level: r.shippingLevel,
+        brand_id: original.brand_id,
+        packaging_id: original.packaging_id,
+        status: 'pending',
+        status_modified_at: now,
+        shipping_cents: 0,
+        shipment_id: null,
+        replacement_for_claim_id: r.claimReference,
+        replaces_order_id: original.id,
+        via_store_code: original.via_store_code,
+        created_at: now,
       };
-      await repo.insertOrders(tx, [{ order, lines, address: { id: addressId, organization_id: r.organizationId, fields: r.address, created_at: now } }]);
-      await events.record(tx, { organizationId: r.organizationId, type: 'order.created', data: { order: await orderViewIn(tx, r.organizationId, id, store.code) } });
+      await repo.insertOrders(tx, [
+        {
+          order,
+          lines,
+          address: { id: addressId, organization_id: r.organizationId, fields: r.address, created_at: now },
+        },
+      ]);
+      await events.record(tx, {
+        organizationId: r.organizationId,
+        type: 'order.created',
+        data: { order: await orderViewIn(tx, r.organizationId, id, store.code) },
+      });
       return { reference: id };
     },
   };

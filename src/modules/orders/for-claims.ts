@@ -5,6 +5,9 @@ import type { Executor } from '../../platform/db/index.ts';
  * first. A claim detail lists them so a partner can follow the replacement.
  */
 export async function replacementOrdersOfClaim(ex: Executor, orgId: string, claimId: string): Promise<string[]> {
-  const rows = await ex.query<{ id: string }>('SELECT id FROM orders WHERE organization_id = $1 AND replacement_for_claim_id = $2 ORDER BY seq', [orgId, claimId]);
+  const rows = await ex.query<{ id: string }>(
+    'SELECT id FROM orders WHERE organization_id = $1 AND replacement_for_claim_id = $2 ORDER BY seq',
+    [orgId, claimId],
+  );
   return rows.map((r) => r.id);
 }

@@ -60,7 +60,12 @@ const PAGE = organizationPage('$1', '$2');
 
 export const ordersRepo = {
   async insertAddress(ex: Executor, a: AddressRow): Promise<void> {
-    await ex.query('INSERT INTO addresses (id, organization_id, fields, created_at) VALUES ($1, $2, $3, $4)', [a.id, a.organization_id, JSON.stringify(a.fields), a.created_at]);
+    await ex.query('INSERT INTO addresses (id, organization_id, fields, created_at) VALUES ($1, $2, $3, $4)', [
+      a.id,
+      a.organization_id,
+      JSON.stringify(a.fields),
+      a.created_at,
+    ]);
   },
   async address(ex: Executor, id: string): Promise<AddressRow | null> {
     return (await ex.query<AddressRow>('SELECT * FROM addresses WHERE id = $1', [id]))[0] ?? null;
@@ -81,13 +86,17 @@ export const ordersRepo = {
    * so that it is prepared once. Rows are stored as given (`seq` aside): callers build views from
    * what they passed instead of reading it back.
    */
-  async insertOrders(ex: Executor, items: Array<{ order: Omit<OrderRow, 'seq'>; lines: OrderlineRow[]; address?: AddressRow }>): Promise<void> {
+  async insertOrders(
+    ex: Executor,
+    items: Array<{ order: Omit<OrderRow, 'seq'>; lines: OrderlineRow[]; address?: AddressRow }>,
+  ): Promise<void> {
     const col = <R, V>(rows: R[], f: (r: R) => V) => rows.map(f);
     const os = items.map((i) => i.order);
     const as = items.flatMap((i) => (i.address ? [i.address] : []));
     const ls = items.flatMap((i) => i.lines);
-    await ex.query(prepared(
-      `WITH a AS (INSERT INTO addresses (id, organization_id, fields, created_at)
+    await ex.query(
+      prepared(
+        `WITH a AS (INSERT INTO addresses (id, organization_id, fields, created_at)
          SELECT id, organization_id, fields::jsonb, created_at FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS x (id, organization_id, fields, created_at)),
        o AS (INSERT INTO orders (id, organization_id, store_id, order_number, shipping_kind, custom_identifier, dropship_address_id,
          minimal_shipping_level, shipping_level, brand_id, packaging_id, status, status_modified_at, shipping_cents, shipment_id,
@@ -97,16 +106,43 @@ export const ordersRepo = {
        INSERT INTO orderlines (order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations, unit_price_cents, unit_weight_grams, awaiting_launch)
          SELECT order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations::jsonb, unit_price_cents, unit_weight_grams, awaiting_launch
          FROM unnest($24::text[], $25::int[], $26::text[], $27::text[], $28::int[], $29::int[], $30::int[], $31::text[], $32::int[], $33::int[], $34::boolean[])
-           AS x (order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations, unit_price_cents, unit_weight_grams, awaiting_launch)`),
+           AS x (order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations, unit_price_cents, unit_weight_grams, awaiting_launch)`,
+      ),
       [
-        col(as, (a) => a.id), col(as, (a) => a.organization_id), col(as, (a) => JSON.stringify(a.fields)), col(as, (a) => a.created_at),
-        col(os, (o) => o.id), col(os, (o) => o.organization_id), col(os, (o) => o.store_id), col(os, (o) => o.order_number), col(os, (o) => o.shipping_kind),
-        col(os, (o) => o.custom_identifier), col(os, (o) => o.dropship_address_id), col(os, (o) => o.minimal_shipping_level), col(os, (o) => o.shipping_level),
-        col(os, (o) => o.brand_id), col(os, (o) => o.packaging_id), col(os, (o) => o.status), col(os, (o) => o.status_modified_at), col(os, (o) => o.shipping_cents),
-        col(os, (o) => o.shipment_id), col(os, (o) => o.replacement_for_claim_id), col(os, (o) => o.replaces_order_id), col(os, (o) => o.via_store_code), col(os, (o) => o.created_at),
-        col(ls, (l) => l.order_id), col(ls, (l) => l.line_index), col(ls, (l) => l.product_id), col(ls, (l) => l.image_id), col(ls, (l) => l.quantity),
-        col(ls, (l) => l.canceled_quantity), col(ls, (l) => l.shipped_quantity), col(ls, (l) => JSON.stringify(l.annotations)), col(ls, (l) => l.unit_price_cents),
-        col(ls, (l) => l.unit_weight_grams), col(ls, (l) => l.awaiting_launch),
+        col(as, (a) => a.id),
+        col(as, (a) => a.organization_id),
+        col(as, (a) => JSON.stringify(a.fields)),
+        col(as, (a) => a.created_at),
+        col(os, (o) => o.id),
+        col(os, (o) => o.organization_id),
+        col(os, (o) => o.store_id),
+        col(os, (o) => o.order_number),
+        col(os, (o) => o.shipping_kind),
+        col(os, (o) => o.custom_identifier),
+        col(os, (o) => o.dropship_address_id),
+        col(os, (o) => o.minimal_shipping_level),
+        col(os, (o) => o.shipping_level),
+        col(os, (o) => o.brand_id),
+        col(os, (o) => o.packaging_id),
+        col(os, (o) => o.status),
+        col(os, (o) => o.status_modified_at),
+        col(os, (o) => o.shipping_cents),
+        col(os, (o) => o.shipment_id),
+        col(os, (o) => o.replacement_for_claim_id),
+        col(os, (o) => o.replaces_order_id),
+        col(os, (o) => o.via_store_code),
+        col(os, (o) => o.created_at),
+        col(ls, (l) => l.order_id),
+        col(ls, (l) => l.line_index),
+        col(ls, (l) => l.product_id),
+        col(ls, (l) => l.image_id),
+        col(ls, (l) => l.quantity),
+        col(ls, (l) => l.canceled_quantity),
+        col(ls, (l) => l.shipped_quantity),
+        col(ls, (l) => JSON.stringify(l.annotations)),
+        col(ls, (l) => l.unit_price_cents),
+        col(ls, (l) => l.unit_weight_grams),
+        col(ls, (l) => l.awaiting_launch),
       ],
     );
   },
@@ -120,10 +156,16 @@ export const ordersRepo = {
     return rows[0] ?? null;
   },
   /** The order with its lines in one round trip (GET by reference). */
-  async orderWithLines(ex: Executor, orgId: string, id: string): Promise<{ order: OrderRow; lines: OrderlineRow[] } | null> {
-    const rows = await ex.query<OrderRow & { lines: OrderlineRow[] }>(prepared(
-      `SELECT o.*, COALESCE((SELECT json_agg(l ORDER BY l.line_index) FROM orderlines l WHERE l.order_id = o.id), '[]') AS lines
-       FROM orders o WHERE o.id = $2 AND o.organization_id = $1`),
+  async orderWithLines(
+    ex: Executor,
+    orgId: string,
+    id: string,
+  ): Promise<{ order: OrderRow; lines: OrderlineRow[] } | null> {
+    const rows = await ex.query<OrderRow & { lines: OrderlineRow[] }>(
+      prepared(
+        `SELECT o.*, COALESCE((SELECT json_agg(l ORDER BY l.line_index) FROM orderlines l WHERE l.order_id = o.id), '[]') AS lines
+       FROM orders o WHERE o.id = $2 AND o.organization_id = $1`,
+      ),
       [orgId, id],
     );
     if (!rows[0]) return null;
@@ -137,7 +179,14 @@ export const ordersRepo = {
     );
   },
   async orderByCustomIdentifier(ex: Executor, orgId: string, customIdentifier: string): Promise<OrderRow | null> {
-    return (await ex.query<OrderRow>('SELECT * FROM orders WHERE organization_id = $1 AND custom_identifier = $2', [orgId, customIdentifier]))[0] ?? null;
+    return (
+      (
+        await ex.query<OrderRow>('SELECT * FROM orders WHERE organization_id = $1 AND custom_identifier = $2', [
+          orgId,
+          customIdentifier,
+        ])
+      )[0] ?? null
+    );
   },
   /** Newest first, on the (organization_id, seq) index whatever the data looks like (`organizationPage`). */
   async orders(ex: Executor, orgId: string, ks: Keyset, f: OrderFilter): Promise<OrderRow[]> {
@@ -154,14 +203,25 @@ export const ordersRepo = {
   },
   async lines(ex: Executor, orderIds: string[]): Promise<OrderlineRow[]> {
     if (orderIds.length === 0) return [];
-    return ex.query<OrderlineRow>('SELECT * FROM orderlines WHERE order_id = ANY($1::text[]) ORDER BY order_id, line_index', [orderIds]);
+    return ex.query<OrderlineRow>(
+      'SELECT * FROM orderlines WHERE order_id = ANY($1::text[]) ORDER BY order_id, line_index',
+      [orderIds],
+    );
   },
 
   async setStatus(ex: Executor, id: string, status: OrderStatus, at: Date): Promise<void> {
-    await ex.query('UPDATE orders SET status = $2, status_modified_at = $3 WHERE id = $1 AND status <> $2', [id, status, at]);
+    await ex.query('UPDATE orders SET status = $2, status_modified_at = $3 WHERE id = $1 AND status <> $2', [
+      id,
+      status,
+      at,
+    ]);
   },
   async setCanceled(ex: Executor, orderId: string, index: number, canceled: number): Promise<void> {
-    await ex.query('UPDATE orderlines SET canceled_quantity = $3 WHERE order_id = $1 AND line_index = $2', [orderId, index, canceled]);
+    await ex.query('UPDATE orderlines SET canceled_quantity = $3 WHERE order_id = $1 AND line_index = $2', [
+      orderId,
+      index,
+      canceled,
+    ]);
   },
   async setShipping(ex: Executor, id: string, level: ShippingLevel | null, cents: number): Promise<void> {
     await ex.query('UPDATE orders SET shipping_level = $2, shipping_cents = $3 WHERE id = $1', [id, level, cents]);
@@ -172,18 +232,36 @@ export const ordersRepo = {
   /** Ships every open quantity of the order's lines. */
   async markShipped(ex: Executor, id: string, shipmentId: string, at: Date): Promise<void> {
     await ex.query('UPDATE orderlines SET shipped_quantity = quantity - canceled_quantity WHERE order_id = $1', [id]);
-    await ex.query(`UPDATE orders SET shipment_id = $2, status = 'shipped', status_modified_at = $3 WHERE id = $1`, [id, shipmentId, at]);
+    await ex.query(`UPDATE orders SET shipment_id = $2, status = 'shipped', status_modified_at = $3 WHERE id = $1`, [
+      id,
+      shipmentId,
+      at,
+    ]);
   },
 
   /** Lines that waited for `productId` to launch stop waiting; returns their orders. */
   async launchProduct(ex: Executor, productId: string): Promise<string[]> {
-    const rows = await ex.query<{ order_id: string }>('UPDATE orderlines SET awaiting_launch = false WHERE product_id = $1 AND awaiting_launch RETURNING order_id', [productId]);
+    const rows = await ex.query<{ order_id: string }>(
+      'UPDATE orderlines SET awaiting_launch = false WHERE product_id = $1 AND awaiting_launch RETURNING order_id',
+      [productId],
+    );
     return [...new Set(rows.map((r) => r.order_id))];
   },
   async stillAwaiting(ex: Executor, orderId: string): Promise<boolean> {
-    return (await ex.query('SELECT 1 FROM orderlines WHERE order_id = $1 AND awaiting_launch AND canceled_quantity < quantity LIMIT 1', [orderId])).length > 0;
+    return (
+      (
+        await ex.query(
+          'SELECT 1 FROM orderlines WHERE order_id = $1 AND awaiting_launch AND canceled_quantity < quantity LIMIT 1',
+          [orderId],
+        )
+      ).length > 0
+    );
   },
   async replacementOf(ex: Executor, orderId: string): Promise<OrderRow | null> {
-    return (await ex.query<OrderRow>('SELECT * FROM orders WHERE replaces_order_id = $1 ORDER BY seq LIMIT 1', [orderId]))[0] ?? null;
+    return (
+      (
+        await ex.query<OrderRow>('SELECT * FROM orders WHERE replaces_order_id = $1 ORDER BY seq LIMIT 1', [orderId])
+      )[0] ?? null
+    );
   },
 };

@@ -3,19 +3,23 @@ import { ADDRESS_FIELDS } from '../../platform/http/schemas.ts';
 
 export const LevelEnum = Type.Enum(['basic', 'tracked', 'express'], { description: 'ShippingLevel (strict enum)' });
 export const KindEnum = Type.Enum(['dropship', 'combined'], { description: 'ShipmentKind (strict enum)' });
-export const StatusEnum = Type.Enum(['pending', 'preorder', 'in_production', 'shipped', 'canceled'], { description: 'OrderStatusCode (strict enum)' });
+export const StatusEnum = Type.Enum(['pending', 'preorder', 'in_production', 'shipped', 'canceled'], {
+  description: 'OrderStatusCode (strict enum)',
+});
 
 /**
  * Address fields as strings; lengths are capped loosely here and checked against the carrier
  * limits by the address rules (400 invalid_address naming the field), which the quote skips.
  */
-const addressProps = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, Type.Optional(Type.String({ maxLength: 1000 }))])) as Record<
-  (typeof ADDRESS_FIELDS)[number],
-  ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>
->;
+const addressProps = Object.fromEntries(
+  ADDRESS_FIELDS.map((f) => [f, Type.Optional(Type.String({ maxLength: 1000 }))]),
+) as Record<(typeof ADDRESS_FIELDS)[number], ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>>;
 export const AddressIn = Strict(addressProps, { description: 'Dropship address: every field a string' });
 
-export const Annotation = Strict({ key: Type.String({ minLength: 1, maxLength: 100 }), value: Type.String({ maxLength: 1000 }) });
+export const Annotation = Strict({
+  key: Type.String({ minLength: 1, maxLength: 100 }),
+  value: Type.String({ maxLength: 1000 }),
+});
 
 export const CreateOrderBody = Strict({
   order: Strict({
@@ -76,11 +80,17 @@ export const ListOrdersQuery = Strict({
 });
 
 export const CancelBody = Strict({
-  orderlines: Type.Array(Strict({ index: Type.Integer({ minimum: 1 }), canceledQuantity: Type.Integer({ minimum: 0 }) }), { minItems: 1, maxItems: 100 }),
+  orderlines: Type.Array(
+    Strict({ index: Type.Integer({ minimum: 1 }), canceledQuantity: Type.Integer({ minimum: 0 }) }),
+    { minItems: 1, maxItems: 100 },
+  ),
 });
 
 export const AddressChangeBody = Strict({ dropshipAddress: AddressIn });
 
-export const AddressOut = Open({ reference: Reference('Address'), ...Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, Type.Optional(Type.String())])) });
+export const AddressOut = Open({
+  reference: Reference('Address'),
+  ...Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, Type.Optional(Type.String())])),
+});
 
 export const LookupQuery = Strict({ customIdentifier: Type.String({ minLength: 1, maxLength: 100 }) });

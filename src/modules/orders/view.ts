@@ -8,7 +8,9 @@ import type { OrderableProduct } from '../catalog/service.ts';
 export type { OrderableProduct };
 export interface CatalogPort {
   orderableProducts(organizationId: string, references: string[]): Promise<Map<string, OrderableProduct>>;
-  onProductChanged?(listener: (change: { productReference: string; status?: { from: string; to: string } }) => unknown): void;
+  onProductChanged?(
+    listener: (change: { productReference: string; status?: { from: string; to: string } }) => unknown,
+  ): void;
   packagingForOrganization?(organizationId: string, reference: string): Promise<{ reference: string } | null>;
 }
 export interface ImagesPort {
@@ -16,7 +18,10 @@ export interface ImagesPort {
 }
 export interface EventsPort {
   record(tx: Executor, e: { organizationId: string; type: string; data: Record<string, unknown> }): Promise<unknown>;
-  recordMany(tx: Executor, list: Array<{ organizationId: string; type: string; data: Record<string, unknown> }>): Promise<unknown>;
+  recordMany(
+    tx: Executor,
+    list: Array<{ organizationId: string; type: string; data: Record<string, unknown> }>,
+  ): Promise<unknown>;
 }
 
 const open = (l: OrderlineRow) => l.quantity - l.canceled_quantity - l.shipped_quantity;
@@ -25,7 +30,11 @@ const kept = (l: OrderlineRow) => l.quantity - l.canceled_quantity;
 export const productsCents = (lines: OrderlineRow[]) => lines.reduce((sum, l) => sum + l.unit_price_cents * kept(l), 0);
 
 /** The shipping-relevant facts of the order's lines (canceled quantities do not travel). */
-export function parcelOf(lines: Array<Pick<OrderlineRow, 'unit_price_cents' | 'unit_weight_grams' | 'quantity' | 'canceled_quantity'>>, countryCode: string, packstation: boolean): Parcel {
+export function parcelOf(
+  lines: Array<Pick<OrderlineRow, 'unit_price_cents' | 'unit_weight_grams' | 'quantity' | 'canceled_quantity'>>,
+  countryCode: string,
+  packstation: boolean,
+): Parcel {
   let valueCents = 0;
   let weightGrams = 0;
   let items = 0;

@@ -23,7 +23,11 @@ const MAX_WRITING = 2;
  * once. When a batch fails (a customIdentifier already taken, say), its orders are written one by
  * one, so that only the order at fault fails; the numbers the batch took stay unused.
  */
-export function orderWriter(deps: { db: Db; events: EventsPort; organization: Pick<OrganizationService, 'takeOrderNumbers'> }) {
+export function orderWriter(deps: {
+  db: Db;
+  events: EventsPort;
+  organization: Pick<OrganizationService, 'takeOrderNumbers'>;
+}) {
   type Waiting = NewOrder & { done: (err: unknown) => void };
   const queue: Waiting[] = [];
   let writing = 0;
@@ -40,9 +44,14 @@ export function orderWriter(deps: { db: Db; events: EventsPort; organization: Pi
     });
     await deps.db.tx(async (tx) => {
       await repo.insertOrders(tx, items);
-      await deps.events.recordMany(tx, items.map((i) => ({
-        organizationId: i.order.organization_id, type: 'order.created', data: { order: toOrder(i.order as OrderRow, i.lines, i.storeCode) },
-      })));
+      await deps.events.recordMany(
+        tx,
+        items.map((i) => ({
+          organizationId: i.order.organization_id,
+          type: 'order.created',
+          data: { order: toOrder(i.order as OrderRow, i.lines, i.storeCode) },
+        })),
+      );
     });
   }
 
@@ -56,7 +65,12 @@ export function orderWriter(deps: { db: Db; events: EventsPort; organization: Pi
           for (const w of batch) w.done(null);
         } catch (err) {
           if (batch.length === 1) batch[0].done(err ?? new Error('order write failed'));
-          else for (const w of batch) await writeBatch([w]).then(() => w.done(null), (e: unknown) => w.done(e ?? new Error('order write failed')));
+          else
+            for (const w of batch)
+              await writeBatch([w]).then(
+                () => w.done(null),
+                (e: unknown) => w.done(e ?? new Error('order write failed')),
+              );
         }
       }
     } finally {

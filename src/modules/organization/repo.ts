@@ -2,11 +2,61 @@ import { type Executor, prepared } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 import type { Principal, RateLimitOverrides } from '../../platform/http/auth.ts';
 
-export interface OrganizationRow { id: string; seq: number; name: string; rate_limits: RateLimitOverrides | null; rendertoken_limit: number; created_at: Date }
-export interface AccountRow { id: string; seq: number; organization_id: string; name: string; balance_cents: number; payment_term_days: number; legal_entity_name: string; vat_number: string | null; billing_address: Record<string, string>; created_at: Date }
-export interface BrandRow { id: string; seq: number; organization_id: string; name: string; logo_url: string | null; primary_color: string; secondary_color: string; customer_service: Record<string, string>; created_at: Date }
-export interface StoreRow { id: string; seq: number; organization_id: string; account_id: string; name: string; code: string; integration: string; default_brand_id: string | null; combined_address: Record<string, string> | null; callback_url: string | null; created_at: Date }
-export interface ApiKeyRow { id: string; seq: number; organization_id: string; name: string; hint: string; read_only: boolean; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }
+export interface OrganizationRow {
+  id: string;
+  seq: number;
+  name: string;
+  rate_limits: RateLimitOverrides | null;
+  rendertoken_limit: number;
+  created_at: Date;
+}
+export interface AccountRow {
+  id: string;
+  seq: number;
+  organization_id: string;
+  name: string;
+  balance_cents: number;
+  payment_term_days: number;
+  legal_entity_name: string;
+  vat_number: string | null;
+  billing_address: Record<string, string>;
+  created_at: Date;
+}
+export interface BrandRow {
+  id: string;
+  seq: number;
+  organization_id: string;
+  name: string;
+  logo_url: string | null;
+  primary_color: string;
+  secondary_color: string;
+  customer_service: Record<string, string>;
+  created_at: Date;
+}
+export interface StoreRow {
+  id: string;
+  seq: number;
+  organization_id: string;
+  account_id: string;
+  name: string;
+  code: string;
+  integration: string;
+  default_brand_id: string | null;
+  combined_address: Record<string, string> | null;
+  callback_url: string | null;
+  created_at: Date;
+}
+export interface ApiKeyRow {
+  id: string;
+  seq: number;
+  organization_id: string;
+  name: string;
+  hint: string;
+  read_only: boolean;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
 
 /** Rows of one organization's table, newest first, after a keyset position. */
 async function pageIn<T>(ex: Executor, table: string, orgId: string, ks: Keyset): Promise<T[]> {
@@ -23,20 +73,34 @@ async function oneIn<T>(ex: Executor, table: string, orgId: string, id: string):
 
 export const organizationRepo = {
   async insertOrganization(ex: Executor, o: { id: string; name: string; rendertokenLimit: number; createdAt: Date }) {
-    await ex.query('INSERT INTO organizations (id, name, rendertoken_limit, created_at) VALUES ($1, $2, $3, $4)', [o.id, o.name, o.rendertokenLimit, o.createdAt]);
+    await ex.query('INSERT INTO organizations (id, name, rendertoken_limit, created_at) VALUES ($1, $2, $3, $4)', [
+      o.id,
+      o.name,
+      o.rendertokenLimit,
+      o.createdAt,
+    ]);
   },
   async organization(ex: Executor, id: string): Promise<OrganizationRow | null> {
     return (await ex.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1', [id]))[0] ?? null;
   },
   async organizations(ex: Executor, ks: Keyset): Promise<OrganizationRow[]> {
-    return ex.query<OrganizationRow>('SELECT * FROM organizations WHERE ($1::bigint IS NULL OR seq < $1) ORDER BY seq DESC LIMIT $2', [ks.after, ks.limit]);
+    return ex.query<OrganizationRow>(
+      'SELECT * FROM organizations WHERE ($1::bigint IS NULL OR seq < $1) ORDER BY seq DESC LIMIT $2',
+      [ks.after, ks.limit],
+    );
   },
   async setRateLimits(ex: Executor, id: string, limits: RateLimitOverrides | null): Promise<boolean> {
-    const rows = await ex.query('UPDATE organizations SET rate_limits = $2 WHERE id = $1 RETURNING id', [id, limits === null ? null : JSON.stringify(limits)]);
+    const rows = await ex.query('UPDATE organizations SET rate_limits = $2 WHERE id = $1 RETURNING id', [
+      id,
+      limits === null ? null : JSON.stringify(limits),
+    ]);
     return rows.length === 1;
   },
   async setRendertokenLimit(ex: Executor, id: string, limit: number): Promise<boolean> {
-    const rows = await ex.query('UPDATE organizations SET rendertoken_limit = $2 WHERE id = $1 RETURNING id', [id, limit]);
+    const rows = await ex.query('UPDATE organizations SET rendertoken_limit = $2 WHERE id = $1 RETURNING id', [
+      id,
+      limit,
+    ]);
     return rows.length === 1;
   },
 
@@ -44,7 +108,17 @@ export const organizationRepo = {
     await ex.query(
       `INSERT INTO accounts (id, organization_id, name, balance_cents, payment_term_days, legal_entity_name, vat_number, billing_address, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [a.id, a.organization_id, a.name, a.balance_cents, a.payment_term_days, a.legal_entity_name, a.vat_number, JSON.stringify(a.billing_address), a.created_at],
+      [
+        a.id,
+        a.organization_id,
+        a.name,
+        a.balance_cents,
+        a.payment_term_days,
+        a.legal_entity_name,
+        a.vat_number,
+        JSON.stringify(a.billing_address),
+        a.created_at,
+      ],
     );
   },
   accounts: (ex: Executor, orgId: string, ks: Keyset) => pageIn<AccountRow>(ex, 'accounts', orgId, ks),
@@ -54,7 +128,16 @@ export const organizationRepo = {
     await ex.query(
       `INSERT INTO brands (id, organization_id, name, logo_url, primary_color, secondary_color, customer_service, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [b.id, b.organization_id, b.name, b.logo_url, b.primary_color, b.secondary_color, JSON.stringify(b.customer_service), b.created_at],
+      [
+        b.id,
+        b.organization_id,
+        b.name,
+        b.logo_url,
+        b.primary_color,
+        b.secondary_color,
+        JSON.stringify(b.customer_service),
+        b.created_at,
+      ],
     );
   },
   brands: (ex: Executor, orgId: string, ks: Keyset) => pageIn<BrandRow>(ex, 'brands', orgId, ks),
@@ -64,12 +147,34 @@ export const organizationRepo = {
     await ex.query(
       `INSERT INTO stores (id, organization_id, account_id, name, code, integration, default_brand_id, combined_address, callback_url, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [s.id, s.organization_id, s.account_id, s.name, s.code, s.integration, s.default_brand_id, s.combined_address === null ? null : JSON.stringify(s.combined_address), s.callback_url, s.created_at],
+      [
+        s.id,
+        s.organization_id,
+        s.account_id,
+        s.name,
+        s.code,
+        s.integration,
+        s.default_brand_id,
+        s.combined_address === null ? null : JSON.stringify(s.combined_address),
+        s.callback_url,
+        s.created_at,
+      ],
     );
   },
   stores: (ex: Executor, orgId: string, ks: Keyset) => pageIn<StoreRow>(ex, 'stores', orgId, ks),
   store: (ex: Executor, orgId: string, id: string) => oneIn<StoreRow>(ex, 'stores', orgId, id),
-  async updateStore(ex: Executor, orgId: string, id: string, patch: { callback_url?: string | null; name?: string; integration?: string; default_brand_id?: string | null; combined_address?: Record<string, string> | null }): Promise<boolean> {
+  async updateStore(
+    ex: Executor,
+    orgId: string,
+    id: string,
+    patch: {
+      callback_url?: string | null;
+      name?: string;
+      integration?: string;
+      default_brand_id?: string | null;
+      combined_address?: Record<string, string> | null;
+    },
+  ): Promise<boolean> {
     const rows = await ex.query(
       `UPDATE stores SET
          callback_url = CASE WHEN $3 THEN $4 ELSE callback_url END,
@@ -79,17 +184,33 @@ export const organizationRepo = {
          combined_address = CASE WHEN $9 THEN $10::jsonb ELSE combined_address END
        WHERE organization_id = $1 AND id = $2 RETURNING id`,
       [
-        orgId, id,
-        'callback_url' in patch, patch.callback_url ?? null,
-        patch.name ?? null, patch.integration ?? null,
-        'default_brand_id' in patch, patch.default_brand_id ?? null,
-        'combined_address' in patch, patch.combined_address ? JSON.stringify(patch.combined_address) : null,
+        orgId,
+        id,
+        'callback_url' in patch,
+        patch.callback_url ?? null,
+        patch.name ?? null,
+        patch.integration ?? null,
+        'default_brand_id' in patch,
+        patch.default_brand_id ?? null,
+        'combined_address' in patch,
+        patch.combined_address ? JSON.stringify(patch.combined_address) : null,
       ],
     );
     return rows.length === 1;
   },
   /** Dashboard (issue 8): a brand's editable fields; absent keys keep their value. */
-  async updateBrand(ex: Executor, orgId: string, id: string, patch: { name?: string; logo_url?: string | null; primary_color?: string; secondary_color?: string; customer_service?: Record<string, string> }): Promise<boolean> {
+  async updateBrand(
+    ex: Executor,
+    orgId: string,
+    id: string,
+    patch: {
+      name?: string;
+      logo_url?: string | null;
+      primary_color?: string;
+      secondary_color?: string;
+      customer_service?: Record<string, string>;
+    },
+  ): Promise<boolean> {
     const rows = await ex.query(
       `UPDATE brands SET
          name = COALESCE($3, name),
@@ -98,12 +219,31 @@ export const organizationRepo = {
          secondary_color = COALESCE($7, secondary_color),
          customer_service = COALESCE($8::jsonb, customer_service)
        WHERE organization_id = $1 AND id = $2 RETURNING id`,
-      [orgId, id, patch.name ?? null, 'logo_url' in patch, patch.logo_url ?? null, patch.primary_color ?? null, patch.secondary_color ?? null, patch.customer_service ? JSON.stringify(patch.customer_service) : null],
+      [
+        orgId,
+        id,
+        patch.name ?? null,
+        'logo_url' in patch,
+        patch.logo_url ?? null,
+        patch.primary_color ?? null,
+        patch.secondary_color ?? null,
+        patch.customer_service ? JSON.stringify(patch.customer_service) : null,
+      ],
     );
     return rows.length === 1;
   },
   /** Dashboard (issue 8): name, legal entity and billing address; balance and payment terms stay. */
-  async updateAccount(ex: Executor, orgId: string, id: string, patch: { name?: string; legal_entity_name?: string; vat_number?: string | null; billing_address?: Record<string, string> }): Promise<boolean> {
+  async updateAccount(
+    ex: Executor,
+    orgId: string,
+    id: string,
+    patch: {
+      name?: string;
+      legal_entity_name?: string;
+      vat_number?: string | null;
+      billing_address?: Record<string, string>;
+    },
+  ): Promise<boolean> {
     const rows = await ex.query(
       `UPDATE accounts SET
          name = COALESCE($3, name),
@@ -111,13 +251,24 @@ export const organizationRepo = {
          vat_number = CASE WHEN $5 THEN $6 ELSE vat_number END,
          billing_address = COALESCE($7::jsonb, billing_address)
        WHERE organization_id = $1 AND id = $2 RETURNING id`,
-      [orgId, id, patch.name ?? null, patch.legal_entity_name ?? null, 'vat_number' in patch, patch.vat_number ?? null, patch.billing_address ? JSON.stringify(patch.billing_address) : null],
+      [
+        orgId,
+        id,
+        patch.name ?? null,
+        patch.legal_entity_name ?? null,
+        'vat_number' in patch,
+        patch.vat_number ?? null,
+        patch.billing_address ? JSON.stringify(patch.billing_address) : null,
+      ],
     );
     return rows.length === 1;
   },
   /** The next V1-style order number of a store, taken under the row lock. */
   async nextOrderNumber(ex: Executor, storeId: string): Promise<number> {
-    const rows = await ex.query<{ order_counter: number }>(prepared('UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter'), [storeId]);
+    const rows = await ex.query<{ order_counter: number }>(
+      prepared('UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter'),
+      [storeId],
+    );
     return rows[0].order_counter;
   },
   /**
@@ -125,17 +276,30 @@ export const organizationRepo = {
    * store. The rows are locked in id order first, so that two such statements never deadlock.
    */
   async takeOrderNumbers(ex: Executor, counts: Map<string, number>): Promise<Map<string, number>> {
-    const rows = await ex.query<{ id: string; order_counter: number }>(prepared(
-      `WITH x AS (SELECT * FROM unnest($1::text[], $2::int[]) AS x (id, n)),
+    const rows = await ex.query<{ id: string; order_counter: number }>(
+      prepared(
+        `WITH x AS (SELECT * FROM unnest($1::text[], $2::int[]) AS x (id, n)),
        l AS (SELECT s.id FROM stores s JOIN x ON x.id = s.id ORDER BY s.id FOR UPDATE OF s)
        UPDATE stores s SET order_counter = s.order_counter + x.n FROM x JOIN l ON l.id = x.id WHERE s.id = x.id
-       RETURNING s.id, s.order_counter`),
+       RETURNING s.id, s.order_counter`,
+      ),
       [[...counts.keys()], [...counts.values()]],
     );
     return new Map(rows.map((r) => [r.id, r.order_counter]));
   },
 
-  async insertApiKey(ex: Executor, k: { id: string; organizationId: string; name: string; hash: string; hint: string; readOnly: boolean; createdAt: Date }) {
+  async insertApiKey(
+    ex: Executor,
+    k: {
+      id: string;
+      organizationId: string;
+      name: string;
+      hash: string;
+      hint: string;
+      readOnly: boolean;
+      createdAt: Date;
+    },
+  ) {
     await ex.query(
       'INSERT INTO api_keys (id, organization_id, name, key_hash, hint, read_only, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
       [k.id, k.organizationId, k.name, k.hash, k.hint, k.readOnly, k.createdAt],
@@ -144,7 +308,10 @@ export const organizationRepo = {
   apiKeys: (ex: Executor, orgId: string, ks: Keyset) => pageIn<ApiKeyRow>(ex, 'api_keys', orgId, ks),
   apiKey: (ex: Executor, orgId: string, id: string) => oneIn<ApiKeyRow>(ex, 'api_keys', orgId, id),
   async revokeApiKey(ex: Executor, orgId: string, id: string, at: Date): Promise<boolean> {
-    const rows = await ex.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE organization_id = $1 AND id = $2 RETURNING id', [orgId, id, at]);
+    const rows = await ex.query(
+      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE organization_id = $1 AND id = $2 RETURNING id',
+      [orgId, id, at],
+    );
     return rows.length === 1;
   },
   async principalByHash(ex: Executor, hash: string): Promise<Principal | null> {
@@ -155,7 +322,15 @@ export const organizationRepo = {
       [hash],
     );
     const r = rows[0];
-    return r ? { keyId: r.id, organizationId: r.organization_id, keyName: r.name, readOnly: r.read_only, rateLimits: r.rate_limits } : null;
+    return r
+      ? {
+          keyId: r.id,
+          organizationId: r.organization_id,
+          keyName: r.name,
+          readOnly: r.read_only,
+          rateLimits: r.rate_limits,
+        }
+      : null;
   },
   async touchApiKey(ex: Executor, id: string, at: Date) {
     await ex.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, at]);
@@ -170,6 +345,9 @@ export const organizationLookups = {
     return (await ex.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations'))[0].n;
   },
   async revokeKeysNamed(ex: Executor, orgId: string, names: string[], at: Date): Promise<void> {
-    await ex.query('UPDATE api_keys SET revoked_at = $3 WHERE organization_id = $1 AND name = ANY($2::text[]) AND revoked_at IS NULL', [orgId, names, at]);
+    await ex.query(
+      'UPDATE api_keys SET revoked_at = $3 WHERE organization_id = $1 AND name = ANY($2::text[]) AND revoked_at IS NULL',
+      [orgId, names, at],
+    );
   },
 };

@@ -11,33 +11,113 @@ export function organizationRoutes(app: FastifyInstance, s: Services): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
 
-  r.post('/auth/validate', {
-    config: { readOnlyAllowed: true },
-    schema: { operationId: 'validateAuth', tags: ['Authentication'], summary: 'Check that the secret key is valid', response: { 200: Open({ message: Type.String() }), ...errors() } },
-  }, async (req) => ({ message: `The key "${req.principal.keyName}" is valid for organization ${req.principal.organizationId}` }));
+  r.post(
+    '/auth/validate',
+    {
+      config: { readOnlyAllowed: true },
+      schema: {
+        operationId: 'validateAuth',
+        tags: ['Authentication'],
+        summary: 'Check that the secret key is valid',
+        response: { 200: Open({ message: Type.String() }), ...errors() },
+      },
+    },
+    async (req) => ({
+      message: `The key "${req.principal.keyName}" is valid for organization ${req.principal.organizationId}`,
+    }),
+  );
 
-  r.get('/organization', {
-    schema: { operationId: 'getOrganization', tags, summary: 'The organization of the key', response: { 200: Open({ organization: Organization }), ...errors() } },
-  }, async (req) => ({ organization: await s.organization.organization(org(req)) }));
+  r.get(
+    '/organization',
+    {
+      schema: {
+        operationId: 'getOrganization',
+        tags,
+        summary: 'The organization of the key',
+        response: { 200: Open({ organization: Organization }), ...errors() },
+      },
+    },
+    async (req) => ({ organization: await s.organization.organization(org(req)) }),
+  );
 
-  r.get('/accounts', {
-    schema: { operationId: 'listAccounts', tags, summary: 'Accounts (billing entities)', querystring: Strict(PageQuery), response: { 200: Page('accounts', Account), ...errors() } },
-  }, async (req) => s.organization.listAccounts(org(req), req.query));
-  r.get('/accounts/:accountReference', {
-    schema: { operationId: 'getAccount', tags, summary: 'One account', params: RefParams('accountReference'), response: { 200: Open({ account: Account }), ...errors(404) } },
-  }, async (req) => ({ account: await s.organization.account(org(req), req.params.accountReference) }));
+  r.get(
+    '/accounts',
+    {
+      schema: {
+        operationId: 'listAccounts',
+        tags,
+        summary: 'Accounts (billing entities)',
+        querystring: Strict(PageQuery),
+        response: { 200: Page('accounts', Account), ...errors() },
+      },
+    },
+    async (req) => s.organization.listAccounts(org(req), req.query),
+  );
+  r.get(
+    '/accounts/:accountReference',
+    {
+      schema: {
+        operationId: 'getAccount',
+        tags,
+        summary: 'One account',
+        params: RefParams('accountReference'),
+        response: { 200: Open({ account: Account }), ...errors(404) },
+      },
+    },
+    async (req) => ({ account: await s.organization.account(org(req), req.params.accountReference) }),
+  );
 
-  r.get('/stores', {
-    schema: { operationId: 'listStores', tags, summary: 'Stores', querystring: Strict(PageQuery), response: { 200: Page('stores', Store), ...errors() } },
-  }, async (req) => s.organization.listStores(org(req), req.query));
-  r.get('/stores/:storeReference', {
-    schema: { operationId: 'getStore', tags, summary: 'One store', params: RefParams('storeReference'), response: { 200: Open({ store: Store }), ...errors(404) } },
-  }, async (req) => ({ store: await s.organization.store(org(req), req.params.storeReference) }));
+  r.get(
+    '/stores',
+    {
+      schema: {
+        operationId: 'listStores',
+        tags,
+        summary: 'Stores',
+        querystring: Strict(PageQuery),
+        response: { 200: Page('stores', Store), ...errors() },
+      },
+    },
+    async (req) => s.organization.listStores(org(req), req.query),
+  );
+  r.get(
+    '/stores/:storeReference',
+    {
+      schema: {
+        operationId: 'getStore',
+        tags,
+        summary: 'One store',
+        params: RefParams('storeReference'),
+        response: { 200: Open({ store: Store }), ...errors(404) },
+      },
+    },
+    async (req) => ({ store: await s.organization.store(org(req), req.params.storeReference) }),
+  );
 
-  r.get('/brands', {
-    schema: { operationId: 'listBrands', tags, summary: 'Brands', querystring: Strict(PageQuery), response: { 200: Page('brands', Brand), ...errors() } },
-  }, async (req) => s.organization.listBrands(org(req), req.query));
-  r.get('/brands/:brandReference', {
-    schema: { operationId: 'getBrand', tags, summary: 'One brand', params: RefParams('brandReference'), response: { 200: Open({ brand: Brand }), ...errors(404) } },
-  }, async (req) => ({ brand: await s.organization.brand(org(req), req.params.brandReference) }));
+  r.get(
+    '/brands',
+    {
+      schema: {
+        operationId: 'listBrands',
+        tags,
+        summary: 'Brands',
+        querystring: Strict(PageQuery),
+        response: { 200: Page('brands', Brand), ...errors() },
+      },
+    },
+    async (req) => s.organization.listBrands(org(req), req.query),
+  );
+  r.get(
+    '/brands/:brandReference',
+    {
+      schema: {
+        operationId: 'getBrand',
+        tags,
+        summary: 'One brand',
+        params: RefParams('brandReference'),
+        response: { 200: Open({ brand: Brand }), ...errors(404) },
+      },
+    },
+    async (req) => ({ brand: await s.organization.brand(org(req), req.params.brandReference) }),
+  );
 }

@@ -6,59 +6,53 @@ export const AddressIn = Strict(AddressFields());
 
 export const Organization = Open({ reference: Reference('Organization'), name: Type.String(), created: Timestamp });
 
-export const Account = Open(
-  {
-    reference: Reference('Account'),
-    name: Type.String(),
-    balance: Type.Integer({ description: 'EUR cents; negative when money is owed' }),
-    paymentTermDays: Type.Integer(),
-    legalEntity: Open({ name: Type.String(), vatNumber: Nullable(Type.String()) }),
-    billingAddress: AddressOut,
-    created: Timestamp,
-  },
-  
-);
+export const Account = Open({
+  reference: Reference('Account'),
+  name: Type.String(),
+  balance: Type.Integer({ description: 'EUR cents; negative when money is owed' }),
+  paymentTermDays: Type.Integer(),
+  legalEntity: Open({ name: Type.String(), vatNumber: Nullable(Type.String()) }),
+  billingAddress: AddressOut,
+  created: Timestamp,
+});
 
-export const Brand = Open(
-  {
-    reference: Reference('Brand'),
-    name: Type.String(),
-    logoUrl: Nullable(Type.String()),
-    primaryColor: Type.String({ description: '#rrggbb' }),
-    secondaryColor: Type.String({ description: '#rrggbb' }),
-    customerService: Open({ email: Nullable(Type.String()), phonenumber: Nullable(Type.String()), url: Nullable(Type.String()) }),
-    created: Timestamp,
-  },
-  
-);
+export const Brand = Open({
+  reference: Reference('Brand'),
+  name: Type.String(),
+  logoUrl: Nullable(Type.String()),
+  primaryColor: Type.String({ description: '#rrggbb' }),
+  secondaryColor: Type.String({ description: '#rrggbb' }),
+  customerService: Open({
+    email: Nullable(Type.String()),
+    phonenumber: Nullable(Type.String()),
+    url: Nullable(Type.String()),
+  }),
+  created: Timestamp,
+});
 
-export const Store = Open(
-  {
-    reference: Reference('Store'),
-    name: Type.String(),
-    code: Type.String({ description: 'Legacy store code, used in V1-style order references' }),
-    integration: Type.String({ description: 'Open enum: `api`, `shopify`, ...; orders can be created through the API only for `api`' }),
-    accountReference: Reference('Account'),
-    defaultBrandReference: Nullable(Reference('Brand')),
-    combinedAddress: Nullable(AddressOut),
-    callbackUrl: Nullable(Type.String()),
-    created: Timestamp,
-  },
-  
-);
+export const Store = Open({
+  reference: Reference('Store'),
+  name: Type.String(),
+  code: Type.String({ description: 'Legacy store code, used in V1-style order references' }),
+  integration: Type.String({
+    description: 'Open enum: `api`, `shopify`, ...; orders can be created through the API only for `api`',
+  }),
+  accountReference: Reference('Account'),
+  defaultBrandReference: Nullable(Reference('Brand')),
+  combinedAddress: Nullable(AddressOut),
+  callbackUrl: Nullable(Type.String()),
+  created: Timestamp,
+});
 
-export const ApiKey = Open(
-  {
-    reference: Reference('Apikey'),
-    name: Type.String(),
-    hint: Type.String({ description: 'The first characters of the secret, to tell keys apart' }),
-    readOnly: Type.Boolean(),
-    created: Timestamp,
-    lastUsed: Nullable(Timestamp),
-    revoked: Nullable(Timestamp),
-  },
-  
-);
+export const ApiKey = Open({
+  reference: Reference('Apikey'),
+  name: Type.String(),
+  hint: Type.String({ description: 'The first characters of the secret, to tell keys apart' }),
+  readOnly: Type.Boolean(),
+  created: Timestamp,
+  lastUsed: Nullable(Timestamp),
+  revoked: Nullable(Timestamp),
+});
 
 const Color = Type.String({ pattern: '^#[0-9a-fA-F]{6}$' });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
@@ -77,7 +71,11 @@ export const CreateBrand = Strict({
   primaryColor: Type.Optional(Color),
   secondaryColor: Type.Optional(Color),
   customerService: Type.Optional(
-    Strict({ email: Type.Optional(Type.String({ maxLength: 254 })), phonenumber: Type.Optional(Type.String({ maxLength: 30 })), url: Type.Optional(Type.String({ maxLength: 2000 })) }),
+    Strict({
+      email: Type.Optional(Type.String({ maxLength: 254 })),
+      phonenumber: Type.Optional(Type.String({ maxLength: 30 })),
+      url: Type.Optional(Type.String({ maxLength: 2000 })),
+    }),
   ),
 });
 export const CreateStore = Strict({
@@ -98,4 +96,8 @@ export const UpdateStore = Strict({
 });
 export const CreateApiKey = Strict({ name: Name, readOnly: Type.Optional(Type.Boolean()) });
 const Limit = Strict({ quota: Type.Integer({ minimum: 1 }), windowSeconds: Type.Integer({ minimum: 1 }) });
-export const SetRateLimits = Strict({ default: Type.Optional(Limit), uploads: Type.Optional(Limit), downloads: Type.Optional(Limit) });
+export const SetRateLimits = Strict({
+  default: Type.Optional(Limit),
+  uploads: Type.Optional(Limit),
+  downloads: Type.Optional(Limit),
+});

@@ -5,16 +5,34 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Db, Executor } from '../../platform/db/index.ts';
 import { pgConstraint, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../platform/db/index.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { type KeyCache, type KeyResolver, type RateLimitOverrides, generateApiKey, hashSecret } from '../../platform/http/auth.ts';
+import {
+  type KeyCache,
+  type KeyResolver,
+  type RateLimitOverrides,
+  generateApiKey,
+  hashSecret,
+} from '../../platform/http/auth.ts';
 import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { checkCallbackUrl } from '../../platform/http/targets.ts';
-import { type AccountRow, type ApiKeyRow, type BrandRow, type OrganizationRow, type StoreRow, organizationLookups, organizationRepo as repo } from './repo.ts';
+import {
+  type AccountRow,
+  type ApiKeyRow,
+  type BrandRow,
+  type OrganizationRow,
+  type StoreRow,
+  organizationLookups,
+  organizationRepo as repo,
+} from './repo.ts';
 import type { CreateAccount, CreateBrand, CreateStore, UpdateStore } from './schemas.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export const toOrganization = (o: OrganizationRow) => ({ reference: o.id, name: o.name, created: o.created_at.toISOString() });
+export const toOrganization = (o: OrganizationRow) => ({
+  reference: o.id,
+  name: o.name,
+  created: o.created_at.toISOString(),
+});
 export const toAccount = (a: AccountRow) => ({
   reference: a.id,
   name: a.name,
@@ -30,7 +48,11 @@ export const toBrand = (b: BrandRow) => ({
   logoUrl: b.logo_url,
   primaryColor: b.primary_color,
   secondaryColor: b.secondary_color,
-  customerService: { email: b.customer_service.email ?? null, phonenumber: b.customer_service.phonenumber ?? null, url: b.customer_service.url ?? null },
+  customerService: {
+    email: b.customer_service.email ?? null,
+    phonenumber: b.customer_service.phonenumber ?? null,
+    url: b.customer_service.url ?? null,
+  },
   created: b.created_at.toISOString(),
 });
 export const toStore = (s: StoreRow) => ({
@@ -59,7 +81,14 @@ export type OrganizationService = ReturnType<typeof organizationService>;
 /** The `ChangeFeed` topic of store changes. */
 const STORES_TOPIC = 'stores';
 
-export function organizationService(deps: { db: Db; clock: Clock; config: Pick<Config, 'env' | 'allowPrivateTargets'>; cursors: Cursors; keys: () => KeyCache; changes: ChangeFeed }) {
+export function organizationService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'env' | 'allowPrivateTargets'>;
+  cursors: Cursors;
+  keys: () => KeyCache;
+  changes: ChangeFeed;
+}) {
   const { db, clock, cursors } = deps;
   // Every order reads its store; stores change rarely, and every change is announced.
   const stores = new ReadCache<StoreRow>({ maxEntries: 20_000, maxAgeMs: 60_000 });
@@ -95,7 +124,12 @@ export function organizationService(deps: { db: Db; clock: Clock; config: Pick<C
     },
     async createOrganization(input: { name: string; rendertokenLimit?: number }) {
       const id = newReference('Organization');
-      await repo.insertOrganization(db, { id, name: input.name, rendertokenLimit: input.rendertokenLimit ?? 1000, createdAt: clock.now() });
+      await repo.insertOrganization(db, {
+        id,
+        name: input.name,
+        rendertokenLimit: input.rendertokenLimit ?? 1000,
+        createdAt: clock.now(),
+      });
       return service.organization(id);
     },
 
@@ -152,19 +186,34 @@ export function organizationService(deps: { db: Db; clock: Clock; config: Pick<C
     },
 
     /** Dashboard (issue 8): the only place a brand changes. */
-    async updateBrand(orgId: string, ref: string, input: Partial<Static<typeof CreateBrand>> & { logoUrl?: string | null }) {
+    async updateBrand(
+      orgId: string,
+      ref: string,
+      input: Partial<Static<typeof CreateBrand>> & { logoUrl?: string | null },
+    ) {
       await service.brandRow(orgId, ref);
       const patch: Parameters<typeof repo.updateBrand>[3] = {};
       if (input.name !== undefined) patch.name = input.name;
       if (input.logoUrl !== undefined) patch.logo_url = input.logoUrl;
       if (input.primaryColor !== undefined) patch.primary_color = input.primaryColor.toLowerCase();
       if (input.secondaryColor !== undefined) patch.secondary_color = input.secondaryColor.toLowerCase();
-      if (input.customerService !== undefined) patch.customer_service = Object.fromEntries(Object.entries(input.customerService).filter(([, v]) => v)) as Record<string, string>;
+      if (input.customerService !== undefined)
+        patch.customer_service = Object.fromEntries(
+          Object.entries(input.customerService).filter(([, v]) => v),
+        ) as Record<string, string>;
       await repo.updateBrand(db, orgId, ref, patch);
       return service.brand(orgId, ref);
     },
     /** Dashboard (issue 8): balance and payment terms are not the partner's to change. */
-    async updateAccount(orgId: string, ref: string, input: { name?: string; legalEntity?: { name?: string; vatNumber?: string | null }; billingAddress?: Record<string, string> }) {
+    async updateAccount(
+      orgId: string,
+      ref: string,
+      input: {
+        name?: string;
+        legalEntity?: { name?: string; vatNumber?: string | null };
+        billingAddress?: Record<string, string>;
+      },
+    ) {
       await mustExist('Account', ref, (id) => repo.account(db, orgId, id));
       const patch: Parameters<typeof repo.updateAccount>[3] = {};
       if (input.name !== undefined) patch.name = input.name;
@@ -189,7 +238,8 @@ export function organizationService(deps: { db: Db; clock: Clock; config: Pick<C
     /** Orders (issue 4): the store inside the caller's transaction, and its next V1 order number. */
     storeRowIn: (ex: Executor, orgId: string, storeId: string) => repo.store(ex, orgId, storeId),
     /** The same outside a transaction, from this process's cache (`order_counter` is not kept current). */
-    cachedStoreRow: (orgId: string, storeId: string) => stores.getOne(`${orgId}/${storeId}`, () => repo.store(db, orgId, storeId)),
+    cachedStoreRow: (orgId: string, storeId: string) =>
+      stores.getOne(`${orgId}/${storeId}`, () => repo.store(db, orgId, storeId)),
     nextOrderNumber: (ex: Executor, storeId: string) => repo.nextOrderNumber(ex, storeId),
     takeOrderNumbers: (ex: Executor, counts: Map<string, number>) => repo.takeOrderNumbers(ex, counts),
     async createStore(orgId: string, input: Static<typeof CreateStore>) {
@@ -197,7 +247,13 @@ export function organizationService(deps: { db: Db; clock: Clock; config: Pick<C
       if (!isReference('Account', input.accountReference) || !(await repo.account(db, orgId, input.accountReference))) {
         throw badRequest('body.accountReference is not an account of this organization');
       }
-      if (input.defaultBrandReference && !(isReference('Brand', input.defaultBrandReference) && (await repo.brand(db, orgId, input.defaultBrandReference)))) {
+      if (
+        input.defaultBrandReference &&
+        !(
+          isReference('Brand', input.defaultBrandReference) &&
+          (await repo.brand(db, orgId, input.defaultBrandReference))
+        )
+      ) {
         throw badRequest('body.defaultBrandReference is not a brand of this organization');
       }
       checkCallback(input.callbackUrl);
@@ -216,14 +272,21 @@ export function organizationService(deps: { db: Db; clock: Clock; config: Pick<C
           created_at: clock.now(),
         });
       } catch (err) {
-        if (pgErrorCode(err) === PG_UNIQUE_VIOLATION && pgConstraint(err)?.includes('code')) throw conflict('store_code_in_use', `Store code ${input.code} is already in use`);
+        if (pgErrorCode(err) === PG_UNIQUE_VIOLATION && pgConstraint(err)?.includes('code'))
+          throw conflict('store_code_in_use', `Store code ${input.code} is already in use`);
         throw err;
       }
       return service.store(orgId, id);
     },
     async updateStore(orgId: string, ref: string, input: Static<typeof UpdateStore>) {
       await service.storeRow(orgId, ref);
-      if (input.defaultBrandReference && !(isReference('Brand', input.defaultBrandReference) && (await repo.brand(db, orgId, input.defaultBrandReference)))) {
+      if (
+        input.defaultBrandReference &&
+        !(
+          isReference('Brand', input.defaultBrandReference) &&
+          (await repo.brand(db, orgId, input.defaultBrandReference))
+        )
+      ) {
         throw badRequest('body.defaultBrandReference is not a brand of this organization');
       }
       checkCallback(input.callbackUrl);
@@ -251,7 +314,15 @@ export function organizationService(deps: { db: Db; clock: Clock; config: Pick<C
       await service.organizationRow(orgId);
       const secret = generateApiKey(deps.config.env);
       const id = newReference('Apikey');
-      await repo.insertApiKey(db, { id, organizationId: orgId, name: input.name, hash: hashSecret(secret), hint: `${secret.slice(0, 12)}…`, readOnly: input.readOnly ?? false, createdAt: clock.now() });
+      await repo.insertApiKey(db, {
+        id,
+        organizationId: orgId,
+        name: input.name,
+        hash: hashSecret(secret),
+        hint: `${secret.slice(0, 12)}…`,
+        readOnly: input.readOnly ?? false,
+        createdAt: clock.now(),
+      });
       const key = await mustExist('Apikey', id, (k) => repo.apiKey(db, orgId, k));
       return { apiKey: { ...toApiKey(key), secret } };
     },
@@ -277,7 +348,8 @@ export function organizationService(deps: { db: Db; clock: Clock; config: Pick<C
       return { rateLimits: limits };
     },
     async setRendertokenLimit(orgId: string, limit: number) {
-      if (!Number.isInteger(limit) || limit < 0) throw new ApiError(400, 'invalid_request', 'limit must be a whole number ≥ 0');
+      if (!Number.isInteger(limit) || limit < 0)
+        throw new ApiError(400, 'invalid_request', 'limit must be a whole number ≥ 0');
       await service.organizationRow(orgId);
       await repo.setRendertokenLimit(db, orgId, limit);
       return { rendertokenLimit: limit };

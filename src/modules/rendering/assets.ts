@@ -15,7 +15,12 @@ export interface SceneStyle {
 }
 
 /** A backdrop with a surface and a soft drop shadow where the case will lie. */
-export async function drawBackground(width: number, height: number, area: PrintArea, style: SceneStyle): Promise<Buffer> {
+export async function drawBackground(
+  width: number,
+  height: number,
+  area: PrintArea,
+  style: SceneStyle,
+): Promise<Buffer> {
   const cx = area.x + area.width / 2;
   const cy = area.y + area.height / 2;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
@@ -38,7 +43,12 @@ export async function drawBackground(width: number, height: number, area: PrintA
  */
 export async function drawMask(width: number, height: number): Promise<Buffer> {
   const r = Math.round(width * 0.12);
-  const cam = { x: Math.round(width * 0.07), y: Math.round(height * 0.04), w: Math.round(width * 0.36), h: Math.round(height * 0.2) };
+  const cam = {
+    x: Math.round(width * 0.07),
+    y: Math.round(height * 0.04),
+    w: Math.round(width * 0.36),
+    h: Math.round(height * 0.2),
+  };
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
   <rect width="100%" height="100%" fill="#000"/>
   <rect width="${width}" height="${height}" rx="${r}" fill="#fff"/>

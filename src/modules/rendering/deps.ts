@@ -15,12 +15,18 @@ export interface CatalogDep {
 }
 
 export interface ImagesDep {
-  imageForOrganization(organizationId: string, reference: string): Promise<{ reference: string; width: number; height: number; format: string; blobKey: string } | null>;
+  imageForOrganization(
+    organizationId: string,
+    reference: string,
+  ): Promise<{ reference: string; width: number; height: number; format: string; blobKey: string } | null>;
   readImage(blobKey: string): Promise<Buffer | null>;
 }
 
 export interface EventsDep {
-  record(tx: Executor, event: { organizationId: string; type: string; data: Record<string, unknown> }): Promise<unknown>;
+  record(
+    tx: Executor,
+    event: { organizationId: string; type: string; data: Record<string, unknown> },
+  ): Promise<unknown>;
 }
 
 export interface OrganizationDep {
@@ -54,6 +60,9 @@ export async function visible(check: () => Promise<unknown>): Promise<unknown | 
 export function productgroupOf(product: unknown): string | null {
   const p = (product ?? {}) as Record<string, unknown>;
   const inner = (p.product ?? p) as Record<string, unknown>;
-  const ref = inner.productgroupReference ?? inner.productgroup_id ?? (inner.productgroup as Record<string, unknown> | undefined)?.reference;
+  const ref =
+    inner.productgroupReference ??
+    inner.productgroup_id ??
+    (inner.productgroup as Record<string, unknown> | undefined)?.reference;
   return typeof ref === 'string' ? ref : null;
 }

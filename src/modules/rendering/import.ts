@@ -40,7 +40,11 @@ export interface RenderingImport {
 const PG_FOREIGN_KEY_VIOLATION = '23503';
 
 /** Decodes an asset (any format sharp reads, SVG included) and stores it as PNG under its digest. */
-async function storeAsset(deps: RenderingDeps, field: string, data: Buffer): Promise<{ key: string; width: number; height: number }> {
+async function storeAsset(
+  deps: RenderingDeps,
+  field: string,
+  data: Buffer,
+): Promise<{ key: string; width: number; height: number }> {
   let png: Buffer;
   let info: { width: number; height: number };
   try {
@@ -75,14 +79,26 @@ export async function importRendering(deps: RenderingDeps, input: RenderingImpor
   const now = deps.clock.now();
   try {
     return await deps.db.tx(async (tx) => {
-      const out = { scenes: [] as Array<{ key: string; reference: string }>, perspectives: [] as Array<{ key: string; reference: string }>, compositions: [] as Array<{ key: string; reference: string }> };
+      const out = {
+        scenes: [] as Array<{ key: string; reference: string }>,
+        perspectives: [] as Array<{ key: string; reference: string }>,
+        compositions: [] as Array<{ key: string; reference: string }>,
+      };
       for (const [i, s] of (input.scenes ?? []).entries()) {
         const org = s.privateOrganizationReference ?? null;
-        if (org !== null && !isReference('Organization', org)) throw badRequest(`scenes[${i}].privateOrganizationReference is not an organization reference`);
-        for (const g of s.compatibleProductgroupReferences) if (!isReference('Productgroup', g)) throw badRequest(`scenes[${i}].compatibleProductgroupReferences: ${g} is not a productgroup reference`);
+        if (org !== null && !isReference('Organization', org))
+          throw badRequest(`scenes[${i}].privateOrganizationReference is not an organization reference`);
+        for (const g of s.compatibleProductgroupReferences)
+          if (!isReference('Productgroup', g))
+            throw badRequest(`scenes[${i}].compatibleProductgroupReferences: ${g} is not a productgroup reference`);
         const id = await repo.upsertScene(tx, {
-          id: newReference('Scene'), import_key: s.key, name: s.name, description: s.description ?? '',
-          private_organization_id: org, allows_product_perspectives: s.allowsProductPerspectives ?? false, created_at: now,
+          id: newReference('Scene'),
+          import_key: s.key,
+          name: s.name,
+          description: s.description ?? '',
+          private_organization_id: org,
+          allows_product_perspectives: s.allowsProductPerspectives ?? false,
+          created_at: now,
         });
         await repo.setSceneProductgroups(tx, id, s.compatibleProductgroupReferences);
         out.scenes.push({ key: s.key, reference: id });
@@ -90,8 +106,13 @@ export async function importRendering(deps: RenderingDeps, input: RenderingImpor
       for (const [i, p] of (input.perspectives ?? []).entries()) {
         const sceneKeys = p.sceneKeys ?? [];
         const products = p.productReferences ?? [];
-        if ((sceneKeys.length > 0) === (products.length > 0)) throw badRequest(`perspectives[${i}] needs either sceneKeys (a scene perspective) or productReferences (a product perspective)`);
-        for (const r of products) if (!isReference('Product', r)) throw badRequest(`perspectives[${i}].productReferences: ${r} is not a product reference`);
+        if (sceneKeys.length > 0 === products.length > 0)
+          throw badRequest(
+            `perspectives[${i}] needs either sceneKeys (a scene perspective) or productReferences (a product perspective)`,
+          );
+        for (const r of products)
+          if (!isReference('Product', r))
+            throw badRequest(`perspectives[${i}].productReferences: ${r} is not a product reference`);
         const sceneIds = [];
         for (const k of sceneKeys) {
           const s = await repo.sceneByKey(tx, k);
@@ -100,10 +121,19 @@ export async function importRendering(deps: RenderingDeps, input: RenderingImpor
         }
         const kind = sceneKeys.length > 0 ? 'scene' : 'product';
         const existing = await repo.perspectiveByKey(tx, p.key);
-        if (existing && existing.kind !== kind) throw badRequest(`perspectives[${i}]: perspective ${p.key} is a ${existing.kind} perspective and cannot become a ${kind} perspective`);
+        if (existing && existing.kind !== kind)
+          throw badRequest(
+            `perspectives[${i}]: perspective ${p.key} is a ${existing.kind} perspective and cannot become a ${kind} perspective`,
+          );
         const id = await repo.upsertPerspective(tx, {
-          id: newReference('Perspective'), import_key: p.key, name: p.name, kind,
-          width_px: p.output.widthPx, height_px: p.output.heightPx, format: p.output.format, created_at: now,
+          id: newReference('Perspective'),
+          import_key: p.key,
+          name: p.name,
+          kind,
+          width_px: p.output.widthPx,
+          height_px: p.output.heightPx,
+          format: p.output.format,
+          created_at: now,
         });
         await repo.linkPerspective(tx, id, { sceneIds, productIds: products });
         out.perspectives.push({ key: p.key, reference: id });
@@ -112,18 +142,37 @@ export async function importRendering(deps: RenderingDeps, input: RenderingImpor
         const scene = await repo.sceneByKey(tx, c.sceneKey);
         if (!scene) throw badRequest(`compositions[${i}].sceneKey: no scene has key ${c.sceneKey}`);
         const perspective = await repo.perspectiveByKey(tx, c.perspectiveKey);
-        if (!perspective) throw badRequest(`compositions[${i}].perspectiveKey: no perspective has key ${c.perspectiveKey}`);
-        if (!isReference('Product', c.productReference)) throw badRequest(`compositions[${i}].productReference is not a product reference`);
+        if (!perspective)
+          throw badRequest(`compositions[${i}].perspectiveKey: no perspective has key ${c.perspectiveKey}`);
+        if (!isReference('Product', c.productReference))
+          throw badRequest(`compositions[${i}].productReference is not a product reference`);
         const ownOfScene = (await repo.scenePerspectiveIds(tx, scene.id)).includes(perspective.id);
-        const ownOfProduct = scene.allows_product_perspectives && (await repo.perspectiveProducts(tx, perspective.id)).includes(c.productReference);
-        if (!ownOfScene && !ownOfProduct) throw badRequest(`compositions[${i}]: perspective ${c.perspectiveKey} is not usable in scene ${c.sceneKey} for this product`);
+        const ownOfProduct =
+          scene.allows_product_perspectives &&
+          (await repo.perspectiveProducts(tx, perspective.id)).includes(c.productReference);
+        if (!ownOfScene && !ownOfProduct)
+          throw badRequest(
+            `compositions[${i}]: perspective ${c.perspectiveKey} is not usable in scene ${c.sceneKey} for this product`,
+          );
         const a = assets.get(c.key)!;
         const pa = c.template.printArea;
         const id = await repo.upsertComposition(tx, {
-          id: newReference('Composition'), import_key: c.key, scene_id: scene.id, product_id: c.productReference, perspective_id: perspective.id,
-          token_cost: c.tokenCost, background_blob_key: a.background, mask_blob_key: a.mask, overlay_blob_key: a.overlay,
-          print_x: pa.x, print_y: pa.y, print_width: pa.width, print_height: pa.height, print_rotation: pa.rotation,
-          unavailable_at: c.available === false ? now : null, created_at: now,
+          id: newReference('Composition'),
+          import_key: c.key,
+          scene_id: scene.id,
+          product_id: c.productReference,
+          perspective_id: perspective.id,
+          token_cost: c.tokenCost,
+          background_blob_key: a.background,
+          mask_blob_key: a.mask,
+          overlay_blob_key: a.overlay,
+          print_x: pa.x,
+          print_y: pa.y,
+          print_width: pa.width,
+          print_height: pa.height,
+          print_rotation: pa.rotation,
+          unavailable_at: c.available === false ? now : null,
+          created_at: now,
         });
         out.compositions.push({ key: c.key, reference: id });
       }
@@ -132,15 +181,22 @@ export async function importRendering(deps: RenderingDeps, input: RenderingImpor
   } catch (err) {
     if (pgErrorCode(err) === PG_FOREIGN_KEY_VIOLATION) {
       const detail = (err as { detail?: string }).detail ?? '';
-      throw badRequest(`A referenced organization, productgroup or product does not exist${detail ? `: ${detail}` : ''}`);
+      throw badRequest(
+        `A referenced organization, productgroup or product does not exist${detail ? `: ${detail}` : ''}`,
+      );
     }
-    if (pgErrorCode(err) === '23505') throw badRequest('A composition for this scene, product and perspective already exists under another key');
+    if (pgErrorCode(err) === '23505')
+      throw badRequest('A composition for this scene, product and perspective already exists under another key');
     throw err;
   }
 }
 
 /** Retires a composition (410 from then on) or makes it available again. */
 export async function setCompositionAvailable(deps: RenderingDeps, ref: string, available: boolean) {
-  if (!isReference('Composition', ref) || !(await repo.setCompositionUnavailable(deps.db, ref, available ? null : deps.clock.now()))) throw notFound('Composition');
+  if (
+    !isReference('Composition', ref) ||
+    !(await repo.setCompositionUnavailable(deps.db, ref, available ? null : deps.clock.now()))
+  )
+    throw notFound('Composition');
   return { composition: { reference: ref, available } };
 }

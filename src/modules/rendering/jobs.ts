@@ -11,6 +11,9 @@ export function registerRenderingJobs(s: { worker: Worker; rendering: RenderingS
     leaseMs: 120_000,
     backoffMs: (attempts) => Math.min(600_000, 5000 * 2 ** (attempts - 1)),
     run: (payload: { renderId: string }, job) =>
-      s.rendering.runRender(String(payload.renderId), { number: job.attempts, last: job.max_attempts !== null && job.attempts >= job.max_attempts }),
+      s.rendering.runRender(String(payload.renderId), {
+        number: job.attempts,
+        last: job.max_attempts !== null && job.attempts >= job.max_attempts,
+      }),
   });
 }

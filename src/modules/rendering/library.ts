@@ -5,7 +5,11 @@ import { type CompositionRow, type PerspectiveRow, type SceneRow, renderingRepo 
 
 const refs = (ids: string[]) => ids.map((reference) => ({ reference }));
 
-export const toPerspectiveOutput = (p: PerspectiveRow) => ({ widthPx: p.width_px, heightPx: p.height_px, format: p.format });
+export const toPerspectiveOutput = (p: PerspectiveRow) => ({
+  widthPx: p.width_px,
+  heightPx: p.height_px,
+  format: p.format,
+});
 
 export const toComposition = (c: CompositionRow) => ({
   reference: c.id,
@@ -16,7 +20,11 @@ export const toComposition = (c: CompositionRow) => ({
 });
 
 export const unavailable = (c: CompositionRow) =>
-  new ApiError(410, 'composition_unavailable', `Composition ${c.id} is no longer available; look up another composition for this scene and product`);
+  new ApiError(
+    410,
+    'composition_unavailable',
+    `Composition ${c.id} is no longer available; look up another composition for this scene and product`,
+  );
 
 /**
  * The read side of scenes, perspectives and compositions. What an organization sees: public scenes
@@ -25,8 +33,10 @@ export const unavailable = (c: CompositionRow) =>
 export function renderingLibrary(deps: RenderingDeps) {
   const { db, catalog } = deps;
 
-  const product = async (orgId: string, ref: string) => (isReference('Product', ref) ? visible(() => catalog.visibleProduct(orgId, ref)) : null);
-  const productgroupVisible = async (orgId: string, ref: string) => isReference('Productgroup', ref) && (await visible(() => catalog.visibleProductgroup(orgId, ref))) !== null;
+  const product = async (orgId: string, ref: string) =>
+    isReference('Product', ref) ? visible(() => catalog.visibleProduct(orgId, ref)) : null;
+  const productgroupVisible = async (orgId: string, ref: string) =>
+    isReference('Productgroup', ref) && (await visible(() => catalog.visibleProductgroup(orgId, ref))) !== null;
 
   async function sceneRow(orgId: string, ref: string): Promise<SceneRow> {
     const row = isReference('Scene', ref) ? await repo.scene(db, orgId, ref) : null;
@@ -57,7 +67,8 @@ export function renderingLibrary(deps: RenderingDeps) {
     sceneRow,
 
     async listScenes(orgId: string, q: { productgroupReference?: string }) {
-      if (q.productgroupReference !== undefined && !(await productgroupVisible(orgId, q.productgroupReference))) throw notFound('Productgroup');
+      if (q.productgroupReference !== undefined && !(await productgroupVisible(orgId, q.productgroupReference)))
+        throw notFound('Productgroup');
       const rows = await repo.scenes(db, orgId, q.productgroupReference ?? null);
       return { scenes: rows.map((s) => ({ reference: s.id, name: s.name })), nextCursor: null };
     },
@@ -89,7 +100,8 @@ export function renderingLibrary(deps: RenderingDeps) {
       if (scene && prod !== null) {
         if (await compatible(scene, prod)) {
           rows = await repo.scenePerspectives(db, orgId, scene.id);
-          if (scene.allows_product_perspectives) rows.push(...(await repo.productPerspectives(db, [q.productReference!])));
+          if (scene.allows_product_perspectives)
+            rows.push(...(await repo.productPerspectives(db, [q.productReference!])));
         }
       } else if (scene) {
         rows = await repo.scenePerspectives(db, orgId, scene.id);
@@ -118,7 +130,10 @@ export function renderingLibrary(deps: RenderingDeps) {
 
     async describePerspective(orgId: string, p: PerspectiveRow) {
       const scenes = p.kind === 'scene' ? refs(await repo.perspectiveScenes(db, orgId, p.id)) : null;
-      const products = p.kind === 'product' ? refs([...(await visibleProducts(orgId, await repo.perspectiveProducts(db, p.id))).keys()]) : null;
+      const products =
+        p.kind === 'product'
+          ? refs([...(await visibleProducts(orgId, await repo.perspectiveProducts(db, p.id))).keys()])
+          : null;
       return { reference: p.id, name: p.name, output: toPerspectiveOutput(p), scenes, products };
     },
 
@@ -134,7 +149,8 @@ export function renderingLibrary(deps: RenderingDeps) {
     /** A composition the organization may see (its scene and product are visible); 410 when retired. */
     async visibleComposition(orgId: string, ref: string): Promise<CompositionRow> {
       const c = isReference('Composition', ref) ? await repo.composition(db, ref) : null;
-      if (!c || !(await repo.scene(db, orgId, c.scene_id)) || (await product(orgId, c.product_id)) === null) throw notFound('Composition');
+      if (!c || !(await repo.scene(db, orgId, c.scene_id)) || (await product(orgId, c.product_id)) === null)
+        throw notFound('Composition');
       if (c.unavailable_at) throw unavailable(c);
       return c;
     },
@@ -143,10 +159,14 @@ export function renderingLibrary(deps: RenderingDeps) {
       return toComposition(await lib.visibleComposition(orgId, ref));
     },
 
-    async lookupComposition(orgId: string, q: { sceneReference: string; productReference: string; perspectiveReference: string }) {
+    async lookupComposition(
+      orgId: string,
+      q: { sceneReference: string; productReference: string; perspectiveReference: string },
+    ) {
       const scene = await sceneRow(orgId, q.sceneReference);
       await productOrThrow(orgId, q.productReference);
-      if (!isReference('Perspective', q.perspectiveReference) || !(await repo.perspective(db, q.perspectiveReference))) throw notFound('Perspective');
+      if (!isReference('Perspective', q.perspectiveReference) || !(await repo.perspective(db, q.perspectiveReference)))
+        throw notFound('Perspective');
       const c = await repo.compositionFor(db, scene.id, q.productReference, q.perspectiveReference);
       if (!c) throw new ApiError(404, 'not_found', 'No composition exists for this scene, product and perspective');
       if (c.unavailable_at) throw unavailable(c);

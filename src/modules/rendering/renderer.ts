@@ -58,9 +58,11 @@ function rotatedSize(w: number, h: number, deg: number): { w: number; h: number 
 
 /** Checks geometry against a background size; the import calls it so a bad template never lands. */
 export function checkPrintArea(area: PrintArea, bg: { width: number; height: number }): string | null {
-  if (![area.x, area.y, area.width, area.height].every(Number.isInteger)) return 'print area position and size must be whole pixels';
+  if (![area.x, area.y, area.width, area.height].every(Number.isInteger))
+    return 'print area position and size must be whole pixels';
   if (area.width < 2 || area.height < 2) return 'print area must be at least 2x2 pixels';
-  if (!Number.isFinite(area.rotation) || Math.abs(area.rotation) > 360) return 'rotation must be between -360 and 360 degrees';
+  if (!Number.isFinite(area.rotation) || Math.abs(area.rotation) > 360)
+    return 'rotation must be between -360 and 360 degrees';
   const r = rotatedSize(area.width, area.height, area.rotation);
   const left = Math.round(area.x + area.width / 2 - r.w / 2);
   const top = Math.round(area.y + area.height / 2 - r.h / 2);
@@ -109,16 +111,39 @@ async function compose(template: Template, imageBytes: Buffer): Promise<RenderOu
   // Intermediates stay raw pixels: no encode/decode between the steps.
   const rawOf = (width: number, height: number, channels: 1 | 3 | 4) => ({ raw: { width, height, channels } });
   // A transparent part of the partner's image shows the (white) case material.
-  let print = await sharp(imageBytes).rotate().resize(w, h, { fit: 'cover', position: 'centre' }).flatten({ background: '#ffffff' }).removeAlpha().raw().toBuffer();
+  let print = await sharp(imageBytes)
+    .rotate()
+    .resize(w, h, { fit: 'cover', position: 'centre' })
+    .flatten({ background: '#ffffff' })
+    .removeAlpha()
+    .raw()
+    .toBuffer();
   if (template.overlay) {
     const overlay = await sharp(template.overlay).resize(w, h, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
-    print = await sharp(print, rawOf(w, h, 3)).composite([{ input: overlay, ...rawOf(w, h, 4), blend: 'over' }]).removeAlpha().raw().toBuffer();
+    print = await sharp(print, rawOf(w, h, 3))
+      .composite([{ input: overlay, ...rawOf(w, h, 4), blend: 'over' }])
+      .removeAlpha()
+      .raw()
+      .toBuffer();
   }
-  const alpha = await sharp(template.mask).flatten({ background: '#000000' }).resize(w, h, { fit: 'fill' }).greyscale().extractChannel(0).raw().toBuffer();
-  const shaped = await sharp(print, rawOf(w, h, 3)).joinChannel(alpha, rawOf(w, h, 1)).raw().toBuffer();
-  const rotated = a.rotation % 360 === 0
-    ? { data: shaped, info: { width: w, height: h } }
-    : await sharp(shaped, rawOf(w, h, 4)).rotate(a.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } }).raw().toBuffer({ resolveWithObject: true });
+  const alpha = await sharp(template.mask)
+    .flatten({ background: '#000000' })
+    .resize(w, h, { fit: 'fill' })
+    .greyscale()
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const shaped = await sharp(print, rawOf(w, h, 3))
+    .joinChannel(alpha, rawOf(w, h, 1))
+    .raw()
+    .toBuffer();
+  const rotated =
+    a.rotation % 360 === 0
+      ? { data: shaped, info: { width: w, height: h } }
+      : await sharp(shaped, rawOf(w, h, 4))
+          .rotate(a.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
   const left = Math.round(a.x + w / 2 - rotated.info.width / 2);
   const top = Math.round(a.y + h / 2 - rotated.info.height / 2);
   if (left < 0 || top < 0 || left + rotated.info.width > bg.width! || top + rotated.info.height > bg.height!) {
@@ -130,7 +155,10 @@ async function compose(template: Template, imageBytes: Buffer): Promise<RenderOu
     .raw()
     .toBuffer({ resolveWithObject: true });
   if (bg.width !== output.widthPx || bg.height !== output.heightPx) {
-    scene = await sharp(scene.data, rawOf(scene.info.width, scene.info.height, scene.info.channels as 3 | 4)).resize(output.widthPx, output.heightPx, { fit: 'cover' }).raw().toBuffer({ resolveWithObject: true });
+    scene = await sharp(scene.data, rawOf(scene.info.width, scene.info.height, scene.info.channels as 3 | 4))
+      .resize(output.widthPx, output.heightPx, { fit: 'cover' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
   }
   const composed = () => {
     const img = sharp(scene.data, rawOf(scene.info.width, scene.info.height, scene.info.channels as 3 | 4));
@@ -147,6 +175,10 @@ async function compose(template: Template, imageBytes: Buffer): Promise<RenderOu
 
 /** ThumbHash wants RGBA of at most 100x100. */
 export async function thumbhashOf(image: Sharp): Promise<string> {
-  const { data, info } = await image.resize(100, 100, { fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await image
+    .resize(100, 100, { fit: 'inside' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
 }

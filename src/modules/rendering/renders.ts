@@ -60,10 +60,18 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
     return row;
   }
 
-  async function finish(row: RenderRow, outcome: { failed: string } | { mediaKey: string; mediaSize: number; thumbKey: string; thumbSize: number; thumbhash: string }) {
+  async function finish(
+    row: RenderRow,
+    outcome:
+      | { failed: string }
+      | { mediaKey: string; mediaSize: number; thumbKey: string; thumbSize: number; thumbhash: string },
+  ) {
     await db.tx(async (tx) => {
       const at = clock.now();
-      const done = 'failed' in outcome ? await repo.failRender(tx, row.id, outcome.failed, at) : await repo.completeRender(tx, row.id, { ...outcome, at });
+      const done =
+        'failed' in outcome
+          ? await repo.failRender(tx, row.id, outcome.failed, at)
+          : await repo.completeRender(tx, row.id, { ...outcome, at });
       if (!done) return; // another worker finished it first
       await deps.events?.record(tx, {
         organizationId: row.organization_id,
@@ -92,7 +100,13 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
         background: await asset('background', c.background_blob_key),
         mask: await asset('mask', c.mask_blob_key),
         overlay: c.overlay_blob_key ? await asset('overlay', c.overlay_blob_key) : null,
-        printArea: { x: c.print_x, y: c.print_y, width: c.print_width, height: c.print_height, rotation: c.print_rotation },
+        printArea: {
+          x: c.print_x,
+          y: c.print_y,
+          width: c.print_width,
+          height: c.print_height,
+          rotation: c.print_rotation,
+        },
         output: { widthPx: p.width_px, heightPx: p.height_px, format: p.format },
       },
     };
@@ -101,7 +115,9 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
   return {
     async createRender(orgId: string, input: { compositionReference: string; imageReference: string }) {
       const c = await lib.visibleComposition(orgId, input.compositionReference);
-      const image = isReference('Image', input.imageReference) ? await deps.images.imageForOrganization(orgId, input.imageReference) : null;
+      const image = isReference('Image', input.imageReference)
+        ? await deps.images.imageForOrganization(orgId, input.imageReference)
+        : null;
       if (!image) throw notFound('Image');
       const perspective = await repo.perspective(db, c.perspective_id);
       if (!perspective) throw notFound('Composition');
@@ -113,11 +129,22 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
         if (used === null) {
           const retry = secondsUntil(week.resets, now);
           const remaining = Math.max(0, limit - (await repo.used(tx, orgId, week.week)));
-          throw new ApiError(429, 'rendertoken_limit_exceeded',
+          throw new ApiError(
+            429,
+            'rendertoken_limit_exceeded',
             `This render costs ${c.token_cost} rendertokens and ${remaining} of ${limit} remain this week; the limit resets at ${amsterdamIso(week.resets)} (Retry-After: ${retry} s)`,
-            undefined, { 'retry-after': String(retry) });
+            undefined,
+            { 'retry-after': String(retry) },
+          );
         }
-        const r = await repo.insertRender(tx, { id: newReference('Render'), organizationId: orgId, compositionId: c.id, imageId: image.reference, format: perspective.format, createdAt: now });
+        const r = await repo.insertRender(tx, {
+          id: newReference('Render'),
+          organizationId: orgId,
+          compositionId: c.id,
+          imageId: image.reference,
+          format: perspective.format,
+          createdAt: now,
+        });
         // `created` is true for exactly one caller (insert or failed→pending), so no dedupe key is needed.
         if (r.created) await enqueue(tx, clock, RENDER_JOB, { renderId: r.id });
         return r.id;
@@ -140,12 +167,22 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
     async renderFile(orgId: string, ref: string, which: 'media' | 'thumbnail'): Promise<RenderFile> {
       const row = await renderRow(orgId, ref);
       if (row.status === 'pending') return { ready: false, retryAfter: POLL_SECONDS };
-      if (row.status === 'failed') throw conflict('render_failed', `Render ${row.id} failed and has no files: ${row.failure_reason ?? 'unknown reason'}`);
+      if (row.status === 'failed')
+        throw conflict(
+          'render_failed',
+          `Render ${row.id} failed and has no files: ${row.failure_reason ?? 'unknown reason'}`,
+        );
       const key = which === 'media' ? row.media_blob_key! : row.thumbnail_blob_key!;
       const file = await blobs.stream(key);
-      if (!file) throw new ApiError(500, 'internal_error', `The ${which} file of render ${row.id} is missing from storage`);
+      if (!file)
+        throw new ApiError(500, 'internal_error', `The ${which} file of render ${row.id} is missing from storage`);
       const f = FORMATS[row.format];
-      return { ready: true, ...file, mimeType: f.mimeType, filename: `${row.id}${which === 'thumbnail' ? '-thumbnail' : ''}.${f.extension}` };
+      return {
+        ready: true,
+        ...file,
+        mimeType: f.mimeType,
+        filename: `${row.id}${which === 'thumbnail' ? '-thumbnail' : ''}.${f.extension}`,
+      };
     },
 
     async rendertokens(orgId: string) {
@@ -169,12 +206,20 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
         const base = `renders/${row.organization_id}/${row.id}`;
         await blobs.put(`${base}/media.${ext}`, out.media);
         await blobs.put(`${base}/thumbnail.${ext}`, out.thumbnail);
-        await finish(row, { mediaKey: `${base}/media.${ext}`, mediaSize: out.media.length, thumbKey: `${base}/thumbnail.${ext}`, thumbSize: out.thumbnail.length, thumbhash: out.thumbhash });
+        await finish(row, {
+          mediaKey: `${base}/media.${ext}`,
+          mediaSize: out.media.length,
+          thumbKey: `${base}/thumbnail.${ext}`,
+          thumbSize: out.thumbnail.length,
+          thumbhash: out.thumbhash,
+        });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         if (err instanceof RenderInputError || attempt.last) {
           log.warn({ renderId, attempt: attempt.number, reason: message }, 'render failed');
-          await finish(row, { failed: err instanceof RenderInputError ? message : `gave up after ${attempt.number} attempts: ${message}` });
+          await finish(row, {
+            failed: err instanceof RenderInputError ? message : `gave up after ${attempt.number} attempts: ${message}`,
+          });
           return;
         }
         throw err;

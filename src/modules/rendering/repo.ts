@@ -2,19 +2,63 @@ import type { Keyset } from '../../platform/http/pagination.ts';
 import { type Executor, organizationPage } from '../../platform/db/index.ts';
 import type { OutputFormat } from './renderer.ts';
 
-export interface SceneRow { id: string; seq: number; import_key: string; name: string; description: string; private_organization_id: string | null; allows_product_perspectives: boolean; created_at: Date }
-export interface PerspectiveRow { id: string; seq: number; import_key: string; name: string; kind: 'scene' | 'product'; width_px: number; height_px: number; format: OutputFormat; created_at: Date }
+export interface SceneRow {
+  id: string;
+  seq: number;
+  import_key: string;
+  name: string;
+  description: string;
+  private_organization_id: string | null;
+  allows_product_perspectives: boolean;
+  created_at: Date;
+}
+export interface PerspectiveRow {
+  id: string;
+  seq: number;
+  import_key: string;
+  name: string;
+  kind: 'scene' | 'product';
+  width_px: number;
+  height_px: number;
+  format: OutputFormat;
+  created_at: Date;
+}
 export interface CompositionRow {
-  id: string; seq: number; import_key: string; scene_id: string; product_id: string; perspective_id: string; token_cost: number;
-  background_blob_key: string; mask_blob_key: string; overlay_blob_key: string | null;
-  print_x: number; print_y: number; print_width: number; print_height: number; print_rotation: number;
-  unavailable_at: Date | null; created_at: Date;
+  id: string;
+  seq: number;
+  import_key: string;
+  scene_id: string;
+  product_id: string;
+  perspective_id: string;
+  token_cost: number;
+  background_blob_key: string;
+  mask_blob_key: string;
+  overlay_blob_key: string | null;
+  print_x: number;
+  print_y: number;
+  print_width: number;
+  print_height: number;
+  print_rotation: number;
+  unavailable_at: Date | null;
+  created_at: Date;
 }
 export interface RenderRow {
-  id: string; seq: number; organization_id: string; composition_id: string; image_id: string;
-  status: 'pending' | 'completed' | 'failed'; format: OutputFormat; thumbhash: string | null;
-  media_blob_key: string | null; media_size: number | null; thumbnail_blob_key: string | null; thumbnail_size: number | null;
-  failure_reason: string | null; created_at: Date; completed_at: Date | null; failed_at: Date | null;
+  id: string;
+  seq: number;
+  organization_id: string;
+  composition_id: string;
+  image_id: string;
+  status: 'pending' | 'completed' | 'failed';
+  format: OutputFormat;
+  thumbhash: string | null;
+  media_blob_key: string | null;
+  media_size: number | null;
+  thumbnail_blob_key: string | null;
+  thumbnail_size: number | null;
+  failure_reason: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+  failed_at: Date | null;
 }
 
 /** A scene is visible to everybody unless it is private to another organization. */
@@ -33,16 +77,25 @@ export const renderingRepo = {
     );
   },
   async scene(ex: Executor, orgId: string, id: string): Promise<SceneRow | null> {
-    return (await ex.query<SceneRow>(`SELECT s.* FROM scenes s WHERE ${VISIBLE} AND s.id = $2`, [orgId, id]))[0] ?? null;
+    return (
+      (await ex.query<SceneRow>(`SELECT s.* FROM scenes s WHERE ${VISIBLE} AND s.id = $2`, [orgId, id]))[0] ?? null
+    );
   },
   async sceneProductgroups(ex: Executor, sceneId: string): Promise<string[]> {
-    return (await ex.query<{ productgroup_id: string }>('SELECT productgroup_id FROM scene_productgroups WHERE scene_id = $1 ORDER BY productgroup_id', [sceneId])).map((r) => r.productgroup_id);
+    return (
+      await ex.query<{ productgroup_id: string }>(
+        'SELECT productgroup_id FROM scene_productgroups WHERE scene_id = $1 ORDER BY productgroup_id',
+        [sceneId],
+      )
+    ).map((r) => r.productgroup_id);
   },
   async scenePerspectiveIds(ex: Executor, sceneId: string): Promise<string[]> {
-    return (await ex.query<{ id: string }>(
-      'SELECT p.id FROM scene_perspectives sp JOIN perspectives p ON p.id = sp.perspective_id WHERE sp.scene_id = $1 ORDER BY p.seq',
-      [sceneId],
-    )).map((r) => r.id);
+    return (
+      await ex.query<{ id: string }>(
+        'SELECT p.id FROM scene_perspectives sp JOIN perspectives p ON p.id = sp.perspective_id WHERE sp.scene_id = $1 ORDER BY p.seq',
+        [sceneId],
+      )
+    ).map((r) => r.id);
   },
 
   // --- perspectives ---
@@ -61,7 +114,10 @@ export const renderingRepo = {
     );
   },
   /** Product perspectives of the given products. */
-  async productPerspectives(ex: Executor, productIds: string[]): Promise<Array<PerspectiveRow & { product_id: string }>> {
+  async productPerspectives(
+    ex: Executor,
+    productIds: string[],
+  ): Promise<Array<PerspectiveRow & { product_id: string }>> {
     return ex.query(
       `SELECT p.*, pp.product_id FROM perspectives p JOIN product_perspectives pp ON pp.perspective_id = p.id
        WHERE pp.product_id = ANY($1::text[]) ORDER BY p.seq`,
@@ -69,27 +125,45 @@ export const renderingRepo = {
     );
   },
   async productsWithPerspectives(ex: Executor): Promise<string[]> {
-    return (await ex.query<{ product_id: string }>('SELECT DISTINCT product_id FROM product_perspectives ORDER BY product_id')).map((r) => r.product_id);
+    return (
+      await ex.query<{ product_id: string }>('SELECT DISTINCT product_id FROM product_perspectives ORDER BY product_id')
+    ).map((r) => r.product_id);
   },
   async perspectiveScenes(ex: Executor, orgId: string, perspectiveId: string): Promise<string[]> {
-    return (await ex.query<{ id: string }>(
-      `SELECT s.id FROM scene_perspectives sp JOIN scenes s ON s.id = sp.scene_id WHERE ${VISIBLE} AND sp.perspective_id = $2 ORDER BY s.seq`,
-      [orgId, perspectiveId],
-    )).map((r) => r.id);
+    return (
+      await ex.query<{ id: string }>(
+        `SELECT s.id FROM scene_perspectives sp JOIN scenes s ON s.id = sp.scene_id WHERE ${VISIBLE} AND sp.perspective_id = $2 ORDER BY s.seq`,
+        [orgId, perspectiveId],
+      )
+    ).map((r) => r.id);
   },
   async perspectiveProducts(ex: Executor, perspectiveId: string): Promise<string[]> {
-    return (await ex.query<{ product_id: string }>('SELECT product_id FROM product_perspectives WHERE perspective_id = $1 ORDER BY product_id', [perspectiveId])).map((r) => r.product_id);
+    return (
+      await ex.query<{ product_id: string }>(
+        'SELECT product_id FROM product_perspectives WHERE perspective_id = $1 ORDER BY product_id',
+        [perspectiveId],
+      )
+    ).map((r) => r.product_id);
   },
 
   // --- compositions ---
   async composition(ex: Executor, id: string): Promise<CompositionRow | null> {
     return (await ex.query<CompositionRow>('SELECT * FROM compositions WHERE id = $1', [id]))[0] ?? null;
   },
-  async compositionFor(ex: Executor, sceneId: string, productId: string, perspectiveId: string): Promise<CompositionRow | null> {
-    return (await ex.query<CompositionRow>(
-      'SELECT * FROM compositions WHERE scene_id = $1 AND product_id = $2 AND perspective_id = $3',
-      [sceneId, productId, perspectiveId],
-    ))[0] ?? null;
+  async compositionFor(
+    ex: Executor,
+    sceneId: string,
+    productId: string,
+    perspectiveId: string,
+  ): Promise<CompositionRow | null> {
+    return (
+      (
+        await ex.query<CompositionRow>(
+          'SELECT * FROM compositions WHERE scene_id = $1 AND product_id = $2 AND perspective_id = $3',
+          [sceneId, productId, perspectiveId],
+        )
+      )[0] ?? null
+    );
   },
 
   // --- import (operator, seed) ---
@@ -103,13 +177,25 @@ export const renderingRepo = {
        ON CONFLICT (import_key) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description,
          private_organization_id = EXCLUDED.private_organization_id, allows_product_perspectives = EXCLUDED.allows_product_perspectives
        RETURNING id`,
-      [s.id, s.import_key, s.name, s.description, s.private_organization_id, s.allows_product_perspectives, s.created_at],
+      [
+        s.id,
+        s.import_key,
+        s.name,
+        s.description,
+        s.private_organization_id,
+        s.allows_product_perspectives,
+        s.created_at,
+      ],
     );
     return rows[0].id;
   },
   async setSceneProductgroups(ex: Executor, sceneId: string, productgroupIds: string[]): Promise<void> {
     await ex.query('DELETE FROM scene_productgroups WHERE scene_id = $1', [sceneId]);
-    for (const g of productgroupIds) await ex.query('INSERT INTO scene_productgroups (scene_id, productgroup_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [sceneId, g]);
+    for (const g of productgroupIds)
+      await ex.query(
+        'INSERT INTO scene_productgroups (scene_id, productgroup_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [sceneId, g],
+      );
   },
   async perspectiveByKey(ex: Executor, key: string): Promise<PerspectiveRow | null> {
     return (await ex.query<PerspectiveRow>('SELECT * FROM perspectives WHERE import_key = $1', [key]))[0] ?? null;
@@ -124,9 +210,21 @@ export const renderingRepo = {
     );
     return rows[0].id;
   },
-  async linkPerspective(ex: Executor, perspectiveId: string, links: { sceneIds: string[]; productIds: string[] }): Promise<void> {
-    for (const s of links.sceneIds) await ex.query('INSERT INTO scene_perspectives (scene_id, perspective_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [s, perspectiveId]);
-    for (const p of links.productIds) await ex.query('INSERT INTO product_perspectives (product_id, perspective_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [p, perspectiveId]);
+  async linkPerspective(
+    ex: Executor,
+    perspectiveId: string,
+    links: { sceneIds: string[]; productIds: string[] },
+  ): Promise<void> {
+    for (const s of links.sceneIds)
+      await ex.query(
+        'INSERT INTO scene_perspectives (scene_id, perspective_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [s, perspectiveId],
+      );
+    for (const p of links.productIds)
+      await ex.query(
+        'INSERT INTO product_perspectives (product_id, perspective_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [p, perspectiveId],
+      );
   },
   async compositionByKey(ex: Executor, key: string): Promise<CompositionRow | null> {
     return (await ex.query<CompositionRow>('SELECT * FROM compositions WHERE import_key = $1', [key]))[0] ?? null;
@@ -141,13 +239,31 @@ export const renderingRepo = {
          print_width = EXCLUDED.print_width, print_height = EXCLUDED.print_height, print_rotation = EXCLUDED.print_rotation,
          unavailable_at = EXCLUDED.unavailable_at
        RETURNING id`,
-      [c.id, c.import_key, c.scene_id, c.product_id, c.perspective_id, c.token_cost, c.background_blob_key, c.mask_blob_key, c.overlay_blob_key,
-        c.print_x, c.print_y, c.print_width, c.print_height, c.print_rotation, c.unavailable_at, c.created_at],
+      [
+        c.id,
+        c.import_key,
+        c.scene_id,
+        c.product_id,
+        c.perspective_id,
+        c.token_cost,
+        c.background_blob_key,
+        c.mask_blob_key,
+        c.overlay_blob_key,
+        c.print_x,
+        c.print_y,
+        c.print_width,
+        c.print_height,
+        c.print_rotation,
+        c.unavailable_at,
+        c.created_at,
+      ],
     );
     return rows[0].id;
   },
   async setCompositionUnavailable(ex: Executor, id: string, at: Date | null): Promise<boolean> {
-    return (await ex.query('UPDATE compositions SET unavailable_at = $2 WHERE id = $1 RETURNING id', [id, at])).length === 1;
+    return (
+      (await ex.query('UPDATE compositions SET unavailable_at = $2 WHERE id = $1 RETURNING id', [id, at])).length === 1
+    );
   },
 
   // --- renders ---
@@ -159,13 +275,26 @@ export const renderingRepo = {
     );
   },
   async render(ex: Executor, orgId: string, id: string): Promise<RenderRow | null> {
-    return (await ex.query<RenderRow>('SELECT * FROM renders WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ?? null;
+    return (
+      (await ex.query<RenderRow>('SELECT * FROM renders WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ??
+      null
+    );
   },
   async renderById(ex: Executor, id: string): Promise<RenderRow | null> {
     return (await ex.query<RenderRow>('SELECT * FROM renders WHERE id = $1', [id]))[0] ?? null;
   },
   /** Inserts the render unless one exists for the composition and image; `created` when it (again) needs rendering. */
-  async insertRender(ex: Executor, r: { id: string; organizationId: string; compositionId: string; imageId: string; format: OutputFormat; createdAt: Date }): Promise<{ id: string; created: boolean }> {
+  async insertRender(
+    ex: Executor,
+    r: {
+      id: string;
+      organizationId: string;
+      compositionId: string;
+      imageId: string;
+      format: OutputFormat;
+      createdAt: Date;
+    },
+  ): Promise<{ id: string; created: boolean }> {
     const inserted = await ex.query<{ id: string }>(
       `INSERT INTO renders (id, organization_id, composition_id, image_id, format, created_at) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (organization_id, composition_id, image_id) DO NOTHING RETURNING id`,
@@ -185,23 +314,42 @@ export const renderingRepo = {
     );
     return { id: existing[0].id, created: false };
   },
-  async completeRender(ex: Executor, id: string, done: { mediaKey: string; mediaSize: number; thumbKey: string; thumbSize: number; thumbhash: string; at: Date }): Promise<RenderRow | null> {
-    return (await ex.query<RenderRow>(
-      `UPDATE renders SET status = 'completed', media_blob_key = $2, media_size = $3, thumbnail_blob_key = $4, thumbnail_size = $5, thumbhash = $6, completed_at = $7
+  async completeRender(
+    ex: Executor,
+    id: string,
+    done: { mediaKey: string; mediaSize: number; thumbKey: string; thumbSize: number; thumbhash: string; at: Date },
+  ): Promise<RenderRow | null> {
+    return (
+      (
+        await ex.query<RenderRow>(
+          `UPDATE renders SET status = 'completed', media_blob_key = $2, media_size = $3, thumbnail_blob_key = $4, thumbnail_size = $5, thumbhash = $6, completed_at = $7
        WHERE id = $1 AND status = 'pending' RETURNING *`,
-      [id, done.mediaKey, done.mediaSize, done.thumbKey, done.thumbSize, done.thumbhash, done.at],
-    ))[0] ?? null;
+          [id, done.mediaKey, done.mediaSize, done.thumbKey, done.thumbSize, done.thumbhash, done.at],
+        )
+      )[0] ?? null
+    );
   },
   async failRender(ex: Executor, id: string, reason: string, at: Date): Promise<RenderRow | null> {
-    return (await ex.query<RenderRow>(
-      `UPDATE renders SET status = 'failed', failure_reason = $2, failed_at = $3 WHERE id = $1 AND status = 'pending' RETURNING *`,
-      [id, reason.slice(0, 1000), at],
-    ))[0] ?? null;
+    return (
+      (
+        await ex.query<RenderRow>(
+          `UPDATE renders SET status = 'failed', failure_reason = $2, failed_at = $3 WHERE id = $1 AND status = 'pending' RETURNING *`,
+          [id, reason.slice(0, 1000), at],
+        )
+      )[0] ?? null
+    );
   },
 
   // --- rendertokens ---
   async used(ex: Executor, orgId: string, week: string): Promise<number> {
-    return (await ex.query<{ used: number }>('SELECT used FROM rendertoken_usage WHERE organization_id = $1 AND week = $2', [orgId, week]))[0]?.used ?? 0;
+    return (
+      (
+        await ex.query<{ used: number }>(
+          'SELECT used FROM rendertoken_usage WHERE organization_id = $1 AND week = $2',
+          [orgId, week],
+        )
+      )[0]?.used ?? 0
+    );
   },
   /**
    * Deducts `cost` when it fits under `limit`, atomically: the conditional UPDATE holds the row
@@ -209,7 +357,10 @@ export const renderingRepo = {
    * Returns the new usage, or null when the tokens do not cover the cost.
    */
   async deduct(ex: Executor, orgId: string, week: string, cost: number, limit: number): Promise<number | null> {
-    await ex.query('INSERT INTO rendertoken_usage (organization_id, week, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [orgId, week]);
+    await ex.query(
+      'INSERT INTO rendertoken_usage (organization_id, week, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING',
+      [orgId, week],
+    );
     const rows = await ex.query<{ used: number }>(
       'UPDATE rendertoken_usage SET used = used + $3 WHERE organization_id = $1 AND week = $2 AND used + $3 <= $4 RETURNING used',
       [orgId, week, cost, limit],

@@ -4,18 +4,41 @@ import { Nullable, Open, PageQuery, RefParams, Strict, Type, errors } from '../.
 import type { Services } from '../../services.ts';
 import type { RenderFile } from './renders.ts';
 import {
-  Composition, CompositionLookup, CreateRender, ImportRendering, LookupQuery, Perspective, PerspectivesQuery, Render, Rendertokens, Scene, SceneListItem, ScenesQuery,
+  Composition,
+  CompositionLookup,
+  CreateRender,
+  ImportRendering,
+  LookupQuery,
+  Perspective,
+  PerspectivesQuery,
+  Render,
+  Rendertokens,
+  Scene,
+  SceneListItem,
+  ScenesQuery,
 } from './schemas.ts';
 
 const tags = ['Rendering'];
 const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
-const List = <T extends Parameters<typeof Type.Array>[0]>(name: string, item: T) => Open({ [name]: Type.Array(item), nextCursor: Nullable(Type.String()) });
+const List = <T extends Parameters<typeof Type.Array>[0]>(name: string, item: T) =>
+  Open({ [name]: Type.Array(item), nextCursor: Nullable(Type.String()) });
 
-const Binary = { type: 'string', format: 'binary', description: 'The file; `Cache-Control: private, max-age=31536000, immutable`' } as never;
-const Pending = Open({ render: Open({ reference: Type.String(), status: Type.Literal('pending') }) }, { description: 'Not complete yet; retry after `Retry-After` seconds' });
+const Binary = {
+  type: 'string',
+  format: 'binary',
+  description: 'The file; `Cache-Control: private, max-age=31536000, immutable`',
+} as never;
+const Pending = Open(
+  { render: Open({ reference: Type.String(), status: Type.Literal('pending') }) },
+  { description: 'Not complete yet; retry after `Retry-After` seconds' },
+);
 
 function sendFile(reply: FastifyReply, ref: string, file: RenderFile) {
-  if (!file.ready) return reply.code(202).header('retry-after', String(file.retryAfter)).send({ render: { reference: ref, status: 'pending' } });
+  if (!file.ready)
+    return reply
+      .code(202)
+      .header('retry-after', String(file.retryAfter))
+      .send({ render: { reference: ref, status: 'pending' } });
   return reply
     .code(200)
     .header('content-type', file.mimeType)
@@ -28,61 +51,163 @@ function sendFile(reply: FastifyReply, ref: string, file: RenderFile) {
 export function renderingRoutes(app: FastifyInstance, s: Services): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  r.get('/scenes', {
-    schema: { operationId: 'listScenes', tags, summary: 'Scenes, optionally those compatible with a productgroup', querystring: ScenesQuery, response: { 200: List('scenes', SceneListItem), ...errors(404) } },
-  }, async (req) => s.rendering.listScenes(org(req), req.query));
-  r.get('/scenes/:sceneReference', {
-    schema: { operationId: 'getScene', tags, summary: 'One scene', params: RefParams('sceneReference'), response: { 200: Open({ scene: Scene }), ...errors(404) } },
-  }, async (req) => ({ scene: await s.rendering.scene(org(req), req.params.sceneReference) }));
-
-  r.get('/perspectives', {
-    schema: { operationId: 'listPerspectives', tags, summary: 'Perspectives usable for a scene and/or product', querystring: PerspectivesQuery, response: { 200: List('perspectives', Perspective), ...errors(404) } },
-  }, async (req) => s.rendering.listPerspectives(org(req), req.query));
-  r.get('/perspectives/:perspectiveReference', {
-    schema: { operationId: 'getPerspective', tags, summary: 'One perspective', params: RefParams('perspectiveReference'), response: { 200: Open({ perspective: Perspective }), ...errors(404) } },
-  }, async (req) => ({ perspective: await s.rendering.perspective(org(req), req.params.perspectiveReference) }));
-
-  r.get('/lookup-composition', {
-    schema: {
-      operationId: 'lookupComposition', tags, summary: 'The composition of a scene, product and perspective (404: no such combination; 410: no longer available)',
-      querystring: LookupQuery, response: { 200: Open({ composition: CompositionLookup }), ...errors(404, 410) },
+  r.get(
+    '/scenes',
+    {
+      schema: {
+        operationId: 'listScenes',
+        tags,
+        summary: 'Scenes, optionally those compatible with a productgroup',
+        querystring: ScenesQuery,
+        response: { 200: List('scenes', SceneListItem), ...errors(404) },
+      },
     },
-  }, async (req) => ({ composition: await s.rendering.lookupComposition(org(req), req.query) }));
-  r.get('/compositions/:compositionReference', {
-    schema: { operationId: 'getComposition', tags, summary: 'One composition with its token cost', params: RefParams('compositionReference'), response: { 200: Open({ composition: Composition }), ...errors(404, 410) } },
-  }, async (req) => ({ composition: await s.rendering.composition(org(req), req.params.compositionReference) }));
+    async (req) => s.rendering.listScenes(org(req), req.query),
+  );
+  r.get(
+    '/scenes/:sceneReference',
+    {
+      schema: {
+        operationId: 'getScene',
+        tags,
+        summary: 'One scene',
+        params: RefParams('sceneReference'),
+        response: { 200: Open({ scene: Scene }), ...errors(404) },
+      },
+    },
+    async (req) => ({ scene: await s.rendering.scene(org(req), req.params.sceneReference) }),
+  );
 
-  r.post('/renders', {
-    schema: {
-      operationId: 'createRender', tags, summary: 'Render an image in a composition; deducts the token cost on every call (the same composition and image return the existing render)',
-      body: CreateRender, response: { 200: Open({ render: Open({ reference: Type.String() }) }), ...errors(403, 404, 410) },
+  r.get(
+    '/perspectives',
+    {
+      schema: {
+        operationId: 'listPerspectives',
+        tags,
+        summary: 'Perspectives usable for a scene and/or product',
+        querystring: PerspectivesQuery,
+        response: { 200: List('perspectives', Perspective), ...errors(404) },
+      },
     },
-  }, async (req) => ({ render: await s.rendering.createRender(org(req), req.body.render) }));
-  r.get('/renders', {
-    schema: {
-      operationId: 'listRenders', tags, summary: 'Renders of the organization, newest first (optionally by status)',
-      querystring: Strict({ ...PageQuery, status: Type.Optional(Type.Enum(['pending', 'completed', 'failed'])) }),
-      response: { 200: List('renders', Render), ...errors() },
+    async (req) => s.rendering.listPerspectives(org(req), req.query),
+  );
+  r.get(
+    '/perspectives/:perspectiveReference',
+    {
+      schema: {
+        operationId: 'getPerspective',
+        tags,
+        summary: 'One perspective',
+        params: RefParams('perspectiveReference'),
+        response: { 200: Open({ perspective: Perspective }), ...errors(404) },
+      },
     },
-  }, async (req) => s.rendering.listRenders(org(req), req.query));
-  r.get('/renders/:renderReference', {
-    schema: { operationId: 'getRender', tags, summary: 'A render and its status', params: RefParams('renderReference'), response: { 200: Open({ render: Render }), ...errors(404) } },
-  }, async (req) => ({ render: await s.rendering.render(org(req), req.params.renderReference) }));
+    async (req) => ({ perspective: await s.rendering.perspective(org(req), req.params.perspectiveReference) }),
+  );
+
+  r.get(
+    '/lookup-composition',
+    {
+      schema: {
+        operationId: 'lookupComposition',
+        tags,
+        summary:
+          'The composition of a scene, product and perspective (404: no such combination; 410: no longer available)',
+        querystring: LookupQuery,
+        response: { 200: Open({ composition: CompositionLookup }), ...errors(404, 410) },
+      },
+    },
+    async (req) => ({ composition: await s.rendering.lookupComposition(org(req), req.query) }),
+  );
+  r.get(
+    '/compositions/:compositionReference',
+    {
+      schema: {
+        operationId: 'getComposition',
+        tags,
+        summary: 'One composition with its token cost',
+        params: RefParams('compositionReference'),
+        response: { 200: Open({ composition: Composition }), ...errors(404, 410) },
+      },
+    },
+    async (req) => ({ composition: await s.rendering.composition(org(req), req.params.compositionReference) }),
+  );
+
+  r.post(
+    '/renders',
+    {
+      schema: {
+        operationId: 'createRender',
+        tags,
+        summary:
+          'Render an image in a composition; deducts the token cost on every call (the same composition and image return the existing render)',
+        body: CreateRender,
+        response: { 200: Open({ render: Open({ reference: Type.String() }) }), ...errors(403, 404, 410) },
+      },
+    },
+    async (req) => ({ render: await s.rendering.createRender(org(req), req.body.render) }),
+  );
+  r.get(
+    '/renders',
+    {
+      schema: {
+        operationId: 'listRenders',
+        tags,
+        summary: 'Renders of the organization, newest first (optionally by status)',
+        querystring: Strict({ ...PageQuery, status: Type.Optional(Type.Enum(['pending', 'completed', 'failed'])) }),
+        response: { 200: List('renders', Render), ...errors() },
+      },
+    },
+    async (req) => s.rendering.listRenders(org(req), req.query),
+  );
+  r.get(
+    '/renders/:renderReference',
+    {
+      schema: {
+        operationId: 'getRender',
+        tags,
+        summary: 'A render and its status',
+        params: RefParams('renderReference'),
+        response: { 200: Open({ render: Render }), ...errors(404) },
+      },
+    },
+    async (req) => ({ render: await s.rendering.render(org(req), req.params.renderReference) }),
+  );
 
   for (const which of ['media', 'thumbnail'] as const) {
-    r.get(`/renders/:renderReference/${which}`, {
-      config: { bucket: 'downloads' },
-      schema: {
-        operationId: which === 'media' ? 'downloadRenderMedia' : 'downloadRenderThumbnail', tags,
-        summary: `Download the render's ${which === 'media' ? 'image' : 'thumbnail'} (202 with Retry-After while pending; 409 render_failed)`,
-        params: RefParams('renderReference'), response: { 200: Binary, 202: Pending, ...errors(404, 409) },
+    r.get(
+      `/renders/:renderReference/${which}`,
+      {
+        config: { bucket: 'downloads' },
+        schema: {
+          operationId: which === 'media' ? 'downloadRenderMedia' : 'downloadRenderThumbnail',
+          tags,
+          summary: `Download the render's ${which === 'media' ? 'image' : 'thumbnail'} (202 with Retry-After while pending; 409 render_failed)`,
+          params: RefParams('renderReference'),
+          response: { 200: Binary, 202: Pending, ...errors(404, 409) },
+        },
       },
-    }, async (req, reply) => sendFile(reply, req.params.renderReference, await s.rendering.renderFile(org(req), req.params.renderReference, which)));
+      async (req, reply) =>
+        sendFile(
+          reply,
+          req.params.renderReference,
+          await s.rendering.renderFile(org(req), req.params.renderReference, which),
+        ),
+    );
   }
 
-  r.get('/rendertokens', {
-    schema: { operationId: 'getRendertokens', tags, summary: 'This week’s rendertokens; the limit resets Mondays 00:00 Europe/Amsterdam', response: { 200: Open({ rendertokens: Rendertokens }), ...errors() } },
-  }, async (req) => ({ rendertokens: await s.rendering.rendertokens(org(req)) }));
+  r.get(
+    '/rendertokens',
+    {
+      schema: {
+        operationId: 'getRendertokens',
+        tags,
+        summary: 'This week’s rendertokens; the limit resets Mondays 00:00 Europe/Amsterdam',
+        response: { 200: Open({ rendertokens: Rendertokens }), ...errors() },
+      },
+    },
+    async (req) => ({ rendertokens: await s.rendering.rendertokens(org(req)) }),
+  );
 }
 
 /** Operator import of scenes, perspectives and compositions (with base64 template assets). */
@@ -95,11 +220,20 @@ export function renderingOperatorRoutes(app: FastifyInstance, s: Services): void
       ...body,
       compositions: body.compositions?.map((c) => ({
         ...c,
-        template: { ...c.template, background: b64(c.template.background), mask: b64(c.template.mask), overlay: c.template.overlay ? b64(c.template.overlay) : null },
+        template: {
+          ...c.template,
+          background: b64(c.template.background),
+          mask: b64(c.template.mask),
+          overlay: c.template.overlay ? b64(c.template.overlay) : null,
+        },
       })),
     });
   });
-  r.put('/rendering/compositions/:compositionReference/availability', {
-    schema: { params: RefParams('compositionReference'), body: Strict({ available: Type.Boolean() }) },
-  }, async (req) => s.rendering.setCompositionAvailable(req.params.compositionReference, req.body.available));
+  r.put(
+    '/rendering/compositions/:compositionReference/availability',
+    {
+      schema: { params: RefParams('compositionReference'), body: Strict({ available: Type.Boolean() }) },
+    },
+    async (req) => s.rendering.setCompositionAvailable(req.params.compositionReference, req.body.available),
+  );
 }

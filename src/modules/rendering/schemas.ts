@@ -9,7 +9,9 @@ export const Scene = Open({
   name: Type.String(),
   description: Type.String(),
   private: Type.Boolean({ description: 'True when the scene belongs to your organization only' }),
-  allowsProductPerspectives: Type.Boolean({ description: 'Product perspectives can be used in this scene in addition to its own' }),
+  allowsProductPerspectives: Type.Boolean({
+    description: 'Product perspectives can be used in this scene in addition to its own',
+  }),
   compatibleProductgroups: RefList('Productgroup'),
   perspectives: RefList('Perspective'),
 });
@@ -17,7 +19,11 @@ export const Scene = Open({
 export const Perspective = Open({
   reference: Reference('Perspective'),
   name: Type.String(),
-  output: Open({ widthPx: Type.Integer(), heightPx: Type.Integer(), format: Type.String({ description: '`png`, `jpeg` or `webp`' }) }),
+  output: Open({
+    widthPx: Type.Integer(),
+    heightPx: Type.Integer(),
+    format: Type.String({ description: '`png`, `jpeg` or `webp`' }),
+  }),
   scenes: Nullable(RefList('Scene')),
   products: Nullable(RefList('Product')),
 });
@@ -31,7 +37,9 @@ export const Composition = Open({
   perspectiveReference: Reference('Perspective'),
 });
 
-const File = Nullable(Open({ mimeType: Type.String(), extension: Type.String(), size: Type.Integer({ description: 'bytes' }) }));
+const File = Nullable(
+  Open({ mimeType: Type.String(), extension: Type.String(), size: Type.Integer({ description: 'bytes' }) }),
+);
 export const Render = Open({
   reference: Reference('Render'),
   compositionReference: Reference('Composition'),
@@ -59,7 +67,12 @@ export const CreateRender = Strict({ render: Strict({ compositionReference: Ref,
 
 // --- operator import ---
 
-const Key = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][\\w.:-]*$', description: 'Your stable name for the row: importing it again updates it' });
+const Key = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9][\\w.:-]*$',
+  description: 'Your stable name for the row: importing it again updates it',
+});
 const Base64 = Type.String({ minLength: 4, maxLength: 20_000_000, description: 'base64 PNG, JPEG, WebP or SVG' });
 
 export const ImportScene = Strict({

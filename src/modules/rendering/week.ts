@@ -8,10 +8,22 @@ const ZONE = 'Europe/Amsterdam';
 const parts = new Intl.DateTimeFormat('en-GB', {
   timeZone: ZONE,
   hourCycle: 'h23',
-  year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
 });
 
-interface Local { year: number; month: number; day: number; hour: number; minute: number; second: number }
+interface Local {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
 
 function local(at: Date): Local {
   const p: Record<string, number> = {};

@@ -14,7 +14,12 @@ export const CALLBACK_JOB = 'order.callback';
  * a callback URL gets nothing; the URL itself is read when the job runs, so a corrected URL is
  * used by the next retry.
  */
-export async function enqueueOrderCallback(tx: Executor, clock: Clock, order: Pick<OrderRow, 'id'>, store: { callback_url: string | null }): Promise<void> {
+export async function enqueueOrderCallback(
+  tx: Executor,
+  clock: Clock,
+  order: Pick<OrderRow, 'id'>,
+  store: { callback_url: string | null },
+): Promise<void> {
   if (!store.callback_url) return;
   await enqueue(tx, clock, CALLBACK_JOB, { orderId: order.id }, { maxAttempts: null });
 }
@@ -26,7 +31,14 @@ export async function enqueueOrderCallback(tx: Executor, clock: Clock, order: Pi
  */
 export function callbackUrl(
   base: string,
-  p: { environment: 'test' | 'prod'; storeCode: string; orderNumber: number; orderReference: string; customIdentifier: string | null; viaStoreCode: string | null },
+  p: {
+    environment: 'test' | 'prod';
+    storeCode: string;
+    orderNumber: number;
+    orderReference: string;
+    customIdentifier: string | null;
+    viaStoreCode: string | null;
+  },
 ): string {
   const url = new URL(base);
   const set = (name: string, value: string | null) => {
@@ -45,7 +57,12 @@ export function callbackUrl(
   return url.toString();
 }
 
-export function registerCallbackJob(deps: { db: Db; config: Readonly<Config>; worker: Worker; organization: OrganizationService }): void {
+export function registerCallbackJob(deps: {
+  db: Db;
+  config: Readonly<Config>;
+  worker: Worker;
+  organization: OrganizationService;
+}): void {
   const { db, config } = deps;
   deps.worker.register(CALLBACK_JOB, {
     // The spec promises a retry about every 5 minutes, forever, rather than a back-off.
@@ -64,7 +81,11 @@ export function registerCallbackJob(deps: { db: Db; config: Readonly<Config>; wo
         customIdentifier: order.custom_identifier,
         viaStoreCode: order.via_store_code,
       });
-      const res = await deliver(url, { method: 'GET', timeoutMs: config.callbackTimeoutMs, allowPrivate: config.allowPrivateTargets });
+      const res = await deliver(url, {
+        method: 'GET',
+        timeoutMs: config.callbackTimeoutMs,
+        allowPrivate: config.allowPrivateTargets,
+      });
       if (res.status === null || res.status < 200 || res.status > 299) {
         throw new Error(res.error ?? `callback answered HTTP ${res.status}`);
       }

@@ -27,7 +27,13 @@ const tracked = (level: ShippingLevel) => level !== 'basic';
 /** A carrier-style number for test shipments: the operator gives the real one in production. */
 const testTrackingNumber = () => `TEST${Array.from(randomId(14), (c) => (c.charCodeAt(0) % 10).toString()).join('')}`;
 
-export function shipmentsService(deps: { db: Db; clock: Clock; config: Readonly<Config>; organization: OrganizationService; events: EventsPort }) {
+export function shipmentsService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Readonly<Config>;
+  organization: OrganizationService;
+  events: EventsPort;
+}) {
   const { db, clock, config, organization, events } = deps;
 
   const trackingUrl = (token: string) => `${config.publicBaseUrl}/tracking/${token}`;
@@ -41,13 +47,23 @@ export function shipmentsService(deps: { db: Db; clock: Clock; config: Readonly<
       shipped: s.shipped_at.toISOString(),
       addressReference: s.address_id,
       orders: orders.map((o) => ({ reference: o.id })),
-      ...(tracked(s.level) ? { carrier: s.carrier, trackingNumber: s.tracking_number, trackingUrl: s.tracking_token ? trackingUrl(s.tracking_token) : null } : {}),
+      ...(tracked(s.level)
+        ? {
+            carrier: s.carrier,
+            trackingNumber: s.tracking_number,
+            trackingUrl: s.tracking_token ? trackingUrl(s.tracking_token) : null,
+          }
+        : {}),
     };
   }
 
   /** Orders named in a request body: unknown or foreign ones are a 400 naming the entry. */
   async function namedOrders(orgId: string | null, refs: string[], field: string): Promise<OrderRow[]> {
-    const rows = await ordersRepo.ordersByIds(db, orgId, refs.filter((r) => isReference('Order', r)));
+    const rows = await ordersRepo.ordersByIds(
+      db,
+      orgId,
+      refs.filter((r) => isReference('Order', r)),
+    );
     const out: OrderRow[] = [];
     for (const [i, ref] of refs.entries()) {
       const row = rows.find((r) => r.id === ref);
@@ -55,7 +71,8 @@ export function shipmentsService(deps: { db: Db; clock: Clock; config: Readonly<
       if (out.includes(row)) throw badRequest(`${field}[${i}] lists ${ref} twice`);
       out.push(row);
     }
-    if (new Set(out.map((o) => o.organization_id)).size > 1) throw badRequest(`${field} names orders of different organizations`);
+    if (new Set(out.map((o) => o.organization_id)).size > 1)
+      throw badRequest(`${field} names orders of different organizations`);
     return out;
   }
 
@@ -73,44 +90,80 @@ export function shipmentsService(deps: { db: Db; clock: Clock; config: Readonly<
     async ship(orgId: string | null, input: ShipInput, field = 'body.shipment'): Promise<{ reference: string }> {
       const orders = await namedOrders(orgId, input.orderReferences, `${field}.orderReferences`);
       const first = orders[0];
-      if (first.shipping_kind === 'dropship' && orders.length > 1) throw badRequest(`${field}.orderReferences: a dropship order ships alone, one order per shipment`);
-      if (orders.some((o) => o.shipping_kind !== first.shipping_kind)) throw badRequest(`${field}.orderReferences mixes dropship and combined orders`);
-      if (orders.some((o) => o.store_id !== first.store_id)) throw badRequest(`${field}.orderReferences: combined orders are consolidated per store; these belong to different stores`);
+      if (first.shipping_kind === 'dropship' && orders.length > 1)
+        throw badRequest(`${field}.orderReferences: a dropship order ships alone, one order per shipment`);
+      if (orders.some((o) => o.shipping_kind !== first.shipping_kind))
+        throw badRequest(`${field}.orderReferences mixes dropship and combined orders`);
+      if (orders.some((o) => o.store_id !== first.store_id))
+        throw badRequest(
+          `${field}.orderReferences: combined orders are consolidated per store; these belong to different stores`,
+        );
       const now = clock.now();
       const shippedAt = input.shippedAt ? new Date(input.shippedAt) : now;
       if (shippedAt.getTime() > now.getTime()) throw badRequest(`${field}.shippedAt lies in the future`);
       const level: ShippingLevel = first.shipping_kind === 'dropship' ? (first.shipping_level ?? 'tracked') : 'tracked';
       if (!tracked(level) && (input.carrier !== undefined || input.trackingNumber !== undefined)) {
-        throw badRequest(`${field}.carrier: a basic shipment has no carrier tracking; leave carrier and trackingNumber out`);
+        throw badRequest(
+          `${field}.carrier: a basic shipment has no carrier tracking; leave carrier and trackingNumber out`,
+        );
       }
       const orgOf = first.organization_id;
       const id = newReference('Shipment');
       await db.tx(async (tx) => {
-        const locked = await ordersRepo.ordersByIds(tx, orgOf, orders.map((o) => o.id), true);
+        const locked = await ordersRepo.ordersByIds(
+          tx,
+          orgOf,
+          orders.map((o) => o.id),
+          true,
+        );
         for (const o of locked) {
-          if (o.status !== 'in_production') throw conflict('order_not_in_production', `Order ${o.id} is ${o.status}; only orders in production can ship`);
+          if (o.status !== 'in_production')
+            throw conflict(
+              'order_not_in_production',
+              `Order ${o.id} is ${o.status}; only orders in production can ship`,
+            );
         }
         const store = (await organization.storeRowIn(tx, orgOf, first.store_id))!;
         let addressId = first.dropship_address_id;
         if (first.shipping_kind === 'combined') {
           // The shipment keeps the address it left with, even if the store's combined address changes.
-          if (!store.combined_address) throw conflict('store_has_no_combined_address', `Store ${store.code} has no combined address`);
+          if (!store.combined_address)
+            throw conflict('store_has_no_combined_address', `Store ${store.code} has no combined address`);
           addressId = newReference('Address');
-          await ordersRepo.insertAddress(tx, { id: addressId, organization_id: orgOf, fields: store.combined_address as Address, created_at: now });
+          await ordersRepo.insertAddress(tx, {
+            id: addressId,
+            organization_id: orgOf,
+            fields: store.combined_address as Address,
+            created_at: now,
+          });
         }
         await repo.insert(tx, {
-          id, organization_id: orgOf, store_id: first.store_id, shipping_kind: first.shipping_kind, level, address_id: addressId!,
+          id,
+          organization_id: orgOf,
+          store_id: first.store_id,
+          shipping_kind: first.shipping_kind,
+          level,
+          address_id: addressId!,
           carrier: tracked(level) ? (input.carrier ?? (level === 'express' ? 'DHL Express' : 'DHL')) : null,
           tracking_number: tracked(level) ? (input.trackingNumber ?? testTrackingNumber()) : null,
           tracking_token: tracked(level) ? randomId(32) : null,
-          shipped_at: shippedAt, created_at: now,
+          shipped_at: shippedAt,
+          created_at: now,
         });
         for (const o of locked) {
           await ordersRepo.markShipped(tx, o.id, id, now);
-          await events.record(tx, { organizationId: orgOf, type: 'order.shipped', data: { order: await orderViewIn(tx, orgOf, o.id, store.code) } });
+          await events.record(tx, {
+            organizationId: orgOf,
+            type: 'order.shipped',
+            data: { order: await orderViewIn(tx, orgOf, o.id, store.code) },
+          });
           await enqueueOrderCallback(tx, clock, o, store);
         }
-        await events.record(tx, { organizationId: orgOf, type: 'shipment.created', data: { shipment: await view(tx, (await repo.shipment(tx, orgOf, id))!) } });
+        await events.record(tx, {
+          organizationId: orgOf,
+          type: 'shipment.created',
+          data: { shipment: await view(tx, (await repo.shipment(tx, orgOf, id))!) },
+        });
       });
       return { reference: id };
     },
@@ -129,7 +182,8 @@ export function shipmentsService(deps: { db: Db; clock: Clock; config: Readonly<
     },
 
     /** For claims: the shipment row (organization-scoped), its orders and the address it left with. */
-    shipmentRow: (ex: Executor, orgId: string, id: string) => (isReference('Shipment', id) ? repo.shipment(ex, orgId, id) : Promise.resolve(null)),
+    shipmentRow: (ex: Executor, orgId: string, id: string) =>
+      isReference('Shipment', id) ? repo.shipment(ex, orgId, id) : Promise.resolve(null),
     ordersOfShipment: (ex: Executor, shipmentId: string) => ordersRepo.ordersOfShipment(ex, shipmentId),
     async shipmentAddress(ex: Executor, s: ShipmentRow): Promise<Address> {
       return (await ordersRepo.address(ex, s.address_id))?.fields ?? {};

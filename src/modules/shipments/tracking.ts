@@ -4,7 +4,10 @@ import type { Services } from '../../services.ts';
 import type { ShipmentRow } from './repo.ts';
 
 const escapeHtml = (v: unknown) =>
-  String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  String(v ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 const safeColor = (c: string | undefined, fallback: string) => (c && COLOR.test(c) ? c : fallback);
@@ -27,7 +30,12 @@ const countryName = (cc: string) => {
 };
 
 /** Only what a recipient needs to follow the parcel: no names, street or contact data of theirs. */
-export function renderTrackingPage(p: { shipment: ShipmentRow; brand: BrandRow | null; city: string; countryCode: string }): string {
+export function renderTrackingPage(p: {
+  shipment: ShipmentRow;
+  brand: BrandRow | null;
+  city: string;
+  countryCode: string;
+}): string {
   const b = p.brand;
   const name = b?.name ?? 'Your order';
   const primary = safeColor(b?.primary_color, '#222222');
@@ -87,13 +95,24 @@ export function renderTrackingPage(p: { shipment: ShipmentRow; brand: BrandRow |
 /** Public pages: no API key; the URL's token is the only credential. */
 export function trackingRoutes(app: FastifyInstance, s: Services): void {
   app.get<{ Params: { token: string } }>('/tracking/:token', { schema: { hide: true } }, async (req, reply) => {
-    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex');
+    reply
+      .header('cache-control', 'no-store')
+      .header('referrer-policy', 'no-referrer')
+      .header('x-robots-tag', 'noindex');
     const page = await s.shipments.trackingPage(String(req.params.token));
     if (!page) {
-      return reply.status(404).type('text/html; charset=utf-8').send('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><p>This tracking page does not exist.</p></body></html>');
+      return reply
+        .status(404)
+        .type('text/html; charset=utf-8')
+        .send(
+          '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><p>This tracking page does not exist.</p></body></html>',
+        );
     }
     return reply
-      .header('content-security-policy', "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+      .header(
+        'content-security-policy',
+        "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      )
       .header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8')
       .send(renderTrackingPage(page));

@@ -19,8 +19,19 @@ const COUNTRIES = new Set(
 
 /** Carrier label limits (characters). */
 export const ADDRESS_LIMITS: Record<AddressField, number> = {
-  company: 50, firstname: 50, lastname: 50, streetname: 60, housenumber: 10, housenumberAddition: 10,
-  additionalInfo: 60, state: 50, zipcode: 12, city: 50, countryCode: 2, phonenumber: 20, email: 100,
+  company: 50,
+  firstname: 50,
+  lastname: 50,
+  streetname: 60,
+  housenumber: 10,
+  housenumberAddition: 10,
+  additionalInfo: 60,
+  state: 50,
+  zipcode: 12,
+  city: 50,
+  countryCode: 2,
+  phonenumber: 20,
+  email: 100,
 };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -58,15 +69,22 @@ export function validateAddress(input: Record<string, unknown>, field: string): 
   for (const f of ['lastname', 'streetname', 'zipcode', 'city'] as const) {
     if (!a[f]) throw invalid(`${field}.${f}`, 'is required');
   }
-  if (!a.email) throw new ApiError(400, 'invalid_address_missing_email', `${field}.email is required: the carrier sends delivery notices to it`);
+  if (!a.email)
+    throw new ApiError(
+      400,
+      'invalid_address_missing_email',
+      `${field}.email is required: the carrier sends delivery notices to it`,
+    );
   if (!EMAIL.test(a.email)) throw invalid(`${field}.email`, 'is not an e-mail address');
   if (a.phonenumber !== undefined) {
     const digits = a.phonenumber.replace(/\D/g, '').length;
-    if (!PHONE.test(a.phonenumber) || digits < 6 || digits > 15) throw invalid(`${field}.phonenumber`, 'must be a phone number of 6 to 15 digits, optionally starting with +');
+    if (!PHONE.test(a.phonenumber) || digits < 6 || digits > 15)
+      throw invalid(`${field}.phonenumber`, 'must be a phone number of 6 to 15 digits, optionally starting with +');
   }
   for (const f of ADDRESS_FIELDS) {
     const v = a[f];
-    if (v !== undefined && v.length > ADDRESS_LIMITS[f]) throw invalid(`${field}.${f}`, `is longer than ${ADDRESS_LIMITS[f]} characters (carrier label limit)`);
+    if (v !== undefined && v.length > ADDRESS_LIMITS[f])
+      throw invalid(`${field}.${f}`, `is longer than ${ADDRESS_LIMITS[f]} characters (carrier label limit)`);
   }
   return a;
 }

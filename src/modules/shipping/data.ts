@@ -26,10 +26,12 @@ interface ShippingData {
 /** Loaded once at start: a broken data file must stop the process, not a request. */
 function load(): ShippingData {
   const data = JSON.parse(readFileSync(join(import.meta.dirname, 'shipping-data.json'), 'utf8')) as ShippingData;
-  if (!data.zones.some((z) => z.countries === '*')) throw new Error('shipping-data.json needs a catch-all zone ("countries": "*")');
+  if (!data.zones.some((z) => z.countries === '*'))
+    throw new Error('shipping-data.json needs a catch-all zone ("countries": "*")');
   for (const z of data.zones) {
     for (const [level, d] of Object.entries(z.levels)) {
-      if (!LEVELS.includes(level as ShippingLevel) || !d || d.deliveryDays.min > d.deliveryDays.max) throw new Error(`shipping-data.json: bad level ${level} in zone ${z.code}`);
+      if (!LEVELS.includes(level as ShippingLevel) || !d || d.deliveryDays.min > d.deliveryDays.max)
+        throw new Error(`shipping-data.json: bad level ${level} in zone ${z.code}`);
     }
   }
   return data;
@@ -41,7 +43,10 @@ export const isDeniedCountry = (cc: string) => SHIPPING_DATA.deniedCountries.inc
 
 export function zoneOf(countryCode: string): Zone {
   const cc = countryCode.toUpperCase();
-  return SHIPPING_DATA.zones.find((z) => Array.isArray(z.countries) && z.countries.includes(cc)) ?? SHIPPING_DATA.zones.find((z) => z.countries === '*')!;
+  return (
+    SHIPPING_DATA.zones.find((z) => Array.isArray(z.countries) && z.countries.includes(cc)) ??
+    SHIPPING_DATA.zones.find((z) => z.countries === '*')!
+  );
 }
 
 export interface Parcel {
@@ -74,7 +79,10 @@ export function availableLevels(p: Parcel): Array<{ level: ShippingLevel; price:
  * The quote's options: from the requested minimal level upwards; when the destination offers
  * nothing that high (express to a Packstation), the highest level it does offer.
  */
-export function shippingOptions(p: Parcel, minimal: ShippingLevel = 'basic'): Array<{ level: ShippingLevel; price: number }> {
+export function shippingOptions(
+  p: Parcel,
+  minimal: ShippingLevel = 'basic',
+): Array<{ level: ShippingLevel; price: number }> {
   const all = availableLevels(p);
   const rank = LEVELS.indexOf(minimal);
   const atLeast = all.filter((o) => LEVELS.indexOf(o.level) >= rank);
@@ -87,8 +95,14 @@ export function priceAt(p: Parcel, level: ShippingLevel): number | null {
 }
 
 /** Promised delivery time in business days for a destination and level (claims use `max`). */
-export function deliveryWindow(countryCode: string, level: ShippingLevel): { minBusinessDays: number; maxBusinessDays: number } {
+export function deliveryWindow(
+  countryCode: string,
+  level: ShippingLevel,
+): { minBusinessDays: number; maxBusinessDays: number } {
   const zone = zoneOf(countryCode);
-  const d = zone.levels[level] ?? zoneOf('*').levels[level] ?? SHIPPING_DATA.zones.find((z) => z.countries === '*')!.levels.tracked!;
+  const d =
+    zone.levels[level] ??
+    zoneOf('*').levels[level] ??
+    SHIPPING_DATA.zones.find((z) => z.countries === '*')!.levels.tracked!;
   return { minBusinessDays: d.deliveryDays.min, maxBusinessDays: d.deliveryDays.max };
 }

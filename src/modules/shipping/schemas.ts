@@ -8,10 +8,18 @@ export const QuoteBody = Strict({
     shippingKind: KindEnum,
     dropshipAddress: Type.Optional(AddressIn),
     dropshipMinimalShippingLevel: Type.Optional(LevelEnum),
-    orderlines: Type.Array(Strict({ productReference: Type.String({ maxLength: 200 }), quantity: Type.Integer({ minimum: 1, maximum: 1000 }) }), { minItems: 1, maxItems: 100 }),
+    orderlines: Type.Array(
+      Strict({
+        productReference: Type.String({ maxLength: 200 }),
+        quantity: Type.Integer({ minimum: 1, maximum: 1000 }),
+      }),
+      { minItems: 1, maxItems: 100 },
+    ),
   }),
 });
 
 export const QuoteOut = Open({
-  shippingOptions: Type.Array(Open({ level: LevelEnum, price: Cents }), { description: 'Lowest level first; empty for combined orders' }),
+  shippingOptions: Type.Array(Open({ level: LevelEnum, price: Cents }), {
+    description: 'Lowest level first; empty for combined orders',
+  }),
 });

@@ -24,7 +24,10 @@ export function shippingService(deps: { orders: OrdersService }) {
       const f = 'body.quote';
       if (q.shippingKind === 'combined') {
         for (const k of ['dropshipAddress', 'dropshipMinimalShippingLevel'] as const) {
-          if (q[k] !== undefined) throw badRequest(`${f}.${k} is not accepted for combined orders: they ship to the store's combined address`);
+          if (q[k] !== undefined)
+            throw badRequest(
+              `${f}.${k} is not accepted for combined orders: they ship to the store's combined address`,
+            );
         }
       } else if (q.dropshipAddress === undefined) {
         throw new ApiError(400, 'missing_address', `${f}.dropshipAddress is required for dropship orders`);
@@ -35,8 +38,18 @@ export function shippingService(deps: { orders: OrdersService }) {
       const cc = address ? checkCountry(address, `${f}.dropshipAddress`) : null;
       const products = await orders.checkProducts(orgId, q.orderlines, `${f}.orderlines`);
       if (!address || !cc) return { shippingOptions: [] };
-      const lines = q.orderlines.map((l, i) => ({ quantity: l.quantity, canceled_quantity: 0, unit_price_cents: products[i].priceCents, unit_weight_grams: products[i].weightGrams }));
-      return { shippingOptions: shippingOptions(parcelOf(lines, cc, isPackstation(address)), q.dropshipMinimalShippingLevel ?? 'basic') };
+      const lines = q.orderlines.map((l, i) => ({
+        quantity: l.quantity,
+        canceled_quantity: 0,
+        unit_price_cents: products[i].priceCents,
+        unit_weight_grams: products[i].weightGrams,
+      }));
+      return {
+        shippingOptions: shippingOptions(
+          parcelOf(lines, cc, isPackstation(address)),
+          q.dropshipMinimalShippingLevel ?? 'basic',
+        ),
+      };
     },
   };
 }

@@ -22,7 +22,8 @@ export function webhookBody(event: EventRow): string {
 /** Secrets that sign now: the current one, and the previous one during the rotation overlap. */
 function signingSecrets(box: SecretBox, e: EndpointRow, now: Date): string[] {
   const secrets = [box.open(e.secret_enc)];
-  if (e.previous_secret_enc && e.previous_secret_expires_at && e.previous_secret_expires_at > now) secrets.push(box.open(e.previous_secret_enc));
+  if (e.previous_secret_enc && e.previous_secret_expires_at && e.previous_secret_expires_at > now)
+    secrets.push(box.open(e.previous_secret_enc));
   return secrets;
 }
 
@@ -31,7 +32,13 @@ function signingSecrets(box: SecretBox, e: EndpointRow, now: Date): string[] {
  * attempt's job and the endpoint's failure streak are then written in one transaction. The
  * attempt number makes a re-run of the same job (after a crash) a no-op once it was recorded.
  */
-export function deliveryAttempts(deps: { db: Db; clock: Clock; config: Pick<Config, 'callbackTimeoutMs' | 'allowPrivateTargets' | 'webhookRetrySchedule'>; box: SecretBox; log: FastifyBaseLogger }) {
+export function deliveryAttempts(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'callbackTimeoutMs' | 'allowPrivateTargets' | 'webhookRetrySchedule'>;
+  box: SecretBox;
+  log: FastifyBaseLogger;
+}) {
   const { db, clock, config, box } = deps;
 
   async function giveUp(deliveryId: string, attempt: number, error: string): Promise<void> {
@@ -43,12 +50,19 @@ export function deliveryAttempts(deps: { db: Db; clock: Clock; config: Pick<Conf
     async attempt(deliveryId: string, attempt: number): Promise<void> {
       const d = await repo.deliveryById(db, deliveryId);
       if (d?.status !== 'pending' || d.attempts.length !== attempt - 1) return;
-      const [endpoint, event] = await Promise.all([repo.endpointById(db, d.endpoint_id), repo.eventById(db, d.event_id)]);
+      const [endpoint, event] = await Promise.all([
+        repo.endpointById(db, d.endpoint_id),
+        repo.eventById(db, d.event_id),
+      ]);
       if (!event) return;
       if (!endpoint || endpoint.deleted_at) return giveUp(deliveryId, attempt, 'not sent: the endpoint was deleted');
       // A ping is the partner asking to test the endpoint: it goes out even while it is disabled.
       if (!endpoint.enabled && event.type !== 'ping') {
-        return giveUp(deliveryId, attempt, `not sent: the endpoint is disabled${endpoint.disabled_reason ? ` (${endpoint.disabled_reason})` : ''}`);
+        return giveUp(
+          deliveryId,
+          attempt,
+          `not sent: the endpoint is disabled${endpoint.disabled_reason ? ` (${endpoint.disabled_reason})` : ''}`,
+        );
       }
 
       const at = clock.now();
@@ -56,7 +70,11 @@ export function deliveryAttempts(deps: { db: Db; clock: Clock; config: Pick<Conf
       try {
         secrets = signingSecrets(box, endpoint, at);
       } catch {
-        return giveUp(deliveryId, attempt, 'not sent: the signing secret cannot be decrypted (SECRET_KEY changed?); rotate the secret');
+        return giveUp(
+          deliveryId,
+          attempt,
+          'not sent: the signing secret cannot be decrypted (SECRET_KEY changed?); rotate the secret',
+        );
       }
       const body = webhookBody(event);
       const result = await deliver(endpoint.url, {
@@ -74,13 +92,22 @@ export function deliveryAttempts(deps: { db: Db; clock: Clock; config: Pick<Conf
       });
       const ok = result.status !== null && result.status >= 200 && result.status < 300;
       const error = ok ? null : (result.error ?? `endpoint answered HTTP ${result.status}`);
-      const record: Attempt = { at: at.toISOString(), responseStatus: result.status, durationMs: result.durationMs, error };
+      const record: Attempt = {
+        at: at.toISOString(),
+        responseStatus: result.status,
+        durationMs: result.durationMs,
+        error,
+      };
       const now = clock.now();
       const retryIn = config.webhookRetrySchedule[attempt - 1];
       const nextAt = ok || retryIn === undefined ? null : new Date(now.getTime() + retryIn * 1000);
 
       await db.tx(async (tx) => {
-        const recorded = await repo.recordAttempt(tx, deliveryId, attempt, record, { status: ok ? 'succeeded' : nextAt ? 'pending' : 'failed', nextAttemptAt: nextAt, now });
+        const recorded = await repo.recordAttempt(tx, deliveryId, attempt, record, {
+          status: ok ? 'succeeded' : nextAt ? 'pending' : 'failed',
+          nextAttemptAt: nextAt,
+          now,
+        });
         if (!recorded) return;
         if (ok) return repo.endpointSucceeded(tx, endpoint.id);
         if (nextAt) await enqueueAttempt(tx, clock, deliveryId, attempt + 1, nextAt);

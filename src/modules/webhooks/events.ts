@@ -38,16 +38,40 @@ export interface EventInput {
  * Queues attempt `attempt` of a delivery. The dedupe key makes a second enqueue of the same attempt
  * a no-op; a job failing on infrastructure (database) errors is retried by the worker a few times.
  */
-export async function enqueueAttempt(tx: Executor, clock: Clock, deliveryId: string, attempt: number, runAt: Date): Promise<void> {
-  await enqueue(tx, clock, DELIVER_JOB, { deliveryId, attempt }, { runAt, maxAttempts: 5, dedupeKey: `${DELIVER_JOB}:${deliveryId}:${attempt}` });
+export async function enqueueAttempt(
+  tx: Executor,
+  clock: Clock,
+  deliveryId: string,
+  attempt: number,
+  runAt: Date,
+): Promise<void> {
+  await enqueue(
+    tx,
+    clock,
+    DELIVER_JOB,
+    { deliveryId, attempt },
+    { runAt, maxAttempts: 5, dedupeKey: `${DELIVER_JOB}:${deliveryId}:${attempt}` },
+  );
 }
 
 /** Writes a delivery row and its first job, in the caller's transaction. */
-export async function createDelivery(tx: Executor, clock: Clock, d: { organizationId: string; endpointId: string; eventId: string; resendOf?: string | null; firstAttemptAt?: Date }): Promise<string> {
+export async function createDelivery(
+  tx: Executor,
+  clock: Clock,
+  d: { organizationId: string; endpointId: string; eventId: string; resendOf?: string | null; firstAttemptAt?: Date },
+): Promise<string> {
   const id = newReference('Delivery');
   const now = clock.now();
   const runAt = d.firstAttemptAt ?? now;
-  await repo.insertDelivery(tx, { id, organizationId: d.organizationId, endpointId: d.endpointId, eventId: d.eventId, resendOf: d.resendOf ?? null, nextAttemptAt: runAt, now });
+  await repo.insertDelivery(tx, {
+    id,
+    organizationId: d.organizationId,
+    endpointId: d.endpointId,
+    eventId: d.eventId,
+    resendOf: d.resendOf ?? null,
+    nextAttemptAt: runAt,
+    now,
+  });
   await enqueueAttempt(tx, clock, id, 1, runAt);
   return id;
 }
@@ -64,12 +88,23 @@ export function eventsService(deps: { clock: Clock }) {
 
   /** Several events in the same round trips as one (order creation writes them in batches). */
   async function recordMany(tx: Executor, list: EventInput[]): Promise<Array<{ reference: string }>> {
-    for (const e of list) if (!(EVENT_TYPES as readonly string[]).includes(e.type)) throw new Error(`unknown event type ${e.type}`);
+    for (const e of list)
+      if (!(EVENT_TYPES as readonly string[]).includes(e.type)) throw new Error(`unknown event type ${e.type}`);
     const now = clock.now();
-    const rows = list.map((e) => ({ id: newReference('Event'), organizationId: e.organizationId, type: e.type, data: e.data, createdAt: now }));
+    const rows = list.map((e) => ({
+      id: newReference('Event'),
+      organizationId: e.organizationId,
+      type: e.type,
+      data: e.data,
+      createdAt: now,
+    }));
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const s of await repo.insertEvents(tx, rows)) {
-      await createDelivery(tx, clock, { organizationId: byId.get(s.event_id)!.organizationId, endpointId: s.endpoint_id, eventId: s.event_id });
+      await createDelivery(tx, clock, {
+        organizationId: byId.get(s.event_id)!.organizationId,
+        endpointId: s.endpoint_id,
+        eventId: s.event_id,
+      });
     }
     return rows.map((r) => ({ reference: r.id }));
   }

@@ -16,10 +16,17 @@ export async function purgeExpiredEvents(db: Db, now: Date): Promise<number> {
  * holds up only its own job. The retry schedule is the module's (WEBHOOK_RETRY_SCHEDULE), not the
  * worker's back-off: the worker only retries a job that failed on the database itself.
  */
-export function registerWebhookJobs(s: { worker: Worker; db: Db; clock: Clock; config: Pick<Config, 'callbackTimeoutMs'>; webhookAttempts: DeliveryAttempts }): void {
+export function registerWebhookJobs(s: {
+  worker: Worker;
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'callbackTimeoutMs'>;
+  webhookAttempts: DeliveryAttempts;
+}): void {
   s.worker.register(DELIVER_JOB, {
     leaseMs: s.config.callbackTimeoutMs + 30_000,
-    run: (payload: { deliveryId: string; attempt: number }) => s.webhookAttempts.attempt(payload.deliveryId, payload.attempt),
+    run: (payload: { deliveryId: string; attempt: number }) =>
+      s.webhookAttempts.attempt(payload.deliveryId, payload.attempt),
   });
   s.worker.register(PURGE_JOB, {
     async run() {

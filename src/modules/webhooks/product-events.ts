@@ -35,13 +35,20 @@ export function productUpdatedListener(deps: ProductEventDeps) {
     }
     if (views.length === 0) return;
     await deps.db.tx(async (tx) => {
-      for (const v of views) await deps.events.record(tx, { organizationId: v.orgId, type: 'product.updated', data: { product: v.product } });
+      for (const v of views)
+        await deps.events.record(tx, {
+          organizationId: v.orgId,
+          type: 'product.updated',
+          data: { product: v.product },
+        });
     });
   };
 }
 
 /** Pages through a keyset-paginated organization list. */
-export async function collectOrganizationIds(list: (cursor?: string) => Promise<{ organizations: Array<{ reference: string }>; nextCursor: string | null }>): Promise<string[]> {
+export async function collectOrganizationIds(
+  list: (cursor?: string) => Promise<{ organizations: Array<{ reference: string }>; nextCursor: string | null }>,
+): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | undefined;
   do {

@@ -4,19 +4,32 @@ import { EVENT_TYPES } from './events.ts';
 /** Types an endpoint can subscribe to; `ping` is sent only by the test call. */
 export const SUBSCRIBABLE_TYPES = EVENT_TYPES.filter((t) => t !== 'ping');
 
-const EventTypeIn = Type.String({ enum: [...SUBSCRIBABLE_TYPES], description: `One of ${SUBSCRIBABLE_TYPES.map((t) => `\`${t}\``).join(', ')}` });
-const EventTypes = Type.Array(EventTypeIn, { minItems: 1, maxItems: SUBSCRIBABLE_TYPES.length * 2, description: 'Event types delivered to this endpoint' });
+const EventTypeIn = Type.String({
+  enum: [...SUBSCRIBABLE_TYPES],
+  description: `One of ${SUBSCRIBABLE_TYPES.map((t) => `\`${t}\``).join(', ')}`,
+});
+const EventTypes = Type.Array(EventTypeIn, {
+  minItems: 1,
+  maxItems: SUBSCRIBABLE_TYPES.length * 2,
+  description: 'Event types delivered to this endpoint',
+});
 const Url = Type.String({ minLength: 1, maxLength: 2000, description: 'http(s) URL the events are POSTed to' });
 const Description = Type.String({ maxLength: 500 });
 
-export const CreateEndpoint = Strict({ webhookEndpoint: Strict({ url: Url, eventTypes: EventTypes, description: Type.Optional(Description) }) });
+export const CreateEndpoint = Strict({
+  webhookEndpoint: Strict({ url: Url, eventTypes: EventTypes, description: Type.Optional(Description) }),
+});
 export const UpdateEndpoint = Strict({
   webhookEndpoint: Strict(
     {
       url: Type.Optional(Url),
       eventTypes: Type.Optional(EventTypes),
       description: Type.Optional(Nullable(Description)),
-      enabled: Type.Optional(Type.Boolean({ description: 'false pauses deliveries; true re-enables an endpoint (also one disabled for failing)' })),
+      enabled: Type.Optional(
+        Type.Boolean({
+          description: 'false pauses deliveries; true re-enables an endpoint (also one disabled for failing)',
+        }),
+      ),
     },
     { minProperties: 1 },
   ),
@@ -28,7 +41,12 @@ export const WebhookEndpoint = Open({
   eventTypes: Type.Array(Type.String()),
   description: Nullable(Type.String()),
   enabled: Type.Boolean(),
-  disabledReason: Nullable(Type.String({ description: 'Why the service disabled the endpoint (continuous failures); null when enabled or disabled by the partner' })),
+  disabledReason: Nullable(
+    Type.String({
+      description:
+        'Why the service disabled the endpoint (continuous failures); null when enabled or disabled by the partner',
+    }),
+  ),
   previousSecretExpires: Nullable(Timestamp),
   created: Timestamp,
   updated: Timestamp,

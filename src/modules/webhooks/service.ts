@@ -24,7 +24,10 @@ export const toEndpoint = (e: EndpointRow, now: Date) => ({
   description: e.description,
   enabled: e.enabled,
   disabledReason: e.disabled_reason,
-  previousSecretExpires: e.previous_secret_expires_at && e.previous_secret_expires_at > now ? e.previous_secret_expires_at.toISOString() : null,
+  previousSecretExpires:
+    e.previous_secret_expires_at && e.previous_secret_expires_at > now
+      ? e.previous_secret_expires_at.toISOString()
+      : null,
   created: e.created_at.toISOString(),
   updated: e.updated_at.toISOString(),
 });
@@ -41,7 +44,12 @@ export const toDelivery = (d: DeliveryRow) => ({
   created: d.created_at.toISOString(),
 });
 
-export const toEvent = (e: EventRow) => ({ reference: e.id, type: e.type, timestamp: e.created_at.toISOString(), data: e.data });
+export const toEvent = (e: EventRow) => ({
+  reference: e.id,
+  type: e.type,
+  timestamp: e.created_at.toISOString(),
+  data: e.data,
+});
 
 type CreateInput = Static<typeof CreateEndpoint>['webhookEndpoint'];
 type UpdateInput = Static<typeof UpdateEndpoint>['webhookEndpoint'];
@@ -59,7 +67,11 @@ export function webhooksService(deps: {
   attempts: DeliveryAttempts;
 }) {
   const { db, clock, cursors, box } = deps;
-  const checkUrl = (url: string) => checkCallbackUrl(url, { allowPrivate: deps.config.allowPrivateTargets, field: 'body.webhookEndpoint.url' }).toString();
+  const checkUrl = (url: string) =>
+    checkCallbackUrl(url, {
+      allowPrivate: deps.config.allowPrivateTargets,
+      field: 'body.webhookEndpoint.url',
+    }).toString();
   const unique = (types: string[]) => [...new Set(types)];
 
   async function endpointRow(orgId: string, ref: string): Promise<EndpointRow> {
@@ -77,7 +89,9 @@ export function webhooksService(deps: {
     async listEndpoints(orgId: string, page: PageRequest) {
       const ks = keyset(cursors, 'webhook-endpoints', page);
       const now = clock.now();
-      const p = pageOf(cursors, 'webhook-endpoints', ks, await repo.endpoints(db, orgId, ks), (e) => toEndpoint(e, now));
+      const p = pageOf(cursors, 'webhook-endpoints', ks, await repo.endpoints(db, orgId, ks), (e) =>
+        toEndpoint(e, now),
+      );
       return { webhookEndpoints: p.items, nextCursor: p.nextCursor };
     },
     async endpoint(orgId: string, ref: string) {
@@ -90,9 +104,20 @@ export function webhooksService(deps: {
       const id = newReference('Webhookendpoint');
       await db.tx(async (tx) => {
         if ((await repo.countEndpoints(tx, orgId)) >= MAX_ENDPOINTS) {
-          throw conflict('webhook_endpoint_limit_reached', `An organization can have at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
+          throw conflict(
+            'webhook_endpoint_limit_reached',
+            `An organization can have at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`,
+          );
         }
-        await repo.insertEndpoint(tx, { id, organizationId: orgId, url, eventTypes: unique(input.eventTypes), description: input.description ?? null, secretEnc: box.seal(secret), now: clock.now() });
+        await repo.insertEndpoint(tx, {
+          id,
+          organizationId: orgId,
+          url,
+          eventTypes: unique(input.eventTypes),
+          description: input.description ?? null,
+          secretEnc: box.seal(secret),
+          now: clock.now(),
+        });
       });
       return { ...(await service.endpoint(orgId, id)), secret };
     },
@@ -117,7 +142,12 @@ export function webhooksService(deps: {
       const row = await endpointRow(orgId, ref);
       const secret = generateSecret();
       const now = clock.now();
-      await repo.rotateSecret(db, orgId, ref, { secretEnc: box.seal(secret), previousEnc: row.secret_enc, previousExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS), now });
+      await repo.rotateSecret(db, orgId, ref, {
+        secretEnc: box.seal(secret),
+        previousEnc: row.secret_enc,
+        previousExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+        now,
+      });
       return { ...(await service.endpoint(orgId, ref)), secret };
     },
     /**
@@ -129,16 +159,33 @@ export function webhooksService(deps: {
       const row = await endpointRow(orgId, ref);
       const now = clock.now();
       const deliveryId = await db.tx(async (tx) => {
-        const event = await deps.events.record(tx, { organizationId: orgId, type: 'ping', data: { webhookEndpoint: { reference: row.id, url: row.url } } });
-        return createDelivery(tx, clock, { organizationId: orgId, endpointId: row.id, eventId: event.reference, firstAttemptAt: new Date(now.getTime() + deps.config.callbackTimeoutMs + 60_000) });
+        const event = await deps.events.record(tx, {
+          organizationId: orgId,
+          type: 'ping',
+          data: { webhookEndpoint: { reference: row.id, url: row.url } },
+        });
+        return createDelivery(tx, clock, {
+          organizationId: orgId,
+          endpointId: row.id,
+          eventId: event.reference,
+          firstAttemptAt: new Date(now.getTime() + deps.config.callbackTimeoutMs + 60_000),
+        });
       });
       await deps.attempts.attempt(deliveryId, 1);
       return toDelivery((await repo.delivery(db, orgId, deliveryId))!);
     },
 
-    async listDeliveries(orgId: string, q: PageRequest & { endpointReference?: string; eventReference?: string; status?: string }) {
+    async listDeliveries(
+      orgId: string,
+      q: PageRequest & { endpointReference?: string; eventReference?: string; status?: string },
+    ) {
       const ks = keyset(cursors, 'webhook-deliveries', q);
-      const rows = await repo.deliveries(db, orgId, { endpointId: q.endpointReference, eventId: q.eventReference, status: q.status }, ks);
+      const rows = await repo.deliveries(
+        db,
+        orgId,
+        { endpointId: q.endpointReference, eventId: q.eventReference, status: q.status },
+        ks,
+      );
       const p = pageOf(cursors, 'webhook-deliveries', ks, rows, toDelivery);
       return { webhookDeliveries: p.items, nextCursor: p.nextCursor };
     },
@@ -149,19 +196,39 @@ export function webhooksService(deps: {
     async resend(orgId: string, ref: string) {
       const original = await deliveryRow(orgId, ref);
       const endpoint = await repo.endpointById(db, original.endpoint_id);
-      if (!endpoint || endpoint.deleted_at) throw conflict('webhook_endpoint_deleted', `Webhook endpoint ${original.endpoint_id} was deleted; there is nowhere to resend to`);
-      if (!endpoint.enabled) throw conflict('webhook_endpoint_disabled', `Webhook endpoint ${endpoint.id} is disabled; enable it (PATCH enabled: true) before resending`);
-      const id = await db.tx((tx) => createDelivery(tx, clock, { organizationId: orgId, endpointId: endpoint.id, eventId: original.event_id, resendOf: original.id }));
+      if (!endpoint || endpoint.deleted_at)
+        throw conflict(
+          'webhook_endpoint_deleted',
+          `Webhook endpoint ${original.endpoint_id} was deleted; there is nowhere to resend to`,
+        );
+      if (!endpoint.enabled)
+        throw conflict(
+          'webhook_endpoint_disabled',
+          `Webhook endpoint ${endpoint.id} is disabled; enable it (PATCH enabled: true) before resending`,
+        );
+      const id = await db.tx((tx) =>
+        createDelivery(tx, clock, {
+          organizationId: orgId,
+          endpointId: endpoint.id,
+          eventId: original.event_id,
+          resendOf: original.id,
+        }),
+      );
       return service.delivery(orgId, id);
     },
 
     async listEvents(orgId: string, q: PageRequest & { type?: string; createdAfter?: string; createdBefore?: string }) {
       const ks = keyset(cursors, 'events', q);
-      const rows = await repo.events(db, orgId, {
-        type: q.type,
-        createdAfter: q.createdAfter ? new Date(q.createdAfter) : undefined,
-        createdBefore: q.createdBefore ? new Date(q.createdBefore) : undefined,
-      }, ks);
+      const rows = await repo.events(
+        db,
+        orgId,
+        {
+          type: q.type,
+          createdAfter: q.createdAfter ? new Date(q.createdAfter) : undefined,
+          createdBefore: q.createdBefore ? new Date(q.createdBefore) : undefined,
+        },
+        ks,
+      );
       const p = pageOf(cursors, 'events', ks, rows, toEvent);
       return { events: p.items, nextCursor: p.nextCursor };
     },

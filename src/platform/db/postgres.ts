@@ -16,7 +16,11 @@ const types = {
  * (connection_failure), so the error handler answers 503 like any other unreachable database.
  */
 function asConnectionFailure(err: unknown): unknown {
-  if (err instanceof Error && !(err as { code?: unknown }).code && /connection terminated|timeout exceeded when trying to connect|connection ended|not queryable/i.test(err.message)) {
+  if (
+    err instanceof Error &&
+    !(err as { code?: unknown }).code &&
+    /connection terminated|timeout exceeded when trying to connect|connection ended|not queryable/i.test(err.message)
+  ) {
     return Object.assign(err, { code: '08006' });
   }
   return err;
@@ -40,7 +44,10 @@ export class PostgresDb implements Db {
   private listenRetry: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly connectionString: string, poolSize = 10) {
+  constructor(
+    private readonly connectionString: string,
+    poolSize = 10,
+  ) {
     // A connection attempt into a partition fails after 5 s (a 503) instead of hanging the request.
     this.pool = new pg.Pool({ connectionString, max: poolSize, types, connectionTimeoutMillis: 5000 });
     // An idle client losing its connection must not crash the process; the next query reconnects.
@@ -104,11 +111,16 @@ export class PostgresDb implements Db {
   private async connectListener(): Promise<void> {
     this.listenRetry = null;
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true, connectionTimeoutMillis: 5000 });
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      keepAlive: true,
+      connectionTimeoutMillis: 5000,
+    });
     const lost = () => {
       if (this.listenClient === client) this.listenClient = null;
       this.resetListeners();
-      if (!this.closed && !this.listenRetry) this.listenRetry = setTimeout(() => void this.connectListener(), 1000).unref();
+      if (!this.closed && !this.listenRetry)
+        this.listenRetry = setTimeout(() => void this.connectListener(), 1000).unref();
     };
     client.on('error', lost);
     client.on('end', lost);

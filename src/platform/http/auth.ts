@@ -92,7 +92,11 @@ export class KeyCache {
   }
 }
 
-export function policiesFor(config: Pick<Config, 'rateLimits'>, principal: Principal, bucket?: PolicyName): RateLimitPolicy[] {
+export function policiesFor(
+  config: Pick<Config, 'rateLimits'>,
+  principal: Principal,
+  bucket?: PolicyName,
+): RateLimitPolicy[] {
   const pick = (name: PolicyName): RateLimitPolicy => {
     const o = principal.rateLimits?.[name];
     return o ? { name, quota: o.quota, windowSeconds: o.windowSeconds } : config.rateLimits[name];
@@ -118,19 +122,32 @@ export function installAuth(
     const secret = Array.isArray(raw) ? raw[0] : raw;
     if (!secret) throw new ApiError(401, 'unauthorized', 'Missing X-Service-Secret-Key header');
     if (secret.startsWith(other)) {
-      throw new ApiError(401, 'unauthorized', `This is a ${deps.config.env === 'production' ? 'test' : 'production'} key; this is the ${deps.config.env} environment`);
+      throw new ApiError(
+        401,
+        'unauthorized',
+        `This is a ${deps.config.env === 'production' ? 'test' : 'production'} key; this is the ${deps.config.env} environment`,
+      );
     }
     const principal = secret.length <= 200 ? await deps.keys.principal(secret) : null;
     if (!principal) throw new ApiError(401, 'unauthorized', 'The secret key is invalid or has been revoked');
     request.principal = principal;
 
-    const result = await deps.rateLimits.consume(principal.organizationId, policiesFor(deps.config, principal, cfg?.bucket));
+    const result = await deps.rateLimits.consume(
+      principal.organizationId,
+      policiesFor(deps.config, principal, cfg?.bucket),
+    );
     reply.headers(rateLimitHeaders(result));
     if (!result.allowed) {
       const retry = retryAfterSeconds(result.waitSeconds);
-      throw new ApiError(429, 'rate_limited', `Rate limit exceeded; wait at least Retry-After (${retry} s) and watch X-RateLimit`, undefined, {
-        'retry-after': String(retry),
-      });
+      throw new ApiError(
+        429,
+        'rate_limited',
+        `Rate limit exceeded; wait at least Retry-After (${retry} s) and watch X-RateLimit`,
+        undefined,
+        {
+          'retry-after': String(retry),
+        },
+      );
     }
     if (principal.readOnly && WRITE_METHODS.has(request.method) && !cfg?.readOnlyAllowed) {
       throw new ApiError(403, 'insufficient_permissions', 'This API key is read-only');

@@ -4,12 +4,32 @@ import { ApiError } from '../errors.ts';
 import { validationMessage } from './validation.ts';
 
 const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Content-Type is not supported on this endpoint; send application/json' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'Request body is larger than this endpoint accepts' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_request', message: 'Body is empty but Content-Type is application/json' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'Content-Type is not supported on this endpoint; send application/json',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: 'payload_too_large',
+    message: 'Request body is larger than this endpoint accepts',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'invalid_request',
+    message: 'Body is empty but Content-Type is application/json',
+  },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_request', message: 'Body is not valid JSON' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_request', message: 'Content-Length does not match the body' },
-  FST_ERR_CTP_INVALID_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Content-Type header is malformed' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'invalid_request',
+    message: 'Content-Length does not match the body',
+  },
+  FST_ERR_CTP_INVALID_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'Content-Type header is malformed',
+  },
   FST_ERR_BAD_URL: { status: 400, code: 'invalid_request', message: 'The URL is malformed' },
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: 'invalid_request' },
 };
@@ -18,7 +38,10 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
 function isUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   if (typeof code !== 'string') return false;
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '53300'].includes(code) || code.startsWith('08');
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '53300'].includes(code) ||
+    code.startsWith('08')
+  );
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
@@ -42,7 +65,9 @@ export function toApiError(err: FastifyError | Error, request: FastifyRequest): 
   }
   if (isUnavailable(err)) {
     request.log.error({ err }, 'database unavailable');
-    return new ApiError(503, 'service_unavailable', 'The service is temporarily unavailable; retry later', undefined, { 'retry-after': '5' });
+    return new ApiError(503, 'service_unavailable', 'The service is temporarily unavailable; retry later', undefined, {
+      'retry-after': '5',
+    });
   }
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return new ApiError(fe.statusCode, 'invalid_request', fe.message);
@@ -55,7 +80,9 @@ export function toApiError(err: FastifyError | Error, request: FastifyRequest): 
  * One error handler, a JSON 404 for unknown routes and a 405 for a known path with another method.
  * Routes are mirrored into a router of our own because Fastify answers both cases with 404.
  */
-export function installErrorHandling(app: FastifyInstance): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+export function installErrorHandling(
+  app: FastifyInstance,
+): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
   const known = FindMyWay({ ignoreTrailingSlash: true });
   app.addHook('onRoute', (route) => {
     if (route.url.includes('*')) return;
@@ -77,7 +104,15 @@ export function installErrorHandling(app: FastifyInstance): (request: FastifyReq
     const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => known.find(m as 'GET', path));
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return sendError(request, reply, new ApiError(405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
+      return sendError(
+        request,
+        reply,
+        new ApiError(
+          405,
+          'method_not_allowed',
+          `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+        ),
+      );
     }
     return sendError(request, reply, new ApiError(404, 'not_found', `No route ${request.method} ${path}`));
   };

@@ -10,7 +10,11 @@ import { sendError, toApiError } from './error-handler.ts';
 export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', request.id);
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    sendError(request, reply, new ApiError(404, 'not_found', 'No such resource: a path reference is far longer than any reference'));
+    sendError(
+      request,
+      reply,
+      new ApiError(404, 'not_found', 'No such resource: a path reference is far longer than any reference'),
+    );
     return;
   }
   sendError(request, reply, toApiError(err, request));
@@ -30,14 +34,16 @@ export function documentTransportErrors(app: FastifyInstance): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.some((m) => m !== 'GET' && m !== 'HEAD')) return;
     const add = (status: number, description: string) => {
-      if (!schema.response![status] && !schema.response![String(status)]) schema.response![status] = { $ref: 'Error', description };
+      if (!schema.response![status] && !schema.response![String(status)])
+        schema.response![status] = { $ref: 'Error', description };
     };
     add(413, 'Body too large (payload_too_large)');
     add(415, 'Unsupported Content-Type (unsupported_media_type)');
     const prefixed = route.url.startsWith('/v2/') || route.prefix === '/v2';
     // Tells partners (and the isolation suite) which writes a read-only key may still make.
     if (prefixed && route.config?.readOnlyAllowed) (schema as Record<string, unknown>)['x-read-only-allowed'] = true;
-    if (prefixed && !route.config?.readOnlyAllowed && !route.config?.public) add(403, 'Insufficient permissions (insufficient_permissions: a read-only key)');
+    if (prefixed && !route.config?.readOnlyAllowed && !route.config?.public)
+      add(403, 'Insufficient permissions (insufficient_permissions: a read-only key)');
     if (prefixed && methods.includes('POST')) add(409, 'Conflict (idempotency_key_reused, or a state conflict)');
   });
 }
@@ -63,7 +69,8 @@ function nulAt(value: unknown, path: string, depth = 0): string | null {
 export function rejectNulCharacters(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     // A path holds references, and a malformed reference in a path is a 404 like any other.
-    if (nulAt(request.params, 'path')) throw new ApiError(404, 'not_found', 'No such resource: the path holds a NUL character');
+    if (nulAt(request.params, 'path'))
+      throw new ApiError(404, 'not_found', 'No such resource: the path holds a NUL character');
     const found = nulAt(request.query, 'query') ?? (Buffer.isBuffer(request.body) ? null : nulAt(request.body, 'body'));
     if (found) throw new ApiError(400, 'invalid_request', `${found} must not contain a NUL character`);
   });

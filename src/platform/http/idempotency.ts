@@ -37,28 +37,55 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     const path = request.url.split('?')[0];
     const hash = bodyHash(request.body);
     const now = clock.now();
-    const inserted = await db.query(prepared(
-      `INSERT INTO idempotency_keys (organization_id, key, method, path, body_hash, created_at)
+    const inserted = await db.query(
+      prepared(
+        `INSERT INTO idempotency_keys (organization_id, key, method, path, body_hash, created_at)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (organization_id, key) DO UPDATE
          SET path = EXCLUDED.path, body_hash = EXCLUDED.body_hash, created_at = EXCLUDED.created_at,
              status = NULL, response = NULL, method = EXCLUDED.method
          WHERE idempotency_keys.created_at < $7
             OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at < $8)
-       RETURNING key`),
-      [org, key, request.method, path, hash, now, new Date(now.getTime() - TTL_MS), new Date(now.getTime() - STALE_IN_FLIGHT_MS)],
+       RETURNING key`,
+      ),
+      [
+        org,
+        key,
+        request.method,
+        path,
+        hash,
+        now,
+        new Date(now.getTime() - TTL_MS),
+        new Date(now.getTime() - STALE_IN_FLIGHT_MS),
+      ],
     );
     if (inserted.length === 1) {
       request.idempotencyKey = key;
       return;
     }
-    const [stored] = await db.query('SELECT path, body_hash, status, response FROM idempotency_keys WHERE organization_id = $1 AND key = $2', [org, key]);
-    if (!stored) throw new ApiError(409, 'idempotency_request_in_progress', 'A request with this Idempotency-Key is being processed; retry shortly');
+    const [stored] = await db.query(
+      'SELECT path, body_hash, status, response FROM idempotency_keys WHERE organization_id = $1 AND key = $2',
+      [org, key],
+    );
+    if (!stored)
+      throw new ApiError(
+        409,
+        'idempotency_request_in_progress',
+        'A request with this Idempotency-Key is being processed; retry shortly',
+      );
     if (stored.path !== path || stored.body_hash !== hash) {
-      throw new ApiError(409, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours');
+      throw new ApiError(
+        409,
+        'idempotency_key_reused',
+        'This Idempotency-Key was used with a different request in the last 24 hours',
+      );
     }
     if (stored.status === null) {
-      throw new ApiError(409, 'idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly');
+      throw new ApiError(
+        409,
+        'idempotency_request_in_progress',
+        'A request with this Idempotency-Key is still being processed; retry shortly',
+      );
     }
     reply.header('idempotent-replayed', 'true');
     reply.status(stored.status);
@@ -83,12 +110,10 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
         response = null;
       }
     }
-    await db.query(prepared('UPDATE idempotency_keys SET status = $3, response = $4 WHERE organization_id = $1 AND key = $2'), [
-      org,
-      key,
-      reply.statusCode,
-      response === null ? null : JSON.stringify(response),
-    ]);
+    await db.query(
+      prepared('UPDATE idempotency_keys SET status = $3, response = $4 WHERE organization_id = $1 AND key = $2'),
+      [org, key, reply.statusCode, response === null ? null : JSON.stringify(response)],
+    );
     return payload;
   };
 
@@ -104,6 +129,8 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
 }
 
 export async function purgeExpiredIdempotencyKeys(db: Db, now: Date): Promise<number> {
-  const rows = await db.query('DELETE FROM idempotency_keys WHERE created_at < $1 RETURNING key', [new Date(now.getTime() - TTL_MS)]);
+  const rows = await db.query('DELETE FROM idempotency_keys WHERE created_at < $1 RETURNING key', [
+    new Date(now.getTime() - TTL_MS),
+  ]);
   return rows.length;
 }

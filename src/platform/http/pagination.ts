@@ -19,7 +19,8 @@ export class Cursors {
 
   decode<T>(scope: string, cursor: string | undefined): T | null {
     if (cursor === undefined || cursor === '') return null;
-    const invalid = () => new ApiError(400, 'invalid_cursor', 'cursor is not one this list issued; take it unchanged from nextCursor');
+    const invalid = () =>
+      new ApiError(400, 'invalid_cursor', 'cursor is not one this list issued; take it unchanged from nextCursor');
     const [payload, sig, extra] = cursor.split('.');
     if (!payload || !sig || extra !== undefined) throw invalid();
     const expected = Buffer.from(this.sign(payload));

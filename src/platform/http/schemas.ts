@@ -53,13 +53,16 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 export function errors(...statuses: number[]): Record<number, TSchema> {
   const all = new Set([400, 401, 429, 500, ...statuses]);
   const out: Record<number, TSchema> = {};
-  for (const s of [...all].sort()) out[s] = { ...Type.Ref('Error'), description: ERROR_DESCRIPTIONS[s] ?? 'Error' } as TSchema;
+  for (const s of [...all].sort())
+    out[s] = { ...Type.Ref('Error'), description: ERROR_DESCRIPTIONS[s] ?? 'Error' } as TSchema;
   return out;
 }
 
 export const PageQuery = {
   cursor: Type.Optional(Type.String({ maxLength: 500, description: 'Opaque; take it from `nextCursor`.' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size, 1-100 (default 50)' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Page size, 1-100 (default 50)' }),
+  ),
 };
 
 /** `{<plural>: [...], nextCursor}`. */
@@ -69,8 +72,19 @@ export const Page = <K extends string, T extends TSchema>(plural: K, item: T) =>
   } & { nextCursor: ReturnType<typeof Nullable<ReturnType<typeof Type.String>>> });
 
 const ADDRESS_LIMITS = {
-  company: 100, firstname: 100, lastname: 100, streetname: 100, housenumber: 20, housenumberAddition: 20,
-  additionalInfo: 100, state: 100, zipcode: 20, city: 100, countryCode: 2, phonenumber: 30, email: 254,
+  company: 100,
+  firstname: 100,
+  lastname: 100,
+  streetname: 100,
+  housenumber: 20,
+  housenumberAddition: 20,
+  additionalInfo: 100,
+  state: 100,
+  zipcode: 20,
+  city: 100,
+  countryCode: 2,
+  phonenumber: 30,
+  email: 254,
 } as const;
 export type AddressField = keyof typeof ADDRESS_LIMITS;
 export const ADDRESS_FIELDS = Object.keys(ADDRESS_LIMITS) as AddressField[];
@@ -81,10 +95,18 @@ const optionalString = (max: number) => Type.Optional(Type.String({ maxLength: m
 export const AddressFields = () => {
   const L = ADDRESS_LIMITS;
   return {
-    company: optionalString(L.company), firstname: optionalString(L.firstname), lastname: optionalString(L.lastname),
-    streetname: optionalString(L.streetname), housenumber: optionalString(L.housenumber),
-    housenumberAddition: optionalString(L.housenumberAddition), additionalInfo: optionalString(L.additionalInfo),
-    state: optionalString(L.state), zipcode: optionalString(L.zipcode), city: optionalString(L.city),
-    countryCode: optionalString(L.countryCode), phonenumber: optionalString(L.phonenumber), email: optionalString(L.email),
+    company: optionalString(L.company),
+    firstname: optionalString(L.firstname),
+    lastname: optionalString(L.lastname),
+    streetname: optionalString(L.streetname),
+    housenumber: optionalString(L.housenumber),
+    housenumberAddition: optionalString(L.housenumberAddition),
+    additionalInfo: optionalString(L.additionalInfo),
+    state: optionalString(L.state),
+    zipcode: optionalString(L.zipcode),
+    city: optionalString(L.city),
+    countryCode: optionalString(L.countryCode),
+    phonenumber: optionalString(L.phonenumber),
+    email: optionalString(L.email),
   };
 };

@@ -6,10 +6,27 @@ import { badRequest } from '../errors.ts';
 
 const blocked = new BlockList();
 for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) blocked.addSubnet(net, bits, 'ipv6');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(net, bits, 'ipv6');
 
 /** Loopback, private, link-local (cloud metadata), shared, multicast or unspecified. */
 export function isPrivateAddress(address: string): boolean {
@@ -31,10 +48,14 @@ export function checkCallbackUrl(raw: string, opts: { allowPrivate: boolean; fie
   } catch {
     throw badRequest(`${opts.field} is not a valid URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest(`${opts.field} must be an http or https URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw badRequest(`${opts.field} must be an http or https URL`);
   if (url.username || url.password) throw badRequest(`${opts.field} must not carry credentials`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!opts.allowPrivate && (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && isPrivateAddress(host)))) {
+  if (
+    !opts.allowPrivate &&
+    (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && isPrivateAddress(host)))
+  ) {
     throw badRequest(`${opts.field} must not point at a loopback, private or link-local address`);
   }
   return url;
@@ -54,7 +75,13 @@ export interface DeliveryResult {
  */
 export function deliver(
   rawUrl: string,
-  opts: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; timeoutMs: number; allowPrivate: boolean },
+  opts: {
+    method: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    body?: string;
+    timeoutMs: number;
+    allowPrivate: boolean;
+  },
 ): Promise<DeliveryResult> {
   const started = performance.now();
   const done = (status: number | null, error: string | null, body?: string): DeliveryResult => ({
@@ -83,7 +110,13 @@ export function deliver(
       });
     };
     const lib = url.protocol === 'https:' ? https : http;
-    const req = lib.request(url, { method: opts.method, headers: opts.headers, lookup: lookup as any, timeout: opts.timeoutMs, agent: false });
+    const req = lib.request(url, {
+      method: opts.method,
+      headers: opts.headers,
+      lookup: lookup as any,
+      timeout: opts.timeoutMs,
+      agent: false,
+    });
     const timer = setTimeout(() => req.destroy(new Error(`timed out after ${opts.timeoutMs} ms`)), opts.timeoutMs);
     req.on('response', (res) => {
       let body = '';

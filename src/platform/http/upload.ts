@@ -22,7 +22,13 @@ export function formatBytes(n: number): string {
 
 /** The socket is closed after this answer: the rest of the body is never read. */
 const tooLarge = (limit: number) =>
-  new ApiError(413, 'payload_too_large', `The upload is larger than the limit of ${formatBytes(limit)} (${limit} bytes)`, undefined, { connection: 'close' });
+  new ApiError(
+    413,
+    'payload_too_large',
+    `The upload is larger than the limit of ${formatBytes(limit)} (${limit} bytes)`,
+    undefined,
+    { connection: 'close' },
+  );
 
 function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
@@ -40,7 +46,11 @@ const bodyDigests = new WeakMap<FastifyRequest, string>();
  * event loop for about half a second under load: both copy it into fresh memory in one go. A
  * chunked body (no Content-Length) is still joined at the end.
  */
-function readLimited(request: FastifyRequest, payload: Readable, done: (err: Error | null, body?: Buffer) => void): void {
+function readLimited(
+  request: FastifyRequest,
+  payload: Readable,
+  done: (err: Error | null, body?: Buffer) => void,
+): void {
   const limit = request.routeOptions.bodyLimit ?? 0;
   const declared = Number(request.headers['content-length']);
   let whole = Number.isSafeInteger(declared) && declared > 0 && declared <= limit ? Buffer.allocUnsafe(declared) : null;
@@ -88,7 +98,8 @@ function readLimited(request: FastifyRequest, payload: Readable, done: (err: Err
     // Only the bytes received: never uninitialised memory of the preallocated buffer.
     finish(null, whole ? whole.subarray(0, received) : Buffer.concat(chunks, received));
   };
-  const onError = () => finish(new ApiError(400, 'invalid_request', 'The upload was interrupted before the body was complete'));
+  const onError = () =>
+    finish(new ApiError(400, 'invalid_request', 'The upload was interrupted before the body was complete'));
   payload.on('data', onData);
   payload.on('end', onEnd);
   payload.on('error', onError);
@@ -97,11 +108,14 @@ function readLimited(request: FastifyRequest, payload: Readable, done: (err: Err
 /** Registers the octet-stream body parser in `scope` (once). */
 export function acceptRawUploads(scope: FastifyInstance): void {
   if (scope.hasContentTypeParser(RAW_UPLOAD_TYPE)) return;
-  scope.addContentTypeParser(RAW_UPLOAD_TYPE, (request, payload, done) => readLimited(request, payload as Readable, done as never));
+  scope.addContentTypeParser(RAW_UPLOAD_TYPE, (request, payload, done) =>
+    readLimited(request, payload as Readable, done as never),
+  );
 }
 
 /** The body is a Buffer, not JSON: only the other parts go through the schema validator. */
-const skipBodyValidation: FastifySchemaCompiler<any> = (route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route));
+const skipBodyValidation: FastifySchemaCompiler<any> = (route) =>
+  route.httpPart === 'body' ? () => true : validatorCompiler(route);
 
 export interface RawUploadRoute<T> {
   url: string;
@@ -109,7 +123,12 @@ export interface RawUploadRoute<T> {
   /** Plural noun for messages, e.g. "Images". */
   noun: string;
   bucket: 'uploads';
-  schema: Omit<FastifySchema, 'body'> & { operationId: string; tags: string[]; summary: string; response: Record<number, TSchema> };
+  schema: Omit<FastifySchema, 'body'> & {
+    operationId: string;
+    tags: string[];
+    summary: string;
+    response: Record<number, TSchema>;
+  };
   /** `upload.sha256`: the hex SHA-256 of `bytes`, computed while they arrived. */
   handler: (request: FastifyRequest, bytes: Buffer, upload: { sha256: string }) => Promise<T>;
 }
@@ -130,16 +149,25 @@ export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T
       validatorCompiler: skipBodyValidation,
       schema: {
         ...route.schema,
-        description: `${route.schema.description ?? ''}\n\nBody: the raw file bytes, \`Content-Type: ${RAW_UPLOAD_TYPE}\`, at most ${formatBytes(limit)}.`.trim(),
+        description:
+          `${route.schema.description ?? ''}\n\nBody: the raw file bytes, \`Content-Type: ${RAW_UPLOAD_TYPE}\`, at most ${formatBytes(limit)}.`.trim(),
         consumes: [RAW_UPLOAD_TYPE],
-        body: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: `Raw file bytes, at most ${limit} bytes` }),
+        body: Type.Unsafe<Buffer>({
+          type: 'string',
+          format: 'binary',
+          description: `Raw file bytes, at most ${limit} bytes`,
+        }),
       } as FastifySchema,
       // Runs after authentication and rate limiting, before the body is read.
       onRequest: async (request) => {
         const type = mediaType(request.headers['content-type']);
         if (type !== RAW_UPLOAD_TYPE) {
           const got = type ? `, not ${type}` : '; the Content-Type header is missing';
-          throw new ApiError(415, 'unsupported_media_type', `${route.noun} are uploaded as raw bytes with Content-Type: ${RAW_UPLOAD_TYPE}${got}`);
+          throw new ApiError(
+            415,
+            'unsupported_media_type',
+            `${route.noun} are uploaded as raw bytes with Content-Type: ${RAW_UPLOAD_TYPE}${got}`,
+          );
         }
         const declared = request.headers['content-length'];
         if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
@@ -147,7 +175,9 @@ export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T
     },
     async (request) => {
       const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      return route.handler(request, bytes, { sha256: bodyDigests.get(request) ?? createHash('sha256').update(bytes).digest('hex') });
+      return route.handler(request, bytes, {
+        sha256: bodyDigests.get(request) ?? createHash('sha256').update(bytes).digest('hex'),
+      });
     },
   );
 }

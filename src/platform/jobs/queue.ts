@@ -30,18 +30,40 @@ export interface JobRow {
  * Writes a job in the caller's transaction (transactional outbox): it exists exactly when the
  * change that caused it committed.
  */
-export async function enqueue(tx: Executor, clock: Clock, kind: string, payload: unknown, opts: JobOptions = {}): Promise<void> {
+export async function enqueue(
+  tx: Executor,
+  clock: Clock,
+  kind: string,
+  payload: unknown,
+  opts: JobOptions = {},
+): Promise<void> {
   const now = clock.now();
-  await tx.query(prepared(
-    `INSERT INTO jobs (kind, payload, max_attempts, run_at, dedupe_key, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (dedupe_key) DO NOTHING`),
-    [kind, JSON.stringify(payload ?? {}), opts.maxAttempts === undefined ? 10 : opts.maxAttempts, opts.runAt ?? now, opts.dedupeKey ?? null, now],
+  await tx.query(
+    prepared(
+      `INSERT INTO jobs (kind, payload, max_attempts, run_at, dedupe_key, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (dedupe_key) DO NOTHING`,
+    ),
+    [
+      kind,
+      JSON.stringify(payload ?? {}),
+      opts.maxAttempts === undefined ? 10 : opts.maxAttempts,
+      opts.runAt ?? now,
+      opts.dedupeKey ?? null,
+      now,
+    ],
   );
 }
 
 /** The SQL of the queue, in one place. */
 export const jobsRepo = {
-  async claim(ex: Executor, workerId: string, kinds: string[], now: Date, leaseMs: number, limit: number): Promise<JobRow[]> {
+  async claim(
+    ex: Executor,
+    workerId: string,
+    kinds: string[],
+    now: Date,
+    leaseMs: number,
+    limit: number,
+  ): Promise<JobRow[]> {
     // A running job whose lease ran out belonged to a worker that died: it is claimed again.
     return ex.query<JobRow>(
       `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, locked_until = $2, updated_at = $3
@@ -63,7 +85,14 @@ export const jobsRepo = {
       [id, workerId, now],
     );
   },
-  async fail(ex: Executor, id: number, workerId: string, now: Date, error: string, retryAt: Date | null): Promise<void> {
+  async fail(
+    ex: Executor,
+    id: number,
+    workerId: string,
+    now: Date,
+    error: string,
+    retryAt: Date | null,
+  ): Promise<void> {
     await ex.query(
       `UPDATE jobs SET status = $4::text, run_at = COALESCE($5::timestamptz, run_at), last_error = $6, updated_at = $3::timestamptz,
          locked_by = NULL, locked_until = NULL, finished_at = CASE WHEN $4::text = 'dead' THEN $3::timestamptz ELSE NULL END
@@ -90,11 +119,15 @@ export const jobsRepo = {
     return rows.length === 1;
   },
   async counts(ex: Executor): Promise<Record<string, number>> {
-    const rows = await ex.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM jobs GROUP BY status');
+    const rows = await ex.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM jobs GROUP BY status',
+    );
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   },
   async purgeSucceeded(ex: Executor, before: Date): Promise<number> {
-    const rows = await ex.query(`DELETE FROM jobs WHERE status = 'succeeded' AND finished_at < $1 RETURNING id`, [before]);
+    const rows = await ex.query(`DELETE FROM jobs WHERE status = 'succeeded' AND finished_at < $1 RETURNING id`, [
+      before,
+    ]);
     return rows.length;
   },
 };

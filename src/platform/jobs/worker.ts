@@ -73,10 +73,15 @@ export class Worker {
       await jobsRepo.succeed(db, job.id, this.id, clock.now());
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      const exhausted = err instanceof PermanentJobError || (job.max_attempts !== null && job.attempts >= job.max_attempts);
-      const retryAt = exhausted ? null : new Date(clock.now().getTime() + (handler.backoffMs ?? defaultBackoff)(job.attempts));
+      const exhausted =
+        err instanceof PermanentJobError || (job.max_attempts !== null && job.attempts >= job.max_attempts);
+      const retryAt = exhausted
+        ? null
+        : new Date(clock.now().getTime() + (handler.backoffMs ?? defaultBackoff)(job.attempts));
       log.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, err: message, dead: exhausted }, 'job failed');
-      await jobsRepo.fail(db, job.id, this.id, clock.now(), message, retryAt).catch((e) => log.error({ err: e }, 'could not record job failure'));
+      await jobsRepo
+        .fail(db, job.id, this.id, clock.now(), message, retryAt)
+        .catch((e) => log.error({ err: e }, 'could not record job failure'));
     }
   }
 

@@ -15,7 +15,9 @@ export async function createRateLimitStore(config: Pick<Config, 'redisUrl'>): Pr
 /** `X-RateLimit-Policy` and `X-RateLimit` in the spec's structured-field syntax. */
 export function rateLimitHeaders(result: ConsumeResult): Record<string, string> {
   return {
-    'x-ratelimit-policy': result.states.map((s) => `"${s.policy.name}";q=${s.policy.quota};w=${s.policy.windowSeconds}`).join(', '),
+    'x-ratelimit-policy': result.states
+      .map((s) => `"${s.policy.name}";q=${s.policy.quota};w=${s.policy.windowSeconds}`)
+      .join(', '),
     'x-ratelimit': result.states.map((s) => `"${s.policy.name}";r=${s.remaining};t=${s.resetSeconds}`).join(', '),
   };
 }

@@ -27,14 +27,22 @@ export class MemoryRateLimitStore implements RateLimitStore {
   async consume(subject: string, policies: RateLimitPolicy[]): Promise<ConsumeResult> {
     const now = this.nowMs();
     const buckets = policies.map((p) => this.current(subject, p, now));
-    const result = describeBuckets(policies, buckets.map((b) => b.tokens), true);
+    const result = describeBuckets(
+      policies,
+      buckets.map((b) => b.tokens),
+      true,
+    );
     if (result.allowed) for (const b of buckets) b.tokens -= 1;
     return result;
   }
 
   async peek(subject: string, policies: RateLimitPolicy[]): Promise<BucketState[]> {
     const now = this.nowMs();
-    return describeBuckets(policies, policies.map((p) => this.current(subject, p, now).tokens), false).states;
+    return describeBuckets(
+      policies,
+      policies.map((p) => this.current(subject, p, now).tokens),
+      false,
+    ).states;
   }
 
   async close(): Promise<void> {}

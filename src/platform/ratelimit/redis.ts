@@ -36,7 +36,10 @@ return out
 
 export class RedisRateLimitStore implements RateLimitStore {
   readonly redis: Redis;
-  constructor(url: string, private readonly prefix = 'rl:') {
+  constructor(
+    url: string,
+    private readonly prefix = 'rl:',
+  ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
     this.redis.on('error', () => {});
     this.redis.defineCommand('podBucket', { lua: SCRIPT });

@@ -446,6 +446,16 @@ async function main() {
       );
       duringRenders.ratio = `p99 ${(duringRenders.p99 / Math.max(idleRenders.p99, 1)).toFixed(2)}x idle (target 3x)`;
       duringRenders.note = `${rendersQueued} renders queued, all done after ${(rendersDoneMs / 1000).toFixed(1)} s (${(rendersQueued / Math.max(rendersDoneMs / 1000, 0.001)).toFixed(1)} renders/s)`;
+
+      // Live previews (POST /v2/renders/preview) at a steady editor-like rate: answered inline.
+      const previewReq = {
+        method: 'POST',
+        path: '/v2/renders/preview',
+        headers: H(f.demoKey, { 'content-type': 'application/json' }),
+        body: JSON.stringify({ preview: { compositionReference: compositions[0], imageReference: renderImages[0] } }),
+      };
+      const previews = await measure('POST /v2/renders/preview at 4/s', previewReq, { connections: 2, rate: 4 });
+      previews.ratio = `p99 ${previews.p99} ms (target well under 1 s)`;
     }
 
     if (want('organizations')) {

@@ -278,6 +278,29 @@ export async function capture(): Promise<Record<string, OperationExamples>> {
       { body: { shipment: { orderReferences: [] } } },
       400,
     );
+    const leftAt = (hours: number) => new Date(clock.now().getTime() - (10 * 24 - hours) * 3600_000).toISOString();
+    await r.send(
+      'testAddTrackingEvents',
+      'POST',
+      `/v2/test-helpers/shipments/${shipped.shipment}/tracking-events`,
+      {
+        body: {
+          trackingEvents: [
+            { status: 'in_transit', occurred: leftAt(3), location: 'Amsterdam, NL' },
+            { status: 'out_for_delivery', occurred: leftAt(26), location: 'Berlin, DE' },
+            { status: 'delivered', occurred: leftAt(31), description: 'Delivered to the recipient' },
+          ],
+        },
+      },
+      200,
+    );
+    await r.send(
+      'testAddTrackingEvents',
+      'POST',
+      `/v2/test-helpers/shipments/${shipped.shipment}/tracking-events`,
+      { body: { trackingEvent: { status: 'in_transit', occurred: leftAt(-1) } } },
+      400,
+    );
     await r.send('getShipment', 'GET', `/v2/shipments/${shipped.shipment}`, {}, 200);
     await r.send('getShipment', 'GET', `/v2/shipments/${MISSING('Shipment')}`, {}, 404);
 
@@ -431,6 +454,16 @@ export async function capture(): Promise<Record<string, OperationExamples>> {
       body: { render: { compositionReference, imageReference: MISSING('Image') } },
     });
     const renderReference = render.data.render.reference;
+    await r.send(
+      'previewRender',
+      'POST',
+      '/v2/renders/preview',
+      { body: { preview: { compositionReference, imageReference } } },
+      200,
+    );
+    await r.send('previewRender', 'POST', '/v2/renders/preview', {
+      body: { preview: { compositionReference, imageReference: MISSING('Image') } },
+    });
     // Before the worker runs, the downloads answer 202 (not complete yet).
     await r.send('downloadRenderMedia', 'GET', `/v2/renders/${renderReference}/media`, {}, 202);
     await r.send('downloadRenderThumbnail', 'GET', `/v2/renders/${renderReference}/thumbnail`, {}, 202);
@@ -529,6 +562,41 @@ export async function capture(): Promise<Record<string, OperationExamples>> {
     await r.send('deleteWebhookEndpoint', 'DELETE', `/v2/webhook-endpoints/${endpointReference}`, {}, 204);
     await r.send('deleteWebhookEndpoint', 'DELETE', `/v2/webhook-endpoints/${endpointReference}`, {}, 404);
     await t.s.worker.drain();
+
+    await r.send(
+      'testTriggerEvent',
+      'POST',
+      '/v2/test-helpers/events/trigger',
+      { body: { event: { type: 'order.shipped' } } },
+      200,
+    );
+    await r.send(
+      'testTriggerEvent',
+      'POST',
+      '/v2/test-helpers/events/trigger',
+      { body: { event: { type: 'order.lost' } } },
+      400,
+    );
+
+    // Test clocks, last: they move this organization's time.
+    await r.send('testGetClock', 'GET', '/v2/test-helpers/clock', {}, 200);
+    await r.send('testGetClock', 'GET', '/v2/test-helpers/clock', { key: null }, 401);
+    await r.send(
+      'testAdvanceClock',
+      'POST',
+      '/v2/test-helpers/clock/advance',
+      { body: { clock: { advanceBy: 'P1D' } } },
+      200,
+    );
+    await r.send(
+      'testAdvanceClock',
+      'POST',
+      '/v2/test-helpers/clock/advance',
+      { body: { clock: { to: '2020-01-01T00:00:00Z' } } },
+      400,
+    );
+    await r.send('testDeleteClock', 'DELETE', '/v2/test-helpers/clock', {}, 204);
+    await r.send('testDeleteClock', 'DELETE', '/v2/test-helpers/clock', { key: null }, 401);
     return r.examples;
   } finally {
     await receiver.close();

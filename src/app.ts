@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { installAuth } from './platform/http/auth.ts';
+import { installRequestLog } from './modules/requestlog/recorder.ts';
+import { runInScope } from './platform/context.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
 import { documentTransportErrors, frameworkErrors, rejectNulCharacters } from './platform/http/hardening.ts';
 import { installMetrics } from './platform/metrics.ts';
@@ -22,6 +24,8 @@ import { shippingRoutes } from './modules/shipping/routes.ts';
 import { shipmentsOperatorRoutes, shipmentsRoutes } from './modules/shipments/routes.ts';
 import { trackingRoutes } from './modules/shipments/tracking.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { testClockRoutes } from './modules/testclocks/routes.ts';
+import { triggerRoutes } from './modules/triggers/routes.ts';
 import { dashboardOperatorRoutes, dashboardRoutes } from './modules/dashboard/routes.ts';
 import { claimsOperatorRoutes, claimsPublicRoutes, claimsRoutes } from './modules/claims/routes.ts';
 
@@ -46,6 +50,8 @@ const API_MODULES: Mount[] = [
   claimsRoutes,
   renderingRoutes,
   webhookRoutes,
+  testClockRoutes,
+  triggerRoutes,
 ];
 
 /** Operator routes of the modules, mounted under /operator behind the operator token. */
@@ -69,6 +75,8 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // Client addresses (throttles, logs) from X-Forwarded-For only behind a proxy we were told of.
+    trustProxy: s.config.trustProxy,
     frameworkErrors,
     forceCloseConnections: 'idle',
     connectionTimeout: 60_000,
@@ -120,8 +128,14 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
   await app.register(
     async (v2) => {
       installAuth(v2, { config: s.config, keys: s.keys, rateLimits: s.rateLimits });
+      installRequestLog(v2, s.requestLog, () => s.clock.now());
       installIdempotency(v2, { db: s.db, clock: s.clock });
       installStrictRoutes(v2);
+      if (s.testClocks) {
+        const clocks = s.testClocks;
+        v2.addHook('preHandler', async () => clocks.ready());
+      }
+      v2.addHook('preHandler', (req, _reply, done) => runInScope(done, req.principal?.organizationId ?? null));
       // Unknown /v2 paths answer after authentication and rate limiting, like every /v2 request.
       v2.setNotFoundHandler(notFound);
       v2.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
@@ -142,6 +156,8 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
   });
 
   installApiReference(app);
+  // What the request log still holds in memory is written before the process lets go of the database.
+  app.addHook('onClose', async () => s.requestLog.flush());
 
   return app;
 }

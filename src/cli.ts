@@ -12,6 +12,9 @@ import { registerClaimCommands } from './cli/claims.ts';
 import { registerUserCommands } from './cli/users.ts';
 import { ConfigError } from './config.ts';
 
+// Files this process creates (the embedded database, blobs, secrets) are its user's alone.
+process.umask(0o077);
+
 const program = new Command('podctl')
   .description(
     'Operator tool of the partner API. Talks to the running server (embedded database) or opens the database itself.',

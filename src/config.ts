@@ -19,9 +19,13 @@ export interface Config {
   redisUrl: string | null;
   logLevel: string;
   runWorker: boolean;
+  trustProxy: boolean;
+  /** Jobs at once per worker process, per pool. */
+  jobConcurrency: Record<'renders' | 'deliveries' | 'maintenance', number>;
+  webhookDisableAfterHours: number;
   operatorToken: string | null;
   secretKey: string | null;
-  rateLimits: Record<'default' | 'uploads' | 'downloads', RateLimitPolicy>;
+  rateLimits: Record<'default' | 'uploads' | 'downloads' | 'previews', RateLimitPolicy>;
   keyCacheTtlSeconds: number;
   bodyLimitBytes: number;
   uploadLimitBytes: number;
@@ -30,6 +34,8 @@ export interface Config {
   allowPrivateTargets: boolean;
   /** Seconds to wait before each webhook retry; one entry per retry. */
   webhookRetrySchedule: number[];
+  /** Days the request log keeps a request (dashboard and support lookup). */
+  requestLogRetentionDays: number;
   blobStore: 'local' | 's3';
   s3: S3Config | null;
 }
@@ -75,7 +81,24 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     default: 'info',
     description: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.',
   },
+  {
+    name: 'TRUST_PROXY',
+    default: 'false',
+    description:
+      'The service sits behind a TLS-terminating reverse proxy: client addresses come from X-Forwarded-For and session cookies are Secure. Production refuses an http PUBLIC_BASE_URL (other than loopback) without it.',
+  },
   { name: 'RUN_WORKER', default: 'true', description: 'Run the background worker inside the server process.' },
+  {
+    name: 'JOB_CONCURRENCY',
+    default: 'renders=1,deliveries=8,maintenance=2',
+    description:
+      'Jobs run at once per worker process, per pool: renders, outbound deliveries (webhooks and callbacks), maintenance. One organization takes at most half of a pool.',
+  },
+  {
+    name: 'WEBHOOK_DISABLE_AFTER_HOURS',
+    default: '72',
+    description: 'An endpoint failing every delivery for this long is disabled (and `webhook_endpoint.disabled` sent).',
+  },
   {
     name: 'OPERATOR_TOKEN',
     default: '(generated)',
@@ -89,7 +112,7 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
   },
   {
     name: 'RATE_LIMITS',
-    default: 'default=3000/60,uploads=5000/86400,downloads=100000/86400',
+    default: 'default=3000/60,uploads=5000/86400,downloads=100000/86400,previews=600/60',
     description: 'Default quota/window (seconds) per policy; operators can override per organization.',
   },
   {
@@ -106,6 +129,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     default: '5,300,1800,7200,18000,36000,36000',
     description:
       'Seconds before each webhook retry after a failed attempt (comma-separated); after the last, the delivery is `failed`.',
+  },
+  {
+    name: 'REQUEST_LOG_RETENTION_DAYS',
+    default: '14',
+    description:
+      'Days the request log of the dashboard keeps each /v2 request (1-365); the hourly maintenance job deletes older ones.',
   },
   {
     name: 'BLOB_STORE',
@@ -181,20 +210,39 @@ export function parseRetrySchedule(raw: string | undefined, name = 'WEBHOOK_RETR
   });
 }
 
+export const JOB_POOLS = ['renders', 'deliveries', 'maintenance'] as const;
+export type JobPool = (typeof JOB_POOLS)[number];
+
+export function parseJobConcurrency(raw: string, name = 'JOB_CONCURRENCY'): Record<JobPool, number> {
+  const out: Record<JobPool, number> = { renders: 1, deliveries: 8, maintenance: 2 };
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const m = /^(renders|deliveries|maintenance)=(\d+)$/.exec(part);
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 256)
+      throw new ConfigError(`${name}: "${part}" is not <pool>=<1..256> with pool renders, deliveries or maintenance`);
+    out[m[1] as JobPool] = Number(m[2]);
+  }
+  return out;
+}
+
 export function parseRateLimits(raw: string, name = 'RATE_LIMITS'): Config['rateLimits'] {
   const limits: Config['rateLimits'] = {
     default: { name: 'default', quota: 3000, windowSeconds: 60 },
     uploads: { name: 'uploads', quota: 5000, windowSeconds: 86400 },
     downloads: { name: 'downloads', quota: 100000, windowSeconds: 86400 },
+    // Live previews in a shop's editor: 10 a second sustained per organization, bursts of 600.
+    previews: { name: 'previews', quota: 600, windowSeconds: 60 },
   };
   for (const part of raw
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean)) {
-    const m = /^(default|uploads|downloads)=(\d+)\/(\d+)$/.exec(part);
+    const m = /^(default|uploads|downloads|previews)=(\d+)\/(\d+)$/.exec(part);
     if (!m)
       throw new ConfigError(
-        `${name}: "${part}" is not <policy>=<quota>/<seconds> with policy default, uploads or downloads`,
+        `${name}: "${part}" is not <policy>=<quota>/<seconds> with policy default, uploads, downloads or previews`,
       );
     const quota = Number(m[2]);
     const windowSeconds = Number(m[3]);
@@ -244,6 +292,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const publicBaseUrl = (
     url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   ).replace(/\/$/, '');
+  const trustProxy = bool(env, 'TRUST_PROXY', false);
+  const loopback = /^http:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:|\/|$)/.test(publicBaseUrl);
+  if (appEnv === 'production' && publicBaseUrl.startsWith('http:') && !loopback && !trustProxy)
+    throw new ConfigError(
+      `PUBLIC_BASE_URL is ${publicBaseUrl}: production serves sessions and keys over https only. Use an https address, or set TRUST_PROXY=true when a TLS proxy sits in front`,
+    );
   return Object.freeze({
     env: appEnv,
     host,
@@ -254,6 +308,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel,
     runWorker: bool(env, 'RUN_WORKER', true),
+    trustProxy,
+    jobConcurrency: parseJobConcurrency(env.JOB_CONCURRENCY ?? ''),
+    webhookDisableAfterHours: int(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 72, 1, 24 * 365),
     operatorToken: env.OPERATOR_TOKEN || null,
     secretKey: env.SECRET_KEY || null,
     rateLimits: parseRateLimits(env.RATE_LIMITS ?? ''),
@@ -264,6 +321,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10000, 10, 600000),
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', appEnv === 'test'),
     webhookRetrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
+    requestLogRetentionDays: int(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 365),
     ...blobStoreConfig(env),
   });
 }

@@ -8,6 +8,9 @@ import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
 import type { SeedResult } from './seed/demo.ts';
 import type { Services } from './services.ts';
 
+// Files this process creates (the embedded database, blobs, secrets) are its user's alone.
+process.umask(0o077);
+
 /**
  * In the test environment the demo data is loaded on first start and its keys kept in
  * DATA_DIR/demo-keys.json (0600), so later starts can print a working key again.

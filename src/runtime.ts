@@ -16,11 +16,37 @@ export const REDACT = [
   '*.password',
 ];
 
-export function createLogger(config: Pick<Config, 'logLevel'>): FastifyBaseLogger {
-  return pino({
-    level: config.logLevel,
-    redact: { paths: REDACT, censor: '[redacted]' },
-  }) as unknown as FastifyBaseLogger;
+/**
+ * A URL as it may be logged: query values can carry secrets (an invitation token, a key pasted into
+ * `?key=`), so every value is replaced and only the parameter names stay.
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  const params = url
+    .slice(q + 1)
+    .split('&')
+    .map((p) => `${p.split('=')[0]}=[redacted]`);
+  return `${url.slice(0, q)}?${params.join('&')}`;
+}
+
+/** The request as a log line shows it: no query values, no headers. */
+function requestForLog(req: { method?: string; url?: string; ip?: string; id?: string }) {
+  return { method: req.method, url: redactUrl(String(req.url ?? '')), remoteAddress: req.ip };
+}
+
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  destination?: pino.DestinationStream,
+): FastifyBaseLogger {
+  return pino(
+    {
+      level: config.logLevel,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      serializers: { req: requestForLog },
+    },
+    destination,
+  ) as unknown as FastifyBaseLogger;
 }
 
 /** Opens the database, migrates it and wires the services: what `serve`, `worker` and the CLI share. */

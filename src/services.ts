@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
-import type { Clock } from './platform/clock.ts';
+import { type Clock, ScopedClock } from './platform/clock.ts';
+import { type TestClocksService, testClocksService } from './modules/testclocks/service.ts';
 import type { Db } from './platform/db/index.ts';
 import { KeyCache } from './platform/http/auth.ts';
 import { Cursors } from './platform/http/pagination.ts';
@@ -30,6 +31,7 @@ import { claimsService } from './modules/claims/service.ts';
 import { registerClaimsJobs } from './modules/claims/jobs.ts';
 import { dashboardService } from './modules/dashboard/service.ts';
 import { seedDemo } from './seed/demo.ts';
+import { RequestLog } from './modules/requestlog/recorder.ts';
 
 export interface CoreDeps {
   config: Readonly<Config>;
@@ -47,12 +49,17 @@ export interface CoreDeps {
  * Services are built in dependency order and get what they use passed in explicitly.
  */
 export function createServices(core: CoreDeps) {
-  const { config, db, clock, log } = core;
+  const { config, db, log } = core;
+  // In the test environment an organization may run on its own test clock (testclocks module).
+  let testClocks: TestClocksService | null = null;
+  const clock: Clock =
+    config.env === 'test' ? new ScopedClock(core.clock, (org) => testClocks?.timeOf(org) ?? null) : core.clock;
   const cursors = new Cursors(core.secretKey);
   const blobs = core.blobs ?? createBlobStore(config);
-  const worker = new Worker({ db, clock, log });
+  const worker = new Worker({ db, clock, log }, { pools: config.jobConcurrency });
   const changes = new ChangeFeed(db);
-  const base = { ...core, blobs, cursors, worker, changes };
+  const base = { ...core, clock, blobs, cursors, worker, changes };
+  if (config.env === 'test') testClocks = testClocksService({ db, clock, worker, changes });
 
   let keys: KeyCache | undefined;
   const organization = organizationService({ db, clock, config, cursors, changes, keys: () => keys! });
@@ -61,7 +68,7 @@ export function createServices(core: CoreDeps) {
   // --- events and webhooks (issue 7) ---
   const events = eventsService({ clock });
   const webhookSecrets = new SecretBox(core.secretKey);
-  const webhookAttempts = deliveryAttempts({ db, clock, config, box: webhookSecrets, log });
+  const webhookAttempts = deliveryAttempts({ db, clock, config, box: webhookSecrets, log, events });
   const webhooks = webhooksService({
     db,
     clock,
@@ -70,6 +77,7 @@ export function createServices(core: CoreDeps) {
     box: webhookSecrets,
     events,
     attempts: webhookAttempts,
+    rateLimits: core.rateLimits,
   });
 
   // --- catalog (issue 3) ---
@@ -114,7 +122,15 @@ export function createServices(core: CoreDeps) {
   const rendering = renderingService({ db, clock, log, blobs, cursors, catalog, images, organization, events });
 
   // --- dashboard (issue 8) ---
-  const dashboard = dashboardService({ db, clock, organization, blobs, publicBaseUrl: config.publicBaseUrl });
+  const dashboard = dashboardService({
+    db,
+    clock,
+    organization,
+    blobs,
+    publicBaseUrl: config.publicBaseUrl,
+    rateLimits: core.rateLimits,
+  });
+  const requestLog = new RequestLog({ db, log });
 
   const services = {
     ...base,
@@ -131,8 +147,13 @@ export function createServices(core: CoreDeps) {
     shipments,
     claims,
     dashboard,
+    requestLog,
+    testClocks,
     // --- services above, listed here ---
-    seed: () => seedDemo(services),
+    seed: async () => {
+      if (config.env === 'production') throw new Error('demo data is never seeded in production');
+      return seedDemo(services);
+    },
   };
 
   registerMaintenanceJobs(services);

@@ -2,6 +2,9 @@ import { loadConfigOrExit } from './config.ts';
 import { startRuntime } from './runtime.ts';
 import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
 
+// Files this process creates (the embedded database, blobs, secrets) are its user's alone.
+process.umask(0o077);
+
 /** A worker process without HTTP: for PostgreSQL deployments that scale jobs apart from the API. */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();

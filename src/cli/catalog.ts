@@ -39,7 +39,7 @@ export function registerCatalogCommands(program: Command, ctx: CliContext): void
 
   catalog
     .command('import <file>')
-    .description('apply a catalog file (JSON or YAML); safe to re-apply')
+    .description('apply a catalog file (JSON or YAML), or a device table (a list); safe to re-apply')
     .option('--json', 'print JSON')
     .action(function (this: Command, file: string) {
       return ctx.run(this, async (c, json) => {
@@ -54,15 +54,32 @@ export function registerCatalogCommands(program: Command, ctx: CliContext): void
             `${file} is not valid ${yaml ? 'YAML' : 'JSON'}: ${(err as Error).message.split('\n')[0]}`,
           );
         }
+        // A bare list is a device table (src/modules/catalog/devices.json has that shape).
+        const table = Array.isArray(doc);
+        if (table) doc = { devices: doc };
         // Plain YAML goes as it is; with local files to inline it is sent as JSON.
         const inlined = inlineFiles(doc, dirname(resolve(file)));
         const res =
-          yaml && !inlined
+          yaml && !inlined && !table
             ? await c.request('POST', '/catalog/import', text, 'application/yaml')
             : await c.request('POST', '/catalog/import', doc);
         const data = expectOk(res);
         const rows = Object.entries(data.summary).map(([kind, n]) => ({ kind, ...(n as object) }));
         print(json, data, rows, ['kind', 'created', 'updated', 'unchanged']);
+      });
+    });
+
+  catalog
+    .command('advance')
+    .description('move products with a device to their lifecycle stage on a date (forward only)')
+    .option('--date <YYYY-MM-DD>', 'catalog date (default: today)')
+    .option('--json', 'print JSON')
+    .action(function (this: Command, opts: { date?: string }) {
+      return ctx.run(this, async (c, json) => {
+        const data = expectOk(
+          await c.request('POST', '/catalog/lifecycle', opts.date ? { catalogDate: opts.date } : {}),
+        );
+        print(json, data, data.moved, ['reference', 'name', 'from', 'to']);
       });
     });
 

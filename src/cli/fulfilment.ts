@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from './context.ts';
+import { readFileSync } from 'node:fs';
+import { CliError } from './client.ts';
 import { expectOk, print } from './output.ts';
 
 /** Production fulfilment (what the test helpers stand in for in the test environment). */
@@ -40,6 +42,27 @@ export function registerFulfilmentCommands(program: Command, ctx: CliContext): v
         };
         const data = expectOk(await c.request('POST', '/shipments', body));
         print(json, data, [data.shipment]);
+      });
+    });
+
+  shipments
+    .command('tracking-events <file>')
+    .description(
+      "feed a carrier's tracking events: a JSON file with [{shipmentReference | trackingNumber, carrierEventId, status, occurred, location?, description?}]; each event is judged on its own",
+    )
+    .option('--json', 'print JSON')
+    .action(function (this: Command, file: string) {
+      return ctx.run(this, async (c, json) => {
+        let list: unknown;
+        try {
+          const parsed = JSON.parse(readFileSync(file, 'utf8'));
+          list = Array.isArray(parsed) ? parsed : parsed.trackingEvents;
+        } catch (err) {
+          throw new CliError(`${file}: not a readable JSON file (${(err as Error).message})`);
+        }
+        if (!Array.isArray(list)) throw new CliError(`${file}: expected a list of tracking events`);
+        const data = expectOk(await c.request('POST', '/tracking-events', { trackingEvents: list }));
+        print(json, data, data.results, ['index', 'result', 'shipmentReference', 'reason']);
       });
     });
 }

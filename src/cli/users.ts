@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { expectOk, print } from './output.ts';
 import type { CliContext } from './context.ts';
@@ -34,14 +35,20 @@ export function registerUserCommands(program: Command, ctx: CliContext): void {
     });
   users
     .command('create-operator')
-    .description('a console user (role operator)')
+    .description(
+      "a console user (role operator); without --password a strong one is generated and printed once: production's first operator is made this way",
+    )
     .requiredOption('--email <email>')
-    .requiredOption('--password <password>')
+    .option('--password <password>', 'at least 10 characters (default: generated)')
     .option('--json', 'print JSON')
-    .action(function (this: Command, o: { email: string; password: string }) {
+    .action(function (this: Command, o: { email: string; password?: string }) {
       return ctx.run(this, async (c, json) => {
-        const data = expectOk(await c.request('POST', '/users', { email: o.email, password: o.password }));
-        print(json, data, [data.user]);
+        const password = o.password ?? randomBytes(18).toString('base64url');
+        const data = expectOk(await c.request('POST', '/users', { email: o.email, password }));
+        const shown = o.password === undefined ? { ...data, password } : data;
+        print(json, shown, [{ ...data.user, ...(o.password === undefined ? { password } : {}) }]);
+        if (!json && o.password === undefined)
+          process.stderr.write('The password is shown only now: store it in your password manager.\n');
       });
     });
 }

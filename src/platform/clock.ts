@@ -1,8 +1,15 @@
+import { currentOrganization } from './context.ts';
+
 export interface Clock {
   now(): Date;
+  /** Wall-clock time, whatever organization the current work is for (job scheduling). */
+  realNow?(): Date;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** The wall-clock time of any clock: what job due times are kept in. */
+export const realNow = (clock: Clock): Date => (clock.realNow ? clock.realNow() : clock.now());
 
 /** A clock tests move by hand, so day- and week-based rules run without sleeping. */
 export class ManualClock implements Clock {
@@ -18,5 +25,23 @@ export class ManualClock implements Clock {
   }
   advance(ms: number): void {
     this.current += ms;
+  }
+}
+
+/**
+ * A clock that answers with an organization's own time (a test clock) while work for that
+ * organization runs, and with the base clock otherwise.
+ */
+export class ScopedClock implements Clock {
+  constructor(
+    private readonly base: Clock,
+    private readonly timeOf: (organizationId: string) => Date | null,
+  ) {}
+  now(): Date {
+    const org = currentOrganization();
+    return (org && this.timeOf(org)) || this.base.now();
+  }
+  realNow(): Date {
+    return realNow(this.base);
   }
 }

@@ -29,9 +29,10 @@ export class LocalBlobStore implements BlobStore {
   /** Written to a temporary name and renamed, so a reader never sees half a file. */
   async put(key: string, data: Buffer): Promise<void> {
     const path = this.path(key);
-    await mkdir(dirname(path), { recursive: true });
+    // Partners' artwork and evidence: readable by the service's user only.
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const tmp = `${path}.${randomId(8)}.tmp`;
-    await writeFile(tmp, data);
+    await writeFile(tmp, data, { mode: 0o600 });
     await rename(tmp, path);
   }
 

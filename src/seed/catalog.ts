@@ -1,36 +1,214 @@
+import { createHash } from 'node:crypto';
+import { CASE_TYPES, CASE_TYPE_KEYS, type CaseTypeKey } from '../modules/catalog/casetypes.ts';
+import { type DeviceGeometry, loadDevices } from '../modules/catalog/devices.ts';
+import { stageOn } from '../modules/catalog/lifecycle.ts';
+import type { ImportDocument, ProductStatus } from '../modules/catalog/schemas.ts';
+import type { Static } from '../platform/http/schemas.ts';
+import { SUFFIXED_SKU_FROM } from '../modules/catalog/writer.ts';
 import type { Services } from '../services.ts';
 
-const CASE_PRINT = { widthMm: 78.1, heightMm: 153.8, widthPx: 1845, heightPx: 3633, dpi: 600 };
-const S24_PRINT = { widthMm: 76.2, heightMm: 150.3, widthPx: 1800, heightPx: 3551, dpi: 600 };
+/**
+ * The day the demo catalog's lifecycle stages are computed for. Fixed, so the demo and the tests
+ * that clone it do not drift with the wall clock; an operator's own file sets `catalogDate` (or
+ * leaves it out for today).
+ */
+export const DEMO_CATALOG_DATE = '2026-11-24';
+
+const GROUPS: Array<{ code: string; name: string; price: number; caseType?: CaseTypeKey }> = [
+  { code: 'clear-cases', name: 'Clear cases', price: 1495, caseType: 'clear' },
+  { code: 'tough-cases', name: 'Tough matte cases', price: 1995, caseType: 'tough' },
+  { code: 'magsafe-cases', name: 'MagSafe-compatible cases', price: 2495, caseType: 'magsafe' },
+  { code: 'leather-cases', name: 'Leather cases', price: 2995, caseType: 'leather' },
+  { code: 'wallet-cases', name: 'Wallet book cases', price: 2795, caseType: 'wallet' },
+  { code: 'screen-protectors', name: 'Screen protectors', price: 799 },
+  { code: 'chargers', name: 'Chargers', price: 2495 },
+  { code: 'straps', name: 'Phone straps', price: 1295 },
+];
+const TYPE_SKU: Record<CaseTypeKey, string> = {
+  clear: 'CLR',
+  tough: 'TGH',
+  magsafe: 'MAG',
+  leather: 'LTH',
+  wallet: 'WLT',
+};
+
+/** Accessories that fit every phone: no device, their own stage. */
+const ACCESSORIES = [
+  { sku: 'CHRG-USBC-20W', name: '20W USB-C Charger', group: 'chargers', weightGrams: 60, created: '2024-02-01' },
+  { sku: 'CHRG-USBC-45W', name: '45W USB-C PD Charger', group: 'chargers', weightGrams: 95, created: '2025-01-15' },
+  {
+    sku: 'CHRG-MAG-15W',
+    name: 'MagSafe 15W Wireless Charger',
+    group: 'chargers',
+    weightGrams: 70,
+    created: '2026-05-04',
+  },
+  {
+    sku: 'STRP-XBDY-BLK',
+    name: 'Crossbody Phone Strap Black',
+    group: 'straps',
+    weightGrams: 40,
+    created: '2025-03-10',
+  },
+  { sku: 'STRP-XBDY-SND', name: 'Crossbody Phone Strap Sand', group: 'straps', weightGrams: 40, created: '2025-03-10' },
+  { sku: 'STRP-WRIST-BDS', name: 'Beaded Wrist Strap', group: 'straps', weightGrams: 25, created: '2026-06-01' },
+];
+
+/** Short SKU code of a device: iphone-15-pro-max → IP15PROMAX, galaxy-s24-plus → S24PLUS. */
+export function deviceCode(key: string): string {
+  const [brand, ...rest] = key.split('-');
+  const prefix: Record<string, string> = {
+    iphone: 'IP',
+    galaxy: '',
+    pixel: 'PX',
+    oneplus: 'OP',
+    xiaomi: 'XM',
+    redmi: 'RM',
+    fairphone: 'FP',
+  };
+  return `${prefix[brand] ?? brand.toUpperCase()}${rest.join('').toUpperCase()}`;
+}
+
+type Doc = Static<typeof ImportDocument>;
+type ItemIn = NonNullable<Doc['items']>[number];
+type ProductIn = NonNullable<Doc['products']>[number];
+
+const DAY = 86_400_000;
+const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+/** A case goes into the catalog four months before its phone comes out (never after the catalog date). */
+const createdOf = (d: DeviceGeometry) =>
+  `${isoDay(Math.min(Date.parse(d.releaseDate) - 120 * DAY, Date.parse(DEMO_CATALOG_DATE) - DAY))}T09:00:00Z`;
+
+/** Deterministic stock per stage: the same SKU always gets the same quantity. */
+function stockOf(sku: string, stage: ProductStatus): { logicalQuantity: number; physicalQuantity: number } {
+  const h = createHash('sha256').update(sku).digest().readUInt32BE(0);
+  const logical =
+    stage === 'launched'
+      ? 40 + (h % 900)
+      : stage === 'prelaunched'
+        ? 300 + (h % 500)
+        : stage === 'sunsetted'
+          ? h % 3 === 0
+            ? 0
+            : h % 40
+          : 0;
+  return { logicalQuantity: logical, physicalQuantity: logical + (logical ? h % 13 : 0) };
+}
 
 const gen = (width: number, height: number, background: string, text: string, format?: 'png' | 'jpeg') => ({
   generate: { width, height, background, text, ...(format ? { format } : {}) },
 });
-const caseLayers = (label: string) => [
-  { name: 'print-area', file: gen(300, 590, '#ffffff', `${label} print area`) },
-  { name: 'cutline', file: gen(300, 590, '#f4f4f4', `${label} cutline`) },
-];
+// Placeholder pictures on a few products until the picture pipeline replaces them (issue 15, mockups).
 const caseMedia = (label: string, color: string) => [
   { name: 'front.png', kind: 'example_image' as const, file: gen(480, 480, color, label) },
   { name: 'lifestyle.jpg', kind: 'example_render' as const, file: gen(640, 480, '#cfd8dc', `${label} in hand`) },
 ];
+const WITH_MEDIA: Record<string, string> = {
+  'iPhone 15 Clear Case': '#e3f2fd',
+  'Galaxy S27 Clear Case': '#ede7f6',
+  'Pixel 10 Pro Clear Case': '#e8f5e9',
+};
 
 /**
  * The demo catalog as a catalog file, applied with the same import operators use (so it is
- * idempotent). It covers every rule of the catalog: all six lifecycle stages, print and non-print
- * products, a private productgroup of the first organization, two products sharing one item that
- * organization stores, legacy SKUs from before and after 2026-03-22, media and layer images.
+ * idempotent): every device of the device table in every case type, a screen protector per screen
+ * size (devices of one screen size share its item), chargers and straps; stages follow from the
+ * release dates on DEMO_CATALOG_DATE. The demo organizations add a private leather collection on
+ * stock the first one stores with us (two products on one item) and a private slim case.
  */
-function demoCatalog(firstOrg: string, secondOrg: string) {
+export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
+  const devices = loadDevices();
+  const catalogDate = new Date(`${DEMO_CATALOG_DATE}T00:00:00Z`);
+  const items: ItemIn[] = [];
+  const products: ProductIn[] = [];
+
+  for (const d of devices) {
+    const stage = stageOn(d.releaseDate, catalogDate);
+    const code = deviceCode(d.key);
+    for (const type of CASE_TYPE_KEYS) {
+      const ct = CASE_TYPES[type];
+      const sku = `CASE-${code}-${TYPE_SKU[type]}`;
+      const name = `${d.model} ${ct.label}`;
+      items.push({ sku, ...stockOf(sku, stage) });
+      products.push({
+        name,
+        productgroup: GROUPS.find((g) => g.caseType === type)!.code,
+        item: sku,
+        device: d.key,
+        printable: true,
+        weightGrams: ct.weightGrams,
+        created: createdOf(d),
+        ...(WITH_MEDIA[name] ? { media: caseMedia(name, WITH_MEDIA[name]) } : {}),
+      });
+    }
+  }
+
+  // One screen protector fits every phone of the same brand and front size. Products created before
+  // the 2026-03-22 cut-over carry their item's SKU as legacy SKU, so only one of those per item: a
+  // second older one keeps its own item, later ones join (and get `P<nnn>`).
+  const bySize = new Map<string, DeviceGeometry[]>();
+  for (const d of devices) {
+    const k = `${d.brand}/${d.body.widthMm.toFixed(1)}x${d.body.heightMm.toFixed(1)}`;
+    bySize.set(k, [...(bySize.get(k) ?? []), d]);
+  }
+  for (const fits of bySize.values()) {
+    const shared = `PROT-${deviceCode(fits[0].key)}-GLS`;
+    const members = new Map<string, DeviceGeometry[]>();
+    for (const d of fits) {
+      const old = new Date(createdOf(d)) < SUFFIXED_SKU_FROM;
+      const sku = old && members.has(shared) ? `PROT-${deviceCode(d.key)}-GLS` : shared;
+      members.set(sku, [...(members.get(sku) ?? []), d]);
+    }
+    for (const [sku, list] of members) {
+      const newest = list.reduce((a, b) => (a.releaseDate > b.releaseDate ? a : b));
+      items.push({ sku, ...stockOf(sku, stageOn(newest.releaseDate, catalogDate)) });
+      for (const d of list)
+        products.push({
+          name: `${d.model} Tempered Glass Screen Protector`,
+          productgroup: 'screen-protectors',
+          item: sku,
+          device: d.key,
+          printable: false,
+          weightGrams: 20,
+          created: createdOf(d),
+        });
+    }
+  }
+
+  for (const a of ACCESSORIES) {
+    items.push({ sku: a.sku, ...stockOf(a.sku, 'launched') });
+    products.push({
+      name: a.name,
+      productgroup: a.group,
+      item: a.sku,
+      status: 'launched',
+      printable: false,
+      weightGrams: a.weightGrams,
+      created: `${a.created}T09:00:00Z`,
+    });
+  }
+
+  // Applied oldest first, so the product list's "newest first" (creation order) is the catalog's.
+  products.sort((a, b) => (a.created ?? '').localeCompare(b.created ?? ''));
   return {
+    catalogDate: DEMO_CATALOG_DATE,
     productgroups: [
-      { code: 'iphone-15-cases', name: 'iPhone 15 cases', price: 1495 },
-      { code: 'galaxy-s24-cases', name: 'Galaxy S24 cases', price: 1395 },
-      { code: 'legacy-iphone-cases', name: 'Older iPhone cases', price: 995 },
-      { code: 'screen-protectors', name: 'Screen protectors', price: 799 },
-      { code: 'demo-cases-leather', name: 'Demo Cases leather collection', price: 2495, privateOrganization: firstOrg },
+      ...GROUPS.map((g) => ({ code: g.code, name: g.name, price: g.price, caseType: g.caseType ?? null })),
+      {
+        code: 'demo-cases-leather',
+        name: 'Demo Cases leather collection',
+        price: 2495,
+        caseType: 'leather' as const,
+        privateOrganization: firstOrg,
+      },
       // Stock a partner stores with the service is sold only by that partner.
-      { code: 'other-prints-slim', name: 'Other Prints slim cases', price: 1295, privateOrganization: secondOrg },
+      {
+        code: 'other-prints-slim',
+        name: 'Other Prints slim cases',
+        price: 1295,
+        caseType: 'clear' as const,
+        privateOrganization: secondOrg,
+      },
     ],
     packagings: [
       { code: 'standard-sleeve', name: 'Standard sleeve' },
@@ -38,133 +216,52 @@ function demoCatalog(firstOrg: string, secondOrg: string) {
       { code: 'demo-cases-branded-box', name: 'Demo Cases branded box', privateOrganization: firstOrg },
     ],
     items: [
-      { sku: 'CASE-IP15-CLR', logicalQuantity: 250, physicalQuantity: 262 },
-      { sku: 'CASE-IP15-BLK', logicalQuantity: 0, physicalQuantity: 0 },
-      { sku: 'CASE-S24-CLR', logicalQuantity: 500, physicalQuantity: 500 },
-      { sku: 'CASE-IP17-CLR', logicalQuantity: 0, physicalQuantity: 0 },
-      { sku: 'CASE-IP12-CLR', logicalQuantity: 12, physicalQuantity: 12 },
-      { sku: 'CASE-IP11-CLR', logicalQuantity: 0, physicalQuantity: 0 },
-      { sku: 'PROT-IP15-GLS', logicalQuantity: 900, physicalQuantity: 910 },
+      ...items,
       { sku: 'DEMO-IP15-LTH', organization: firstOrg, logicalQuantity: 40, physicalQuantity: 42 },
       { sku: 'OTHER-S24-SLM', organization: secondOrg, logicalQuantity: 75, physicalQuantity: 75 },
     ],
     products: [
-      {
-        name: 'iPhone 15 Clear Case',
-        productgroup: 'iphone-15-cases',
-        item: 'CASE-IP15-CLR',
-        status: 'launched',
-        printable: true,
-        weightGrams: 38,
-        created: '2025-10-01T09:00:00Z',
-        print: CASE_PRINT,
-        layers: caseLayers('iPhone 15'),
-        media: caseMedia('iPhone 15 Clear Case', '#e3f2fd'),
-      },
-      {
-        name: 'iPhone 15 Black Case',
-        productgroup: 'iphone-15-cases',
-        item: 'CASE-IP15-BLK',
-        status: 'sunsetted',
-        printable: true,
-        weightGrams: 38,
-        created: '2025-06-02T09:00:00Z',
-        print: CASE_PRINT,
-        layers: caseLayers('iPhone 15 black'),
-      },
-      {
-        name: 'Galaxy S24 Clear Case',
-        productgroup: 'galaxy-s24-cases',
-        item: 'CASE-S24-CLR',
-        status: 'prelaunched',
-        printable: true,
-        weightGrams: 36,
-        created: '2026-04-02T09:00:00Z',
-        print: S24_PRINT,
-        layers: caseLayers('Galaxy S24'),
-        media: caseMedia('Galaxy S24 Clear Case', '#ede7f6'),
-      },
-      {
-        name: 'iPhone 17 Clear Case',
-        productgroup: 'iphone-15-cases',
-        item: 'CASE-IP17-CLR',
-        status: 'announced',
-        printable: true,
-        weightGrams: 38,
-        created: '2026-05-04T09:00:00Z',
-        print: null,
-      },
-      {
-        name: 'iPhone 12 Clear Case',
-        productgroup: 'legacy-iphone-cases',
-        item: 'CASE-IP12-CLR',
-        status: 'ended',
-        printable: true,
-        weightGrams: 35,
-        created: '2024-09-16T09:00:00Z',
-        print: CASE_PRINT,
-      },
-      {
-        name: 'iPhone 11 Clear Case',
-        productgroup: 'legacy-iphone-cases',
-        item: 'CASE-IP11-CLR',
-        status: 'archived',
-        printable: true,
-        weightGrams: 35,
-        created: '2023-09-18T09:00:00Z',
-        print: CASE_PRINT,
-      },
-      {
-        name: 'iPhone 15 Tempered Glass Screen Protector',
-        productgroup: 'screen-protectors',
-        item: 'PROT-IP15-GLS',
-        status: 'launched',
-        printable: false,
-        weightGrams: 20,
-        created: '2025-10-01T09:00:00Z',
-        media: [
-          { name: 'front.png', kind: 'example_image' as const, file: gen(480, 480, '#eceff1', 'Screen protector') },
-        ],
-      },
+      ...products.filter((p) => (p.created ?? '') < '2026-04-10'),
       {
         name: 'Demo Walnut Leather Case iPhone 15',
         productgroup: 'demo-cases-leather',
         item: 'DEMO-IP15-LTH',
-        status: 'launched',
+        device: 'iphone-15',
         printable: true,
         weightGrams: 52,
         created: '2026-04-10T09:00:00Z',
-        print: CASE_PRINT,
-        layers: caseLayers('Walnut leather'),
         media: caseMedia('Walnut leather', '#8d6e63'),
       },
       {
         name: 'Demo Sand Leather Case iPhone 15',
         productgroup: 'demo-cases-leather',
         item: 'DEMO-IP15-LTH',
-        status: 'launched',
+        device: 'iphone-15',
         printable: true,
         weightGrams: 52,
         created: '2026-04-11T09:00:00Z',
-        print: CASE_PRINT,
-        layers: caseLayers('Sand leather'),
       },
       {
         name: 'Galaxy S24 Slim Case',
         productgroup: 'other-prints-slim',
         item: 'OTHER-S24-SLM',
-        status: 'launched',
+        device: 'galaxy-s24',
         printable: true,
         weightGrams: 30,
         created: '2026-04-15T09:00:00Z',
-        print: S24_PRINT,
-        layers: caseLayers('Galaxy S24 slim'),
       },
+      ...products.filter((p) => (p.created ?? '') >= '2026-04-10'),
     ],
   };
 }
 
 /** Applies the demo catalog; `orgIds` are the demo organizations in seed order. */
 export async function seedCatalog(s: Services, orgIds: string[]): Promise<void> {
-  await s.catalog.importCatalog(demoCatalog(orgIds[0], orgIds[1]));
+  await s.catalog.importCatalogOnce(demoCatalogFile(orgIds));
 }
+
+/** The device table and the demo catalog as one catalog file. */
+export const demoCatalogFile = (orgIds: string[]): Doc => ({
+  devices: loadDevices(),
+  ...demoCatalog(orgIds[0], orgIds[1]),
+});

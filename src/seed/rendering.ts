@@ -40,13 +40,22 @@ const LAYOUT: Record<string, { size: { width: number; height: number }; area: Pr
  */
 export async function seedRendering(s: Services, orgIds: string[]): Promise<RenderingSeed> {
   const products = new Map<string, { reference: string; group: string }>();
+  // Only the products composed below: the catalog holds hundreds.
+  const used = new Set([
+    'iPhone 15 Clear Case',
+    'iPhone 14 Clear Case',
+    'Galaxy S24 Clear Case',
+    'Demo Walnut Leather Case iPhone 15',
+    'iPhone 15 Tough Case',
+    'iPhone 18 Pro Clear Case',
+  ]);
   for (const p of await s.catalog.productSummaries(orgIds[0])) {
-    if (!p.printable) continue;
+    if (!p.printable || !used.has(p.name)) continue;
     const view = await s.catalog.visibleProduct(orgIds[0], p.reference);
     products.set(p.name, { reference: p.reference, group: view.productgroupReference });
   }
   const ip15 = products.get('iPhone 15 Clear Case');
-  const ip15black = products.get('iPhone 15 Black Case');
+  const ip15black = products.get('iPhone 14 Clear Case');
   const s24 = products.get('Galaxy S24 Clear Case');
   const leather = products.get('Demo Walnut Leather Case iPhone 15');
   if (!ip15 || !s24) return { scenes: {}, perspectives: {}, compositions: {} };
@@ -78,6 +87,8 @@ export async function seedRendering(s: Services, orgIds: string[]): Promise<Rend
   };
   await compose('demo-studio-ip15', 'demo-studio', ip15, 'demo-studio-front', 2);
   await compose('demo-studio-s24', 'demo-studio', s24, 'demo-studio-front', 2);
+  // The newest launched clear case, so a partner browsing newest first finds one with a mockup.
+  await compose('demo-studio-ip18pro', 'demo-studio', products.get('iPhone 18 Pro Clear Case'), 'demo-studio-front', 2);
   await compose('demo-studio-ip15-closeup', 'demo-studio', ip15, 'demo-ip15-closeup', 3);
   await compose('demo-studio-ip15-black', 'demo-studio', ip15black, 'demo-studio-front', 2, false);
   await compose('demo-marble-ip15', 'demo-marble', ip15, 'demo-marble-top', 5);
@@ -90,7 +101,7 @@ export async function seedRendering(s: Services, orgIds: string[]): Promise<Rend
         name: 'Studio desk',
         description: 'A case lying on a warm wooden desk in soft studio light.',
         allowsProductPerspectives: true,
-        compatibleProductgroupReferences: groups(ip15, s24),
+        compatibleProductgroupReferences: groups(ip15, s24, products.get('iPhone 15 Tough Case')),
       },
       {
         key: 'demo-marble',

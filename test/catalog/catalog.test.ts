@@ -44,62 +44,79 @@ describe('catalog: products, productgroups, packagings, items', () => {
   });
 
   it('lists products newest first, leaves archived ones out and pages with cursors', async () => {
-    const all = await allPages(t, '/v2/products', 'products');
+    const all = await allPages(t, '/v2/products', 'products', t.key, 7);
     const visible = t.seed.organizations[0].products!.filter((p) => p.status !== 'archived');
+    assert.ok(visible.length > 400, `${visible.length} visible products`);
     assert.deepEqual(all.map((p) => p.reference).sort(), visible.map((p) => p.reference).sort());
     assert.ok(!all.some((p) => p.status === 'archived'));
     const created = all.map((p) => p.reference);
-    const oneShot = await call(t, 'GET', '/v2/products');
+    const big = await allPages(t, '/v2/products', 'products', t.key, 100);
     assert.deepEqual(
-      oneShot.data.products.map((p: any) => p.reference),
+      big.map((p: any) => p.reference),
       created,
-      'same order with or without paging',
+      'same order whatever the page size',
     );
-    assert.equal(oneShot.data.nextCursor, null);
-    const full = await call(t, 'GET', `/v2/products?limit=${visible.length}`);
-    assert.ok(full.data.nextCursor, 'a full page carries a cursor');
-    const last = await call(
-      t,
-      'GET',
-      `/v2/products?limit=${visible.length}&cursor=${encodeURIComponent(full.data.nextCursor)}`,
+    const firstPage = await call(t, 'GET', '/v2/products');
+    assert.equal(firstPage.data.products.length, 50, 'the default page');
+    assert.deepEqual(
+      firstPage.data.products.map((p: any) => p.reference),
+      created.slice(0, 50),
     );
-    assert.deepEqual(last.data, { products: [], nextCursor: null });
+    const tail = visible.length % 100 || 100;
+    let cursor: string | null = null;
+    for (let seen = 0; seen + 100 <= visible.length; seen += 100) {
+      const page: any = await call(
+        t,
+        'GET',
+        `/v2/products?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      cursor = page.data.nextCursor;
+    }
+    if (tail === 100) {
+      const last = await call(t, 'GET', `/v2/products?limit=100&cursor=${encodeURIComponent(cursor!)}`);
+      assert.deepEqual(last.data, { products: [], nextCursor: null }, 'a full last page carries a cursor to nothing');
+    } else {
+      const last = await call(t, 'GET', `/v2/products?limit=100&cursor=${encodeURIComponent(cursor!)}`);
+      assert.equal(last.data.products.length, tail);
+      assert.equal(last.data.nextCursor, null);
+    }
   });
 
   it('shows the product fields: legacy SKU, price from the productgroup, stock, print, timestamps', async () => {
-    const res = await call(t, 'GET', '/v2/products');
+    const res = { data: { products: await allPages(t, '/v2/products', 'products', t.key, 100) } };
     const clear = res.data.products.find((p: any) => p.name === 'iPhone 15 Clear Case');
     assert.equal(clear.legacyItemSKU, 'CASE-IP15-CLR');
     assert.equal(clear.status, 'launched');
-    assert.equal(clear.availableQuantity, 250);
+    assert.equal(clear.availableQuantity, 853);
     assert.equal(clear.printable, true);
     assert.equal(clear.price, 1495);
     assert.match(clear.productgroupReference, /^Productgroup_/);
-    assert.equal(clear.layersModified, '2025-10-01T09:00:00.000Z');
-    assert.equal(clear.printModified, '2025-10-01T09:00:00.000Z');
+    assert.equal(clear.layersModified, '2023-05-25T09:00:00.000Z');
+    assert.equal(clear.printModified, '2023-05-25T09:00:00.000Z');
     assert.deepEqual(clear.print, {
-      modified: '2025-10-01T09:00:00.000Z',
-      widthMm: 78.1,
-      heightMm: 153.8,
-      widthPx: 1845,
-      heightPx: 3633,
+      modified: '2023-05-25T09:00:00.000Z',
+      widthMm: 74,
+      heightMm: 150,
+      widthPx: 1748,
+      heightPx: 3543,
       dpi: 600,
     });
 
-    const protector = res.data.products.find((p: any) => p.name.includes('Screen Protector'));
+    const protector = res.data.products.find((p: any) => p.name === 'iPhone 15 Tempered Glass Screen Protector');
     assert.equal(protector.printable, false);
     assert.equal(protector.print, null);
     assert.equal(protector.printModified, null);
     assert.equal(protector.layersModified, null);
     assert.equal(protector.price, 799);
 
-    const announced = res.data.products.find((p: any) => p.status === 'announced');
+    const announced = res.data.products.find((p: any) => p.name === 'iPhone 18 Clear Case');
+    assert.equal(announced.status, 'announced');
     assert.equal(announced.printable, true);
     assert.equal(announced.print, null, 'an announced product may have no print specification yet');
     assert.equal(announced.printModified, null);
-    assert.equal(announced.legacyItemSKU, 'CASE-IP17-CLRP001');
+    assert.equal(announced.legacyItemSKU, 'CASE-IP18-CLRP001');
 
-    const black = res.data.products.find((p: any) => p.name === 'iPhone 15 Black Case');
+    const black = res.data.products.find((p: any) => p.name === 'iPhone 14 Clear Case');
     assert.equal(black.availableQuantity, 0);
     assert.equal(black.status, 'sunsetted');
   });
@@ -164,8 +181,8 @@ describe('catalog: products, productgroups, packagings, items', () => {
   });
 
   it('two products sharing one item show the same live stock', async () => {
-    const res = await call(t, 'GET', '/v2/products');
-    const leather = res.data.products.filter((p: any) => p.name.includes('Leather'));
+    const res = await call(t, 'GET', '/v2/products?limit=100');
+    const leather = res.data.products.filter((p: any) => p.name.startsWith('Demo ') && p.name.includes('Leather'));
     assert.equal(leather.length, 2);
     assert.deepEqual(
       leather.map((p: any) => p.availableQuantity),
@@ -185,9 +202,9 @@ describe('catalog: products, productgroups, packagings, items', () => {
     const priv = mine.data.productgroups.find((g: any) => g.private);
     assert.equal(priv.name, 'Demo Cases leather collection');
     assert.equal(priv.price, 2495);
-    assert.equal(mine.data.productgroups.length, 5);
+    assert.equal(mine.data.productgroups.length, 9);
     const theirs = await call(t, 'GET', '/v2/productgroups', { key: t.otherKey });
-    assert.equal(theirs.data.productgroups.length, 5);
+    assert.equal(theirs.data.productgroups.length, 9);
     assert.deepEqual(
       theirs.data.productgroups.filter((g: any) => g.private).map((g: any) => g.name),
       ['Other Prints slim cases'],
@@ -204,7 +221,17 @@ describe('catalog: products, productgroups, packagings, items', () => {
     const otherPacks = await call(t, 'GET', '/v2/packagings', { key: t.otherKey });
     assert.deepEqual(otherPacks.data.packagings.map((p: any) => p.name).sort(), ['Gift box', 'Standard sleeve']);
     const paged = await allPages(t, '/v2/productgroups', 'productgroups', t.key, 2);
-    assert.equal(paged.length, 5);
+    assert.equal(paged.length, 9);
+    const prices = Object.fromEntries(mine.data.productgroups.map((g: any) => [g.name, g.price]));
+    assert.equal(
+      new Set(
+        ['Clear cases', 'Tough matte cases', 'MagSafe-compatible cases', 'Leather cases', 'Wallet book cases'].map(
+          (n) => prices[n],
+        ),
+      ).size,
+      5,
+      'each case type has its own price',
+    );
   });
 
   it('lists only the stock the organization stores, with its linked products', async () => {
@@ -277,7 +304,7 @@ describe('catalog: products, productgroups, packagings, items', () => {
       status: 'launched',
       printable: true,
       priceCents: 1495,
-      weightGrams: 38,
+      weightGrams: 32,
       productgroupReference: mine.get(clear.reference)!.productgroupReference,
     });
     const theirs = await t.s.catalog.orderableProducts(second.reference, refs);

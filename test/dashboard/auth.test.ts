@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  FAILURE_WINDOW_MS,
-  LOCK_MS,
-  SESSION_IDLE_MS,
-  SESSION_MAX_MS,
-  hashPassword,
-  verifyPassword,
-} from '../../src/modules/dashboard/service.ts';
+import { FAILURE_WINDOW_MS } from '../../src/modules/dashboard/throttle.ts';
+import { SESSION_IDLE_MS, SESSION_MAX_MS, hashPassword, verifyPassword } from '../../src/modules/dashboard/service.ts';
+import { MemoryRateLimitStore } from '../../src/platform/ratelimit/index.ts';
 import { type TestApp, createTestApp, operator } from '../support/app.ts';
 import { Agent, OPERATOR_USER, PARTNER, csrfOf, signedIn, textOf } from './helpers.ts';
 
 describe('dashboard sign-in, sessions and lockout', () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp();
+    // Buckets that never refill: counts stay exact however slow the machine is.
+    t = await createTestApp({ rateLimits: new MemoryRateLimitStore(() => 0) });
   });
   after(() => t.close());
 
@@ -83,7 +79,7 @@ describe('dashboard sign-in, sessions and lockout', () => {
     assert.equal(empty.statusCode, 401);
   });
 
-  it('locks an e-mail after 5 failures in 15 minutes, even for the right password, then lets it in again', async () => {
+  it('after 5 failures from one network an e-mail waits, longer with each failure; a success clears it', async () => {
     const user = { email: 'lock-me@demo-cases.example', password: 'a-good-password' };
     assert.equal(
       (await operator(t, 'POST', `/organizations/${t.seed.organizations[0].reference}/users`, user)).statusCode,
@@ -94,16 +90,19 @@ describe('dashboard sign-in, sessions and lockout', () => {
     const attempt = (password: string) =>
       a.post('/dashboard/sign-in', { _csrf: csrfOf(page.body), email: user.email, password });
     for (let i = 0; i < 5; i++) assert.equal((await attempt('wrong-password')).statusCode, 401);
-    const locked = await attempt(user.password);
-    assert.equal(locked.statusCode, 429);
-    assert.match(locked.body, /Too many failed sign-ins. Try again in 15 minutes/);
-    assert.equal(locked.headers['retry-after'], '900');
+    const waiting = await attempt(user.password);
+    assert.equal(waiting.statusCode, 429, 'even the right password waits: no oracle');
+    assert.match(waiting.body, /Too many failed sign-ins. Try again in 30 seconds/);
+    assert.equal(waiting.headers['retry-after'], '30');
     assert.ok(!a.cookies.has('pod_session'));
-    t.clock.advance(LOCK_MS - 60_000);
-    assert.equal((await attempt(user.password)).statusCode, 429, 'still locked a minute before the end');
+    t.clock.advance(31_000);
+    assert.equal((await attempt('wrong-again-1')).statusCode, 401, 'one try after the delay');
+    const longer = await attempt(user.password);
+    assert.equal(longer.statusCode, 429);
+    assert.equal(longer.headers['retry-after'], '60', 'the delay doubles');
     t.clock.advance(61_000);
-    assert.equal((await attempt(user.password)).statusCode, 303, 'open again after the lock');
-    // A success clears the count: four new failures do not lock.
+    assert.equal((await attempt(user.password)).statusCode, 303, 'in after the delay');
+    // A success clears the count: four new failures do not delay.
     const b = new Agent(t);
     const p2 = await b.get('/dashboard/sign-in');
     for (let i = 0; i < 4; i++)
@@ -117,6 +116,62 @@ describe('dashboard sign-in, sessions and lockout', () => {
         .statusCode,
       303,
     );
+  });
+
+  it('counts attempts atomically: 150 concurrent wrong passwords get at most 5 password checks', async () => {
+    const email = 'race@demo-cases.example';
+    await operator(t, 'POST', `/organizations/${t.seed.organizations[0].reference}/users`, {
+      email,
+      password: 'the-real-password',
+    });
+    const results = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        t.s.dashboard.signIn({ email, password: `wrong-${i}`, ip: `198.51.${i % 2}.7` }).then(
+          () => 'in',
+          (e) => String(e.status),
+        ),
+      ),
+    );
+    const checked = results.filter((r) => r === '401').length;
+    assert.ok(checked <= 10, `${checked} password checks (5 per network, two networks)`);
+    assert.equal(results.filter((r) => r === 'in').length, 0);
+  });
+
+  it("an attacker's failures do not lock the owner out from another network", async () => {
+    const email = 'victim@demo-cases.example';
+    await operator(t, 'POST', `/organizations/${t.seed.organizations[0].reference}/users`, {
+      email,
+      password: 'victims-password',
+    });
+    for (let i = 0; i < 8; i++)
+      await t.s.dashboard.signIn({ email, password: 'guess', ip: '203.0.113.66' }).catch(() => {});
+    await assert.rejects(
+      () => t.s.dashboard.signIn({ email, password: 'victims-password', ip: '203.0.113.99' }),
+      (e: any) => e.status === 429,
+      "the attacker's network waits, even with the right password",
+    );
+    const owner = await t.s.dashboard.signIn({ email, password: 'victims-password', ip: '192.0.2.10' });
+    assert.ok(owner.session, 'the owner signs in from home');
+  });
+
+  it('throttles one client network across e-mails', async () => {
+    const results: number[] = [];
+    for (let i = 0; i < 25; i++)
+      results.push(
+        await t.s.dashboard.signIn({ email: `spray-${i}@example.com`, password: 'x', ip: '2001:db8:aa:bb::1' }).then(
+          () => 200,
+          (e) => e.status,
+        ),
+      );
+    assert.ok(results.includes(429), 'the sprayer is slowed');
+    assert.ok(results.filter((s) => s === 401).length <= 20);
+    const other = await t.s.dashboard
+      .signIn({ email: 'spray-0@example.com', password: 'x', ip: '2001:db8:cc:dd::1' })
+      .then(
+        () => 200,
+        (e) => e.status,
+      );
+    assert.equal(other, 401, 'another network is not affected');
   });
 
   it('does not lock for failures spread wider than the window', async () => {

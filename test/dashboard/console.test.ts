@@ -137,6 +137,35 @@ describe('operator console, operator user API and partner test helpers', () => {
     );
   });
 
+  it('searches the catalog by text, brand, device, case type and stage, with pictures', async () => {
+    const all = await op.get('/console/catalog');
+    assert.equal(all.statusCode, 200);
+    assert.match(all.body, /<img src="\/console\/catalog\/Product_\w+\/media\/[^"]+"/, 'product pictures');
+    const pic = /<img src="(\/console\/catalog\/Product_\w+\/media\/[^"]+)"/.exec(all.body)![1];
+    assert.equal((await op.get(pic)).statusCode, 200);
+    assert.equal((await op.get('/console/catalog/Product_nope/media/x.png')).statusCode, 404);
+    const brands = [...all.body.matchAll(/<option value="([^"]+)">([^<]+)<\/option>/g)].map((m) => m[1]);
+    assert.ok(brands.length > 0, 'filter options');
+    const named = await op.get('/console/catalog?q=MagSafe');
+    const names = [
+      ...named.body.matchAll(/<td><img[^>]*>|<td><span class="help">no picture<\/span><\/td>\n<td>([^<]+)</g),
+    ];
+    assert.ok(names.length >= 0);
+    assert.match(textOf(named.body), /MagSafe/);
+    assert.doesNotMatch(textOf(named.body), /Tough Case/, 'only matching names');
+    const ended = (await op.get('/console/catalog?stage=ended')).body;
+    const stages = [...ended.matchAll(/<td><span class="badge \w+">(\w+)<\/span><\/td>/g)].map((m) => m[1]);
+    assert.ok(stages.length > 0);
+    assert.deepEqual([...new Set(stages)], ['ended'], 'stage filter');
+    const leatherPage = (await op.get('/console/catalog?caseType=leather&brand=Apple')).body;
+    const leather = leatherPage.slice(leatherPage.indexOf('<table'));
+    assert.match(textOf(leather), /iPhone \d+[^·]*· leather/);
+    assert.doesNotMatch(textOf(leather), /Galaxy|· tough/, 'brand and case type filters');
+    for (const q of ['q=%25%5F%27', 'brand=nope&device=nope&caseType=nope&stage=nope', 'offset=abc', 'q=zzzz-nothing'])
+      assert.equal((await op.get(`/console/catalog?${q}`)).statusCode, 200, q);
+    assert.match(textOf((await op.get('/console/catalog?q=zzzz-nothing')).body), /No product matches/);
+  });
+
   it('runs the fulfilment queue: start production, then ship with carrier and tracking', async () => {
     const order = await createOrder(t, orderBody(t, await uploadImage(t), { dropshipMinimalShippingLevel: 'tracked' }));
     assert.ok((await op.get('/console/fulfilment')).body.includes(order));
@@ -206,7 +235,25 @@ describe('operator console, operator user API and partner test helpers', () => {
     assert.ok(review.body.includes(claim));
     const orgRef = t.seed.organizations[0].reference;
     const claimUrl = `/console/organizations/${orgRef}/claims/${claim}`;
-    assert.match((await op.get(claimUrl)).body, /Decide claim/);
+    const reviewPage = (await op.get(claimUrl)).body;
+    assert.match(reviewPage, /Decide claim/);
+    const artwork = new RegExp(`/console/organizations/${orgRef}/images/(Image_\\w+)/thumbnail`).exec(reviewPage);
+    assert.ok(artwork, "the partner's artwork next to the evidence");
+    assert.match(reviewPage, /Ordered: artwork and mockup/);
+    const thumb = await op.get(artwork[0]);
+    assert.equal(thumb.statusCode, 200);
+    assert.equal(thumb.headers['content-type'], 'image/png');
+    assert.equal((await partner.get(artwork[0])).statusCode, 403, 'the console route is for operators');
+    assert.equal(
+      (await op.get(`/console/organizations/${t.seed.organizations[1].reference}/images/${artwork[1]}/thumbnail`))
+        .statusCode,
+      404,
+      'an image is looked up in its own organization only',
+    );
+    assert.match(
+      (await partner.get(`/dashboard/claims/${claim}`)).body,
+      new RegExp(`/dashboard/images/${artwork[1]}/thumbnail`),
+    );
     const mismatch = await opSubmit(
       `${claimUrl}/decide`,
       {
@@ -294,13 +341,18 @@ describe('operator console, operator user API and partner test helpers', () => {
 
   it('lists dead jobs and retries one', async () => {
     const rows = await t.db.query(
-      `INSERT INTO jobs (kind, payload, status, attempts, max_attempts, run_at, last_error, created_at, updated_at, finished_at)
-      VALUES ('nothing.registered', '{}', 'dead', 3, 3, $1, 'boom <b>', $1, $1, $1) RETURNING id`,
-      [t.clock.now()],
+      `INSERT INTO jobs (kind, payload, status, attempts, max_attempts, run_at, last_error, created_at, updated_at, finished_at, organization_id)
+      VALUES ('nothing.registered', '{}', 'dead', 3, 3, $1, 'boom <b>', $1, $1, $1, $2) RETURNING id`,
+      [t.clock.now(), t.seed.organizations[1].reference],
     );
     const id = rows[0].id;
     const page = await op.get('/console/jobs');
     assert.match(page.body, /boom &lt;b&gt;/);
+    const text = textOf(page.body);
+    assert.match(text, /Jobs by kind/);
+    assert.match(text, /nothing\.registered 0 0 0 1/, 'counts by kind and state');
+    assert.match(text, /Jobs by organization/);
+    assert.match(text, /Other Prints Ltd \d+ \d+ \d+ [1-9]/, 'counts by organization');
     const res = await opSubmit(`/console/jobs/${id}/retry`, {}, '/console/jobs');
     assert.equal(res.statusCode, 303);
     assert.equal((await t.db.query('SELECT status FROM jobs WHERE id = $1', [id]))[0].status, 'pending');

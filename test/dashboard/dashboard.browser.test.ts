@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { startReceiver } from '../webhooks/receiver.ts';
 import { OPERATOR_USER, PARTNER } from './helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
 const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } };
 const skip = existsSync(CHROMIUM)
@@ -69,11 +71,34 @@ describe('dashboard in a real browser', { skip }, () => {
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  /** Full-page screenshots of the current page at phone and desktop widths. */
+  /**
+   * Full-page screenshots of the current page at phone and desktop widths, each checked with axe-core
+   * (injected through the debugging protocol, which the page's CSP does not govern): no serious or
+   * critical violation, and nothing wider than the phone's screen.
+   */
   async function shoot(name: string) {
     for (const [label, size] of Object.entries(WIDTHS)) {
       await page.setViewportSize(size);
       await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: true });
+      await page.evaluate(AXE_SOURCE);
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as any).axe;
+        const result = await axe.run(document, { resultTypes: ['violations'] });
+        return result.violations
+          .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+          .map(
+            (v: any) =>
+              `${v.id} (${v.impact}): ${v.nodes
+                .map((n: any) => n.target.join(' '))
+                .slice(0, 3)
+                .join(', ')}`,
+          );
+      });
+      assert.deepEqual(violations, [], `axe-core on ${name} at ${label} width`);
+      if (label === 'phone') {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 1, `${name} is ${overflow} px wider than a 390 px phone`);
+      }
     }
     await page.setViewportSize(WIDTHS.desktop);
   }
@@ -230,6 +255,76 @@ describe('dashboard in a real browser', { skip }, () => {
     await shoot('claim-decided');
     await page.goto(`${base}/dashboard/usage`);
     await shoot('usage');
+  });
+
+  it('shows the overview with data, the request log and its error detail, and the support lookup', async () => {
+    await page.goto(`${base}/dashboard`);
+    assert.match(await page.locator('main').innerText(), /Orders per day, last 30 days/);
+    await shoot('overview-data');
+    await page.locator('.order-cards a').first().click();
+    assert.match(await page.locator('main').innerText(), /Timeline/);
+    await shoot('order-detail');
+    const bad = await call(t, 'GET', '/v2/orders/Order_nope', { headers: { 'x-request-id': 'browser-lookup-1' } });
+    assert.equal(bad.statusCode, 404);
+    await t.s.requestLog.flush();
+    await nav('Request log');
+    await shoot('request-log');
+    await page.getByRole('link', { name: 'browser-lookup-1' }).click();
+    assert.match(await page.locator('main').innerText(), /not_found/);
+    await shoot('request-detail');
+    await signOut();
+    await signIn(OPERATOR_USER, 'console');
+    await nav('Support lookup');
+    await page.getByLabel('Request id').fill('browser-lookup-1');
+    await page.getByRole('button', { name: 'Find' }).click();
+    assert.match(await page.locator('main').innerText(), /Demo Cases Co/);
+    await shoot('console-support-lookup');
+    await signOut();
+    await signIn(PARTNER, 'dashboard');
+  });
+
+  it('passes axe-core and fits a phone on every other page of both areas', async () => {
+    for (const path of [
+      'accounts',
+      'stores',
+      'brands',
+      'api-keys',
+      'webhooks',
+      'orders',
+      'claims',
+      'renders',
+      'requests',
+      'usage',
+      'users',
+    ]) {
+      await page.goto(`${base}/dashboard/${path}`);
+      await shoot(`page-${path}`);
+    }
+    await signOut();
+    await signIn(OPERATOR_USER, 'console');
+    for (const path of ['catalog', 'fulfilment', 'claims', 'jobs', 'requests']) {
+      await page.goto(`${base}/console/${path}`);
+      await shoot(`console-page-${path}`);
+    }
+    await signOut();
+    await signIn(PARTNER, 'dashboard');
+  });
+
+  it('folds the navigation behind a menu button on a phone', async () => {
+    await page.setViewportSize(WIDTHS.phone);
+    await page.goto(`${base}/dashboard`);
+    const menu = page.getByRole('button', { name: 'Menu' });
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    assert.equal(await page.getByRole('navigation', { name: 'Main' }).isVisible(), false);
+    await menu.click();
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    await page.screenshot({ path: join(SHOTS, 'menu-open-phone.png'), fullPage: true });
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Request log', exact: true })
+      .click();
+    await page.waitForURL(`${base}/dashboard/requests`);
+    await page.setViewportSize(WIDTHS.desktop);
   });
 
   it('keeps the partner out of the console in the browser', async () => {

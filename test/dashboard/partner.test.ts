@@ -419,6 +419,34 @@ describe('partner dashboard pages', () => {
     assert.equal(dup.statusCode, 409);
   });
 
+  it("answers the same for another organization's user or an operator as for a new address", async () => {
+    for (const email of ['partner@other-prints.example', 'operator@pod-service.example', 'nobody-yet@example.com']) {
+      const res = await a.submit('/dashboard/users/invite', { email }, '/dashboard/users');
+      assert.equal(res.statusCode, 200, email);
+      assert.match(res.body, /Invitation created/);
+      const link = /<code id="invite-link">([^<]+)<\/code>/.exec(res.body)?.[1];
+      assert.ok(link, email);
+    }
+    // The link for a foreign account leads nowhere.
+    const res = await a.submit(
+      '/dashboard/users/invite',
+      { email: 'operator@pod-service.example' },
+      '/dashboard/users',
+    );
+    const token = new URL(
+      /<code id="invite-link">([^<]+)<\/code>/.exec(res.body)![1].replace(/&amp;/g, '&'),
+    ).searchParams.get('token')!;
+    const b = new Agent(t);
+    const form = await b.get(`/dashboard/invitation?token=${token}`);
+    const taken = await b.post('/dashboard/invitation', {
+      _csrf: csrfOf(form.body),
+      token,
+      password: 'long-enough-pw',
+      passwordRepeat: 'long-enough-pw',
+    });
+    assert.equal(taken.statusCode, 404);
+  });
+
   it('shows usage: rendertokens and each rate-limit bucket', async () => {
     const res = await a.get('/dashboard/usage');
     assert.equal(res.statusCode, 200);

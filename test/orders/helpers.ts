@@ -22,9 +22,9 @@ export function product(t: TestApp, name: string, org = 0): string {
 
 export const products = (t: TestApp) => ({
   clear: product(t, 'iPhone 15 Clear Case'),
-  sunsetted: product(t, 'iPhone 15 Black Case'),
-  prelaunched: product(t, 'Galaxy S24 Clear Case'),
-  announced: product(t, 'iPhone 17 Clear Case'),
+  sunsetted: product(t, 'iPhone 14 Clear Case'),
+  prelaunched: product(t, 'Galaxy S27 Clear Case'),
+  announced: product(t, 'iPhone 18 Clear Case'),
   ended: product(t, 'iPhone 12 Clear Case'),
   archived: product(t, 'iPhone 11 Clear Case'),
   protector: product(t, 'iPhone 15 Tempered Glass Screen Protector'),

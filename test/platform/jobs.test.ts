@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import pino from 'pino';
+import { runInScope } from '../../src/platform/context.ts';
 import { enqueue, jobsRepo } from '../../src/platform/jobs/queue.ts';
 import { PermanentJobError, Worker } from '../../src/platform/jobs/worker.ts';
 import { type TestApp, createTestApp, operator } from '../support/app.ts';
@@ -165,5 +166,57 @@ describe('jobs', () => {
     release();
     await w.stop();
     assert.equal(done.length, 6);
+  });
+
+  it('claims fairly across organizations: round by round, at most the cap of running jobs each', async () => {
+    const [a, b] = t.seed.organizations.map((o) => o.reference);
+    await t.db.query("DELETE FROM jobs WHERE kind = 'test.fair'");
+    for (let i = 0; i < 20; i++) await runInScope(() => enqueue(t.db, t.clock, 'test.fair', { org: 'a', i }), a);
+    for (let i = 0; i < 2; i++) await runInScope(() => enqueue(t.db, t.clock, 'test.fair', { org: 'b', i }), b);
+    const first = await jobsRepo.claim(t.db, 'w1', ['test.fair'], t.clock.now(), 60_000, 4, null, 2);
+    assert.deepEqual(
+      first.map((j) => j.payload.org).sort(),
+      ['a', 'a', 'b', 'b'],
+      "B's jobs are not queued behind A's twenty",
+    );
+    // A already runs its cap of 2: the next claim takes nothing of A's, B has nothing left.
+    const second = await jobsRepo.claim(t.db, 'w1', ['test.fair'], t.clock.now(), 60_000, 4, null, 2);
+    assert.deepEqual(second, [], "A's running jobs hold its share");
+    await t.db.query("DELETE FROM jobs WHERE kind = 'test.fair'");
+  });
+
+  it('runs renders in their own pool while deliveries hang', async () => {
+    const [a, b] = t.seed.organizations.map((o) => o.reference);
+    let release!: () => void;
+    const hang = new Promise<void>((r) => (release = r));
+    const done: string[] = [];
+    const w = new Worker({ db: t.db, clock: t.clock, log }, { pollMs: 20, pools: { deliveries: 2, renders: 1 } });
+    w.register('test.deliver', { pool: 'deliveries', run: () => hang });
+    w.register('test.render', {
+      pool: 'renders',
+      run: async () => {
+        done.push('render');
+      },
+    });
+    for (let i = 0; i < 10; i++) await runInScope(() => enqueue(t.db, t.clock, 'test.deliver', { i }), a);
+    await runInScope(() => enqueue(t.db, t.clock, 'test.render', {}), b);
+    w.start();
+    try {
+      const runningDeliveries = async () =>
+        (
+          await t.db.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM jobs WHERE kind = 'test.deliver' AND status = 'running'",
+          )
+        )[0].n;
+      for (let i = 0; i < 200 && (done.length === 0 || (await runningDeliveries()) === 0); i++)
+        await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(done, ['render'], "B's render ran although every delivery slot hangs");
+      assert.equal(await runningDeliveries(), 1, 'one organization holds at most half of the delivery pool');
+    } finally {
+      // A failed check must not leave the hanging jobs holding the worker (and the test process).
+      release();
+      await w.stop();
+    }
+    await t.db.query("DELETE FROM jobs WHERE kind IN ('test.deliver', 'test.render')");
   });
 });

@@ -37,7 +37,7 @@ export function seeded(t: TestApp) {
     cMarbleIp15: r.compositions['demo-marble-ip15'],
     cMarbleLeather: r.compositions['demo-marble-leather'],
     ip15: product('iPhone 15 Clear Case'),
-    ip15black: product('iPhone 15 Black Case'),
+    ip15black: product('iPhone 14 Clear Case'),
     s24: product('Galaxy S24 Clear Case'),
     leather: product('Demo Walnut Leather Case iPhone 15'),
     protector: product('iPhone 15 Tempered Glass Screen Protector'),

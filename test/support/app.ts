@@ -9,7 +9,7 @@ import { ManualClock } from '../../src/platform/clock.ts';
 import type { Db } from '../../src/platform/db/index.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/platform/ratelimit/index.ts';
 import { createServices, type Services } from '../../src/services.ts';
-import type { SeedResult } from '../../src/seed/demo.ts';
+import { type SeedResult, seedDemo } from '../../src/seed/demo.ts';
 import { cloneTestDb, templateDigest, testDatabaseUrl } from './db.ts';
 import { type BlobStore, LocalBlobStore } from '../../src/platform/storage.ts';
 
@@ -59,13 +59,14 @@ export async function createTestApp(
   // The seed's blobs and the template belong together: without the marker both are made anew.
   const marker = join(blobDir(), `seeded-${testDatabaseUrl ? 'postgres' : 'pglite'}`);
   const { db, drop } = await cloneTestDb(async (template) => {
-    await servicesOn(template, config, clock, new MemoryRateLimitStore()).seed();
+    // The demo data straight from the seed: production apps refuse `s.seed()`, their tests still need it.
+    await seedDemo(servicesOn(template, config, clock, new MemoryRateLimitStore()));
     mkdirSync(blobDir(), { recursive: true });
     writeFileSync(marker, 'ok');
   }, !existsSync(marker));
   // `blobs` replaces the shared folder for the app only; the template's seed blobs stay local.
   const s = servicesOn(db, config, clock, rateLimits, opts.blobs);
-  const seed = await s.seed();
+  const seed = await seedDemo(s);
   const app = await buildApp(s, { operatorToken: OPERATOR_TOKEN });
   await app.ready();
   return {

@@ -9,12 +9,17 @@ import type { Db } from '../../src/platform/db/index.ts';
 import { MIGRATIONS_DIR, migrate } from '../../src/platform/db/migrate.ts';
 
 const SEED_DIR = join(import.meta.dirname, '..', '..', 'src', 'seed');
+const CATALOG_DIR = join(import.meta.dirname, '..', '..', 'src', 'modules', 'catalog');
 
-/** Templates are rebuilt whenever a migration or the seed code changes. */
+/** Templates are rebuilt whenever a migration, the seed code or the catalog module (device table included) changes. */
 export function templateDigest(): string {
   const h = createHash('sha256');
-  for (const dir of [MIGRATIONS_DIR, SEED_DIR]) {
-    for (const f of readdirSync(dir).sort()) h.update(f).update(readFileSync(join(dir, f)));
+  // The catalog module draws the seed's layers and derives its stages: its code is seed too.
+  for (const dir of [MIGRATIONS_DIR, SEED_DIR, CATALOG_DIR]) {
+    for (const f of readdirSync(dir)
+      .filter((f) => /\.(ts|json|sql)$/.test(f))
+      .sort())
+      h.update(f).update(readFileSync(join(dir, f)));
   }
   return h.digest('hex').slice(0, 12);
 }

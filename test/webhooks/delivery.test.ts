@@ -323,17 +323,17 @@ describe('webhook delivery to a real receiver', () => {
     assert.equal(res.data.code, 'webhook_endpoint_deleted');
   });
 
-  it('disables an endpoint that failed for 5 days straight and says why', async () => {
+  it('disables an endpoint that failed for 3 days straight (WEBHOOK_DISABLE_AFTER_HOURS) and says why', async () => {
     rx.set(() => 500);
     const ep = await createEndpoint(t, rx.url);
     await recordEvent(t);
     await t.s.worker.drain();
-    t.clock.advance(4 * 24 * HOUR);
+    t.clock.advance(2 * 24 * HOUR);
     await t.s.worker.drain();
     assert.equal(
       (await call(t, 'GET', `/v2/webhook-endpoints/${ep.reference}`)).data.webhookEndpoint.enabled,
       true,
-      'not yet: 4 days',
+      'not yet: 2 days',
     );
     t.clock.advance(24 * HOUR);
     await recordEvent(t);
@@ -363,6 +363,30 @@ describe('webhook delivery to a real receiver', () => {
     });
     assert.equal(enabled.data.webhookEndpoint.enabled, true);
     assert.equal(enabled.data.webhookEndpoint.disabledReason, null);
+  });
+
+  it('a 410 Gone disables the endpoint at once and tells the organization through an event', async () => {
+    rx.set(() => 410);
+    const watcher = await startReceiver(() => 204);
+    try {
+      const ep = await createEndpoint(t, rx.url);
+      const other = await createEndpoint(t, watcher.url, ['webhook_endpoint.disabled']);
+      const event = await recordEvent(t);
+      await t.s.worker.drain();
+      const shown = (await call(t, 'GET', `/v2/webhook-endpoints/${ep.reference}`)).data.webhookEndpoint;
+      assert.equal(shown.enabled, false);
+      assert.match(shown.disabledReason, /410 Gone/);
+      const [d] = await deliveriesOf(t, `eventReference=${event.reference}`);
+      assert.equal(d.status, 'failed', 'no retry after 410');
+      assert.equal(d.attempts.length, 1);
+      const told = watcher.received.map((r) => JSON.parse(r.body));
+      assert.equal(told.length, 1);
+      assert.equal(told[0].type, 'webhook_endpoint.disabled');
+      assert.equal(told[0].data.webhookEndpoint.reference, ep.reference);
+      await call(t, 'DELETE', `/v2/webhook-endpoints/${other.reference}`);
+    } finally {
+      await watcher.close();
+    }
   });
 
   it('a success ends the failure streak', async () => {

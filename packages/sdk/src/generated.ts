@@ -193,20 +193,23 @@ export interface CreateWebhookEndpointBody {
      * Event types delivered to this endpoint
      *
      * @minItems 1
-     * @maxItems 18
+     * @maxItems 24
      *
-     * Items: One of `order.created`, `order.updated`, `order.shipped`, `shipment.created`, `claim.created`, `claim.updated`, `render.completed`, `render.failed`, `product.updated`
+     * Items: One of `order.created`, `order.updated`, `order.shipped`, `shipment.created`, `shipment.tracking_updated`, `shipment.delivered`, `claim.created`, `claim.updated`, `render.completed`, `render.failed`, `product.updated`, `webhook_endpoint.disabled`
      */
     eventTypes: (
       | "order.created"
       | "order.updated"
       | "order.shipped"
       | "shipment.created"
+      | "shipment.tracking_updated"
+      | "shipment.delivered"
       | "claim.created"
       | "claim.updated"
       | "render.completed"
       | "render.failed"
       | "product.updated"
+      | "webhook_endpoint.disabled"
     )[];
     description?: string;
   };
@@ -869,6 +872,23 @@ export interface GetShipmentResponse {
     carrier?: string | null;
     trackingNumber?: string | null;
     trackingUrl?: string | null;
+    trackingStatus: ("in_transit" | "out_for_delivery" | "delivered" | "exception" | "returned") | null;
+    /**
+     * Extension: the carrier events, oldest first (empty for basic shipments)
+     */
+    trackingEvents: {
+      /**
+       * `in_transit`, `out_for_delivery`, `delivered`, `exception`, `returned`
+       */
+      status: "in_transit" | "out_for_delivery" | "delivered" | "exception" | "returned";
+      /**
+       * ISO 8601 timestamp with offset
+       */
+      occurred: string;
+      location: string | null;
+      description: string | null;
+      [k: string]: unknown;
+    }[];
     [k: string]: unknown;
   };
   [k: string]: unknown;
@@ -1157,11 +1177,14 @@ export interface ListEventsQuery {
     | "order.updated"
     | "order.shipped"
     | "shipment.created"
+    | "shipment.tracking_updated"
+    | "shipment.delivered"
     | "claim.created"
     | "claim.updated"
     | "render.completed"
     | "render.failed"
     | "product.updated"
+    | "webhook_endpoint.disabled"
     | "ping";
   createdAfter?: string;
   createdBefore?: string;
@@ -1809,6 +1832,14 @@ export interface LookupProductReferenceByLegacySkuResponse {
   [k: string]: unknown;
 }
 
+// POST /v2/renders/preview - A live preview of an image in a composition: the image bytes at once, stored nowhere
+export interface PreviewRenderBody {
+  preview: {
+    compositionReference: string;
+    imageReference: string;
+  };
+}
+
 // POST /v2/quote - Shipping options and prices for a prospective order
 export interface QuoteShippingBody {
   quote: {
@@ -1937,6 +1968,123 @@ export interface RotateWebhookEndpointSecretResponse {
   [k: string]: unknown;
 }
 
+// POST /v2/test-helpers/shipments/{shipmentReference}/tracking-events - Test environment: carrier tracking events for a shipment
+export type TestAddTrackingEventsBody =
+  | {
+      trackingEvent: {
+        /**
+         * `in_transit`, `out_for_delivery`, `delivered`, `exception`, `returned`
+         */
+        status: "in_transit" | "out_for_delivery" | "delivered" | "exception" | "returned";
+        /**
+         * when it happened (default: now); not before the shipment left
+         */
+        occurred?: string;
+        location?: string | null;
+        description?: string | null;
+      };
+    }
+  | {
+      /**
+       * @minItems 1
+       * @maxItems 50
+       */
+      trackingEvents: {
+        /**
+         * `in_transit`, `out_for_delivery`, `delivered`, `exception`, `returned`
+         */
+        status: "in_transit" | "out_for_delivery" | "delivered" | "exception" | "returned";
+        /**
+         * when it happened (default: now); not before the shipment left
+         */
+        occurred?: string;
+        location?: string | null;
+        description?: string | null;
+      }[];
+    };
+export interface TestAddTrackingEventsResponse {
+  shipment: {
+    /**
+     * `Shipment_<26 characters>`
+     */
+    reference: string;
+    /**
+     * ShipmentKind (strict enum)
+     */
+    shippingKind: "dropship" | "combined";
+    /**
+     * ShippingLevel (strict enum)
+     */
+    level: "basic" | "tracked" | "express";
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    shipped: string;
+    /**
+     * `Address_<26 characters>`
+     */
+    addressReference: string;
+    orders: {
+      /**
+       * `Order_<26 characters>`
+       */
+      reference: string;
+      [k: string]: unknown;
+    }[];
+    carrier?: string | null;
+    trackingNumber?: string | null;
+    trackingUrl?: string | null;
+    trackingStatus: ("in_transit" | "out_for_delivery" | "delivered" | "exception" | "returned") | null;
+    /**
+     * Extension: the carrier events, oldest first (empty for basic shipments)
+     */
+    trackingEvents: {
+      /**
+       * `in_transit`, `out_for_delivery`, `delivered`, `exception`, `returned`
+       */
+      status: "in_transit" | "out_for_delivery" | "delivered" | "exception" | "returned";
+      /**
+       * ISO 8601 timestamp with offset
+       */
+      occurred: string;
+      location: string | null;
+      description: string | null;
+      [k: string]: unknown;
+    }[];
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+// POST /v2/test-helpers/clock/advance - Test environment: move the organization's clock forward
+export interface TestAdvanceClockBody {
+  clock: {
+    /**
+     * ISO 8601 duration, e.g. `P1D`, `PT5M`
+     */
+    advanceBy?: string;
+    to?: string;
+  };
+}
+export interface TestAdvanceClockResponse {
+  clock: {
+    /**
+     * true while the organization runs on its test clock
+     */
+    frozen: boolean;
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    now: string;
+    /**
+     * `advancing` while jobs that fell due by the clock time are still running
+     */
+    status: "ready" | "advancing";
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
 // POST /v2/test-helpers/shipments - Test environment: ship orders in production as one shipment
 export interface TestCreateShipmentBody {
   shipment: {
@@ -1981,7 +2129,76 @@ export interface TestDecideClaimBody {
   };
 }
 
+// DELETE /v2/test-helpers/clock - Test environment: back to real time
+
+// GET /v2/test-helpers/clock - Test environment: the organization's test clock
+export interface TestGetClockResponse {
+  clock: {
+    /**
+     * true while the organization runs on its test clock
+     */
+    frozen: boolean;
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    now: string;
+    /**
+     * `advancing` while jobs that fell due by the clock time are still running
+     */
+    status: "ready" | "advancing";
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
 // POST /v2/test-helpers/orders/{orderReference}/start-production - Test environment: move a pending or preorder order into production
+
+// POST /v2/test-helpers/events/trigger - Test environment: make an event really happen on new test objects
+export interface TestTriggerEventBody {
+  event: {
+    /**
+     * the event type to trigger
+     */
+    type:
+      | "order.created"
+      | "order.updated"
+      | "order.shipped"
+      | "shipment.created"
+      | "shipment.tracking_updated"
+      | "shipment.delivered"
+      | "claim.created"
+      | "claim.updated";
+  };
+}
+export interface TestTriggerEventResponse {
+  trigger: {
+    type: string;
+    /**
+     * What the trigger created
+     */
+    objects: {
+      /**
+       * `Image_<26 characters>`
+       */
+      image: string;
+      /**
+       * `Order_<26 characters>`
+       */
+      order: string;
+      /**
+       * `Shipment_<26 characters>`
+       */
+      shipment?: string;
+      /**
+       * `Claim_<26 characters>`
+       */
+      claim?: string;
+      [k: string]: unknown;
+    };
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
 
 // POST /v2/webhook-endpoints/{webhookEndpointReference}/test - Send a `ping` event now and return its delivery
 export interface TestWebhookEndpointResponse {
@@ -2032,20 +2249,23 @@ export interface UpdateWebhookEndpointBody {
      * Event types delivered to this endpoint
      *
      * @minItems 1
-     * @maxItems 18
+     * @maxItems 24
      *
-     * Items: One of `order.created`, `order.updated`, `order.shipped`, `shipment.created`, `claim.created`, `claim.updated`, `render.completed`, `render.failed`, `product.updated`
+     * Items: One of `order.created`, `order.updated`, `order.shipped`, `shipment.created`, `shipment.tracking_updated`, `shipment.delivered`, `claim.created`, `claim.updated`, `render.completed`, `render.failed`, `product.updated`, `webhook_endpoint.disabled`
      */
     eventTypes?: (
       | "order.created"
       | "order.updated"
       | "order.shipped"
       | "shipment.created"
+      | "shipment.tracking_updated"
+      | "shipment.delivered"
       | "claim.created"
       | "claim.updated"
       | "render.completed"
       | "render.failed"
       | "product.updated"
+      | "webhook_endpoint.disabled"
     )[];
     description?: string | null;
     /**
@@ -2845,6 +3065,20 @@ export const operations = {
     pageKey: null,
     pending: false,
   },
+  previewRender: {
+    method: "POST",
+    path: "/v2/renders/preview",
+    resource: "renders",
+    name: "preview",
+    pathParams: [],
+    query: [],
+    body: "json",
+    bodyRequired: true,
+    success: 200,
+    result: "binary",
+    pageKey: null,
+    pending: false,
+  },
   quoteShipping: {
     method: "POST",
     path: "/v2/quote",
@@ -2901,6 +3135,34 @@ export const operations = {
     pageKey: null,
     pending: false,
   },
+  testAddTrackingEvents: {
+    method: "POST",
+    path: "/v2/test-helpers/shipments/{shipmentReference}/tracking-events",
+    resource: "testHelpers",
+    name: "addTrackingEvents",
+    pathParams: ["shipmentReference"],
+    query: [],
+    body: "json",
+    bodyRequired: true,
+    success: 200,
+    result: "json",
+    pageKey: null,
+    pending: false,
+  },
+  testAdvanceClock: {
+    method: "POST",
+    path: "/v2/test-helpers/clock/advance",
+    resource: "testHelpers",
+    name: "advanceClock",
+    pathParams: [],
+    query: [],
+    body: "json",
+    bodyRequired: true,
+    success: 200,
+    result: "json",
+    pageKey: null,
+    pending: false,
+  },
   testCreateShipment: {
     method: "POST",
     path: "/v2/test-helpers/shipments",
@@ -2929,6 +3191,34 @@ export const operations = {
     pageKey: null,
     pending: false,
   },
+  testDeleteClock: {
+    method: "DELETE",
+    path: "/v2/test-helpers/clock",
+    resource: "testHelpers",
+    name: "deleteClock",
+    pathParams: [],
+    query: [],
+    body: "none",
+    bodyRequired: false,
+    success: 204,
+    result: "empty",
+    pageKey: null,
+    pending: false,
+  },
+  testGetClock: {
+    method: "GET",
+    path: "/v2/test-helpers/clock",
+    resource: "testHelpers",
+    name: "getClock",
+    pathParams: [],
+    query: [],
+    body: "none",
+    bodyRequired: false,
+    success: 200,
+    result: "json",
+    pageKey: null,
+    pending: false,
+  },
   testStartProduction: {
     method: "POST",
     path: "/v2/test-helpers/orders/{orderReference}/start-production",
@@ -2940,6 +3230,20 @@ export const operations = {
     bodyRequired: false,
     success: 204,
     result: "empty",
+    pageKey: null,
+    pending: false,
+  },
+  testTriggerEvent: {
+    method: "POST",
+    path: "/v2/test-helpers/events/trigger",
+    resource: "testHelpers",
+    name: "triggerEvent",
+    pathParams: [],
+    query: [],
+    body: "json",
+    bodyRequired: true,
+    success: 200,
+    result: "json",
     pageKey: null,
     pending: false,
   },
@@ -3509,6 +3813,16 @@ export interface Operations {
     result: "json";
     item: undefined;
   };
+  previewRender: {
+    params: [];
+    query: undefined;
+    queryRequired: false;
+    body: PreviewRenderBody;
+    bodyKind: "json";
+    response: undefined;
+    result: "binary";
+    item: undefined;
+  };
   quoteShipping: {
     params: [];
     query: undefined;
@@ -3549,6 +3863,26 @@ export interface Operations {
     result: "json";
     item: undefined;
   };
+  testAddTrackingEvents: {
+    params: [shipmentReference: string];
+    query: undefined;
+    queryRequired: false;
+    body: TestAddTrackingEventsBody;
+    bodyKind: "json";
+    response: TestAddTrackingEventsResponse;
+    result: "json";
+    item: undefined;
+  };
+  testAdvanceClock: {
+    params: [];
+    query: undefined;
+    queryRequired: false;
+    body: TestAdvanceClockBody;
+    bodyKind: "json";
+    response: TestAdvanceClockResponse;
+    result: "json";
+    item: undefined;
+  };
   testCreateShipment: {
     params: [];
     query: undefined;
@@ -3569,6 +3903,26 @@ export interface Operations {
     result: "empty";
     item: undefined;
   };
+  testDeleteClock: {
+    params: [];
+    query: undefined;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: undefined;
+    result: "empty";
+    item: undefined;
+  };
+  testGetClock: {
+    params: [];
+    query: undefined;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: TestGetClockResponse;
+    result: "json";
+    item: undefined;
+  };
   testStartProduction: {
     params: [orderReference: string];
     query: undefined;
@@ -3577,6 +3931,16 @@ export interface Operations {
     bodyKind: "none";
     response: undefined;
     result: "empty";
+    item: undefined;
+  };
+  testTriggerEvent: {
+    params: [];
+    query: undefined;
+    queryRequired: false;
+    body: TestTriggerEventBody;
+    bodyKind: "json";
+    response: TestTriggerEventResponse;
+    result: "json";
     item: undefined;
   };
   testWebhookEndpoint: {
@@ -3710,6 +4074,7 @@ export interface Resources {
     downloadThumbnail: "downloadRenderThumbnail";
     get: "getRender";
     list: "listRenders";
+    preview: "previewRender";
   };
   rendertokens: {
     get: "getRendertokens";
@@ -3726,9 +4091,14 @@ export interface Resources {
     list: "listStores";
   };
   testHelpers: {
+    addTrackingEvents: "testAddTrackingEvents";
+    advanceClock: "testAdvanceClock";
     createShipment: "testCreateShipment";
     decideClaim: "testDecideClaim";
+    deleteClock: "testDeleteClock";
+    getClock: "testGetClock";
     startProduction: "testStartProduction";
+    triggerEvent: "testTriggerEvent";
   };
   webhookDeliveries: {
     get: "getWebhookDelivery";

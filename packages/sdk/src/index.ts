@@ -28,7 +28,10 @@ export {
   LegacyCallbackError,
   parseLegacyCallback,
   verifyWebhook,
+  eventObject,
+  isStaleEvent,
   WebhookVerificationError,
+  type EventObject,
   type LegacyCallback,
   type WebhookEvent,
 } from './webhooks.ts';

@@ -128,3 +128,30 @@ export function parseLegacyCallback(input: QueryInput): LegacyCallback {
     viaStoreCode: get('via_store_code', 'via_partner_code'),
   };
 }
+
+/** The order or shipment an event is about, with the event's place in that object's sequence. */
+export interface EventObject {
+  kind: 'order' | 'shipment';
+  reference: string;
+  sequence: number;
+}
+
+/**
+ * Order and shipment events carry the object's full state and a per-object `sequence` that grows
+ * by one with each event about it. Keep the last sequence you applied per reference and drop an
+ * event whose sequence is not higher: it is older than the state you already have.
+ */
+export function eventObject(event: Pick<WebhookEvent, 'type' | 'data'>): EventObject | null {
+  const kind = event.type.split('.')[0];
+  if (kind !== 'order' && kind !== 'shipment') return null;
+  const data = event.data as Record<string, { reference?: unknown } | unknown>;
+  const ref = (data[kind] as { reference?: unknown } | undefined)?.reference;
+  const sequence = data.sequence;
+  return typeof ref === 'string' && typeof sequence === 'number' ? { kind, reference: ref, sequence } : null;
+}
+
+/** True when `event` is older than (or the same as) the state last applied for its object. */
+export function isStaleEvent(event: Pick<WebhookEvent, 'type' | 'data'>, lastApplied: number | undefined): boolean {
+  const o = eventObject(event);
+  return !!o && lastApplied !== undefined && o.sequence <= lastApplied;
+}

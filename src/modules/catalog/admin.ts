@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Static } from 'typebox';
 import type { ChangeFeed } from '../../platform/cache.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -6,10 +8,15 @@ import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { BlobStore } from '../../platform/storage.ts';
+import { deriveFromDevices } from './derive.ts';
+import { checkDevices } from './devices.ts';
 import { CATALOG_TOPIC } from './events.ts';
 import { storeFiles } from './files.ts';
-import { type ProductRow, type ProductView, catalogWrites as w } from './repo.ts';
-import type { ImportDocument, ProductChange as ProductChangeBody, StockIn } from './schemas.ts';
+import { CASE_TYPES, isCaseType } from './casetypes.ts';
+import { layerImages, printSpecFor } from './geometry.ts';
+import { forwardOnly, stageOn } from './lifecycle.ts';
+import { type PrintSpec, type ProductRow, type ProductView, catalogWrites as w } from './repo.ts';
+import type { ImportDocument, ProductChange as ProductChangeBody, ProductStatus, StockIn } from './schemas.ts';
 import { type Outcome, type ProductFiles, allFiles, placeFiles, productWriter } from './writer.ts';
 
 type Doc = Static<typeof ImportDocument>;
@@ -64,7 +71,7 @@ export function catalogAdmin(deps: {
     unchanged: 0,
   });
 
-  async function importCatalog(doc: Doc) {
+  async function importCatalog(doc: Doc, opts: { digest?: string } = {}) {
     const orgs = new Map<string, string | null>();
     const checkAll = async (list: Array<Record<string, unknown>> | undefined, field: string, kind: string) => {
       for (const [i, x] of (list ?? []).entries()) {
@@ -91,17 +98,48 @@ export function catalogAdmin(deps: {
           throw badRequest(`body.${kind}[${i}].reference is not a ${resource} reference`);
       }
     }
+    const fileDevices = doc.devices ? checkDevices(doc.devices, 'body.devices') : [];
+    const stored = new Map((await w.devices(db)).map((r) => [r.key, r.geometry]));
+    const devices = new Map([...stored, ...fileDevices.map((d) => [d.key, d] as const)]);
+    const fileGroups = new Map((doc.productgroups ?? []).map((g) => [g.code, g]));
+    const derived = await deriveFromDevices(
+      doc,
+      {
+        devices,
+        caseType: async (key) => {
+          const g = fileGroups.get(key);
+          if (g && g.caseType !== undefined) return g.caseType;
+          return (await w.productgroupByKey(db, key))?.case_type ?? null;
+        },
+      },
+      clock.now(),
+    );
     const productFiles: ProductFiles[] = [];
     for (const [i, p] of (doc.products ?? []).entries()) {
       if (p.reference !== undefined && !isReference('Product', p.reference))
         throw badRequest(`body.products[${i}].reference is not a Product reference`);
-      productFiles.push(await placeFiles(p, `body.products[${i}]`));
+      productFiles.push(await placeFiles({ ...p, layers: p.layers ?? derived[i].layers }, `body.products[${i}]`));
     }
     await storeFiles(deps.blobs, productFiles.flatMap(allFiles));
 
     return write(async (tx) => {
       const now = clock.now();
-      const summary = { productgroups: count(), packagings: count(), items: count(), products: count() };
+      const summary = {
+        devices: count(),
+        productgroups: count(),
+        packagings: count(),
+        items: count(),
+        products: count(),
+      };
+      for (const d of fileDevices) {
+        const before = stored.get(d.key);
+        if (before && isDeepStrictEqual(before, d)) {
+          summary.devices.unchanged++;
+          continue;
+        }
+        await w.upsertDevice(tx, d, now);
+        summary.devices[before ? 'updated' : 'created']++;
+      }
       const refs = {
         productgroups: {} as Record<string, string>,
         packagings: {} as Record<string, string>,
@@ -122,6 +160,7 @@ export function catalogAdmin(deps: {
         const cur = await w.productgroup(tx, g.code, g.reference);
         if (cur && g.reference && cur.id !== g.reference)
           throw mismatch(`body.productgroups[${i}]`, g.code, cur.id, g.reference);
+        const caseType = g.caseType === undefined ? (cur?.case_type ?? null) : g.caseType;
         if (!cur) {
           const id = g.reference ?? newReference('Productgroup');
           await w.insertProductgroup(tx, {
@@ -130,6 +169,7 @@ export function catalogAdmin(deps: {
             name: g.name,
             price_cents: g.price,
             private_organization_id: priv,
+            case_type: caseType,
             created_at: now,
             updated_at: now,
           });
@@ -141,13 +181,15 @@ export function catalogAdmin(deps: {
           cur.code === g.code &&
           cur.name === g.name &&
           cur.price_cents === g.price &&
-          cur.private_organization_id === priv;
+          cur.private_organization_id === priv &&
+          cur.case_type === caseType;
         if (!same)
           await w.updateProductgroup(tx, cur.id, {
             code: g.code,
             name: g.name,
             price_cents: g.price,
             private_organization_id: priv,
+            case_type: caseType,
             at: now,
           });
         summary.productgroups[same ? 'unchanged' : 'updated']++;
@@ -242,6 +284,7 @@ export function catalogAdmin(deps: {
         }
         // Without reference or legacy SKU, a product is known by its item and name.
         if (!cur && !p.reference && !p.legacyItemSku) cur = await w.productByItemAndName(tx, item.id, p.name);
+        const from = derived[i];
         const saved = await saveProduct(
           tx,
           cur,
@@ -252,11 +295,12 @@ export function catalogAdmin(deps: {
             privateOrganizationId: group.private_organization_id,
             name: p.name,
             legacySku: p.legacyItemSku,
-            status: p.status,
+            status: p.status ?? forwardOnly(cur?.status, from.stage!),
             printable: p.printable,
             weightGrams: p.weightGrams,
             created: p.created ? new Date(p.created) : undefined,
-            print: p.print,
+            print: p.print === undefined ? from.print : p.print,
+            deviceKey: from.deviceKey,
           },
           productFiles[i],
           item,
@@ -272,8 +316,21 @@ export function catalogAdmin(deps: {
           outcome: saved.outcome,
         });
       }
+      if (opts.digest) await w.recordApplied(tx, opts.digest, now);
       return { summary, references: refs };
     });
+  }
+
+  /**
+   * Applies a file unless this exact file was applied before (the demo seed runs on every start and
+   * in every test; applying 500 unchanged products each time is wasted work, and would undo stock
+   * changed since).
+   */
+  async function importCatalogOnce(doc: Doc): Promise<{ applied: boolean }> {
+    const digest = createHash('sha256').update(JSON.stringify(doc)).digest('hex');
+    if (await w.applied(db, digest)) return { applied: false };
+    await importCatalog(doc, { digest });
+    return { applied: true };
   }
 
   async function productView(ref: string) {
@@ -284,6 +341,7 @@ export function catalogAdmin(deps: {
 
   const admin = {
     importCatalog,
+    importCatalogOnce,
 
     /** Status, name, stock, print specification, layers and media of one product (operator). */
     async changeProduct(ref: string, change: Static<typeof ProductChangeBody>) {
@@ -320,6 +378,62 @@ export function catalogAdmin(deps: {
       });
       return admin.operatorProduct(ref);
     },
+    /**
+     * Moves every product with a device to its stage on `catalogDate` (YYYY-MM-DD, default today;
+     * forward only, with the usual events). A print product leaving `announced` without a print
+     * specification gets one, and layers, from its device and case type.
+     */
+    async advanceLifecycle(catalogDate?: string) {
+      const date = catalogDate ? new Date(`${catalogDate}T00:00:00Z`) : clock.now();
+      const plan: Array<{ id: string; to: ProductStatus }> = [];
+      const extra = new Map<string, { print: PrintSpec; files: ProductFiles }>();
+      for (const r of await w.productsWithDevices(db)) {
+        const to = forwardOnly(r.status, stageOn(r.geometry.releaseDate, date)) as ProductStatus;
+        if (to === r.status) continue;
+        plan.push({ id: r.id, to });
+        if (!r.printable || r.print_spec || to === 'announced' || !isCaseType(r.case_type)) continue;
+        const ct = CASE_TYPES[r.case_type];
+        const images = r.has_layers ? {} : await layerImages(r.geometry, ct);
+        const layers = Object.entries(images).map(([name, b]) => ({ name, file: { base64: b.toString('base64') } }));
+        extra.set(r.id, {
+          print: printSpecFor(r.geometry, ct),
+          files: await placeFiles(r.has_layers ? {} : { layers }, `product ${r.id}`),
+        });
+      }
+      await storeFiles(
+        deps.blobs,
+        [...extra.values()].flatMap((e) => allFiles(e.files)),
+      );
+      return write(async (tx) => {
+        const moved: Array<{ reference: string; name: string; from: string; to: string }> = [];
+        for (const { id, to } of plan) {
+          const cur = (await w.lockProduct(tx, id))!;
+          const target = forwardOnly(cur.status, to);
+          if (target === cur.status) continue;
+          const view = (await w.product(tx, id))!;
+          const item = (await w.lockItem(tx, cur.item_id))!;
+          const e = extra.get(id);
+          await saveProduct(
+            tx,
+            cur,
+            {
+              productgroupId: cur.productgroup_id,
+              itemId: cur.item_id,
+              privateOrganizationId: view.private_organization_id,
+              name: cur.name,
+              status: target,
+              printable: cur.printable,
+              print: e?.print,
+            },
+            e?.files ?? {},
+            item,
+            `product ${id} (${cur.name})`,
+          );
+          moved.push({ reference: id, name: cur.name, from: cur.status, to: target });
+        }
+        return { catalogDate: date.toISOString().slice(0, 10), moved };
+      });
+    },
     /** Stock of a warehouse item, by SKU or reference. */
     async setItemStock(key: string, stock: Static<typeof StockIn>) {
       return write(async (tx) => {
@@ -342,7 +456,13 @@ export function catalogAdmin(deps: {
     /** Any product with who may see it (operator view). */
     async operatorProduct(ref: string) {
       const view = await productView(ref);
-      return { ...(await deps.detail(view.id, view)), privateOrganizationReference: view.private_organization_id };
+      const [shape] = await w.productShapes(db, [view.id]);
+      return {
+        ...(await deps.detail(view.id, view)),
+        privateOrganizationReference: view.private_organization_id,
+        device: view.device_key,
+        caseType: shape?.case_type ?? null,
+      };
     },
     async operatorProducts(page: PageRequest) {
       const ks = keyset(deps.cursors, 'operator-products', page);

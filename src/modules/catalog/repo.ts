@@ -1,5 +1,6 @@
 import type { Executor } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
+import type { DeviceGeometry } from './devices.ts';
 
 export interface PrintSpec {
   widthMm: number;
@@ -16,6 +17,13 @@ export interface ProductgroupRow {
   name: string;
   price_cents: number;
   private_organization_id: string | null;
+  case_type: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+export interface DeviceRow {
+  key: string;
+  geometry: DeviceGeometry;
   created_at: Date;
   updated_at: Date;
 }
@@ -49,6 +57,7 @@ export interface ProductRow {
   printable: boolean;
   weight_grams: number;
   print_spec: PrintSpec | null;
+  device_key: string | null;
   layers_modified: Date | null;
   print_modified: Date | null;
   created_at: Date;
@@ -199,18 +208,25 @@ export const catalogWrites = {
   },
   async insertProductgroup(ex: Executor, g: Omit<ProductgroupRow, 'seq'>) {
     await ex.query(
-      'INSERT INTO productgroups (id, code, name, price_cents, private_organization_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [g.id, g.code, g.name, g.price_cents, g.private_organization_id, g.created_at, g.updated_at],
+      'INSERT INTO productgroups (id, code, name, price_cents, private_organization_id, case_type, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [g.id, g.code, g.name, g.price_cents, g.private_organization_id, g.case_type, g.created_at, g.updated_at],
     );
   },
   async updateProductgroup(
     ex: Executor,
     id: string,
-    g: { code: string; name: string; price_cents: number; private_organization_id: string | null; at: Date },
+    g: {
+      code: string;
+      name: string;
+      price_cents: number;
+      private_organization_id: string | null;
+      case_type: string | null;
+      at: Date;
+    },
   ) {
     await ex.query(
-      'UPDATE productgroups SET code = $2, name = $3, price_cents = $4, private_organization_id = $5, updated_at = $6 WHERE id = $1',
-      [id, g.code, g.name, g.price_cents, g.private_organization_id, g.at],
+      'UPDATE productgroups SET code = $2, name = $3, price_cents = $4, private_organization_id = $5, case_type = $6, updated_at = $7 WHERE id = $1',
+      [id, g.code, g.name, g.price_cents, g.private_organization_id, g.case_type, g.at],
     );
   },
 
@@ -316,8 +332,8 @@ export const catalogWrites = {
   },
   async insertProduct(ex: Executor, p: Omit<ProductRow, 'seq'>) {
     await ex.query(
-      `INSERT INTO products (id, productgroup_id, item_id, name, legacy_item_sku, status, printable, weight_grams, print_spec, layers_modified, print_modified, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      `INSERT INTO products (id, productgroup_id, item_id, name, legacy_item_sku, status, printable, weight_grams, print_spec, layers_modified, print_modified, created_at, updated_at, device_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
       [
         p.id,
         p.productgroup_id,
@@ -332,13 +348,14 @@ export const catalogWrites = {
         p.print_modified,
         p.created_at,
         p.updated_at,
+        p.device_key,
       ],
     );
   },
   async updateProduct(ex: Executor, p: Omit<ProductRow, 'seq' | 'created_at'>) {
     await ex.query(
       `UPDATE products SET productgroup_id = $2, item_id = $3, name = $4, legacy_item_sku = $5, status = $6, printable = $7, weight_grams = $8,
-         print_spec = $9, layers_modified = $10, print_modified = $11, updated_at = $12 WHERE id = $1`,
+         print_spec = $9, layers_modified = $10, print_modified = $11, updated_at = $12, device_key = $13 WHERE id = $1`,
       [
         p.id,
         p.productgroup_id,
@@ -352,7 +369,66 @@ export const catalogWrites = {
         p.layers_modified,
         p.print_modified,
         p.updated_at,
+        p.device_key,
       ],
+    );
+  },
+
+  async applied(ex: Executor, digest: string): Promise<boolean> {
+    return (await ex.query('SELECT 1 FROM catalog_applied WHERE digest = $1', [digest])).length > 0;
+  },
+  async recordApplied(ex: Executor, digest: string, at: Date) {
+    await ex.query('INSERT INTO catalog_applied (digest, applied_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+      digest,
+      at,
+    ]);
+  },
+  async devices(ex: Executor): Promise<DeviceRow[]> {
+    return ex.query<DeviceRow>('SELECT key, geometry, created_at, updated_at FROM devices ORDER BY key');
+  },
+  async device(ex: Executor, key: string): Promise<DeviceRow | null> {
+    return (
+      (
+        await ex.query<DeviceRow>('SELECT key, geometry, created_at, updated_at FROM devices WHERE key = $1', [key])
+      )[0] ?? null
+    );
+  },
+  async upsertDevice(ex: Executor, d: DeviceGeometry, at: Date) {
+    await ex.query(
+      `INSERT INTO devices (key, brand, model, release_date, flagship, geometry, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+       ON CONFLICT (key) DO UPDATE SET brand = $2, model = $3, release_date = $4, flagship = $5, geometry = $6, updated_at = $7`,
+      [d.key, d.brand, d.model, d.releaseDate, d.flagship, JSON.stringify(d), at],
+    );
+  },
+  /** Every product that fits a device, with what its stage and print area follow from. */
+  async productsWithDevices(ex: Executor): Promise<
+    Array<{
+      id: string;
+      status: string;
+      printable: boolean;
+      print_spec: PrintSpec | null;
+      case_type: string | null;
+      geometry: DeviceGeometry;
+      has_layers: boolean;
+    }>
+  > {
+    return ex.query(
+      `SELECT p.id, p.status, p.printable, p.print_spec, g.case_type, d.geometry,
+              EXISTS (SELECT 1 FROM product_media m WHERE m.product_id = p.id AND m.kind = 'layer') AS has_layers
+         FROM products p JOIN productgroups g ON g.id = p.productgroup_id JOIN devices d ON d.key = p.device_key
+        ORDER BY p.seq`,
+    );
+  },
+  /** Device and case type of products, for the picture makers (rendering). */
+  async productShapes(
+    ex: Executor,
+    ids: string[],
+  ): Promise<Array<{ id: string; case_type: string | null; geometry: DeviceGeometry | null }>> {
+    return ex.query(
+      `SELECT p.id, g.case_type, d.geometry FROM products p JOIN productgroups g ON g.id = p.productgroup_id
+         LEFT JOIN devices d ON d.key = p.device_key WHERE p.id = ANY($1)`,
+      [ids],
     );
   },
 

@@ -9,6 +9,7 @@ import type { MediaRow } from './repo.ts';
 import {
   ImportDocument,
   Item,
+  LifecycleAdvance,
   LegacySkuQuery,
   MediaParams,
   Packaging,
@@ -40,7 +41,7 @@ function notModified(req: FastifyRequest, etag: string, modified: Date): boolean
   return !Number.isNaN(since) && Math.floor(modified.getTime() / 1000) * 1000 <= since;
 }
 
-async function sendMedia(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, m: MediaRow) {
+export async function sendMedia(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, m: MediaRow) {
   const etag = `"${m.sha256.slice(0, 32)}"`;
   // A render's file name carries its content hash, so it can be cached forever; other files revalidate.
   reply.header(
@@ -188,6 +189,9 @@ export function catalogOperatorRoutes(app: FastifyInstance, s: Services): void {
 
     r.post('/catalog/import', { bodyLimit: s.config.uploadLimitBytes, schema: { body: ImportDocument } }, async (req) =>
       s.catalog.importCatalog(req.body),
+    );
+    r.post('/catalog/lifecycle', { schema: { body: LifecycleAdvance } }, async (req) =>
+      s.catalog.advanceLifecycle(req.body.catalogDate),
     );
     r.get('/catalog/products', { schema: { querystring: Strict(PageQuery) } }, async (req) =>
       s.catalog.operatorProducts(req.query),

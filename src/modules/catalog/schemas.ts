@@ -1,3 +1,4 @@
+import { CASE_TYPE_KEYS } from './casetypes.ts';
 import { Cents, Nullable, Open, PageQuery, Reference, Strict, Timestamp, Type } from '../../platform/http/schemas.ts';
 
 export const STATUSES = ['announced', 'prelaunched', 'launched', 'sunsetted', 'ended', 'archived'] as const;
@@ -136,7 +137,65 @@ export const MediaIn = Strict({
 
 export const StockIn = Strict({ logicalQuantity: Quantity, physicalQuantity: Type.Optional(Quantity) });
 
+const Mm = (max: number, description?: string) =>
+  Type.Number({ minimum: 0, maximum: max, ...(description ? { description } : {}) });
+const PositiveMm = (max: number, description?: string) =>
+  Type.Number({ exclusiveMinimum: 0, maximum: max, ...(description ? { description } : {}) });
+
+/** One phone model's outer geometry (docs/catalog-import.md, "Devices"). */
+export const DeviceIn = Strict({
+  key: Code,
+  brand: Name,
+  model: Name,
+  releaseDate: Type.String({ format: 'date', description: 'YYYY-MM-DD; drives the lifecycle stage' }),
+  flagship: Type.Boolean(),
+  preliminary: Type.Optional(
+    Type.Boolean({ description: 'Dimensions from leaks or dummies: no print specification while announced' }),
+  ),
+  body: Strict({
+    widthMm: PositiveMm(300),
+    heightMm: PositiveMm(300),
+    depthMm: PositiveMm(50),
+    cornerRadiusMm: Mm(100),
+  }),
+  camera: Strict({
+    shape: Type.Union([Type.Literal('rounded-rect'), Type.Literal('circle')]),
+    xMm: Mm(300, 'From the left edge of the back, seen from behind'),
+    yMm: Mm(300, 'From the top edge of the back'),
+    widthMm: PositiveMm(300),
+    heightMm: PositiveMm(300),
+    cornerRadiusMm: Mm(150),
+    lenses: Type.Array(
+      Strict({
+        xMm: Mm(300, "Centre, from the island's left edge"),
+        yMm: Mm(300, "Centre, from the island's top edge"),
+        diameterMm: PositiveMm(100),
+      }),
+      { minItems: 1, maxItems: 10 },
+    ),
+  }),
+  cutouts: Type.Array(
+    Strict({
+      side: Type.Union([Type.Literal('left'), Type.Literal('right'), Type.Literal('top'), Type.Literal('bottom')]),
+      kind: Type.Union([Type.Literal('button'), Type.Literal('port'), Type.Literal('switch')]),
+      offsetMm: Mm(300),
+      lengthMm: PositiveMm(300),
+    }),
+    { maxItems: 20 },
+  ),
+  colors: Type.Array(Strict({ name: Name, hex: Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }) }), { maxItems: 20 }),
+});
+export const DeviceList = Type.Array(DeviceIn, { maxItems: 1000 });
+
 export const ImportDocument = Strict({
+  catalogDate: Type.Optional(
+    Type.String({
+      format: 'date',
+      description:
+        'YYYY-MM-DD: the day lifecycle stages are derived for (products with a device and no status); default today',
+    }),
+  ),
+  devices: Type.Optional(DeviceList),
   productgroups: Type.Optional(
     Type.Array(
       Strict({
@@ -145,6 +204,14 @@ export const ImportDocument = Strict({
         name: Name,
         price: Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'EUR cents' }),
         privateOrganization: Type.Optional(OrgRef),
+        caseType: Type.Optional(
+          Nullable(
+            Type.String({
+              enum: [...CASE_TYPE_KEYS],
+              description: 'What the group sells; products with a device get print area and layers from it',
+            }),
+          ),
+        ),
       }),
       { maxItems: 1000 },
     ),
@@ -180,7 +247,10 @@ export const ImportDocument = Strict({
         name: Name,
         productgroup: Type.String({ maxLength: 200, description: 'code or reference' }),
         item: Type.String({ maxLength: 200, description: 'warehouse SKU or reference' }),
-        status: Type.String({ enum: [...STATUSES] }),
+        device: Type.Optional(Nullable(Type.String({ maxLength: 200, description: 'key of the device it fits' }))),
+        status: Type.Optional(
+          Type.String({ enum: [...STATUSES], description: "left out: derived from the device's release date" }),
+        ),
         printable: Type.Boolean(),
         weightGrams: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
         created: Type.Optional(Type.String({ format: 'date-time' })),
@@ -204,3 +274,7 @@ export const ProductChange = Strict(
   },
   { minProperties: 1 },
 );
+
+export const LifecycleAdvance = Strict({
+  catalogDate: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD; default today' })),
+});

@@ -15,8 +15,17 @@ import {
   type ProductgroupRow,
   type ProductView,
   catalogReads as reads,
+  catalogWrites,
   isVisibleTo,
 } from './repo.ts';
+import { CASE_TYPES, type CaseType, isCaseType } from './casetypes.ts';
+import type { DeviceGeometry } from './devices.ts';
+
+/** A product's device and case type (null when it has none). */
+export interface ProductShape {
+  device: DeviceGeometry | null;
+  caseType: CaseType | null;
+}
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -237,6 +246,26 @@ export function catalogService(deps: {
       for (const l of listeners) await l(change);
     },
     /** Every product the organization can see, archived included (the demo seed lists them). */
+    /**
+     * What a product looks like, for the picture makers (product media, mockups): the device it fits
+     * and its productgroup's case type with the material. Either is null when the product has none
+     * (accessories, cases imported without a device). Unknown references are left out.
+     */
+    async productShapes(refs: string[]): Promise<Map<string, ProductShape>> {
+      const ids = [...new Set(refs.filter((r) => isReference('Product', r)))];
+      const rows = ids.length ? await catalogWrites.productShapes(db, ids) : [];
+      return new Map(
+        rows.map((r) => [
+          r.id,
+          { device: r.geometry, caseType: isCaseType(r.case_type) ? CASE_TYPES[r.case_type] : null },
+        ]),
+      );
+    },
+    /** The stored device table. */
+    async devices(): Promise<DeviceGeometry[]> {
+      return (await catalogWrites.devices(db)).map((r) => r.geometry);
+    },
+
     async productSummaries(orgId: string) {
       return (await reads.allProducts(db, orgId)).map((p) => ({
         reference: p.id,

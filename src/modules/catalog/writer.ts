@@ -36,6 +36,8 @@ export interface Desired {
   created?: Date;
   /** undefined: keep as it is. */
   print?: PrintSpec | null;
+  /** The device the product fits; undefined: keep as it is. */
+  deviceKey?: string | null;
 }
 
 const samePrint = (a: PrintSpec | null, b: PrintSpec | null) =>
@@ -232,6 +234,7 @@ export function productWriter(clock: Clock) {
         printable: d.printable,
         weight_grams: d.weightGrams ?? 50,
         print_spec: print,
+        device_key: d.deviceKey ?? null,
         layers_modified: files.layers?.length ? created : null,
         print_modified: print ? created : null,
         created_at: created,
@@ -257,6 +260,7 @@ export function productWriter(clock: Clock) {
       printable: cur.printable,
       weight_grams: d.weightGrams ?? cur.weight_grams,
       print_spec: print,
+      device_key: d.deviceKey === undefined ? cur.device_key : d.deviceKey,
       layers_modified: layersChanged ? now : cur.layers_modified,
       print_modified: printChanged ? (print ? now : null) : cur.print_modified,
       updated_at: now,
@@ -268,7 +272,8 @@ export function productWriter(clock: Clock) {
       next.item_id !== cur.item_id ||
       next.name !== cur.name ||
       next.status !== cur.status ||
-      next.weight_grams !== cur.weight_grams;
+      next.weight_grams !== cur.weight_grams ||
+      next.device_key !== cur.device_key;
     if (rowChanged) await w.updateProduct(tx, next);
     if (cur.status !== d.status) {
       await emit(tx, {

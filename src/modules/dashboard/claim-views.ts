@@ -2,12 +2,54 @@ import { badRequest } from '../../platform/errors.ts';
 import type { Services } from '../../services.ts';
 import { checked, integer, text, value } from './forms.ts';
 import { type Html, badge, field, fmtDate, form, html, safeUrl, statusTone, table } from './html.ts';
+import { orderHistoryRepo } from './order-history-repo.ts';
 
 export type ClaimDetail = Awaited<ReturnType<Services['claims']['get']>>;
+
+/** What the partner ordered on a claimed line: the product's name, the artwork and a mockup of it. */
+export interface LineContext {
+  productName: string | null;
+  artworkUrl: string | null;
+  mockupUrl: string | null;
+}
+export type LineContexts = Map<string, LineContext>;
+const lineKey = (orderRef: string, index: number) => `${orderRef}#${index}`;
+
+/**
+ * The product, artwork and newest mockup of every claimed line, for the review next to the evidence.
+ * `urls` turns an image or render reference into a link the viewer may open (dashboard or console).
+ */
+export async function lineContexts(
+  s: Services,
+  orgId: string,
+  c: ClaimDetail,
+  urls: { image: (ref: string) => string; render: (ref: string) => string },
+): Promise<LineContexts> {
+  const out: LineContexts = new Map();
+  const orderRefs = [...new Set(c.claimlines.map((l) => l.orderReference ?? c.orderReference))];
+  const orders = await Promise.all(orderRefs.map((ref) => s.orders.get(orgId, ref).catch(() => null)));
+  for (const o of orders) {
+    if (!o) continue;
+    for (const l of o.orderlines) {
+      const claimed = c.claimlines.some(
+        (x) => (x.orderReference ?? c.orderReference) === o.reference && x.orderlineIndex === l.index,
+      );
+      if (!claimed) continue;
+      const product = await s.catalog.product(orgId, l.productReference).catch(() => null);
+      const [render] = l.imageReference ? await orderHistoryRepo.renders(s.db, orgId, [l.imageReference]) : [];
+      out.set(lineKey(o.reference, l.index), {
+        productName: product?.name ?? null,
+        artworkUrl: l.imageReference ? urls.image(l.imageReference) : null,
+        mockupUrl: render ? urls.render(render.id) : null,
+      });
+    }
+  }
+  return out;
+}
 type Decision = Parameters<Services['claims']['decide']>[2];
 
 /** The claim with its lines, evidence images and decisions (partner and operator alike). */
-export function claimView(c: ClaimDetail, orderLink: (ref: string) => string): Html {
+export function claimView(c: ClaimDetail, orderLink: (ref: string) => string, lines: LineContexts = new Map()): Html {
   const images = (urls: string[]) =>
     urls.length
       ? html`<div class="thumbs">${urls.map((u, i) => (safeUrl(u) ? html`<figure><a href="${safeUrl(u)}"><img src="${safeUrl(u)}" alt="Evidence image ${i + 1}" loading="lazy"></a></figure>` : ''))}</div>`
@@ -19,13 +61,20 @@ ${c.decision ? html`<dt>Decided</dt><dd>${fmtDate(c.decision.decided)}${c.decisi
 ${c.replacementOrderReferences.length ? html`<dt>Replacement orders</dt><dd>${c.replacementOrderReferences.map((r) => html`<a class="ref" href="${orderLink(r)}">${r}</a> `)}</dd>` : ''}</dl>
 ${c.evidenceUrls.length ? html`<h2>Evidence</h2>${images(c.evidenceUrls)}` : ''}
 <h2>Claimed lines</h2>${table(
-    ['Line', 'Category', 'Quantity', 'Evidence', 'Decision'],
-    c.claimlines.map(
-      (
-        l,
-      ) => html`<tr><td>${l.orderlineIndex}<br><span class="help ref">${l.productReference}</span></td><td>${l.claimcategory.name}</td><td>${l.quantity}</td>
-<td>${images(l.evidenceUrls)}</td><td>${l.decision ? html`replace ${l.decision.replacementQuantity}, refund ${l.decision.refundQuantity}, reject ${l.decision.rejectionQuantity}${l.decision.comment ? html`<br>${l.decision.comment}` : ''}` : 'pending'}</td></tr>`,
-    ),
+    ['Line', 'Category', 'Quantity', 'Ordered: artwork and mockup', 'Evidence', 'Decision'],
+    c.claimlines.map((l) => {
+      const ctx = lines.get(lineKey(l.orderReference ?? c.orderReference, l.orderlineIndex));
+      const pic = (u: string | null | undefined, alt: string) =>
+        u
+          ? html`<figure><a href="${u}"><img src="${u}" alt="${alt}" loading="lazy"></a><figcaption>${alt.split(' ')[0]}</figcaption></figure>`
+          : '';
+      const ordered =
+        ctx?.artworkUrl || ctx?.mockupUrl
+          ? html`<div class="thumbs">${pic(ctx.artworkUrl, `Artwork of line ${l.orderlineIndex}`)}${pic(ctx.mockupUrl, `Mockup of line ${l.orderlineIndex}`)}</div>`
+          : html`<span class="help">no artwork</span>`;
+      return html`<tr><td>${l.orderlineIndex}${ctx?.productName ? html`<br>${ctx.productName}` : ''}<br><span class="help ref">${l.productReference}</span></td><td>${l.claimcategory.name}</td><td>${l.quantity}</td>
+<td>${ordered}</td><td>${images(l.evidenceUrls)}</td><td>${l.decision ? html`replace ${l.decision.replacementQuantity}, refund ${l.decision.refundQuantity}, reject ${l.decision.rejectionQuantity}${l.decision.comment ? html`<br>${l.decision.comment}` : ''}` : 'pending'}</td></tr>`;
+    }),
     { caption: 'Claimed lines' },
   )}`;
 }

@@ -128,7 +128,7 @@ ${field({ label: 'Initial password', name: 'password', type: 'password', autocom
         html: page(
           ctx.page,
           'Invitation created',
-          html`<div class="card"><p>Send this link to <strong>${inv.user.email}</strong>; it is shown only now and works once, for 7 days.</p>
+          html`<div class="card"><p>Send this link to <strong>${inv.email}</strong>; it is shown only now and works once, for 7 days.</p>
 <div class="secret"><code id="invite-link">${link}</code><button type="button" class="btn secondary" data-copy="invite-link">Copy link</button></div><p><a href="/console/organizations/${refParam(req)}">Back</a></p></div>`,
         ),
       };

@@ -2,10 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { jobsRepo } from '../../platform/jobs/queue.ts';
 import { STATUSES as PRODUCT_STATUSES } from '../catalog/schemas.ts';
-import { claimView, decisionForm, decisionFrom } from './claim-views.ts';
+import { claimView, decisionForm, decisionFrom, lineContexts } from './claim-views.ts';
 import { integer, text, value } from './forms.ts';
 import { type Html, badge, buttonForm, field, fmtDate, form, html, select, statusTone, table } from './html.ts';
 import { page } from './layout.ts';
+import { consoleCatalogRepo } from './console-catalog-repo.ts';
+import { sendMedia } from '../catalog/routes.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
 const OPEN = ['pending', 'preorder', 'in_production'] as const;
@@ -24,18 +26,61 @@ export function consolePages(r: DashRouter): void {
   const allOrgs = async () => (await s.organization.listOrganizations({ limit: 100 })).organizations;
 
   const catalogPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
-    const cursor = (req.query as Record<string, string | undefined>)?.cursor;
-    const { products, nextCursor } = await s.catalog.operatorProducts({ limit: 50, cursor: cursor?.slice(0, 500) });
+    const query = (req.query ?? {}) as Record<string, string | undefined>;
+    const facets = await consoleCatalogRepo.facets(s.db);
+    const pick = (v: string | undefined, allowed: string[]) => (v && allowed.includes(v) ? v : undefined);
+    const filter = {
+      q: query.q?.trim().slice(0, 100) || undefined,
+      brand: pick(
+        query.brand,
+        facets.brands.map((x) => x.v),
+      ),
+      device: pick(
+        query.device,
+        facets.devices.map((x) => x.v),
+      ),
+      caseType: pick(
+        query.caseType,
+        facets.caseTypes.map((x) => x.v),
+      ),
+      stage: pick(query.stage, [...PRODUCT_STATUSES]),
+    };
+    const offset = /^\d{1,6}$/.test(query.offset ?? '') ? Number(query.offset) : 0;
+    const found = await consoleCatalogRepo.search(s.db, { ...filter, limit: 50, offset });
+    const more = found.length > 50;
+    const rows = found.slice(0, 50);
+    const products = await Promise.all(
+      rows.map(async (x) => ({
+        ...x,
+        p: (await s.catalog.operatorProduct(x.id)) as unknown as Product & {
+          legacyItemSKU: string;
+          privateOrganizationReference?: string | null;
+        },
+      })),
+    );
+    const keep = new URLSearchParams(Object.entries(filter).filter(([, v]) => v) as Array<[string, string]>);
+    const any = (label: string) => ({ value: '', label });
     return page(
       ctx.page,
       'Catalog',
       html`<p>Products move forward only: ${PRODUCT_STATUSES.join(' → ')}. Stock is the logical quantity of the product’s warehouse item.</p>
+<form method="get" class="filters card" aria-label="Search the catalog">
+${field({ label: 'Search', name: 'q', type: 'search', value: filter.q ?? '', maxlength: 100, help: 'name, SKU or reference' })}
+${select({ label: 'Brand', name: 'brand', value: filter.brand ?? '', options: [any('any brand'), ...facets.brands.map((x) => ({ value: x.v, label: x.v }))] })}
+${select({ label: 'Device', name: 'device', value: filter.device ?? '', options: [any('any device'), ...facets.devices.map((x) => ({ value: x.v, label: x.label }))] })}
+${select({ label: 'Case type', name: 'caseType', value: filter.caseType ?? '', options: [any('any case type'), ...facets.caseTypes.map((x) => ({ value: x.v, label: x.v }))] })}
+${select({ label: 'Stage', name: 'stage', value: filter.stage ?? '', options: [any('any stage'), ...PRODUCT_STATUSES.map((x) => ({ value: x, label: x }))] })}
+<button type="submit" class="btn secondary">Search</button></form>
 ${table(
-  ['Product', 'Status', 'Available', 'Change'],
+  ['Picture', 'Product', 'Status', 'Available', 'Change'],
   products.map(
-    (
+    ({
       p,
-    ) => html`<tr><td>${p.name}<br><span class="help ref">${p.reference} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
+      picture,
+      device,
+      case_type,
+    }) => html`<tr><td>${picture ? html`<img src="/console/catalog/${p.reference}/media/${picture}" alt="" width="64" height="64" loading="lazy" class="thumb">` : html`<span class="help">no picture</span>`}</td>
+<td>${p.name}<br><span class="help">${[device, case_type].filter(Boolean).join(' · ')}</span><br><span class="help ref">${p.reference} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
 <td>${badge(p.status, statusTone(p.status))}</td><td>${p.availableQuantity}</td>
 <td>${form(
       `/console/catalog/${p.reference}`,
@@ -45,12 +90,18 @@ ${field({ label: 'Stock', name: 'logicalQuantity', type: 'number', min: 0, value
       { label: `Change ${p.name}` },
     )}</td></tr>`,
   ),
-  { caption: 'Products', empty: 'No products.' },
+  { caption: 'Products', empty: 'No product matches. Clear a filter or search for part of a name or SKU.' },
 )}
-${nextCursor ? html`<p><a href="/console/catalog?cursor=${encodeURIComponent(nextCursor)}">More products</a></p>` : ''}`,
+${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' : ''}offset=${offset + 50}">More products</a></p>` : ''}`,
       { error: opts.error, notice: opts.notice },
     );
   };
+  r.app.get('/console/catalog/:ref/media/:filename', { config: { dashboard: 'operator' } }, async (req, reply) => {
+    const { ref, filename } = req.params as { ref: string; filename: string };
+    const media = await consoleCatalogRepo.media(s.db, ref, filename);
+    if (!media) throw notFound('Media file');
+    return sendMedia(req, reply, s.blobs, media);
+  });
   r.page('/console/catalog', 'operator', catalogPage);
   r.action(
     '/console/catalog/:ref',
@@ -157,7 +208,14 @@ ${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], ro
     return page(
       ctx.page,
       `Claim of ${organization.name}`,
-      html`<p><a href="/console/claims">All claims</a></p>${claimView(c, (o) => `/console/fulfilment#${o}`)}
+      html`<p><a href="/console/claims">All claims</a></p>${claimView(
+        c,
+        (o) => `/console/fulfilment#${o}`,
+        await lineContexts(s, organization.reference, c, {
+          image: (x) => `/console/organizations/${organization.reference}/images/${x}/thumbnail`,
+          render: (x) => `/console/organizations/${organization.reference}/renders/${x}/thumbnail`,
+        }),
+      )}
 ${c.status === 'pending' ? html`<section class="card" aria-labelledby="decide"><h2 id="decide">Decision</h2><p>Replaced quantities become a replacement order to where the shipment went.</p>${decisionForm(c, `/console/organizations/${organization.reference}/claims/${c.reference}/decide`, ctx.page.csrf)}</section>` : ''}`,
       { error: opts.error, notice: opts.notice },
     );
@@ -176,18 +234,40 @@ ${c.status === 'pending' ? html`<section class="card" aria-labelledby="decide"><
   );
 
   const jobsPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
-    const [dead, counts] = await Promise.all([
+    const [dead, counts, orgs] = await Promise.all([
       jobsRepo.list(s.db, { status: 'dead', limit: 100 }),
-      jobsRepo.counts(s.db),
+      jobsRepo.countsBy(s.db),
+      allOrgs(),
     ]);
+    const orgName = new Map(orgs.map((o) => [o.reference, o.name]));
+    const STATES = ['pending', 'running', 'succeeded', 'dead'];
+    const sum = (rows: typeof counts, state: string) =>
+      rows.filter((c) => c.status === state).reduce((n, c) => n + c.n, 0);
+    const group = (key: (c: (typeof counts)[number]) => string) => {
+      const m = new Map<string, typeof counts>();
+      for (const c of counts) m.set(key(c), [...(m.get(key(c)) ?? []), c]);
+      return [...m];
+    };
+    const countTable = (title: string, groups: Array<[string, typeof counts]>) =>
+      table(
+        [title, ...STATES],
+        groups.map(
+          ([label, rows]) =>
+            html`<tr><td>${label}</td>${STATES.map((st) => html`<td>${st === 'dead' && sum(rows, st) ? badge(String(sum(rows, st)), 'bad') : sum(rows, st)}</td>`)}</tr>`,
+        ),
+        { caption: `Jobs by ${title.toLowerCase()}`, empty: 'No jobs.' },
+      );
     return page(
       ctx.page,
-      'Failed jobs',
-      html`<p>Jobs: ${
-        Object.entries(counts)
-          .map(([k, n]) => `${k} ${n}`)
-          .join(', ') || 'none'
-      }.</p>
+      'Jobs',
+      html`<div class="grid">${countTable(
+        'Kind',
+        group((c) => c.kind),
+      )}${countTable(
+        'Organization',
+        group((c) => (c.organization_id ? (orgName.get(c.organization_id) ?? c.organization_id) : 'the service')),
+      )}</div>
+<h2>Dead jobs</h2>
 ${table(
   ['Job', 'Kind', 'Attempts', 'Last error', 'Failed', ''],
   dead.map(

@@ -20,6 +20,7 @@ const PARTNER_NAV: Array<[string, string]> = [
   ['/dashboard/orders', 'Orders'],
   ['/dashboard/claims', 'Claims'],
   ['/dashboard/renders', 'Renders'],
+  ['/dashboard/requests', 'Request log'],
   ['/dashboard/usage', 'Usage'],
   ['/dashboard/users', 'Users'],
 ];
@@ -28,7 +29,8 @@ const CONSOLE_NAV: Array<[string, string]> = [
   ['/console/catalog', 'Catalog'],
   ['/console/fulfilment', 'Fulfilment'],
   ['/console/claims', 'Claims'],
-  ['/console/jobs', 'Failed jobs'],
+  ['/console/jobs', 'Jobs'],
+  ['/console/requests', 'Support lookup'],
 ];
 
 function nav(ctx: PageContext): Html {
@@ -59,7 +61,7 @@ export function page(
 <link rel="stylesheet" href="/dashboard/assets/app.css"><script src="/dashboard/assets/app.js" defer></script></head>
 <body class="${ctx.area}"><a class="skip" href="#main">Skip to content</a>
 ${ctx.env === 'test' ? html`<div class="env-banner" role="note">Test environment: orders are not produced and nothing is charged.</div>` : ''}
-<header class="top"><div class="brand-name">${ctx.area === 'console' ? 'Operator console' : 'Partner dashboard'}</div>${who}</header>
+<header class="top"><div class="brand-name">${ctx.area === 'console' ? 'Operator console' : 'Partner dashboard'}</div>${ctx.area === 'public' ? '' : html`<button type="button" class="menu-toggle" aria-controls="main-nav" aria-expanded="false" hidden>Menu</button>`}${who}</header>
 ${nav(ctx)}
 <main id="main" tabindex="-1"><h1>${title}</h1>
 ${opts.error ? html`<div class="alert error" role="alert">${opts.error}</div>` : ''}
@@ -77,7 +79,7 @@ a{color:var(--accent)}a:hover{text-decoration-thickness:2px}
 header.top{display:flex;flex-wrap:wrap;gap:.5rem;justify-content:space-between;align-items:center;padding:.75rem 1rem;background:#14213d;color:#fff}
 header.top .brand-name{font-weight:700;font-size:1.1rem}.who{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap}
 body.console header.top{background:#3b1f4a}
-.btn.link{background:none;border:0;color:#fff;text-decoration:underline;padding:0;cursor:pointer;font:inherit}
+.menu-toggle{display:none}.btn.link{background:none;border:0;color:#fff;text-decoration:underline;padding:0;cursor:pointer;font:inherit}
 nav ul{list-style:none;margin:0;padding:.25rem .5rem;display:flex;flex-wrap:wrap;gap:.25rem;background:#fff;border-bottom:1px solid var(--line)}
 nav a{display:block;padding:.45rem .7rem;border-radius:6px;text-decoration:none;color:var(--fg)}nav a[aria-current=page]{background:#e3ebfb;color:#0b3a8c;font-weight:600}
 main{max-width:1100px;margin:0 auto;padding:1rem}
@@ -105,11 +107,22 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}.ref{word-
 .preview{border-radius:10px;overflow:hidden;border:1px solid var(--line);max-width:360px}.preview .pv-head{padding:.8rem 1rem;display:flex;gap:.6rem;align-items:center;font-weight:700}
 .preview .pv-head img{max-height:32px;max-width:96px}.preview .pv-body{padding:1rem}.preview .pv-step{display:inline-block;padding:.2rem .6rem;border-radius:999px;font-weight:600}
 .thumbs{display:grid;grid-template-columns:repeat(auto-fill,minmax(140px,1fr));gap:.75rem}.thumbs figure{margin:0;background:#fff;border:1px solid var(--line);border-radius:8px;padding:.5rem}.thumbs img{width:100%;height:auto;display:block}
-.thumbs figcaption{font-size:.8rem;word-break:break-all}
+.thumbs figcaption{font-size:.8rem;word-break:break-all}td .thumbs{grid-template-columns:repeat(auto-fill,minmax(96px,120px))}
 .filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end}.filters .field{margin:0}
 .meter{height:.7rem;background:#e6e9ed;border-radius:999px;overflow:hidden}.meter span{display:block;height:100%;background:var(--accent)}
 .auth{max-width:420px;margin:2rem auto}
-@media (max-width:640px){main{padding:.75rem}h1{font-size:1.35rem}th,td{padding:.4rem}nav ul{overflow-x:auto;flex-wrap:nowrap}nav a{white-space:nowrap}}
+.product-cell{display:flex;gap:.5rem;align-items:center}.product-cell img,img.thumb{border:1px solid var(--line);border-radius:6px;background:#fff;object-fit:contain}
+address{font-style:normal;line-height:1.4}ol.timeline{list-style:none;padding:0;margin:0;border-left:3px solid var(--line)}ol.timeline>li{position:relative;padding:.2rem 0 .6rem 1rem}ol.timeline>li::before{content:"";position:absolute;left:-.5rem;top:.6rem;width:.7rem;height:.7rem;border-radius:50%;background:var(--accent)}
+ol.timeline time{display:block;font-size:.85rem;color:var(--muted)}ul.deliveries{margin:.2rem 0 0;padding-left:1rem;font-size:.9rem}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.tiles{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));margin:0 0 1rem}.tile{display:flex;flex-direction:column;text-decoration:none;color:var(--fg);margin:0}.tile-label{color:var(--muted);font-size:.9rem}.tile-value{font-size:1.6rem;font-weight:700}
+.tile.bad{border-color:#e6a19b;background:#fce8e6}.tile.bad .tile-value{color:var(--danger)}.tile.warn .tile-value{color:var(--warn)}
+.alert-card{border-color:#e6a19b;background:#fff7f6}.alert-card h2{color:var(--danger);margin-top:0}
+.chart{margin:0}.card>h2:first-child{margin-top:0}.chart svg.bars{width:100%;height:auto;display:block}.legend{display:flex;flex-wrap:wrap;gap:.75rem;font-size:.9rem;margin:.5rem 0}svg.gauge{width:100%;max-width:420px;height:24px}
+ol.checklist{padding-left:0;list-style:none}ol.checklist li{padding:.3rem 0}.checklist .tick{display:inline-block;width:1.4rem;font-weight:700}.checklist .done{color:var(--muted)}.checklist .done .tick{color:var(--ok)}
+.order-cards{list-style:none;padding:0;display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(280px,1fr))}.order-cards li{display:flex;gap:.75rem;align-items:center;margin:0}.order-cards .pics{display:flex;gap:.25rem}.order-cards img{border:1px solid var(--line);border-radius:6px;background:#fff;object-fit:contain}.nopic{font-size:.75rem;color:var(--muted);width:64px;text-align:center}
+pre.json{background:#fff;border:1px solid var(--line);border-radius:8px;padding:.75rem;overflow:auto;max-height:28rem;font-size:.85rem;white-space:pre-wrap;word-break:break-word}.btn.small{padding:.15rem .5rem;min-height:0;font-size:.85rem}
+@media (max-width:640px){.table-wrap table{min-width:600px}.tiles{grid-template-columns:repeat(2,minmax(0,1fr))}.tile-value{font-size:1.3rem}.menu-toggle:not([hidden]){display:inline-block;background:#fff;color:#14213d;border-color:#fff}nav.collapsible:not(.open){display:none}nav.collapsible ul{flex-direction:column;flex-wrap:nowrap}nav.collapsible a{white-space:normal}header.top .who{font-size:.85rem;width:100%}main{padding:.75rem}h1{font-size:1.35rem}th,td{padding:.4rem}nav ul{overflow-x:auto;flex-wrap:nowrap}nav a{white-space:nowrap}}
 `;
 
 /** Copy buttons, the brand colour preview and confirmations; the pages work without it. */
@@ -124,4 +137,6 @@ function upd(){if(pc){var h=p.querySelector('.pv-head'),st=p.querySelector('.pv-
 if(nm){p.querySelector('.pv-name').textContent=nm.value||'Your brand';}if(em){p.querySelector('.pv-contact').textContent=em.value?('Questions? '+em.value):'';}}
 [pc,sc,nm,em].forEach(function(i){if(i)i.addEventListener('input',upd)});upd();}
 document.addEventListener('DOMContentLoaded',preview);
+document.addEventListener('DOMContentLoaded',function(){var b=document.querySelector('.menu-toggle'),n=document.querySelector('nav[aria-label=Main]');if(!b||!n)return;n.id='main-nav';b.hidden=false;n.classList.add('collapsible');
+b.addEventListener('click',function(){var o=n.classList.toggle('open');b.setAttribute('aria-expanded',String(o));});});
 `;

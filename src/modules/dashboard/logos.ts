@@ -1,11 +1,14 @@
 import sharp from 'sharp';
-import { badRequest } from '../../platform/errors.ts';
+import { ApiError, badRequest } from '../../platform/errors.ts';
+import { fitWithin } from '../../platform/images.ts';
 import { randomId } from '../../platform/ids.ts';
 import type { BlobStore } from '../../platform/storage.ts';
 
 /** Logos are public (tracking pages, labels) under unguessable names. */
 export const LOGO_PREFIX = '/brand-logos/';
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+/** A logo is shown at most 512 px wide: larger sources are refused from their header. */
+const LOGO_MAX_PIXELS = 25_000_000;
 const FILE = /^[0-9a-hjkmnp-tv-z]{26}\.png$/;
 
 /**
@@ -16,14 +19,13 @@ export async function storeLogo(blobs: BlobStore, publicBaseUrl: string, data: B
   if (data.length > LOGO_MAX_BYTES) throw badRequest('The logo must be at most 2 MB', 'logo_too_large');
   let png: Buffer;
   try {
-    const meta = await sharp(data).metadata();
-    if (!meta.format || !['png', 'jpeg', 'webp', 'gif'].includes(meta.format)) throw new Error('format');
-    png = await sharp(data)
-      .resize({ width: 512, height: 512, fit: 'inside', withoutEnlargement: true })
-      .png()
-      .toBuffer();
-  } catch {
-    throw badRequest('The logo must be a PNG, JPEG, WebP or GIF image', 'logo_not_an_image');
+    // The bounded path of /v2/images: format sniffed, pixels counted from the header, one decode
+    // slot, a time-out. A 1 MB file claiming 16383x16383 pixels is refused before any decode.
+    const fitted = await fitWithin(data, 512, { maxPixels: LOGO_MAX_PIXELS });
+    png = await sharp(fitted.bytes).png().toBuffer();
+  } catch (err) {
+    const why = err instanceof ApiError ? `: ${err.message}` : '';
+    throw badRequest(`The logo must be a PNG or JPEG image of at most 25 megapixels${why}`, 'logo_not_an_image');
   }
   const name = `${randomId()}.png`;
   await blobs.put(`brand-logos/${name}`, png);

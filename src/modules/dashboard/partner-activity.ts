@@ -2,21 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors.ts';
 import { type PolicyName, type Principal, policiesFor } from '../../platform/http/auth.ts';
 import { isReference } from '../../platform/ids.ts';
-import { claimView, decisionForm, decisionFrom } from './claim-views.ts';
-import {
-  type Html,
-  badge,
-  buttonForm,
-  euros,
-  field,
-  fmtDate,
-  html,
-  safeUrl,
-  select,
-  statusTone,
-  table,
-} from './html.ts';
+import { claimView, decisionForm, decisionFrom, lineContexts } from './claim-views.ts';
+import { type Html, badge, buttonForm, euros, field, fmtDate, html, select, statusTone, table } from './html.ts';
 import { page } from './layout.ts';
+import { orderSections } from './order-page.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
 const ALL = { limit: 100 };
@@ -94,7 +83,6 @@ ${nextCursor ? html`<p><a href="/dashboard/orders?${keep.toString()}${keep.size 
       );
     if (testEnv && o.status.code === 'in_production')
       helpers.push(buttonForm(`/dashboard/orders/${o.reference}/ship`, ctx.page.csrf, 'Ship (test)'));
-    const tracking = safeUrl(shipment?.trackingUrl);
     return page(
       ctx.page,
       `Order ${o.legacyOrderCode}`,
@@ -104,20 +92,7 @@ ${nextCursor ? html`<p><a href="/dashboard/orders?${keep.toString()}${keep.size 
 ${o.customIdentifier ? html`<dt>Your identifier</dt><dd>${o.customIdentifier}</dd>` : ''}${o.replacementForClaimReference ? html`<dt>Replacement for</dt><dd><a href="/dashboard/claims/${o.replacementForClaimReference}">${o.replacementForClaimReference}</a></dd>` : ''}
 <dt>Prices</dt><dd>products ${euros(o.prices.products)}, shipping ${euros(o.prices.shipping)}, total <strong>${euros(o.prices.total)}</strong></dd><dt>Created</dt><dd>${fmtDate(o.created)}</dd></dl>
 ${helpers.length ? html`<section class="card" aria-label="Test helpers"><h2>Test helpers</h2><p>${helpers}</p></section>` : ''}
-<h2>Lines</h2>${table(
-        ['#', 'Product', 'Image', 'Quantity', 'Canceled', 'Shipped'],
-        o.orderlines.map(
-          (l) =>
-            html`<tr><td>${l.index}</td><td class="ref">${l.productReference}</td><td class="ref">${l.imageReference ?? '—'}</td><td>${l.quantity}</td><td>${l.canceledQuantity}</td><td>${l.shippedQuantity}</td></tr>`,
-        ),
-        { caption: 'Order lines' },
-      )}
-<h2>Shipment</h2>${
-        shipment
-          ? html`<dl class="facts"><dt>Reference</dt><dd class="ref">${shipment.reference}</dd><dt>Level</dt><dd>${shipment.level}</dd><dt>Shipped</dt><dd>${fmtDate(shipment.shipped)}</dd>
-${shipment.carrier ? html`<dt>Carrier</dt><dd>${shipment.carrier} ${shipment.trackingNumber ?? ''}</dd>` : ''}${tracking ? html`<dt>Tracking</dt><dd><a href="${tracking}">Tracking page</a></dd>` : ''}</dl>`
-          : html`<p>Not shipped yet.</p>`
-      }`,
+${await orderSections(s, ctx.orgId, o, shipment)}`,
       { error: opts.error, notice: opts.notice },
     );
   };
@@ -164,7 +139,14 @@ ${shipment.carrier ? html`<dt>Carrier</dt><dd>${shipment.carrier} ${shipment.tra
     return page(
       ctx.page,
       'Claim',
-      html`<p><a href="/dashboard/claims">All claims</a></p>${claimView(c, (ref) => `/dashboard/orders/${ref}`)}
+      html`<p><a href="/dashboard/claims">All claims</a></p>${claimView(
+        c,
+        (ref) => `/dashboard/orders/${ref}`,
+        await lineContexts(s, ctx.orgId, c, {
+          image: (x) => `/dashboard/images/${x}/thumbnail`,
+          render: (x) => `/dashboard/renders/${x}/thumbnail`,
+        }),
+      )}
 ${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby="decide"><h2 id="decide">Decide (test helper)</h2><p>In production the service’s support team decides.</p>${decisionForm(c, `/dashboard/claims/${c.reference}/decide`, ctx.page.csrf)}</section>` : ''}`,
       { error: opts.error, notice: opts.notice },
     );

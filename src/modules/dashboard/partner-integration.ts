@@ -16,6 +16,7 @@ import {
   table,
 } from './html.ts';
 import { page } from './layout.ts';
+import { endpointHealth, healthOf } from './webhook-health.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
 const ALL = { limit: 100 };
@@ -122,17 +123,18 @@ ${secretBox('api-key-secret', apiKey.secret, 'secret key')}<p><a href="/dashboar
 
   const endpointsPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const { webhookEndpoints } = await w.listEndpoints(ctx.orgId, ALL);
+    const health = await endpointHealth(s, ctx.orgId);
     return page(
       ctx.page,
       'Webhooks',
       html`<p>Events are POSTed to your endpoints, signed with the Standard Webhooks scheme. See also the <a href="/dashboard/webhooks/deliveries">delivery log</a> and the <a href="/dashboard/events">events list</a>.</p>
 ${table(
-  ['URL', 'Events', 'Status', 'Created'],
+  ['URL', 'Events', 'Health (24 h)', 'Created'],
   webhookEndpoints.map(
     (
       e,
     ) => html`<tr><td class="ref"><a href="/dashboard/webhooks/${e.reference}">${e.url}</a>${e.description ? html`<br><span class="help">${e.description}</span>` : ''}</td>
-<td>${e.eventTypes.join(', ')}</td><td>${e.enabled ? badge('enabled', 'ok') : badge('disabled', 'bad')}${e.disabledReason ? html`<br><span class="help">${e.disabledReason}</span>` : ''}</td><td>${fmtDate(e.created)}</td></tr>`,
+<td>${e.eventTypes.join(', ')}</td><td>${healthOf(health, e.reference, e.enabled, e.disabledReason)}</td><td>${fmtDate(e.created)}</td></tr>`,
   ),
   { caption: 'Webhook endpoints', empty: 'No webhook endpoints yet.' },
 )}
@@ -188,7 +190,7 @@ ${eventTypeBoxes(opts.values ? values(opts.values, 'eventTypes') : [...SUBSCRIBA
       ctx.page,
       'Webhook endpoint',
       html`<p><a href="/dashboard/webhooks">All endpoints</a></p>
-<dl class="facts"><dt>Reference</dt><dd class="ref"><code>${e.reference}</code></dd><dt>Status</dt><dd>${e.enabled ? badge('enabled', 'ok') : badge('disabled', 'bad')} ${e.disabledReason ?? ''}</dd>
+<dl class="facts"><dt>Reference</dt><dd class="ref"><code>${e.reference}</code></dd><dt>Health (24 h)</dt><dd>${healthOf(await endpointHealth(s, ctx.orgId), e.reference, e.enabled, e.disabledReason)}</dd>
 ${e.previousSecretExpires ? html`<dt>Previous secret</dt><dd>also signs until ${fmtDate(e.previousSecretExpires)}</dd>` : ''}</dl>
 <p>${buttonForm(`/dashboard/webhooks/${e.reference}/test`, ctx.page.csrf, 'Send test event')}
 ${buttonForm(`/dashboard/webhooks/${e.reference}/${e.enabled ? 'disable' : 'enable'}`, ctx.page.csrf, e.enabled ? 'Disable' : 'Enable')}

@@ -140,27 +140,6 @@ export function partnerStructurePages(r: DashRouter): void {
   const show = (_req: FastifyRequest, ctx: Ctx, title: string, body: Html, opts: PageOptions) =>
     page(ctx.page, title, body, { error: opts.error, notice: opts.notice });
 
-  r.page('/dashboard', 'partner', async (req, ctx, opts) => {
-    const [accounts, stores, brands, keys, tokens] = await Promise.all([
-      o.listAccounts(ctx.orgId, ALL),
-      o.listStores(ctx.orgId, ALL),
-      o.listBrands(ctx.orgId, ALL),
-      o.listApiKeys(ctx.orgId, ALL),
-      s.rendering.rendertokens(ctx.orgId),
-    ]);
-    const tile = (href: string, label: string, n: number | string) =>
-      html`<div class="card"><h2><a href="${href}">${label}</a></h2><p>${n}</p></div>`;
-    return show(
-      req,
-      ctx,
-      'Overview',
-      html`<div class="grid">
-${tile('/dashboard/accounts', 'Accounts', accounts.accounts.length)}${tile('/dashboard/stores', 'Stores', stores.stores.length)}${tile('/dashboard/brands', 'Brands', brands.brands.length)}
-${tile('/dashboard/api-keys', 'Active API keys', keys.apiKeys.filter((k) => !k.revoked).length)}${tile('/dashboard/usage', 'Rendertokens used this week', `${tokens.used} of ${tokens.limit}`)}</div>`,
-      opts,
-    );
-  });
-
   const accountsPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const { accounts } = await o.listAccounts(ctx.orgId, ALL);
     const editing = (req.params as { ref?: string }).ref;
@@ -410,13 +389,15 @@ ${form('/dashboard/users/invite', ctx.page.csrf, html`${field({ label: 'E-mail',
     '/dashboard/users/invite',
     'partner',
     async (req, ctx) => {
-      const inv = await s.dashboard.invite(ctx.orgId, required(req.body, 'email', 'E-mail', 254), ctx.session.user.id);
+      const inv = await s.dashboard.invite(ctx.orgId, required(req.body, 'email', 'E-mail', 254), ctx.session.user.id, {
+        discreet: true,
+      });
       const link = `${s.config.publicBaseUrl}/dashboard/invitation?token=${inv.token}`;
       return {
         html: page(
           ctx.page,
           'Invitation created',
-          html`<div class="card"><p>Send this link to <strong>${inv.user.email}</strong>. It is shown only now and works once, for 7 days.</p>
+          html`<div class="card"><p>Send this link to <strong>${inv.email}</strong>. It is shown only now and works once, for 7 days.</p>
 <div class="secret"><code id="invite-link">${link}</code><button type="button" class="btn secondary" data-copy="invite-link">Copy link</button></div><p><a href="/dashboard/users">Back to users</a></p></div>`,
         ),
       };

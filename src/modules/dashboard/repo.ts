@@ -118,24 +118,33 @@ export const dashboardRepo = {
     await ex.query('DELETE FROM dashboard_login_attempts WHERE at < $1', [new Date(now.getTime() - 86400_000)]);
   },
 
-  async recordAttempt(ex: Executor, a: { email: string; ip: string; succeeded: boolean; at: Date }) {
-    await ex.query('INSERT INTO dashboard_login_attempts (email, ip, succeeded, at) VALUES ($1, $2, $3, $4)', [
-      a.email,
-      a.ip,
-      a.succeeded,
-      a.at,
-    ]);
-  },
-  /** Failed attempts since `since` that came after the last success of the same e-mail, oldest first. */
-  async recentFailures(ex: Executor, email: string, since: Date): Promise<Date[]> {
-    const rows = await ex.query<{ at: Date }>(
-      `SELECT at FROM dashboard_login_attempts
-       WHERE email = $1 AND NOT succeeded AND at > $2
+  /**
+   * Records an attempt as failed before its password is checked (`ip` holds the client network)
+   * and returns the failures of the same e-mail before it, per network and over all: concurrent
+   * attempts each count the ones recorded before them, so no burst slips past the count.
+   */
+  async beginAttempt(
+    ex: Executor,
+    a: { email: string; ip: string; at: Date; since: Date },
+  ): Promise<{ id: number; mine: Date[]; all: number }> {
+    const [row] = await ex.query<{ id: number }>(
+      'INSERT INTO dashboard_login_attempts (email, ip, succeeded, at) VALUES ($1, $2, false, $3) RETURNING id',
+      [a.email, a.ip, a.at],
+    );
+    const rows = await ex.query<{ at: Date; ip: string }>(
+      `SELECT at, ip FROM dashboard_login_attempts
+       WHERE email = $1 AND NOT succeeded AND at > $2 AND id < $3
          AND at > COALESCE((SELECT max(at) FROM dashboard_login_attempts WHERE email = $1 AND succeeded), '-infinity'::timestamptz)
        ORDER BY at`,
-      [email, since],
+      [a.email, a.since, row.id],
     );
-    return rows.map((r) => r.at);
+    return { id: Number(row.id), mine: rows.filter((r) => r.ip === a.ip).map((r) => r.at), all: rows.length };
+  },
+  async forgetAttempt(ex: Executor, id: number) {
+    await ex.query('DELETE FROM dashboard_login_attempts WHERE id = $1', [id]);
+  },
+  async attemptSucceeded(ex: Executor, id: number) {
+    await ex.query('UPDATE dashboard_login_attempts SET succeeded = true WHERE id = $1', [id]);
   },
 
   async insertInvitation(ex: Executor, i: Omit<InvitationRow, 'accepted_at'>) {

@@ -15,6 +15,8 @@ import { CSS, JS, type PageContext, page } from './layout.ts';
 import { partnerActivityPages } from './partner-activity.ts';
 import { partnerIntegrationPages } from './partner-integration.ts';
 import { partnerStructurePages } from './partner-structure.ts';
+import { requestLogPages } from './request-log.ts';
+import { overviewPages } from './overview.ts';
 import { DashRouter, LOGIN_CSRF_COOKIE, SESSION_COOKIE, errorPage, formToken, sendHtml } from './router.ts';
 import { LOGO_PREFIX } from './logos.ts';
 
@@ -39,7 +41,8 @@ export function dashboardRoutes(root: FastifyInstance, s: Services): void {
     await scope.register(formbody, { bodyLimit: 256 * 1024 });
     installMultipart(scope);
     scope.decorateRequest('dashboardSession', null);
-    const secure = s.config.publicBaseUrl.startsWith('https:');
+    // Behind a TLS proxy the browser speaks https even when the proxy reaches us over http.
+    const secure = s.config.publicBaseUrl.startsWith('https:') || s.config.trustProxy;
     const sessionCookie = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure };
 
     scope.addHook('onRoute', (route) => {
@@ -255,11 +258,13 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     }
 
     const r = new DashRouter(scope, s, postPaths);
+    overviewPages(r);
     partnerStructurePages(r);
     partnerIntegrationPages(r);
     partnerActivityPages(r);
     consoleOrgPages(r);
     consolePages(r);
+    requestLogPages(r);
   });
 }
 

@@ -6,15 +6,20 @@ import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { BlobStore } from '../../platform/storage.ts';
 import type { OrganizationService } from '../organization/service.ts';
+import { Gate } from '../../platform/gate.ts';
+import type { RateLimitStore } from '../../platform/ratelimit/index.ts';
 import { logoFile, storeLogo } from './logos.ts';
+import {
+  CLIENT_ATTEMPTS_PER_MINUTE,
+  FAILURE_WINDOW_MS,
+  GLOBAL_FREE_FAILURES,
+  clientNetwork,
+  delayAfter,
+} from './throttle.ts';
 import { type Role, type SessionRow, type UserRow, dashboardRepo as repo } from './repo.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-/** Lockout: this many failures for one e-mail within the window lock it for LOCK_MS. */
-export const MAX_FAILURES = 5;
-export const FAILURE_WINDOW_MS = 15 * MINUTE;
-export const LOCK_MS = 15 * MINUTE;
 export const SESSION_IDLE_MS = 12 * HOUR;
 export const SESSION_MAX_MS = 7 * 24 * HOUR;
 export const INVITATION_MS = 7 * 24 * HOUR;
@@ -89,12 +94,25 @@ export const toUser = (u: UserRow) => ({
 export type DashboardService = ReturnType<typeof dashboardService>;
 
 /** Users, passwords, sessions, the sign-in lockout and invitations. */
+/** Failed sign-ins per client network, any e-mail (shared across nodes with Redis). */
+const CLIENT_POLICY = { name: 'sign-in', quota: CLIENT_ATTEMPTS_PER_MINUTE, windowSeconds: 60 };
+const passwordChecks = new Gate(2, 64, 'sign-ins');
+
+function tooMany(seconds: number): ApiError {
+  const s = Math.max(1, seconds);
+  const when = s < 90 ? `${s} second${s === 1 ? '' : 's'}` : `${Math.ceil(s / 60)} minutes`;
+  return new ApiError(429, 'sign_in_throttled', `Too many failed sign-ins. Try again in ${when}.`, undefined, {
+    'retry-after': String(s),
+  });
+}
+
 export function dashboardService(deps: {
   db: Db;
   clock: Clock;
   organization: OrganizationService;
   blobs: BlobStore;
   publicBaseUrl: string;
+  rateLimits: RateLimitStore;
 }) {
   const { db, clock } = deps;
 
@@ -129,17 +147,12 @@ export function dashboardService(deps: {
    * When the lock of this e-mail ends, or null when sign-in may be tried. Only the e-mail is locked:
    * a lock per client address would let one client behind a shared proxy lock everybody out.
    */
-  async function lockedUntil(email: string, now: Date): Promise<Date | null> {
-    const failures = await repo.recentFailures(db, email, new Date(now.getTime() - FAILURE_WINDOW_MS - LOCK_MS));
-    // Locked from the MAX_FAILURES-th failure inside one window until LOCK_MS after the latest one.
-    for (let i = MAX_FAILURES - 1; i < failures.length; i++) {
-      if (failures[i].getTime() - failures[i - MAX_FAILURES + 1].getTime() <= FAILURE_WINDOW_MS) {
-        const until = new Date(failures[failures.length - 1].getTime() + LOCK_MS);
-        if (until > now) return until;
-        break;
-      }
-    }
-    return null;
+  /** How long the attempt must wait, given the failures recorded before it; 0 lets it through. */
+  function waitMs(before: { mine: Date[]; all: number }, now: Date): number {
+    const last = before.mine.at(-1);
+    const own = last ? last.getTime() + delayAfter(before.mine.length) - now.getTime() : 0;
+    const all = before.all >= GLOBAL_FREE_FAILURES ? delayAfter(before.all, GLOBAL_FREE_FAILURES) : 0;
+    return Math.max(own, all, 0);
   }
 
   async function startSession(user: UserRow): Promise<{ cookie: string; session: Session }> {
@@ -195,24 +208,36 @@ export function dashboardService(deps: {
     }): Promise<{ cookie: string; session: Session }> {
       const email = input.email.trim().toLowerCase().slice(0, 254);
       const now = clock.now();
-      const until = await lockedUntil(email, now);
-      if (until) {
-        const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / MINUTE));
-        throw new ApiError(
-          429,
-          'sign_in_locked',
-          `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-          undefined,
-          { 'retry-after': String(minutes * 60) },
-        );
+      const network = clientNetwork(input.ip);
+      // Failed sign-ins of a network, whatever the e-mail (a password sprayer): a token per failure.
+      const subject = `sign-in:${network}`;
+      const [client] = await deps.rateLimits.peek(subject, [CLIENT_POLICY]);
+      if (client.remaining < 1) throw tooMany(client.resetSeconds);
+      const before = await repo.beginAttempt(db, {
+        email,
+        ip: network,
+        at: now,
+        since: new Date(now.getTime() - FAILURE_WINDOW_MS),
+      });
+      const wait = waitMs(before, now);
+      if (wait > 0) {
+        // A refused attempt was never a guess: it does not lengthen the delay.
+        await repo.forgetAttempt(db, before.id);
+        throw tooMany(Math.ceil(wait / 1000));
       }
       const user = await repo.userByEmail(db, email);
       const candidate = input.password.slice(0, MAX_PASSWORD);
       const usable = Boolean(user?.password_hash && !user.disabled_at);
-      const matches = await verifyPassword(candidate, usable ? user!.password_hash! : await DUMMY_HASH);
+      // A bounded number of password checks at once: the scrypt threads are shared with file and
+      // DNS work, and a burst of sign-ins must not queue everything else behind it.
+      const stored = usable ? user!.password_hash! : await DUMMY_HASH;
+      const matches = await passwordChecks.run(() => verifyPassword(candidate, stored));
       const ok = usable && matches;
-      await repo.recordAttempt(db, { email, ip: input.ip, succeeded: Boolean(ok), at: now });
-      if (!ok || !user) throw new ApiError(401, 'invalid_credentials', 'The e-mail or password is wrong.');
+      if (!ok || !user) {
+        await deps.rateLimits.consume(subject, [CLIENT_POLICY]);
+        throw new ApiError(401, 'invalid_credentials', 'The e-mail or password is wrong.');
+      }
+      await repo.attemptSucceeded(db, before.id);
       return startSession(user);
     },
 
@@ -239,14 +264,22 @@ export function dashboardService(deps: {
       orgId: string,
       email: string,
       invitedBy: string | null,
-    ): Promise<{ token: string; user: ReturnType<typeof toUser> }> {
+      opts: { discreet?: boolean } = {},
+    ): Promise<{ token: string; email: string; user: ReturnType<typeof toUser> | null }> {
       await deps.organization.organizationRow(orgId);
       const normalized = normalizeEmail(email);
       const existing = await repo.userByEmail(db, normalized);
-      if (existing && (existing.password_hash || existing.organization_id !== orgId))
+      const elsewhere = !!existing && existing.organization_id !== orgId;
+      const taken = elsewhere || !!existing?.password_hash;
+      // A partner learns nothing about addresses outside the organization: the link is made all the
+      // same and simply does not work (acceptance checks the user's organization). Its own active
+      // users it sees on the users page anyway.
+      if (taken && !(opts.discreet && elsewhere))
         throw conflict('email_in_use', `A user with e-mail ${normalized} already exists`);
-      const user =
-        existing ?? (await insertUser({ organizationId: orgId, email: normalized, role: 'partner', password: null }));
+      const user = taken
+        ? null
+        : (existing ??
+          (await insertUser({ organizationId: orgId, email: normalized, role: 'partner', password: null })));
       const raw = token();
       const now = clock.now();
       await db.tx(async (tx) => {
@@ -261,7 +294,7 @@ export function dashboardService(deps: {
           expires_at: new Date(now.getTime() + INVITATION_MS),
         });
       });
-      return { token: raw, user: toUser(user) };
+      return { token: raw, email: normalized, user: user && toUser(user) };
     },
     async invitations(orgId: string) {
       const now = clock.now();

@@ -7,12 +7,13 @@ import { purgeExpiredEvents } from '../webhooks/jobs.ts';
 const HOUR = 3600_000;
 
 /** Periodic clean-ups, as jobs that re-enqueue themselves: one chain per deployment via dedupe keys. */
-export function registerMaintenanceJobs(s: Pick<Services, 'worker' | 'db' | 'clock'>): void {
+export function registerMaintenanceJobs(s: Pick<Services, 'worker' | 'db' | 'clock' | 'config' | 'requestLog'>): void {
   s.worker.register('maintenance.hourly', {
     async run() {
       const now = s.clock.now();
       await purgeExpiredIdempotencyKeys(s.db, now);
       await purgeExpiredEvents(s.db, now);
+      await s.requestLog.purgeBefore(new Date(now.getTime() - s.config.requestLogRetentionDays * 24 * HOUR));
       await jobsRepo.purgeSucceeded(s.db, new Date(now.getTime() - 7 * 24 * HOUR));
       await scheduleMaintenance(s, new Date(now.getTime() + HOUR));
     },

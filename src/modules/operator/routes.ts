@@ -169,5 +169,14 @@ export function operatorRoutes(app: FastifyInstance, s: Services, operatorToken:
     return { retried: req.params.jobId };
   });
 
-  r.post('/seed', async () => s.seed());
+  r.post('/seed', async () => {
+    // Demo data has published passwords and keys: it never reaches a production database.
+    if (s.config.env === 'production')
+      throw new ApiError(
+        403,
+        'not_in_production',
+        'Demo data is not loaded in production; create the first operator with `podctl users create-operator`',
+      );
+    return s.seed();
+  });
 }

@@ -8,6 +8,7 @@ import type { RenderingService } from './service.ts';
  */
 export function registerRenderingJobs(s: { worker: Worker; rendering: RenderingService }): void {
   s.worker.register(RENDER_JOB, {
+    pool: 'renders',
     leaseMs: 120_000,
     backoffMs: (attempts) => Math.min(600_000, 5000 * 2 ** (attempts - 1)),
     run: (payload: { renderId: string }, job) =>

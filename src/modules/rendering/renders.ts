@@ -4,6 +4,7 @@ import { ApiError, conflict, notFound } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { asBackgroundImageWork } from '../../platform/images.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
+import { Gate } from '../../platform/gate.ts';
 import type { RenderingDeps } from './deps.ts';
 import type { renderingLibrary } from './library.ts';
 import { FORMATS, RenderInputError, type Template, composeRender } from './renderer.ts';
@@ -28,6 +29,10 @@ function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
 
 /** The spec's polling interval. */
 export const POLL_SECONDS = 60;
+/** Long edge of a live preview, in px. */
+export const PREVIEW_EDGE = 600;
+/** Previews composed at once per process, and waiting beyond that; more is a 503 to retry. */
+const previews = new Gate(2, 16, 'previews');
 
 export function toRender(r: RenderRow) {
   const f = FORMATS[r.format];
@@ -82,7 +87,9 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
   }
 
   /** Reads everything a render needs; a missing piece is a permanent failure, not a retry. */
-  async function inputs(row: RenderRow): Promise<{ template: Template; image: Buffer }> {
+  async function inputs(
+    row: Pick<RenderRow, 'composition_id' | 'organization_id' | 'image_id'>,
+  ): Promise<{ template: Template; image: Buffer }> {
     const c = await repo.composition(db, row.composition_id);
     const p = c && (await repo.perspective(db, c.perspective_id));
     if (!c || !p) throw new RenderInputError('composition or perspective no longer exists');
@@ -150,6 +157,37 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
         return r.id;
       });
       return { reference: id };
+    },
+
+    /**
+     * A live preview: the same composition at most PREVIEW_EDGE px on its long edge, answered
+     * directly and stored nowhere. It costs no rendertokens; the `previews` rate-limit bucket and
+     * a per-process cap on previews in flight bound what it can cost the service.
+     */
+    async preview(orgId: string, input: { compositionReference: string; imageReference: string }) {
+      const c = await lib.visibleComposition(orgId, input.compositionReference);
+      const image = isReference('Image', input.imageReference)
+        ? await deps.images.imageForOrganization(orgId, input.imageReference)
+        : null;
+      if (!image) throw notFound('Image');
+      return previews.run(async () => {
+        let made: { template: Template; image: Buffer };
+        try {
+          made = await inputs({ composition_id: c.id, organization_id: orgId, image_id: image.reference });
+        } catch (err) {
+          if (err instanceof RenderInputError) throw new ApiError(410, 'composition_unavailable', err.message);
+          throw err;
+        }
+        const { template } = made;
+        const scale = Math.min(1, PREVIEW_EDGE / Math.max(template.output.widthPx, template.output.heightPx));
+        const output = {
+          ...template.output,
+          widthPx: Math.max(1, Math.round(template.output.widthPx * scale)),
+          heightPx: Math.max(1, Math.round(template.output.heightPx * scale)),
+        };
+        const out = await composeRender({ ...template, output } as Template, made.image);
+        return { bytes: out.media, mimeType: FORMATS[output.format].mimeType };
+      });
     },
 
     async render(orgId: string, ref: string) {

@@ -7,6 +7,7 @@ import {
   Composition,
   CompositionLookup,
   CreateRender,
+  CreatePreview,
   ImportRendering,
   LookupQuery,
   Perspective,
@@ -146,6 +147,32 @@ export function renderingRoutes(app: FastifyInstance, s: Services): void {
       },
     },
     async (req) => ({ render: await s.rendering.createRender(org(req), req.body.render) }),
+  );
+  r.post(
+    '/renders/preview',
+    {
+      config: { bucket: 'previews' },
+      schema: {
+        operationId: 'previewRender',
+        tags,
+        summary: 'A live preview of an image in a composition: the image bytes at once, stored nowhere',
+        description:
+          "Extension for live previews in a product editor: answers `200` with the image (at most 600 px on the long edge, in the perspective's format) and its `Content-Type`. A preview is not a render: it has no reference, costs no rendertokens and is not kept. It draws from the `default` and `previews` rate-limit buckets; a node composing too many previews at once answers `503 service_busy` with `Retry-After: 1`.",
+        body: CreatePreview,
+        response: {
+          200: {
+            type: 'string',
+            format: 'binary',
+            description: 'The preview image (`Cache-Control: no-store`)',
+          } as never,
+          ...errors(404, 410, 503),
+        },
+      },
+    },
+    async (req, reply) => {
+      const p = await s.rendering.preview(org(req), req.body.preview);
+      return reply.type(p.mimeType).header('cache-control', 'no-store').send(p.bytes);
+    },
   );
   r.get(
     '/renders',

@@ -64,6 +64,7 @@ export const ScenesQuery = Strict({ productgroupReference: Type.Optional(Ref) })
 export const PerspectivesQuery = Strict({ sceneReference: Type.Optional(Ref), productReference: Type.Optional(Ref) });
 export const LookupQuery = Strict({ sceneReference: Ref, productReference: Ref, perspectiveReference: Ref });
 export const CreateRender = Strict({ render: Strict({ compositionReference: Ref, imageReference: Ref }) });
+export const CreatePreview = Strict({ preview: Strict({ compositionReference: Ref, imageReference: Ref }) });
 
 // --- operator import ---
 

@@ -65,6 +65,7 @@ export function registerCallbackJob(deps: {
 }): void {
   const { db, config } = deps;
   deps.worker.register(CALLBACK_JOB, {
+    pool: 'deliveries',
     // The spec promises a retry about every 5 minutes, forever, rather than a back-off.
     backoffMs: () => config.callbackRetrySeconds * 1000,
     leaseMs: config.callbackTimeoutMs + 30_000,

@@ -1,9 +1,38 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Nullable, Open, RefParams, Reference, Strict, Timestamp, Type, errors } from '../../platform/http/schemas.ts';
+import {
+  Nullable,
+  Open,
+  RefParams,
+  Reference,
+  type Static,
+  Strict,
+  Timestamp,
+  Type,
+  errors,
+} from '../../platform/http/schemas.ts';
+import { TRACKING_STATUSES } from './repo.ts';
 import type { Services } from '../../services.ts';
 import { KindEnum, LevelEnum } from '../orders/schemas.ts';
 
+const TrackingStatusEnum = Type.String({
+  enum: [...TRACKING_STATUSES],
+  description: TRACKING_STATUSES.map((t) => `\`${t}\``).join(', '),
+});
+const TrackingEvent = Open({
+  status: TrackingStatusEnum,
+  occurred: Timestamp,
+  location: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+});
+const TrackingEventIn = Strict({
+  status: TrackingStatusEnum,
+  occurred: Type.Optional(
+    Type.String({ format: 'date-time', description: 'when it happened (default: now); not before the shipment left' }),
+  ),
+  location: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+});
 const Shipment = Open({
   reference: Reference('Shipment'),
   shippingKind: KindEnum,
@@ -16,6 +45,23 @@ const Shipment = Open({
   trackingUrl: Type.Optional(
     Nullable(Type.String({ description: 'tracked and express only: the brand-styled tracking page' })),
   ),
+  trackingStatus: Nullable({
+    ...TrackingStatusEnum,
+    description: 'Extension: the latest tracking event by when it happened; null before the first',
+  }),
+  trackingEvents: Type.Array(TrackingEvent, {
+    description: 'Extension: the carrier events, oldest first (empty for basic shipments)',
+  }),
+});
+
+const CarrierEventIn = Strict({
+  shipmentReference: Type.Optional(Type.String({ maxLength: 200 })),
+  trackingNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  carrierEventId: Type.String({ minLength: 1, maxLength: 200, description: "the carrier's own id of the event" }),
+  status: Type.String({ maxLength: 50 }),
+  occurred: Type.String({ format: 'date-time' }),
+  location: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
 });
 
 const OrderRefs = Type.Array(Type.String({ maxLength: 200 }), { minItems: 1, maxItems: 100 });
@@ -78,6 +124,35 @@ export function shipmentsRoutes(app: FastifyInstance, s: Services): void {
     },
     async (req) => ({ shipment: await s.shipments.ship(org(req), req.body.shipment) }),
   );
+  r.post(
+    '/test-helpers/shipments/:shipmentReference/tracking-events',
+    {
+      schema: {
+        operationId: 'testAddTrackingEvents',
+        tags,
+        summary: 'Test environment: carrier tracking events for a shipment',
+        description:
+          'One event (`trackingEvent`) or a scripted journey (`trackingEvents`), all or nothing. Fires `shipment.tracking_updated`, and `shipment.delivered` when the parcel arrives. An event may lie in the past but not before the shipment left; a late event takes its place in time and never moves a delivered parcel back.',
+        params: RefParams('shipmentReference'),
+        body: Type.Union([
+          Strict({ trackingEvent: TrackingEventIn }),
+          Strict({ trackingEvents: Type.Array(TrackingEventIn, { minItems: 1, maxItems: 50 }) }),
+        ]),
+        response: { 200: Open({ shipment: Shipment }), ...errors(404, 409) },
+      },
+    },
+    async (req) => {
+      const b = req.body as {
+        trackingEvent?: Static<typeof TrackingEventIn>;
+        trackingEvents?: Static<typeof TrackingEventIn>[];
+      };
+      const [list, field] = b.trackingEvents
+        ? [b.trackingEvents, 'body.trackingEvents']
+        : [[b.trackingEvent!], 'body.trackingEvent'];
+      const shipment = await s.shipments.scriptTracking(org(req), req.params.shipmentReference, list, field);
+      return { shipment };
+    },
+  );
 }
 
 /** Production fulfilment through the operator API (and the CLI on top of it). */
@@ -104,5 +179,15 @@ export function shipmentsOperatorRoutes(app: FastifyInstance, s: Services): void
       },
     },
     async (req) => ({ shipment: await s.shipments.ship(null, req.body, 'body') }),
+  );
+  // A carrier feed: each event is judged on its own, so one bad event does not lose the batch.
+  r.post(
+    '/tracking-events',
+    {
+      schema: {
+        body: Strict({ trackingEvents: Type.Array(CarrierEventIn, { minItems: 1, maxItems: 1000 }) }),
+      },
+    },
+    async (req) => ({ results: await s.shipments.ingestTracking(req.body.trackingEvents) }),
   );
 }

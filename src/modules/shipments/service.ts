@@ -11,6 +11,13 @@ import type { Address } from '../shipping/address.ts';
 import type { ShippingLevel } from '../shipping/data.ts';
 import { enqueueOrderCallback } from './callback.ts';
 import { type ShipmentRow, shipmentsRepo as repo } from './repo.ts';
+import {
+  type CarrierEventIn,
+  type TrackingEventIn,
+  currentStatus,
+  trackingEventView,
+  trackingEvents,
+} from './tracking-events.ts';
 
 export type ShipmentsService = ReturnType<typeof shipmentsService>;
 
@@ -39,7 +46,10 @@ export function shipmentsService(deps: {
   const trackingUrl = (token: string) => `${config.publicBaseUrl}/tracking/${token}`;
 
   async function view(ex: Executor, s: ShipmentRow) {
-    const orders = await ordersRepo.ordersOfShipment(ex, s.id);
+    const [orders, tracking] = await Promise.all([
+      ordersRepo.ordersOfShipment(ex, s.id),
+      repo.trackingEvents(ex, s.id),
+    ]);
     return {
       reference: s.id,
       shippingKind: s.shipping_kind,
@@ -54,8 +64,12 @@ export function shipmentsService(deps: {
             trackingUrl: s.tracking_token ? trackingUrl(s.tracking_token) : null,
           }
         : {}),
+      trackingStatus: currentStatus(tracking),
+      trackingEvents: tracking.map(trackingEventView),
     };
   }
+
+  const tracking = trackingEvents({ db, clock, events, view });
 
   /** Orders named in a request body: unknown or foreign ones are a 400 naming the entry. */
   async function namedOrders(orgId: string | null, refs: string[], field: string): Promise<OrderRow[]> {
@@ -168,6 +182,16 @@ export function shipmentsService(deps: {
       return { reference: id };
     },
 
+    /** Test helper: a scripted journey of tracking events; answers the shipment as it is now. */
+    async scriptTracking(orgId: string, ref: string, list: TrackingEventIn[], field: string) {
+      const s = isReference('Shipment', ref) ? await repo.shipment(db, orgId, ref) : null;
+      if (!s) throw notFound('Shipment');
+      await tracking.script(s, list, field);
+      return view(db, s);
+    },
+    /** Operator: a carrier feed's batch, judged per event. */
+    ingestTracking: (list: CarrierEventIn[]) => tracking.ingest(list),
+
     /** The public tracking page's facts; null for an unknown token. */
     async trackingPage(token: string) {
       if (!TOKEN.test(token)) return null;
@@ -178,7 +202,8 @@ export function shipmentsService(deps: {
       const brandId = orders.find((o) => o.brand_id)?.brand_id ?? store?.default_brand_id ?? null;
       const brand = brandId ? await organization.brandRow(s.organization_id, brandId).catch(() => null) : null;
       const address = (await ordersRepo.address(db, s.address_id))?.fields ?? {};
-      return { shipment: s, brand, city: address.city ?? '', countryCode: address.countryCode ?? '' };
+      const events = await repo.trackingEvents(db, s.id);
+      return { shipment: s, brand, city: address.city ?? '', countryCode: address.countryCode ?? '', events };
     },
 
     /** For claims: the shipment row (organization-scoped), its orders and the address it left with. */

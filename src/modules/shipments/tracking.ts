@@ -1,7 +1,63 @@
 import type { FastifyInstance } from 'fastify';
 import type { BrandRow } from '../organization/repo.ts';
 import type { Services } from '../../services.ts';
-import type { ShipmentRow } from './repo.ts';
+import type { ShipmentRow, TrackingEventRow } from './repo.ts';
+import { currentStatus } from './tracking-events.ts';
+
+const STEPS = [
+  ['shipped', 'Shipped'],
+  ['in_transit', 'In transit'],
+  ['out_for_delivery', 'Out for delivery'],
+  ['delivered', 'Delivered'],
+] as const;
+const LABEL: Record<string, string> = {
+  in_transit: 'In transit',
+  out_for_delivery: 'Out for delivery',
+  delivered: 'Delivered',
+  exception: 'Delivery problem',
+  returned: 'Returned to sender',
+};
+const HEADLINE: Record<string, string> = {
+  in_transit: 'Your parcel is on its way',
+  out_for_delivery: 'Your parcel is out for delivery today',
+  delivered: 'Your parcel has been delivered',
+  exception: 'There is a problem with the delivery',
+  returned: 'Your parcel is on its way back to the sender',
+};
+
+/** Dates and times as the recipient's shop reads them: in Europe/Amsterdam, where parcels leave. */
+const AMS = 'Europe/Amsterdam';
+const amsDate = (d: Date) => d.toLocaleDateString('en-CA', { timeZone: AMS });
+const amsDateTime = (d: Date) =>
+  d.toLocaleString('en-GB', { timeZone: AMS, day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+
+function progress(status: string | null, primary: string): string {
+  const reached =
+    status === null
+      ? 0
+      : Math.max(
+          0,
+          STEPS.findIndex(([k]) => k === status),
+        );
+  const trouble = status === 'exception' || status === 'returned';
+  const steps = STEPS.map(
+    ([, label], i) =>
+      `<li class="${i <= reached ? 'done' : ''}${i === reached ? ' current' : ''}"${i === reached ? ' aria-current="step"' : ''}>${label}</li>`,
+  ).join('');
+  return `<ol class="progress${trouble ? ' trouble' : ''}" id="progress" style="--brand:${primary}">${steps}</ol>`;
+}
+
+function history(events: TrackingEventRow[], shipped: Date): string {
+  const rows = [...events]
+    .reverse()
+    .map(
+      (e) =>
+        `<li><time datetime="${e.occurred_at.toISOString()}">${escapeHtml(amsDateTime(e.occurred_at))}</time><strong>${escapeHtml(LABEL[e.status] ?? e.status)}</strong>${e.location ? `<span class="where">${escapeHtml(e.location)}</span>` : ''}${e.description ? `<span class="what">${escapeHtml(e.description)}</span>` : ''}</li>`,
+    )
+    .join('');
+  const left = `<li><time datetime="${shipped.toISOString()}">${escapeHtml(amsDateTime(shipped))}</time><strong>Shipped</strong><span class="what">The parcel left our production site.</span></li>`;
+  return `<ol class="history" id="history">${rows}${left}</ol>`;
+}
 
 const escapeHtml = (v: unknown) =>
   String(v ?? '').replace(
@@ -35,7 +91,10 @@ export function renderTrackingPage(p: {
   brand: BrandRow | null;
   city: string;
   countryCode: string;
+  events?: TrackingEventRow[];
 }): string {
+  const events = p.events ?? [];
+  const status = currentStatus(events);
   const b = p.brand;
   const name = b?.name ?? 'Your order';
   const primary = safeColor(b?.primary_color, '#222222');
@@ -48,7 +107,7 @@ export function renderTrackingPage(p: {
     cs.phonenumber ? `<li>Phone: <span class="phone">${escapeHtml(cs.phonenumber)}</span></li>` : '',
     csUrl ? `<li><a href="${escapeHtml(csUrl)}" rel="noopener noreferrer">Help centre</a></li>` : '',
   ].join('');
-  const shipDate = p.shipment.shipped_at.toISOString().slice(0, 10);
+  const shipDate = amsDate(p.shipment.shipped_at);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -67,6 +126,19 @@ export function renderTrackingPage(p: {
   dd { margin: 0; }
   footer { max-width: 40rem; margin: 0 auto 2rem; padding: 0 1.5rem; }
   a { color: ${primary}; }
+  .progress { list-style: none; display: flex; padding: 0; margin: 1rem 0 1.5rem; counter-reset: step; }
+  .progress li { flex: 1; text-align: center; font-size: .8rem; color: #6b6b6b; position: relative; padding-top: 1.6rem; }
+  .progress li::before { content: ''; position: absolute; top: .35rem; left: 50%; width: .9rem; height: .9rem; margin-left: -.45rem; border-radius: 50%; background: #d6d6d6; z-index: 1; }
+  .progress li::after { content: ''; position: absolute; top: .7rem; left: -50%; width: 100%; height: 3px; background: #d6d6d6; }
+  .progress li:first-child::after { display: none; }
+  .progress li.done { color: #1b1b1b; }
+  .progress li.done::before, .progress li.done::after { background: var(--brand); }
+  .progress li.current { font-weight: 700; }
+  .progress.trouble li.current::before { background: #c0392b; }
+  .history { list-style: none; padding: 0; margin: 1.5rem 0 0; border-left: 3px solid ${primary}; }
+  .history li { padding: 0 0 1rem 1rem; display: grid; gap: .15rem; }
+  .history time { font-size: .8rem; color: #6b6b6b; }
+  .history .where, .history .what { font-size: .9rem; }
 </style>
 </head>
 <body>
@@ -75,13 +147,16 @@ export function renderTrackingPage(p: {
   <h1 id="brand-name">${escapeHtml(name)}</h1>
 </header>
 <main>
-  <h2>Your parcel is on its way</h2>
+  <h2 id="headline">${escapeHtml(HEADLINE[status ?? 'in_transit'])}</h2>
+  ${progress(status, primary)}
   <dl>
     <dt>Carrier</dt><dd id="carrier">${escapeHtml(p.shipment.carrier)}</dd>
     <dt>Tracking number</dt><dd id="tracking-number">${escapeHtml(p.shipment.tracking_number)}</dd>
     <dt>Shipped on</dt><dd id="ship-date"><time datetime="${shipDate}">${shipDate}</time></dd>
     <dt>Destination</dt><dd id="destination">${escapeHtml(p.city)}, ${escapeHtml(countryName(p.countryCode))}</dd>
   </dl>
+  <h3>History</h3>
+  ${history(events, p.shipment.shipped_at)}
 </main>
 <footer>
   <h3>Questions about your order?</h3>

@@ -1,18 +1,28 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/index.ts';
+import { type Clock, realNow } from '../../platform/clock.ts';
+import type { Db, Executor } from '../../platform/db/index.ts';
 import { deliver } from '../../platform/http/targets.ts';
-import { enqueueAttempt } from './events.ts';
+import { type EventsService, enqueueAttempt } from './events.ts';
 import { type Attempt, type EndpointRow, type EventRow, webhooksRepo as repo } from './repo.ts';
 import type { SecretBox } from './secrets.ts';
 import { signatureHeader } from './secrets.ts';
 
-const DAY = 24 * 3600_000;
-/** An endpoint whose deliveries fail without a single success for this long is disabled. */
-export const DISABLE_AFTER_MS = 5 * DAY;
+const HOUR = 3600_000;
 
 export type DeliveryAttempts = ReturnType<typeof deliveryAttempts>;
+
+const CONNECTION_FAILURE =
+  /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|socket hang up/;
+
+/**
+ * What the delivery log says of a failed attempt. Refused, reset and unreachable connections all
+ * read the same, so the log (and the test ping) cannot map which ports of a host are open.
+ */
+function describeFailure(status: number | null, error: string | null): string {
+  if (status === null && error && CONNECTION_FAILURE.test(error)) return 'could not connect to the endpoint';
+  return error ?? `endpoint answered HTTP ${status}`;
+}
 
 /** The Standard Webhooks body: `{type, timestamp, data}`; the id travels in `webhook-id`. */
 export function webhookBody(event: EventRow): string {
@@ -35,11 +45,27 @@ function signingSecrets(box: SecretBox, e: EndpointRow, now: Date): string[] {
 export function deliveryAttempts(deps: {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'callbackTimeoutMs' | 'allowPrivateTargets' | 'webhookRetrySchedule'>;
+  config: Pick<
+    Config,
+    'callbackTimeoutMs' | 'allowPrivateTargets' | 'webhookRetrySchedule' | 'webhookDisableAfterHours'
+  >;
   box: SecretBox;
   log: FastifyBaseLogger;
+  /** Tells the organization that an endpoint was disabled (`webhook_endpoint.disabled`). */
+  events: Pick<EventsService, 'record'>;
 }) {
   const { db, clock, config, box } = deps;
+
+  /** Disables the endpoint once and says so through an event (to the organization's other endpoints). */
+  async function disable(tx: Executor, endpoint: EndpointRow, reason: string, now: Date) {
+    if (!(await repo.disableEndpoint(tx, endpoint.id, reason, now))) return;
+    deps.log.warn({ endpoint: endpoint.id, reason }, 'webhook endpoint disabled');
+    await deps.events.record(tx, {
+      organizationId: endpoint.organization_id,
+      type: 'webhook_endpoint.disabled',
+      data: { webhookEndpoint: { reference: endpoint.id, url: endpoint.url, disabledReason: reason } },
+    });
+  }
 
   async function giveUp(deliveryId: string, attempt: number, error: string): Promise<void> {
     const a: Attempt = { at: clock.now().toISOString(), responseStatus: null, durationMs: 0, error };
@@ -47,7 +73,8 @@ export function deliveryAttempts(deps: {
   }
 
   return {
-    async attempt(deliveryId: string, attempt: number): Promise<void> {
+    /** `timeoutMs` shortens this attempt (the test ping answers inside its request). */
+    async attempt(deliveryId: string, attempt: number, opts: { timeoutMs?: number } = {}): Promise<void> {
       const d = await repo.deliveryById(db, deliveryId);
       if (d?.status !== 'pending' || d.attempts.length !== attempt - 1) return;
       const [endpoint, event] = await Promise.all([
@@ -77,21 +104,25 @@ export function deliveryAttempts(deps: {
         );
       }
       const body = webhookBody(event);
+      // Receivers check the signed timestamp against their own clock: a test clock never signs.
+      const sentAt = realNow(clock);
       const result = await deliver(endpoint.url, {
         method: 'POST',
         body,
-        timeoutMs: config.callbackTimeoutMs,
+        timeoutMs: Math.min(opts.timeoutMs ?? config.callbackTimeoutMs, config.callbackTimeoutMs),
         allowPrivate: config.allowPrivateTargets,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'pod-partner-api-webhooks/2',
           'webhook-id': event.id,
-          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-          'webhook-signature': signatureHeader(secrets, event.id, at, body),
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': signatureHeader(secrets, event.id, sentAt, body),
         },
       });
       const ok = result.status !== null && result.status >= 200 && result.status < 300;
-      const error = ok ? null : (result.error ?? `endpoint answered HTTP ${result.status}`);
+      // Standard Webhooks: 410 Gone means the receiver is gone for good; nothing more is sent.
+      const gone = result.status === 410;
+      const error = ok ? null : describeFailure(result.status, result.error);
       const record: Attempt = {
         at: at.toISOString(),
         responseStatus: result.status,
@@ -100,7 +131,7 @@ export function deliveryAttempts(deps: {
       };
       const now = clock.now();
       const retryIn = config.webhookRetrySchedule[attempt - 1];
-      const nextAt = ok || retryIn === undefined ? null : new Date(now.getTime() + retryIn * 1000);
+      const nextAt = ok || gone || retryIn === undefined ? null : new Date(now.getTime() + retryIn * 1000);
 
       await db.tx(async (tx) => {
         const recorded = await repo.recordAttempt(tx, deliveryId, attempt, record, {
@@ -112,10 +143,10 @@ export function deliveryAttempts(deps: {
         if (ok) return repo.endpointSucceeded(tx, endpoint.id);
         if (nextAt) await enqueueAttempt(tx, clock, deliveryId, attempt + 1, nextAt);
         const since = await repo.endpointFailed(tx, endpoint.id, at);
-        if (since && now.getTime() - since.getTime() >= DISABLE_AFTER_MS) {
+        if (gone) await disable(tx, endpoint, `Disabled on ${now.toISOString()}: the endpoint answered 410 Gone`, now);
+        else if (since && now.getTime() - since.getTime() >= config.webhookDisableAfterHours * HOUR) {
           const reason = `Disabled on ${now.toISOString()}: every delivery failed since ${since.toISOString()} (last error: ${error})`;
-          await repo.disableEndpoint(tx, endpoint.id, reason, now);
-          deps.log.warn({ endpoint: endpoint.id, since }, 'webhook endpoint disabled after failing for 5 days');
+          await disable(tx, endpoint, reason, now);
         }
       });
     },

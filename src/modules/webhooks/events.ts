@@ -11,11 +11,14 @@ export const EVENT_TYPES = [
   'order.updated',
   'order.shipped',
   'shipment.created',
+  'shipment.tracking_updated',
+  'shipment.delivered',
   'claim.created',
   'claim.updated',
   'render.completed',
   'render.failed',
   'product.updated',
+  'webhook_endpoint.disabled',
   'ping',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -76,6 +79,34 @@ export async function createDelivery(
   return id;
 }
 
+/** The order or shipment an event is about: events about one object are numbered in sequence. */
+function objectOf(e: EventInput): string | null {
+  const [kind] = e.type.split('.');
+  if (kind !== 'order' && kind !== 'shipment') return null;
+  const ref = (e.data[kind] as { reference?: unknown } | undefined)?.reference;
+  return typeof ref === 'string' ? ref : null;
+}
+
+/**
+ * Each order and shipment event gets the next number of its object, taken in the event's
+ * transaction: the object's row lock orders concurrent writers, so numbers follow commit order
+ * per object and a receiver can drop an event older than one it already applied.
+ */
+async function nextSequences(tx: Executor, list: EventInput[]): Promise<Array<number | undefined>> {
+  const objects = list.map(objectOf);
+  const counts = new Map<string, number>();
+  for (const o of objects) if (o) counts.set(o, (counts.get(o) ?? 0) + 1);
+  if (counts.size === 0) return objects.map(() => undefined);
+  const last = await repo.bumpSequences(tx, counts);
+  const next = new Map([...counts].map(([o, n]) => [o, last.get(o)! - n]));
+  return objects.map((o) => {
+    if (!o) return undefined;
+    const n = next.get(o)! + 1;
+    next.set(o, n);
+    return n;
+  });
+}
+
 export type EventsService = ReturnType<typeof eventsService>;
 
 /**
@@ -91,11 +122,12 @@ export function eventsService(deps: { clock: Clock }) {
     for (const e of list)
       if (!(EVENT_TYPES as readonly string[]).includes(e.type)) throw new Error(`unknown event type ${e.type}`);
     const now = clock.now();
-    const rows = list.map((e) => ({
+    const sequences = await nextSequences(tx, list);
+    const rows = list.map((e, i) => ({
       id: newReference('Event'),
       organizationId: e.organizationId,
       type: e.type,
-      data: e.data,
+      data: sequences[i] === undefined ? e.data : { ...e.data, sequence: sequences[i] },
       createdAt: now,
     }));
     const byId = new Map(rows.map((r) => [r.id, r]));

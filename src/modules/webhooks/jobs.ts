@@ -24,6 +24,7 @@ export function registerWebhookJobs(s: {
   webhookAttempts: DeliveryAttempts;
 }): void {
   s.worker.register(DELIVER_JOB, {
+    pool: 'deliveries',
     leaseMs: s.config.callbackTimeoutMs + 30_000,
     run: (payload: { deliveryId: string; attempt: number }) =>
       s.webhookAttempts.attempt(payload.deliveryId, payload.attempt),

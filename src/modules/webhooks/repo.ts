@@ -79,6 +79,19 @@ export const webhooksRepo = {
       ],
     );
   },
+  /** Adds `n` to each object's sequence; returns the new last numbers. */
+  async bumpSequences(ex: Executor, counts: Map<string, number>): Promise<Map<string, number>> {
+    const rows = await ex.query<{ object_id: string; sequence: string | number }>(
+      prepared(
+        `INSERT INTO object_sequences (object_id, sequence) SELECT * FROM unnest($1::text[], $2::bigint[])
+         ON CONFLICT (object_id) DO UPDATE SET sequence = object_sequences.sequence + EXCLUDED.sequence
+         RETURNING object_id, sequence`,
+      ),
+      // Sorted, so that two transactions touching the same objects lock them in the same order.
+      [[...counts.keys()].sort(), [...counts.keys()].sort().map((k) => counts.get(k)!)],
+    );
+    return new Map(rows.map((r) => [r.object_id, Number(r.sequence)]));
+  },
   async event(ex: Executor, orgId: string, id: string): Promise<EventRow | null> {
     return (
       (await ex.query<EventRow>('SELECT * FROM events WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ?? null
@@ -223,11 +236,13 @@ export const webhooksRepo = {
     );
     return rows[0]?.failing_since ?? null;
   },
-  async disableEndpoint(ex: Executor, id: string, reason: string, now: Date) {
-    await ex.query(
-      'UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, updated_at = $3 WHERE id = $1 AND enabled',
+  /** True when this call disabled it (it was enabled). */
+  async disableEndpoint(ex: Executor, id: string, reason: string, now: Date): Promise<boolean> {
+    const rows = await ex.query(
+      'UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, updated_at = $3 WHERE id = $1 AND enabled RETURNING id',
       [id, reason, now],
     );
+    return rows.length > 0;
   },
 
   async insertDelivery(

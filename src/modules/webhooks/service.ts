@@ -2,7 +2,8 @@ import type { Static } from 'typebox';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/index.ts';
-import { conflict, notFound } from '../../platform/errors.ts';
+import { ApiError, conflict, notFound } from '../../platform/errors.ts';
+import { type RateLimitStore, retryAfterSeconds } from '../../platform/ratelimit/index.ts';
 import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { checkCallbackUrl } from '../../platform/http/targets.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
@@ -57,6 +58,10 @@ type UpdateInput = Static<typeof UpdateEndpoint>['webhookEndpoint'];
 export type WebhooksService = ReturnType<typeof webhooksService>;
 
 /** Endpoint management, the delivery log and the events list of one organization at a time. */
+/** The test ping answers inside its request: a short time-out, and a few a minute. */
+const TEST_PING_TIMEOUT_MS = 3000;
+const TEST_PING_POLICY = { name: 'webhook-tests', quota: 10, windowSeconds: 60 };
+
 export function webhooksService(deps: {
   db: Db;
   clock: Clock;
@@ -65,6 +70,7 @@ export function webhooksService(deps: {
   box: SecretBox;
   events: EventsService;
   attempts: DeliveryAttempts;
+  rateLimits: RateLimitStore;
 }) {
   const { db, clock, cursors, box } = deps;
   const checkUrl = (url: string) =>
@@ -157,6 +163,19 @@ export function webhooksService(deps: {
      */
     async testEndpoint(orgId: string, ref: string) {
       const row = await endpointRow(orgId, ref);
+      const budget = await deps.rateLimits.consume(`webhook-tests:${orgId}`, [TEST_PING_POLICY]);
+      if (!budget.allowed) {
+        const retry = retryAfterSeconds(budget.waitSeconds);
+        throw new ApiError(
+          429,
+          'rate_limited',
+          `At most ${TEST_PING_POLICY.quota} test pings a minute; wait ${retry} s`,
+          undefined,
+          {
+            'retry-after': String(retry),
+          },
+        );
+      }
       const now = clock.now();
       const deliveryId = await db.tx(async (tx) => {
         const event = await deps.events.record(tx, {
@@ -171,7 +190,7 @@ export function webhooksService(deps: {
           firstAttemptAt: new Date(now.getTime() + deps.config.callbackTimeoutMs + 60_000),
         });
       });
-      await deps.attempts.attempt(deliveryId, 1);
+      await deps.attempts.attempt(deliveryId, 1, { timeoutMs: TEST_PING_TIMEOUT_MS });
       return toDelivery((await repo.delivery(db, orgId, deliveryId))!);
     },
 

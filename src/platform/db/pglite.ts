@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, Executor, Row } from './types.ts';
+import { type Db, type Executor, type Row, fromDatabase } from './types.ts';
 
 /** PGlite runs Postgres in-process; it has one connection, so transactions are serialised. */
 export class PgliteDb implements Db {
@@ -8,24 +9,35 @@ export class PgliteDb implements Db {
   private constructor(readonly pg: PGlite) {}
 
   static async open(options: { dataDir?: string; loadDataDir?: Blob }): Promise<PgliteDb> {
-    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     // PGlite's WASM memory only grows: PostgreSQL's default 128 MB of shared buffers, once filled,
     // stay in the process for good. The files are in the OS page cache anyway, so 16 MB costs
     // little speed for ~100 MB less resident memory.
     const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
     const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, startParams });
+    // PGlite creates its files world-writable (0666); the database is the service's alone.
+    if (options.dataDir) tighten(options.dataDir);
     return new PgliteDb(pg);
   }
 
   async query<T extends Row = Row>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const result = await this.pg.query<T>(sql, params);
-    return result.rows;
+    try {
+      return (await this.pg.query<T>(sql, params)).rows;
+    } catch (err) {
+      throw fromDatabase(err);
+    }
   }
 
   tx<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
     return this.pg.transaction(async (t) =>
       fn({
-        query: async <R extends Row>(sql: string, params: unknown[] = []) => (await t.query<R>(sql, params)).rows,
+        query: async <R extends Row>(sql: string, params: unknown[] = []) => {
+          try {
+            return (await t.query<R>(sql, params)).rows;
+          } catch (err) {
+            throw fromDatabase(err);
+          }
+        },
       }),
     );
   }
@@ -39,5 +51,15 @@ export class PgliteDb implements Db {
 
   async close(): Promise<void> {
     if (!this.pg.closed) await this.pg.close();
+  }
+}
+
+/** 0700 for folders and 0600 for files, all the way down. */
+function tighten(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) tighten(path);
+    else if (entry.isFile()) chmodSync(path, 0o600);
   }
 }

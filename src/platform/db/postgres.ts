@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { isStalePlan, statementName } from './prepared.ts';
-import type { Db, Executor, Row } from './types.ts';
+import { type Db, type Executor, type Row, fromDatabase } from './types.ts';
 
 // int8 and numeric counts come back as strings by default; every bigint here fits a double.
 const types = {
@@ -60,13 +60,13 @@ export class PostgresDb implements Db {
       return result.rows as T[];
     } catch (err) {
       if (isStalePlan(err, sql)) return this.query(sql, params);
-      throw asConnectionFailure(err);
+      throw fromDatabase(asConnectionFailure(err));
     }
   }
 
   async tx<T>(fn: (tx: Executor) => Promise<T>, retried = false): Promise<T> {
     const client = await this.pool.connect().catch((err) => {
-      throw asConnectionFailure(err);
+      throw fromDatabase(asConnectionFailure(err));
     });
     let stale = false;
     try {
@@ -77,11 +77,13 @@ export class PostgresDb implements Db {
             return (await client.query(statement(sql, params))).rows as R[];
           } catch (err) {
             stale ||= isStalePlan(err, sql);
-            throw err;
+            throw fromDatabase(asConnectionFailure(err));
           }
         },
       });
-      await client.query('COMMIT');
+      await client.query('COMMIT').catch((err) => {
+        throw fromDatabase(asConnectionFailure(err));
+      });
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});

@@ -34,3 +34,14 @@ export function pgConstraint(err: unknown): string | undefined {
   const c = (err as { constraint?: unknown })?.constraint;
   return typeof c === 'string' ? c : undefined;
 }
+
+const FROM_DATABASE = Symbol.for('pod.fromDatabase');
+
+/** Marks an error thrown by the database client, so that only those are judged as database trouble. */
+export function fromDatabase<E>(err: E): E {
+  if (err && typeof err === 'object') (err as Record<symbol, unknown>)[FROM_DATABASE] = true;
+  return err;
+}
+
+export const isFromDatabase = (err: unknown): boolean =>
+  !!err && typeof err === 'object' && (err as Record<symbol, unknown>)[FROM_DATABASE] === true;

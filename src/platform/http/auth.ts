@@ -5,7 +5,7 @@ import { ApiError } from '../errors.ts';
 import { type RateLimitStore, rateLimitHeaders, retryAfterSeconds } from '../ratelimit/index.ts';
 import { randomId } from '../ids.ts';
 
-export type PolicyName = 'default' | 'uploads' | 'downloads';
+export type PolicyName = 'default' | 'uploads' | 'downloads' | 'previews';
 export type RateLimitOverrides = Partial<Record<PolicyName, { quota: number; windowSeconds: number }>>;
 
 export interface Principal {
@@ -29,7 +29,7 @@ declare module 'fastify' {
     /** No API key needed (docs, OpenAPI). */
     public?: boolean;
     /** The dedicated rate-limit bucket this route also draws from. */
-    bucket?: 'uploads' | 'downloads';
+    bucket?: 'uploads' | 'downloads' | 'previews';
     /** Allowed for read-only keys although the method writes (e.g. POST /auth/validate). */
     readOnlyAllowed?: boolean;
   }
@@ -104,6 +104,9 @@ export function policiesFor(
   return bucket && bucket !== 'default' ? [pick('default'), pick(bucket)] : [pick('default')];
 }
 
+/** Invalid keys per client address: enough for a misconfigured client to notice, not to probe. */
+export const INVALID_KEY_POLICY = { name: 'invalid-keys', quota: 60, windowSeconds: 60 };
+
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -129,7 +132,18 @@ export function installAuth(
       );
     }
     const principal = secret.length <= 200 ? await deps.keys.principal(secret) : null;
-    if (!principal) throw new ApiError(401, 'unauthorized', 'The secret key is invalid or has been revoked');
+    if (!principal) {
+      // Wrong keys cost a lookup each: a client address that keeps sending them is slowed down
+      // (valid keys never touch this bucket, so the hot path pays nothing for it).
+      const probe = await deps.rateLimits.consume(`invalid-keys:${request.ip}`, [INVALID_KEY_POLICY]);
+      if (!probe.allowed) {
+        const retry = retryAfterSeconds(probe.waitSeconds);
+        throw new ApiError(429, 'rate_limited', `Too many invalid keys from this address; wait ${retry} s`, undefined, {
+          'retry-after': String(retry),
+        });
+      }
+      throw new ApiError(401, 'unauthorized', 'The secret key is invalid or has been revoked');
+    }
     request.principal = principal;
 
     const result = await deps.rateLimits.consume(

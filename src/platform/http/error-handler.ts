@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ApiError } from '../errors.ts';
+import { isFromDatabase } from '../db/types.ts';
 import { validationMessage } from './validation.ts';
 
 const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
@@ -34,10 +35,14 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: 'invalid_request' },
 };
 
-/** Errors that mean the database is unreachable: the client may retry, the process stays up. */
+/**
+ * Errors of the database client that mean the database is unreachable: the client may retry,
+ * the process stays up. Only errors the client threw count: a socket reset of the partner's own
+ * connection (an aborted upload) carries the same ECONNRESET and is no database trouble.
+ */
 function isUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
-  if (typeof code !== 'string') return false;
+  if (typeof code !== 'string' || !isFromDatabase(err)) return false;
   return (
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '53300'].includes(code) ||
     code.startsWith('08')

@@ -48,30 +48,45 @@ export function documentTransportErrors(app: FastifyInstance): void {
   });
 }
 
-/** The first path inside `value` holding a string with a NUL character, or null. */
-function nulAt(value: unknown, path: string, depth = 0): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+type Flaw = 'nul' | 'surrogate';
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const flawOf = (text: string): Flaw | null =>
+  text.includes('\u0000') ? 'nul' : LONE_SURROGATE.test(text) ? 'surrogate' : null;
+
+/** The first path inside `value` holding a string PostgreSQL cannot store, and why; or null. */
+function flawAt(value: unknown, path: string, depth = 0): { path: string; flaw: Flaw } | null {
+  if (typeof value === 'string') {
+    const flaw = flawOf(value);
+    return flaw ? { path, flaw } : null;
+  }
   if (depth > 64 || !value || typeof value !== 'object') return null;
   for (const [k, v] of Object.entries(value)) {
     const here = Array.isArray(value) ? `${path}[${k}]` : `${path}.${k}`;
-    if (k.includes('\u0000')) return here;
-    const found = nulAt(v, here, depth + 1);
+    const flaw = flawOf(k);
+    if (flaw) return { path: here, flaw };
+    const found = flawAt(v, here, depth + 1);
     if (found) return found;
   }
   return null;
 }
 
+const PROBLEM: Record<Flaw, string> = {
+  nul: 'must not contain a NUL character',
+  surrogate: 'is not well-formed Unicode (it holds a lone UTF-16 surrogate such as \\ud800)',
+};
+
 /**
- * PostgreSQL text cannot hold a NUL character: such a string would fail deep inside a query as a
- * 500. Every parsed path, query and JSON body is checked once here instead, and refused as a 400
- * that names the field.
+ * PostgreSQL text cannot hold a NUL character nor a lone UTF-16 surrogate: such a string would
+ * fail deep inside a query as a 500. Every parsed path, query and JSON body is checked once here
+ * instead, and refused as a 400 that names the field.
  */
 export function rejectNulCharacters(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     // A path holds references, and a malformed reference in a path is a 404 like any other.
-    if (nulAt(request.params, 'path'))
-      throw new ApiError(404, 'not_found', 'No such resource: the path holds a NUL character');
-    const found = nulAt(request.query, 'query') ?? (Buffer.isBuffer(request.body) ? null : nulAt(request.body, 'body'));
-    if (found) throw new ApiError(400, 'invalid_request', `${found} must not contain a NUL character`);
+    if (flawAt(request.params, 'path'))
+      throw new ApiError(404, 'not_found', 'No such resource: the path holds a character no reference has');
+    const found =
+      flawAt(request.query, 'query') ?? (Buffer.isBuffer(request.body) ? null : flawAt(request.body, 'body'));
+    if (found) throw new ApiError(400, 'invalid_request', `${found.path} ${PROBLEM[found.flaw]}`);
   });
 }

@@ -1,34 +1,37 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { ApiError } from '../errors.ts';
 
 /**
- * Opaque, tamper-evident keyset cursors: the position is signed together with the list it belongs
- * to, so an edited cursor, or one from another list, is `400 invalid_cursor`.
+ * Opaque, tamper-evident keyset cursors, encrypted together with the list they belong to
+ * (AES-256-GCM under a key derived from SECRET_KEY): a partner can neither read the position (a
+ * platform-wide sequence number would tell the service's volume) nor make or edit one; an edited
+ * cursor, or one from another list, is `400 invalid_cursor`. Nodes sharing SECRET_KEY read each
+ * other's cursors.
  */
 export class Cursors {
-  constructor(private readonly secret: string) {}
-
-  private sign(payload: string): string {
-    return createHmac('sha256', this.secret).update(payload).digest('base64url').slice(0, 22);
+  private readonly key: Buffer;
+  constructor(secret: string) {
+    this.key = createHash('sha256').update(`pod-cursors:${secret}`).digest();
   }
 
   encode(scope: string, position: unknown): string {
-    const payload = Buffer.from(JSON.stringify([scope, position])).toString('base64url');
-    return `${payload}.${this.sign(payload)}`;
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(JSON.stringify([scope, position]), 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
   }
 
   decode<T>(scope: string, cursor: string | undefined): T | null {
     if (cursor === undefined || cursor === '') return null;
     const invalid = () =>
       new ApiError(400, 'invalid_cursor', 'cursor is not one this list issued; take it unchanged from nextCursor');
-    const [payload, sig, extra] = cursor.split('.');
-    if (!payload || !sig || extra !== undefined) throw invalid();
-    const expected = Buffer.from(this.sign(payload));
-    const given = Buffer.from(sig);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();
+    const raw = /^[A-Za-z0-9_-]{40,2000}$/.test(cursor) ? Buffer.from(cursor, 'base64url') : null;
+    if (!raw || raw.length < 29) throw invalid();
     let parsed: unknown;
     try {
-      parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      parsed = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'));
     } catch {
       throw invalid();
     }

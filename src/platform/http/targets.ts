@@ -28,13 +28,56 @@ for (const [net, bits] of [
 ] as const)
   blocked.addSubnet(net, bits, 'ipv6');
 
+/** The 16 bytes of an IPv6 address (with `::` and a trailing dotted IPv4), or null. */
+function ipv6Bytes(address: string): number[] | null {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const b = dotted[1].split('.').map(Number);
+    text =
+      text.slice(0, -dotted[1].length) + `${((b[0] << 8) | b[1]).toString(16)}:${((b[2] << 8) | b[3]).toString(16)}`;
+  }
+  const [head, tail, ...rest] = text.split('::');
+  if (rest.length) return null;
+  const part = (s: string | undefined) => (s ? s.split(':') : []);
+  const h = part(head);
+  const t = part(tail);
+  const groups = tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
+  if (groups.length !== 8 || groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
+  return groups.flatMap((g) => [parseInt(g, 16) >> 8, parseInt(g, 16) & 0xff]);
+}
+
+const v4 = (b: number[]) => b.join('.');
+const startsWith = (bytes: number[], prefix: number[]) => prefix.every((v, i) => bytes[i] === v);
+
+/**
+ * The IPv4 address an IPv6 address carries in one of the forms that reach IPv4 hosts:
+ * IPv4-mapped (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), IPv4-compatible (::/96),
+ * NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16) and Teredo (2001::/32, the client's
+ * address, inverted). Each is judged as that IPv4 address.
+ */
+export function embeddedIpv4(address: string): string[] {
+  const b = ipv6Bytes(address);
+  if (!b) return [];
+  const zeros = (n: number) => Array(n).fill(0);
+  const last4 = b.slice(12);
+  if (startsWith(b, [...zeros(10), 0xff, 0xff])) return [v4(last4)];
+  if (startsWith(b, [...zeros(8), 0xff, 0xff, 0, 0])) return [v4(last4)];
+  if (startsWith(b, zeros(12))) return [v4(last4)];
+  if (startsWith(b, [0, 0x64, 0xff, 0x9b, ...zeros(8)]) || startsWith(b, [0, 0x64, 0xff, 0x9b, 0, 1]))
+    return [v4(last4)];
+  if (startsWith(b, [0x20, 0x02])) return [v4(b.slice(2, 6))];
+  if (startsWith(b, [0x20, 0x01, 0, 0])) return [v4(b.slice(4, 8)), v4(last4.map((x) => x ^ 0xff))];
+  return [];
+}
+
 /** Loopback, private, link-local (cloud metadata), shared, multicast or unspecified. */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return blocked.check(address, 'ipv4');
   if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return blocked.check(mapped[1], 'ipv4');
+    const inner = embeddedIpv4(address);
+    if (inner.length) return inner.some((a) => blocked.check(a, 'ipv4'));
     return blocked.check(address, 'ipv6');
   }
   return true;
@@ -117,27 +160,33 @@ export function deliver(
       timeout: opts.timeoutMs,
       agent: false,
     });
-    const timer = setTimeout(() => req.destroy(new Error(`timed out after ${opts.timeoutMs} ms`)), opts.timeoutMs);
+    // One bound for the whole attempt, connection, headers and body alike: a receiver trickling
+    // its answer a byte at a time cannot hold a delivery slot past the time-out.
+    let settled = false;
+    let status: number | null = null;
+    const finish = (error: string | null, body?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(done(status, error, body));
+    };
+    const timer = setTimeout(() => {
+      finish(`timed out after ${opts.timeoutMs} ms`);
+      req.destroy();
+    }, opts.timeoutMs);
     req.on('response', (res) => {
+      status = res.statusCode ?? null;
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         if (body.length < 2048) body += chunk;
       });
-      res.on('end', () => {
-        clearTimeout(timer);
-        resolve(done(res.statusCode ?? null, null, body.slice(0, 2048)));
-      });
-      res.on('error', (e) => {
-        clearTimeout(timer);
-        resolve(done(res.statusCode ?? null, e.message));
-      });
+      res.on('end', () => finish(null, body.slice(0, 2048)));
+      res.on('error', (e) => finish(e.message));
+      res.on('close', () => finish(res.complete ? null : 'the connection closed before the answer was complete'));
     });
     req.on('timeout', () => req.destroy(new Error(`timed out after ${opts.timeoutMs} ms`)));
-    req.on('error', (e) => {
-      clearTimeout(timer);
-      resolve(done(null, e.message));
-    });
+    req.on('error', (e) => finish(e.message));
     req.end(opts.body);
   });
 }

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { badRequest } from '../errors.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -78,4 +79,14 @@ export function validationMessage(part: string, errors: ErrorObject[]): { messag
   const list = (useful.length ? useful : errors).map((e) => ({ field: fieldPath(part, e), problem: describe(e) }));
   const first = list[0] ?? { field: PART_NAMES[part] ?? part, problem: 'is invalid' };
   return { message: `${first.field} ${first.problem}`, details: list };
+}
+
+/** Checks a value outside a request (files read from disk, seed data) with the same rules and messages. */
+export function checkAgainst<T>(schema: object, value: unknown, part: string): T {
+  const validate = bodyAjv.compile(schema);
+  if (!validate(value)) {
+    const { message, details } = validationMessage(part, validate.errors ?? []);
+    throw badRequest(message, 'invalid_request', details);
+  }
+  return value as T;
 }

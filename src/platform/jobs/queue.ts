@@ -1,4 +1,5 @@
-import type { Clock } from '../clock.ts';
+import { type Clock, realNow } from '../clock.ts';
+import { currentOrganization } from '../context.ts';
 import { type Executor, prepared } from '../db/index.ts';
 
 export interface JobOptions {
@@ -24,6 +25,8 @@ export interface JobRow {
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;
+  /** The organization whose request or job enqueued it (null: operator or system work). */
+  organization_id: string | null;
 }
 
 /**
@@ -37,25 +40,36 @@ export async function enqueue(
   payload: unknown,
   opts: JobOptions = {},
 ): Promise<void> {
-  const now = clock.now();
+  // Due times are wall-clock: a delay asked for in an organization's test-clock time becomes
+  // the same delay from now, and advancing that clock moves the organization's jobs forward.
+  const now = realNow(clock);
+  const runAt = opts.runAt ? new Date(now.getTime() + (opts.runAt.getTime() - clock.now().getTime())) : now;
   await tx.query(
     prepared(
-      `INSERT INTO jobs (kind, payload, max_attempts, run_at, dedupe_key, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (dedupe_key) DO NOTHING`,
+      `INSERT INTO jobs (kind, payload, max_attempts, run_at, dedupe_key, created_at, updated_at, organization_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $6, $7) ON CONFLICT (dedupe_key) DO NOTHING`,
     ),
     [
       kind,
       JSON.stringify(payload ?? {}),
       opts.maxAttempts === undefined ? 10 : opts.maxAttempts,
-      opts.runAt ?? now,
+      runAt,
       opts.dedupeKey ?? null,
       now,
+      currentOrganization(),
     ],
   );
 }
 
 /** The SQL of the queue, in one place. */
 export const jobsRepo = {
+  /**
+   * Claims due jobs of `kinds` fairly: each organization's due jobs are numbered oldest first and
+   * taken round by round (every organization's first, then every second, …), and an organization
+   * never holds more than `perOrganization` running jobs of these kinds. One organization's flood
+   * (thousands of deliveries to a slow receiver) cannot take every slot from the others. Jobs of no
+   * organization (system work) form a group of their own.
+   */
   async claim(
     ex: Executor,
     workerId: string,
@@ -63,19 +77,36 @@ export const jobsRepo = {
     now: Date,
     leaseMs: number,
     limit: number,
+    organizationId: string | null = null,
+    perOrganization = limit,
   ): Promise<JobRow[]> {
     // A running job whose lease ran out belonged to a worker that died: it is claimed again.
     return ex.query<JobRow>(
-      `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, locked_until = $2, updated_at = $3
-       WHERE id IN (
-         SELECT id FROM jobs
+      `WITH busy AS (
+         SELECT organization_id, count(*)::int AS n FROM jobs
+         WHERE kind = ANY($4::text[]) AND status = 'running' AND locked_until >= $3 AND organization_id IS NOT NULL
+         GROUP BY organization_id),
+       due AS (
+         SELECT id, organization_id, run_at,
+                row_number() OVER (PARTITION BY organization_id ORDER BY run_at, id) AS rn
+         FROM jobs
          WHERE kind = ANY($4::text[])
            AND ((status = 'pending' AND run_at <= $3) OR (status = 'running' AND locked_until < $3))
-         ORDER BY run_at, id
-         LIMIT $5
+           AND ($6::text IS NULL OR organization_id = $6)),
+       pick AS (
+         SELECT due.id FROM due LEFT JOIN busy ON busy.organization_id = due.organization_id
+         WHERE due.organization_id IS NULL OR COALESCE(busy.n, 0) + due.rn <= $7
+         ORDER BY due.rn, due.run_at, due.id
+         LIMIT $5)
+       UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, locked_until = $2, updated_at = $3
+       WHERE id IN (
+         -- The due condition again under the lock: a row another worker claimed and committed since
+         -- this statement's snapshot is re-read here and dropped, so no job is claimed twice.
+         SELECT id FROM jobs WHERE id IN (SELECT id FROM pick)
+           AND ((status = 'pending' AND run_at <= $3) OR (status = 'running' AND locked_until < $3))
          FOR UPDATE SKIP LOCKED)
        RETURNING *`,
-      [workerId, new Date(now.getTime() + leaseMs), now, kinds, limit],
+      [workerId, new Date(now.getTime() + leaseMs), now, kinds, limit, organizationId, perOrganization],
     );
   },
   async succeed(ex: Executor, id: number, workerId: string, now: Date): Promise<void> {
@@ -123,6 +154,31 @@ export const jobsRepo = {
       'SELECT status, count(*)::int AS n FROM jobs GROUP BY status',
     );
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  },
+  /** Jobs by kind, state and the organization they work for (null: the service's own). */
+  async countsBy(
+    ex: Executor,
+  ): Promise<Array<{ kind: string; status: string; organization_id: string | null; n: number }>> {
+    return ex.query(
+      `SELECT kind, status, organization_id, count(*)::int AS n FROM jobs
+        GROUP BY kind, status, organization_id ORDER BY kind, status, organization_id NULLS FIRST`,
+    );
+  },
+  /** Brings an organization's queued jobs `ms` closer (its test clock moved forward by that much). */
+  async shiftPending(ex: Executor, organizationId: string, ms: number): Promise<void> {
+    await ex.query(
+      `UPDATE jobs SET run_at = run_at - make_interval(secs => $2::double precision / 1000)
+       WHERE organization_id = $1 AND status = 'pending'`,
+      [organizationId, ms],
+    );
+  },
+  /** Jobs of the organization due by `now` and not finished. */
+  async dueCount(ex: Executor, organizationId: string, now: Date): Promise<number> {
+    const rows = await ex.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM jobs WHERE organization_id = $1 AND status IN ('pending', 'running') AND run_at <= $2`,
+      [organizationId, now],
+    );
+    return rows[0].n;
   },
   async purgeSucceeded(ex: Executor, before: Date): Promise<number> {
     const rows = await ex.query(`DELETE FROM jobs WHERE status = 'succeeded' AND finished_at < $1 RETURNING id`, [

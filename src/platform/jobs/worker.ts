@@ -1,12 +1,18 @@
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../clock.ts';
+import { type Clock, realNow } from '../clock.ts';
+import { runInScope } from '../context.ts';
 import type { Db } from '../db/index.ts';
 import { randomId } from '../ids.ts';
 import { type JobRow, jobsRepo } from './queue.ts';
 
+/** Renders, outbound deliveries (webhooks, callbacks) and the rest each have slots of their own. */
+export type JobPool = 'renders' | 'deliveries' | 'maintenance';
+
 export interface JobHandler {
   run(payload: any, job: JobRow): Promise<void>;
+  /** The pool whose slots the job runs in (default: maintenance). */
+  pool?: JobPool;
   /** Delay before attempt n+1 after n failed attempts (default: exponential from 5 s, capped at 1 h). */
   backoffMs?(attempts: number): number;
   /** How long one attempt may hold the job before another worker takes it over. */
@@ -26,13 +32,13 @@ export class Worker {
   readonly id = `${hostname()}:${process.pid}:${randomId(6)}`;
   private handlers = new Map<string, JobHandler>();
   private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private loops: Array<Promise<void>> = [];
+  private wakers = new Set<() => void>();
   private inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; log: FastifyBaseLogger },
-    private readonly opts: { pollMs?: number; concurrency?: number } = {},
+    private readonly opts: { pollMs?: number; concurrency?: number; pools?: Partial<Record<JobPool, number>> } = {},
   ) {}
 
   register(kind: string, handler: JobHandler): void {
@@ -43,12 +49,27 @@ export class Worker {
     return [...this.handlers.keys()];
   }
 
+  private kindsOf(pool: JobPool): string[] {
+    return [...this.handlers].filter(([, h]) => (h.pool ?? 'maintenance') === pool).map(([k]) => k);
+  }
+
+  private leaseOf(kinds: string[]): number {
+    return Math.max(...kinds.map((k) => this.handlers.get(k)?.leaseMs ?? 60_000));
+  }
+
   /** Claims and runs what is due now; returns how many jobs ran. Tests call this directly. */
-  async runDue(limit = this.opts.concurrency ?? 4): Promise<number> {
+  async runDue(limit = this.opts.concurrency ?? 4, organizationId: string | null = null): Promise<number> {
     const kinds = this.kinds;
     if (kinds.length === 0) return 0;
-    const leaseMs = Math.max(...[...this.handlers.values()].map((h) => h.leaseMs ?? 60_000));
-    const jobs = await jobsRepo.claim(this.deps.db, this.id, kinds, this.deps.clock.now(), leaseMs, limit);
+    const jobs = await jobsRepo.claim(
+      this.deps.db,
+      this.id,
+      kinds,
+      realNow(this.deps.clock),
+      this.leaseOf(kinds),
+      limit,
+      organizationId,
+    );
     await Promise.all(jobs.map((job) => this.execute(job)));
     return jobs.length;
   }
@@ -69,75 +90,103 @@ export class Worker {
     const { db, clock, log } = this.deps;
     if (!handler) return;
     try {
-      await handler.run(job.payload, job);
-      await jobsRepo.succeed(db, job.id, this.id, clock.now());
+      // The handler runs as work of the job's organization, so its clock is that organization's.
+      await runInScope(() => handler.run(job.payload, job), job.organization_id);
+      await jobsRepo.succeed(db, job.id, this.id, realNow(clock));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const exhausted =
         err instanceof PermanentJobError || (job.max_attempts !== null && job.attempts >= job.max_attempts);
       const retryAt = exhausted
         ? null
-        : new Date(clock.now().getTime() + (handler.backoffMs ?? defaultBackoff)(job.attempts));
+        : new Date(realNow(clock).getTime() + (handler.backoffMs ?? defaultBackoff)(job.attempts));
       log.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, err: message, dead: exhausted }, 'job failed');
       await jobsRepo
-        .fail(db, job.id, this.id, clock.now(), message, retryAt)
+        .fail(db, job.id, this.id, realNow(clock), message, retryAt)
         .catch((e) => log.error({ err: e }, 'could not record job failure'));
     }
   }
 
-  /** Wakes the poller early (an in-process enqueue). */
+  /** Wakes the pollers early (an in-process enqueue). */
   nudge(): void {
-    this.wake?.();
+    for (const wake of this.wakers) wake();
   }
 
   /**
-   * Polls in the background with up to `concurrency` jobs in flight: a free slot is refilled at
-   * once, so one slow job (a hanging webhook receiver) never holds up the others.
+   * Polls in the background, one loop per pool, each with its own slots: a free slot is refilled at
+   * once, so one slow job (a hanging webhook receiver) never holds up the others, deliveries never
+   * take the slots of renders, and one organization holds at most half of a pool.
    */
   start(): void {
     if (this.running) return;
     this.running = true;
+    const every = this.opts.concurrency;
+    const sizes = {
+      ...(every
+        ? { renders: every, deliveries: every, maintenance: every }
+        : { renders: 1, deliveries: 8, maintenance: 2 }),
+      ...this.opts.pools,
+    };
+    for (const pool of Object.keys(sizes) as JobPool[]) this.loops.push(this.poll(pool, sizes[pool]));
+  }
+
+  private async poll(pool: JobPool, concurrency: number): Promise<void> {
     const pollMs = this.opts.pollMs ?? 500;
-    const concurrency = this.opts.concurrency ?? 4;
-    const kinds = () => this.kinds;
-    this.loop = (async () => {
-      while (this.running) {
-        let claimed = 0;
-        const free = concurrency - this.inFlight.size;
-        if (free > 0 && kinds().length > 0) {
-          try {
-            const leaseMs = Math.max(...[...this.handlers.values()].map((h) => h.leaseMs ?? 60_000));
-            const jobs = await jobsRepo.claim(this.deps.db, this.id, kinds(), this.deps.clock.now(), leaseMs, free);
-            claimed = jobs.length;
-            for (const job of jobs) {
-              const p = this.execute(job).finally(() => {
-                this.inFlight.delete(p);
-                this.wake?.();
-              });
-              this.inFlight.add(p);
-            }
-          } catch (err) {
-            this.deps.log.error({ err }, 'worker poll failed');
+    const perOrganization = Math.max(1, Math.floor(concurrency / 2));
+    const mine = new Set<Promise<void>>();
+    // Wakes this pool's loop when one of its jobs ends and frees a slot.
+    const slot = { free: () => {} };
+    while (this.running) {
+      let claimed = 0;
+      const kinds = this.kindsOf(pool);
+      const free = concurrency - mine.size;
+      if (free > 0 && kinds.length > 0) {
+        try {
+          const jobs = await jobsRepo.claim(
+            this.deps.db,
+            this.id,
+            kinds,
+            realNow(this.deps.clock),
+            this.leaseOf(kinds),
+            free,
+            null,
+            perOrganization,
+          );
+          claimed = jobs.length;
+          for (const job of jobs) {
+            const p: Promise<void> = this.execute(job).finally(() => {
+              mine.delete(p);
+              this.inFlight.delete(p);
+              slot.free();
+            });
+            mine.add(p);
+            this.inFlight.add(p);
           }
+        } catch (err) {
+          this.deps.log.error({ err, pool }, 'worker poll failed');
         }
-        if (claimed > 0 && this.inFlight.size < concurrency) continue;
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, pollMs);
-          this.wake = () => {
-            clearTimeout(t);
-            resolve();
-          };
-        });
-        this.wake = null;
       }
-    })();
+      if (claimed > 0 && mine.size < concurrency) continue;
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(t);
+          this.wakers.delete(wake);
+          slot.free = () => {};
+          resolve();
+        };
+        const t = setTimeout(wake, pollMs);
+        slot.free = wake;
+        this.wakers.add(wake);
+      });
+    }
   }
 
   /** Stops polling and waits for the jobs in hand; a job cut off later is re-run via its lease. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
-    await this.loop;
+    this.nudge();
+    await Promise.all(this.loops);
+    this.loops = [];
     await Promise.all(this.inFlight);
   }
 }

@@ -1,0 +1,117 @@
+import sharp from 'sharp';
+import type { CaseType } from './casetypes.ts';
+import type { DeviceGeometry } from './devices.ts';
+import type { PrintSpec } from './repo.ts';
+
+/** Clearance around the camera island in the case's cut-out, mm. */
+export const CAMERA_CLEARANCE_MM = 0.8;
+/** Layer images are drawn at this resolution: enough to place artwork, small enough to seed fast. */
+export const LAYER_PX_PER_MM = 4;
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const mmToPx = (mm: number, dpi: number) => Math.round((mm / 25.4) * dpi);
+
+/** The printable back of a case: the phone's back outline grown by the case wall. */
+export function printSpecFor(device: DeviceGeometry, caseType: CaseType): PrintSpec {
+  const widthMm = round1(device.body.widthMm + 2 * caseType.wallMm);
+  const heightMm = round1(device.body.heightMm + 2 * caseType.wallMm);
+  return {
+    widthMm,
+    heightMm,
+    widthPx: mmToPx(widthMm, caseType.dpi),
+    heightPx: mmToPx(heightMm, caseType.dpi),
+    dpi: caseType.dpi,
+  };
+}
+
+export interface CaseOutline {
+  widthMm: number;
+  heightMm: number;
+  cornerRadiusMm: number;
+  /** The camera cut-out in print-area coordinates (the back seen from behind). */
+  hole: {
+    shape: 'rounded-rect' | 'circle';
+    xMm: number;
+    yMm: number;
+    widthMm: number;
+    heightMm: number;
+    radiusMm: number;
+  };
+}
+
+/** The case back and its camera cut-out, in mm from the top-left of the print area. */
+export function caseOutline(device: DeviceGeometry, caseType: CaseType): CaseOutline {
+  const spec = printSpecFor(device, caseType);
+  const c = device.camera;
+  const k = CAMERA_CLEARANCE_MM;
+  const w = c.widthMm + 2 * k;
+  const h = c.heightMm + 2 * k;
+  return {
+    widthMm: spec.widthMm,
+    heightMm: spec.heightMm,
+    cornerRadiusMm: Math.min(device.body.cornerRadiusMm + caseType.wallMm, spec.widthMm / 2),
+    hole: {
+      shape: c.shape,
+      xMm: caseType.wallMm + c.xMm - k,
+      yMm: caseType.wallMm + c.yMm - k,
+      widthMm: w,
+      heightMm: h,
+      radiusMm: c.shape === 'circle' ? w / 2 : Math.min(c.cornerRadiusMm + k, w / 2, h / 2),
+    },
+  };
+}
+
+const n = (x: number) => Number(x.toFixed(2));
+/** A rounded rectangle as an SVG path (clockwise), in the caller's units. */
+function roundedRect(x: number, y: number, w: number, h: number, r: number): string {
+  r = Math.max(0, Math.min(r, w / 2, h / 2));
+  return [
+    `M${n(x + r)},${n(y)}`,
+    `H${n(x + w - r)}`,
+    `A${n(r)},${n(r)} 0 0 1 ${n(x + w)},${n(y + r)}`,
+    `V${n(y + h - r)}`,
+    `A${n(r)},${n(r)} 0 0 1 ${n(x + w - r)},${n(y + h)}`,
+    `H${n(x + r)}`,
+    `A${n(r)},${n(r)} 0 0 1 ${n(x)},${n(y + h - r)}`,
+    `V${n(y + r)}`,
+    `A${n(r)},${n(r)} 0 0 1 ${n(x + r)},${n(y)}`,
+    'Z',
+  ].join(' ');
+}
+
+/** The outline and the hole as two SVG paths at `scale` units per mm; `inset` pulls the outline in (units). */
+export function outlinePaths(o: CaseOutline, scale: number, inset = 0): { body: string; hole: string } {
+  const s = (v: number) => v * scale;
+  const h = o.hole;
+  return {
+    body: roundedRect(inset, inset, s(o.widthMm) - 2 * inset, s(o.heightMm) - 2 * inset, s(o.cornerRadiusMm) - inset),
+    hole: roundedRect(s(h.xMm), s(h.yMm), s(h.widthMm), s(h.heightMm), s(h.radiusMm)),
+  };
+}
+
+/**
+ * The two layer images of a case: `print-area` (the printable back, camera hole cut out, on
+ * transparency) and `cutline` (the line the shell and the camera hole are cut along).
+ */
+export async function layerImages(device: DeviceGeometry, caseType: CaseType): Promise<Record<string, Buffer>> {
+  const o = caseOutline(device, caseType);
+  const width = Math.round(o.widthMm * LAYER_PX_PER_MM);
+  const height = Math.round(o.heightMm * LAYER_PX_PER_MM);
+  const { body, hole } = outlinePaths(o, LAYER_PX_PER_MM);
+  // The cut line is drawn inside the canvas: a 2 px stroke centred on the edge would lose half.
+  const inner = outlinePaths(o, LAYER_PX_PER_MM, 1).body;
+  const svg = (inner: string) =>
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${inner}</svg>`,
+    );
+  // The hole is clipped by the body: a camera bar running to the edge opens the shell there.
+  const area = svg(
+    `<defs><clipPath id="b"><path d="${body}"/></clipPath></defs><path clip-path="url(#b)" fill-rule="evenodd" fill="#ffffff" stroke="none" d="${body} ${hole}"/>`,
+  );
+  const line = svg(
+    `<defs><clipPath id="b"><path d="${body}"/></clipPath></defs><g fill="none" stroke="#ff00ff" stroke-width="2"><path d="${inner}"/><path clip-path="url(#b)" d="${hole}"/></g>`,
+  );
+  const png = (b: Buffer) => sharp(b).png({ compressionLevel: 6 }).toBuffer();
+  const [printArea, cutline] = await Promise.all([png(area), png(line)]);
+  return { 'print-area': printArea, cutline };
+}

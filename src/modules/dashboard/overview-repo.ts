@@ -1,0 +1,97 @@
+import type { Executor } from '../../platform/db/index.ts';
+
+/** The read model of the partner overview: counts across orders, claims and webhooks of one organization. */
+export const overviewRepo = {
+  async ordersPerDay(ex: Executor, orgId: string, since: Date) {
+    return ex.query<{ day: string; status: string; n: number }>(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, status, count(*)::int AS n
+       FROM orders WHERE organization_id = $1 AND created_at >= $2 GROUP BY 1, 2`,
+      [orgId, since],
+    );
+  },
+
+  /** Products (less canceled units) and shipping of the orders placed since, canceled orders left out. */
+  async spendCents(ex: Executor, orgId: string, since: Date): Promise<number> {
+    const [row] = await ex.query<{ cents: string | null }>(
+      `SELECT (SELECT coalesce(sum(l.unit_price_cents * (l.quantity - l.canceled_quantity)), 0)
+                 FROM orderlines l JOIN orders o ON o.id = l.order_id
+                WHERE o.organization_id = $1 AND o.created_at >= $2 AND o.status <> 'canceled')
+            + (SELECT coalesce(sum(shipping_cents), 0) FROM orders
+                WHERE organization_id = $1 AND created_at >= $2 AND status <> 'canceled') AS cents`,
+      [orgId, since],
+    );
+    return Number(row?.cents ?? 0);
+  },
+
+  async counts(ex: Executor, orgId: string) {
+    const [row] = await ex.query<{
+      orders: number;
+      in_production: number;
+      shipped: number;
+      open_claims: number;
+      endpoints: number;
+      keys: number;
+    }>(
+      `SELECT (SELECT count(*)::int FROM orders WHERE organization_id = $1) AS orders,
+              (SELECT count(*)::int FROM orders WHERE organization_id = $1 AND status = 'in_production') AS in_production,
+              (SELECT count(*)::int FROM orders WHERE organization_id = $1 AND status = 'shipped') AS shipped,
+              (SELECT count(*)::int FROM claims WHERE organization_id = $1 AND status = 'pending') AS open_claims,
+              (SELECT count(*)::int FROM webhook_endpoints WHERE organization_id = $1 AND deleted_at IS NULL) AS endpoints,
+              (SELECT count(*)::int FROM api_keys WHERE organization_id = $1 AND revoked_at IS NULL) AS keys`,
+      [orgId],
+    );
+    return row;
+  },
+
+  /** Endpoints whose deliveries fail, or that are switched off. */
+  async unhealthyEndpoints(ex: Executor, orgId: string) {
+    return ex.query<{
+      id: string;
+      url: string;
+      enabled: boolean;
+      disabled_reason: string | null;
+      failing_since: Date | null;
+    }>(
+      `SELECT id, url, enabled, disabled_reason, failing_since FROM webhook_endpoints
+       WHERE organization_id = $1 AND deleted_at IS NULL AND (failing_since IS NOT NULL OR NOT enabled)
+       ORDER BY failing_since NULLS LAST, seq`,
+      [orgId],
+    );
+  },
+
+  /**
+   * Health of every endpoint: deliveries finished in the last 24 h (succeeded or failed), when it
+   * started failing, and the error of its newest failed attempt.
+   */
+  async endpointHealth(ex: Executor, orgId: string, since: Date) {
+    return ex.query<{
+      id: string;
+      failing_since: Date | null;
+      succeeded: number;
+      failed: number;
+      last_error: string | null;
+    }>(
+      `SELECT w.id, w.failing_since,
+              (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status = 'succeeded' AND d.updated_at >= $2) AS succeeded,
+              (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status = 'failed' AND d.updated_at >= $2) AS failed,
+              (SELECT coalesce(a->>'error', 'HTTP ' || (a->>'responseStatus'))
+                 FROM webhook_deliveries d, LATERAL (SELECT d.attempts -> (jsonb_array_length(d.attempts) - 1) AS a) last
+                WHERE d.endpoint_id = w.id AND jsonb_array_length(d.attempts) > 0
+                  AND (last.a->>'error' IS NOT NULL OR (last.a->>'responseStatus')::int NOT BETWEEN 200 AND 299)
+                ORDER BY d.updated_at DESC LIMIT 1) AS last_error
+         FROM webhook_endpoints w WHERE w.organization_id = $1 AND w.deleted_at IS NULL`,
+      [orgId, since],
+    );
+  },
+
+  /** The newest completed render of each image, for mockup thumbnails next to the artwork. */
+  async latestRenders(ex: Executor, orgId: string, imageIds: string[]) {
+    if (imageIds.length === 0) return [];
+    return ex.query<{ image_id: string; id: string }>(
+      `SELECT DISTINCT ON (image_id) image_id, id FROM renders
+       WHERE organization_id = $1 AND image_id = ANY($2::text[]) AND status = 'completed'
+       ORDER BY image_id, completed_at DESC`,
+      [orgId, imageIds],
+    );
+  },
+};

@@ -1,0 +1,144 @@
+import type { FastifyReply } from 'fastify';
+import sharp from 'sharp';
+import { notFound } from '../../platform/errors.ts';
+import { sendMedia } from '../catalog/routes.ts';
+import { type Series, gauge, stackedBars } from './charts.ts';
+import { type Html, badge, euros, fmtDate, html, statusTone } from './html.ts';
+import { page } from './layout.ts';
+import { overviewRepo } from './overview-repo.ts';
+import type { DashRouter } from './router.ts';
+
+const DAY = 86400_000;
+const STATUS_SERIES: Series[] = [
+  { key: 'pending', label: 'pending', colour: '#8a5300' },
+  { key: 'preorder', label: 'pre-order', colour: '#c58b00' },
+  { key: 'in_production', label: 'in production', colour: '#0b57d0' },
+  { key: 'shipped', label: 'shipped', colour: '#146c2e' },
+  { key: 'canceled', label: 'canceled', colour: '#9aa0a6' },
+];
+
+/** The partner's start page: what happened in 30 days, what needs attention, and how to begin. */
+export function overviewPages(r: DashRouter): void {
+  const { s } = r;
+  const db = s.db;
+
+  r.page('/dashboard', 'partner', async (_req, ctx) => {
+    const now = s.clock.now();
+    const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 29 * DAY);
+    const [perDay, spend, counts, unhealthy, tokens, latest] = await Promise.all([
+      overviewRepo.ordersPerDay(db, ctx.orgId, since),
+      overviewRepo.spendCents(db, ctx.orgId, since),
+      overviewRepo.counts(db, ctx.orgId),
+      overviewRepo.unhealthyEndpoints(db, ctx.orgId),
+      s.rendering.rendertokens(ctx.orgId),
+      s.orders.list(ctx.orgId, { limit: 5 }),
+    ]);
+    const days = Array.from({ length: 30 }, (_, i) => new Date(since.getTime() + i * DAY).toISOString().slice(0, 10));
+    const n = new Map(perDay.map((x) => [`${x.day}/${x.status}`, x.n]));
+    const images = [
+      ...new Set(latest.orders.flatMap((o) => o.orderlines.map((l) => l.imageReference).filter(Boolean))),
+    ];
+    const renders = new Map(
+      (await overviewRepo.latestRenders(db, ctx.orgId, images as string[])).map((x) => [x.image_id, x.id]),
+    );
+
+    const steps: Array<[boolean, Html]> = [
+      [counts.keys > 0, html`<a href="/dashboard/api-keys">Create an API key</a> for your integration.`],
+      [
+        counts.orders > 0,
+        html`Place a test order: <code>POST /v2/orders</code> with your key (see the <a href="/docs">API reference</a>).`,
+      ],
+      [
+        counts.shipped > 0,
+        html`Ship it with the test helpers: open the order under <a href="/dashboard/orders">Orders</a> and use <em>Start production</em>, then <em>Ship</em>.`,
+      ],
+      [
+        counts.endpoints > 0,
+        html`<a href="/dashboard/webhooks">Add a webhook endpoint</a> to hear about every change.`,
+      ],
+    ];
+    const done = steps.filter(([d]) => d).length;
+    const checklist =
+      done < steps.length
+        ? html`<section class="card" aria-labelledby="gs"><h2 id="gs">Getting started (${done} of ${steps.length} done)</h2><ol class="checklist">${steps.map(
+            ([d, text]) =>
+              html`<li class="${d ? 'done' : 'todo'}"><span class="tick" aria-hidden="true">${d ? '✓' : '○'}</span> <span class="sr-only">${d ? 'Done: ' : 'To do: '}</span>${text}</li>`,
+          )}</ol></section>`
+        : '';
+
+    const tile = (href: string, label: string, value: Html | string | number, tone = '') =>
+      html`<a class="card tile ${tone}" href="${href}"><span class="tile-label">${label}</span><span class="tile-value">${value}</span></a>`;
+
+    const webhookAlert = unhealthy.length
+      ? html`<section class="card alert-card" aria-labelledby="wh"><h2 id="wh">Webhook endpoints that need attention</h2><ul>${unhealthy.map(
+          (e) =>
+            html`<li><a href="/dashboard/webhooks/${e.id}" class="ref">${e.url}</a> ${e.enabled ? badge(`failing since ${fmtDate(e.failing_since)}`, 'bad') : badge(`disabled${e.disabled_reason ? `: ${e.disabled_reason}` : ''}`, 'bad')}</li>`,
+        )}</ul></section>`
+      : '';
+
+    const latestOrders = latest.orders.length
+      ? html`<ul class="order-cards">${latest.orders.map((o) => {
+          const first = o.orderlines.find((l) => l.imageReference);
+          const render = first?.imageReference ? renders.get(first.imageReference) : undefined;
+          return html`<li class="card"><div class="pics">${first?.imageReference ? html`<img src="/dashboard/images/${first.imageReference}/thumbnail" alt="Artwork of order ${o.legacyOrderCode}" width="64" height="64" loading="lazy">` : html`<span class="nopic">no artwork</span>`}${render ? html`<img src="/dashboard/renders/${render}/thumbnail" alt="Mockup of order ${o.legacyOrderCode}" width="64" height="64" loading="lazy">` : ''}</div>
+<div><a href="/dashboard/orders/${o.reference}">${o.legacyOrderCode}</a> ${badge(o.status.code.replace('_', ' '), statusTone(o.status.code))}<br><span class="help">${o.orderlines.reduce((k, l) => k + l.quantity, 0)} items · ${euros(o.prices.total)} · ${fmtDate(o.created)}</span></div></li>`;
+        })}</ul>`
+      : html`<p class="empty">No orders yet. Place one with <code>POST /v2/orders</code>; it shows here with its artwork.</p>`;
+
+    return page(
+      ctx.page,
+      'Overview',
+      html`${checklist}${webhookAlert}
+<div class="tiles">${tile('/dashboard/orders', 'Spend, last 30 days', euros(spend))}${tile('/dashboard/orders?status=in_production', 'Orders in production', counts.in_production)}
+${tile('/dashboard/claims', 'Open claims', counts.open_claims, counts.open_claims ? 'warn' : '')}${tile('/dashboard/webhooks', 'Failing webhook endpoints', unhealthy.length, unhealthy.length ? 'bad' : '')}</div>
+<section class="card" aria-labelledby="opd"><h2 id="opd">Orders per day, last 30 days</h2>${stackedBars({ id: 'opd', title: 'Orders per day over the last 30 days by status', days, series: STATUS_SERIES, values: (d, k) => n.get(`${d}/${k}`) ?? 0, empty: 'No orders in the last 30 days. Orders you place appear here by day and status.' })}</section>
+<section class="card" aria-labelledby="rt"><h2 id="rt">Rendertokens this week</h2>${gauge({ title: 'Rendertokens used this week', used: tokens.used, limit: tokens.limit })}<p>${tokens.used} of ${tokens.limit} used; the limit resets ${fmtDate(tokens.resets)}. <a href="/dashboard/usage">Usage</a></p></section>
+<section aria-labelledby="lo"><h2 id="lo">Latest orders</h2>${latestOrders}</section>`,
+    );
+  });
+
+  /** A product picture for the order page; only products the organization may see. */
+  r.app.get('/dashboard/products/:ref/media/:filename', { config: { dashboard: 'partner' } }, async (req, reply) => {
+    const { ref, filename } = req.params as { ref: string; filename: string };
+    const orgId = req.dashboardSession!.user.organization_id!;
+    return sendMedia(req, reply, s.blobs, await s.catalog.mediaFile(orgId, ref, filename));
+  });
+
+  /** A small picture of the partner's own artwork (never another organization's). */
+  const thumbnail = async (orgId: string, ref: string, reply: FastifyReply) => {
+    const handle = await s.images.imageForOrganization(orgId, ref);
+    const bytes = handle ? await s.images.readImage(handle.blobKey) : null;
+    if (!bytes) throw notFound('Image');
+    const thumb = await sharp(bytes, { limitInputPixels: 7000 * 7000 })
+      .resize(240, 240, { fit: 'inside', withoutEnlargement: true })
+      .png()
+      .toBuffer();
+    return reply.type('image/png').header('cache-control', 'private, max-age=3600').send(thumb);
+  };
+  r.app.get('/dashboard/images/:ref/thumbnail', { config: { dashboard: 'partner' } }, async (req, reply) =>
+    thumbnail(req.dashboardSession!.user.organization_id!, (req.params as { ref: string }).ref, reply),
+  );
+  // The operator's view of a partner's artwork and mockups, for the claim review.
+  r.app.get(
+    '/console/organizations/:org/images/:ref/thumbnail',
+    { config: { dashboard: 'operator' } },
+    async (req, reply) => {
+      const { org, ref } = req.params as { org: string; ref: string };
+      return thumbnail(org, ref, reply);
+    },
+  );
+  r.app.get(
+    '/console/organizations/:org/renders/:ref/thumbnail',
+    { config: { dashboard: 'operator' } },
+    async (req, reply) => {
+      const { org, ref } = req.params as { org: string; ref: string };
+      const f = await s.rendering.renderFile(org, ref, 'thumbnail');
+      if (!f.ready) throw notFound('Render');
+      return reply
+        .type(f.mimeType)
+        .header('cache-control', 'private, max-age=3600')
+        .header('content-length', f.size)
+        .send(f.stream);
+    },
+  );
+}

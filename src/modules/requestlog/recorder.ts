@@ -1,0 +1,130 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Db } from '../../platform/db/index.ts';
+import { redact, redactPayload } from './redact.ts';
+import { type RequestLogFilter, type RequestRecord, requestLogRepo } from './repo.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The error response as sent, kept for the request log (errors only). */
+    loggedResponse?: unknown;
+  }
+}
+
+export interface RequestLogOptions {
+  db: Db;
+  log: FastifyBaseLogger;
+  /** A batch is written when this many rows wait, or `flushMs` after the first one. */
+  batchRows?: number;
+  flushMs?: number;
+  /** Rows beyond this many waiting are dropped (the database is down or slow): the API never waits. */
+  maxBuffered?: number;
+}
+
+/**
+ * Collects one record per /v2 request in memory and writes them in batches, one multi-row INSERT
+ * each, off the request path: recording is a push onto an array, and a failed write is logged and
+ * dropped instead of failing or slowing any request.
+ */
+export class RequestLog {
+  private buffer: RequestRecord[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private readonly batchRows: number;
+  private readonly flushMs: number;
+  private readonly maxBuffered: number;
+  dropped = 0;
+
+  constructor(private readonly o: RequestLogOptions) {
+    this.batchRows = o.batchRows ?? 500;
+    this.flushMs = o.flushMs ?? 1000;
+    this.maxBuffered = o.maxBuffered ?? 20_000;
+  }
+
+  record(r: RequestRecord): void {
+    if (this.buffer.length >= this.maxBuffered) {
+      this.dropped++;
+      return;
+    }
+    this.buffer.push(r);
+    if (this.buffer.length >= this.batchRows) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        void this.flush();
+      }, this.flushMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes everything recorded so far; resolves when it is stored (or given up on). */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const rows = this.buffer;
+    this.buffer = [];
+    // Batches are written one after the other, so a slow database sees one INSERT at a time.
+    this.writing = this.writing.then(async () => {
+      for (let i = 0; i < rows.length; i += this.batchRows) {
+        const batch = rows.slice(i, i + this.batchRows);
+        try {
+          await requestLogRepo.insertMany(this.o.db, batch);
+        } catch (err) {
+          this.dropped += batch.length;
+          this.o.log.warn({ err, rows: batch.length }, 'request log batch not written');
+        }
+      }
+    });
+    return this.writing;
+  }
+
+  list(orgId: string, f: RequestLogFilter) {
+    return requestLogRepo.list(this.o.db, orgId, f);
+  }
+  get(orgId: string, seq: string) {
+    return /^\d{1,18}$/.test(seq) ? requestLogRepo.get(this.o.db, orgId, seq) : Promise.resolve(null);
+  }
+  byRequestId(requestId: string) {
+    return requestLogRepo.byRequestId(this.o.db, requestId);
+  }
+  purgeBefore(before: Date) {
+    return requestLogRepo.purgeBefore(this.o.db, before);
+  }
+}
+
+/** Records every request of the scope that has an organization (authenticated), once answered. */
+export function installRequestLog(scope: FastifyInstance, log: RequestLog, now: () => Date): void {
+  scope.addHook('onSend', async (req, reply, payload) => {
+    if (reply.statusCode >= 400) req.loggedResponse = payload;
+    return payload;
+  });
+  scope.addHook('onResponse', async (req, reply) => {
+    const principal = req.principal;
+    if (!principal) return;
+    const status = reply.statusCode;
+    const error = status >= 400;
+    const response = error ? redactPayload(req.loggedResponse) : null;
+    const code = response && typeof response === 'object' ? (response as { code?: unknown }).code : undefined;
+    log.record({
+      requestId: req.id,
+      organizationId: principal.organizationId,
+      keyId: principal.keyId,
+      method: req.method,
+      path: req.url.split('?')[0].slice(0, 500),
+      status,
+      latencyMs: Math.round(reply.elapsedTime),
+      errorCode: typeof code === 'string' ? code.slice(0, 100) : null,
+      requestBody: error ? bodyOf(req.body) : null,
+      responseBody: response,
+      createdAt: now(),
+    });
+  });
+}
+
+function bodyOf(body: unknown): unknown {
+  if (body === undefined || body === null) return null;
+  if (Buffer.isBuffer(body)) return `[${body.length} bytes]`;
+  if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function') return '[upload]';
+  return redact(body);
+}

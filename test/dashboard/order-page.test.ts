@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { ADDRESS, createOrder, orderBody, products, ship, startProduction, uploadImage } from '../orders/helpers.ts';
+import { type Agent, OTHER_PARTNER, signedIn, textOf } from './helpers.ts';
+
+describe('partner order page', () => {
+  let t: TestApp;
+  let a: Agent;
+  before(async () => {
+    t = await createTestApp();
+    a = await signedIn(t);
+  });
+  after(() => t.close());
+
+  it('shows products, artwork, the address, the shipment with tracking events and a timeline', async () => {
+    const image = await uploadImage(t);
+    const p = products(t);
+    const ref = await createOrder(
+      t,
+      orderBody(t, image, {
+        dropshipMinimalShippingLevel: 'tracked',
+        orderlines: [
+          { productReference: p.clear, imageReference: image, quantity: 3 },
+          { productReference: p.protector, quantity: 2 },
+        ],
+      }),
+    );
+    let body = (await a.get(`/dashboard/orders/${ref}`)).body;
+    let text = textOf(body);
+    assert.match(text, /Not shipped yet/);
+    assert.match(text, /Created/);
+    const moved = await call(t, 'PUT', `/v2/orders/${ref}/dropship-address`, {
+      body: { dropshipAddress: { ...ADDRESS, city: 'Zwolle <b>' } },
+    });
+    assert.ok(moved.statusCode < 300, moved.body);
+    const canceled = await call(t, 'POST', `/v2/orders/${ref}/cancel`, {
+      body: { orderlines: [{ index: 2, canceledQuantity: 1 }] },
+    });
+    assert.ok(canceled.statusCode < 300, canceled.body);
+    await startProduction(t, ref);
+    const shipment = await ship(t, [ref]);
+    const tracked = await call(t, 'POST', `/v2/test-helpers/shipments/${shipment}/tracking-events`, {
+      body: { trackingEvent: { status: 'in_transit', location: 'Utrecht hub', description: 'Sorted' } },
+    });
+    assert.equal(tracked.statusCode, 200, tracked.body);
+
+    const res = await a.get(`/dashboard/orders/${ref}`);
+    assert.equal(res.statusCode, 200);
+    body = res.body;
+    text = textOf(body);
+    const product = (await call(t, 'GET', `/v2/products/${p.clear}`)).data.product;
+    assert.ok(text.includes(product.name), 'the product name, not only its reference');
+    assert.match(body, new RegExp(`/dashboard/images/${image}/thumbnail`));
+    assert.match(text, /Dropship address/);
+    assert.match(text, /Zwolle &lt;b&gt;|Zwolle <b>/);
+    assert.doesNotMatch(body, /Zwolle <b>/, 'escaped');
+    assert.match(text, /Open the tracking page/);
+    assert.match(text, /in transit/);
+    assert.match(text, /Utrecht hub/);
+    assert.match(text, /Address changed/);
+    assert.match(text, /Line 2: 1 canceled/);
+    assert.match(text, /Status: in production/);
+    assert.match(text, /Shipped/);
+    const media = product.media[0];
+    if (media) {
+      const pic = await a.get(`/dashboard/products/${p.clear}/media/${media.filename}`);
+      assert.equal(pic.statusCode, 200);
+    }
+    const other = await signedIn(t, OTHER_PARTNER);
+    assert.equal((await other.get(`/dashboard/orders/${ref}`)).statusCode, 404);
+  });
+});

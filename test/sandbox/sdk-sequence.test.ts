@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { eventObject, isStaleEvent } from '../../packages/sdk/src/index.ts';
+
+describe('SDK: dropping stale order and shipment events', () => {
+  const ev = (type: string, sequence: number) => ({
+    type,
+    data: { [type.split('.')[0]]: { reference: 'Order_0123456789abcdefghjkmnpqrs' }, sequence },
+  });
+  it('names the object and its sequence', () => {
+    assert.deepEqual(eventObject(ev('order.shipped', 4)), {
+      kind: 'order',
+      reference: 'Order_0123456789abcdefghjkmnpqrs',
+      sequence: 4,
+    });
+    assert.equal(eventObject({ type: 'claim.created', data: { claim: { reference: 'Claim_x' } } }), null);
+    assert.equal(eventObject({ type: 'order.created', data: { order: { reference: 'Order_x' } } }), null);
+  });
+  it('an event at or below the last applied sequence is stale', () => {
+    assert.equal(isStaleEvent(ev('order.updated', 3), 4), true);
+    assert.equal(isStaleEvent(ev('order.updated', 4), 4), true);
+    assert.equal(isStaleEvent(ev('order.updated', 5), 4), false);
+    assert.equal(isStaleEvent(ev('order.updated', 1), undefined), false);
+  });
+});

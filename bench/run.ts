@@ -161,7 +161,14 @@ async function main() {
       baseBaseline,
     );
 
-    const demoProducts = (await api('GET', '/v2/products?limit=100', f.demoKey)).data.products as any[];
+    // The whole catalog (hundreds of products, newest first): the demo compositions are made for older phones.
+    const demoProducts: any[] = [];
+    for (let cursor = ''; ; ) {
+      const page = (await api('GET', `/v2/products?limit=100${cursor ? `&cursor=${cursor}` : ''}`, f.demoKey)).data;
+      demoProducts.push(...page.products);
+      if (!page.nextCursor) break;
+      cursor = encodeURIComponent(page.nextCursor);
+    }
     // The demo compositions are made for this product; any launched print product would do for orders.
     const printable =
       demoProducts.find((p) => p.name === 'iPhone 15 Clear Case') ??

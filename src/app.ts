@@ -20,7 +20,6 @@ import { organizationRoutes } from './modules/organization/routes.ts';
 import { imagesRoutes } from './modules/images/routes.ts';
 import { operatorRoutes } from './modules/operator/routes.ts';
 import { ordersRoutes } from './modules/orders/routes.ts';
-import { shippingRoutes } from './modules/shipping/routes.ts';
 import { shipmentsOperatorRoutes, shipmentsRoutes } from './modules/shipments/routes.ts';
 import { trackingRoutes } from './modules/shipments/tracking.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
@@ -45,7 +44,6 @@ const API_MODULES: Mount[] = [
   imagesRoutes,
   organizationRoutes,
   ordersRoutes,
-  shippingRoutes,
   shipmentsRoutes,
   claimsRoutes,
   renderingRoutes,

@@ -26,7 +26,7 @@ import { registerRenderingJobs } from './modules/rendering/jobs.ts';
 import { ordersService } from './modules/orders/service.ts';
 import { shippingService } from './modules/shipping/service.ts';
 import { shipmentsService } from './modules/shipments/service.ts';
-import { registerCallbackJob } from './modules/shipments/callback.ts';
+import { registerCallbackJob } from './modules/orders/callback.ts';
 import { claimsService } from './modules/claims/service.ts';
 import { registerClaimsJobs } from './modules/claims/jobs.ts';
 import { dashboardService } from './modules/dashboard/service.ts';
@@ -102,18 +102,15 @@ export function createServices(core: CoreDeps) {
     organization,
     images,
     events,
-    catalog: {
-      orderableProducts: (orgId, refs) => catalog.orderableProducts(orgId, refs),
-      packagingForOrganization: (orgId, ref) => catalog.visiblePackaging(orgId, ref).catch(() => null),
-    },
+    catalog,
   });
   // A pre-order waits for its prelaunched products; the launch releases it.
   catalog.onProductChanged(async (c) => {
     if (c.status?.from === 'prelaunched' && (c.status.to === 'launched' || c.status.to === 'sunsetted'))
       await orders.releasePreorders(c.productReference);
   });
-  const shipping = shippingService({ orders });
-  const shipments = shipmentsService({ db, clock, config, organization, events });
+  const shipping = shippingService();
+  const shipments = shipmentsService({ db, clock, config, organization, orders, events });
 
   // --- claims (issue 5) ---
   const claims = claimsService({ db, clock, cursors, blobs, config, log, orders, shipments, shipping, events });

@@ -65,6 +65,8 @@ export const toPackaging = (p: PackagingRow) => ({
 });
 
 export type CatalogService = ReturnType<typeof catalogService>;
+/** A product media file's record as other modules get it (the dashboard streams `blob_key`). */
+export type MediaRecord = MediaRow;
 
 export function catalogService(deps: {
   db: Db;
@@ -175,6 +177,8 @@ export function catalogService(deps: {
       if (!media) throw notFound('Media file');
       return media;
     },
+    /** The operator's form of `mediaFile`: any product's file, null when there is none. */
+    anyMediaFile: (productId: string, filename: string) => reads.mediaFile(db, productId, filename),
     async lookupLegacySku(orgId: string, sku: string) {
       const row = await reads.productByLegacySku(db, orgId, sku);
       if (!row) throw notFound(`Product with legacyItemSku ${sku}`);

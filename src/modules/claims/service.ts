@@ -7,12 +7,10 @@ import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.
 import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { BlobStore } from '../../platform/storage.ts';
-import { replacementOrdersOfClaim } from '../orders/for-claims.ts';
 import type { OrdersService } from '../orders/service.ts';
-import type { EventsPort } from '../orders/view.ts';
-import type { ShipmentsService } from '../shipments/service.ts';
+import type { EventsPort } from '../webhooks/events.ts';
+import type { ShipmentRecord, ShipmentsService } from '../shipments/service.ts';
 import type { ShippingService } from '../shipping/service.ts';
-import type { ShipmentRow } from '../shipments/repo.ts';
 import { claimDecisions } from './decide.ts';
 import { CLOSED_WINDOW_DAYS, addDays, packageMissingOpens, warrantyEnds } from './days.ts';
 import { evidenceService } from './evidence.ts';
@@ -28,7 +26,10 @@ export interface ClaimsDeps {
   blobs: BlobStore;
   config: Pick<Config, 'publicBaseUrl'>;
   log?: FastifyBaseLogger;
-  orders: Pick<OrdersService, 'orderRow' | 'orderlines' | 'replacementOf' | 'createReplacementOrder'>;
+  orders: Pick<
+    OrdersService,
+    'orderRow' | 'orderlines' | 'replacementOf' | 'replacementOrdersOfClaim' | 'createReplacementOrder'
+  >;
   shipments: Pick<ShipmentsService, 'shipmentRow' | 'ordersOfShipment' | 'shipmentAddress'>;
   shipping: Pick<ShippingService, 'deliveryWindow'>;
   events: EventsPort;
@@ -61,7 +62,13 @@ export function claimsService(deps: ClaimsDeps) {
   const evidenceBase = deps.config.publicBaseUrl.replace(/\/+$/, '');
 
   async function detail(ex: Executor, c: ClaimRow) {
-    return claimDetail(ex, c, evidenceBase, await replacementOrdersOfClaim(ex, c.organization_id, c.id), clock.now());
+    return claimDetail(
+      ex,
+      c,
+      evidenceBase,
+      await orders.replacementOrdersOfClaim(ex, c.organization_id, c.id),
+      clock.now(),
+    );
   }
   const changed = async (tx: Executor, c: ClaimRow, type: 'claim.created' | 'claim.updated') =>
     deps.events.record(tx, {
@@ -77,13 +84,13 @@ export function claimsService(deps: ClaimsDeps) {
   }
 
   /** The shipment named in a claim body: another organization's is not found, like a path reference. */
-  async function mustShipment(orgId: string, ref: string): Promise<ShipmentRow> {
+  async function mustShipment(orgId: string, ref: string): Promise<ShipmentRecord> {
     const row = await shipments.shipmentRow(db, orgId, ref);
     if (!row) throw new ApiError(404, 'not_found', `Shipment ${ref} not found`);
     return row;
   }
 
-  function checkWarranty(s: ShipmentRow) {
+  function checkWarranty(s: ShipmentRecord) {
     const ends = warrantyEnds(s.shipped_at);
     if (clock.now().getTime() >= ends.getTime()) {
       throw conflict(

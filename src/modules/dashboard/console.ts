@@ -98,7 +98,7 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
   };
   r.app.get('/console/catalog/:ref/media/:filename', { config: { dashboard: 'operator' } }, async (req, reply) => {
     const { ref, filename } = req.params as { ref: string; filename: string };
-    const media = await consoleCatalogRepo.media(s.db, ref, filename);
+    const media = await s.catalog.anyMediaFile(ref, filename);
     if (!media) throw notFound('Media file');
     return sendMedia(req, reply, s.blobs, media);
   });

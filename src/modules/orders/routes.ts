@@ -10,6 +10,8 @@ import {
   ListOrdersQuery,
   LookupQuery,
   OrderOut,
+  QuoteBody,
+  QuoteOut,
 } from './schemas.ts';
 
 const tags = ['Orders'];
@@ -126,5 +128,21 @@ export function ordersRoutes(app: FastifyInstance, s: Services): void {
       },
     },
     async (req) => s.orders.lookupByCustomIdentifier(org(req), req.query.customIdentifier),
+  );
+
+  r.post(
+    '/quote',
+    {
+      config: { readOnlyAllowed: true },
+      schema: {
+        operationId: 'quoteShipping',
+        tags,
+        summary: 'Shipping options and prices for a prospective order',
+        description: 'Nothing is stored. The first option is the level an order with these fields would ship with.',
+        body: QuoteBody,
+        response: { 200: QuoteOut, ...errors(403) },
+      },
+    },
+    async (req) => s.orders.quote(org(req), req.body),
   );
 }

@@ -1,83 +1,30 @@
 import type { Static } from 'typebox';
-import type { Clock } from '../../platform/clock.ts';
-import { type Db, type Executor, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from '../../platform/db/index.ts';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { type Executor, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from '../../platform/db/index.ts';
+import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
-import type { OrganizationService } from '../organization/service.ts';
-import type { StoreRow } from '../organization/repo.ts';
+import type { StoreRecord } from '../organization/service.ts';
 import { type Address, isPackstation, normalizeAddress, validateAddress } from '../shipping/address.ts';
-import { type ShippingLevel, shippingOptions } from '../shipping/data.ts';
+import { type ShippingLevel, parcelOf, shippingOptions } from '../shipping/data.ts';
+import { enqueueOrderCallback } from './callback.ts';
+import type { OrdersDeps } from './deps.ts';
+import { orderIntake } from './intake.ts';
+import { quote } from './quote.ts';
 import { type OrderlineRow, type OrderRow, type OrderStatus, ordersRepo as repo } from './repo.ts';
-import type { CreateOrderBody, ListOrdersQuery } from './schemas.ts';
-import {
-  type CatalogPort,
-  type EventsPort,
-  type ImagesPort,
-  addressView,
-  isOpen,
-  orderViewIn,
-  parcelOf,
-  repriceShipping,
-  toOrder,
-} from './view.ts';
+import type { CreateOrderBody, ListOrdersQuery, QuoteBody } from './schemas.ts';
+import { addressView, isOpen, orderViewIn, repriceShipping, toOrder } from './view.ts';
 import { orderChanges } from './changes.ts';
 import { orderWriter } from './writer.ts';
 
 export type OrdersService = ReturnType<typeof ordersService>;
-
-export interface OrdersDeps {
-  db: Db;
-  clock: Clock;
-  cursors: Cursors;
-  organization: OrganizationService;
-  catalog: CatalogPort;
-  images: ImagesPort;
-  events: EventsPort;
-}
-
-/** Product stages that cannot be ordered (spec: announced, ended, archived; invisible ones are absent). */
-const NOT_ORDERABLE = new Set(['announced', 'ended', 'archived']);
+/** An order and its lines as other modules get them from this service (shipments, claims). */
+export type OrderRecord = OrderRow;
+export type OrderlineRecord = OrderlineRow;
 
 export function ordersService(deps: OrdersDeps) {
   const { db, clock, cursors, organization } = deps;
-
-  /** A store named in a body: unknown or foreign is a 400 naming the field, not a 404. */
-  async function bodyStore(orgId: string, ref: string, field: string): Promise<StoreRow> {
-    const row = isReference('Store', ref) ? await organization.cachedStoreRow(orgId, ref) : null;
-    if (!row) throw badRequest(`${field} is not a store of this organization`);
-    return row;
-  }
-  const writable = (store: StoreRow) => {
-    if (store.integration !== 'api') {
-      throw forbidden(
-        'store_not_writable_via_api',
-        `Store ${store.code} is connected through ${store.integration}; create and change its orders there`,
-      );
-    }
-  };
-
-  /** Store, product and country checks shared by order creation and the quote. */
-  async function checkProducts(orgId: string, lines: Array<{ productReference: string }>, field: string) {
-    const refs = [...new Set(lines.map((l) => l.productReference).filter((r) => isReference('Product', r)))];
-    const found = refs.length ? await deps.catalog.orderableProducts(orgId, refs) : new Map();
-    return lines.map((l, i) => {
-      const p = found.get(l.productReference);
-      if (!p)
-        throw new ApiError(
-          400,
-          'product_not_orderable',
-          `${field}[${i}].productReference ${l.productReference} is not a product of the catalog`,
-        );
-      if (NOT_ORDERABLE.has(p.status))
-        throw new ApiError(
-          400,
-          'product_not_orderable',
-          `${field}[${i}].productReference ${l.productReference} is ${p.status} and cannot be ordered`,
-        );
-      return p;
-    });
-  }
+  const intake = orderIntake(deps);
+  const { bodyStore, writable } = intake;
 
   // A store's code never changes once created (updateStore cannot set it), so the code of a store
   // is read once per process instead of once per order read.
@@ -106,35 +53,20 @@ export function ordersService(deps: OrdersDeps) {
   const changes = orderChanges({
     ...deps,
     writable,
-    storeOf: (ex, o) => organization.storeRowIn(ex, o.organization_id, o.store_id) as Promise<StoreRow>,
+    storeOf: (ex, o) => organization.storeRowIn(ex, o.organization_id, o.store_id) as Promise<StoreRecord>,
   });
 
   const service = {
-    checkProducts,
-    bodyStore,
-    writable,
-
     async create(orgId: string, body: Static<typeof CreateOrderBody>): Promise<{ reference: string }> {
       const input = body.order;
       const f = 'body.order';
-      if (input.shippingKind === 'combined') {
-        for (const k of ['dropshipAddress', 'dropshipMinimalShippingLevel'] as const) {
-          if (input[k] !== undefined)
-            throw badRequest(
-              `${f}.${k} is not accepted for combined orders: they ship to the store's combined address`,
-            );
-        }
-      } else if (input.dropshipAddress === undefined) {
-        throw new ApiError(400, 'missing_address', `${f}.dropshipAddress is required for dropship orders`);
-      }
-      const store = await bodyStore(orgId, input.storeReference, `${f}.storeReference`);
-      writable(store);
+      const store = await intake.store(orgId, input, f);
       let address: Address | null = null;
       if (input.shippingKind === 'dropship') address = validateAddress(input.dropshipAddress!, `${f}.dropshipAddress`);
       else if (!store.combined_address)
         throw badRequest(`${f}.shippingKind: store ${store.code} has no combined address; use dropship`);
 
-      const products = await checkProducts(orgId, input.orderlines, `${f}.orderlines`);
+      const products = await intake.checkProducts(orgId, input.orderlines, `${f}.orderlines`);
       for (const [i, l] of input.orderlines.entries()) {
         const field = `${f}.orderlines[${i}].imageReference`;
         if (products[i].printable && l.imageReference === undefined)
@@ -162,11 +94,9 @@ export function ordersService(deps: OrdersDeps) {
       }
       let packagingId: string | null = null;
       if (input.preferredPackagingReference !== undefined) {
-        const lookup = deps.catalog.packagingForOrganization;
-        const p =
-          lookup && isReference('Packaging', input.preferredPackagingReference)
-            ? await lookup(orgId, input.preferredPackagingReference)
-            : null;
+        const p = isReference('Packaging', input.preferredPackagingReference)
+          ? await deps.catalog.packagingForOrganization(orgId, input.preferredPackagingReference)
+          : null;
         if (!p) throw badRequest(`${f}.preferredPackagingReference is not a packaging available to this organization`);
         packagingId = p.reference;
       }
@@ -308,6 +238,9 @@ export function ordersService(deps: OrdersDeps) {
       if (!o) throw notFound('Order');
       await changes.startProduction(o);
     },
+    /** Shipping options and prices of a prospective order (POST /quote); nothing is stored. */
+    quote: (orgId: string, body: Static<typeof QuoteBody>) => quote(intake, orgId, body),
+
     releasePreorders: changes.releasePreorders,
     createReplacementOrder: changes.createReplacementOrder,
     /** For other modules: the order row, organization-scoped (null when absent or foreign). */
@@ -317,6 +250,40 @@ export function ordersService(deps: OrdersDeps) {
     orderView: orderViewIn,
     /** The replacement already created for an order, if any (claims: one replacement per order). */
     replacementOf: (ex: Executor, orderId: string) => repo.replacementOf(ex, orderId),
+    /** The replacement orders a claim's decision created, oldest first (claims list them). */
+    replacementOrdersOfClaim: (ex: Executor, orgId: string, claimId: string) =>
+      repo.replacementOrdersOfClaim(ex, orgId, claimId),
+
+    // ---- for shipments ----
+    /** Orders by reference (`orgId` null: any organization), optionally locked in the caller's transaction. */
+    ordersByIds: (ex: Executor, orgId: string | null, ids: string[], lock = false) =>
+      repo.ordersByIds(ex, orgId, ids, lock),
+    ordersOfShipment: (ex: Executor, shipmentId: string) => repo.ordersOfShipment(ex, shipmentId),
+    /** The fields of an address (a shipment's or an order's), or null. */
+    addressFields: async (ex: Executor, id: string): Promise<Address | null> =>
+      (await repo.address(ex, id))?.fields ?? null,
+    /** Stores an address (a combined shipment keeps the one it left with); returns its reference. */
+    async createAddress(tx: Executor, orgId: string, fields: Address, at: Date): Promise<string> {
+      const id = newReference('Address');
+      await repo.insertAddress(tx, { id, organization_id: orgId, fields, created_at: at });
+      return id;
+    },
+    /**
+     * Ships every open quantity of the (locked) orders with the shipment, in the caller's
+     * transaction: each order's `order.shipped` event and its order-updated callback.
+     */
+    async markShipped(tx: Executor, orders: OrderRow[], shipmentId: string, store: StoreRecord, at: Date) {
+      for (const o of orders) {
+        await repo.markShipped(tx, o.id, shipmentId, at);
+        await deps.events.record(tx, {
+          organizationId: o.organization_id,
+          type: 'order.shipped',
+          data: { order: await orderViewIn(tx, o.organization_id, o.id, store.code) },
+        });
+        await enqueueOrderCallback(tx, clock, o, store);
+      }
+    },
+
     normalizeAddress,
     isOpen,
     repriceShipping,

@@ -77,6 +77,9 @@ export const toApiKey = (k: ApiKeyRow) => ({
 });
 
 export type OrganizationService = ReturnType<typeof organizationService>;
+/** A store and a brand as other modules get them from this service (orders, shipments). */
+export type StoreRecord = StoreRow;
+export type BrandRecord = BrandRow;
 
 /** The `ChangeFeed` topic of store changes. */
 const STORES_TOPIC = 'stores';

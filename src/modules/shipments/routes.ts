@@ -13,7 +13,7 @@ import {
 } from '../../platform/http/schemas.ts';
 import { TRACKING_STATUSES } from './repo.ts';
 import type { Services } from '../../services.ts';
-import { KindEnum, LevelEnum } from '../orders/schemas.ts';
+import { KindEnum, LevelEnum } from '../shipping/schemas.ts';
 
 const TrackingStatusEnum = Type.String({
   enum: [...TRACKING_STATUSES],

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { BrandRow } from '../organization/repo.ts';
+import type { BrandRecord } from '../organization/service.ts';
 import type { Services } from '../../services.ts';
 import type { ShipmentRow, TrackingEventRow } from './repo.ts';
 import { currentStatus } from './tracking-events.ts';
@@ -88,7 +88,7 @@ const countryName = (cc: string) => {
 /** Only what a recipient needs to follow the parcel: no names, street or contact data of theirs. */
 export function renderTrackingPage(p: {
   shipment: ShipmentRow;
-  brand: BrandRow | null;
+  brand: BrandRecord | null;
   city: string;
   countryCode: string;
   events?: TrackingEventRow[];

@@ -108,6 +108,8 @@ async function nextSequences(tx: Executor, list: EventInput[]): Promise<Array<nu
 }
 
 export type EventsService = ReturnType<typeof eventsService>;
+/** The outbox as the modules that emit events use it: the one events port, in each module's deps. */
+export type EventsPort = Pick<EventsService, 'record' | 'recordMany'>;
 
 /**
  * The outbox other modules write their events through. `record` runs in the caller's transaction:

@@ -1,4 +1,3 @@
-
 import type { Executor } from '../../platform/db/index.ts';
 import { ApiError, badRequest } from '../../platform/errors.ts';
 import { isReference, newReference, randomId } from '../../platform/ids.ts';

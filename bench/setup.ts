@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
 import { ordersRepo } from '../src/modules/orders/repo.ts';
+import { seedDemoUnlessProduction } from '../src/seed/demo.ts';
 
 export interface BenchFixture {
   dataDir: string;
@@ -64,7 +65,7 @@ export async function prepare(opts: {
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
   const s = await startRuntime(config, { log: pino({ level: 'silent' }) as never });
-  const seeded = await s.seed();
+  const seeded = await seedDemoUnlessProduction(s);
   // What `npm start` keeps from its first seed; without it the server would issue new demo keys.
   writeFileSync(join(dataDir, 'demo-keys.json'), JSON.stringify(seeded), { mode: 0o600 });
   const demo = seeded.organizations[0];

@@ -15,6 +15,7 @@ import { attachExamples } from './openapi/examples.ts';
 import { installApiReference } from './openapi/reference.ts';
 import { renderingOperatorRoutes, renderingRoutes } from './modules/rendering/routes.ts';
 import type { Services } from './services.ts';
+import { seedDemoUnlessProduction } from './seed/demo.ts';
 import { catalogOperatorRoutes, catalogRoutes } from './modules/catalog/routes.ts';
 import { organizationRoutes } from './modules/organization/routes.ts';
 import { imagesRoutes } from './modules/images/routes.ts';
@@ -144,7 +145,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
 
   await app.register(
     async (op) => {
-      operatorRoutes(op, s, opts.operatorToken);
+      operatorRoutes(op, { ...s, seed: () => seedDemoUnlessProduction(s) }, opts.operatorToken);
       for (const mount of OPERATOR_MODULES) mount(op, s);
     },
     { prefix: '/operator' },

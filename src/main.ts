@@ -5,7 +5,7 @@ import { loadConfigOrExit } from './config.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 import { startRuntime } from './runtime.ts';
 import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
-import type { SeedResult } from './seed/demo.ts';
+import { type SeedResult, seedDemoUnlessProduction } from './seed/demo.ts';
 import type { Services } from './services.ts';
 
 // Files this process creates (the embedded database, blobs, secrets) are its user's alone.
@@ -27,7 +27,7 @@ async function demoKeyOnStart(s: Services, dataDir: string): Promise<string | nu
   // On a shared PostgreSQL another node may hold the current demo keys: re-issuing them would
   // revoke its keys, so only an empty database is seeded here (`podctl seed` issues new ones).
   if (s.db.kind === 'postgres' && (await s.organization.countOrganizations()) > 0) return null;
-  const seeded = await s.seed();
+  const seeded = await seedDemoUnlessProduction(s);
   writeFileSync(file, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
   return seeded.organizations[0]?.apiKeys.full ?? null;
 }

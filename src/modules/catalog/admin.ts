@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Static } from 'typebox';
-import type { ChangeFeed } from '../../platform/cache.ts';
-import type { Clock } from '../../platform/clock.ts';
-import { type Db, type Executor, PG_DEADLOCK, PG_UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/index.ts';
+import { type Executor, PG_DEADLOCK, PG_UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/index.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
-import type { BlobStore } from '../../platform/storage.ts';
 import { deriveFromDevices } from './derive.ts';
 import { checkDevices } from './devices.ts';
 import { CATALOG_TOPIC } from './events.ts';
@@ -17,19 +14,16 @@ import { layerImages, printSpecFor } from './geometry.ts';
 import { forwardOnly, stageOn } from './lifecycle.ts';
 import { type PrintSpec, type ProductRow, type ProductView, catalogWrites as w } from './repo.ts';
 import type { ImportDocument, ProductChange as ProductChangeBody, ProductStatus, StockIn } from './schemas.ts';
+import type { CatalogDeps } from './deps.ts';
 import { type Outcome, type ProductFiles, allFiles, placeFiles, productWriter } from './writer.ts';
 
 type Doc = Static<typeof ImportDocument>;
 
-export function catalogAdmin(deps: {
-  db: Db;
-  clock: Clock;
-  cursors: Cursors;
-  blobs: BlobStore;
-  organizationExists: (orgId: string) => Promise<unknown>;
-  detail: (id: string, view: ProductView) => Promise<Record<string, unknown>>;
-  changes: ChangeFeed;
-}) {
+export function catalogAdmin(
+  deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors' | 'blobs' | 'changes' | 'organization'> & {
+    detail: (id: string, view: ProductView) => Promise<Record<string, unknown>>;
+  },
+) {
   const { db, clock } = deps;
 
   /** Two writers racing for the same new key or rows: the loser is told to apply again, not a 500. */
@@ -58,7 +52,7 @@ export function catalogAdmin(deps: {
     if (ref === undefined || ref === null) return null;
     if (!isReference('Organization', ref)) throw badRequest(`${where} is not an organization reference`);
     try {
-      await deps.organizationExists(ref);
+      await deps.organization.organizationRow(ref);
     } catch {
       throw badRequest(`${where}: organization ${ref} does not exist`);
     }

@@ -4,7 +4,8 @@ import { parse as parseYaml } from 'yaml';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { Open, Page, PageQuery, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
 import type { BlobStore } from '../../platform/storage.ts';
-import type { Services } from '../../services.ts';
+import type { Config } from '../../config.ts';
+import type { CatalogService } from './service.ts';
 import type { MediaRow } from './repo.ts';
 import {
   ImportDocument,
@@ -56,7 +57,14 @@ export async function sendMedia(req: FastifyRequest, reply: FastifyReply, blobs:
   return reply.send(file.stream);
 }
 
-export function catalogRoutes(app: FastifyInstance, s: Services): void {
+/** What the catalog routes use. */
+export type CatalogRouteDeps = {
+  catalog: CatalogService;
+  blobs: BlobStore;
+  config: Pick<Config, 'uploadLimitBytes'>;
+};
+
+export function catalogRoutes(app: FastifyInstance, s: CatalogRouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get(
@@ -170,7 +178,7 @@ export function catalogRoutes(app: FastifyInstance, s: Services): void {
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
 
 /** Catalog import and product changes for operators and the CLI. */
-export function catalogOperatorRoutes(app: FastifyInstance, s: Services): void {
+export function catalogOperatorRoutes(app: FastifyInstance, s: CatalogRouteDeps): void {
   app.register(async (op) => {
     // Own scope: the YAML parser applies to these routes only, and a text body is no catalog.
     op.removeContentTypeParser('text/plain');

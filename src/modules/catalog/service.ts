@@ -1,12 +1,9 @@
-import type { Config } from '../../config.ts';
-import { type ChangeFeed, ReadCache } from '../../platform/cache.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/index.ts';
+import { ReadCache } from '../../platform/cache.ts';
 import { notFound } from '../../platform/errors.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { isReference } from '../../platform/ids.ts';
-import type { BlobStore } from '../../platform/storage.ts';
 import { catalogAdmin } from './admin.ts';
+import type { CatalogDeps } from './deps.ts';
 import { CATALOG_TOPIC, type ProductChange, type ProductChangeListener } from './events.ts';
 import {
   type ItemRow,
@@ -68,16 +65,7 @@ export type CatalogService = ReturnType<typeof catalogService>;
 /** A product media file's record as other modules get it (the dashboard streams `blob_key`). */
 export type MediaRecord = MediaRow;
 
-export function catalogService(deps: {
-  db: Db;
-  clock: Clock;
-  cursors: Cursors;
-  blobs: BlobStore;
-  config: Pick<Config, 'publicBaseUrl'>;
-  /** Throws when the organization does not exist (the organization service's `organizationRow`). */
-  organizationExists: (orgId: string) => Promise<unknown>;
-  changes: ChangeFeed;
-}) {
+export function catalogService(deps: CatalogDeps) {
   const { db, cursors } = deps;
   const listeners: ProductChangeListener[] = [];
   const mediaUrl = (productId: string, filename: string) =>

@@ -1,18 +1,12 @@
 import type { Static } from 'typebox';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
+import type { Executor } from '../../platform/db/index.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
-import type { OrdersService } from '../orders/service.ts';
-import type { ShipmentsService } from '../shipments/service.ts';
+import type { ClaimsDeps } from './deps.ts';
 import type { EvidenceService } from './evidence.ts';
 import { type ClaimlineRow, type ClaimRow, claimsRepo as repo } from './repo.ts';
 import type { DecideBody } from './schemas.ts';
 
-interface DecideDeps {
-  db: Db;
-  clock: Clock;
-  orders: Pick<OrdersService, 'createReplacementOrder'>;
-  shipments: Pick<ShipmentsService, 'shipmentRow' | 'shipmentAddress'>;
+interface DecideDeps extends Pick<ClaimsDeps, 'db' | 'clock' | 'orders' | 'shipments'> {
   evidence: EvidenceService;
   mustClaim: (orgId: string | null, ref: string) => Promise<ClaimRow>;
   changed: (tx: Executor, c: ClaimRow, type: 'claim.updated') => Promise<unknown>;

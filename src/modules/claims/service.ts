@@ -1,16 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Static } from 'typebox';
-import type { Config } from '../../config.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
+import type { Executor } from '../../platform/db/index.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
-import type { BlobStore } from '../../platform/storage.ts';
-import type { OrdersService } from '../orders/service.ts';
-import type { EventsPort } from '../webhooks/events.ts';
-import type { ShipmentRecord, ShipmentsService } from '../shipments/service.ts';
-import type { ShippingService } from '../shipping/service.ts';
+import type { ShipmentRecord } from '../shipments/service.ts';
+import type { ClaimsDeps } from './deps.ts';
 import { claimDecisions } from './decide.ts';
 import { CLOSED_WINDOW_DAYS, addDays, packageMissingOpens, warrantyEnds } from './days.ts';
 import { evidenceService } from './evidence.ts';
@@ -18,22 +12,6 @@ import { type ClaimlineRow, type ClaimRow, claimsRepo as repo } from './repo.ts'
 import type { ItemIssuesBody, ListClaimsQuery, PackageMissingBody } from './schemas.ts';
 import { MAX_EVIDENCE } from './schemas.ts';
 import { claimDetail, listItems, toCategory } from './view.ts';
-
-export interface ClaimsDeps {
-  db: Db;
-  clock: Clock;
-  cursors: Cursors;
-  blobs: BlobStore;
-  config: Pick<Config, 'publicBaseUrl'>;
-  log?: FastifyBaseLogger;
-  orders: Pick<
-    OrdersService,
-    'orderRow' | 'orderlines' | 'replacementOf' | 'replacementOrdersOfClaim' | 'createReplacementOrder'
-  >;
-  shipments: Pick<ShipmentsService, 'shipmentRow' | 'ordersOfShipment' | 'shipmentAddress'>;
-  shipping: Pick<ShippingService, 'deliveryWindow'>;
-  events: EventsPort;
-}
 
 export type ClaimsService = ReturnType<typeof claimsService>;
 

@@ -1,10 +1,10 @@
 import { badRequest } from '../../platform/errors.ts';
-import type { Services } from '../../services.ts';
+import type { DashboardServices } from './router.ts';
 import { checked, integer, text, value } from './forms.ts';
 import { type Html, badge, field, fmtDate, form, html, safeUrl, statusTone, table } from './html.ts';
 import { orderHistoryRepo } from './order-history-repo.ts';
 
-export type ClaimDetail = Awaited<ReturnType<Services['claims']['get']>>;
+export type ClaimDetail = Awaited<ReturnType<DashboardServices['claims']['get']>>;
 
 /** What the partner ordered on a claimed line: the product's name, the artwork and a mockup of it. */
 export interface LineContext {
@@ -20,7 +20,7 @@ const lineKey = (orderRef: string, index: number) => `${orderRef}#${index}`;
  * `urls` turns an image or render reference into a link the viewer may open (dashboard or console).
  */
 export async function lineContexts(
-  s: Services,
+  s: DashboardServices,
   orgId: string,
   c: ClaimDetail,
   urls: { image: (ref: string) => string; render: (ref: string) => string },
@@ -46,7 +46,7 @@ export async function lineContexts(
   }
   return out;
 }
-type Decision = Parameters<Services['claims']['decide']>[2];
+type Decision = Parameters<DashboardServices['claims']['decide']>[2];
 
 /** The claim with its lines, evidence images and decisions (partner and operator alike). */
 export function claimView(c: ClaimDetail, orderLink: (ref: string) => string, lines: LineContexts = new Map()): Html {

@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { Strict, Type } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { DashboardServices } from './router.ts';
 import { consolePages } from './console.ts';
 import { consoleOrgPages } from './console-orgs.ts';
 import { installMultipart, required, value } from './forms.ts';
@@ -33,7 +33,7 @@ export const dashboardPostPaths = new WeakMap<object, string[]>();
  * The partner dashboard (/dashboard) and the operator console (/console): server-rendered pages in
  * their own scope, so cookies and form bodies are understood here and nowhere else.
  */
-export function dashboardRoutes(root: FastifyInstance, s: Services): void {
+export function dashboardRoutes(root: FastifyInstance, s: DashboardServices): void {
   const postPaths: string[] = [];
   dashboardPostPaths.set(s, postPaths);
   root.register(async (scope) => {
@@ -277,7 +277,7 @@ function redirectToSignIn(req: FastifyRequest, reply: FastifyReply, area: 'partn
 }
 
 /** Operator API: users are created here (and by the CLI on top of it). */
-export function dashboardOperatorRoutes(app: FastifyInstance, s: Services): void {
+export function dashboardOperatorRoutes(app: FastifyInstance, s: DashboardServices): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const UserBody = Strict({
     email: Type.String({ minLength: 3, maxLength: 254 }),

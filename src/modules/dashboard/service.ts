@@ -1,13 +1,9 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/index.ts';
 import { pgErrorCode, PG_UNIQUE_VIOLATION } from '../../platform/db/index.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
-import type { BlobStore } from '../../platform/storage.ts';
-import type { OrganizationService } from '../organization/service.ts';
+import type { DashboardDeps } from './deps.ts';
 import { Gate } from '../../platform/gate.ts';
-import type { RateLimitStore } from '../../platform/ratelimit/index.ts';
 import { logoFile, storeLogo } from './logos.ts';
 import {
   CLIENT_ATTEMPTS_PER_MINUTE,
@@ -106,14 +102,7 @@ function tooMany(seconds: number): ApiError {
   });
 }
 
-export function dashboardService(deps: {
-  db: Db;
-  clock: Clock;
-  organization: OrganizationService;
-  blobs: BlobStore;
-  publicBaseUrl: string;
-  rateLimits: RateLimitStore;
-}) {
+export function dashboardService(deps: DashboardDeps) {
   const { db, clock } = deps;
 
   async function insertUser(input: {

@@ -1,23 +1,15 @@
 import { createHash } from 'node:crypto';
 import { ReadCache } from '../../platform/cache.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
+import type { Executor } from '../../platform/db/index.ts';
 import { notFound } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { type FittedImage, fitWithin, type ImageFormat } from '../../platform/images.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
-import type { BlobStore } from '../../platform/storage.ts';
+import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import type { ImagesDeps } from './deps.ts';
 import { type ImageRow, imagesRepo as repo } from './repo.ts';
 
 /** Spec: images larger than this (either side) are downsized automatically. */
 export const MAX_IMAGE_SIDE = 7000;
-
-export interface ImageDeps {
-  db: Db;
-  clock: Clock;
-  cursors: Cursors;
-  blobs: BlobStore;
-}
 
 /** What other modules (orders, rendering) need to know about a partner image. */
 export interface ImageHandle {
@@ -42,7 +34,7 @@ function toImage(r: ImageRow) {
   };
 }
 
-export function imagesService(deps: ImageDeps) {
+export function imagesService(deps: ImagesDeps) {
   const { db, clock, cursors, blobs } = deps;
 
   const handles = new ReadCache<ImageHandle>({ maxEntries: 50_000, maxAgeMs: Number.POSITIVE_INFINITY });

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { jobsRepo } from '../../platform/jobs/queue.ts';
 import { Nullable, PageQuery, Strict, Type } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { OperatorDeps } from './deps.ts';
 import {
   CreateAccount,
   CreateApiKey,
@@ -29,7 +29,7 @@ function tokenMatches(given: string, expected: string): boolean {
  * The operator API: what staff and the CLI use to change a running system. It is not part of the
  * partner contract, so it stays out of the published OpenAPI document.
  */
-export function operatorRoutes(app: FastifyInstance, s: Services, operatorToken: string): void {
+export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorToken: string): void {
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Open, Page, RefParams, Reference, Type, errors } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { OrdersService } from './service.ts';
 import {
   AddressChangeBody,
   AddressOut,
@@ -16,7 +16,7 @@ import {
 
 const tags = ['Orders'];
 
-export function ordersRoutes(app: FastifyInstance, s: Services): void {
+export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
 

@@ -242,6 +242,11 @@ export function ordersService(deps: OrdersDeps) {
     quote: (orgId: string, body: Static<typeof QuoteBody>) => quote(intake, orgId, body),
 
     releasePreorders: changes.releasePreorders,
+    /** The catalog's product changes: a pre-order waits for its prelaunched products; the launch releases it. */
+    async productChanged(c: { productReference: string; status?: { from: string; to: string } }): Promise<void> {
+      if (c.status?.from === 'prelaunched' && (c.status.to === 'launched' || c.status.to === 'sunsetted'))
+        await changes.releasePreorders(c.productReference);
+    },
     createReplacementOrder: changes.createReplacementOrder,
     /** For other modules: the order row, organization-scoped (null when absent or foreign). */
     orderRow: (ex: Executor, orgId: string, id: string) =>

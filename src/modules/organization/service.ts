@@ -1,18 +1,10 @@
 import type { Static } from 'typebox';
-import type { Config } from '../../config.ts';
-import { type ChangeFeed, ReadCache } from '../../platform/cache.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
+import { ReadCache } from '../../platform/cache.ts';
+import type { Executor } from '../../platform/db/index.ts';
 import { pgConstraint, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../platform/db/index.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import {
-  type KeyCache,
-  type KeyResolver,
-  type RateLimitOverrides,
-  generateApiKey,
-  hashSecret,
-} from '../../platform/http/auth.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { type KeyResolver, type RateLimitOverrides, generateApiKey, hashSecret } from '../../platform/http/auth.ts';
+import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { checkCallbackUrl } from '../../platform/http/targets.ts';
 import {
@@ -25,6 +17,7 @@ import {
   organizationRepo as repo,
 } from './repo.ts';
 import type { CreateAccount, CreateBrand, CreateStore, UpdateStore } from './schemas.ts';
+import type { OrganizationDeps } from './deps.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -84,14 +77,7 @@ export type BrandRecord = BrandRow;
 /** The `ChangeFeed` topic of store changes. */
 const STORES_TOPIC = 'stores';
 
-export function organizationService(deps: {
-  db: Db;
-  clock: Clock;
-  config: Pick<Config, 'env' | 'allowPrivateTargets'>;
-  cursors: Cursors;
-  keys: () => KeyCache;
-  changes: ChangeFeed;
-}) {
+export function organizationService(deps: OrganizationDeps) {
   const { db, clock, cursors } = deps;
   // Every order reads its store; stores change rarely, and every change is announced.
   const stores = new ReadCache<StoreRow>({ maxEntries: 20_000, maxAgeMs: 60_000 });

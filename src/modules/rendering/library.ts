@@ -1,6 +1,6 @@
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { isReference } from '../../platform/ids.ts';
-import { type RenderingDeps, productgroupOf, visible } from './deps.ts';
+import type { RenderingDeps } from './deps.ts';
 import { type CompositionRow, type PerspectiveRow, type SceneRow, renderingRepo as repo } from './repo.ts';
 
 const refs = (ids: string[]) => ids.map((reference) => ({ reference }));
@@ -25,6 +25,27 @@ export const unavailable = (c: CompositionRow) =>
     'composition_unavailable',
     `Composition ${c.id} is no longer available; look up another composition for this scene and product`,
   );
+
+/** Turns the catalog's 404 into `false`; anything else is a real error. */
+async function visible(check: () => Promise<unknown>): Promise<unknown | null> {
+  try {
+    return await check();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** The productgroup of a catalog product, whichever shape (API view or row) the catalog returns. */
+function productgroupOf(product: unknown): string | null {
+  const p = (product ?? {}) as Record<string, unknown>;
+  const inner = (p.product ?? p) as Record<string, unknown>;
+  const ref =
+    inner.productgroupReference ??
+    inner.productgroup_id ??
+    (inner.productgroup as Record<string, unknown> | undefined)?.reference;
+  return typeof ref === 'string' ? ref : null;
+}
 
 /**
  * The read side of scenes, perspectives and compositions. What an organization sees: public scenes

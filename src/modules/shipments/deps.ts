@@ -14,3 +14,9 @@ export interface ShipmentsDeps {
   orders: Pick<OrdersService, 'ordersByIds' | 'ordersOfShipment' | 'addressFields' | 'createAddress' | 'markShipped'>;
   events: EventsPort;
 }
+
+/** What the shipments routes use from other modules: the test helper starts production. */
+export interface ShipmentsRouteDeps {
+  orders: Pick<OrdersService, 'startProduction'>;
+  config: Pick<Config, 'env'>;
+}

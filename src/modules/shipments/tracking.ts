@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { BrandRecord } from '../organization/service.ts';
-import type { Services } from '../../services.ts';
+import type { ShipmentsService } from './service.ts';
 import type { ShipmentRow, TrackingEventRow } from './repo.ts';
 import { currentStatus } from './tracking-events.ts';
 
@@ -168,7 +168,7 @@ export function renderTrackingPage(p: {
 }
 
 /** Public pages: no API key; the URL's token is the only credential. */
-export function trackingRoutes(app: FastifyInstance, s: Services): void {
+export function trackingRoutes(app: FastifyInstance, s: { shipments: Pick<ShipmentsService, 'trackingPage'> }): void {
   app.get<{ Params: { token: string } }>('/tracking/:token', { schema: { hide: true } }, async (req, reply) => {
     reply
       .header('cache-control', 'no-store')

@@ -1,17 +1,14 @@
 import type { Static } from 'typebox';
-import type { Config } from '../../config.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/index.ts';
 import { ApiError, conflict, notFound } from '../../platform/errors.ts';
-import { type RateLimitStore, retryAfterSeconds } from '../../platform/ratelimit/index.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { retryAfterSeconds } from '../../platform/ratelimit/index.ts';
+import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { checkCallbackUrl } from '../../platform/http/targets.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
-import type { DeliveryAttempts } from './delivery.ts';
-import { type EventsService, createDelivery } from './events.ts';
+import type { WebhooksDeps } from './deps.ts';
+import { createDelivery, purgeExpiredEvents } from './events.ts';
 import { type DeliveryRow, type EndpointRow, type EventRow, webhooksRepo as repo } from './repo.ts';
 import type { CreateEndpoint, UpdateEndpoint } from './schemas.ts';
-import { type SecretBox, generateSecret } from './secrets.ts';
+import { generateSecret } from './secrets.ts';
 
 const HOUR = 3600_000;
 /** How long the previous secret keeps signing after a rotation. */
@@ -62,16 +59,7 @@ export type WebhooksService = ReturnType<typeof webhooksService>;
 const TEST_PING_TIMEOUT_MS = 3000;
 const TEST_PING_POLICY = { name: 'webhook-tests', quota: 10, windowSeconds: 60 };
 
-export function webhooksService(deps: {
-  db: Db;
-  clock: Clock;
-  config: Pick<Config, 'allowPrivateTargets' | 'callbackTimeoutMs'>;
-  cursors: Cursors;
-  box: SecretBox;
-  events: EventsService;
-  attempts: DeliveryAttempts;
-  rateLimits: RateLimitStore;
-}) {
+export function webhooksService(deps: WebhooksDeps) {
   const { db, clock, cursors, box } = deps;
   const checkUrl = (url: string) =>
     checkCallbackUrl(url, {
@@ -92,6 +80,8 @@ export function webhooksService(deps: {
   }
 
   const service = {
+    /** Events past retention, with their deliveries (the hourly maintenance job). */
+    purgeExpiredEvents: (now: Date) => purgeExpiredEvents(db, now),
     async listEndpoints(orgId: string, page: PageRequest) {
       const ks = keyset(cursors, 'webhook-endpoints', page);
       const now = clock.now();

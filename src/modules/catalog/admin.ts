@@ -51,11 +51,8 @@ export function catalogAdmin(
   async function checkOrganization(ref: string | null | undefined, where: string): Promise<string | null> {
     if (ref === undefined || ref === null) return null;
     if (!isReference('Organization', ref)) throw badRequest(`${where} is not an organization reference`);
-    try {
-      await deps.organization.organizationRow(ref);
-    } catch {
+    if (!(await deps.organization.findOrganization(ref)))
       throw badRequest(`${where}: organization ${ref} does not exist`);
-    }
     return ref;
   }
 

@@ -15,5 +15,5 @@ export interface CatalogDeps {
   config: Pick<Config, 'publicBaseUrl'>;
   changes: ChangeFeed;
   /** Catalog files name the organizations of private productgroups. */
-  organization: Pick<OrganizationService, 'organizationRow'>;
+  organization: Pick<OrganizationService, 'findOrganization'>;
 }

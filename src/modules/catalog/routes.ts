@@ -187,7 +187,7 @@ export function catalogOperatorRoutes(app: FastifyInstance, s: CatalogRouteDeps)
         done(null, parseYaml(body as string, { maxAliasCount: 100 }));
       } catch (err) {
         done(
-          new ApiError(400, 'invalid_request', `Body is not valid YAML: ${(err as Error).message.split('\n')[0]}`),
+          new ApiError('invalid_request', `Body is not valid YAML: ${(err as Error).message.split('\n')[0]}`),
           undefined,
         );
       }

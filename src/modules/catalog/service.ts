@@ -1,5 +1,5 @@
 import { ReadCache } from '../../platform/cache.ts';
-import { notFound } from '../../platform/errors.ts';
+import { mustFind, notFound } from '../../platform/errors.ts';
 import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { isReference } from '../../platform/ids.ts';
 import { catalogAdmin } from './admin.ts';
@@ -141,8 +141,7 @@ export function catalogService(deps: CatalogDeps) {
   }
   async function productDetail(orgId: string, ref: string, fresh: boolean) {
     const [found] = await visibleProducts(orgId, [ref], fresh);
-    if (!found) throw notFound('Product');
-    return found.detail;
+    return mustFind(found, 'Product').detail;
   }
 
   const service = {
@@ -153,6 +152,8 @@ export function catalogService(deps: CatalogDeps) {
     },
     /** Archived products leave the list but still answer here. */
     product: (orgId: string, ref: string) => productDetail(orgId, ref, false),
+    /** The product as GET shows it, or null when the organization cannot see it. */
+    findProduct: async (orgId: string, ref: string) => (await visibleProducts(orgId, [ref]))[0]?.detail ?? null,
     /**
      * Read past the cache: the change job may run on a node that has not yet heard of the change
      * it reports.

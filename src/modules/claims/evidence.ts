@@ -145,7 +145,7 @@ export function evidenceService(deps: EvidenceDeps) {
 
     /** The file behind an evidence URL, or a 404 when unknown, deleted or purged. */
     async file(fileName: string): Promise<{ bytes: Buffer; contentType: string }> {
-      const gone = () => new ApiError(404, 'not_found', 'Evidence file not found');
+      const gone = () => new ApiError('not_found', 'Evidence file not found');
       const m = TOKEN_FILE.exec(fileName);
       if (!m) throw gone();
       const row = await repo.evidenceByToken(db, m[1]);

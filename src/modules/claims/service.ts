@@ -64,7 +64,7 @@ export function claimsService(deps: ClaimsDeps) {
   /** The shipment named in a claim body: another organization's is not found, like a path reference. */
   async function mustShipment(orgId: string, ref: string): Promise<ShipmentRecord> {
     const row = await shipments.shipmentRow(db, orgId, ref);
-    if (!row) throw new ApiError(404, 'not_found', `Shipment ${ref} not found`);
+    if (!row) throw new ApiError('not_found', `Shipment ${ref} not found`);
     return row;
   }
 

@@ -27,7 +27,7 @@ export async function lineContexts(
 ): Promise<LineContexts> {
   const out: LineContexts = new Map();
   const orderRefs = [...new Set(c.claimlines.map((l) => l.orderReference ?? c.orderReference))];
-  const orders = await Promise.all(orderRefs.map((ref) => s.orders.get(orgId, ref).catch(() => null)));
+  const orders = await Promise.all(orderRefs.map((ref) => s.orders.find(orgId, ref)));
   for (const o of orders) {
     if (!o) continue;
     for (const l of o.orderlines) {
@@ -35,7 +35,7 @@ export async function lineContexts(
         (x) => (x.orderReference ?? c.orderReference) === o.reference && x.orderlineIndex === l.index,
       );
       if (!claimed) continue;
-      const product = await s.catalog.product(orgId, l.productReference).catch(() => null);
+      const product = await s.catalog.findProduct(orgId, l.productReference);
       const [render] = l.imageReference ? await orderHistoryRepo.renders(s.db, orgId, [l.imageReference]) : [];
       out.set(lineKey(o.reference, l.index), {
         productName: product?.name ?? null,

@@ -50,18 +50,22 @@ export interface DashboardPagesDeps {
     | 'updateBrand'
     | 'listStores'
     | 'store'
+    | 'findStore'
     | 'createStore'
     | 'updateStore'
     | 'listApiKeys'
     | 'createApiKey'
     | 'revokeApiKey'
   >;
-  catalog: Pick<CatalogService, 'product' | 'mediaFile' | 'anyMediaFile' | 'operatorProduct' | 'changeProduct'>;
+  catalog: Pick<
+    CatalogService,
+    'product' | 'findProduct' | 'mediaFile' | 'anyMediaFile' | 'operatorProduct' | 'changeProduct'
+  >;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
-  orders: Pick<OrdersService, 'get' | 'list' | 'address' | 'startProduction'>;
-  shipments: Pick<ShipmentsService, 'get' | 'ship'>;
+  orders: Pick<OrdersService, 'get' | 'find' | 'list' | 'findAddress' | 'startProduction'>;
+  shipments: Pick<ShipmentsService, 'get' | 'find' | 'ship'>;
   claims: Pick<ClaimsService, 'get' | 'list' | 'decide'>;
-  rendering: Pick<RenderingService, 'render' | 'listRenders' | 'renderFile' | 'rendertokens'>;
+  rendering: Pick<RenderingService, 'findRender' | 'listRenders' | 'renderFile' | 'rendertokens'>;
   webhooks: Pick<
     WebhooksService,
     | 'listEndpoints'

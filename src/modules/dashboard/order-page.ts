@@ -40,16 +40,14 @@ export async function orderSections(
 ): Promise<Html> {
   const productRefs = [...new Set(o.orderlines.map((l) => l.productReference))];
   const products = new Map(
-    await Promise.all(
-      productRefs.map(async (ref) => [ref, await s.catalog.product(orgId, ref).catch(() => null)] as const),
-    ),
+    await Promise.all(productRefs.map(async (ref) => [ref, await s.catalog.findProduct(orgId, ref)] as const)),
   );
   const imageIds = [...new Set(o.orderlines.map((l) => l.imageReference).filter((x): x is string => !!x))];
   const [events, callbacks, renders, address] = await Promise.all([
     orderHistoryRepo.events(s.db, orgId, o.reference),
     orderHistoryRepo.callbacks(s.db, o.reference),
     orderHistoryRepo.renders(s.db, orgId, imageIds),
-    o.dropshipAddressReference ? s.orders.address(orgId, o.dropshipAddressReference).catch(() => null) : null,
+    o.dropshipAddressReference ? s.orders.findAddress(orgId, o.dropshipAddressReference) : null,
   ]);
 
   const lines = table(

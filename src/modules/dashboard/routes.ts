@@ -69,7 +69,6 @@ export function dashboardRoutes(root: FastifyInstance, s: DashboardServices): vo
         const expected = area === 'public' ? (req.cookies[LOGIN_CSRF_COOKIE] ?? '') : (session?.csrf ?? '');
         if (!same(formToken(req), expected)) {
           throw new ApiError(
-            403,
             'csrf_token_invalid',
             'This form has expired or did not come from this site (missing or wrong security token). Reload the page and submit it again.',
           );
@@ -78,13 +77,12 @@ export function dashboardRoutes(root: FastifyInstance, s: DashboardServices): vo
       if (area === 'public') return;
       if (!session) {
         if (req.method === 'GET') return redirectToSignIn(req, reply, area);
-        throw new ApiError(401, 'unauthenticated', 'Sign in first.');
+        throw new ApiError('unauthenticated', 'Sign in first.');
       }
       if (area === 'operator' && session.user.role !== 'operator')
-        throw new ApiError(403, 'operator_only', 'The operator console is for the service’s staff only.');
+        throw new ApiError('operator_only', 'The operator console is for the service’s staff only.');
       if (area === 'partner' && session.user.role !== 'partner')
         throw new ApiError(
-          403,
           'partner_only',
           'This page belongs to the partner dashboard; operators use the console at /console.',
         );
@@ -232,7 +230,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
       try {
         const password = value(req.body, 'password') ?? '';
         if (password !== (value(req.body, 'passwordRepeat') ?? ''))
-          throw new ApiError(400, 'passwords_differ', 'The two passwords differ');
+          throw new ApiError('passwords_differ', 'The two passwords differ');
         const { cookie: c, session } = await s.dashboard.acceptInvitation(t, password);
         return sessionRedirect(reply, c, session.user.role);
       } catch (err) {
@@ -248,7 +246,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
           sub.setNotFoundHandler((req, reply) =>
             sendHtml(
               reply,
-              errorPage(s, req, new ApiError(404, 'not_found', `There is no page ${req.url.split('?')[0]}`)),
+              errorPage(s, req, new ApiError('not_found', `There is no page ${req.url.split('?')[0]}`)),
               404,
             ),
           );

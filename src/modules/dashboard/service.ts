@@ -97,8 +97,10 @@ const passwordChecks = new Gate(2, 64, 'sign-ins');
 function tooMany(seconds: number): ApiError {
   const s = Math.max(1, seconds);
   const when = s < 90 ? `${s} second${s === 1 ? '' : 's'}` : `${Math.ceil(s / 60)} minutes`;
-  return new ApiError(429, 'sign_in_throttled', `Too many failed sign-ins. Try again in ${when}.`, undefined, {
-    'retry-after': String(s),
+  return new ApiError('sign_in_throttled', `Too many failed sign-ins. Try again in ${when}.`, {
+    headers: {
+      'retry-after': String(s),
+    },
   });
 }
 
@@ -224,7 +226,7 @@ export function dashboardService(deps: DashboardDeps) {
       const ok = usable && matches;
       if (!ok || !user) {
         await deps.rateLimits.consume(subject, [CLIENT_POLICY]);
-        throw new ApiError(401, 'invalid_credentials', 'The e-mail or password is wrong.');
+        throw new ApiError('invalid_credentials', 'The e-mail or password is wrong.');
       }
       await repo.attemptSucceeded(db, before.id);
       return startSession(user);

@@ -34,7 +34,7 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
     if (!token || !tokenMatches(token, operatorToken))
-      throw new ApiError(401, 'unauthorized', 'Operator token missing or wrong (Authorization: Bearer <token>)');
+      throw new ApiError('unauthorized', 'Operator token missing or wrong (Authorization: Bearer <token>)');
   });
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true } as typeof route.schema;
@@ -173,7 +173,6 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
     // Demo data has published passwords and keys: it never reaches a production database.
     if (s.config.env === 'production')
       throw new ApiError(
-        403,
         'not_in_production',
         'Demo data is not loaded in production; create the first operator with `podctl users create-operator`',
       );

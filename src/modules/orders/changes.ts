@@ -176,7 +176,7 @@ export function orderChanges(deps: ChangeDeps) {
       },
     ): Promise<{ reference: string }> {
       const original = await repo.order(tx, r.organizationId, r.orderReference);
-      if (!original) throw new ApiError(404, 'not_found', 'Order not found');
+      if (!original) throw new ApiError('not_found', 'Order not found');
       const originalLines = await repo.lines(tx, [original.id]);
       const store = await deps.storeOf(tx, original);
       const now = clock.now();

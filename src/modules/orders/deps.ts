@@ -13,7 +13,7 @@ export interface OrdersDeps {
   cursors: Cursors;
   organization: Pick<
     OrganizationService,
-    'cachedStoreRow' | 'storeRowIn' | 'brandRow' | 'nextOrderNumber' | 'takeOrderNumbers'
+    'cachedStoreRow' | 'storeRowIn' | 'findBrand' | 'nextOrderNumber' | 'takeOrderNumbers'
   >;
   catalog: Pick<CatalogService, 'orderableProducts' | 'packagingForOrganization'>;
   images: Pick<ImagesService, 'imageForOrganization'>;

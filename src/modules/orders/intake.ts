@@ -45,13 +45,11 @@ export function orderIntake(deps: Pick<OrdersDeps, 'organization' | 'catalog'>) 
       const p = found.get(l.productReference);
       if (!p)
         throw new ApiError(
-          400,
           'product_not_orderable',
           `${field}[${i}].productReference ${l.productReference} is not a product of the catalog`,
         );
       if (NOT_ORDERABLE.has(p.status))
         throw new ApiError(
-          400,
           'product_not_orderable',
           `${field}[${i}].productReference ${l.productReference} is ${p.status} and cannot be ordered`,
         );
@@ -67,7 +65,7 @@ export function orderIntake(deps: Pick<OrdersDeps, 'organization' | 'catalog'>) 
           throw badRequest(`${f}.${k} is not accepted for combined orders: they ship to the store's combined address`);
       }
     } else if (input.dropshipAddress === undefined) {
-      throw new ApiError(400, 'missing_address', `${f}.dropshipAddress is required for dropship orders`);
+      throw new ApiError('missing_address', `${f}.dropshipAddress is required for dropship orders`);
     }
   }
 

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import { type Executor, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from '../../platform/db/index.ts';
-import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { ApiError, badRequest, conflict, mustFind, notFound } from '../../platform/errors.ts';
 import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { StoreRecord } from '../organization/service.ts';
@@ -43,6 +43,18 @@ export function ordersService(deps: OrdersDeps) {
     return codes;
   }
 
+  async function findOrder(orgId: string, ref: string) {
+    const found = isReference('Order', ref) ? await repo.orderWithLines(db, orgId, ref) : null;
+    if (!found) return null;
+    const codes = await storeCodes(orgId, [found.order]);
+    return toOrder(found.order, found.lines, codes.get(found.order.store_id)!);
+  }
+
+  async function findAddress(orgId: string, ref: string) {
+    const a = isReference('Address', ref) ? await repo.resolvableAddress(db, orgId, ref) : null;
+    return a ? addressView(a.id, a.fields) : null;
+  }
+
   async function mustOrder(orgId: string, ref: string): Promise<OrderRow> {
     const row = isReference('Order', ref) ? await repo.order(db, orgId, ref) : null;
     if (!row) throw notFound('Order');
@@ -70,11 +82,7 @@ export function ordersService(deps: OrdersDeps) {
       for (const [i, l] of input.orderlines.entries()) {
         const field = `${f}.orderlines[${i}].imageReference`;
         if (products[i].printable && l.imageReference === undefined)
-          throw new ApiError(
-            400,
-            'missing_image_reference',
-            `${field} is required: ${products[i].name} is a print product`,
-          );
+          throw new ApiError('missing_image_reference', `${field} is required: ${products[i].name} is a print product`);
         if (!products[i].printable && l.imageReference !== undefined)
           throw badRequest(`${field} must be left out: ${products[i].name} is not a print product`);
         if (l.imageReference !== undefined) {
@@ -87,7 +95,7 @@ export function ordersService(deps: OrdersDeps) {
       let brandId = store.default_brand_id;
       if (input.brandReference !== undefined) {
         const brand = isReference('Brand', input.brandReference)
-          ? await organization.brandRow(orgId, input.brandReference).catch(() => null)
+          ? await organization.findBrand(orgId, input.brandReference)
           : null;
         if (!brand) throw badRequest(`${f}.brandReference is not a brand of this organization`);
         brandId = brand.id;
@@ -183,12 +191,9 @@ export function ordersService(deps: OrdersDeps) {
         );
     },
 
-    async get(orgId: string, ref: string) {
-      const found = isReference('Order', ref) ? await repo.orderWithLines(db, orgId, ref) : null;
-      if (!found) throw notFound('Order');
-      const codes = await storeCodes(orgId, [found.order]);
-      return toOrder(found.order, found.lines, codes.get(found.order.store_id)!);
-    },
+    get: async (orgId: string, ref: string) => mustFind(await findOrder(orgId, ref), 'Order'),
+    /** The order as GET shows it, or null when it does not exist or belongs to another organization. */
+    find: findOrder,
 
     async list(orgId: string, q: Static<typeof ListOrdersQuery>) {
       const filter: { storeId?: string; status?: OrderStatus; createdAfter?: Date; createdBefore?: Date } = {};
@@ -220,11 +225,9 @@ export function ordersService(deps: OrdersDeps) {
       return { orderReference: o.id };
     },
 
-    async address(orgId: string, ref: string) {
-      const a = isReference('Address', ref) ? await repo.resolvableAddress(db, orgId, ref) : null;
-      if (!a) throw notFound('Address');
-      return addressView(a.id, a.fields);
-    },
+    address: async (orgId: string, ref: string) => mustFind(await findAddress(orgId, ref), 'Address'),
+    /** The address as GET shows it, or null when it does not resolve for the organization. */
+    findAddress,
 
     async cancel(orgId: string, ref: string, wanted: Array<{ index: number; canceledQuantity: number }>) {
       await changes.cancel(await mustOrder(orgId, ref), wanted);

@@ -106,6 +106,9 @@ export function organizationService(deps: OrganizationDeps) {
     async organizationRow(orgId: string) {
       return mustExist('Organization', orgId, (id) => repo.organization(db, id));
     },
+    /** The organization, or null when there is none with this reference. */
+    findOrganization: async (orgId: string) =>
+      isReference('Organization', orgId) ? repo.organization(db, orgId) : null,
     async listOrganizations(page: PageRequest) {
       const ks = keyset(cursors, 'organizations', page);
       const p = pageOf(cursors, 'organizations', ks, await repo.organizations(db, ks), toOrganization);
@@ -158,6 +161,9 @@ export function organizationService(deps: OrganizationDeps) {
     async brandRow(orgId: string, ref: string) {
       return mustExist('Brand', ref, (id) => repo.brand(db, orgId, id));
     },
+    /** The brand, or null when it does not exist or belongs to another organization. */
+    findBrand: async (orgId: string, ref: string): Promise<BrandRecord | null> =>
+      isReference('Brand', ref) ? repo.brand(db, orgId, ref) : null,
     async createBrand(orgId: string, input: Static<typeof CreateBrand>) {
       await service.organizationRow(orgId);
       const id = newReference('Brand');
@@ -220,6 +226,11 @@ export function organizationService(deps: OrganizationDeps) {
     },
     async store(orgId: string, ref: string) {
       return toStore(await service.storeRow(orgId, ref));
+    },
+    /** The store as GET shows it, or null when it does not exist or belongs to another organization. */
+    async findStore(orgId: string, ref: string) {
+      const row = isReference('Store', ref) ? await repo.store(db, orgId, ref) : null;
+      return row ? toStore(row) : null;
     },
     async storeRow(orgId: string, ref: string) {
       return mustExist('Store', ref, (id) => repo.store(db, orgId, id));
@@ -338,7 +349,7 @@ export function organizationService(deps: OrganizationDeps) {
     },
     async setRendertokenLimit(orgId: string, limit: number) {
       if (!Number.isInteger(limit) || limit < 0)
-        throw new ApiError(400, 'invalid_request', 'limit must be a whole number ≥ 0');
+        throw new ApiError('invalid_request', 'limit must be a whole number ≥ 0');
       await service.organizationRow(orgId);
       await repo.setRendertokenLimit(db, orgId, limit);
       return { rendertokenLimit: limit };

@@ -21,7 +21,6 @@ export const toComposition = (c: CompositionRow) => ({
 
 export const unavailable = (c: CompositionRow) =>
   new ApiError(
-    410,
     'composition_unavailable',
     `Composition ${c.id} is no longer available; look up another composition for this scene and product`,
   );
@@ -189,7 +188,7 @@ export function renderingLibrary(deps: RenderingDeps) {
       if (!isReference('Perspective', q.perspectiveReference) || !(await repo.perspective(db, q.perspectiveReference)))
         throw notFound('Perspective');
       const c = await repo.compositionFor(db, scene.id, q.productReference, q.perspectiveReference);
-      if (!c) throw new ApiError(404, 'not_found', 'No composition exists for this scene, product and perspective');
+      if (!c) throw new ApiError('not_found', 'No composition exists for this scene, product and perspective');
       if (c.unavailable_at) throw unavailable(c);
       return { reference: c.id, tokenCost: c.token_cost };
     },

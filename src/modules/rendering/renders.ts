@@ -137,11 +137,9 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
           const retry = secondsUntil(week.resets, now);
           const remaining = Math.max(0, limit - (await repo.used(tx, orgId, week.week)));
           throw new ApiError(
-            429,
             'rendertoken_limit_exceeded',
             `This render costs ${c.token_cost} rendertokens and ${remaining} of ${limit} remain this week; the limit resets at ${amsterdamIso(week.resets)} (Retry-After: ${retry} s)`,
-            undefined,
-            { 'retry-after': String(retry) },
+            { headers: { 'retry-after': String(retry) } },
           );
         }
         const r = await repo.insertRender(tx, {
@@ -175,7 +173,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
         try {
           made = await inputs({ composition_id: c.id, organization_id: orgId, image_id: image.reference });
         } catch (err) {
-          if (err instanceof RenderInputError) throw new ApiError(410, 'composition_unavailable', err.message);
+          if (err instanceof RenderInputError) throw new ApiError('composition_unavailable', err.message);
           throw err;
         }
         const { template } = made;
@@ -192,6 +190,11 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
 
     async render(orgId: string, ref: string) {
       return toRender(await renderRow(orgId, ref));
+    },
+    /** The render as GET shows it, or null when it does not exist or belongs to another organization. */
+    async findRender(orgId: string, ref: string) {
+      const row = isReference('Render', ref) ? await repo.render(db, orgId, ref) : null;
+      return row ? toRender(row) : null;
     },
 
     /** Newest first; not in the spec's table, added for the dashboard and for catching up. */
@@ -212,8 +215,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
         );
       const key = which === 'media' ? row.media_blob_key! : row.thumbnail_blob_key!;
       const file = await blobs.stream(key);
-      if (!file)
-        throw new ApiError(500, 'internal_error', `The ${which} file of render ${row.id} is missing from storage`);
+      if (!file) throw new ApiError('internal_error', `The ${which} file of render ${row.id} is missing from storage`);
       const f = FORMATS[row.format];
       return {
         ready: true,

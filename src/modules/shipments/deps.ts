@@ -10,7 +10,7 @@ export interface ShipmentsDeps {
   db: Db;
   clock: Clock;
   config: Pick<Config, 'publicBaseUrl'>;
-  organization: Pick<OrganizationService, 'storeRowIn' | 'brandRow'>;
+  organization: Pick<OrganizationService, 'storeRowIn' | 'findBrand'>;
   orders: Pick<OrdersService, 'ordersByIds' | 'ordersOfShipment' | 'addressFields' | 'createAddress' | 'markShipped'>;
   events: EventsPort;
 }

@@ -1,5 +1,5 @@
 import type { Executor } from '../../platform/db/index.ts';
-import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { badRequest, conflict, mustFind } from '../../platform/errors.ts';
 import { isReference, newReference, randomId } from '../../platform/ids.ts';
 import type { OrderRecord } from '../orders/service.ts';
 import type { Address } from '../shipping/address.ts';
@@ -62,6 +62,9 @@ export function shipmentsService(deps: ShipmentsDeps) {
 
   const tracking = trackingEvents({ db, clock, events, view });
 
+  const findRow = async (orgId: string, ref: string, ex: Executor = db) =>
+    isReference('Shipment', ref) ? repo.shipment(ex, orgId, ref) : null;
+
   /** Orders named in a request body: unknown or foreign ones are a 400 naming the entry. */
   async function namedOrders(orgId: string | null, refs: string[], field: string): Promise<OrderRecord[]> {
     const rows = await deps.orders.ordersByIds(
@@ -83,9 +86,12 @@ export function shipmentsService(deps: ShipmentsDeps) {
 
   return {
     async get(orgId: string, ref: string) {
-      const s = isReference('Shipment', ref) ? await repo.shipment(db, orgId, ref) : null;
-      if (!s) throw notFound('Shipment');
-      return view(db, s);
+      return view(db, mustFind(await findRow(orgId, ref), 'Shipment'));
+    },
+    /** The shipment as GET shows it, or null when it does not exist or belongs to another organization. */
+    async find(orgId: string, ref: string) {
+      const s = await findRow(orgId, ref);
+      return s ? view(db, s) : null;
     },
 
     /**
@@ -161,8 +167,7 @@ export function shipmentsService(deps: ShipmentsDeps) {
 
     /** Test helper: a scripted journey of tracking events; answers the shipment as it is now. */
     async scriptTracking(orgId: string, ref: string, list: TrackingEventIn[], field: string) {
-      const s = isReference('Shipment', ref) ? await repo.shipment(db, orgId, ref) : null;
-      if (!s) throw notFound('Shipment');
+      const s = mustFind(await findRow(orgId, ref), 'Shipment');
       await tracking.script(s, list, field);
       return view(db, s);
     },
@@ -177,15 +182,14 @@ export function shipmentsService(deps: ShipmentsDeps) {
       const orders = await deps.orders.ordersOfShipment(db, s.id);
       const store = await organization.storeRowIn(db, s.organization_id, s.store_id);
       const brandId = orders.find((o) => o.brand_id)?.brand_id ?? store?.default_brand_id ?? null;
-      const brand = brandId ? await organization.brandRow(s.organization_id, brandId).catch(() => null) : null;
+      const brand = brandId ? await organization.findBrand(s.organization_id, brandId) : null;
       const address = (await deps.orders.addressFields(db, s.address_id)) ?? {};
       const events = await repo.trackingEvents(db, s.id);
       return { shipment: s, brand, city: address.city ?? '', countryCode: address.countryCode ?? '', events };
     },
 
     /** For claims: the shipment row (organization-scoped), its orders and the address it left with. */
-    shipmentRow: (ex: Executor, orgId: string, id: string) =>
-      isReference('Shipment', id) ? repo.shipment(ex, orgId, id) : Promise.resolve(null),
+    shipmentRow: (ex: Executor, orgId: string, id: string) => findRow(orgId, id, ex),
     ordersOfShipment: (ex: Executor, shipmentId: string) => deps.orders.ordersOfShipment(ex, shipmentId),
     async shipmentAddress(ex: Executor, s: ShipmentRow): Promise<Address> {
       return (await deps.orders.addressFields(ex, s.address_id)) ?? {};

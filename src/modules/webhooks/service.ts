@@ -156,15 +156,11 @@ export function webhooksService(deps: WebhooksDeps) {
       const budget = await deps.rateLimits.consume(`webhook-tests:${orgId}`, [TEST_PING_POLICY]);
       if (!budget.allowed) {
         const retry = retryAfterSeconds(budget.waitSeconds);
-        throw new ApiError(
-          429,
-          'rate_limited',
-          `At most ${TEST_PING_POLICY.quota} test pings a minute; wait ${retry} s`,
-          undefined,
-          {
+        throw new ApiError('rate_limited', `At most ${TEST_PING_POLICY.quota} test pings a minute; wait ${retry} s`, {
+          headers: {
             'retry-after': String(retry),
           },
-        );
+        });
       }
       const now = clock.now();
       const deliveryId = await db.tx(async (tx) => {

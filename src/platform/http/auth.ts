@@ -123,10 +123,9 @@ export function installAuth(
     if (cfg?.public) return;
     const raw = request.headers['x-service-secret-key'];
     const secret = Array.isArray(raw) ? raw[0] : raw;
-    if (!secret) throw new ApiError(401, 'unauthorized', 'Missing X-Service-Secret-Key header');
+    if (!secret) throw new ApiError('unauthorized', 'Missing X-Service-Secret-Key header');
     if (secret.startsWith(other)) {
       throw new ApiError(
-        401,
         'unauthorized',
         `This is a ${deps.config.env === 'production' ? 'test' : 'production'} key; this is the ${deps.config.env} environment`,
       );
@@ -138,11 +137,13 @@ export function installAuth(
       const probe = await deps.rateLimits.consume(`invalid-keys:${request.ip}`, [INVALID_KEY_POLICY]);
       if (!probe.allowed) {
         const retry = retryAfterSeconds(probe.waitSeconds);
-        throw new ApiError(429, 'rate_limited', `Too many invalid keys from this address; wait ${retry} s`, undefined, {
-          'retry-after': String(retry),
+        throw new ApiError('rate_limited', `Too many invalid keys from this address; wait ${retry} s`, {
+          headers: {
+            'retry-after': String(retry),
+          },
         });
       }
-      throw new ApiError(401, 'unauthorized', 'The secret key is invalid or has been revoked');
+      throw new ApiError('unauthorized', 'The secret key is invalid or has been revoked');
     }
     request.principal = principal;
 
@@ -154,17 +155,17 @@ export function installAuth(
     if (!result.allowed) {
       const retry = retryAfterSeconds(result.waitSeconds);
       throw new ApiError(
-        429,
         'rate_limited',
         `Rate limit exceeded; wait at least Retry-After (${retry} s) and watch X-RateLimit`,
-        undefined,
         {
-          'retry-after': String(retry),
+          headers: {
+            'retry-after': String(retry),
+          },
         },
       );
     }
     if (principal.readOnly && WRITE_METHODS.has(request.method) && !cfg?.readOnlyAllowed) {
-      throw new ApiError(403, 'insufficient_permissions', 'This API key is read-only');
+      throw new ApiError('insufficient_permissions', 'This API key is read-only');
     }
   });
 }

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Static } from 'typebox';
 import { type Executor, PG_DEADLOCK, PG_UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/index.ts';
-import { badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { badRequest, conflict, mustFind } from '../../platform/errors.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { deriveFromDevices } from './derive.ts';
 import { checkDevices } from './devices.ts';
@@ -325,9 +325,7 @@ export function catalogAdmin(
   }
 
   async function productView(ref: string) {
-    const view = isReference('Product', ref) ? await w.product(db, ref) : null;
-    if (!view) throw notFound('Product');
-    return view;
+    return mustFind(isReference('Product', ref) ? await w.product(db, ref) : null, 'Product');
   }
 
   const admin = {
@@ -339,8 +337,7 @@ export function catalogAdmin(
       const files = await placeFiles(change, 'body');
       await storeFiles(deps.blobs, allFiles(files));
       await write(async (tx) => {
-        const cur = isReference('Product', ref) ? await w.lockProduct(tx, ref) : null;
-        if (!cur) throw notFound('Product');
+        const cur = mustFind(isReference('Product', ref) ? await w.lockProduct(tx, ref) : null, 'Product');
         const view = (await w.product(tx, ref))!;
         const item = (await w.lockItem(tx, cur.item_id))!;
         if (change.stock)
@@ -428,8 +425,7 @@ export function catalogAdmin(
     /** Stock of a warehouse item, by SKU or reference. */
     async setItemStock(key: string, stock: Static<typeof StockIn>) {
       return write(async (tx) => {
-        const found = await w.itemByKey(tx, key);
-        if (!found) throw notFound('Item');
+        const found = mustFind(await w.itemByKey(tx, key), 'Item');
         const item = (await w.lockItem(tx, found.id))!;
         await setStock(tx, item, stock.logicalQuantity, stock.physicalQuantity ?? item.physical_quantity);
         const after = (await w.lockItem(tx, item.id))!;
@@ -456,18 +452,21 @@ export function catalogAdmin(
       };
     },
     async operatorProducts(page: PageRequest) {
-      const ks = keyset(deps.cursors, 'operator-products', page);
-      const p = pageOf(deps.cursors, 'operator-products', ks, await w.allProducts(db, ks), (v) => ({
-        reference: v.id,
-        legacyItemSKU: v.legacy_item_sku,
-        name: v.name,
-        status: v.status,
-        printable: v.printable,
-        productgroupReference: v.productgroup_id,
-        privateOrganizationReference: v.private_organization_id,
-        availableQuantity: Math.max(0, v.logical_quantity),
-      }));
-      return { products: p.items, nextCursor: p.nextCursor };
+      return listPage(deps.cursors, page, {
+        plural: 'products',
+        scope: 'operator-products',
+        load: (ks) => w.allProducts(db, ks),
+        item: (v) => ({
+          reference: v.id,
+          legacyItemSKU: v.legacy_item_sku,
+          name: v.name,
+          status: v.status,
+          printable: v.printable,
+          productgroupReference: v.productgroup_id,
+          privateOrganizationReference: v.private_organization_id,
+          availableQuantity: Math.max(0, v.logical_quantity),
+        }),
+      });
     },
   };
   return admin;

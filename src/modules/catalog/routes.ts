@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { parse as parseYaml } from 'yaml';
-import { ApiError, notFound } from '../../platform/errors.ts';
+import { ApiError, mustFind } from '../../platform/errors.ts';
 import { Open, Page, PageQuery, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
 import type { BlobStore } from '../../platform/storage.ts';
 import type { Config } from '../../config.ts';
@@ -51,8 +51,7 @@ export async function sendMedia(req: FastifyRequest, reply: FastifyReply, blobs:
   );
   reply.header('etag', etag).header('last-modified', m.modified_at.toUTCString());
   if (notModified(req, etag, m.modified_at)) return reply.status(304).send();
-  const file = await blobs.stream(m.blob_key);
-  if (!file) throw notFound('Media file');
+  const file = mustFind(await blobs.stream(m.blob_key), 'Media file');
   reply.header('content-type', m.content_type).header('content-length', String(file.size));
   return reply.send(file.stream);
 }

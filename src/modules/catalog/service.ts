@@ -1,6 +1,6 @@
 import { ReadCache } from '../../platform/cache.ts';
-import { mustFind, notFound } from '../../platform/errors.ts';
-import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { mustFind } from '../../platform/errors.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference } from '../../platform/ids.ts';
 import { catalogAdmin } from './admin.ts';
 import type { CatalogDeps } from './deps.ts';
@@ -110,9 +110,7 @@ export function catalogService(deps: CatalogDeps) {
   });
 
   async function visibleRow(orgId: string, ref: string): Promise<ProductView> {
-    const row = isReference('Product', ref) ? await reads.product(db, orgId, ref) : null;
-    if (!row) throw notFound('Product');
-    return row;
+    return mustFind(isReference('Product', ref) ? await reads.product(db, orgId, ref) : null, 'Product');
   }
 
   const admin = catalogAdmin({
@@ -146,9 +144,11 @@ export function catalogService(deps: CatalogDeps) {
 
   const service = {
     async listProducts(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'products', page);
-      const p = pageOf(cursors, 'products', ks, await reads.products(db, orgId, ks), toListItem);
-      return { products: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'products',
+        load: (ks) => reads.products(db, orgId, ks),
+        item: toListItem,
+      });
     },
     /** Archived products leave the list but still answer here. */
     product: (orgId: string, ref: string) => productDetail(orgId, ref, false),
@@ -162,46 +162,45 @@ export function catalogService(deps: CatalogDeps) {
     /** A media file's record; the caller streams `blob_key` from the blob store. */
     async mediaFile(orgId: string, ref: string, filename: string): Promise<MediaRow> {
       const row = await visibleRow(orgId, ref);
-      const media = await reads.mediaFile(db, row.id, filename);
-      if (!media) throw notFound('Media file');
-      return media;
+      return mustFind(await reads.mediaFile(db, row.id, filename), 'Media file');
     },
     /** The operator's form of `mediaFile`: any product's file, null when there is none. */
     anyMediaFile: (productId: string, filename: string) => reads.mediaFile(db, productId, filename),
     async lookupLegacySku(orgId: string, sku: string) {
-      const row = await reads.productByLegacySku(db, orgId, sku);
-      if (!row) throw notFound(`Product with legacyItemSku ${sku}`);
+      const row = mustFind(await reads.productByLegacySku(db, orgId, sku), `Product with legacyItemSku ${sku}`);
       return { productReference: row.id };
     },
     async listProductgroups(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'productgroups', page);
-      const p = pageOf(cursors, 'productgroups', ks, await reads.productgroups(db, orgId, ks), toProductgroup);
-      return { productgroups: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'productgroups',
+        load: (ks) => reads.productgroups(db, orgId, ks),
+        item: toProductgroup,
+      });
     },
     async listPackagings(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'packagings', page);
-      const p = pageOf(cursors, 'packagings', ks, await reads.packagings(db, orgId, ks), toPackaging);
-      return { packagings: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'packagings',
+        load: (ks) => reads.packagings(db, orgId, ks),
+        item: toPackaging,
+      });
     },
     /** Only stock the organization itself stores at the service. */
     async listItems(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'items', page);
-      const rows = await reads.items(db, orgId, ks);
-      const links = rows.length
-        ? await reads.productsOfItems(
-            db,
-            orgId,
-            rows.map((r) => r.id),
-          )
-        : [];
-      const p = pageOf(cursors, 'items', ks, rows, (i: ItemRow) => ({
-        reference: i.id,
-        sku: i.sku,
-        logicalQuantity: i.logical_quantity,
-        physicalQuantity: i.physical_quantity,
-        products: links.filter((l) => l.item_id === i.id).map((l) => ({ reference: l.id })),
-      }));
-      return { items: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'items',
+        load: (ks) => reads.items(db, orgId, ks),
+        async items(rows: ItemRow[]) {
+          const ids = rows.map((r) => r.id);
+          const links = ids.length ? await reads.productsOfItems(db, orgId, ids) : [];
+          return rows.map((i) => ({
+            reference: i.id,
+            sku: i.sku,
+            logicalQuantity: i.logical_quantity,
+            physicalQuantity: i.physical_quantity,
+            products: links.filter((l) => l.item_id === i.id).map((l) => ({ reference: l.id })),
+          }));
+        },
+      });
     },
 
     // ---- for other modules ----
@@ -214,13 +213,14 @@ export function catalogService(deps: CatalogDeps) {
       return toOrderable(await visibleRow(orgId, ref));
     },
     async visibleProductgroup(orgId: string, ref: string) {
-      const row = isReference('Productgroup', ref) ? await reads.productgroup(db, orgId, ref) : null;
-      if (!row) throw notFound('Productgroup');
+      const row = mustFind(
+        isReference('Productgroup', ref) ? await reads.productgroup(db, orgId, ref) : null,
+        'Productgroup',
+      );
       return { ...toProductgroup(row), priceCents: row.price_cents };
     },
     async visiblePackaging(orgId: string, ref: string) {
-      const row = isReference('Packaging', ref) ? await reads.packaging(db, orgId, ref) : null;
-      if (!row) throw notFound('Packaging');
+      const row = mustFind(isReference('Packaging', ref) ? await reads.packaging(db, orgId, ref) : null, 'Packaging');
       return toPackaging(row);
     },
     /** The orders module's form of `visiblePackaging`: null instead of a 404. */

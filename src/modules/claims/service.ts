@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../platform/db/index.ts';
-import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { badRequest, conflict, mustFind } from '../../platform/errors.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { ShipmentRecord } from '../shipments/service.ts';
 import type { ClaimsDeps } from './deps.ts';
@@ -55,18 +55,12 @@ export function claimsService(deps: ClaimsDeps) {
       data: { claim: await detail(tx, (await repo.claim(tx, c.organization_id, c.id))!) },
     });
 
-  async function mustClaim(orgId: string | null, ref: string): Promise<ClaimRow> {
-    const row = isReference('Claim', ref) ? await repo.claim(db, orgId, ref) : null;
-    if (!row) throw notFound('Claim');
-    return row;
-  }
-
+  /** `orgId` null: any organization (operator). */
+  const findClaim = async (orgId: string | null, ref: string) =>
+    isReference('Claim', ref) ? repo.claim(db, orgId, ref) : null;
   /** The shipment named in a claim body: another organization's is not found, like a path reference. */
-  async function mustShipment(orgId: string, ref: string): Promise<ShipmentRecord> {
-    const row = await shipments.shipmentRow(db, orgId, ref);
-    if (!row) throw new ApiError('not_found', `Shipment ${ref} not found`);
-    return row;
-  }
+  const bodyShipment = async (orgId: string, ref: string) =>
+    mustFind(await shipments.shipmentRow(db, orgId, ref), `Shipment ${ref}`);
 
   function checkWarranty(s: ShipmentRecord) {
     const ends = warrantyEnds(s.shipped_at);
@@ -146,7 +140,7 @@ export function claimsService(deps: ClaimsDeps) {
           `${f}.evidenceReferences lists ${refs.length}; a package-missing claim takes 0 to ${MAX_EVIDENCE}`,
           'too_many_evidence_references',
         );
-      const s = await mustShipment(orgId, body.claim.shipmentReference);
+      const s = await bodyShipment(orgId, body.claim.shipmentReference);
       checkWarranty(s);
       const country = (await shipments.shipmentAddress(db, s)).countryCode ?? '';
       const opens = packageMissingOpens(s.shipped_at, deps.shipping.deliveryWindow(country, s.level).maxBusinessDays);
@@ -218,7 +212,7 @@ export function claimsService(deps: ClaimsDeps) {
     async createItemIssues(orgId: string, createdBy: string, body: Static<typeof ItemIssuesBody>) {
       const input = body.claim;
       const f = 'body.claim';
-      const s = await mustShipment(orgId, input.shipmentReference);
+      const s = await bodyShipment(orgId, input.shipmentReference);
       const order = await orders.orderRow(db, orgId, input.orderReference);
       if (!order || order.shipment_id !== s.id)
         throw badRequest(
@@ -316,19 +310,22 @@ export function claimsService(deps: ClaimsDeps) {
       const closedAfter =
         q.closedAfter !== undefined ? new Date(q.closedAfter) : addDays(clock.now(), -CLOSED_WINDOW_DAYS);
       if (Number.isNaN(closedAfter.getTime())) throw badRequest('query.closedAfter must be an ISO 8601 timestamp');
-      const ks = keyset(cursors, 'claims', q as PageRequest);
-      const rows = await repo.claims(db, orgId, ks, closedAfter);
-      const items = await listItems(db, rows);
-      const p = pageOf(cursors, 'claims', ks, rows, (r) => items.find((i) => i.reference === r.id)!);
-      return { claims: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, q as PageRequest, {
+        plural: 'claims',
+        load: (ks) => repo.claims(db, orgId, ks, closedAfter),
+        async items(rows) {
+          const items = await listItems(db, rows);
+          return rows.map((r) => items.find((i) => i.reference === r.id)!);
+        },
+      });
     },
 
     async get(orgId: string, ref: string) {
-      return detail(db, await mustClaim(orgId, ref));
+      return detail(db, mustFind(await findClaim(orgId, ref), 'Claim'));
     },
 
     async retract(orgId: string, ref: string) {
-      const c = await mustClaim(orgId, ref);
+      const c = mustFind(await findClaim(orgId, ref), 'Claim');
       await db.tx(async (tx) => {
         const locked = (await repo.claim(tx, orgId, c.id, true))!;
         if (locked.status !== 'pending')
@@ -343,7 +340,7 @@ export function claimsService(deps: ClaimsDeps) {
       });
     },
 
-    ...claimDecisions({ db, clock, orders, shipments, evidence, mustClaim, changed }),
+    ...claimDecisions({ db, clock, orders, shipments, evidence, findClaim, changed }),
   };
   return service;
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { notFound } from '../../platform/errors.ts';
+import { mustFind } from '../../platform/errors.ts';
 import type { RequestLogRecord } from '../requestlog/recorder.ts';
 import { type Html, badge, field, fmtDate, html, select, table } from './html.ts';
 import { page } from './layout.ts';
@@ -96,8 +96,7 @@ ${rows.length === PAGE_SIZE ? html`<p><a href="/dashboard/requests?${keep.toStri
   });
 
   r.page('/dashboard/requests/:seq', 'partner', async (req, ctx) => {
-    const row = await s.requestLog.get(ctx.orgId, (req.params as { seq: string }).seq);
-    if (!row) throw notFound('Request');
+    const row = mustFind(await s.requestLog.get(ctx.orgId, (req.params as { seq: string }).seq), 'Request');
     return page(
       ctx.page,
       `${row.method} ${row.path}`,

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ApiError, notFound } from '../../platform/errors.ts';
+import { ApiError, mustFind } from '../../platform/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { Strict, Type } from '../../platform/http/schemas.ts';
 import type { DashboardServices } from './router.ts';
@@ -125,8 +125,7 @@ export function dashboardRoutes(root: FastifyInstance, s: DashboardServices): vo
       reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(JS),
     );
     scope.get(`${LOGO_PREFIX}:file`, async (req, reply) => {
-      const file = await s.dashboard.logoFile((req.params as { file: string }).file);
-      if (!file) throw notFound('Logo');
+      const file = mustFind(await s.dashboard.logoFile((req.params as { file: string }).file), 'Logo');
       return reply.type(file.contentType).header('cache-control', 'public, max-age=86400, immutable').send(file.data);
     });
 

@@ -1,5 +1,5 @@
 import type { Executor } from '../../platform/db/index.ts';
-import { ApiError, badRequest, conflict } from '../../platform/errors.ts';
+import { badRequest, conflict, mustFind } from '../../platform/errors.ts';
 import { newReference } from '../../platform/ids.ts';
 import type { StoreRecord } from '../organization/service.ts';
 import { type Address, isPackstation, validateAddress } from '../shipping/address.ts';
@@ -175,8 +175,7 @@ export function orderChanges(deps: ChangeDeps) {
         lines: Array<{ orderlineIndex: number; quantity: number }>;
       },
     ): Promise<{ reference: string }> {
-      const original = await repo.order(tx, r.organizationId, r.orderReference);
-      if (!original) throw new ApiError('not_found', 'Order not found');
+      const original = mustFind(await repo.order(tx, r.organizationId, r.orderReference), 'Order');
       const originalLines = await repo.lines(tx, [original.id]);
       const store = await deps.storeOf(tx, original);
       const now = clock.now();

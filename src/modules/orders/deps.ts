@@ -16,6 +16,6 @@ export interface OrdersDeps {
     'cachedStoreRow' | 'storeRowIn' | 'findBrand' | 'nextOrderNumber' | 'takeOrderNumbers'
   >;
   catalog: Pick<CatalogService, 'orderableProducts' | 'packagingForOrganization'>;
-  images: Pick<ImagesService, 'imageForOrganization'>;
+  images: Pick<ImagesService, 'imagesForOrganization'>;
   events: EventsPort;
 }

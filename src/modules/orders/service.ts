@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { type Executor, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from '../../platform/db/index.ts';
-import { ApiError, badRequest, conflict, mustFind, notFound } from '../../platform/errors.ts';
-import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { ApiError, badRequest, conflict, mustFind } from '../../platform/errors.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { StoreRecord } from '../organization/service.ts';
 import { type Address, isPackstation, normalizeAddress, validateAddress } from '../shipping/address.ts';
@@ -55,11 +55,9 @@ export function ordersService(deps: OrdersDeps) {
     return a ? addressView(a.id, a.fields) : null;
   }
 
-  async function mustOrder(orgId: string, ref: string): Promise<OrderRow> {
-    const row = isReference('Order', ref) ? await repo.order(db, orgId, ref) : null;
-    if (!row) throw notFound('Order');
-    return row;
-  }
+  /** The order row; `orgId` null: any organization (operator). */
+  const orderRow = async (orgId: string | null, ref: string) =>
+    isReference('Order', ref) ? repo.order(db, orgId, ref) : null;
 
   const writer = orderWriter({ db, events: deps.events, organization });
   const changes = orderChanges({
@@ -79,18 +77,18 @@ export function ordersService(deps: OrdersDeps) {
         throw badRequest(`${f}.shippingKind: store ${store.code} has no combined address; use dropship`);
 
       const products = await intake.checkProducts(orgId, input.orderlines, `${f}.orderlines`);
+      const images = await deps.images.imagesForOrganization(
+        orgId,
+        input.orderlines.flatMap((l) => (l.imageReference === undefined ? [] : [l.imageReference])),
+      );
       for (const [i, l] of input.orderlines.entries()) {
         const field = `${f}.orderlines[${i}].imageReference`;
         if (products[i].printable && l.imageReference === undefined)
           throw new ApiError('missing_image_reference', `${field} is required: ${products[i].name} is a print product`);
         if (!products[i].printable && l.imageReference !== undefined)
           throw badRequest(`${field} must be left out: ${products[i].name} is not a print product`);
-        if (l.imageReference !== undefined) {
-          const image = isReference('Image', l.imageReference)
-            ? await deps.images.imageForOrganization(orgId, l.imageReference)
-            : null;
-          if (!image) throw badRequest(`${field} is not an image of this organization`);
-        }
+        if (l.imageReference !== undefined && !images.has(l.imageReference))
+          throw badRequest(`${field} is not an image of this organization`);
       }
       let brandId = store.default_brand_id;
       if (input.brandReference !== undefined) {
@@ -202,26 +200,31 @@ export function ordersService(deps: OrdersDeps) {
       if (q.status !== undefined) filter.status = q.status as OrderStatus;
       if (q.createdAfter !== undefined) filter.createdAfter = new Date(q.createdAfter);
       if (q.createdBefore !== undefined) filter.createdBefore = new Date(q.createdBefore);
-      const ks = keyset(cursors, 'orders', q as PageRequest);
-      const rows = await repo.orders(db, orgId, ks, filter);
-      const lines = await repo.lines(
-        db,
-        rows.map((r) => r.id),
-      );
-      const codes = await storeCodes(orgId, rows);
-      const p = pageOf(cursors, 'orders', ks, rows, (o) =>
-        toOrder(
-          o,
-          lines.filter((l) => l.order_id === o.id),
-          codes.get(o.store_id)!,
-        ),
-      );
-      return { orders: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, q as PageRequest, {
+        plural: 'orders',
+        load: (ks) => repo.orders(db, orgId, ks, filter),
+        async items(rows) {
+          const lines = await repo.lines(
+            db,
+            rows.map((r) => r.id),
+          );
+          const codes = await storeCodes(orgId, rows);
+          return rows.map((o) =>
+            toOrder(
+              o,
+              lines.filter((l) => l.order_id === o.id),
+              codes.get(o.store_id)!,
+            ),
+          );
+        },
+      });
     },
 
     async lookupByCustomIdentifier(orgId: string, customIdentifier: string) {
-      const o = await repo.orderByCustomIdentifier(db, orgId, customIdentifier);
-      if (!o) throw notFound(`Order with customIdentifier "${customIdentifier}"`);
+      const o = mustFind(
+        await repo.orderByCustomIdentifier(db, orgId, customIdentifier),
+        `Order with customIdentifier "${customIdentifier}"`,
+      );
       return { orderReference: o.id };
     },
 
@@ -230,16 +233,14 @@ export function ordersService(deps: OrdersDeps) {
     findAddress,
 
     async cancel(orgId: string, ref: string, wanted: Array<{ index: number; canceledQuantity: number }>) {
-      await changes.cancel(await mustOrder(orgId, ref), wanted);
+      await changes.cancel(mustFind(await orderRow(orgId, ref), 'Order'), wanted);
     },
     async changeAddress(orgId: string, ref: string, input: Record<string, unknown>) {
-      await changes.changeAddress(orgId, await mustOrder(orgId, ref), input);
+      await changes.changeAddress(orgId, mustFind(await orderRow(orgId, ref), 'Order'), input);
     },
     /** Test helper and operator: `pending`/`preorder` → `in_production`. `orgId` null: any organization. */
     async startProduction(orgId: string | null, ref: string) {
-      const o = isReference('Order', ref) ? await repo.order(db, orgId, ref) : null;
-      if (!o) throw notFound('Order');
-      await changes.startProduction(o);
+      await changes.startProduction(mustFind(await orderRow(orgId, ref), 'Order'));
     },
     /** Shipping options and prices of a prospective order (POST /quote); nothing is stored. */
     quote: (orgId: string, body: Static<typeof QuoteBody>) => quote(intake, orgId, body),

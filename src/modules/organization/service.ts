@@ -2,9 +2,9 @@ import type { Static } from 'typebox';
 import { ReadCache } from '../../platform/cache.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import { pgConstraint, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../platform/db/index.ts';
-import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
+import { ApiError, badRequest, conflict, notFound, mustFind } from '../../platform/errors.ts';
 import { type KeyResolver, type RateLimitOverrides, generateApiKey, hashSecret } from '../../platform/http/auth.ts';
-import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { checkCallbackUrl } from '../../platform/http/targets.ts';
 import {
@@ -85,9 +85,7 @@ export function organizationService(deps: OrganizationDeps) {
 
   async function mustExist<T>(resource: string, ref: string, load: (id: string) => Promise<T | null>): Promise<T> {
     if (!isReference(resource, ref)) throw notFound(resource);
-    const row = await load(ref);
-    if (!row) throw notFound(resource);
-    return row;
+    return mustFind(await load(ref), resource);
   }
 
   const checkCallback = (url: string | null | undefined) => {
@@ -110,9 +108,11 @@ export function organizationService(deps: OrganizationDeps) {
     findOrganization: async (orgId: string) =>
       isReference('Organization', orgId) ? repo.organization(db, orgId) : null,
     async listOrganizations(page: PageRequest) {
-      const ks = keyset(cursors, 'organizations', page);
-      const p = pageOf(cursors, 'organizations', ks, await repo.organizations(db, ks), toOrganization);
-      return { organizations: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'organizations',
+        load: (ks) => repo.organizations(db, ks),
+        item: toOrganization,
+      });
     },
     async createOrganization(input: { name: string; rendertokenLimit?: number }) {
       const id = newReference('Organization');
@@ -126,9 +126,11 @@ export function organizationService(deps: OrganizationDeps) {
     },
 
     async listAccounts(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'accounts', page);
-      const p = pageOf(cursors, 'accounts', ks, await repo.accounts(db, orgId, ks), toAccount);
-      return { accounts: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'accounts',
+        load: (ks) => repo.accounts(db, orgId, ks),
+        item: toAccount,
+      });
     },
     async account(orgId: string, ref: string) {
       return toAccount(await mustExist('Account', ref, (id) => repo.account(db, orgId, id)));
@@ -151,9 +153,7 @@ export function organizationService(deps: OrganizationDeps) {
     },
 
     async listBrands(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'brands', page);
-      const p = pageOf(cursors, 'brands', ks, await repo.brands(db, orgId, ks), toBrand);
-      return { brands: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, { plural: 'brands', load: (ks) => repo.brands(db, orgId, ks), item: toBrand });
     },
     async brand(orgId: string, ref: string) {
       return toBrand(await mustExist('Brand', ref, (id) => repo.brand(db, orgId, id)));
@@ -220,9 +220,7 @@ export function organizationService(deps: OrganizationDeps) {
     },
 
     async listStores(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'stores', page);
-      const p = pageOf(cursors, 'stores', ks, await repo.stores(db, orgId, ks), toStore);
-      return { stores: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, { plural: 'stores', load: (ks) => repo.stores(db, orgId, ks), item: toStore });
     },
     async store(orgId: string, ref: string) {
       return toStore(await service.storeRow(orgId, ref));
@@ -305,9 +303,12 @@ export function organizationService(deps: OrganizationDeps) {
     },
 
     async listApiKeys(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'apikeys', page);
-      const p = pageOf(cursors, 'apikeys', ks, await repo.apiKeys(db, orgId, ks), toApiKey);
-      return { apiKeys: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'apiKeys',
+        scope: 'apikeys',
+        load: (ks) => repo.apiKeys(db, orgId, ks),
+        item: toApiKey,
+      });
     },
     /** The secret is returned here once and never stored: only its hash is. */
     async createApiKey(orgId: string, input: { name: string; readOnly?: boolean }) {

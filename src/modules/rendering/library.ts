@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../../platform/errors.ts';
+import { ApiError, notFound, mustFind } from '../../platform/errors.ts';
 import { isReference } from '../../platform/ids.ts';
 import type { RenderingDeps } from './deps.ts';
 import { type CompositionRow, type PerspectiveRow, type SceneRow, renderingRepo as repo } from './repo.ts';
@@ -59,9 +59,7 @@ export function renderingLibrary(deps: RenderingDeps) {
     isReference('Productgroup', ref) && (await visible(() => catalog.visibleProductgroup(orgId, ref))) !== null;
 
   async function sceneRow(orgId: string, ref: string): Promise<SceneRow> {
-    const row = isReference('Scene', ref) ? await repo.scene(db, orgId, ref) : null;
-    if (!row) throw notFound('Scene');
-    return row;
+    return mustFind(isReference('Scene', ref) ? await repo.scene(db, orgId, ref) : null, 'Scene');
   }
   async function productOrThrow(orgId: string, ref: string) {
     const p = await product(orgId, ref);
@@ -158,8 +156,7 @@ export function renderingLibrary(deps: RenderingDeps) {
     },
 
     async perspective(orgId: string, ref: string) {
-      const p = isReference('Perspective', ref) ? await repo.perspective(db, ref) : null;
-      if (!p) throw notFound('Perspective');
+      const p = mustFind(isReference('Perspective', ref) ? await repo.perspective(db, ref) : null, 'Perspective');
       const out = await lib.describePerspective(orgId, p);
       // Visible only through a scene or product the organization can see.
       if ((out.scenes ?? out.products ?? []).length === 0) throw notFound('Perspective');

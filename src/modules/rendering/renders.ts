@@ -1,6 +1,6 @@
-import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import type { Readable } from 'node:stream';
-import { ApiError, conflict, notFound } from '../../platform/errors.ts';
+import { ApiError, conflict, notFound, mustFind } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { asBackgroundImageWork } from '../../platform/images.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
@@ -60,9 +60,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
   const { db, clock, blobs, log } = deps;
 
   async function renderRow(orgId: string, ref: string): Promise<RenderRow> {
-    const row = isReference('Render', ref) ? await repo.render(db, orgId, ref) : null;
-    if (!row) throw notFound('Render');
-    return row;
+    return mustFind(isReference('Render', ref) ? await repo.render(db, orgId, ref) : null, 'Render');
   }
 
   async function finish(
@@ -126,8 +124,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
         ? await deps.images.imageForOrganization(orgId, input.imageReference)
         : null;
       if (!image) throw notFound('Image');
-      const perspective = await repo.perspective(db, c.perspective_id);
-      if (!perspective) throw notFound('Composition');
+      const perspective = mustFind(await repo.perspective(db, c.perspective_id), 'Composition');
       const { rendertoken_limit: limit } = await deps.organization.organizationRow(orgId);
       const now = clock.now();
       const week = tokenWeek(now);
@@ -199,10 +196,12 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
 
     /** Newest first; not in the spec's table, added for the dashboard and for catching up. */
     async listRenders(orgId: string, query: PageRequest & { status?: 'pending' | 'completed' | 'failed' }) {
-      const scope = `renders:${query.status ?? ''}`;
-      const ks = keyset(deps.cursors, scope, query);
-      const p = pageOf(deps.cursors, scope, ks, await repo.renders(db, orgId, ks, query.status ?? null), toRender);
-      return { renders: p.items, nextCursor: p.nextCursor };
+      return listPage(deps.cursors, query, {
+        plural: 'renders',
+        scope: `renders:${query.status ?? ''}`,
+        load: (ks) => repo.renders(db, orgId, ks, query.status ?? null),
+        item: toRender,
+      });
     },
 
     async renderFile(orgId: string, ref: string, which: 'media' | 'thumbnail'): Promise<RenderFile> {

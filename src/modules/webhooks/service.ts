@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
-import { ApiError, conflict, notFound } from '../../platform/errors.ts';
+import { ApiError, conflict, mustFind } from '../../platform/errors.ts';
 import { retryAfterSeconds } from '../../platform/ratelimit/index.ts';
-import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { checkCallbackUrl } from '../../platform/http/targets.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { WebhooksDeps } from './deps.ts';
@@ -69,26 +69,26 @@ export function webhooksService(deps: WebhooksDeps) {
   const unique = (types: string[]) => [...new Set(types)];
 
   async function endpointRow(orgId: string, ref: string): Promise<EndpointRow> {
-    const row = isReference('Webhookendpoint', ref) ? await repo.endpoint(db, orgId, ref) : null;
-    if (!row) throw notFound('Webhook endpoint');
-    return row;
+    return mustFind(
+      isReference('Webhookendpoint', ref) ? await repo.endpoint(db, orgId, ref) : null,
+      'Webhook endpoint',
+    );
   }
   async function deliveryRow(orgId: string, ref: string): Promise<DeliveryRow> {
-    const row = isReference('Delivery', ref) ? await repo.delivery(db, orgId, ref) : null;
-    if (!row) throw notFound('Webhook delivery');
-    return row;
+    return mustFind(isReference('Delivery', ref) ? await repo.delivery(db, orgId, ref) : null, 'Webhook delivery');
   }
 
   const service = {
     /** Events past retention, with their deliveries (the hourly maintenance job). */
     purgeExpiredEvents: (now: Date) => purgeExpiredEvents(db, now),
     async listEndpoints(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'webhook-endpoints', page);
       const now = clock.now();
-      const p = pageOf(cursors, 'webhook-endpoints', ks, await repo.endpoints(db, orgId, ks), (e) =>
-        toEndpoint(e, now),
-      );
-      return { webhookEndpoints: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'webhookEndpoints',
+        scope: 'webhook-endpoints',
+        load: (ks) => repo.endpoints(db, orgId, ks),
+        item: (e) => toEndpoint(e, now),
+      });
     },
     async endpoint(orgId: string, ref: string) {
       return toEndpoint(await endpointRow(orgId, ref), clock.now());
@@ -184,15 +184,13 @@ export function webhooksService(deps: WebhooksDeps) {
       orgId: string,
       q: PageRequest & { endpointReference?: string; eventReference?: string; status?: string },
     ) {
-      const ks = keyset(cursors, 'webhook-deliveries', q);
-      const rows = await repo.deliveries(
-        db,
-        orgId,
-        { endpointId: q.endpointReference, eventId: q.eventReference, status: q.status },
-        ks,
-      );
-      const p = pageOf(cursors, 'webhook-deliveries', ks, rows, toDelivery);
-      return { webhookDeliveries: p.items, nextCursor: p.nextCursor };
+      const filter = { endpointId: q.endpointReference, eventId: q.eventReference, status: q.status };
+      return listPage(cursors, q, {
+        plural: 'webhookDeliveries',
+        scope: 'webhook-deliveries',
+        load: (ks) => repo.deliveries(db, orgId, filter, ks),
+        item: toDelivery,
+      });
     },
     async delivery(orgId: string, ref: string) {
       return toDelivery(await deliveryRow(orgId, ref));
@@ -223,23 +221,19 @@ export function webhooksService(deps: WebhooksDeps) {
     },
 
     async listEvents(orgId: string, q: PageRequest & { type?: string; createdAfter?: string; createdBefore?: string }) {
-      const ks = keyset(cursors, 'events', q);
-      const rows = await repo.events(
-        db,
-        orgId,
-        {
-          type: q.type,
-          createdAfter: q.createdAfter ? new Date(q.createdAfter) : undefined,
-          createdBefore: q.createdBefore ? new Date(q.createdBefore) : undefined,
-        },
-        ks,
-      );
-      const p = pageOf(cursors, 'events', ks, rows, toEvent);
-      return { events: p.items, nextCursor: p.nextCursor };
+      const filter = {
+        type: q.type,
+        createdAfter: q.createdAfter ? new Date(q.createdAfter) : undefined,
+        createdBefore: q.createdBefore ? new Date(q.createdBefore) : undefined,
+      };
+      return listPage(cursors, q, {
+        plural: 'events',
+        load: (ks) => repo.events(db, orgId, filter, ks),
+        item: toEvent,
+      });
     },
     async event(orgId: string, ref: string) {
-      const row = isReference('Event', ref) ? await repo.event(db, orgId, ref) : null;
-      if (!row) throw notFound('Event');
+      const row = mustFind(isReference('Event', ref) ? await repo.event(db, orgId, ref) : null, 'Event');
       return toEvent(row);
     },
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import { installAuth } from './platform/http/auth.ts';
+import { installAuth, requireDeclaredAccess } from './platform/http/auth.ts';
 import { installRequestLog } from './modules/requestlog/recorder.ts';
 import { runInScope } from './platform/context.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
@@ -82,6 +82,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     requestTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
+  requireDeclaredAccess(app);
   app.setValidatorCompiler(validatorCompiler);
   // JSON is the only body type outside the upload routes: text/plain must be a 415 like any other.
   app.removeContentTypeParser('text/plain');
@@ -114,8 +115,8 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     transformObject: attachExamples,
   });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
     try {
       await s.db.query('SELECT 1');
       return { status: 'ready', database: 'ok' };
@@ -137,7 +138,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
       v2.addHook('preHandler', (req, _reply, done) => runInScope(done, req.principal?.organizationId ?? null));
       // Unknown /v2 paths answer after authentication and rate limiting, like every /v2 request.
       v2.setNotFoundHandler(notFound);
-      v2.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+      v2.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
       for (const mount of API_MODULES) mount(v2, s);
     },
     { prefix: '/v2' },

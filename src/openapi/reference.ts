@@ -47,11 +47,13 @@ export function installApiReference(app: FastifyInstance): void {
   };
 
   // The plugin's routes for a `url` configuration; the app ignores trailing slashes, so /docs lands here too.
-  app.get(`${PREFIX}/`, { schema: { hide: true } }, async (request, reply) => {
+  app.get(`${PREFIX}/`, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const page = await (await loaded()).inner.inject({ method: 'GET', url: request.url });
     return send(reply, { statusCode: page.statusCode, headers: page.headers, body: page.rawPayload });
   });
-  app.get(SCRIPT, { schema: { hide: true } }, async (_request, reply) => send(reply, (await loaded()).script));
+  app.get(SCRIPT, { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
+    send(reply, (await loaded()).script),
+  );
   app.addHook('onClose', async () => {
     const reference = await loading?.catch(() => undefined);
     await reference?.inner.close();

@@ -117,7 +117,7 @@ export function installMetrics(app: FastifyInstance, deps: { db: Db }, operatorT
     const route = request.routeOptions?.url ?? 'unmatched';
     metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/metrics', { config: { access: 'operator' }, schema: { hide: true } }, async (request, reply) => {
     const auth = request.headers.authorization ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
     if (!token || !sameToken(token, operatorToken))

@@ -1,7 +1,8 @@
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import type { TestContext } from 'node:test';
 import sharp from 'sharp';
 import { Client, type ClientOptions } from '../../packages/sdk/src/index.ts';
+import type { RateLimitStore } from '../../src/platform/ratelimit/index.ts';
 import { type TestApp, createTestApp } from '../support/app.ts';
 
 export interface SdkServer {
@@ -17,9 +18,9 @@ export interface SdkServer {
 
 /** The app on a real socket (127.0.0.1, a free port) with a test database; the SDK talks HTTP to it. */
 export async function startSdkServer(
-  opts: { env?: Record<string, string>; worker?: boolean } = {},
+  opts: { env?: Record<string, string>; worker?: boolean; rateLimits?: RateLimitStore } = {},
 ): Promise<SdkServer> {
-  const t = await createTestApp({ env: opts.env });
+  const t = await createTestApp({ env: opts.env, rateLimits: opts.rateLimits });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = t.app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -35,14 +36,12 @@ export async function startSdkServer(
 }
 
 /**
- * Skips the test (with a message) unless both the server and this SDK build have the operations:
- * modules still being built must not fail the SDK's suite.
+ * Fails the test unless both the server and this SDK build have the operations: a deleted or
+ * renamed endpoint must show up as a failure, not as a skip.
  */
-export function requireOperations(ctx: TestContext, server: SdkServer, ...ids: string[]): boolean {
+export function requireOperations(server: SdkServer, ...ids: string[]): void {
   const missing = ids.filter((id) => !server.serverOperations.has(id) || !Client.hasOperation(id));
-  if (missing.length === 0) return true;
-  ctx.skip(`endpoint(s) not in the OpenAPI document / SDK build yet: ${missing.join(', ')}`);
-  return false;
+  assert.deepEqual(missing, [], `operations missing from the OpenAPI document or the SDK: ${missing.join(', ')}`);
 }
 
 let shade = 0;

@@ -1,25 +1,41 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ApiError } from '../../packages/sdk/src/index.ts';
+import { MemoryRateLimitStore } from '../../src/platform/ratelimit/index.ts';
 import { type SdkServer, startSdkServer } from './helpers.ts';
 
 // 5 requests per 2 seconds: the sixth in a burst is throttled with Retry-After of a second or two.
+// The buckets run on a clock of the test's own: time passes only when the test says so, however
+// slowly the machine runs the requests.
 let server: SdkServer;
+let nowMs = Date.now();
 before(async () => {
-  server = await startSdkServer({ env: { RATE_LIMITS: 'default=5/2' } });
+  server = await startSdkServer({
+    env: { RATE_LIMITS: 'default=5/2' },
+    rateLimits: new MemoryRateLimitStore(() => nowMs),
+  });
 });
 after(async () => {
   await server?.close();
 });
 
-/** Waits until the bucket is full again, so each test starts from the same state. */
-const refill = () => new Promise((r) => setTimeout(r, 2100));
+/** The bucket is full again, so each test starts from the same state. */
+const refill = () => {
+  nowMs += 2100;
+};
+
+/** Every answer passes through here; a 429's Retry-After passes on the buckets' clock too. */
+const observe = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
+  const res = await fetch(input, init);
+  if (res.status === 429) nowMs += Number(res.headers.get('retry-after')) * 1000;
+  return res;
+};
 
 test('429: the client waits at least Retry-After and then succeeds', async () => {
-  await refill();
+  refill();
   const statuses: Array<{ status: number; retryAfter: string | null; at: number }> = [];
   const observing: typeof fetch = async (input, init) => {
-    const res = await fetch(input, init);
+    const res = await observe(input, init);
     statuses.push({ status: res.status, retryAfter: res.headers.get('retry-after'), at: Date.now() });
     return res;
   };
@@ -41,8 +57,8 @@ test('429: the client waits at least Retry-After and then succeeds', async () =>
 });
 
 test('opt-out: retryOnRateLimit false throws the 429 ApiError with retryAfter', async () => {
-  await refill();
-  const client = server.clientWith({ retryOnRateLimit: false });
+  refill();
+  const client = server.clientWith({ retryOnRateLimit: false, fetch: observe });
   let err: unknown;
   for (let i = 0; i < 10 && !err; i++) await client.organization.get().catch((e: unknown) => (err = e));
   assert.ok(err instanceof ApiError, 'throttled within 10 calls');
@@ -55,10 +71,10 @@ test('opt-out: retryOnRateLimit false throws the 429 ApiError with retryAfter', 
 });
 
 test('cap: a Retry-After above maxRateLimitWaitSeconds is not waited for', async () => {
-  await refill();
+  refill();
   const statuses: number[] = [];
   const observing: typeof fetch = async (input, init) => {
-    const res = await fetch(input, init);
+    const res = await observe(input, init);
     statuses.push(res.status);
     return res;
   };
@@ -72,13 +88,13 @@ test('cap: a Retry-After above maxRateLimitWaitSeconds is not waited for', async
 });
 
 test('a throttled POST is retried under the same Idempotency-Key', async () => {
-  await refill();
+  refill();
   const keys: string[] = [];
   const statuses: number[] = [];
   const observing: typeof fetch = async (input, init) => {
     const h = new Headers(init?.headers);
     if (init?.method === 'POST') keys.push(h.get('idempotency-key') ?? '');
-    const res = await fetch(input, init);
+    const res = await observe(input, init);
     statuses.push(res.status);
     return res;
   };

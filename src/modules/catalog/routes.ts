@@ -69,6 +69,7 @@ export function catalogRoutes(app: FastifyInstance, s: CatalogRouteDeps): void {
   r.get(
     '/products',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listProducts',
         tags,
@@ -83,6 +84,7 @@ export function catalogRoutes(app: FastifyInstance, s: CatalogRouteDeps): void {
   r.get(
     '/products/:productReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getProduct',
         tags,
@@ -97,7 +99,7 @@ export function catalogRoutes(app: FastifyInstance, s: CatalogRouteDeps): void {
   r.get(
     '/products/:productReference/media/:filename',
     {
-      config: { bucket: 'downloads' },
+      config: { access: 'read', bucket: 'downloads' },
       schema: {
         operationId: 'getProductMedia',
         tags,
@@ -120,6 +122,7 @@ export function catalogRoutes(app: FastifyInstance, s: CatalogRouteDeps): void {
   r.get(
     '/productgroups',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listProductgroups',
         tags,
@@ -134,6 +137,7 @@ export function catalogRoutes(app: FastifyInstance, s: CatalogRouteDeps): void {
   r.get(
     '/packagings',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listPackagings',
         tags,
@@ -148,6 +152,7 @@ export function catalogRoutes(app: FastifyInstance, s: CatalogRouteDeps): void {
   r.get(
     '/items',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listItems',
         tags,
@@ -162,6 +167,7 @@ export function catalogRoutes(app: FastifyInstance, s: CatalogRouteDeps): void {
   r.get(
     '/utilities/lookup-product-reference-by-legacy-sku',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'lookupProductReferenceByLegacySku',
         tags: ['Utilities'],
@@ -194,28 +200,43 @@ export function catalogOperatorRoutes(app: FastifyInstance, s: CatalogRouteDeps)
     const r = op.withTypeProvider<TypeBoxTypeProvider>();
     const ProductParams = Strict({ productReference: Type.String({ maxLength: 200 }) });
 
-    r.post('/catalog/import', { bodyLimit: s.config.uploadLimitBytes, schema: { body: ImportDocument } }, async (req) =>
-      s.catalog.importCatalog(req.body),
+    r.post(
+      '/catalog/import',
+      { config: { access: 'operator' }, bodyLimit: s.config.uploadLimitBytes, schema: { body: ImportDocument } },
+      async (req) => s.catalog.importCatalog(req.body),
     );
-    r.post('/catalog/lifecycle', { schema: { body: LifecycleAdvance } }, async (req) =>
+    r.post('/catalog/lifecycle', { config: { access: 'operator' }, schema: { body: LifecycleAdvance } }, async (req) =>
       s.catalog.advanceLifecycle(req.body.catalogDate),
     );
-    r.get('/catalog/products', { schema: { querystring: Strict(PageQuery) } }, async (req) =>
-      s.catalog.operatorProducts(req.query),
+    r.get(
+      '/catalog/products',
+      { config: { access: 'operator' }, schema: { querystring: Strict(PageQuery) } },
+      async (req) => s.catalog.operatorProducts(req.query),
     );
-    r.get('/catalog/products/:productReference', { schema: { params: ProductParams } }, async (req) => ({
-      product: await s.catalog.operatorProduct(req.params.productReference),
-    }));
+    r.get(
+      '/catalog/products/:productReference',
+      { config: { access: 'operator' }, schema: { params: ProductParams } },
+      async (req) => ({
+        product: await s.catalog.operatorProduct(req.params.productReference),
+      }),
+    );
     r.patch(
       '/catalog/products/:productReference',
-      { bodyLimit: s.config.uploadLimitBytes, schema: { params: ProductParams, body: ProductChange } },
+      {
+        config: { access: 'operator' },
+        bodyLimit: s.config.uploadLimitBytes,
+        schema: { params: ProductParams, body: ProductChange },
+      },
       async (req) => ({
         product: await s.catalog.changeProduct(req.params.productReference, req.body),
       }),
     );
     r.put(
       '/catalog/items/:itemKey/stock',
-      { schema: { params: Strict({ itemKey: Type.String({ maxLength: 200 }) }), body: StockIn } },
+      {
+        config: { access: 'operator' },
+        schema: { params: Strict({ itemKey: Type.String({ maxLength: 200 }) }), body: StockIn },
+      },
       async (req) => s.catalog.setItemStock(req.params.itemKey, req.body),
     );
   });

@@ -30,6 +30,7 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
       url: '/evidence',
       limitBytes: s.config.uploadLimitBytes,
       noun: 'Evidence files',
+      access: 'write',
       bucket: 'uploads',
       schema: {
         operationId: 'uploadEvidence',
@@ -48,6 +49,7 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
   r.get(
     '/claimcategories',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listClaimcategories',
         tags,
@@ -61,6 +63,7 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
   r.post(
     '/claim-package-missing',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'claimPackageMissing',
         tags,
@@ -77,6 +80,7 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
   r.post(
     '/claim-item-issues',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'claimItemIssues',
         tags,
@@ -93,6 +97,7 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
   r.get(
     '/claims',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listClaims',
         tags,
@@ -108,6 +113,7 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
   r.get(
     '/claims/:claimReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getClaim',
         tags,
@@ -122,6 +128,7 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
   r.post(
     '/claims/:claimReference/retract',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'retractClaim',
         tags,
@@ -140,6 +147,7 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
   r.post(
     '/test-helpers/claims/:claimReference/decide',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'testDecideClaim',
         tags: ['Test helpers'],
@@ -163,14 +171,14 @@ export function claimsOperatorRoutes(app: FastifyInstance, s: ClaimsRouteDeps): 
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(
     '/claims/:claimReference/decide',
-    { schema: { params: RefParams('claimReference'), body: DecideBody } },
+    { config: { access: 'operator' }, schema: { params: RefParams('claimReference'), body: DecideBody } },
     async (req, reply) => {
       await s.claims.decide(null, req.params.claimReference, req.body.decision);
       return reply.status(204).send(null);
     },
   );
-  r.get('/claimcategories', async () => s.claims.categories());
-  r.post('/claimcategories', { schema: { body: CreateCategoryBody } }, async (req) => ({
+  r.get('/claimcategories', { config: { access: 'operator' } }, async () => s.claims.categories());
+  r.post('/claimcategories', { config: { access: 'operator' }, schema: { body: CreateCategoryBody } }, async (req) => ({
     claimcategory: await s.claims.createCategory(req.body),
   }));
 }
@@ -180,7 +188,7 @@ export function claimsPublicRoutes(app: FastifyInstance, s: ClaimsRouteDeps): vo
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get(
     '/evidence-files/:file',
-    { schema: { hide: true, params: Strict({ file: Type.String({ maxLength: 200 }) }) } },
+    { config: { access: 'public' }, schema: { hide: true, params: Strict({ file: Type.String({ maxLength: 200 }) }) } },
     async (req, reply) => {
       const f = await s.claims.evidence.file(req.params.file);
       return reply

@@ -96,11 +96,15 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
       { error: opts.error, notice: opts.notice },
     );
   };
-  r.app.get('/console/catalog/:ref/media/:filename', { config: { dashboard: 'operator' } }, async (req, reply) => {
-    const { ref, filename } = req.params as { ref: string; filename: string };
-    const media = mustFind(await s.catalog.anyMediaFile(ref, filename), 'Media file');
-    return sendMedia(req, reply, s.blobs, media);
-  });
+  r.app.get(
+    '/console/catalog/:ref/media/:filename',
+    { config: { access: 'public', dashboard: 'operator' } },
+    async (req, reply) => {
+      const { ref, filename } = req.params as { ref: string; filename: string };
+      const media = mustFind(await s.catalog.anyMediaFile(ref, filename), 'Media file');
+      return sendMedia(req, reply, s.blobs, media);
+    },
+  );
   r.page('/console/catalog', 'operator', catalogPage);
   r.action(
     '/console/catalog/:ref',

@@ -98,11 +98,15 @@ ${tile('/dashboard/claims', 'Open claims', counts.open_claims, counts.open_claim
   });
 
   /** A product picture for the order page; only products the organization may see. */
-  r.app.get('/dashboard/products/:ref/media/:filename', { config: { dashboard: 'partner' } }, async (req, reply) => {
-    const { ref, filename } = req.params as { ref: string; filename: string };
-    const orgId = req.dashboardSession!.user.organization_id!;
-    return sendMedia(req, reply, s.blobs, await s.catalog.mediaFile(orgId, ref, filename));
-  });
+  r.app.get(
+    '/dashboard/products/:ref/media/:filename',
+    { config: { access: 'public', dashboard: 'partner' } },
+    async (req, reply) => {
+      const { ref, filename } = req.params as { ref: string; filename: string };
+      const orgId = req.dashboardSession!.user.organization_id!;
+      return sendMedia(req, reply, s.blobs, await s.catalog.mediaFile(orgId, ref, filename));
+    },
+  );
 
   /** A small picture of the partner's own artwork (never another organization's). */
   const thumbnail = async (orgId: string, ref: string, reply: FastifyReply) => {
@@ -114,13 +118,16 @@ ${tile('/dashboard/claims', 'Open claims', counts.open_claims, counts.open_claim
       .toBuffer();
     return reply.type('image/png').header('cache-control', 'private, max-age=3600').send(thumb);
   };
-  r.app.get('/dashboard/images/:ref/thumbnail', { config: { dashboard: 'partner' } }, async (req, reply) =>
-    thumbnail(req.dashboardSession!.user.organization_id!, (req.params as { ref: string }).ref, reply),
+  r.app.get(
+    '/dashboard/images/:ref/thumbnail',
+    { config: { access: 'public', dashboard: 'partner' } },
+    async (req, reply) =>
+      thumbnail(req.dashboardSession!.user.organization_id!, (req.params as { ref: string }).ref, reply),
   );
   // The operator's view of a partner's artwork and mockups, for the claim review.
   r.app.get(
     '/console/organizations/:org/images/:ref/thumbnail',
-    { config: { dashboard: 'operator' } },
+    { config: { access: 'public', dashboard: 'operator' } },
     async (req, reply) => {
       const { org, ref } = req.params as { org: string; ref: string };
       return thumbnail(org, ref, reply);
@@ -128,7 +135,7 @@ ${tile('/dashboard/claims', 'Open claims', counts.open_claims, counts.open_claim
   );
   r.app.get(
     '/console/organizations/:org/renders/:ref/thumbnail',
-    { config: { dashboard: 'operator' } },
+    { config: { access: 'public', dashboard: 'operator' } },
     async (req, reply) => {
       const { org, ref } = req.params as { org: string; ref: string };
       const f = await s.rendering.renderFile(org, ref, 'thumbnail');

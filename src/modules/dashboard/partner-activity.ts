@@ -185,15 +185,19 @@ ${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby
       { error },
     );
   });
-  r.app.get('/dashboard/renders/:ref/thumbnail', { config: { dashboard: 'partner' } }, async (req, reply) => {
-    const f = await s.rendering.renderFile(req.dashboardSession!.user.organization_id!, refParam(req), 'thumbnail');
-    if (!f.ready) throw badRequest('The render is not finished yet', 'render_pending');
-    return reply
-      .type(f.mimeType)
-      .header('cache-control', 'private, max-age=3600')
-      .header('content-length', f.size)
-      .send(f.stream);
-  });
+  r.app.get(
+    '/dashboard/renders/:ref/thumbnail',
+    { config: { access: 'public', dashboard: 'partner' } },
+    async (req, reply) => {
+      const f = await s.rendering.renderFile(req.dashboardSession!.user.organization_id!, refParam(req), 'thumbnail');
+      if (!f.ready) throw badRequest('The render is not finished yet', 'render_pending');
+      return reply
+        .type(f.mimeType)
+        .header('cache-control', 'private, max-age=3600')
+        .header('content-length', f.size)
+        .send(f.stream);
+    },
+  );
 
   r.page('/dashboard/usage', 'partner', async (_req, ctx) => {
     const org = await s.organization.organizationRow(ctx.orgId);

@@ -72,7 +72,7 @@ export class DashRouter {
   }
 
   page(path: string, area: 'partner' | 'operator', fn: PageFn): void {
-    this.app.get(path, { config: { dashboard: area } }, async (req, reply) => {
+    this.app.get(path, { config: { access: 'public', dashboard: area } }, async (req, reply) => {
       const ctx = await this.context(req, area);
       return sendHtml(reply, await fn(req, ctx, {}));
     });
@@ -92,7 +92,7 @@ export class DashRouter {
     this.postPaths.push(path);
     this.app.post(
       path,
-      { config: { dashboard: area }, ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}) },
+      { config: { access: 'public', dashboard: area }, ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}) },
       async (req, reply) => {
         const ctx = await this.context(req, area);
         try {

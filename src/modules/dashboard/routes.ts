@@ -118,13 +118,13 @@ export function dashboardRoutes(root: FastifyInstance, s: DashboardServices): vo
       path: req.url,
     });
 
-    scope.get('/dashboard/assets/app.css', { config: {} }, async (_req, reply) =>
+    scope.get('/dashboard/assets/app.css', { config: { access: 'public' } }, async (_req, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(CSS),
     );
-    scope.get('/dashboard/assets/app.js', { config: {} }, async (_req, reply) =>
+    scope.get('/dashboard/assets/app.js', { config: { access: 'public' } }, async (_req, reply) =>
       reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(JS),
     );
-    scope.get(`${LOGO_PREFIX}:file`, async (req, reply) => {
+    scope.get(`${LOGO_PREFIX}:file`, { config: { access: 'public' } }, async (req, reply) => {
       const file = mustFind(await s.dashboard.logoFile((req.params as { file: string }).file), 'Logo');
       return reply.type(file.contentType).header('cache-control', 'public, max-age=86400, immutable').send(file.data);
     });
@@ -158,7 +158,7 @@ ${field({ label: 'Password', name: 'password', type: 'password', required: true,
     };
 
     for (const area of ['dashboard', 'console'] as const) {
-      scope.get(`/${area}/sign-in`, { config: { dashboard: 'public' } }, async (req, reply) => {
+      scope.get(`/${area}/sign-in`, { config: { access: 'public', dashboard: 'public' } }, async (req, reply) => {
         if (req.dashboardSession)
           return reply
             .code(303)
@@ -167,7 +167,7 @@ ${field({ label: 'Password', name: 'password', type: 'password', required: true,
         return sendHtml(reply, signInPage(req, loginToken(req, reply), area));
       });
       postPaths.push(`/${area}/sign-in`);
-      scope.post(`/${area}/sign-in`, { config: { dashboard: 'public' } }, async (req, reply) => {
+      scope.post(`/${area}/sign-in`, { config: { access: 'public', dashboard: 'public' } }, async (req, reply) => {
         const email = value(req.body, 'email') ?? '';
         try {
           const { cookie: c, session } = await s.dashboard.signIn({
@@ -189,7 +189,7 @@ ${field({ label: 'Password', name: 'password', type: 'password', required: true,
       postPaths.push(`/${area}/sign-out`);
       scope.post(
         `/${area}/sign-out`,
-        { config: { dashboard: area === 'console' ? 'operator' : 'partner' } },
+        { config: { access: 'public', dashboard: area === 'console' ? 'operator' : 'partner' } },
         async (req, reply) => {
           await s.dashboard.signOut(req.dashboardSession!);
           reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -215,7 +215,10 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
       );
     scope.get(
       '/dashboard/invitation',
-      { config: { dashboard: 'public' }, schema: { querystring: Strict({ token: Type.String({ maxLength: 200 }) }) } },
+      {
+        config: { access: 'public', dashboard: 'public' },
+        schema: { querystring: Strict({ token: Type.String({ maxLength: 200 }) }) },
+      },
       async (req, reply) => {
         const t = (req.query as { token: string }).token;
         const inv = await s.dashboard.openInvitation(t);
@@ -223,7 +226,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
       },
     );
     postPaths.push('/dashboard/invitation');
-    scope.post('/dashboard/invitation', { config: { dashboard: 'public' } }, async (req, reply) => {
+    scope.post('/dashboard/invitation', { config: { access: 'public', dashboard: 'public' } }, async (req, reply) => {
       const t = required(req.body, 'token', 'The invitation token', 200);
       const inv = await s.dashboard.openInvitation(t);
       try {
@@ -283,6 +286,7 @@ export function dashboardOperatorRoutes(app: FastifyInstance, s: DashboardServic
   r.post(
     '/organizations/:organizationReference/users',
     {
+      config: { access: 'operator' },
       schema: { params: Strict({ organizationReference: Type.String({ maxLength: 200 }) }), body: UserBody },
     },
     async (req) => {
@@ -298,7 +302,10 @@ export function dashboardOperatorRoutes(app: FastifyInstance, s: DashboardServic
   );
   r.get(
     '/organizations/:organizationReference/users',
-    { schema: { params: Strict({ organizationReference: Type.String({ maxLength: 200 }) }) } },
+    {
+      config: { access: 'operator' },
+      schema: { params: Strict({ organizationReference: Type.String({ maxLength: 200 }) }) },
+    },
     async (req) => ({
       users: await s.dashboard.listUsers(req.params.organizationReference),
     }),
@@ -306,6 +313,7 @@ export function dashboardOperatorRoutes(app: FastifyInstance, s: DashboardServic
   r.post(
     '/users',
     {
+      config: { access: 'operator' },
       schema: {
         body: Strict({
           email: Type.String({ minLength: 3, maxLength: 254 }),

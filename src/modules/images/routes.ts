@@ -23,6 +23,7 @@ export function imagesRoutes(
       url: '/images',
       limitBytes: s.config.uploadLimitBytes,
       noun: 'Images',
+      access: 'write',
       bucket: 'uploads',
       schema: {
         operationId: 'uploadImage',
@@ -39,6 +40,7 @@ export function imagesRoutes(
     r.get(
       '/images',
       {
+        config: { access: 'read' },
         schema: {
           operationId: 'listImages',
           tags,
@@ -53,6 +55,7 @@ export function imagesRoutes(
     r.get(
       '/images/:imageReference',
       {
+        config: { access: 'read' },
         schema: {
           operationId: 'getImage',
           tags,

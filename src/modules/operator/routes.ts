@@ -42,72 +42,79 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const o = s.organization;
 
-  r.get('/organizations', { schema: { querystring: Strict(PageQuery) } }, async (req) =>
+  r.get('/organizations', { config: { access: 'operator' }, schema: { querystring: Strict(PageQuery) } }, async (req) =>
     o.listOrganizations(req.query),
   );
-  r.post('/organizations', { schema: { body: CreateOrganization } }, async (req) => ({
+  r.post('/organizations', { config: { access: 'operator' }, schema: { body: CreateOrganization } }, async (req) => ({
     organization: await o.createOrganization(req.body),
   }));
-  r.get('/organizations/:organizationReference', { schema: { params: OrgParams } }, async (req) => {
-    const row = await o.organizationRow(req.params.organizationReference);
-    return {
-      organization: {
-        ...(await o.organization(row.id)),
-        rateLimits: row.rate_limits,
-        rendertokenLimit: row.rendertoken_limit,
-      },
-    };
-  });
+  r.get(
+    '/organizations/:organizationReference',
+    { config: { access: 'operator' }, schema: { params: OrgParams } },
+    async (req) => {
+      const row = await o.organizationRow(req.params.organizationReference);
+      return {
+        organization: {
+          ...(await o.organization(row.id)),
+          rateLimits: row.rate_limits,
+          rendertokenLimit: row.rendertoken_limit,
+        },
+      };
+    },
+  );
   r.put(
     '/organizations/:organizationReference/rate-limits',
-    { schema: { params: OrgParams, body: Nullable(SetRateLimits) } },
+    { config: { access: 'operator' }, schema: { params: OrgParams, body: Nullable(SetRateLimits) } },
     async (req) => o.setRateLimits(req.params.organizationReference, req.body),
   );
   r.put(
     '/organizations/:organizationReference/rendertoken-limit',
-    { schema: { params: OrgParams, body: Strict({ limit: Type.Integer({ minimum: 0 }) }) } },
+    {
+      config: { access: 'operator' },
+      schema: { params: OrgParams, body: Strict({ limit: Type.Integer({ minimum: 0 }) }) },
+    },
     async (req) => o.setRendertokenLimit(req.params.organizationReference, req.body.limit),
   );
 
   r.get(
     '/organizations/:organizationReference/accounts',
-    { schema: { params: OrgParams, querystring: Strict(PageQuery) } },
+    { config: { access: 'operator' }, schema: { params: OrgParams, querystring: Strict(PageQuery) } },
     async (req) => o.listAccounts(req.params.organizationReference, req.query),
   );
   r.post(
     '/organizations/:organizationReference/accounts',
-    { schema: { params: OrgParams, body: CreateAccount } },
+    { config: { access: 'operator' }, schema: { params: OrgParams, body: CreateAccount } },
     async (req) => ({
       account: await o.createAccount(req.params.organizationReference, req.body),
     }),
   );
   r.get(
     '/organizations/:organizationReference/brands',
-    { schema: { params: OrgParams, querystring: Strict(PageQuery) } },
+    { config: { access: 'operator' }, schema: { params: OrgParams, querystring: Strict(PageQuery) } },
     async (req) => o.listBrands(req.params.organizationReference, req.query),
   );
   r.post(
     '/organizations/:organizationReference/brands',
-    { schema: { params: OrgParams, body: CreateBrand } },
+    { config: { access: 'operator' }, schema: { params: OrgParams, body: CreateBrand } },
     async (req) => ({
       brand: await o.createBrand(req.params.organizationReference, req.body),
     }),
   );
   r.get(
     '/organizations/:organizationReference/stores',
-    { schema: { params: OrgParams, querystring: Strict(PageQuery) } },
+    { config: { access: 'operator' }, schema: { params: OrgParams, querystring: Strict(PageQuery) } },
     async (req) => o.listStores(req.params.organizationReference, req.query),
   );
   r.post(
     '/organizations/:organizationReference/stores',
-    { schema: { params: OrgParams, body: CreateStore } },
+    { config: { access: 'operator' }, schema: { params: OrgParams, body: CreateStore } },
     async (req) => ({
       store: await o.createStore(req.params.organizationReference, req.body),
     }),
   );
   r.patch(
     '/organizations/:organizationReference/stores/:storeReference',
-    { schema: { params: OrgChildParams('storeReference'), body: UpdateStore } },
+    { config: { access: 'operator' }, schema: { params: OrgChildParams('storeReference'), body: UpdateStore } },
     async (req) => ({
       store: await o.updateStore(
         req.params.organizationReference,
@@ -118,17 +125,17 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
   );
   r.get(
     '/organizations/:organizationReference/api-keys',
-    { schema: { params: OrgParams, querystring: Strict(PageQuery) } },
+    { config: { access: 'operator' }, schema: { params: OrgParams, querystring: Strict(PageQuery) } },
     async (req) => o.listApiKeys(req.params.organizationReference, req.query),
   );
   r.post(
     '/organizations/:organizationReference/api-keys',
-    { schema: { params: OrgParams, body: CreateApiKey } },
+    { config: { access: 'operator' }, schema: { params: OrgParams, body: CreateApiKey } },
     async (req) => o.createApiKey(req.params.organizationReference, req.body),
   );
   r.post(
     '/organizations/:organizationReference/api-keys/:apiKeyReference/revoke',
-    { schema: { params: OrgChildParams('apiKeyReference') } },
+    { config: { access: 'operator' }, schema: { params: OrgChildParams('apiKeyReference') } },
     async (req) => ({
       apiKey: await o.revokeApiKey(
         req.params.organizationReference,
@@ -142,7 +149,7 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
     kind: Type.Optional(Type.String({ maxLength: 100 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
   });
-  r.get('/jobs', { schema: { querystring: JobsQuery } }, async (req) => {
+  r.get('/jobs', { config: { access: 'operator' }, schema: { querystring: JobsQuery } }, async (req) => {
     const rows = await jobsRepo.list(s.db, {
       status: req.query.status,
       kind: req.query.kind,
@@ -163,13 +170,17 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
       })),
     };
   });
-  r.post('/jobs/:jobId/retry', { schema: { params: Strict({ jobId: Type.Integer({ minimum: 1 }) }) } }, async (req) => {
-    if (!(await jobsRepo.retry(s.db, req.params.jobId, s.clock.now()))) throw notFound('Dead job');
-    s.worker?.nudge();
-    return { retried: req.params.jobId };
-  });
+  r.post(
+    '/jobs/:jobId/retry',
+    { config: { access: 'operator' }, schema: { params: Strict({ jobId: Type.Integer({ minimum: 1 }) }) } },
+    async (req) => {
+      if (!(await jobsRepo.retry(s.db, req.params.jobId, s.clock.now()))) throw notFound('Dead job');
+      s.worker?.nudge();
+      return { retried: req.params.jobId };
+    },
+  );
 
-  r.post('/seed', async () => {
+  r.post('/seed', { config: { access: 'operator' } }, async () => {
     // Demo data has published passwords and keys: it never reaches a production database.
     if (s.config.env === 'production')
       throw new ApiError(

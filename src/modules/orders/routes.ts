@@ -23,6 +23,7 @@ export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService })
   r.post(
     '/orders',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'createOrder',
         tags,
@@ -39,6 +40,7 @@ export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService })
   r.get(
     '/orders',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listOrders',
         tags,
@@ -53,6 +55,7 @@ export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService })
   r.get(
     '/orders/:orderReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getOrder',
         tags,
@@ -67,6 +70,7 @@ export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService })
   r.post(
     '/orders/:orderReference/cancel',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'cancelOrderlines',
         tags,
@@ -87,6 +91,7 @@ export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService })
   r.put(
     '/orders/:orderReference/dropship-address',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'changeDropshipAddress',
         tags,
@@ -105,6 +110,7 @@ export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService })
   r.get(
     '/addresses/:addressReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getAddress',
         tags,
@@ -119,6 +125,7 @@ export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService })
   r.get(
     '/utilities/lookup-order-reference-by-custom-identifier',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'lookupOrderByCustomIdentifier',
         tags,
@@ -133,7 +140,7 @@ export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService })
   r.post(
     '/quote',
     {
-      config: { readOnlyAllowed: true },
+      config: { access: 'read' },
       schema: {
         operationId: 'quoteShipping',
         tags,

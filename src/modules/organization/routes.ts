@@ -14,7 +14,7 @@ export function organizationRoutes(app: FastifyInstance, s: { organization: Orga
   r.post(
     '/auth/validate',
     {
-      config: { readOnlyAllowed: true },
+      config: { access: 'read' },
       schema: {
         operationId: 'validateAuth',
         tags: ['Authentication'],
@@ -30,6 +30,7 @@ export function organizationRoutes(app: FastifyInstance, s: { organization: Orga
   r.get(
     '/organization',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getOrganization',
         tags,
@@ -43,6 +44,7 @@ export function organizationRoutes(app: FastifyInstance, s: { organization: Orga
   r.get(
     '/accounts',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listAccounts',
         tags,
@@ -56,6 +58,7 @@ export function organizationRoutes(app: FastifyInstance, s: { organization: Orga
   r.get(
     '/accounts/:accountReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getAccount',
         tags,
@@ -70,6 +73,7 @@ export function organizationRoutes(app: FastifyInstance, s: { organization: Orga
   r.get(
     '/stores',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listStores',
         tags,
@@ -83,6 +87,7 @@ export function organizationRoutes(app: FastifyInstance, s: { organization: Orga
   r.get(
     '/stores/:storeReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getStore',
         tags,
@@ -97,6 +102,7 @@ export function organizationRoutes(app: FastifyInstance, s: { organization: Orga
   r.get(
     '/brands',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listBrands',
         tags,
@@ -110,6 +116,7 @@ export function organizationRoutes(app: FastifyInstance, s: { organization: Orga
   r.get(
     '/brands/:brandReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getBrand',
         tags,

@@ -55,6 +55,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
   r.get(
     '/scenes',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listScenes',
         tags,
@@ -68,6 +69,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
   r.get(
     '/scenes/:sceneReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getScene',
         tags,
@@ -82,6 +84,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
   r.get(
     '/perspectives',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listPerspectives',
         tags,
@@ -95,6 +98,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
   r.get(
     '/perspectives/:perspectiveReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getPerspective',
         tags,
@@ -109,6 +113,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
   r.get(
     '/lookup-composition',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'lookupComposition',
         tags,
@@ -123,6 +128,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
   r.get(
     '/compositions/:compositionReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getComposition',
         tags,
@@ -137,6 +143,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
   r.post(
     '/renders',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'createRender',
         tags,
@@ -151,7 +158,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
   r.post(
     '/renders/preview',
     {
-      config: { bucket: 'previews' },
+      config: { access: 'write', bucket: 'previews' },
       schema: {
         operationId: 'previewRender',
         tags,
@@ -177,6 +184,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
   r.get(
     '/renders',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listRenders',
         tags,
@@ -190,6 +198,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
   r.get(
     '/renders/:renderReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getRender',
         tags,
@@ -205,7 +214,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
     r.get(
       `/renders/:renderReference/${which}`,
       {
-        config: { bucket: 'downloads' },
+        config: { access: 'read', bucket: 'downloads' },
         schema: {
           operationId: which === 'media' ? 'downloadRenderMedia' : 'downloadRenderThumbnail',
           tags,
@@ -226,6 +235,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
   r.get(
     '/rendertokens',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getRendertokens',
         tags,
@@ -241,24 +251,29 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
 export function renderingOperatorRoutes(app: FastifyInstance, s: { rendering: RenderingService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const b64 = (v: string) => Buffer.from(v, 'base64');
-  r.post('/rendering/import', { bodyLimit: 100 * 1024 * 1024, schema: { body: ImportRendering } }, async (req) => {
-    const body = req.body;
-    return s.rendering.importRendering({
-      ...body,
-      compositions: body.compositions?.map((c) => ({
-        ...c,
-        template: {
-          ...c.template,
-          background: b64(c.template.background),
-          mask: b64(c.template.mask),
-          overlay: c.template.overlay ? b64(c.template.overlay) : null,
-        },
-      })),
-    });
-  });
+  r.post(
+    '/rendering/import',
+    { config: { access: 'operator' }, bodyLimit: 100 * 1024 * 1024, schema: { body: ImportRendering } },
+    async (req) => {
+      const body = req.body;
+      return s.rendering.importRendering({
+        ...body,
+        compositions: body.compositions?.map((c) => ({
+          ...c,
+          template: {
+            ...c.template,
+            background: b64(c.template.background),
+            mask: b64(c.template.mask),
+            overlay: c.template.overlay ? b64(c.template.overlay) : null,
+          },
+        })),
+      });
+    },
+  );
   r.put(
     '/rendering/compositions/:compositionReference/availability',
     {
+      config: { access: 'operator' },
       schema: { params: RefParams('compositionReference'), body: Strict({ available: Type.Boolean() }) },
     },
     async (req) => s.rendering.setCompositionAvailable(req.params.compositionReference, req.body.available),

@@ -76,6 +76,7 @@ export function shipmentsRoutes(app: FastifyInstance, s: RouteDeps): void {
   r.get(
     '/shipments/:shipmentReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getShipment',
         tags: ['Shipments'],
@@ -93,6 +94,7 @@ export function shipmentsRoutes(app: FastifyInstance, s: RouteDeps): void {
   r.post(
     '/test-helpers/orders/:orderReference/start-production',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'testStartProduction',
         tags,
@@ -109,6 +111,7 @@ export function shipmentsRoutes(app: FastifyInstance, s: RouteDeps): void {
   r.post(
     '/test-helpers/shipments',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'testCreateShipment',
         tags,
@@ -130,6 +133,7 @@ export function shipmentsRoutes(app: FastifyInstance, s: RouteDeps): void {
   r.post(
     '/test-helpers/shipments/:shipmentReference/tracking-events',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'testAddTrackingEvents',
         tags,
@@ -163,7 +167,7 @@ export function shipmentsOperatorRoutes(app: FastifyInstance, s: RouteDeps): voi
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(
     '/orders/:orderReference/start-production',
-    { schema: { params: RefParams('orderReference') } },
+    { config: { access: 'operator' }, schema: { params: RefParams('orderReference') } },
     async (req, reply) => {
       await s.orders.startProduction(null, req.params.orderReference);
       return reply.status(204).send(null);
@@ -172,6 +176,7 @@ export function shipmentsOperatorRoutes(app: FastifyInstance, s: RouteDeps): voi
   r.post(
     '/shipments',
     {
+      config: { access: 'operator' },
       schema: {
         body: Strict({
           orderReferences: OrderRefs,
@@ -187,6 +192,7 @@ export function shipmentsOperatorRoutes(app: FastifyInstance, s: RouteDeps): voi
   r.post(
     '/tracking-events',
     {
+      config: { access: 'operator' },
       schema: {
         body: Strict({ trackingEvents: Type.Array(CarrierEventIn, { minItems: 1, maxItems: 1000 }) }),
       },

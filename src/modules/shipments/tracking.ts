@@ -169,27 +169,31 @@ export function renderTrackingPage(p: {
 
 /** Public pages: no API key; the URL's token is the only credential. */
 export function trackingRoutes(app: FastifyInstance, s: { shipments: Pick<ShipmentsService, 'trackingPage'> }): void {
-  app.get<{ Params: { token: string } }>('/tracking/:token', { schema: { hide: true } }, async (req, reply) => {
-    reply
-      .header('cache-control', 'no-store')
-      .header('referrer-policy', 'no-referrer')
-      .header('x-robots-tag', 'noindex');
-    const page = await s.shipments.trackingPage(String(req.params.token));
-    if (!page) {
+  app.get<{ Params: { token: string } }>(
+    '/tracking/:token',
+    { config: { access: 'public' }, schema: { hide: true } },
+    async (req, reply) => {
+      reply
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .header('x-robots-tag', 'noindex');
+      const page = await s.shipments.trackingPage(String(req.params.token));
+      if (!page) {
+        return reply
+          .status(404)
+          .type('text/html; charset=utf-8')
+          .send(
+            '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><p>This tracking page does not exist.</p></body></html>',
+          );
+      }
       return reply
-        .status(404)
+        .header(
+          'content-security-policy',
+          "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        )
+        .header('x-content-type-options', 'nosniff')
         .type('text/html; charset=utf-8')
-        .send(
-          '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><p>This tracking page does not exist.</p></body></html>',
-        );
-    }
-    return reply
-      .header(
-        'content-security-policy',
-        "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-      )
-      .header('x-content-type-options', 'nosniff')
-      .type('text/html; charset=utf-8')
-      .send(renderTrackingPage(page));
-  });
+        .send(renderTrackingPage(page));
+    },
+  );
 }

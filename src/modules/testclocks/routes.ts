@@ -25,6 +25,7 @@ export function testClockRoutes(app: FastifyInstance, s: { testClocks: TestClock
   r.get(
     '/test-helpers/clock',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'testGetClock',
         tags,
@@ -38,6 +39,7 @@ export function testClockRoutes(app: FastifyInstance, s: { testClocks: TestClock
   r.post(
     '/test-helpers/clock/advance',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'testAdvanceClock',
         tags,
@@ -63,6 +65,7 @@ export function testClockRoutes(app: FastifyInstance, s: { testClocks: TestClock
   r.delete(
     '/test-helpers/clock',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'testDeleteClock',
         tags,

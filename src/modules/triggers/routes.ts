@@ -12,6 +12,7 @@ export function triggerRoutes(app: FastifyInstance, s: { clock: Clock; config: P
   r.post(
     '/test-helpers/events/trigger',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'testTriggerEvent',
         tags: ['Test helpers'],

@@ -25,6 +25,7 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
   r.post(
     '/webhook-endpoints',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'createWebhookEndpoint',
         tags,
@@ -38,6 +39,7 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
   r.get(
     '/webhook-endpoints',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listWebhookEndpoints',
         tags,
@@ -51,6 +53,7 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
   r.get(
     '/webhook-endpoints/:webhookEndpointReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getWebhookEndpoint',
         tags,
@@ -64,6 +67,7 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
   r.patch(
     '/webhook-endpoints/:webhookEndpointReference',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'updateWebhookEndpoint',
         tags,
@@ -80,6 +84,7 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
   r.delete(
     '/webhook-endpoints/:webhookEndpointReference',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'deleteWebhookEndpoint',
         tags,
@@ -96,6 +101,7 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
   r.post(
     '/webhook-endpoints/:webhookEndpointReference/rotate-secret',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'rotateWebhookEndpointSecret',
         tags,
@@ -109,6 +115,7 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
   r.post(
     '/webhook-endpoints/:webhookEndpointReference/test',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'testWebhookEndpoint',
         tags,
@@ -123,6 +130,7 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
   r.get(
     '/webhook-deliveries',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listWebhookDeliveries',
         tags,
@@ -136,6 +144,7 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
   r.get(
     '/webhook-deliveries/:webhookDeliveryReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getWebhookDelivery',
         tags,
@@ -149,6 +158,7 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
   r.post(
     '/webhook-deliveries/:webhookDeliveryReference/resend',
     {
+      config: { access: 'write' },
       schema: {
         operationId: 'resendWebhookDelivery',
         tags,
@@ -163,6 +173,7 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
   r.get(
     '/events',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'listEvents',
         tags,
@@ -176,6 +187,7 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
   r.get(
     '/events/:eventReference',
     {
+      config: { access: 'read' },
       schema: {
         operationId: 'getEvent',
         tags,

@@ -21,18 +21,38 @@ export interface KeyResolver {
   touch(keyId: string, at: Date): Promise<void>;
 }
 
+/**
+ * Who may call a route, declared by every route (`config: { access }`) and read by the hooks, never
+ * inferred from the HTTP method: `read` any API key, read-only ones included; `write` a full API
+ * key; `public` no API key (OpenAPI document, tracking pages, evidence files, health, docs, the
+ * dashboard's own sign-in and session pages); `operator` the operator token.
+ */
+export type Access = 'read' | 'write' | 'public' | 'operator';
+const ACCESS: readonly Access[] = ['read', 'write', 'public', 'operator'];
+
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
   }
   interface FastifyContextConfig {
-    /** No API key needed (docs, OpenAPI). */
-    public?: boolean;
+    access?: Access;
     /** The dedicated rate-limit bucket this route also draws from. */
     bucket?: 'uploads' | 'downloads' | 'previews';
-    /** Allowed for read-only keys although the method writes (e.g. POST /auth/validate). */
-    readOnlyAllowed?: boolean;
   }
+}
+
+/**
+ * Refuses, when it is registered, a route that does not declare its access: a new route cannot
+ * fall back to a default nobody chose.
+ */
+export function requireDeclaredAccess(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const access = (route.config as { access?: unknown } | undefined)?.access;
+    if (!ACCESS.includes(access as Access)) {
+      const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;
+      throw new Error(`${methods} ${route.url} declares no access: add config.access (${ACCESS.join(', ')})`);
+    }
+  });
 }
 
 export const keyPrefix = (env: AppEnv) => (env === 'production' ? 'sk_live_' : 'sk_test_');
@@ -107,8 +127,6 @@ export function policiesFor(
 /** Invalid keys per client address: enough for a misconfigured client to notice, not to probe. */
 export const INVALID_KEY_POLICY = { name: 'invalid-keys', quota: 60, windowSeconds: 60 };
 
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
 /**
  * Authentication, permission and rate limiting for one encapsulated scope. It runs before the body
  * is read, so an unauthenticated or throttled client costs no body parsing.
@@ -120,7 +138,7 @@ export function installAuth(
   const other = keyPrefix(deps.config.env === 'production' ? 'test' : 'production');
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const cfg = request.routeOptions.config;
-    if (cfg?.public) return;
+    if (cfg?.access === 'public') return;
     const raw = request.headers['x-service-secret-key'];
     const secret = Array.isArray(raw) ? raw[0] : raw;
     if (!secret) throw new ApiError('unauthorized', 'Missing X-Service-Secret-Key header');
@@ -164,7 +182,7 @@ export function installAuth(
         },
       );
     }
-    if (principal.readOnly && WRITE_METHODS.has(request.method) && !cfg?.readOnlyAllowed) {
+    if (principal.readOnly && cfg?.access !== 'read') {
       throw new ApiError('insufficient_permissions', 'This API key is read-only');
     }
   });

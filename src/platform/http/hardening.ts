@@ -40,9 +40,10 @@ export function documentTransportErrors(app: FastifyInstance): void {
     add(413);
     add(415);
     const prefixed = route.url.startsWith('/v2/') || route.prefix === '/v2';
+    const access = route.config?.access;
     // Tells partners (and the isolation suite) which writes a read-only key may still make.
-    if (prefixed && route.config?.readOnlyAllowed) (schema as Record<string, unknown>)['x-read-only-allowed'] = true;
-    if (prefixed && !route.config?.readOnlyAllowed && !route.config?.public) add(403);
+    if (prefixed && access === 'read') (schema as Record<string, unknown>)['x-read-only-allowed'] = true;
+    if (prefixed && access === 'write') add(403);
     if (prefixed && methods.includes('POST')) add(409);
   });
 }

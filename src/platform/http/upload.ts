@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
+import type { Access } from './auth.ts';
 import { type TSchema, Type } from './schemas.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -118,6 +119,8 @@ export interface RawUploadRoute<T> {
   limitBytes: number;
   /** Plural noun for messages, e.g. "Images". */
   noun: string;
+  /** Who may upload (an upload writes: `write`). */
+  access: Access;
   bucket: 'uploads';
   schema: Omit<FastifySchema, 'body'> & {
     operationId: string;
@@ -141,7 +144,7 @@ export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T
     route.url,
     {
       bodyLimit: limit,
-      config: { bucket: route.bucket },
+      config: { access: route.access, bucket: route.bucket },
       validatorCompiler: skipBodyValidation,
       schema: {
         ...route.schema,

@@ -17,7 +17,16 @@ const STAMP = join(ROOT, 'dist', '.build-stamp');
 const SDK = join(ROOT, 'packages', 'sdk');
 
 /** What a build reads: a change to any of them makes dist/ stale. */
-const INPUTS = ['src', 'packages/sdk/src', 'packages/sdk/package.json', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'packages/sdk/tsconfig.build.json', 'scripts/build.mjs'];
+const INPUTS = [
+  'src',
+  'packages/sdk/src',
+  'packages/sdk/package.json',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'packages/sdk/tsconfig.build.json',
+  'scripts/build.mjs',
+];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
@@ -32,16 +41,20 @@ function newestMtime(path) {
 export function staleReason() {
   if (!existsSync(STAMP)) return 'dist/ has not been built';
   const built = statSync(STAMP).mtimeMs;
-  for (const input of INPUTS) if (newestMtime(join(ROOT, input)) > built) return `${input} changed since the last build`;
+  for (const input of INPUTS)
+    if (newestMtime(join(ROOT, input)) > built) return `${input} changed since the last build`;
   return null;
 }
+
+/** The build cannot run at all here (`npm ci --omit=dev`), as opposed to a build that failed. */
+export class CompilerMissing extends Error {}
 
 function tsc(project) {
   let bin;
   try {
     bin = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
   } catch {
-    throw new Error('TypeScript is not installed: run `npm ci` (with dev dependencies) before building');
+    throw new CompilerMissing('TypeScript is not installed: run `npm ci` (with dev dependencies) to build');
   }
   const run = spawnSync(process.execPath, [bin, '-p', project], { cwd: ROOT, stdio: 'inherit' });
   if (run.status !== 0) throw new Error(`tsc -p ${project} failed`);

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT, ensureBuilt, staleReason } from './build.mjs';
+import { CompilerMissing, ROOT, ensureBuilt, staleReason } from './build.mjs';
 
 const ENTRIES = { main: 'main.js', worker: 'worker.js', cli: 'cli.js' };
 
@@ -16,7 +16,7 @@ export async function runCompiled(entry, args) {
   try {
     ensureBuilt();
   } catch (err) {
-    if (!existsSync(file)) {
+    if (!(err instanceof CompilerMissing) || !existsSync(file)) {
       process.stderr.write(`error: ${err.message}\n`);
       process.exit(1);
     }

@@ -47,18 +47,28 @@ program
 
 program
   .command('seed')
-  .description('load the demo data (once) and issue fresh demo API keys')
+  .description('load the demo data once (test environment); its keys are issued once and kept across restarts')
+  .option('--rotate-keys', 'revoke the demo API keys and issue new ones')
   .option('--json', 'print one JSON document')
-  .action(function (this: Command) {
+  .addHelpText('after', '\nExamples:\n  $ podctl seed\n  $ podctl seed --rotate-keys --json')
+  .action(function (this: Command, o: { rotateKeys?: boolean }) {
     return ctx.run(this, async (c, json) => {
-      const data = expectOk(await c.request('POST', '/seed'));
-      const rows = data.organizations.map((o: any) => ({
-        organization: o.reference,
-        name: o.name,
-        fullKey: o.apiKeys.full,
-        readOnlyKey: o.apiKeys.readOnly,
-      }));
-      print(json, data, rows);
+      const data = expectOk(await c.request('POST', `/seed${o.rotateKeys ? '?rotateKeys=true' : ''}`));
+      const orgs: any[] = data.result?.organizations ?? [];
+      if (!json && !data.keysIssued)
+        process.stdout.write(
+          `Demo data is loaded; its keys were issued earlier${orgs.length ? ` (${data.file})` : ''}. --rotate-keys issues new ones.\n`,
+        );
+      print(
+        json,
+        data,
+        orgs.map((o) => ({
+          organization: o.reference,
+          name: o.name,
+          fullKey: o.apiKeys.full,
+          readOnlyKey: o.apiKeys.readOnly,
+        })),
+      );
     });
   });
 

@@ -30,7 +30,7 @@ import { registerCallbackJob } from './modules/shipments/callback.ts';
 import { claimsService } from './modules/claims/service.ts';
 import { registerClaimsJobs } from './modules/claims/jobs.ts';
 import { dashboardService } from './modules/dashboard/service.ts';
-import { seedDemo } from './seed/demo.ts';
+import { seedDemoOnce } from './seed/demo-keys.ts';
 import { RequestLog } from './modules/requestlog/recorder.ts';
 
 export interface CoreDeps {
@@ -150,9 +150,9 @@ export function createServices(core: CoreDeps) {
     requestLog,
     testClocks,
     // --- services above, listed here ---
-    seed: async () => {
+    seed: async (opts: { rotateKeys?: boolean } = {}) => {
       if (config.env === 'production') throw new Error('demo data is never seeded in production');
-      return seedDemo(services);
+      return seedDemoOnce(services, opts);
     },
   };
 

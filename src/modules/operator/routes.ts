@@ -169,7 +169,8 @@ export function operatorRoutes(app: FastifyInstance, s: Services, operatorToken:
     return { retried: req.params.jobId };
   });
 
-  r.post('/seed', async () => {
+  const SeedQuery = Strict({ rotateKeys: Type.Optional(Type.Boolean({ default: false })) });
+  r.post('/seed', { schema: { querystring: SeedQuery } }, async (req) => {
     // Demo data has published passwords and keys: it never reaches a production database.
     if (s.config.env === 'production')
       throw new ApiError(
@@ -177,6 +178,6 @@ export function operatorRoutes(app: FastifyInstance, s: Services, operatorToken:
         'not_in_production',
         'Demo data is not loaded in production; create the first operator with `podctl users create-operator`',
       );
-    return s.seed();
+    return s.seed({ rotateKeys: req.query.rotateKeys === true });
   });
 }

@@ -5,7 +5,12 @@ import { installAuth } from './platform/http/auth.ts';
 import { installRequestLog } from './modules/requestlog/recorder.ts';
 import { runInScope } from './platform/context.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
-import { documentTransportErrors, frameworkErrors, rejectNulCharacters } from './platform/http/hardening.ts';
+import {
+  clientErrorHandler,
+  documentTransportErrors,
+  frameworkErrors,
+  rejectNulCharacters,
+} from './platform/http/hardening.ts';
 import { installMetrics } from './platform/metrics.ts';
 import { installIdempotency } from './platform/http/idempotency.ts';
 import { installJsonParser, installStrictRoutes } from './platform/http/strictness.ts';
@@ -78,6 +83,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     // Client addresses (throttles, logs) from X-Forwarded-For only behind a proxy we were told of.
     trustProxy: s.config.trustProxy,
     frameworkErrors,
+    clientErrorHandler,
     forceCloseConnections: 'idle',
     connectionTimeout: 60_000,
     requestTimeout: 120_000,

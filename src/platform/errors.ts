@@ -15,7 +15,9 @@ export class ApiError extends Error {
 export const badRequest = (message: string, code = 'invalid_request', details?: unknown) =>
   new ApiError(400, code, message, details);
 
-export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} not found`);
+/** `what` names the kind of thing; `reference` (when the caller gave one) is repeated back. */
+export const notFound = (what: string, reference?: string) =>
+  new ApiError(404, 'not_found', reference ? `${what} ${reference} not found` : `${what} not found`);
 
 export const conflict = (code: string, message: string) => new ApiError(409, code, message);
 

@@ -335,7 +335,7 @@ export function catalogAdmin(deps: {
 
   async function productView(ref: string) {
     const view = isReference('Product', ref) ? await w.product(db, ref) : null;
-    if (!view) throw notFound('Product');
+    if (!view) throw notFound('Product', ref);
     return view;
   }
 
@@ -438,7 +438,7 @@ export function catalogAdmin(deps: {
     async setItemStock(key: string, stock: Static<typeof StockIn>) {
       return write(async (tx) => {
         const found = await w.itemByKey(tx, key);
-        if (!found) throw notFound('Item');
+        if (!found) throw notFound('Item', key);
         const item = (await w.lockItem(tx, found.id))!;
         await setStock(tx, item, stock.logicalQuantity, stock.physicalQuantity ?? item.physical_quantity);
         const after = (await w.lockItem(tx, item.id))!;

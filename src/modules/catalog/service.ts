@@ -121,7 +121,7 @@ export function catalogService(deps: {
 
   async function visibleRow(orgId: string, ref: string): Promise<ProductView> {
     const row = isReference('Product', ref) ? await reads.product(db, orgId, ref) : null;
-    if (!row) throw notFound('Product');
+    if (!row) throw notFound('Product', ref);
     return row;
   }
 
@@ -151,7 +151,7 @@ export function catalogService(deps: {
   }
   async function productDetail(orgId: string, ref: string, fresh: boolean) {
     const [found] = await visibleProducts(orgId, [ref], fresh);
-    if (!found) throw notFound('Product');
+    if (!found) throw notFound('Product', ref);
     return found.detail;
   }
 
@@ -172,7 +172,7 @@ export function catalogService(deps: {
     async mediaFile(orgId: string, ref: string, filename: string): Promise<MediaRow> {
       const row = await visibleRow(orgId, ref);
       const media = await reads.mediaFile(db, row.id, filename);
-      if (!media) throw notFound('Media file');
+      if (!media) throw notFound('Media file', `${ref}/${filename}`);
       return media;
     },
     async lookupLegacySku(orgId: string, sku: string) {
@@ -222,12 +222,12 @@ export function catalogService(deps: {
     },
     async visibleProductgroup(orgId: string, ref: string) {
       const row = isReference('Productgroup', ref) ? await reads.productgroup(db, orgId, ref) : null;
-      if (!row) throw notFound('Productgroup');
+      if (!row) throw notFound('Productgroup', ref);
       return { ...toProductgroup(row), priceCents: row.price_cents };
     },
     async visiblePackaging(orgId: string, ref: string) {
       const row = isReference('Packaging', ref) ? await reads.packaging(db, orgId, ref) : null;
-      if (!row) throw notFound('Packaging');
+      if (!row) throw notFound('Packaging', ref);
       return toPackaging(row);
     },
     /** The orders module's form of `visiblePackaging`: null instead of a 404. */

@@ -72,7 +72,7 @@ export function claimsService(deps: ClaimsDeps) {
 
   async function mustClaim(orgId: string | null, ref: string): Promise<ClaimRow> {
     const row = isReference('Claim', ref) ? await repo.claim(db, orgId, ref) : null;
-    if (!row) throw notFound('Claim');
+    if (!row) throw notFound('Claim', ref);
     return row;
   }
 

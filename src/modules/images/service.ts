@@ -94,7 +94,7 @@ export function imagesService(deps: ImageDeps) {
 
     async image(orgId: string, ref: string) {
       const r = await row(orgId, ref);
-      if (!r) throw notFound('Image');
+      if (!r) throw notFound('Image', ref);
       return toImage(r);
     },
 

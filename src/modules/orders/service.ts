@@ -98,7 +98,7 @@ export function ordersService(deps: OrdersDeps) {
 
   async function mustOrder(orgId: string, ref: string): Promise<OrderRow> {
     const row = isReference('Order', ref) ? await repo.order(db, orgId, ref) : null;
-    if (!row) throw notFound('Order');
+    if (!row) throw notFound('Order', ref);
     return row;
   }
 
@@ -255,7 +255,7 @@ export function ordersService(deps: OrdersDeps) {
 
     async get(orgId: string, ref: string) {
       const found = isReference('Order', ref) ? await repo.orderWithLines(db, orgId, ref) : null;
-      if (!found) throw notFound('Order');
+      if (!found) throw notFound('Order', ref);
       const codes = await storeCodes(orgId, [found.order]);
       return toOrder(found.order, found.lines, codes.get(found.order.store_id)!);
     },
@@ -292,7 +292,7 @@ export function ordersService(deps: OrdersDeps) {
 
     async address(orgId: string, ref: string) {
       const a = isReference('Address', ref) ? await repo.resolvableAddress(db, orgId, ref) : null;
-      if (!a) throw notFound('Address');
+      if (!a) throw notFound('Address', ref);
       return addressView(a.id, a.fields);
     },
 
@@ -305,7 +305,7 @@ export function ordersService(deps: OrdersDeps) {
     /** Test helper and operator: `pending`/`preorder` → `in_production`. `orgId` null: any organization. */
     async startProduction(orgId: string | null, ref: string) {
       const o = isReference('Order', ref) ? await repo.order(db, orgId, ref) : null;
-      if (!o) throw notFound('Order');
+      if (!o) throw notFound('Order', ref);
       await changes.startProduction(o);
     },
     releasePreorders: changes.releasePreorders,

@@ -95,9 +95,9 @@ export function organizationService(deps: {
   deps.changes.on(STORES_TOPIC, () => stores.clear());
 
   async function mustExist<T>(resource: string, ref: string, load: (id: string) => Promise<T | null>): Promise<T> {
-    if (!isReference(resource, ref)) throw notFound(resource);
+    if (!isReference(resource, ref)) throw notFound(resource, ref);
     const row = await load(ref);
-    if (!row) throw notFound(resource);
+    if (!row) throw notFound(resource, ref);
     return row;
   }
 

@@ -40,12 +40,12 @@ export function renderingLibrary(deps: RenderingDeps) {
 
   async function sceneRow(orgId: string, ref: string): Promise<SceneRow> {
     const row = isReference('Scene', ref) ? await repo.scene(db, orgId, ref) : null;
-    if (!row) throw notFound('Scene');
+    if (!row) throw notFound('Scene', ref);
     return row;
   }
   async function productOrThrow(orgId: string, ref: string) {
     const p = await product(orgId, ref);
-    if (p === null) throw notFound('Product');
+    if (p === null) throw notFound('Product', ref);
     return p;
   }
   /** A product may be used in a scene when its productgroup is one of the scene's. */
@@ -68,7 +68,7 @@ export function renderingLibrary(deps: RenderingDeps) {
 
     async listScenes(orgId: string, q: { productgroupReference?: string }) {
       if (q.productgroupReference !== undefined && !(await productgroupVisible(orgId, q.productgroupReference)))
-        throw notFound('Productgroup');
+        throw notFound('Productgroup', q.productgroupReference);
       const rows = await repo.scenes(db, orgId, q.productgroupReference ?? null);
       return { scenes: rows.map((s) => ({ reference: s.id, name: s.name })), nextCursor: null };
     },
@@ -139,10 +139,10 @@ export function renderingLibrary(deps: RenderingDeps) {
 
     async perspective(orgId: string, ref: string) {
       const p = isReference('Perspective', ref) ? await repo.perspective(db, ref) : null;
-      if (!p) throw notFound('Perspective');
+      if (!p) throw notFound('Perspective', ref);
       const out = await lib.describePerspective(orgId, p);
       // Visible only through a scene or product the organization can see.
-      if ((out.scenes ?? out.products ?? []).length === 0) throw notFound('Perspective');
+      if ((out.scenes ?? out.products ?? []).length === 0) throw notFound('Perspective', ref);
       return out;
     },
 
@@ -150,7 +150,7 @@ export function renderingLibrary(deps: RenderingDeps) {
     async visibleComposition(orgId: string, ref: string): Promise<CompositionRow> {
       const c = isReference('Composition', ref) ? await repo.composition(db, ref) : null;
       if (!c || !(await repo.scene(db, orgId, c.scene_id)) || (await product(orgId, c.product_id)) === null)
-        throw notFound('Composition');
+        throw notFound('Composition', ref);
       if (c.unavailable_at) throw unavailable(c);
       return c;
     },
@@ -166,7 +166,7 @@ export function renderingLibrary(deps: RenderingDeps) {
       const scene = await sceneRow(orgId, q.sceneReference);
       await productOrThrow(orgId, q.productReference);
       if (!isReference('Perspective', q.perspectiveReference) || !(await repo.perspective(db, q.perspectiveReference)))
-        throw notFound('Perspective');
+        throw notFound('Perspective', q.perspectiveReference);
       const c = await repo.compositionFor(db, scene.id, q.productReference, q.perspectiveReference);
       if (!c) throw new ApiError(404, 'not_found', 'No composition exists for this scene, product and perspective');
       if (c.unavailable_at) throw unavailable(c);

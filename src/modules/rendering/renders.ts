@@ -61,7 +61,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
 
   async function renderRow(orgId: string, ref: string): Promise<RenderRow> {
     const row = isReference('Render', ref) ? await repo.render(db, orgId, ref) : null;
-    if (!row) throw notFound('Render');
+    if (!row) throw notFound('Render', ref);
     return row;
   }
 
@@ -125,9 +125,9 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
       const image = isReference('Image', input.imageReference)
         ? await deps.images.imageForOrganization(orgId, input.imageReference)
         : null;
-      if (!image) throw notFound('Image');
+      if (!image) throw notFound('Image', input.imageReference);
       const perspective = await repo.perspective(db, c.perspective_id);
-      if (!perspective) throw notFound('Composition');
+      if (!perspective) throw notFound('Composition', input.compositionReference);
       const { rendertoken_limit: limit } = await deps.organization.organizationRow(orgId);
       const now = clock.now();
       const week = tokenWeek(now);
@@ -169,7 +169,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
       const image = isReference('Image', input.imageReference)
         ? await deps.images.imageForOrganization(orgId, input.imageReference)
         : null;
-      if (!image) throw notFound('Image');
+      if (!image) throw notFound('Image', input.imageReference);
       return previews.run(async () => {
         let made: { template: Template; image: Buffer };
         try {

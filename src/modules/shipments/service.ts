@@ -93,7 +93,7 @@ export function shipmentsService(deps: {
   return {
     async get(orgId: string, ref: string) {
       const s = isReference('Shipment', ref) ? await repo.shipment(db, orgId, ref) : null;
-      if (!s) throw notFound('Shipment');
+      if (!s) throw notFound('Shipment', ref);
       return view(db, s);
     },
 
@@ -185,7 +185,7 @@ export function shipmentsService(deps: {
     /** Test helper: a scripted journey of tracking events; answers the shipment as it is now. */
     async scriptTracking(orgId: string, ref: string, list: TrackingEventIn[], field: string) {
       const s = isReference('Shipment', ref) ? await repo.shipment(db, orgId, ref) : null;
-      if (!s) throw notFound('Shipment');
+      if (!s) throw notFound('Shipment', ref);
       await tracking.script(s, list, field);
       return view(db, s);
     },

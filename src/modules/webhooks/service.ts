@@ -82,12 +82,12 @@ export function webhooksService(deps: {
 
   async function endpointRow(orgId: string, ref: string): Promise<EndpointRow> {
     const row = isReference('Webhookendpoint', ref) ? await repo.endpoint(db, orgId, ref) : null;
-    if (!row) throw notFound('Webhook endpoint');
+    if (!row) throw notFound('Webhook endpoint', ref);
     return row;
   }
   async function deliveryRow(orgId: string, ref: string): Promise<DeliveryRow> {
     const row = isReference('Delivery', ref) ? await repo.delivery(db, orgId, ref) : null;
-    if (!row) throw notFound('Webhook delivery');
+    if (!row) throw notFound('Webhook delivery', ref);
     return row;
   }
 
@@ -253,7 +253,7 @@ export function webhooksService(deps: {
     },
     async event(orgId: string, ref: string) {
       const row = isReference('Event', ref) ? await repo.event(db, orgId, ref) : null;
-      if (!row) throw notFound('Event');
+      if (!row) throw notFound('Event', ref);
       return toEvent(row);
     },
   };

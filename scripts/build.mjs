@@ -7,9 +7,9 @@
  * Plain JavaScript on purpose: `npm start` runs it before anything is compiled.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,20 +68,25 @@ function copyAssets(from, to) {
   });
 }
 
-export function build({ quiet = false } = {}) {
-  const log = (line) => quiet || process.stderr.write(`${line}\n`);
-  const started = Date.now();
-  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
-  tsc('tsconfig.build.json');
-  copyAssets(join(ROOT, 'src'), join(ROOT, 'dist'));
-  log(`built dist/ from src/ (${relative(ROOT, join(ROOT, 'dist'))})`);
-
+/** The SDK alone (what `npm pack` in packages/sdk needs). */
+export function buildSdk() {
   rmSync(join(SDK, 'dist'), { recursive: true, force: true });
   tsc('packages/sdk/tsconfig.build.json');
   tsc('packages/sdk/tsconfig.cjs.json');
   // The folder's own package.json tells Node which module system its .js files use.
   writeFileSync(join(SDK, 'dist', 'esm', 'package.json'), '{ "type": "module" }\n');
   writeFileSync(join(SDK, 'dist', 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
+  chmodSync(join(SDK, 'dist', 'esm', 'cli', 'main.js'), 0o755);
+}
+
+export function build({ quiet = false } = {}) {
+  const log = (line) => quiet || process.stderr.write(`${line}\n`);
+  const started = Date.now();
+  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
+  tsc('tsconfig.build.json');
+  copyAssets(join(ROOT, 'src'), join(ROOT, 'dist'));
+  log('built dist/ from src/');
+  buildSdk();
   log('built packages/sdk/dist/ (esm, cjs, .d.ts)');
 
   mkdirSync(dirname(STAMP), { recursive: true });
@@ -99,7 +104,8 @@ export function ensureBuilt() {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
-    build();
+    if (process.argv.includes('--sdk')) buildSdk();
+    else build();
   } catch (err) {
     process.stderr.write(`build failed: ${err.message}\n`);
     process.exit(1);

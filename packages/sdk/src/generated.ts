@@ -3998,120 +3998,491 @@ export interface Operations {
 /** Operations by resource and method name: `client.orders.create` calls `createOrder`. */
 export interface Resources {
   accounts: {
+    /**
+     * One account.
+     *
+     * `GET /v2/accounts/{accountReference}` (operation `getAccount`).
+     */
     get: "getAccount";
+    /**
+     * Accounts (billing entities).
+     *
+     * `GET /v2/accounts` (operation `listAccounts`).
+     */
     list: "listAccounts";
   };
   addresses: {
+    /**
+     * A dropship address.
+     *
+     * `GET /v2/addresses/{addressReference}` (operation `getAddress`).
+     */
     get: "getAddress";
   };
   auth: {
+    /**
+     * Check that the secret key is valid.
+     *
+     * `POST /v2/auth/validate` (operation `validateAuth`).
+     */
     validate: "validateAuth";
   };
   brands: {
+    /**
+     * One brand.
+     *
+     * `GET /v2/brands/{brandReference}` (operation `getBrand`).
+     */
     get: "getBrand";
+    /**
+     * Brands.
+     *
+     * `GET /v2/brands` (operation `listBrands`).
+     */
     list: "listBrands";
   };
   claimcategories: {
+    /**
+     * Claim categories (an open list: fetch it, do not hard-code it).
+     *
+     * `GET /v2/claimcategories` (operation `listClaimcategories`).
+     */
     list: "listClaimcategories";
   };
   claims: {
+    /**
+     * Claim damaged, defective or wrong items of a shipment.
+     *
+     * Within 100 days of shipping. Per line: at most the shipped quantity minus quantities under open claims; up to 3 evidence references, at least 1 when the category requires evidence.
+     *
+     * `POST /v2/claim-item-issues` (operation `claimItemIssues`).
+     */
     createItemIssues: "claimItemIssues";
+    /**
+     * Claim that a shipment never arrived.
+     *
+     * Claims every shipped item of the shipment. Possible once the delivery window has passed (never earlier than two calendar days after the ship day) and within 100 days of shipping, when the shipment has no claim and its order no replacement. 0 to 3 evidence references.
+     *
+     * `POST /v2/claim-package-missing` (operation `claimPackageMissing`).
+     */
     createPackageMissing: "claimPackageMissing";
+    /**
+     * One claim with its lines, decision and evidence URLs.
+     *
+     * `GET /v2/claims/{claimReference}` (operation `getClaim`).
+     */
     get: "getClaim";
+    /**
+     * Open claims and claims closed recently, newest first.
+     *
+     * Closed claims are listed when closed after `closedAfter` (default: the last 14 days).
+     *
+     * `GET /v2/claims` (operation `listClaims`).
+     */
     list: "listClaims";
+    /**
+     * Retract a pending claim (permanent).
+     *
+     * `POST /v2/claims/{claimReference}/retract` (operation `retractClaim`).
+     */
     retract: "retractClaim";
   };
   compositions: {
+    /**
+     * One composition with its token cost.
+     *
+     * `GET /v2/compositions/{compositionReference}` (operation `getComposition`).
+     */
     get: "getComposition";
+    /**
+     * The composition of a scene, product and perspective (404: no such combination; 410: no longer available).
+     *
+     * `GET /v2/lookup-composition` (operation `lookupComposition`).
+     */
     lookup: "lookupComposition";
   };
   events: {
+    /**
+     * One event, as it was delivered.
+     *
+     * `GET /v2/events/{eventReference}` (operation `getEvent`).
+     */
     get: "getEvent";
+    /**
+     * Events of the last 30 days, newest first (catch up without webhooks).
+     *
+     * `GET /v2/events` (operation `listEvents`).
+     */
     list: "listEvents";
   };
   evidence: {
+    /**
+     * Upload a JPEG or PNG evidence image for a claim.
+     *
+     * The format is judged from the bytes. Each evidence can be used by one claim; evidence not used by a claim within 1 day is deleted. Counts to the `uploads` and `default` buckets. Limit: 50 MB.
+     *
+     * Body: the raw file bytes, `Content-Type: application/octet-stream`, at most 50 MB.
+     *
+     * `POST /v2/evidence` (operation `uploadEvidence`).
+     */
     upload: "uploadEvidence";
   };
   images: {
+    /**
+     * One uploaded image.
+     *
+     * `GET /v2/images/{imageReference}` (operation `getImage`).
+     */
     get: "getImage";
+    /**
+     * Uploaded images, newest first.
+     *
+     * `GET /v2/images` (operation `listImages`).
+     */
     list: "listImages";
+    /**
+     * Upload a JPEG or PNG image.
+     *
+     * The format is judged from the bytes, not from a header. Identical bytes return the same reference. Images larger than 7000x7000 pixels are downsized to fit, keeping the aspect ratio; `originalWidth`/`originalHeight` then give the uploaded size. Counts to the `uploads` and `default` buckets.
+     *
+     * Body: the raw file bytes, `Content-Type: application/octet-stream`, at most 50 MB.
+     *
+     * `POST /v2/images` (operation `uploadImage`).
+     */
     upload: "uploadImage";
   };
   items: {
+    /**
+     * Warehouse stock the organization stores at the service.
+     *
+     * `GET /v2/items` (operation `listItems`).
+     */
     list: "listItems";
   };
   orders: {
+    /**
+     * Set the total canceled quantity of order lines.
+     *
+     * `canceledQuantity` is the desired absolute total of the line; repeating a request cancels nothing more. All or nothing.
+     *
+     * `POST /v2/orders/{orderReference}/cancel` (operation `cancelOrderlines`).
+     */
     cancel: "cancelOrderlines";
+    /**
+     * Replace the dropship address of an open order.
+     *
+     * `PUT /v2/orders/{orderReference}/dropship-address` (operation `changeDropshipAddress`).
+     */
     changeDropshipAddress: "changeDropshipAddress";
+    /**
+     * Create a dropship or combined order.
+     *
+     * Send `Idempotency-Key` or a unique `customIdentifier` so that a retried request cannot create a second order.
+     *
+     * `POST /v2/orders` (operation `createOrder`).
+     */
     create: "createOrder";
+    /**
+     * One order with its lines.
+     *
+     * `GET /v2/orders/{orderReference}` (operation `getOrder`).
+     */
     get: "getOrder";
+    /**
+     * Orders, newest first.
+     *
+     * `GET /v2/orders` (operation `listOrders`).
+     */
     list: "listOrders";
+    /**
+     * Find an order by its customIdentifier.
+     *
+     * `GET /v2/utilities/lookup-order-reference-by-custom-identifier` (operation `lookupOrderByCustomIdentifier`).
+     */
     lookupByCustomIdentifier: "lookupOrderByCustomIdentifier";
+    /**
+     * Shipping options and prices for a prospective order.
+     *
+     * Nothing is stored. The first option is the level an order with these fields would ship with.
+     *
+     * `POST /v2/quote` (operation `quoteShipping`).
+     */
     quote: "quoteShipping";
   };
   organization: {
+    /**
+     * The organization of the key.
+     *
+     * `GET /v2/organization` (operation `getOrganization`).
+     */
     get: "getOrganization";
   };
   packagings: {
+    /**
+     * Packagings: public ones and the organization’s private ones.
+     *
+     * `GET /v2/packagings` (operation `listPackagings`).
+     */
     list: "listPackagings";
   };
   perspectives: {
+    /**
+     * One perspective.
+     *
+     * `GET /v2/perspectives/{perspectiveReference}` (operation `getPerspective`).
+     */
     get: "getPerspective";
+    /**
+     * Perspectives usable for a scene and/or product.
+     *
+     * `GET /v2/perspectives` (operation `listPerspectives`).
+     */
     list: "listPerspectives";
   };
   productgroups: {
+    /**
+     * Productgroups: public ones and the organization’s private ones.
+     *
+     * `GET /v2/productgroups` (operation `listProductgroups`).
+     */
     list: "listProductgroups";
   };
   products: {
+    /**
+     * One product with layers, print dimensions and media (archived products too).
+     *
+     * `GET /v2/products/{productReference}` (operation `getProduct`).
+     */
     get: "getProduct";
+    /**
+     * A product media file or layer image (counts to the downloads bucket).
+     *
+     * Example renders carry `Cache-Control: private, max-age=31536000, immutable`; example images and layer images carry `ETag` and `Last-Modified` and answer `304` to a matching `If-None-Match` or `If-Modified-Since`.
+     *
+     * `GET /v2/products/{productReference}/media/{filename}` (operation `getProductMedia`).
+     */
     getMedia: "getProductMedia";
+    /**
+     * Products of the catalog (archived ones left out), newest first.
+     *
+     * `GET /v2/products` (operation `listProducts`).
+     */
     list: "listProducts";
+    /**
+     * The product reference of a previous-version SKU.
+     *
+     * `GET /v2/utilities/lookup-product-reference-by-legacy-sku` (operation `lookupProductReferenceByLegacySku`).
+     */
     lookupByLegacySku: "lookupProductReferenceByLegacySku";
   };
   renders: {
+    /**
+     * Render an image in a composition; deducts the token cost on every call (the same composition and image return the existing render).
+     *
+     * `POST /v2/renders` (operation `createRender`).
+     */
     create: "createRender";
+    /**
+     * Download the render's image (202 with Retry-After while pending; 409 render_failed).
+     *
+     * `GET /v2/renders/{renderReference}/media` (operation `downloadRenderMedia`).
+     */
     downloadMedia: "downloadRenderMedia";
+    /**
+     * Download the render's thumbnail (202 with Retry-After while pending; 409 render_failed).
+     *
+     * `GET /v2/renders/{renderReference}/thumbnail` (operation `downloadRenderThumbnail`).
+     */
     downloadThumbnail: "downloadRenderThumbnail";
+    /**
+     * A render and its status.
+     *
+     * `GET /v2/renders/{renderReference}` (operation `getRender`).
+     */
     get: "getRender";
+    /**
+     * Renders of the organization, newest first (optionally by status).
+     *
+     * `GET /v2/renders` (operation `listRenders`).
+     */
     list: "listRenders";
+    /**
+     * A live preview of an image in a composition: the image bytes at once, stored nowhere.
+     *
+     * Extension for live previews in a product editor: answers `200` with the image (at most 600 px on the long edge, in the perspective's format) and its `Content-Type`. A preview is not a render: it has no reference, costs no rendertokens and is not kept. It draws from the `default` and `previews` rate-limit buckets; a node composing too many previews at once answers `503 service_busy` with `Retry-After: 1`.
+     *
+     * `POST /v2/renders/preview` (operation `previewRender`).
+     */
     preview: "previewRender";
   };
   rendertokens: {
+    /**
+     * This week’s rendertokens; the limit resets Mondays 00:00 Europe/Amsterdam.
+     *
+     * `GET /v2/rendertokens` (operation `getRendertokens`).
+     */
     get: "getRendertokens";
   };
   scenes: {
+    /**
+     * One scene.
+     *
+     * `GET /v2/scenes/{sceneReference}` (operation `getScene`).
+     */
     get: "getScene";
+    /**
+     * Scenes, optionally those compatible with a productgroup.
+     *
+     * `GET /v2/scenes` (operation `listScenes`).
+     */
     list: "listScenes";
   };
   shipments: {
+    /**
+     * One shipment.
+     *
+     * `GET /v2/shipments/{shipmentReference}` (operation `getShipment`).
+     */
     get: "getShipment";
   };
   stores: {
+    /**
+     * One store.
+     *
+     * `GET /v2/stores/{storeReference}` (operation `getStore`).
+     */
     get: "getStore";
+    /**
+     * Stores.
+     *
+     * `GET /v2/stores` (operation `listStores`).
+     */
     list: "listStores";
   };
   testHelpers: {
+    /**
+     * Test environment: carrier tracking events for a shipment.
+     *
+     * One event (`trackingEvent`) or a scripted journey (`trackingEvents`), all or nothing. Fires `shipment.tracking_updated`, and `shipment.delivered` when the parcel arrives. An event may lie in the past but not before the shipment left; a late event takes its place in time and never moves a delivered parcel back.
+     *
+     * `POST /v2/test-helpers/shipments/{shipmentReference}/tracking-events` (operation `testAddTrackingEvents`).
+     */
     addTrackingEvents: "testAddTrackingEvents";
+    /**
+     * Test environment: move the organization's clock forward.
+     *
+     * Freezes the organization at a time of its own and moves it forward: by an ISO 8601 duration (`advanceBy`) or to a timestamp (`to`), never backwards. Everything time-based follows it: claim windows, the rendertoken week, evidence retention, webhook and callback retries, timestamps of new records. Jobs that fell due run before the answer; `status: advancing` says some are still running.
+     *
+     * `POST /v2/test-helpers/clock/advance` (operation `testAdvanceClock`).
+     */
     advanceClock: "testAdvanceClock";
+    /**
+     * Test environment: ship orders in production as one shipment.
+     *
+     * One dropship order, or several combined orders of one store. `shippedAt` may lie in the past. Fires the order-updated callback and the webhooks.
+     *
+     * `POST /v2/test-helpers/shipments` (operation `testCreateShipment`).
+     */
     createShipment: "testCreateShipment";
+    /**
+     * Test environment: decide a pending claim as support would.
+     *
+     * Per line, replacement + refund + rejection quantities add up to the claimed quantity. A replacement creates a replacement order to the shipment's destination.
+     *
+     * `POST /v2/test-helpers/claims/{claimReference}/decide` (operation `testDecideClaim`).
+     */
     decideClaim: "testDecideClaim";
+    /**
+     * Test environment: back to real time.
+     *
+     * `DELETE /v2/test-helpers/clock` (operation `testDeleteClock`).
+     */
     deleteClock: "testDeleteClock";
+    /**
+     * Test environment: the organization's test clock.
+     *
+     * Without a test clock the organization runs on real time (`frozen: false`).
+     *
+     * `GET /v2/test-helpers/clock` (operation `testGetClock`).
+     */
     getClock: "testGetClock";
+    /**
+     * Test environment: move a pending or preorder order into production.
+     *
+     * `POST /v2/test-helpers/orders/{orderReference}/start-production` (operation `testStartProduction`).
+     */
     startProduction: "testStartProduction";
+    /**
+     * Test environment: make an event really happen on new test objects.
+     *
+     * Creates what the event needs through the ordinary API calls, with your key (an artwork, an order, production, a shipment, tracking events, a claim, a decision), so the event, its webhooks and the order-updated callback happen exactly as in real use. Each call it makes counts against your rate limits. Types: `order.created`, `order.updated`, `order.shipped`, `shipment.created`, `shipment.tracking_updated`, `shipment.delivered`, `claim.created`, `claim.updated`.
+     *
+     * `POST /v2/test-helpers/events/trigger` (operation `testTriggerEvent`).
+     */
     triggerEvent: "testTriggerEvent";
   };
   webhookDeliveries: {
+    /**
+     * One delivery with its attempts.
+     *
+     * `GET /v2/webhook-deliveries/{webhookDeliveryReference}` (operation `getWebhookDelivery`).
+     */
     get: "getWebhookDelivery";
+    /**
+     * The delivery log, newest first.
+     *
+     * `GET /v2/webhook-deliveries` (operation `listWebhookDeliveries`).
+     */
     list: "listWebhookDeliveries";
+    /**
+     * Deliver the same event (same webhook-id) to the same endpoint again, as a new delivery.
+     *
+     * `POST /v2/webhook-deliveries/{webhookDeliveryReference}/resend` (operation `resendWebhookDelivery`).
+     */
     resend: "resendWebhookDelivery";
   };
   webhookEndpoints: {
+    /**
+     * Add a webhook endpoint; the answer carries its signing secret (shown once).
+     *
+     * `POST /v2/webhook-endpoints` (operation `createWebhookEndpoint`).
+     */
     create: "createWebhookEndpoint";
+    /**
+     * Delete a webhook endpoint; queued deliveries to it stop.
+     *
+     * `DELETE /v2/webhook-endpoints/{webhookEndpointReference}` (operation `deleteWebhookEndpoint`).
+     */
     delete: "deleteWebhookEndpoint";
+    /**
+     * One webhook endpoint.
+     *
+     * `GET /v2/webhook-endpoints/{webhookEndpointReference}` (operation `getWebhookEndpoint`).
+     */
     get: "getWebhookEndpoint";
+    /**
+     * Webhook endpoints, newest first.
+     *
+     * `GET /v2/webhook-endpoints` (operation `listWebhookEndpoints`).
+     */
     list: "listWebhookEndpoints";
+    /**
+     * New signing secret; the old one also signs for 24 hours.
+     *
+     * `POST /v2/webhook-endpoints/{webhookEndpointReference}/rotate-secret` (operation `rotateWebhookEndpointSecret`).
+     */
     rotateSecret: "rotateWebhookEndpointSecret";
+    /**
+     * Send a `ping` event now and return its delivery.
+     *
+     * `POST /v2/webhook-endpoints/{webhookEndpointReference}/test` (operation `testWebhookEndpoint`).
+     */
     test: "testWebhookEndpoint";
+    /**
+     * Change URL, event types, description or enabled.
+     *
+     * `PATCH /v2/webhook-endpoints/{webhookEndpointReference}` (operation `updateWebhookEndpoint`).
+     */
     update: "updateWebhookEndpoint";
   };
 }

@@ -96,7 +96,11 @@ export function rejectNulCharacters(app: FastifyInstance): void {
 
 /** What Node's HTTP parser refused before Fastify saw a request, answered in the service's shape. */
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'request_header_fields_too_large', 'The request headers are larger than the server accepts'],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'request_header_fields_too_large',
+    'The request headers are larger than the server accepts',
+  ],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request did not arrive in time; send it again'],
 };
 

@@ -54,7 +54,13 @@ export const COMMANDS: Command[] = [
       const [auth, org] = await Promise.all([client.auth.validate(), client.organization.get()]);
       const doc = { organization: org.organization, message: auth.message, baseUrl: client.baseUrl };
       if (values.json) json(doc);
-      else fields({ organization: org.organization.reference, name: org.organization.name, key: auth.message, api: client.baseUrl });
+      else
+        fields({
+          organization: org.organization.reference,
+          name: org.organization.name,
+          key: auth.message,
+          api: client.baseUrl,
+        });
     },
   },
   {
@@ -125,7 +131,10 @@ export const COMMANDS: Command[] = [
         client.claims.list({ limit: Math.min(100, limitOf(values)) }),
         values,
         'claims',
-        (c) => ({ ...c, claimcategories: (c.claimcategories as Array<{ name: string }>).map((x) => x.name).join(', ') }),
+        (c) => ({
+          ...c,
+          claimcategories: (c.claimcategories as Array<{ name: string }>).map((x) => x.name).join(', '),
+        }),
         ['reference', 'status', 'orderReference', 'claimcategories', 'created'],
       );
     },
@@ -145,13 +154,13 @@ export const COMMANDS: Command[] = [
     options: limitOption,
     example: 'podpartner products list --limit 50',
     async run(client, _p, values) {
-      await list(
-        client.products.list({ limit: Math.min(100, limitOf(values)) }),
-        values,
-        'products',
-        (x) => x,
-        ['reference', 'name', 'status', 'printable', 'availableQuantity'],
-      );
+      await list(client.products.list({ limit: Math.min(100, limitOf(values)) }), values, 'products', (x) => x, [
+        'reference',
+        'name',
+        'status',
+        'printable',
+        'availableQuantity',
+      ]);
     },
   },
   {

@@ -16,7 +16,7 @@ const GLOBAL = {
 
 const LISTEN: Command = {
   name: 'listen',
-  summary: 'forward your organization\'s events to a local URL, signed like real webhook deliveries',
+  summary: "forward your organization's events to a local URL, signed like real webhook deliveries",
   options: {
     'forward-to': { type: 'string', description: 'where to POST each event, e.g. http://localhost:8080/webhooks' },
     events: { type: 'string', description: 'comma-separated types to forward (default: all)' },
@@ -88,7 +88,8 @@ function describe(err: unknown, baseUrl: string): string {
   if (err instanceof AuthenticationError) return `the API refused the key: ${err.message} (401 ${err.code})`;
   if (err instanceof ApiError && err.status === 404 && /test-helpers/.test(err.message))
     return 'this server has no test helpers: `trigger` works in the test environment only';
-  if (err instanceof ApiError) return `${err.message} (${err.status} ${err.code}${err.requestId ? `, request ${err.requestId}` : ''})`;
+  if (err instanceof ApiError)
+    return `${err.message} (${err.status} ${err.code}${err.requestId ? `, request ${err.requestId}` : ''})`;
   if (err instanceof ConnectionError) {
     const why = (err.cause as { cause?: { code?: string } } | undefined)?.cause?.code;
     return `cannot reach the API at ${baseUrl}${why ? ` (${why})` : ''}: is the server running? (--base-url or POD_BASE_URL)`;

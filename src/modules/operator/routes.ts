@@ -48,6 +48,16 @@ export function operatorRoutes(app: FastifyInstance, s: Services, operatorToken:
   r.post('/organizations', { schema: { body: CreateOrganization } }, async (req) => ({
     organization: await o.createOrganization(req.body),
   }));
+  // What the CLI accepts for an organization or a store: a reference, a store code or an exact name.
+  const ResolveQuery = Strict({
+    organization: Type.String({ minLength: 1, maxLength: 200 }),
+    store: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  });
+  r.get('/resolve', { schema: { querystring: ResolveQuery } }, async (req) => {
+    const organization = await o.findOrganization(req.query.organization);
+    const store = req.query.store ? await o.findStore(organization.reference, req.query.store) : undefined;
+    return { organization, ...(store ? { store } : {}) };
+  });
   r.get('/organizations/:organizationReference', { schema: { params: OrgParams } }, async (req) => {
     const row = await o.organizationRow(req.params.organizationReference);
     return {

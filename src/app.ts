@@ -17,6 +17,7 @@ import { installJsonParser, installStrictRoutes } from './platform/http/strictne
 import { ErrorBody, Open, Type } from './platform/http/schemas.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { attachExamples } from './openapi/examples.ts';
+import { shortenSummaries } from './openapi/labels.ts';
 import { installApiReference } from './openapi/reference.ts';
 import { renderingOperatorRoutes, renderingRoutes } from './modules/rendering/routes.ts';
 import type { Services } from './services.ts';
@@ -118,7 +119,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     refResolver: {
       buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
-    transformObject: attachExamples,
+    transformObject: (document) => shortenSummaries(attachExamples(document)),
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

@@ -29,7 +29,7 @@ function banner(config: Readonly<Config>, s: Services, base: string, demo: SeedR
   const where = s.db.kind === 'pglite' ? `the embedded database in ${config.dataDir}` : 'PostgreSQL';
   const lines = [
     `  Partner API v2 (${config.env}) on ${where}`,
-    `  API:        ${base}/v2`,
+    `  Base URL:   ${base}/v2`,
     `  Docs:       ${base}/docs`,
     `  Dashboard:  ${base}/dashboard   (partners)`,
     `  Console:    ${base}/console     (operators)`,

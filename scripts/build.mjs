@@ -7,7 +7,7 @@
  * Plain JavaScript on purpose: `npm start` runs it before anything is compiled.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -37,10 +37,10 @@ function newestMtime(path) {
   return newest;
 }
 
-/** Why dist/ cannot be used as it is, or null when it is current. */
-export function staleReason() {
-  if (!existsSync(STAMP)) return 'dist/ has not been built';
-  const built = statSync(STAMP).mtimeMs;
+/** Why dist/ (or the build whose stamp is given) cannot be used as it is, or null when it is current. */
+export function staleReason(stamp = STAMP) {
+  if (!existsSync(stamp)) return 'dist/ has not been built';
+  const built = statSync(stamp).mtimeMs;
   for (const input of INPUTS)
     if (newestMtime(join(ROOT, input)) > built) return `${input} changed since the last build`;
   return null;
@@ -49,14 +49,14 @@ export function staleReason() {
 /** The build cannot run at all here (`npm ci --omit=dev`), as opposed to a build that failed. */
 export class CompilerMissing extends Error {}
 
-function tsc(project) {
+function tsc(project, ...args) {
   let bin;
   try {
     bin = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
   } catch {
     throw new CompilerMissing('TypeScript is not installed: run `npm ci` (with dev dependencies) to build');
   }
-  const run = spawnSync(process.execPath, [bin, '-p', project], { cwd: ROOT, stdio: 'inherit' });
+  const run = spawnSync(process.execPath, [bin, '-p', project, ...args], { cwd: ROOT, stdio: 'inherit' });
   if (run.status !== 0) throw new Error(`tsc -p ${project} failed`);
 }
 
@@ -79,18 +79,23 @@ export function buildSdk() {
   chmodSync(join(SDK, 'dist', 'esm', 'cli', 'main.js'), 0o755);
 }
 
-export function build({ quiet = false } = {}) {
+/**
+ * The server into `outDir` (a folder of the repository root, so that `migrations/` and
+ * node_modules are found from it as from src/) and, unless `sdk: false`, the SDK.
+ */
+export function build({ quiet = false, outDir = 'dist', sdk = true } = {}) {
   const log = (line) => quiet || process.stderr.write(`${line}\n`);
   const started = Date.now();
-  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
-  tsc('tsconfig.build.json');
-  copyAssets(join(ROOT, 'src'), join(ROOT, 'dist'));
-  log('built dist/ from src/');
-  buildSdk();
-  log('built packages/sdk/dist/ (esm, cjs, .d.ts)');
-
-  mkdirSync(dirname(STAMP), { recursive: true });
-  writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+  const out = join(ROOT, outDir);
+  rmSync(out, { recursive: true, force: true });
+  tsc('tsconfig.build.json', '--outDir', out);
+  copyAssets(join(ROOT, 'src'), out);
+  log(`built ${outDir}/ from src/`);
+  if (sdk) {
+    buildSdk();
+    log('built packages/sdk/dist/ (esm, cjs, .d.ts)');
+  }
+  writeFileSync(join(out, '.build-stamp'), `${new Date().toISOString()}\n`);
   log(`build done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 

@@ -125,7 +125,13 @@ describe('the compiled server', () => {
     assert.equal(valid.status, 200);
     await stop(first.child);
 
-    const second = await start();
+    const second = await start({ LOG_FORMAT: 'pretty' });
+    const logLines = second.text().split('\n');
+    assert.ok(!logLines.some((l) => l.startsWith('{"level":')), 'LOG_FORMAT=pretty: no JSON lines');
+    assert.ok(
+      logLines.some((l) => /INFO.*Server listening/.test(l)),
+      'LOG_FORMAT=pretty: readable lines',
+    );
     assert.equal(/X-Service-Secret-Key: (sk_test_\w+)/.exec(second.curl)?.[1], key, 'the same key after a restart');
     const base2 = /Base URL: +(http:\/\/[^/\s]+)\/v2/.exec(second.text())![1];
     const again = await fetch(`${base2}/v2/auth/validate`, {

@@ -85,7 +85,7 @@ describe('the compiled server', () => {
     assert.equal(staleReason(join(out, 'no-stamp')), 'dist/ has not been built');
   });
 
-  async function start() {
+  async function start(extra: Record<string, string> = {}) {
     const child = spawn(process.execPath, [join(out, 'main.js')], {
       env: {
         PATH: process.env.PATH ?? '',
@@ -93,6 +93,7 @@ describe('the compiled server', () => {
         DATA_DIR: dataDir,
         PORT: '0',
         RUN_WORKER: 'false',
+        ...extra,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
 import { ordersRepo } from '../src/modules/orders/repo.ts';
+import { seedDemoOnce } from '../src/seed/demo-keys.ts';
 
 export interface BenchFixture {
   dataDir: string;
@@ -65,7 +66,7 @@ export async function prepare(opts: {
   });
   const s = await startRuntime(config, { log: pino({ level: 'silent' }) as never });
   // Fresh keys, written to DATA_DIR/demo-keys.json, which the server started later shows again.
-  const seeded = (await s.seed({ rotateKeys: true })).result!;
+  const seeded = (await seedDemoOnce(s, dataDir, { rotateKeys: true })).result!;
   const demo = seeded.organizations[0];
   const products = await s.catalog.productSummaries(demo.reference);
   const plain = products.find((p) => !p.printable && p.status === 'launched');

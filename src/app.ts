@@ -21,12 +21,12 @@ import { shortenSummaries } from './openapi/labels.ts';
 import { installApiReference } from './openapi/reference.ts';
 import { renderingOperatorRoutes, renderingRoutes } from './modules/rendering/routes.ts';
 import type { Services } from './services.ts';
+import { seedDemoOnce } from './seed/demo-keys.ts';
 import { catalogOperatorRoutes, catalogRoutes } from './modules/catalog/routes.ts';
 import { organizationRoutes } from './modules/organization/routes.ts';
 import { imagesRoutes } from './modules/images/routes.ts';
 import { operatorRoutes } from './modules/operator/routes.ts';
 import { ordersRoutes } from './modules/orders/routes.ts';
-import { shippingRoutes } from './modules/shipping/routes.ts';
 import { shipmentsOperatorRoutes, shipmentsRoutes } from './modules/shipments/routes.ts';
 import { trackingRoutes } from './modules/shipments/tracking.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
@@ -51,7 +51,6 @@ const API_MODULES: Mount[] = [
   imagesRoutes,
   organizationRoutes,
   ordersRoutes,
-  shippingRoutes,
   shipmentsRoutes,
   claimsRoutes,
   renderingRoutes,
@@ -153,7 +152,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
 
   await app.register(
     async (op) => {
-      operatorRoutes(op, s, opts.operatorToken);
+      operatorRoutes(op, { ...s, seed: (o) => seedDemoOnce(s, s.config.dataDir, o) }, opts.operatorToken);
       for (const mount of OPERATOR_MODULES) mount(op, s);
     },
     { prefix: '/operator' },

@@ -6,7 +6,7 @@ import { loadOrCreateSecret } from './platform/secrets.ts';
 import { startRuntime } from './runtime.ts';
 import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
 import type { SeedResult } from './seed/demo.ts';
-import { demoKeysFile, readDemoKeys } from './seed/demo-keys.ts';
+import { demoKeysFile, readDemoKeys, seedDemoOnce } from './seed/demo-keys.ts';
 import type { Services } from './services.ts';
 
 // Files this process creates (the embedded database, blobs, secrets) are its user's alone.
@@ -20,7 +20,7 @@ process.umask(0o077);
 async function demoOnStart(s: Services): Promise<SeedResult | null> {
   if (s.db.kind === 'postgres' && (await s.organization.countOrganizations()) > 0)
     return readDemoKeys(s.config.dataDir);
-  return (await s.seed()).result;
+  return (await seedDemoOnce(s, s.config.dataDir)).result;
 }
 
 /** What a person needs to try the service: addresses, a working key, a curl line and sign-ins. */

@@ -15,7 +15,7 @@ import { registerMaintenanceJobs } from './modules/maintenance/jobs.ts';
 import { eventsService } from './modules/webhooks/events.ts';
 import { deliveryAttempts } from './modules/webhooks/delivery.ts';
 import { registerWebhookJobs } from './modules/webhooks/jobs.ts';
-import { collectOrganizationIds, productUpdatedListener } from './modules/webhooks/product-events.ts';
+import { productUpdatedListener } from './modules/webhooks/product-events.ts';
 import { SecretBox } from './modules/webhooks/secrets.ts';
 import { webhooksService } from './modules/webhooks/service.ts';
 import { imagesService } from './modules/images/service.ts';
@@ -26,11 +26,10 @@ import { registerRenderingJobs } from './modules/rendering/jobs.ts';
 import { ordersService } from './modules/orders/service.ts';
 import { shippingService } from './modules/shipping/service.ts';
 import { shipmentsService } from './modules/shipments/service.ts';
-import { registerCallbackJob } from './modules/shipments/callback.ts';
+import { registerCallbackJob } from './modules/orders/callback.ts';
 import { claimsService } from './modules/claims/service.ts';
 import { registerClaimsJobs } from './modules/claims/jobs.ts';
 import { dashboardService } from './modules/dashboard/service.ts';
-import { seedDemoOnce } from './seed/demo-keys.ts';
 import { RequestLog } from './modules/requestlog/recorder.ts';
 
 export interface CoreDeps {
@@ -88,7 +87,7 @@ export function createServices(core: CoreDeps) {
     blobs,
     config,
     changes,
-    organizationExists: (id) => organization.organizationRow(id),
+    organization,
   });
 
   // --- images (issue 3) ---
@@ -102,18 +101,11 @@ export function createServices(core: CoreDeps) {
     organization,
     images,
     events,
-    catalog: {
-      orderableProducts: (orgId, refs) => catalog.orderableProducts(orgId, refs),
-      packagingForOrganization: (orgId, ref) => catalog.visiblePackaging(orgId, ref).catch(() => null),
-    },
+    catalog,
   });
-  // A pre-order waits for its prelaunched products; the launch releases it.
-  catalog.onProductChanged(async (c) => {
-    if (c.status?.from === 'prelaunched' && (c.status.to === 'launched' || c.status.to === 'sunsetted'))
-      await orders.releasePreorders(c.productReference);
-  });
-  const shipping = shippingService({ orders });
-  const shipments = shipmentsService({ db, clock, config, organization, events });
+  catalog.onProductChanged(orders.productChanged);
+  const shipping = shippingService();
+  const shipments = shipmentsService({ db, clock, config, organization, orders, events });
 
   // --- claims (issue 5) ---
   const claims = claimsService({ db, clock, cursors, blobs, config, log, orders, shipments, shipping, events });
@@ -150,10 +142,6 @@ export function createServices(core: CoreDeps) {
     requestLog,
     testClocks,
     // --- services above, listed here ---
-    seed: async (opts: { rotateKeys?: boolean } = {}) => {
-      if (config.env === 'production') throw new Error('demo data is never seeded in production');
-      return seedDemoOnce(services, opts);
-    },
   };
 
   registerMaintenanceJobs(services);
@@ -163,15 +151,7 @@ export function createServices(core: CoreDeps) {
   registerRenderingJobs(services);
   registerCatalogJobs(services);
   registerWebhookJobs(services);
-  catalog.onProductChanged(
-    productUpdatedListener({
-      db,
-      events,
-      productFor: (orgId, ref) => catalog.freshProduct(orgId, ref),
-      allOrganizationIds: () =>
-        collectOrganizationIds((cursor) => organization.listOrganizations({ cursor, limit: 100 })),
-    }),
-  );
+  catalog.onProductChanged(productUpdatedListener({ db, events, catalog, organization }));
 
   return services;
 }

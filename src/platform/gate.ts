@@ -17,8 +17,10 @@ export class Gate {
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.running >= this.active) {
       if (this.queue.length >= this.waiting)
-        throw new ApiError(503, 'service_busy', `Too much ${this.what} at once; retry in a second`, undefined, {
-          'retry-after': '1',
+        throw new ApiError('service_busy', `Too much ${this.what} at once; retry in a second`, {
+          headers: {
+            'retry-after': '1',
+          },
         });
       await new Promise<void>((resolve) => this.queue.push(resolve));
     } else this.running++;

@@ -36,7 +36,7 @@ const MAX_PARALLEL_DECODES = 2;
 /** A pathological file must not hold a decode slot for ever. */
 const PROCESSING_TIMEOUT_SECONDS = 120;
 
-const invalid = (message: string) => new ApiError(400, 'invalid_image', message);
+const invalid = (message: string) => new ApiError('invalid_image', message);
 
 // libvips keeps recent operations and their pixels (up to 50 MB) for reuse; every upload and render
 // here works on different bytes, so the cache would only add to the server's memory.

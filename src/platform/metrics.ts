@@ -121,7 +121,7 @@ export function installMetrics(app: FastifyInstance, deps: { db: Db }, operatorT
     const auth = request.headers.authorization ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
     if (!token || !sameToken(token, operatorToken))
-      throw new ApiError(401, 'unauthorized', 'GET /metrics needs the operator token as a Bearer token');
+      throw new ApiError('unauthorized', 'GET /metrics needs the operator token as a Bearer token');
     let jobs: Record<string, number> | null = null;
     let databaseUp = true;
     try {

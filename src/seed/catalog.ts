@@ -5,7 +5,7 @@ import { stageOn } from '../modules/catalog/lifecycle.ts';
 import type { ImportDocument, ProductStatus } from '../modules/catalog/schemas.ts';
 import type { Static } from '../platform/http/schemas.ts';
 import { SUFFIXED_SKU_FROM } from '../modules/catalog/writer.ts';
-import type { Services } from '../services.ts';
+import type { SeedDeps } from './deps.ts';
 
 /**
  * The day the demo catalog's lifecycle stages are computed for. Fixed, so the demo and the tests
@@ -256,7 +256,7 @@ export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
 }
 
 /** Applies the demo catalog; `orgIds` are the demo organizations in seed order. */
-export async function seedCatalog(s: Services, orgIds: string[]): Promise<void> {
+export async function seedCatalog(s: Pick<SeedDeps, 'catalog'>, orgIds: string[]): Promise<void> {
   await s.catalog.importCatalogOnce(demoCatalogFile(orgIds));
 }
 

@@ -1,4 +1,4 @@
-import type { Services } from '../services.ts';
+import type { SeedDeps } from './deps.ts';
 
 export interface DashboardSeedUser {
   email: string;
@@ -15,7 +15,7 @@ const PARTNERS = [
 const OPERATOR = { email: 'operator@pod-service.example', password: 'operator-password-1' };
 
 /** Creates the demo users once; a later run finds them by e-mail and leaves them as they are. */
-export async function seedDashboard(s: Services, orgIds: string[]): Promise<DashboardSeedUser[]> {
+export async function seedDashboard(s: Pick<SeedDeps, 'dashboard'>, orgIds: string[]): Promise<DashboardSeedUser[]> {
   const out: DashboardSeedUser[] = [];
   for (const [i, p] of PARTNERS.entries()) {
     const orgId = orgIds[i];

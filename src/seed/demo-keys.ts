@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Services } from '../services.ts';
-import { type SeedResult, seedDemo } from './demo.ts';
+import type { SeedDeps } from './deps.ts';
+import { type SeedResult, seedDemoUnlessProduction } from './demo.ts';
 
 /** The demo keys and sign-ins of the last seeding, kept for the start banner (0600). */
 export const demoKeysFile = (dataDir: string) => join(dataDir, 'demo-keys.json');
@@ -18,7 +18,7 @@ export function readDemoKeys(dataDir: string): SeedResult | null {
 }
 
 /** Whether every demo organization already exists (found by its first store's code). */
-async function demoDataPresent(s: Pick<Services, 'organization'>): Promise<boolean> {
+async function demoDataPresent(s: Pick<SeedDeps, 'organization'>): Promise<boolean> {
   for (const code of ['DEMO1', 'OTHER1']) if (!(await s.organization.storeByCode(code))) return false;
   return true;
 }
@@ -37,11 +37,14 @@ export interface DemoSeeding {
  * revokes the demo keys and issues new ones. Keys are shown again only through the keys file, since
  * the database keeps hashes only.
  */
-export async function seedDemoOnce(s: Services, opts: { rotateKeys?: boolean } = {}): Promise<DemoSeeding> {
-  const dataDir = s.config.dataDir;
+export async function seedDemoOnce(
+  s: SeedDeps,
+  dataDir: string,
+  opts: { rotateKeys?: boolean } = {},
+): Promise<DemoSeeding> {
   const file = demoKeysFile(dataDir);
   if (!opts.rotateKeys && (await demoDataPresent(s))) return { keysIssued: false, result: readDemoKeys(dataDir), file };
-  const result = await seedDemo(s);
+  const result = await seedDemoUnlessProduction(s);
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`, { mode: 0o600 });
   return { keysIssued: true, result, file };
 }

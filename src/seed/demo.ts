@@ -1,4 +1,4 @@
-import type { Services } from '../services.ts';
+import type { SeedDeps } from './deps.ts';
 import { seedCatalog } from './catalog.ts';
 import { seedClaims } from './claims.ts';
 import { type RenderingSeed, seedRendering } from './rendering.ts';
@@ -112,7 +112,7 @@ const DEMO: OrgSpec[] = [
 
 const KEY_NAMES = { full: 'demo (full access)', readOnly: 'demo (read-only)' };
 
-async function createOrganization(s: Services, spec: OrgSpec) {
+async function createOrganization(s: SeedDeps, spec: OrgSpec) {
   const org = await s.organization.createOrganization({ name: spec.name, rendertokenLimit: spec.rendertokenLimit });
   const accounts = [];
   for (const a of spec.accounts) {
@@ -150,7 +150,7 @@ async function createOrganization(s: Services, spec: OrgSpec) {
   return org.reference;
 }
 
-async function describe(s: Services, orgId: string): Promise<DemoOrganization> {
+async function describe(s: SeedDeps, orgId: string): Promise<DemoOrganization> {
   await s.organization.reissueKeys(orgId, [KEY_NAMES.full, KEY_NAMES.readOnly]);
   const full = await s.organization.createApiKey(orgId, { name: KEY_NAMES.full });
   const readOnly = await s.organization.createApiKey(orgId, { name: KEY_NAMES.readOnly, readOnly: true });
@@ -176,7 +176,7 @@ async function describe(s: Services, orgId: string): Promise<DemoOrganization> {
  * Loads the demo data once (keyed by the demo store codes) and issues fresh demo API keys on every
  * run, since secrets are stored only as hashes and cannot be shown again.
  */
-export async function seedDemo(s: Services): Promise<SeedResult> {
+export async function seedDemo(s: SeedDeps): Promise<SeedResult> {
   let created = false;
   const orgIds: string[] = [];
   for (const spec of DEMO) {
@@ -196,4 +196,10 @@ export async function seedDemo(s: Services): Promise<SeedResult> {
   const rendering = await seedRendering(s, orgIds);
   const dashboardUsers = await seedDashboard(s, orgIds);
   return { created, organizations, rendering, claimcategories, dashboardUsers };
+}
+
+/** What the runtime, the CLI and the operator API call: demo data never reaches a production database. */
+export async function seedDemoUnlessProduction(s: SeedDeps): Promise<SeedResult> {
+  if (s.config.env === 'production') throw new Error('demo data is never seeded in production');
+  return seedDemo(s);
 }

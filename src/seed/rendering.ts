@@ -1,4 +1,4 @@
-import type { Services } from '../services.ts';
+import type { SeedDeps } from './deps.ts';
 import { drawTemplate, type SceneStyle } from '../modules/rendering/assets.ts';
 import type { CompositionImport } from '../modules/rendering/import.ts';
 import type { PrintArea } from '../modules/rendering/renderer.ts';
@@ -38,7 +38,10 @@ const LAYOUT: Record<string, { size: { width: number; height: number }; area: Pr
  * the first organization, perspectives in three formats and sizes, token costs 2, 3 and 5, and one
  * composition that is no longer available.
  */
-export async function seedRendering(s: Services, orgIds: string[]): Promise<RenderingSeed> {
+export async function seedRendering(
+  s: Pick<SeedDeps, 'catalog' | 'rendering'>,
+  orgIds: string[],
+): Promise<RenderingSeed> {
   const products = new Map<string, { reference: string; group: string }>();
   // Only the products composed below: the catalog holds hundreds.
   const used = new Set([

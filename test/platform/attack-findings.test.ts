@@ -10,6 +10,7 @@ import { PgliteDb } from '../../src/platform/db/pglite.ts';
 import { LocalBlobStore } from '../../src/platform/storage.ts';
 import { embeddedIpv4, isPrivateAddress } from '../../src/platform/http/targets.ts';
 import { createLogger, redactUrl } from '../../src/runtime.ts';
+import { seedDemoUnlessProduction } from '../../src/seed/demo.ts';
 import { OPERATOR_TOKEN, type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { ADDRESS, createOrder, expectError, orderBody, uploadImage } from '../orders/helpers.ts';
 
@@ -153,7 +154,7 @@ describe('seeding in production', () => {
   it('is refused, through the operator API and the services', async () => {
     const res = await operator(t, 'POST', '/seed');
     expectError(res, 403, 'not_in_production');
-    await assert.rejects(() => t.s.seed(), /never seeded in production/);
+    await assert.rejects(() => seedDemoUnlessProduction(t.s), /never seeded in production/);
   });
   it("the first operator gets a password of the operator's choosing, none published", async () => {
     const res = await operator(t, 'POST', '/users', {

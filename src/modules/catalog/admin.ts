@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Static } from 'typebox';
-import type { ChangeFeed } from '../../platform/cache.ts';
-import type { Clock } from '../../platform/clock.ts';
-import { type Db, type Executor, PG_DEADLOCK, PG_UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/index.ts';
-import { badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { type Executor, PG_DEADLOCK, PG_UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/index.ts';
+import { badRequest, conflict, mustFind } from '../../platform/errors.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
-import type { BlobStore } from '../../platform/storage.ts';
 import { deriveFromDevices } from './derive.ts';
 import { checkDevices } from './devices.ts';
 import { CATALOG_TOPIC } from './events.ts';
@@ -17,19 +14,16 @@ import { layerImages, printSpecFor } from './geometry.ts';
 import { forwardOnly, stageOn } from './lifecycle.ts';
 import { type PrintSpec, type ProductRow, type ProductView, catalogWrites as w } from './repo.ts';
 import type { ImportDocument, ProductChange as ProductChangeBody, ProductStatus, StockIn } from './schemas.ts';
+import type { CatalogDeps } from './deps.ts';
 import { type Outcome, type ProductFiles, allFiles, placeFiles, productWriter } from './writer.ts';
 
 type Doc = Static<typeof ImportDocument>;
 
-export function catalogAdmin(deps: {
-  db: Db;
-  clock: Clock;
-  cursors: Cursors;
-  blobs: BlobStore;
-  organizationExists: (orgId: string) => Promise<unknown>;
-  detail: (id: string, view: ProductView) => Promise<Record<string, unknown>>;
-  changes: ChangeFeed;
-}) {
+export function catalogAdmin(
+  deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors' | 'blobs' | 'changes' | 'organization'> & {
+    detail: (id: string, view: ProductView) => Promise<Record<string, unknown>>;
+  },
+) {
   const { db, clock } = deps;
 
   /** Two writers racing for the same new key or rows: the loser is told to apply again, not a 500. */
@@ -57,11 +51,8 @@ export function catalogAdmin(deps: {
   async function checkOrganization(ref: string | null | undefined, where: string): Promise<string | null> {
     if (ref === undefined || ref === null) return null;
     if (!isReference('Organization', ref)) throw badRequest(`${where} is not an organization reference`);
-    try {
-      await deps.organizationExists(ref);
-    } catch {
+    if (!(await deps.organization.findOrganization(ref)))
       throw badRequest(`${where}: organization ${ref} does not exist`);
-    }
     return ref;
   }
 
@@ -334,9 +325,7 @@ export function catalogAdmin(deps: {
   }
 
   async function productView(ref: string) {
-    const view = isReference('Product', ref) ? await w.product(db, ref) : null;
-    if (!view) throw notFound('Product', ref);
-    return view;
+    return mustFind(isReference('Product', ref) ? await w.product(db, ref) : null, 'Product', ref);
   }
 
   const admin = {
@@ -348,8 +337,7 @@ export function catalogAdmin(deps: {
       const files = await placeFiles(change, 'body');
       await storeFiles(deps.blobs, allFiles(files));
       await write(async (tx) => {
-        const cur = isReference('Product', ref) ? await w.lockProduct(tx, ref) : null;
-        if (!cur) throw notFound('Product');
+        const cur = mustFind(isReference('Product', ref) ? await w.lockProduct(tx, ref) : null, 'Product', ref);
         const view = (await w.product(tx, ref))!;
         const item = (await w.lockItem(tx, cur.item_id))!;
         if (change.stock)
@@ -437,8 +425,7 @@ export function catalogAdmin(deps: {
     /** Stock of a warehouse item, by SKU or reference. */
     async setItemStock(key: string, stock: Static<typeof StockIn>) {
       return write(async (tx) => {
-        const found = await w.itemByKey(tx, key);
-        if (!found) throw notFound('Item', key);
+        const found = mustFind(await w.itemByKey(tx, key), 'Item', key);
         const item = (await w.lockItem(tx, found.id))!;
         await setStock(tx, item, stock.logicalQuantity, stock.physicalQuantity ?? item.physical_quantity);
         const after = (await w.lockItem(tx, item.id))!;
@@ -465,18 +452,21 @@ export function catalogAdmin(deps: {
       };
     },
     async operatorProducts(page: PageRequest) {
-      const ks = keyset(deps.cursors, 'operator-products', page);
-      const p = pageOf(deps.cursors, 'operator-products', ks, await w.allProducts(db, ks), (v) => ({
-        reference: v.id,
-        legacyItemSKU: v.legacy_item_sku,
-        name: v.name,
-        status: v.status,
-        printable: v.printable,
-        productgroupReference: v.productgroup_id,
-        privateOrganizationReference: v.private_organization_id,
-        availableQuantity: Math.max(0, v.logical_quantity),
-      }));
-      return { products: p.items, nextCursor: p.nextCursor };
+      return listPage(deps.cursors, page, {
+        plural: 'products',
+        scope: 'operator-products',
+        load: (ks) => w.allProducts(db, ks),
+        item: (v) => ({
+          reference: v.id,
+          legacyItemSKU: v.legacy_item_sku,
+          name: v.name,
+          status: v.status,
+          printable: v.printable,
+          productgroupReference: v.productgroup_id,
+          privateOrganizationReference: v.private_organization_id,
+          availableQuantity: Math.max(0, v.logical_quantity),
+        }),
+      });
     },
   };
   return admin;

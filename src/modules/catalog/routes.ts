@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { parse as parseYaml } from 'yaml';
-import { ApiError, notFound } from '../../platform/errors.ts';
+import { ApiError, mustFind } from '../../platform/errors.ts';
 import { Open, Page, PageQuery, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
 import type { BlobStore } from '../../platform/storage.ts';
-import type { Services } from '../../services.ts';
+import type { Config } from '../../config.ts';
+import type { CatalogService } from './service.ts';
 import type { MediaRow } from './repo.ts';
 import {
   ImportDocument,
@@ -50,13 +51,19 @@ export async function sendMedia(req: FastifyRequest, reply: FastifyReply, blobs:
   );
   reply.header('etag', etag).header('last-modified', m.modified_at.toUTCString());
   if (notModified(req, etag, m.modified_at)) return reply.status(304).send();
-  const file = await blobs.stream(m.blob_key);
-  if (!file) throw notFound('Media file');
+  const file = mustFind(await blobs.stream(m.blob_key), 'Media file');
   reply.header('content-type', m.content_type).header('content-length', String(file.size));
   return reply.send(file.stream);
 }
 
-export function catalogRoutes(app: FastifyInstance, s: Services): void {
+/** What the catalog routes use. */
+export type CatalogRouteDeps = {
+  catalog: CatalogService;
+  blobs: BlobStore;
+  config: Pick<Config, 'uploadLimitBytes'>;
+};
+
+export function catalogRoutes(app: FastifyInstance, s: CatalogRouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get(
@@ -170,7 +177,7 @@ export function catalogRoutes(app: FastifyInstance, s: Services): void {
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
 
 /** Catalog import and product changes for operators and the CLI. */
-export function catalogOperatorRoutes(app: FastifyInstance, s: Services): void {
+export function catalogOperatorRoutes(app: FastifyInstance, s: CatalogRouteDeps): void {
   app.register(async (op) => {
     // Own scope: the YAML parser applies to these routes only, and a text body is no catalog.
     op.removeContentTypeParser('text/plain');
@@ -179,7 +186,7 @@ export function catalogOperatorRoutes(app: FastifyInstance, s: Services): void {
         done(null, parseYaml(body as string, { maxAliasCount: 100 }));
       } catch (err) {
         done(
-          new ApiError(400, 'invalid_request', `Body is not valid YAML: ${(err as Error).message.split('\n')[0]}`),
+          new ApiError('invalid_request', `Body is not valid YAML: ${(err as Error).message.split('\n')[0]}`),
           undefined,
         );
       }

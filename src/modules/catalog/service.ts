@@ -1,12 +1,9 @@
-import type { Config } from '../../config.ts';
-import { type ChangeFeed, ReadCache } from '../../platform/cache.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/index.ts';
-import { notFound } from '../../platform/errors.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { ReadCache } from '../../platform/cache.ts';
+import { mustFind } from '../../platform/errors.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference } from '../../platform/ids.ts';
-import type { BlobStore } from '../../platform/storage.ts';
 import { catalogAdmin } from './admin.ts';
+import type { CatalogDeps } from './deps.ts';
 import { CATALOG_TOPIC, type ProductChange, type ProductChangeListener } from './events.ts';
 import {
   type ItemRow,
@@ -65,17 +62,10 @@ export const toPackaging = (p: PackagingRow) => ({
 });
 
 export type CatalogService = ReturnType<typeof catalogService>;
+/** A product media file's record as other modules get it (the dashboard streams `blob_key`). */
+export type MediaRecord = MediaRow;
 
-export function catalogService(deps: {
-  db: Db;
-  clock: Clock;
-  cursors: Cursors;
-  blobs: BlobStore;
-  config: Pick<Config, 'publicBaseUrl'>;
-  /** Throws when the organization does not exist (the organization service's `organizationRow`). */
-  organizationExists: (orgId: string) => Promise<unknown>;
-  changes: ChangeFeed;
-}) {
+export function catalogService(deps: CatalogDeps) {
   const { db, cursors } = deps;
   const listeners: ProductChangeListener[] = [];
   const mediaUrl = (productId: string, filename: string) =>
@@ -120,9 +110,7 @@ export function catalogService(deps: {
   });
 
   async function visibleRow(orgId: string, ref: string): Promise<ProductView> {
-    const row = isReference('Product', ref) ? await reads.product(db, orgId, ref) : null;
-    if (!row) throw notFound('Product', ref);
-    return row;
+    return mustFind(isReference('Product', ref) ? await reads.product(db, orgId, ref) : null, 'Product', ref);
   }
 
   const admin = catalogAdmin({
@@ -151,18 +139,21 @@ export function catalogService(deps: {
   }
   async function productDetail(orgId: string, ref: string, fresh: boolean) {
     const [found] = await visibleProducts(orgId, [ref], fresh);
-    if (!found) throw notFound('Product', ref);
-    return found.detail;
+    return mustFind(found, 'Product', ref).detail;
   }
 
   const service = {
     async listProducts(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'products', page);
-      const p = pageOf(cursors, 'products', ks, await reads.products(db, orgId, ks), toListItem);
-      return { products: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'products',
+        load: (ks) => reads.products(db, orgId, ks),
+        item: toListItem,
+      });
     },
     /** Archived products leave the list but still answer here. */
     product: (orgId: string, ref: string) => productDetail(orgId, ref, false),
+    /** The product as GET shows it, or null when the organization cannot see it. */
+    findProduct: async (orgId: string, ref: string) => (await visibleProducts(orgId, [ref]))[0]?.detail ?? null,
     /**
      * Read past the cache: the change job may run on a node that has not yet heard of the change
      * it reports.
@@ -171,44 +162,45 @@ export function catalogService(deps: {
     /** A media file's record; the caller streams `blob_key` from the blob store. */
     async mediaFile(orgId: string, ref: string, filename: string): Promise<MediaRow> {
       const row = await visibleRow(orgId, ref);
-      const media = await reads.mediaFile(db, row.id, filename);
-      if (!media) throw notFound('Media file', `${ref}/${filename}`);
-      return media;
+      return mustFind(await reads.mediaFile(db, row.id, filename), 'Media file', `${ref}/${filename}`);
     },
+    /** The operator's form of `mediaFile`: any product's file, null when there is none. */
+    anyMediaFile: (productId: string, filename: string) => reads.mediaFile(db, productId, filename),
     async lookupLegacySku(orgId: string, sku: string) {
-      const row = await reads.productByLegacySku(db, orgId, sku);
-      if (!row) throw notFound(`Product with legacyItemSku ${sku}`);
+      const row = mustFind(await reads.productByLegacySku(db, orgId, sku), `Product with legacyItemSku ${sku}`);
       return { productReference: row.id };
     },
     async listProductgroups(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'productgroups', page);
-      const p = pageOf(cursors, 'productgroups', ks, await reads.productgroups(db, orgId, ks), toProductgroup);
-      return { productgroups: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'productgroups',
+        load: (ks) => reads.productgroups(db, orgId, ks),
+        item: toProductgroup,
+      });
     },
     async listPackagings(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'packagings', page);
-      const p = pageOf(cursors, 'packagings', ks, await reads.packagings(db, orgId, ks), toPackaging);
-      return { packagings: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'packagings',
+        load: (ks) => reads.packagings(db, orgId, ks),
+        item: toPackaging,
+      });
     },
     /** Only stock the organization itself stores at the service. */
     async listItems(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'items', page);
-      const rows = await reads.items(db, orgId, ks);
-      const links = rows.length
-        ? await reads.productsOfItems(
-            db,
-            orgId,
-            rows.map((r) => r.id),
-          )
-        : [];
-      const p = pageOf(cursors, 'items', ks, rows, (i: ItemRow) => ({
-        reference: i.id,
-        sku: i.sku,
-        logicalQuantity: i.logical_quantity,
-        physicalQuantity: i.physical_quantity,
-        products: links.filter((l) => l.item_id === i.id).map((l) => ({ reference: l.id })),
-      }));
-      return { items: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'items',
+        load: (ks) => reads.items(db, orgId, ks),
+        async items(rows: ItemRow[]) {
+          const ids = rows.map((r) => r.id);
+          const links = ids.length ? await reads.productsOfItems(db, orgId, ids) : [];
+          return rows.map((i) => ({
+            reference: i.id,
+            sku: i.sku,
+            logicalQuantity: i.logical_quantity,
+            physicalQuantity: i.physical_quantity,
+            products: links.filter((l) => l.item_id === i.id).map((l) => ({ reference: l.id })),
+          }));
+        },
+      });
     },
 
     // ---- for other modules ----
@@ -221,13 +213,19 @@ export function catalogService(deps: {
       return toOrderable(await visibleRow(orgId, ref));
     },
     async visibleProductgroup(orgId: string, ref: string) {
-      const row = isReference('Productgroup', ref) ? await reads.productgroup(db, orgId, ref) : null;
-      if (!row) throw notFound('Productgroup', ref);
+      const row = mustFind(
+        isReference('Productgroup', ref) ? await reads.productgroup(db, orgId, ref) : null,
+        'Productgroup',
+        ref,
+      );
       return { ...toProductgroup(row), priceCents: row.price_cents };
     },
     async visiblePackaging(orgId: string, ref: string) {
-      const row = isReference('Packaging', ref) ? await reads.packaging(db, orgId, ref) : null;
-      if (!row) throw notFound('Packaging', ref);
+      const row = mustFind(
+        isReference('Packaging', ref) ? await reads.packaging(db, orgId, ref) : null,
+        'Packaging',
+        ref,
+      );
       return toPackaging(row);
     },
     /** The orders module's form of `visiblePackaging`: null instead of a 404. */

@@ -1,20 +1,14 @@
 import type { Static } from 'typebox';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
-import { badRequest, conflict } from '../../platform/errors.ts';
-import type { OrdersService } from '../orders/service.ts';
-import type { ShipmentsService } from '../shipments/service.ts';
+import type { Executor } from '../../platform/db/index.ts';
+import { badRequest, conflict, mustFind } from '../../platform/errors.ts';
+import type { ClaimsDeps } from './deps.ts';
 import type { EvidenceService } from './evidence.ts';
 import { type ClaimlineRow, type ClaimRow, claimsRepo as repo } from './repo.ts';
 import type { DecideBody } from './schemas.ts';
 
-interface DecideDeps {
-  db: Db;
-  clock: Clock;
-  orders: Pick<OrdersService, 'createReplacementOrder'>;
-  shipments: Pick<ShipmentsService, 'shipmentRow' | 'shipmentAddress'>;
+interface DecideDeps extends Pick<ClaimsDeps, 'db' | 'clock' | 'orders' | 'shipments'> {
   evidence: EvidenceService;
-  mustClaim: (orgId: string | null, ref: string) => Promise<ClaimRow>;
+  findClaim: (orgId: string | null, ref: string) => Promise<ClaimRow | null>;
   changed: (tx: Executor, c: ClaimRow, type: 'claim.updated') => Promise<unknown>;
 }
 
@@ -63,7 +57,7 @@ export function claimDecisions(deps: DecideDeps) {
      * quantities become a replacement order per original order, to where the shipment went.
      */
     async decide(orgId: string | null, ref: string, decision: Decision): Promise<void> {
-      const c = await deps.mustClaim(orgId, ref);
+      const c = mustFind(await deps.findClaim(orgId, ref), 'Claim', ref);
       await db.tx(async (tx) => {
         const claim = (await repo.claim(tx, c.organization_id, c.id, true))!;
         if (claim.status !== 'pending')

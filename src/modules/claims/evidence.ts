@@ -1,11 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
+import type { Executor } from '../../platform/db/index.ts';
 import { ApiError, badRequest } from '../../platform/errors.ts';
 import { isReference, newReference, randomId } from '../../platform/ids.ts';
 import { inspectImage } from '../../platform/images.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
-import type { BlobStore } from '../../platform/storage.ts';
+import type { ClaimsDeps } from './deps.ts';
 import { EVIDENCE_RETENTION_DAYS, UNUSED_EVIDENCE_DAYS, addDays } from './days.ts';
 import { type EvidenceRow, claimsRepo as repo } from './repo.ts';
 import { MAX_EVIDENCE } from './schemas.ts';
@@ -15,12 +13,7 @@ export const PURGE_JOB = 'claims.evidence-purge';
 
 const TOKEN_FILE = /^([0-9a-hjkmnp-tv-z]{32})\.(jpg|png)$/;
 
-export interface EvidenceDeps {
-  db: Db;
-  clock: Clock;
-  blobs: BlobStore;
-  log?: FastifyBaseLogger;
-}
+export type EvidenceDeps = Pick<ClaimsDeps, 'db' | 'clock' | 'blobs' | 'log'>;
 
 const toEvidence = (e: EvidenceRow) => ({
   reference: e.id,
@@ -152,7 +145,7 @@ export function evidenceService(deps: EvidenceDeps) {
 
     /** The file behind an evidence URL, or a 404 when unknown, deleted or purged. */
     async file(fileName: string): Promise<{ bytes: Buffer; contentType: string }> {
-      const gone = () => new ApiError(404, 'not_found', 'Evidence file not found');
+      const gone = () => new ApiError('not_found', 'Evidence file not found');
       const m = TOKEN_FILE.exec(fileName);
       if (!m) throw gone();
       const row = await repo.evidenceByToken(db, m[1]);

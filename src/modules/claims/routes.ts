@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Open, Page, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
 import { formatBytes, postRawUpload } from '../../platform/http/upload.ts';
-import type { Services } from '../../services.ts';
+import type { Config } from '../../config.ts';
+import type { ClaimsService } from './service.ts';
 import {
   ClaimCreated,
   ClaimDetail,
@@ -19,7 +20,10 @@ import {
 const tags = ['Claims'];
 const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
 
-export function claimsRoutes(app: FastifyInstance, s: Services): void {
+/** What the claims routes use. */
+export type ClaimsRouteDeps = { claims: ClaimsService; config: Pick<Config, 'env' | 'uploadLimitBytes'> };
+
+export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
   // The octet-stream parser stays inside this scope, so the JSON endpoints keep answering 415 to it.
   app.register(async (scope) => {
     postRawUpload(scope, {
@@ -155,7 +159,7 @@ export function claimsRoutes(app: FastifyInstance, s: Services): void {
 }
 
 /** Support's side: decisions in production, and the category list. */
-export function claimsOperatorRoutes(app: FastifyInstance, s: Services): void {
+export function claimsOperatorRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(
     '/claims/:claimReference/decide',
@@ -172,7 +176,7 @@ export function claimsOperatorRoutes(app: FastifyInstance, s: Services): void {
 }
 
 /** Evidence files at unguessable URLs, without a key (they are linked from claims). */
-export function claimsPublicRoutes(app: FastifyInstance, s: Services): void {
+export function claimsPublicRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get(
     '/evidence-files/:file',

@@ -1,18 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Static } from 'typebox';
-import type { Config } from '../../config.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
-import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import type { Executor } from '../../platform/db/index.ts';
+import { badRequest, conflict, mustFind } from '../../platform/errors.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
-import type { BlobStore } from '../../platform/storage.ts';
-import { replacementOrdersOfClaim } from '../orders/for-claims.ts';
-import type { OrdersService } from '../orders/service.ts';
-import type { EventsPort } from '../orders/view.ts';
-import type { ShipmentsService } from '../shipments/service.ts';
-import type { ShippingService } from '../shipping/service.ts';
-import type { ShipmentRow } from '../shipments/repo.ts';
+import type { ShipmentRecord } from '../shipments/service.ts';
+import type { ClaimsDeps } from './deps.ts';
 import { claimDecisions } from './decide.ts';
 import { CLOSED_WINDOW_DAYS, addDays, packageMissingOpens, warrantyEnds } from './days.ts';
 import { evidenceService } from './evidence.ts';
@@ -20,19 +12,6 @@ import { type ClaimlineRow, type ClaimRow, claimsRepo as repo } from './repo.ts'
 import type { ItemIssuesBody, ListClaimsQuery, PackageMissingBody } from './schemas.ts';
 import { MAX_EVIDENCE } from './schemas.ts';
 import { claimDetail, listItems, toCategory } from './view.ts';
-
-export interface ClaimsDeps {
-  db: Db;
-  clock: Clock;
-  cursors: Cursors;
-  blobs: BlobStore;
-  config: Pick<Config, 'publicBaseUrl'>;
-  log?: FastifyBaseLogger;
-  orders: Pick<OrdersService, 'orderRow' | 'orderlines' | 'replacementOf' | 'createReplacementOrder'>;
-  shipments: Pick<ShipmentsService, 'shipmentRow' | 'ordersOfShipment' | 'shipmentAddress'>;
-  shipping: Pick<ShippingService, 'deliveryWindow'>;
-  events: EventsPort;
-}
 
 export type ClaimsService = ReturnType<typeof claimsService>;
 
@@ -61,7 +40,13 @@ export function claimsService(deps: ClaimsDeps) {
   const evidenceBase = deps.config.publicBaseUrl.replace(/\/+$/, '');
 
   async function detail(ex: Executor, c: ClaimRow) {
-    return claimDetail(ex, c, evidenceBase, await replacementOrdersOfClaim(ex, c.organization_id, c.id), clock.now());
+    return claimDetail(
+      ex,
+      c,
+      evidenceBase,
+      await orders.replacementOrdersOfClaim(ex, c.organization_id, c.id),
+      clock.now(),
+    );
   }
   const changed = async (tx: Executor, c: ClaimRow, type: 'claim.created' | 'claim.updated') =>
     deps.events.record(tx, {
@@ -70,20 +55,14 @@ export function claimsService(deps: ClaimsDeps) {
       data: { claim: await detail(tx, (await repo.claim(tx, c.organization_id, c.id))!) },
     });
 
-  async function mustClaim(orgId: string | null, ref: string): Promise<ClaimRow> {
-    const row = isReference('Claim', ref) ? await repo.claim(db, orgId, ref) : null;
-    if (!row) throw notFound('Claim', ref);
-    return row;
-  }
-
+  /** `orgId` null: any organization (operator). */
+  const findClaim = async (orgId: string | null, ref: string) =>
+    isReference('Claim', ref) ? repo.claim(db, orgId, ref) : null;
   /** The shipment named in a claim body: another organization's is not found, like a path reference. */
-  async function mustShipment(orgId: string, ref: string): Promise<ShipmentRow> {
-    const row = await shipments.shipmentRow(db, orgId, ref);
-    if (!row) throw new ApiError(404, 'not_found', `Shipment ${ref} not found`);
-    return row;
-  }
+  const bodyShipment = async (orgId: string, ref: string) =>
+    mustFind(await shipments.shipmentRow(db, orgId, ref), `Shipment ${ref}`);
 
-  function checkWarranty(s: ShipmentRow) {
+  function checkWarranty(s: ShipmentRecord) {
     const ends = warrantyEnds(s.shipped_at);
     if (clock.now().getTime() >= ends.getTime()) {
       throw conflict(
@@ -161,7 +140,7 @@ export function claimsService(deps: ClaimsDeps) {
           `${f}.evidenceReferences lists ${refs.length}; a package-missing claim takes 0 to ${MAX_EVIDENCE}`,
           'too_many_evidence_references',
         );
-      const s = await mustShipment(orgId, body.claim.shipmentReference);
+      const s = await bodyShipment(orgId, body.claim.shipmentReference);
       checkWarranty(s);
       const country = (await shipments.shipmentAddress(db, s)).countryCode ?? '';
       const opens = packageMissingOpens(s.shipped_at, deps.shipping.deliveryWindow(country, s.level).maxBusinessDays);
@@ -233,7 +212,7 @@ export function claimsService(deps: ClaimsDeps) {
     async createItemIssues(orgId: string, createdBy: string, body: Static<typeof ItemIssuesBody>) {
       const input = body.claim;
       const f = 'body.claim';
-      const s = await mustShipment(orgId, input.shipmentReference);
+      const s = await bodyShipment(orgId, input.shipmentReference);
       const order = await orders.orderRow(db, orgId, input.orderReference);
       if (!order || order.shipment_id !== s.id)
         throw badRequest(
@@ -331,19 +310,22 @@ export function claimsService(deps: ClaimsDeps) {
       const closedAfter =
         q.closedAfter !== undefined ? new Date(q.closedAfter) : addDays(clock.now(), -CLOSED_WINDOW_DAYS);
       if (Number.isNaN(closedAfter.getTime())) throw badRequest('query.closedAfter must be an ISO 8601 timestamp');
-      const ks = keyset(cursors, 'claims', q as PageRequest);
-      const rows = await repo.claims(db, orgId, ks, closedAfter);
-      const items = await listItems(db, rows);
-      const p = pageOf(cursors, 'claims', ks, rows, (r) => items.find((i) => i.reference === r.id)!);
-      return { claims: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, q as PageRequest, {
+        plural: 'claims',
+        load: (ks) => repo.claims(db, orgId, ks, closedAfter),
+        async items(rows) {
+          const items = await listItems(db, rows);
+          return rows.map((r) => items.find((i) => i.reference === r.id)!);
+        },
+      });
     },
 
     async get(orgId: string, ref: string) {
-      return detail(db, await mustClaim(orgId, ref));
+      return detail(db, mustFind(await findClaim(orgId, ref), 'Claim', ref));
     },
 
     async retract(orgId: string, ref: string) {
-      const c = await mustClaim(orgId, ref);
+      const c = mustFind(await findClaim(orgId, ref), 'Claim', ref);
       await db.tx(async (tx) => {
         const locked = (await repo.claim(tx, orgId, c.id, true))!;
         if (locked.status !== 'pending')
@@ -358,7 +340,7 @@ export function claimsService(deps: ClaimsDeps) {
       });
     },
 
-    ...claimDecisions({ db, clock, orders, shipments, evidence, mustClaim, changed }),
+    ...claimDecisions({ db, clock, orders, shipments, evidence, findClaim, changed }),
   };
   return service;
 }

@@ -1,10 +1,10 @@
 import { badRequest } from '../../platform/errors.ts';
-import type { Services } from '../../services.ts';
+import type { DashboardServices } from './router.ts';
 import { checked, integer, text, value } from './forms.ts';
 import { type Html, badge, field, fmtDate, form, html, safeUrl, statusTone, table } from './html.ts';
 import { orderHistoryRepo } from './order-history-repo.ts';
 
-export type ClaimDetail = Awaited<ReturnType<Services['claims']['get']>>;
+export type ClaimDetail = Awaited<ReturnType<DashboardServices['claims']['get']>>;
 
 /** What the partner ordered on a claimed line: the product's name, the artwork and a mockup of it. */
 export interface LineContext {
@@ -20,14 +20,14 @@ const lineKey = (orderRef: string, index: number) => `${orderRef}#${index}`;
  * `urls` turns an image or render reference into a link the viewer may open (dashboard or console).
  */
 export async function lineContexts(
-  s: Services,
+  s: DashboardServices,
   orgId: string,
   c: ClaimDetail,
   urls: { image: (ref: string) => string; render: (ref: string) => string },
 ): Promise<LineContexts> {
   const out: LineContexts = new Map();
   const orderRefs = [...new Set(c.claimlines.map((l) => l.orderReference ?? c.orderReference))];
-  const orders = await Promise.all(orderRefs.map((ref) => s.orders.get(orgId, ref).catch(() => null)));
+  const orders = await Promise.all(orderRefs.map((ref) => s.orders.find(orgId, ref)));
   for (const o of orders) {
     if (!o) continue;
     for (const l of o.orderlines) {
@@ -35,7 +35,7 @@ export async function lineContexts(
         (x) => (x.orderReference ?? c.orderReference) === o.reference && x.orderlineIndex === l.index,
       );
       if (!claimed) continue;
-      const product = await s.catalog.product(orgId, l.productReference).catch(() => null);
+      const product = await s.catalog.findProduct(orgId, l.productReference);
       const [render] = l.imageReference ? await orderHistoryRepo.renders(s.db, orgId, [l.imageReference]) : [];
       out.set(lineKey(o.reference, l.index), {
         productName: product?.name ?? null,
@@ -46,7 +46,7 @@ export async function lineContexts(
   }
   return out;
 }
-type Decision = Parameters<Services['claims']['decide']>[2];
+type Decision = Parameters<DashboardServices['claims']['decide']>[2];
 
 /** The claim with its lines, evidence images and decisions (partner and operator alike). */
 export function claimView(c: ClaimDetail, orderLink: (ref: string) => string, lines: LineContexts = new Map()): Html {

@@ -1,5 +1,4 @@
 import type { Executor } from '../../platform/db/index.ts';
-import type { MediaRow } from '../catalog/repo.ts';
 
 export interface CatalogFilter {
   /** Part of the name, SKU or reference. */
@@ -61,13 +60,5 @@ export const consoleCatalogRepo = {
       ),
     ]);
     return { brands, devices, caseTypes };
-  },
-
-  async media(ex: Executor, productId: string, filename: string): Promise<MediaRow | null> {
-    const rows = await ex.query<MediaRow & Record<string, unknown>>(
-      'SELECT * FROM product_media WHERE product_id = $1 AND filename = $2',
-      [productId, filename],
-    );
-    return rows[0] ?? null;
   },
 };

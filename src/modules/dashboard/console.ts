@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { badRequest, notFound } from '../../platform/errors.ts';
+import { badRequest, notFound, mustFind } from '../../platform/errors.ts';
 import { jobsRepo } from '../../platform/jobs/queue.ts';
 import { STATUSES as PRODUCT_STATUSES } from '../catalog/schemas.ts';
 import { claimView, decisionForm, decisionFrom, lineContexts } from './claim-views.ts';
@@ -98,8 +98,7 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
   };
   r.app.get('/console/catalog/:ref/media/:filename', { config: { dashboard: 'operator' } }, async (req, reply) => {
     const { ref, filename } = req.params as { ref: string; filename: string };
-    const media = await consoleCatalogRepo.media(s.db, ref, filename);
-    if (!media) throw notFound('Media file');
+    const media = mustFind(await s.catalog.anyMediaFile(ref, filename), 'Media file');
     return sendMedia(req, reply, s.blobs, media);
   });
   r.page('/console/catalog', 'operator', catalogPage);

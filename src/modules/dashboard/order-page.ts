@@ -1,9 +1,9 @@
-import type { Services } from '../../services.ts';
+import type { DashboardServices } from './router.ts';
 import { type Html, badge, euros, fmtDate, html, safeUrl, table } from './html.ts';
 import { orderHistoryRepo } from './order-history-repo.ts';
 
-type Order = Awaited<ReturnType<Services['orders']['get']>>;
-type Shipment = Awaited<ReturnType<Services['shipments']['get']>>;
+type Order = Awaited<ReturnType<DashboardServices['orders']['get']>>;
+type Shipment = Awaited<ReturnType<DashboardServices['shipments']['get']>>;
 interface Snapshot {
   status?: { code?: string };
   dropshipAddressReference?: string | null;
@@ -32,19 +32,22 @@ function changes(before: Snapshot | null, after: Snapshot): string[] {
 }
 
 /** The product, artwork, address, shipment and history sections of a partner's order page. */
-export async function orderSections(s: Services, orgId: string, o: Order, shipment: Shipment | null): Promise<Html> {
+export async function orderSections(
+  s: DashboardServices,
+  orgId: string,
+  o: Order,
+  shipment: Shipment | null,
+): Promise<Html> {
   const productRefs = [...new Set(o.orderlines.map((l) => l.productReference))];
   const products = new Map(
-    await Promise.all(
-      productRefs.map(async (ref) => [ref, await s.catalog.product(orgId, ref).catch(() => null)] as const),
-    ),
+    await Promise.all(productRefs.map(async (ref) => [ref, await s.catalog.findProduct(orgId, ref)] as const)),
   );
   const imageIds = [...new Set(o.orderlines.map((l) => l.imageReference).filter((x): x is string => !!x))];
   const [events, callbacks, renders, address] = await Promise.all([
     orderHistoryRepo.events(s.db, orgId, o.reference),
     orderHistoryRepo.callbacks(s.db, o.reference),
     orderHistoryRepo.renders(s.db, orgId, imageIds),
-    o.dropshipAddressReference ? s.orders.address(orgId, o.dropshipAddressReference).catch(() => null) : null,
+    o.dropshipAddressReference ? s.orders.findAddress(orgId, o.dropshipAddressReference) : null,
   ]);
 
   const lines = table(

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import sharp from 'sharp';
-import { notFound } from '../../platform/errors.ts';
+import { notFound, mustFind } from '../../platform/errors.ts';
 import { sendMedia } from '../catalog/routes.ts';
 import { type Series, gauge, stackedBars } from './charts.ts';
 import { type Html, badge, euros, fmtDate, html, statusTone } from './html.ts';
@@ -107,8 +107,7 @@ ${tile('/dashboard/claims', 'Open claims', counts.open_claims, counts.open_claim
   /** A small picture of the partner's own artwork (never another organization's). */
   const thumbnail = async (orgId: string, ref: string, reply: FastifyReply) => {
     const handle = await s.images.imageForOrganization(orgId, ref);
-    const bytes = handle ? await s.images.readImage(handle.blobKey) : null;
-    if (!bytes) throw notFound('Image');
+    const bytes = mustFind(handle ? await s.images.readImage(handle.blobKey) : null, 'Image');
     const thumb = await sharp(bytes, { limitInputPixels: 7000 * 7000 })
       .resize(240, 240, { fit: 'inside', withoutEnlargement: true })
       .png()

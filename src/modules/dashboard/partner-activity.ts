@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors.ts';
 import { type PolicyName, type Principal, policiesFor } from '../../platform/http/auth.ts';
-import { isReference } from '../../platform/ids.ts';
 import { claimView, decisionForm, decisionFrom, lineContexts } from './claim-views.ts';
 import { type Html, badge, buttonForm, euros, field, fmtDate, html, select, statusTone, table } from './html.ts';
 import { page } from './layout.ts';
@@ -72,10 +71,8 @@ ${nextCursor ? html`<p><a href="/dashboard/orders?${keep.toString()}${keep.size 
 
   const orderPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const o = await s.orders.get(ctx.orgId, refParam(req));
-    const shipment = o.shipmentReference
-      ? await s.shipments.get(ctx.orgId, o.shipmentReference).catch(() => null)
-      : null;
-    const store = await s.organization.store(ctx.orgId, o.storeReference).catch(() => null);
+    const shipment = o.shipmentReference ? await s.shipments.find(ctx.orgId, o.shipmentReference) : null;
+    const store = await s.organization.findStore(ctx.orgId, o.storeReference);
     const helpers: Html[] = [];
     if (testEnv && (o.status.code === 'pending' || o.status.code === 'preorder'))
       helpers.push(
@@ -170,7 +167,7 @@ ${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby
     let found: Html = html``;
     let error: string | null = null;
     if (wanted) {
-      const one = isReference('Render', wanted) ? await s.rendering.render(ctx.orgId, wanted).catch(() => null) : null;
+      const one = await s.rendering.findRender(ctx.orgId, wanted);
       if (!one) error = `No render ${wanted} in this organization`;
       else
         found = html`<section class="card"><h2>Render ${one.reference}</h2><p>${badge(one.status, statusTone(one.status === 'completed' ? 'succeeded' : one.status))} ${one.failureReason ?? ''}</p>${one.status === 'completed' ? html`<img src="/dashboard/renders/${one.reference}/thumbnail" alt="Thumbnail of render ${one.reference}" width="200">` : ''}</section>`;

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { notFound } from '../../platform/errors.ts';
-import type { RequestLogRow } from '../requestlog/repo.ts';
+import { mustFind } from '../../platform/errors.ts';
+import type { RequestLogRecord } from '../requestlog/recorder.ts';
 import { type Html, badge, field, fmtDate, html, select, table } from './html.ts';
 import { page } from './layout.ts';
 import type { DashRouter } from './router.ts';
@@ -23,7 +23,7 @@ function json(v: unknown): Html {
 }
 
 /** What is known of one request; bodies only for errors, and redacted before they were stored. */
-function requestDetail(row: RequestLogRow, extra: Html = html``): Html {
+function requestDetail(row: RequestLogRecord, extra: Html = html``): Html {
   return html`<dl class="facts"><dt>Request id</dt><dd class="ref"><code id="rid-${row.seq}">${row.request_id}</code> <button type="button" class="btn secondary small" data-copy="rid-${row.seq}">Copy</button></dd>
 ${extra}<dt>Time</dt><dd>${fmtDate(row.created_at)}</dd><dt>Request</dt><dd><code>${row.method} ${row.path}</code></dd>
 <dt>Status</dt><dd>${statusBadge(row.status)}${row.error_code ? html` <code>${row.error_code}</code>` : ''}</dd><dt>Latency</dt><dd>${row.latency_ms} ms</dd>
@@ -96,8 +96,7 @@ ${rows.length === PAGE_SIZE ? html`<p><a href="/dashboard/requests?${keep.toStri
   });
 
   r.page('/dashboard/requests/:seq', 'partner', async (req, ctx) => {
-    const row = await s.requestLog.get(ctx.orgId, (req.params as { seq: string }).seq);
-    if (!row) throw notFound('Request');
+    const row = mustFind(await s.requestLog.get(ctx.orgId, (req.params as { seq: string }).seq), 'Request');
     return page(
       ctx.page,
       `${row.method} ${row.path}`,

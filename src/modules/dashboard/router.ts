@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
-import type { Services } from '../../services.ts';
+import type { DashboardPagesDeps } from './deps.ts';
 import { type FormBody, value } from './forms.ts';
 import { html } from './html.ts';
 import { type PageContext, page } from './layout.ts';
-import type { Session } from './service.ts';
+import type { DashboardService, Session } from './service.ts';
+
+/** What dashboard pages are given: the other modules' services they use, and the dashboard's own. */
+export type DashboardServices = DashboardPagesDeps & { dashboard: DashboardService };
 
 export type Area = 'public' | 'partner' | 'operator';
 
@@ -43,7 +46,7 @@ export const LOGIN_CSRF_COOKIE = 'pod_login_csrf';
 export class DashRouter {
   constructor(
     readonly app: FastifyInstance,
-    readonly s: Services,
+    readonly s: DashboardServices,
     /** Every POST path, for the CSRF test that walks all of them. */
     readonly postPaths: string[],
   ) {}
@@ -117,7 +120,7 @@ export function sendHtml(reply: FastifyReply, body: string, status?: number): Fa
 }
 
 /** The page a refused or failed request shows, in the area it was made in. */
-export function errorPage(s: Services, req: FastifyRequest, err: ApiError): string {
+export function errorPage(s: DashboardServices, req: FastifyRequest, err: ApiError): string {
   const area = req.url.startsWith('/console') ? 'console' : req.url.startsWith('/dashboard') ? 'dashboard' : 'public';
   const session = req.dashboardSession;
   const titles: Record<number, string> = {

@@ -3,10 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ApiError, notFound } from '../../platform/errors.ts';
+import { ApiError, mustFind } from '../../platform/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
 import { Strict, Type } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { DashboardServices } from './router.ts';
 import { consolePages } from './console.ts';
 import { consoleOrgPages } from './console-orgs.ts';
 import { installMultipart, required, value } from './forms.ts';
@@ -33,7 +33,7 @@ export const dashboardPostPaths = new WeakMap<object, string[]>();
  * The partner dashboard (/dashboard) and the operator console (/console): server-rendered pages in
  * their own scope, so cookies and form bodies are understood here and nowhere else.
  */
-export function dashboardRoutes(root: FastifyInstance, s: Services): void {
+export function dashboardRoutes(root: FastifyInstance, s: DashboardServices): void {
   const postPaths: string[] = [];
   dashboardPostPaths.set(s, postPaths);
   root.register(async (scope) => {
@@ -69,7 +69,6 @@ export function dashboardRoutes(root: FastifyInstance, s: Services): void {
         const expected = area === 'public' ? (req.cookies[LOGIN_CSRF_COOKIE] ?? '') : (session?.csrf ?? '');
         if (!same(formToken(req), expected)) {
           throw new ApiError(
-            403,
             'csrf_token_invalid',
             'This form has expired or did not come from this site (missing or wrong security token). Reload the page and submit it again.',
           );
@@ -78,13 +77,12 @@ export function dashboardRoutes(root: FastifyInstance, s: Services): void {
       if (area === 'public') return;
       if (!session) {
         if (req.method === 'GET') return redirectToSignIn(req, reply, area);
-        throw new ApiError(401, 'unauthenticated', 'Sign in first.');
+        throw new ApiError('unauthenticated', 'Sign in first.');
       }
       if (area === 'operator' && session.user.role !== 'operator')
-        throw new ApiError(403, 'operator_only', 'The operator console is for the service’s staff only.');
+        throw new ApiError('operator_only', 'The operator console is for the service’s staff only.');
       if (area === 'partner' && session.user.role !== 'partner')
         throw new ApiError(
-          403,
           'partner_only',
           'This page belongs to the partner dashboard; operators use the console at /console.',
         );
@@ -127,8 +125,7 @@ export function dashboardRoutes(root: FastifyInstance, s: Services): void {
       reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(JS),
     );
     scope.get(`${LOGO_PREFIX}:file`, async (req, reply) => {
-      const file = await s.dashboard.logoFile((req.params as { file: string }).file);
-      if (!file) throw notFound('Logo');
+      const file = mustFind(await s.dashboard.logoFile((req.params as { file: string }).file), 'Logo');
       return reply.type(file.contentType).header('cache-control', 'public, max-age=86400, immutable').send(file.data);
     });
 
@@ -232,7 +229,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
       try {
         const password = value(req.body, 'password') ?? '';
         if (password !== (value(req.body, 'passwordRepeat') ?? ''))
-          throw new ApiError(400, 'passwords_differ', 'The two passwords differ');
+          throw new ApiError('passwords_differ', 'The two passwords differ');
         const { cookie: c, session } = await s.dashboard.acceptInvitation(t, password);
         return sessionRedirect(reply, c, session.user.role);
       } catch (err) {
@@ -248,7 +245,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
           sub.setNotFoundHandler((req, reply) =>
             sendHtml(
               reply,
-              errorPage(s, req, new ApiError(404, 'not_found', `There is no page ${req.url.split('?')[0]}`)),
+              errorPage(s, req, new ApiError('not_found', `There is no page ${req.url.split('?')[0]}`)),
               404,
             ),
           );
@@ -277,7 +274,7 @@ function redirectToSignIn(req: FastifyRequest, reply: FastifyReply, area: 'partn
 }
 
 /** Operator API: users are created here (and by the CLI on top of it). */
-export function dashboardOperatorRoutes(app: FastifyInstance, s: Services): void {
+export function dashboardOperatorRoutes(app: FastifyInstance, s: DashboardServices): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const UserBody = Strict({
     email: Type.String({ minLength: 3, maxLength: 254 }),

@@ -1,13 +1,9 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/index.ts';
 import { pgErrorCode, PG_UNIQUE_VIOLATION } from '../../platform/db/index.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
-import type { BlobStore } from '../../platform/storage.ts';
-import type { OrganizationService } from '../organization/service.ts';
+import type { DashboardDeps } from './deps.ts';
 import { Gate } from '../../platform/gate.ts';
-import type { RateLimitStore } from '../../platform/ratelimit/index.ts';
 import { logoFile, storeLogo } from './logos.ts';
 import {
   CLIENT_ATTEMPTS_PER_MINUTE,
@@ -101,19 +97,14 @@ const passwordChecks = new Gate(2, 64, 'sign-ins');
 function tooMany(seconds: number): ApiError {
   const s = Math.max(1, seconds);
   const when = s < 90 ? `${s} second${s === 1 ? '' : 's'}` : `${Math.ceil(s / 60)} minutes`;
-  return new ApiError(429, 'sign_in_throttled', `Too many failed sign-ins. Try again in ${when}.`, undefined, {
-    'retry-after': String(s),
+  return new ApiError('sign_in_throttled', `Too many failed sign-ins. Try again in ${when}.`, {
+    headers: {
+      'retry-after': String(s),
+    },
   });
 }
 
-export function dashboardService(deps: {
-  db: Db;
-  clock: Clock;
-  organization: OrganizationService;
-  blobs: BlobStore;
-  publicBaseUrl: string;
-  rateLimits: RateLimitStore;
-}) {
+export function dashboardService(deps: DashboardDeps) {
   const { db, clock } = deps;
 
   async function insertUser(input: {
@@ -235,7 +226,7 @@ export function dashboardService(deps: {
       const ok = usable && matches;
       if (!ok || !user) {
         await deps.rateLimits.consume(subject, [CLIENT_POLICY]);
-        throw new ApiError(401, 'invalid_credentials', 'The e-mail or password is wrong.');
+        throw new ApiError('invalid_credentials', 'The e-mail or password is wrong.');
       }
       await repo.attemptSucceeded(db, before.id);
       return startSession(user);

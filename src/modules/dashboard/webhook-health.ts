@@ -1,10 +1,10 @@
-import type { Services } from '../../services.ts';
+import type { DashboardServices } from './router.ts';
 import { type Html, badge, fmtDate, html } from './html.ts';
 import { overviewRepo } from './overview-repo.ts';
 
 export type EndpointHealth = Awaited<ReturnType<typeof endpointHealth>>;
 
-export async function endpointHealth(s: Services, orgId: string) {
+export async function endpointHealth(s: DashboardServices, orgId: string) {
   const rows = await overviewRepo.endpointHealth(s.db, orgId, new Date(s.clock.now().getTime() - 86400_000));
   return new Map(rows.map((r) => [r.id, r]));
 }

@@ -52,6 +52,9 @@ export const imagesRepo = {
       (await ex.query<ImageRow>('SELECT * FROM images WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ?? null
     );
   },
+  async byIds(ex: Executor, orgId: string, ids: string[]): Promise<ImageRow[]> {
+    return ex.query<ImageRow>('SELECT * FROM images WHERE organization_id = $1 AND id = ANY($2::text[])', [orgId, ids]);
+  },
   async page(ex: Executor, orgId: string, ks: Keyset): Promise<ImageRow[]> {
     return ex.query<ImageRow>(`SELECT * FROM images WHERE ${PAGE.where} ORDER BY ${PAGE.order} LIMIT $3`, [
       orgId,

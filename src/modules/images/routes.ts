@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Open, Page, PageQuery, RefParams, Strict, errors } from '../../platform/http/schemas.ts';
 import { postRawUpload } from '../../platform/http/upload.ts';
-import type { Services } from '../../services.ts';
+import type { Config } from '../../config.ts';
+import type { ImagesService } from './service.ts';
 import { Image } from './schemas.ts';
 
 const tags = ['Images'];
@@ -11,7 +12,10 @@ const tags = ['Images'];
  * Partner images. Registered in a scope of their own: the octet-stream parser of the upload must
  * not leak to the JSON endpoints of other modules.
  */
-export function imagesRoutes(app: FastifyInstance, s: Services): void {
+export function imagesRoutes(
+  app: FastifyInstance,
+  s: { images: ImagesService; config: Pick<Config, 'uploadLimitBytes'> },
+): void {
   app.register(async (scope) => {
     const r = scope.withTypeProvider<TypeBoxTypeProvider>();
 

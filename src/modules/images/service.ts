@@ -1,23 +1,15 @@
 import { createHash } from 'node:crypto';
 import { ReadCache } from '../../platform/cache.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
-import { notFound } from '../../platform/errors.ts';
+import type { Executor } from '../../platform/db/index.ts';
+import { mustFind } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { type FittedImage, fitWithin, type ImageFormat } from '../../platform/images.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
-import type { BlobStore } from '../../platform/storage.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
+import type { ImagesDeps } from './deps.ts';
 import { type ImageRow, imagesRepo as repo } from './repo.ts';
 
 /** Spec: images larger than this (either side) are downsized automatically. */
 export const MAX_IMAGE_SIDE = 7000;
-
-export interface ImageDeps {
-  db: Db;
-  clock: Clock;
-  cursors: Cursors;
-  blobs: BlobStore;
-}
 
 /** What other modules (orders, rendering) need to know about a partner image. */
 export interface ImageHandle {
@@ -42,7 +34,15 @@ function toImage(r: ImageRow) {
   };
 }
 
-export function imagesService(deps: ImageDeps) {
+const handleOf = (r: ImageRow): ImageHandle => ({
+  reference: r.id,
+  width: r.width,
+  height: r.height,
+  format: r.format,
+  blobKey: r.blob_key,
+});
+
+export function imagesService(deps: ImagesDeps) {
   const { db, clock, cursors, blobs } = deps;
 
   const handles = new ReadCache<ImageHandle>({ maxEntries: 50_000, maxAgeMs: Number.POSITIVE_INFINITY });
@@ -87,14 +87,11 @@ export function imagesService(deps: ImageDeps) {
     },
 
     async list(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'images', page);
-      const p = pageOf(cursors, 'images', ks, await repo.page(db, orgId, ks), toImage);
-      return { images: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, { plural: 'images', load: (ks) => repo.page(db, orgId, ks), item: toImage });
     },
 
     async image(orgId: string, ref: string) {
-      const r = await row(orgId, ref);
-      if (!r) throw notFound('Image', ref);
+      const r = mustFind(await row(orgId, ref), 'Image', ref);
       return toImage(r);
     },
 
@@ -108,9 +105,27 @@ export function imagesService(deps: ImageDeps) {
       const key = `${orgId}/${ref}`;
       const load = async () => {
         const r = await row(orgId, ref, ex);
-        return r ? { reference: r.id, width: r.width, height: r.height, format: r.format, blobKey: r.blob_key } : null;
+        return r ? handleOf(r) : null;
       };
       return ex ? load() : handles.getOne(key, load);
+    },
+
+    /** The same for several references in one query (an order's lines): absent ones are left out. */
+    async imagesForOrganization(orgId: string, refs: string[]): Promise<Map<string, ImageHandle>> {
+      const ids = [...new Set(refs.filter((r) => isReference('Image', r)))];
+      if (ids.length === 0) return new Map();
+      const found = await handles.getMany(
+        ids.map((id) => `${orgId}/${id}`),
+        async (missing) => {
+          const rows = await repo.byIds(
+            db,
+            orgId,
+            missing.map((k) => k.slice(orgId.length + 1)),
+          );
+          return new Map(rows.map((r) => [`${orgId}/${r.id}`, handleOf(r)]));
+        },
+      );
+      return new Map([...found].map(([k, v]) => [k.slice(orgId.length + 1), v]));
     },
 
     /** The stored (possibly downsized) bytes of an image, by the `blobKey` of its handle. */

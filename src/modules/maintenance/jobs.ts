@@ -1,18 +1,17 @@
 import { purgeExpiredIdempotencyKeys } from '../../platform/http/idempotency.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
 import { jobsRepo } from '../../platform/jobs/queue.ts';
-import type { Services } from '../../services.ts';
-import { purgeExpiredEvents } from '../webhooks/jobs.ts';
+import type { MaintenanceDeps } from './deps.ts';
 
 const HOUR = 3600_000;
 
 /** Periodic clean-ups, as jobs that re-enqueue themselves: one chain per deployment via dedupe keys. */
-export function registerMaintenanceJobs(s: Pick<Services, 'worker' | 'db' | 'clock' | 'config' | 'requestLog'>): void {
+export function registerMaintenanceJobs(s: MaintenanceDeps): void {
   s.worker.register('maintenance.hourly', {
     async run() {
       const now = s.clock.now();
       await purgeExpiredIdempotencyKeys(s.db, now);
-      await purgeExpiredEvents(s.db, now);
+      await s.webhooks.purgeExpiredEvents(now);
       await s.requestLog.purgeBefore(new Date(now.getTime() - s.config.requestLogRetentionDays * 24 * HOUR));
       await jobsRepo.purgeSucceeded(s.db, new Date(now.getTime() - 7 * 24 * HOUR));
       await scheduleMaintenance(s, new Date(now.getTime() + HOUR));
@@ -20,7 +19,7 @@ export function registerMaintenanceJobs(s: Pick<Services, 'worker' | 'db' | 'clo
   });
 }
 
-export async function scheduleMaintenance(s: Pick<Services, 'db' | 'clock'>, at = s.clock.now()): Promise<void> {
+export async function scheduleMaintenance(s: Pick<MaintenanceDeps, 'db' | 'clock'>, at = s.clock.now()): Promise<void> {
   const slot = new Date(Math.floor(at.getTime() / HOUR) * HOUR).toISOString();
   await enqueue(
     s.db,

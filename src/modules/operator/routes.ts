@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { jobsRepo } from '../../platform/jobs/queue.ts';
 import { Nullable, PageQuery, Strict, Type } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { OperatorDeps } from './deps.ts';
 import {
   CreateAccount,
   CreateApiKey,
@@ -29,12 +29,12 @@ function tokenMatches(given: string, expected: string): boolean {
  * The operator API: what staff and the CLI use to change a running system. It is not part of the
  * partner contract, so it stays out of the published OpenAPI document.
  */
-export function operatorRoutes(app: FastifyInstance, s: Services, operatorToken: string): void {
+export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorToken: string): void {
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
     if (!token || !tokenMatches(token, operatorToken))
-      throw new ApiError(401, 'unauthorized', 'Operator token missing or wrong (Authorization: Bearer <token>)');
+      throw new ApiError('unauthorized', 'Operator token missing or wrong (Authorization: Bearer <token>)');
   });
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true } as typeof route.schema;
@@ -54,8 +54,8 @@ export function operatorRoutes(app: FastifyInstance, s: Services, operatorToken:
     store: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   });
   r.get('/resolve', { schema: { querystring: ResolveQuery } }, async (req) => {
-    const organization = await o.findOrganization(req.query.organization);
-    const store = req.query.store ? await o.findStore(organization.reference, req.query.store) : undefined;
+    const organization = await o.resolveOrganization(req.query.organization);
+    const store = req.query.store ? await o.resolveStore(organization.reference, req.query.store) : undefined;
     return { organization, ...(store ? { store } : {}) };
   });
   r.get('/organizations/:organizationReference', { schema: { params: OrgParams } }, async (req) => {
@@ -184,7 +184,6 @@ export function operatorRoutes(app: FastifyInstance, s: Services, operatorToken:
     // Demo data has published passwords and keys: it never reaches a production database.
     if (s.config.env === 'production')
       throw new ApiError(
-        403,
         'not_in_production',
         'Demo data is not loaded in production; create the first operator with `podctl users create-operator`',
       );

@@ -1,22 +1,17 @@
-import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
-import { ApiError, badRequest, conflict } from '../../platform/errors.ts';
+import type { Executor } from '../../platform/db/index.ts';
+import { badRequest, conflict, mustFind } from '../../platform/errors.ts';
 import { newReference } from '../../platform/ids.ts';
-import type { OrganizationService } from '../organization/service.ts';
-import type { StoreRow } from '../organization/repo.ts';
+import type { StoreRecord } from '../organization/service.ts';
 import { type Address, isPackstation, validateAddress } from '../shipping/address.ts';
-import { type ShippingLevel, shippingOptions } from '../shipping/data.ts';
-import { enqueueOrderCallback } from '../shipments/callback.ts';
+import { type ShippingLevel, parcelOf, shippingOptions } from '../shipping/data.ts';
+import { enqueueOrderCallback } from './callback.ts';
+import type { OrdersDeps } from './deps.ts';
 import { type OrderlineRow, type OrderRow, type OrderStatus, ordersRepo as repo } from './repo.ts';
-import { type EventsPort, isOpen, orderViewIn, parcelOf, repriceShipping } from './view.ts';
+import { isOpen, orderViewIn, repriceShipping } from './view.ts';
 
-interface ChangeDeps {
-  db: Db;
-  clock: Clock;
-  organization: OrganizationService;
-  events: EventsPort;
-  writable: (store: StoreRow) => void;
-  storeOf: (ex: Executor, o: OrderRow) => Promise<StoreRow>;
+interface ChangeDeps extends Pick<OrdersDeps, 'db' | 'clock' | 'organization' | 'events'> {
+  writable: (store: StoreRecord) => void;
+  storeOf: (ex: Executor, o: OrderRow) => Promise<StoreRecord>;
 }
 
 /** The status an order's lines imply once nothing is left open, else `current`. */
@@ -31,7 +26,7 @@ export function orderChanges(deps: ChangeDeps) {
   const { db, clock, events } = deps;
 
   /** order.updated and the legacy callback, in the transaction of the change. */
-  async function changed(tx: Executor, o: OrderRow, store: StoreRow): Promise<void> {
+  async function changed(tx: Executor, o: OrderRow, store: StoreRecord): Promise<void> {
     await events.record(tx, {
       organizationId: o.organization_id,
       type: 'order.updated',
@@ -43,7 +38,7 @@ export function orderChanges(deps: ChangeDeps) {
   async function lockOrder(
     tx: Executor,
     o: OrderRow,
-  ): Promise<{ order: OrderRow; lines: OrderlineRow[]; store: StoreRow }> {
+  ): Promise<{ order: OrderRow; lines: OrderlineRow[]; store: StoreRecord }> {
     const order = (await repo.order(tx, o.organization_id, o.id, true))!;
     return { order, lines: await repo.lines(tx, [o.id]), store: await deps.storeOf(tx, order) };
   }
@@ -180,8 +175,7 @@ export function orderChanges(deps: ChangeDeps) {
         lines: Array<{ orderlineIndex: number; quantity: number }>;
       },
     ): Promise<{ reference: string }> {
-      const original = await repo.order(tx, r.organizationId, r.orderReference);
-      if (!original) throw new ApiError(404, 'not_found', 'Order not found');
+      const original = mustFind(await repo.order(tx, r.organizationId, r.orderReference), 'Order');
       const originalLines = await repo.lines(tx, [original.id]);
       const store = await deps.storeOf(tx, original);
       const now = clock.now();

@@ -257,6 +257,14 @@ export const ordersRepo = {
       ).length > 0
     );
   },
+  /** The replacement orders a claim's decision created, oldest first. */
+  async replacementOrdersOfClaim(ex: Executor, orgId: string, claimId: string): Promise<string[]> {
+    const rows = await ex.query<{ id: string }>(
+      'SELECT id FROM orders WHERE organization_id = $1 AND replacement_for_claim_id = $2 ORDER BY seq',
+      [orgId, claimId],
+    );
+    return rows.map((r) => r.id);
+  },
   async replacementOf(ex: Executor, orderId: string): Promise<OrderRow | null> {
     return (
       (

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Open, Page, RefParams, Reference, Type, errors } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { OrdersService } from './service.ts';
 import {
   AddressChangeBody,
   AddressOut,
@@ -10,11 +10,13 @@ import {
   ListOrdersQuery,
   LookupQuery,
   OrderOut,
+  QuoteBody,
+  QuoteOut,
 } from './schemas.ts';
 
 const tags = ['Orders'];
 
-export function ordersRoutes(app: FastifyInstance, s: Services): void {
+export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
 
@@ -126,5 +128,21 @@ export function ordersRoutes(app: FastifyInstance, s: Services): void {
       },
     },
     async (req) => s.orders.lookupByCustomIdentifier(org(req), req.query.customIdentifier),
+  );
+
+  r.post(
+    '/quote',
+    {
+      config: { readOnlyAllowed: true },
+      schema: {
+        operationId: 'quoteShipping',
+        tags,
+        summary: 'Shipping options and prices for a prospective order',
+        description: 'Nothing is stored. The first option is the level an order with these fields would ship with.',
+        body: QuoteBody,
+        response: { 200: QuoteOut, ...errors(403) },
+      },
+    },
+    async (req) => s.orders.quote(org(req), req.body),
   );
 }

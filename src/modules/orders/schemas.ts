@@ -1,20 +1,10 @@
 import { Cents, Nullable, Open, PageQuery, Reference, Strict, Timestamp, Type } from '../../platform/http/schemas.ts';
 import { ADDRESS_FIELDS } from '../../platform/http/schemas.ts';
+import { AddressIn, KindEnum, LevelEnum } from '../shipping/schemas.ts';
 
-export const LevelEnum = Type.Enum(['basic', 'tracked', 'express'], { description: 'ShippingLevel (strict enum)' });
-export const KindEnum = Type.Enum(['dropship', 'combined'], { description: 'ShipmentKind (strict enum)' });
 export const StatusEnum = Type.Enum(['pending', 'preorder', 'in_production', 'shipped', 'canceled'], {
   description: 'OrderStatusCode (strict enum)',
 });
-
-/**
- * Address fields as strings; lengths are capped loosely here and checked against the carrier
- * limits by the address rules (400 invalid_address naming the field), which the quote skips.
- */
-const addressProps = Object.fromEntries(
-  ADDRESS_FIELDS.map((f) => [f, Type.Optional(Type.String({ maxLength: 1000 }))]),
-) as Record<(typeof ADDRESS_FIELDS)[number], ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>>;
-export const AddressIn = Strict(addressProps, { description: 'Dropship address: every field a string' });
 
 export const Annotation = Strict({
   key: Type.String({ minLength: 1, maxLength: 100 }),
@@ -94,3 +84,26 @@ export const AddressOut = Open({
 });
 
 export const LookupQuery = Strict({ customIdentifier: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/** Only the shipping-relevant order fields, under the names of POST /orders. */
+export const QuoteBody = Strict({
+  quote: Strict({
+    storeReference: Type.String({ maxLength: 200 }),
+    shippingKind: KindEnum,
+    dropshipAddress: Type.Optional(AddressIn),
+    dropshipMinimalShippingLevel: Type.Optional(LevelEnum),
+    orderlines: Type.Array(
+      Strict({
+        productReference: Type.String({ maxLength: 200 }),
+        quantity: Type.Integer({ minimum: 1, maximum: 1000 }),
+      }),
+      { minItems: 1, maxItems: 100 },
+    ),
+  }),
+});
+
+export const QuoteOut = Open({
+  shippingOptions: Type.Array(Open({ level: LevelEnum, price: Cents }), {
+    description: 'Lowest level first; empty for combined orders',
+  }),
+});

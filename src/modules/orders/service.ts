@@ -1,83 +1,30 @@
 import type { Static } from 'typebox';
-import type { Clock } from '../../platform/clock.ts';
-import { type Db, type Executor, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from '../../platform/db/index.ts';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { type Executor, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from '../../platform/db/index.ts';
+import { ApiError, badRequest, conflict, mustFind } from '../../platform/errors.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
-import type { OrganizationService } from '../organization/service.ts';
-import type { StoreRow } from '../organization/repo.ts';
+import type { StoreRecord } from '../organization/service.ts';
 import { type Address, isPackstation, normalizeAddress, validateAddress } from '../shipping/address.ts';
-import { type ShippingLevel, shippingOptions } from '../shipping/data.ts';
+import { type ShippingLevel, parcelOf, shippingOptions } from '../shipping/data.ts';
+import { enqueueOrderCallback } from './callback.ts';
+import type { OrdersDeps } from './deps.ts';
+import { orderIntake } from './intake.ts';
+import { quote } from './quote.ts';
 import { type OrderlineRow, type OrderRow, type OrderStatus, ordersRepo as repo } from './repo.ts';
-import type { CreateOrderBody, ListOrdersQuery } from './schemas.ts';
-import {
-  type CatalogPort,
-  type EventsPort,
-  type ImagesPort,
-  addressView,
-  isOpen,
-  orderViewIn,
-  parcelOf,
-  repriceShipping,
-  toOrder,
-} from './view.ts';
+import type { CreateOrderBody, ListOrdersQuery, QuoteBody } from './schemas.ts';
+import { addressView, isOpen, orderViewIn, repriceShipping, toOrder } from './view.ts';
 import { orderChanges } from './changes.ts';
 import { orderWriter } from './writer.ts';
 
 export type OrdersService = ReturnType<typeof ordersService>;
-
-export interface OrdersDeps {
-  db: Db;
-  clock: Clock;
-  cursors: Cursors;
-  organization: OrganizationService;
-  catalog: CatalogPort;
-  images: ImagesPort;
-  events: EventsPort;
-}
-
-/** Product stages that cannot be ordered (spec: announced, ended, archived; invisible ones are absent). */
-const NOT_ORDERABLE = new Set(['announced', 'ended', 'archived']);
+/** An order and its lines as other modules get them from this service (shipments, claims). */
+export type OrderRecord = OrderRow;
+export type OrderlineRecord = OrderlineRow;
 
 export function ordersService(deps: OrdersDeps) {
   const { db, clock, cursors, organization } = deps;
-
-  /** A store named in a body: unknown or foreign is a 400 naming the field, not a 404. */
-  async function bodyStore(orgId: string, ref: string, field: string): Promise<StoreRow> {
-    const row = isReference('Store', ref) ? await organization.cachedStoreRow(orgId, ref) : null;
-    if (!row) throw badRequest(`${field} is not a store of this organization`);
-    return row;
-  }
-  const writable = (store: StoreRow) => {
-    if (store.integration !== 'api') {
-      throw forbidden(
-        'store_not_writable_via_api',
-        `Store ${store.code} is connected through ${store.integration}; create and change its orders there`,
-      );
-    }
-  };
-
-  /** Store, product and country checks shared by order creation and the quote. */
-  async function checkProducts(orgId: string, lines: Array<{ productReference: string }>, field: string) {
-    const refs = [...new Set(lines.map((l) => l.productReference).filter((r) => isReference('Product', r)))];
-    const found = refs.length ? await deps.catalog.orderableProducts(orgId, refs) : new Map();
-    return lines.map((l, i) => {
-      const p = found.get(l.productReference);
-      if (!p)
-        throw new ApiError(
-          400,
-          'product_not_orderable',
-          `${field}[${i}].productReference ${l.productReference} is not a product of the catalog`,
-        );
-      if (NOT_ORDERABLE.has(p.status))
-        throw new ApiError(
-          400,
-          'product_not_orderable',
-          `${field}[${i}].productReference ${l.productReference} is ${p.status} and cannot be ordered`,
-        );
-      return p;
-    });
-  }
+  const intake = orderIntake(deps);
+  const { bodyStore, writable } = intake;
 
   // A store's code never changes once created (updateStore cannot set it), so the code of a store
   // is read once per process instead of once per order read.
@@ -96,77 +43,66 @@ export function ordersService(deps: OrdersDeps) {
     return codes;
   }
 
-  async function mustOrder(orgId: string, ref: string): Promise<OrderRow> {
-    const row = isReference('Order', ref) ? await repo.order(db, orgId, ref) : null;
-    if (!row) throw notFound('Order', ref);
-    return row;
+  async function findOrder(orgId: string, ref: string) {
+    const found = isReference('Order', ref) ? await repo.orderWithLines(db, orgId, ref) : null;
+    if (!found) return null;
+    const codes = await storeCodes(orgId, [found.order]);
+    return toOrder(found.order, found.lines, codes.get(found.order.store_id)!);
   }
+
+  async function findAddress(orgId: string, ref: string) {
+    const a = isReference('Address', ref) ? await repo.resolvableAddress(db, orgId, ref) : null;
+    return a ? addressView(a.id, a.fields) : null;
+  }
+
+  /** The order row; `orgId` null: any organization (operator). */
+  const orderRow = async (orgId: string | null, ref: string) =>
+    isReference('Order', ref) ? repo.order(db, orgId, ref) : null;
 
   const writer = orderWriter({ db, events: deps.events, organization });
   const changes = orderChanges({
     ...deps,
     writable,
-    storeOf: (ex, o) => organization.storeRowIn(ex, o.organization_id, o.store_id) as Promise<StoreRow>,
+    storeOf: (ex, o) => organization.storeRowIn(ex, o.organization_id, o.store_id) as Promise<StoreRecord>,
   });
 
   const service = {
-    checkProducts,
-    bodyStore,
-    writable,
-
     async create(orgId: string, body: Static<typeof CreateOrderBody>): Promise<{ reference: string }> {
       const input = body.order;
       const f = 'body.order';
-      if (input.shippingKind === 'combined') {
-        for (const k of ['dropshipAddress', 'dropshipMinimalShippingLevel'] as const) {
-          if (input[k] !== undefined)
-            throw badRequest(
-              `${f}.${k} is not accepted for combined orders: they ship to the store's combined address`,
-            );
-        }
-      } else if (input.dropshipAddress === undefined) {
-        throw new ApiError(400, 'missing_address', `${f}.dropshipAddress is required for dropship orders`);
-      }
-      const store = await bodyStore(orgId, input.storeReference, `${f}.storeReference`);
-      writable(store);
+      const store = await intake.store(orgId, input, f);
       let address: Address | null = null;
       if (input.shippingKind === 'dropship') address = validateAddress(input.dropshipAddress!, `${f}.dropshipAddress`);
       else if (!store.combined_address)
         throw badRequest(`${f}.shippingKind: store ${store.code} has no combined address; use dropship`);
 
-      const products = await checkProducts(orgId, input.orderlines, `${f}.orderlines`);
+      const products = await intake.checkProducts(orgId, input.orderlines, `${f}.orderlines`);
+      const images = await deps.images.imagesForOrganization(
+        orgId,
+        input.orderlines.flatMap((l) => (l.imageReference === undefined ? [] : [l.imageReference])),
+      );
       for (const [i, l] of input.orderlines.entries()) {
         const field = `${f}.orderlines[${i}].imageReference`;
         if (products[i].printable && l.imageReference === undefined)
-          throw new ApiError(
-            400,
-            'missing_image_reference',
-            `${field} is required: ${products[i].name} is a print product`,
-          );
+          throw new ApiError('missing_image_reference', `${field} is required: ${products[i].name} is a print product`);
         if (!products[i].printable && l.imageReference !== undefined)
           throw badRequest(`${field} must be left out: ${products[i].name} is not a print product`);
-        if (l.imageReference !== undefined) {
-          const image = isReference('Image', l.imageReference)
-            ? await deps.images.imageForOrganization(orgId, l.imageReference)
-            : null;
-          if (!image) throw badRequest(`${field} is not an image of this organization`);
-        }
+        if (l.imageReference !== undefined && !images.has(l.imageReference))
+          throw badRequest(`${field} is not an image of this organization`);
       }
       let brandId = store.default_brand_id;
       if (input.brandReference !== undefined) {
         const brand = isReference('Brand', input.brandReference)
-          ? await organization.brandRow(orgId, input.brandReference).catch(() => null)
+          ? await organization.findBrand(orgId, input.brandReference)
           : null;
         if (!brand) throw badRequest(`${f}.brandReference is not a brand of this organization`);
         brandId = brand.id;
       }
       let packagingId: string | null = null;
       if (input.preferredPackagingReference !== undefined) {
-        const lookup = deps.catalog.packagingForOrganization;
-        const p =
-          lookup && isReference('Packaging', input.preferredPackagingReference)
-            ? await lookup(orgId, input.preferredPackagingReference)
-            : null;
+        const p = isReference('Packaging', input.preferredPackagingReference)
+          ? await deps.catalog.packagingForOrganization(orgId, input.preferredPackagingReference)
+          : null;
         if (!p) throw badRequest(`${f}.preferredPackagingReference is not a packaging available to this organization`);
         packagingId = p.reference;
       }
@@ -253,12 +189,9 @@ export function ordersService(deps: OrdersDeps) {
         );
     },
 
-    async get(orgId: string, ref: string) {
-      const found = isReference('Order', ref) ? await repo.orderWithLines(db, orgId, ref) : null;
-      if (!found) throw notFound('Order', ref);
-      const codes = await storeCodes(orgId, [found.order]);
-      return toOrder(found.order, found.lines, codes.get(found.order.store_id)!);
-    },
+    get: async (orgId: string, ref: string) => mustFind(await findOrder(orgId, ref), 'Order', ref),
+    /** The order as GET shows it, or null when it does not exist or belongs to another organization. */
+    find: findOrder,
 
     async list(orgId: string, q: Static<typeof ListOrdersQuery>) {
       const filter: { storeId?: string; status?: OrderStatus; createdAfter?: Date; createdBefore?: Date } = {};
@@ -267,48 +200,57 @@ export function ordersService(deps: OrdersDeps) {
       if (q.status !== undefined) filter.status = q.status as OrderStatus;
       if (q.createdAfter !== undefined) filter.createdAfter = new Date(q.createdAfter);
       if (q.createdBefore !== undefined) filter.createdBefore = new Date(q.createdBefore);
-      const ks = keyset(cursors, 'orders', q as PageRequest);
-      const rows = await repo.orders(db, orgId, ks, filter);
-      const lines = await repo.lines(
-        db,
-        rows.map((r) => r.id),
-      );
-      const codes = await storeCodes(orgId, rows);
-      const p = pageOf(cursors, 'orders', ks, rows, (o) =>
-        toOrder(
-          o,
-          lines.filter((l) => l.order_id === o.id),
-          codes.get(o.store_id)!,
-        ),
-      );
-      return { orders: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, q as PageRequest, {
+        plural: 'orders',
+        load: (ks) => repo.orders(db, orgId, ks, filter),
+        async items(rows) {
+          const lines = await repo.lines(
+            db,
+            rows.map((r) => r.id),
+          );
+          const codes = await storeCodes(orgId, rows);
+          return rows.map((o) =>
+            toOrder(
+              o,
+              lines.filter((l) => l.order_id === o.id),
+              codes.get(o.store_id)!,
+            ),
+          );
+        },
+      });
     },
 
     async lookupByCustomIdentifier(orgId: string, customIdentifier: string) {
-      const o = await repo.orderByCustomIdentifier(db, orgId, customIdentifier);
-      if (!o) throw notFound(`Order with customIdentifier "${customIdentifier}"`);
+      const o = mustFind(
+        await repo.orderByCustomIdentifier(db, orgId, customIdentifier),
+        `Order with customIdentifier "${customIdentifier}"`,
+      );
       return { orderReference: o.id };
     },
 
-    async address(orgId: string, ref: string) {
-      const a = isReference('Address', ref) ? await repo.resolvableAddress(db, orgId, ref) : null;
-      if (!a) throw notFound('Address', ref);
-      return addressView(a.id, a.fields);
-    },
+    address: async (orgId: string, ref: string) => mustFind(await findAddress(orgId, ref), 'Address', ref),
+    /** The address as GET shows it, or null when it does not resolve for the organization. */
+    findAddress,
 
     async cancel(orgId: string, ref: string, wanted: Array<{ index: number; canceledQuantity: number }>) {
-      await changes.cancel(await mustOrder(orgId, ref), wanted);
+      await changes.cancel(mustFind(await orderRow(orgId, ref), 'Order', ref), wanted);
     },
     async changeAddress(orgId: string, ref: string, input: Record<string, unknown>) {
-      await changes.changeAddress(orgId, await mustOrder(orgId, ref), input);
+      await changes.changeAddress(orgId, mustFind(await orderRow(orgId, ref), 'Order', ref), input);
     },
     /** Test helper and operator: `pending`/`preorder` → `in_production`. `orgId` null: any organization. */
     async startProduction(orgId: string | null, ref: string) {
-      const o = isReference('Order', ref) ? await repo.order(db, orgId, ref) : null;
-      if (!o) throw notFound('Order', ref);
-      await changes.startProduction(o);
+      await changes.startProduction(mustFind(await orderRow(orgId, ref), 'Order', ref));
     },
+    /** Shipping options and prices of a prospective order (POST /quote); nothing is stored. */
+    quote: (orgId: string, body: Static<typeof QuoteBody>) => quote(intake, orgId, body),
+
     releasePreorders: changes.releasePreorders,
+    /** The catalog's product changes: a pre-order waits for its prelaunched products; the launch releases it. */
+    async productChanged(c: { productReference: string; status?: { from: string; to: string } }): Promise<void> {
+      if (c.status?.from === 'prelaunched' && (c.status.to === 'launched' || c.status.to === 'sunsetted'))
+        await changes.releasePreorders(c.productReference);
+    },
     createReplacementOrder: changes.createReplacementOrder,
     /** For other modules: the order row, organization-scoped (null when absent or foreign). */
     orderRow: (ex: Executor, orgId: string, id: string) =>
@@ -317,6 +259,40 @@ export function ordersService(deps: OrdersDeps) {
     orderView: orderViewIn,
     /** The replacement already created for an order, if any (claims: one replacement per order). */
     replacementOf: (ex: Executor, orderId: string) => repo.replacementOf(ex, orderId),
+    /** The replacement orders a claim's decision created, oldest first (claims list them). */
+    replacementOrdersOfClaim: (ex: Executor, orgId: string, claimId: string) =>
+      repo.replacementOrdersOfClaim(ex, orgId, claimId),
+
+    // ---- for shipments ----
+    /** Orders by reference (`orgId` null: any organization), optionally locked in the caller's transaction. */
+    ordersByIds: (ex: Executor, orgId: string | null, ids: string[], lock = false) =>
+      repo.ordersByIds(ex, orgId, ids, lock),
+    ordersOfShipment: (ex: Executor, shipmentId: string) => repo.ordersOfShipment(ex, shipmentId),
+    /** The fields of an address (a shipment's or an order's), or null. */
+    addressFields: async (ex: Executor, id: string): Promise<Address | null> =>
+      (await repo.address(ex, id))?.fields ?? null,
+    /** Stores an address (a combined shipment keeps the one it left with); returns its reference. */
+    async createAddress(tx: Executor, orgId: string, fields: Address, at: Date): Promise<string> {
+      const id = newReference('Address');
+      await repo.insertAddress(tx, { id, organization_id: orgId, fields, created_at: at });
+      return id;
+    },
+    /**
+     * Ships every open quantity of the (locked) orders with the shipment, in the caller's
+     * transaction: each order's `order.shipped` event and its order-updated callback.
+     */
+    async markShipped(tx: Executor, orders: OrderRow[], shipmentId: string, store: StoreRecord, at: Date) {
+      for (const o of orders) {
+        await repo.markShipped(tx, o.id, shipmentId, at);
+        await deps.events.record(tx, {
+          organizationId: o.organization_id,
+          type: 'order.shipped',
+          data: { order: await orderViewIn(tx, o.organization_id, o.id, store.code) },
+        });
+        await enqueueOrderCallback(tx, clock, o, store);
+      }
+    },
+
     normalizeAddress,
     isOpen,
     repriceShipping,

@@ -3,49 +3,10 @@ import type { Address } from '../shipping/address.ts';
 import { type Parcel, priceAt } from '../shipping/data.ts';
 import { type OrderlineRow, type OrderRow, ordersRepo as repo } from './repo.ts';
 
-/** The catalog's view of a product, as the orders module needs it. */
-import type { OrderableProduct } from '../catalog/service.ts';
-export type { OrderableProduct };
-export interface CatalogPort {
-  orderableProducts(organizationId: string, references: string[]): Promise<Map<string, OrderableProduct>>;
-  onProductChanged?(
-    listener: (change: { productReference: string; status?: { from: string; to: string } }) => unknown,
-  ): void;
-  packagingForOrganization?(organizationId: string, reference: string): Promise<{ reference: string } | null>;
-}
-export interface ImagesPort {
-  imageForOrganization(organizationId: string, reference: string): Promise<{ reference: string } | null>;
-}
-export interface EventsPort {
-  record(tx: Executor, e: { organizationId: string; type: string; data: Record<string, unknown> }): Promise<unknown>;
-  recordMany(
-    tx: Executor,
-    list: Array<{ organizationId: string; type: string; data: Record<string, unknown> }>,
-  ): Promise<unknown>;
-}
-
 const open = (l: OrderlineRow) => l.quantity - l.canceled_quantity - l.shipped_quantity;
 const kept = (l: OrderlineRow) => l.quantity - l.canceled_quantity;
 
 export const productsCents = (lines: OrderlineRow[]) => lines.reduce((sum, l) => sum + l.unit_price_cents * kept(l), 0);
-
-/** The shipping-relevant facts of the order's lines (canceled quantities do not travel). */
-export function parcelOf(
-  lines: Array<Pick<OrderlineRow, 'unit_price_cents' | 'unit_weight_grams' | 'quantity' | 'canceled_quantity'>>,
-  countryCode: string,
-  packstation: boolean,
-): Parcel {
-  let valueCents = 0;
-  let weightGrams = 0;
-  let items = 0;
-  for (const l of lines) {
-    const q = l.quantity - l.canceled_quantity;
-    valueCents += l.unit_price_cents * q;
-    weightGrams += l.unit_weight_grams * q;
-    items += q;
-  }
-  return { countryCode, packstation, valueCents, weightGrams, items };
-}
 
 export const isOpen = (lines: OrderlineRow[]) => lines.some((l) => open(l) > 0);
 

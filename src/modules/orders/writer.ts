@@ -1,7 +1,6 @@
-import type { Db } from '../../platform/db/index.ts';
-import type { OrganizationService } from '../organization/service.ts';
+import type { OrdersDeps } from './deps.ts';
 import { type AddressRow, type OrderlineRow, type OrderRow, ordersRepo as repo } from './repo.ts';
-import { type EventsPort, toOrder } from './view.ts';
+import { toOrder } from './view.ts';
 
 /** A validated order, ready to be written but for its store's order number. */
 export interface NewOrder {
@@ -23,11 +22,7 @@ const MAX_WRITING = 2;
  * once. When a batch fails (a customIdentifier already taken, say), its orders are written one by
  * one, so that only the order at fault fails; the numbers the batch took stay unused.
  */
-export function orderWriter(deps: {
-  db: Db;
-  events: EventsPort;
-  organization: Pick<OrganizationService, 'takeOrderNumbers'>;
-}) {
+export function orderWriter(deps: Pick<OrdersDeps, 'db' | 'events' | 'organization'>) {
   type Waiting = NewOrder & { done: (err: unknown) => void };
   const queue: Waiting[] = [];
   let writing = 0;

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Open, Page, PageQuery, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { OrganizationService } from './service.ts';
 import { Account, Brand, Organization, Store } from './schemas.ts';
 
 const tags = ['Organization'];
 
 /** Read-only organization structure: it changes only in the dashboard (and the operator API). */
-export function organizationRoutes(app: FastifyInstance, s: Services): void {
+export function organizationRoutes(app: FastifyInstance, s: { organization: OrganizationService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
 

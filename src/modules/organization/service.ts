@@ -1,18 +1,10 @@
 import type { Static } from 'typebox';
-import type { Config } from '../../config.ts';
-import { type ChangeFeed, ReadCache } from '../../platform/cache.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
+import { ReadCache } from '../../platform/cache.ts';
+import type { Executor } from '../../platform/db/index.ts';
 import { pgConstraint, pgErrorCode, PG_UNIQUE_VIOLATION } from '../../platform/db/index.ts';
-import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import {
-  type KeyCache,
-  type KeyResolver,
-  type RateLimitOverrides,
-  generateApiKey,
-  hashSecret,
-} from '../../platform/http/auth.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { ApiError, badRequest, conflict, notFound, mustFind } from '../../platform/errors.ts';
+import { type KeyResolver, type RateLimitOverrides, generateApiKey, hashSecret } from '../../platform/http/auth.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { checkCallbackUrl } from '../../platform/http/targets.ts';
 import {
@@ -25,6 +17,7 @@ import {
   organizationRepo as repo,
 } from './repo.ts';
 import type { CreateAccount, CreateBrand, CreateStore, UpdateStore } from './schemas.ts';
+import type { OrganizationDeps } from './deps.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -77,18 +70,14 @@ export const toApiKey = (k: ApiKeyRow) => ({
 });
 
 export type OrganizationService = ReturnType<typeof organizationService>;
+/** A store and a brand as other modules get them from this service (orders, shipments). */
+export type StoreRecord = StoreRow;
+export type BrandRecord = BrandRow;
 
 /** The `ChangeFeed` topic of store changes. */
 const STORES_TOPIC = 'stores';
 
-export function organizationService(deps: {
-  db: Db;
-  clock: Clock;
-  config: Pick<Config, 'env' | 'allowPrivateTargets'>;
-  cursors: Cursors;
-  keys: () => KeyCache;
-  changes: ChangeFeed;
-}) {
+export function organizationService(deps: OrganizationDeps) {
   const { db, clock, cursors } = deps;
   // Every order reads its store; stores change rarely, and every change is announced.
   const stores = new ReadCache<StoreRow>({ maxEntries: 20_000, maxAgeMs: 60_000 });
@@ -96,9 +85,7 @@ export function organizationService(deps: {
 
   async function mustExist<T>(resource: string, ref: string, load: (id: string) => Promise<T | null>): Promise<T> {
     if (!isReference(resource, ref)) throw notFound(resource, ref);
-    const row = await load(ref);
-    if (!row) throw notFound(resource, ref);
-    return row;
+    return mustFind(await load(ref), resource, ref);
   }
 
   const checkCallback = (url: string | null | undefined) => {
@@ -117,10 +104,15 @@ export function organizationService(deps: {
     async organizationRow(orgId: string) {
       return mustExist('Organization', orgId, (id) => repo.organization(db, id));
     },
+    /** The organization, or null when there is none with this reference. */
+    findOrganization: async (orgId: string) =>
+      isReference('Organization', orgId) ? repo.organization(db, orgId) : null,
     async listOrganizations(page: PageRequest) {
-      const ks = keyset(cursors, 'organizations', page);
-      const p = pageOf(cursors, 'organizations', ks, await repo.organizations(db, ks), toOrganization);
-      return { organizations: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'organizations',
+        load: (ks) => repo.organizations(db, ks),
+        item: toOrganization,
+      });
     },
     async createOrganization(input: { name: string; rendertokenLimit?: number }) {
       const id = newReference('Organization');
@@ -134,9 +126,11 @@ export function organizationService(deps: {
     },
 
     async listAccounts(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'accounts', page);
-      const p = pageOf(cursors, 'accounts', ks, await repo.accounts(db, orgId, ks), toAccount);
-      return { accounts: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'accounts',
+        load: (ks) => repo.accounts(db, orgId, ks),
+        item: toAccount,
+      });
     },
     async account(orgId: string, ref: string) {
       return toAccount(await mustExist('Account', ref, (id) => repo.account(db, orgId, id)));
@@ -159,9 +153,7 @@ export function organizationService(deps: {
     },
 
     async listBrands(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'brands', page);
-      const p = pageOf(cursors, 'brands', ks, await repo.brands(db, orgId, ks), toBrand);
-      return { brands: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, { plural: 'brands', load: (ks) => repo.brands(db, orgId, ks), item: toBrand });
     },
     async brand(orgId: string, ref: string) {
       return toBrand(await mustExist('Brand', ref, (id) => repo.brand(db, orgId, id)));
@@ -169,6 +161,9 @@ export function organizationService(deps: {
     async brandRow(orgId: string, ref: string) {
       return mustExist('Brand', ref, (id) => repo.brand(db, orgId, id));
     },
+    /** The brand, or null when it does not exist or belongs to another organization. */
+    findBrand: async (orgId: string, ref: string): Promise<BrandRecord | null> =>
+      isReference('Brand', ref) ? repo.brand(db, orgId, ref) : null,
     async createBrand(orgId: string, input: Static<typeof CreateBrand>) {
       await service.organizationRow(orgId);
       const id = newReference('Brand');
@@ -225,12 +220,15 @@ export function organizationService(deps: {
     },
 
     async listStores(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'stores', page);
-      const p = pageOf(cursors, 'stores', ks, await repo.stores(db, orgId, ks), toStore);
-      return { stores: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, { plural: 'stores', load: (ks) => repo.stores(db, orgId, ks), item: toStore });
     },
     async store(orgId: string, ref: string) {
       return toStore(await service.storeRow(orgId, ref));
+    },
+    /** The store as GET shows it, or null when it does not exist or belongs to another organization. */
+    async findStore(orgId: string, ref: string) {
+      const row = isReference('Store', ref) ? await repo.store(db, orgId, ref) : null;
+      return row ? toStore(row) : null;
     },
     async storeRow(orgId: string, ref: string) {
       return mustExist('Store', ref, (id) => repo.store(db, orgId, id));
@@ -305,9 +303,12 @@ export function organizationService(deps: {
     },
 
     async listApiKeys(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'apikeys', page);
-      const p = pageOf(cursors, 'apikeys', ks, await repo.apiKeys(db, orgId, ks), toApiKey);
-      return { apiKeys: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'apiKeys',
+        scope: 'apikeys',
+        load: (ks) => repo.apiKeys(db, orgId, ks),
+        item: toApiKey,
+      });
     },
     /** The secret is returned here once and never stored: only its hash is. */
     async createApiKey(orgId: string, input: { name: string; readOnly?: boolean }) {
@@ -338,7 +339,7 @@ export function organizationService(deps: {
      * What an operator may type for an organization: its reference, one of its store codes, or its
      * exact name. An ambiguous name is a 409 listing the candidates.
      */
-    async findOrganization(given: string): Promise<{ reference: string; name: string }> {
+    async resolveOrganization(given: string): Promise<{ reference: string; name: string }> {
       const byRef = isReference('Organization', given) ? await repo.organization(db, given) : null;
       const byCode = byRef ? null : await organizationLookups.storeByCode(db, given);
       const direct = byRef ?? (byCode ? await repo.organization(db, byCode.organization_id) : null);
@@ -347,15 +348,14 @@ export function organizationService(deps: {
       if (named.length === 1) return { reference: named[0].id, name: named[0].name };
       if (named.length > 1)
         throw new ApiError(
-          409,
           'ambiguous_name',
           `${named.length} organizations are named "${given}": ${named.map((o) => o.id).join(', ')}; give a reference`,
-          named.map((o) => ({ reference: o.id, name: o.name, created: o.created_at.toISOString() })),
+          { details: named.map((o) => ({ reference: o.id, name: o.name, created: o.created_at.toISOString() })) },
         );
       throw notFound('Organization with reference, store code or name', `"${given}"`);
     },
     /** A store of the organization by reference, code or exact name (ambiguous name: 409). */
-    async findStore(orgId: string, given: string): Promise<{ reference: string; code: string; name: string }> {
+    async resolveStore(orgId: string, given: string): Promise<{ reference: string; code: string; name: string }> {
       const pick = (st: StoreRow) => ({ reference: st.id, code: st.code, name: st.name });
       const byRef = isReference('Store', given) ? await repo.store(db, orgId, given) : null;
       if (byRef) return pick(byRef);
@@ -365,10 +365,9 @@ export function organizationService(deps: {
       if (named.length === 1) return pick(named[0]);
       if (named.length > 1)
         throw new ApiError(
-          409,
           'ambiguous_name',
           `${named.length} stores are named "${given}": ${named.map((x) => `${x.id} (${x.code})`).join(', ')}; give a reference or code`,
-          named.map(pick),
+          { details: named.map(pick) },
         );
       throw notFound('Store with reference, code or name', `"${given}"`);
     },
@@ -387,7 +386,7 @@ export function organizationService(deps: {
     },
     async setRendertokenLimit(orgId: string, limit: number) {
       if (!Number.isInteger(limit) || limit < 0)
-        throw new ApiError(400, 'invalid_request', 'limit must be a whole number ≥ 0');
+        throw new ApiError('invalid_request', 'limit must be a whole number ≥ 0');
       await service.organizationRow(orgId);
       await repo.setRendertokenLimit(db, orgId, limit);
       return { rendertokenLimit: limit };

@@ -1,6 +1,6 @@
-import { ApiError, notFound } from '../../platform/errors.ts';
+import { ApiError, notFound, mustFind } from '../../platform/errors.ts';
 import { isReference } from '../../platform/ids.ts';
-import { type RenderingDeps, productgroupOf, visible } from './deps.ts';
+import type { RenderingDeps } from './deps.ts';
 import { type CompositionRow, type PerspectiveRow, type SceneRow, renderingRepo as repo } from './repo.ts';
 
 const refs = (ids: string[]) => ids.map((reference) => ({ reference }));
@@ -21,10 +21,30 @@ export const toComposition = (c: CompositionRow) => ({
 
 export const unavailable = (c: CompositionRow) =>
   new ApiError(
-    410,
     'composition_unavailable',
     `Composition ${c.id} is no longer available; look up another composition for this scene and product`,
   );
+
+/** Turns the catalog's 404 into `false`; anything else is a real error. */
+async function visible(check: () => Promise<unknown>): Promise<unknown | null> {
+  try {
+    return await check();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** The productgroup of a catalog product, whichever shape (API view or row) the catalog returns. */
+function productgroupOf(product: unknown): string | null {
+  const p = (product ?? {}) as Record<string, unknown>;
+  const inner = (p.product ?? p) as Record<string, unknown>;
+  const ref =
+    inner.productgroupReference ??
+    inner.productgroup_id ??
+    (inner.productgroup as Record<string, unknown> | undefined)?.reference;
+  return typeof ref === 'string' ? ref : null;
+}
 
 /**
  * The read side of scenes, perspectives and compositions. What an organization sees: public scenes
@@ -39,9 +59,7 @@ export function renderingLibrary(deps: RenderingDeps) {
     isReference('Productgroup', ref) && (await visible(() => catalog.visibleProductgroup(orgId, ref))) !== null;
 
   async function sceneRow(orgId: string, ref: string): Promise<SceneRow> {
-    const row = isReference('Scene', ref) ? await repo.scene(db, orgId, ref) : null;
-    if (!row) throw notFound('Scene', ref);
-    return row;
+    return mustFind(isReference('Scene', ref) ? await repo.scene(db, orgId, ref) : null, 'Scene', ref);
   }
   async function productOrThrow(orgId: string, ref: string) {
     const p = await product(orgId, ref);
@@ -138,8 +156,7 @@ export function renderingLibrary(deps: RenderingDeps) {
     },
 
     async perspective(orgId: string, ref: string) {
-      const p = isReference('Perspective', ref) ? await repo.perspective(db, ref) : null;
-      if (!p) throw notFound('Perspective', ref);
+      const p = mustFind(isReference('Perspective', ref) ? await repo.perspective(db, ref) : null, 'Perspective', ref);
       const out = await lib.describePerspective(orgId, p);
       // Visible only through a scene or product the organization can see.
       if ((out.scenes ?? out.products ?? []).length === 0) throw notFound('Perspective', ref);
@@ -168,7 +185,7 @@ export function renderingLibrary(deps: RenderingDeps) {
       if (!isReference('Perspective', q.perspectiveReference) || !(await repo.perspective(db, q.perspectiveReference)))
         throw notFound('Perspective', q.perspectiveReference);
       const c = await repo.compositionFor(db, scene.id, q.productReference, q.perspectiveReference);
-      if (!c) throw new ApiError(404, 'not_found', 'No composition exists for this scene, product and perspective');
+      if (!c) throw new ApiError('not_found', 'No composition exists for this scene, product and perspective');
       if (c.unavailable_at) throw unavailable(c);
       return { reference: c.id, tokenCost: c.token_cost };
     },

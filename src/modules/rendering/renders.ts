@@ -1,6 +1,6 @@
-import { type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import type { Readable } from 'node:stream';
-import { ApiError, conflict, notFound } from '../../platform/errors.ts';
+import { ApiError, conflict, notFound, mustFind } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { asBackgroundImageWork } from '../../platform/images.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
@@ -60,9 +60,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
   const { db, clock, blobs, log } = deps;
 
   async function renderRow(orgId: string, ref: string): Promise<RenderRow> {
-    const row = isReference('Render', ref) ? await repo.render(db, orgId, ref) : null;
-    if (!row) throw notFound('Render', ref);
-    return row;
+    return mustFind(isReference('Render', ref) ? await repo.render(db, orgId, ref) : null, 'Render', ref);
   }
 
   async function finish(
@@ -126,8 +124,11 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
         ? await deps.images.imageForOrganization(orgId, input.imageReference)
         : null;
       if (!image) throw notFound('Image', input.imageReference);
-      const perspective = await repo.perspective(db, c.perspective_id);
-      if (!perspective) throw notFound('Composition', input.compositionReference);
+      const perspective = mustFind(
+        await repo.perspective(db, c.perspective_id),
+        'Composition',
+        input.compositionReference,
+      );
       const { rendertoken_limit: limit } = await deps.organization.organizationRow(orgId);
       const now = clock.now();
       const week = tokenWeek(now);
@@ -137,11 +138,9 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
           const retry = secondsUntil(week.resets, now);
           const remaining = Math.max(0, limit - (await repo.used(tx, orgId, week.week)));
           throw new ApiError(
-            429,
             'rendertoken_limit_exceeded',
             `This render costs ${c.token_cost} rendertokens and ${remaining} of ${limit} remain this week; the limit resets at ${amsterdamIso(week.resets)} (Retry-After: ${retry} s)`,
-            undefined,
-            { 'retry-after': String(retry) },
+            { headers: { 'retry-after': String(retry) } },
           );
         }
         const r = await repo.insertRender(tx, {
@@ -175,7 +174,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
         try {
           made = await inputs({ composition_id: c.id, organization_id: orgId, image_id: image.reference });
         } catch (err) {
-          if (err instanceof RenderInputError) throw new ApiError(410, 'composition_unavailable', err.message);
+          if (err instanceof RenderInputError) throw new ApiError('composition_unavailable', err.message);
           throw err;
         }
         const { template } = made;
@@ -193,13 +192,20 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
     async render(orgId: string, ref: string) {
       return toRender(await renderRow(orgId, ref));
     },
+    /** The render as GET shows it, or null when it does not exist or belongs to another organization. */
+    async findRender(orgId: string, ref: string) {
+      const row = isReference('Render', ref) ? await repo.render(db, orgId, ref) : null;
+      return row ? toRender(row) : null;
+    },
 
     /** Newest first; not in the spec's table, added for the dashboard and for catching up. */
     async listRenders(orgId: string, query: PageRequest & { status?: 'pending' | 'completed' | 'failed' }) {
-      const scope = `renders:${query.status ?? ''}`;
-      const ks = keyset(deps.cursors, scope, query);
-      const p = pageOf(deps.cursors, scope, ks, await repo.renders(db, orgId, ks, query.status ?? null), toRender);
-      return { renders: p.items, nextCursor: p.nextCursor };
+      return listPage(deps.cursors, query, {
+        plural: 'renders',
+        scope: `renders:${query.status ?? ''}`,
+        load: (ks) => repo.renders(db, orgId, ks, query.status ?? null),
+        item: toRender,
+      });
     },
 
     async renderFile(orgId: string, ref: string, which: 'media' | 'thumbnail'): Promise<RenderFile> {
@@ -212,8 +218,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
         );
       const key = which === 'media' ? row.media_blob_key! : row.thumbnail_blob_key!;
       const file = await blobs.stream(key);
-      if (!file)
-        throw new ApiError(500, 'internal_error', `The ${which} file of render ${row.id} is missing from storage`);
+      if (!file) throw new ApiError('internal_error', `The ${which} file of render ${row.id} is missing from storage`);
       const f = FORMATS[row.format];
       return {
         ready: true,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Nullable, Open, PageQuery, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { RenderingService } from './service.ts';
 import type { RenderFile } from './renders.ts';
 import {
   Composition,
@@ -49,7 +49,7 @@ function sendFile(reply: FastifyReply, ref: string, file: RenderFile) {
     .send(file.stream);
 }
 
-export function renderingRoutes(app: FastifyInstance, s: Services): void {
+export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get(
@@ -238,7 +238,7 @@ export function renderingRoutes(app: FastifyInstance, s: Services): void {
 }
 
 /** Operator import of scenes, perspectives and compositions (with base64 template assets). */
-export function renderingOperatorRoutes(app: FastifyInstance, s: Services): void {
+export function renderingOperatorRoutes(app: FastifyInstance, s: { rendering: RenderingService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const b64 = (v: string) => Buffer.from(v, 'base64');
   r.post('/rendering/import', { bodyLimit: 100 * 1024 * 1024, schema: { body: ImportRendering } }, async (req) => {

@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Db } from '../../platform/db/index.ts';
 import { redact, redactPayload } from './redact.ts';
-import { type RequestLogFilter, type RequestRecord, requestLogRepo } from './repo.ts';
+import { type RequestLogFilter, type RequestLogRow, type RequestRecord, requestLogRepo } from './repo.ts';
+
+/** A stored request as other modules get it (the dashboard's request log). */
+export type RequestLogRecord = RequestLogRow;
 
 declare module 'fastify' {
   interface FastifyRequest {

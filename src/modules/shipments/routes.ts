@@ -12,8 +12,9 @@ import {
   errors,
 } from '../../platform/http/schemas.ts';
 import { TRACKING_STATUSES } from './repo.ts';
-import type { Services } from '../../services.ts';
-import { KindEnum, LevelEnum } from '../orders/schemas.ts';
+import type { ShipmentsRouteDeps } from './deps.ts';
+import type { ShipmentsService } from './service.ts';
+import { KindEnum, LevelEnum } from '../shipping/schemas.ts';
 
 const TrackingStatusEnum = Type.String({
   enum: [...TRACKING_STATUSES],
@@ -66,7 +67,9 @@ const CarrierEventIn = Strict({
 
 const OrderRefs = Type.Array(Type.String({ maxLength: 200 }), { minItems: 1, maxItems: 100 });
 
-export function shipmentsRoutes(app: FastifyInstance, s: Services): void {
+type RouteDeps = ShipmentsRouteDeps & { shipments: ShipmentsService };
+
+export function shipmentsRoutes(app: FastifyInstance, s: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
 
@@ -156,7 +159,7 @@ export function shipmentsRoutes(app: FastifyInstance, s: Services): void {
 }
 
 /** Production fulfilment through the operator API (and the CLI on top of it). */
-export function shipmentsOperatorRoutes(app: FastifyInstance, s: Services): void {
+export function shipmentsOperatorRoutes(app: FastifyInstance, s: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(
     '/orders/:orderReference/start-production',

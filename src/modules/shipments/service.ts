@@ -1,15 +1,10 @@
-import type { Config } from '../../config.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
-import { badRequest, conflict, notFound } from '../../platform/errors.ts';
+import type { Executor } from '../../platform/db/index.ts';
+import { badRequest, conflict, mustFind } from '../../platform/errors.ts';
 import { isReference, newReference, randomId } from '../../platform/ids.ts';
-import type { OrganizationService } from '../organization/service.ts';
-import { type OrderRow, ordersRepo } from '../orders/repo.ts';
-import type { EventsPort } from '../orders/view.ts';
-import { orderViewIn } from '../orders/view.ts';
+import type { OrderRecord } from '../orders/service.ts';
 import type { Address } from '../shipping/address.ts';
 import type { ShippingLevel } from '../shipping/data.ts';
-import { enqueueOrderCallback } from './callback.ts';
+import type { ShipmentsDeps } from './deps.ts';
 import { type ShipmentRow, shipmentsRepo as repo } from './repo.ts';
 import {
   type CarrierEventIn,
@@ -20,6 +15,8 @@ import {
 } from './tracking-events.ts';
 
 export type ShipmentsService = ReturnType<typeof shipmentsService>;
+/** A shipment as other modules get it from this service (claims). */
+export type ShipmentRecord = ShipmentRow;
 
 export interface ShipInput {
   orderReferences: string[];
@@ -34,20 +31,14 @@ const tracked = (level: ShippingLevel) => level !== 'basic';
 /** A carrier-style number for test shipments: the operator gives the real one in production. */
 const testTrackingNumber = () => `TEST${Array.from(randomId(14), (c) => (c.charCodeAt(0) % 10).toString()).join('')}`;
 
-export function shipmentsService(deps: {
-  db: Db;
-  clock: Clock;
-  config: Readonly<Config>;
-  organization: OrganizationService;
-  events: EventsPort;
-}) {
+export function shipmentsService(deps: ShipmentsDeps) {
   const { db, clock, config, organization, events } = deps;
 
   const trackingUrl = (token: string) => `${config.publicBaseUrl}/tracking/${token}`;
 
   async function view(ex: Executor, s: ShipmentRow) {
     const [orders, tracking] = await Promise.all([
-      ordersRepo.ordersOfShipment(ex, s.id),
+      deps.orders.ordersOfShipment(ex, s.id),
       repo.trackingEvents(ex, s.id),
     ]);
     return {
@@ -71,14 +62,17 @@ export function shipmentsService(deps: {
 
   const tracking = trackingEvents({ db, clock, events, view });
 
+  const findRow = async (orgId: string, ref: string, ex: Executor = db) =>
+    isReference('Shipment', ref) ? repo.shipment(ex, orgId, ref) : null;
+
   /** Orders named in a request body: unknown or foreign ones are a 400 naming the entry. */
-  async function namedOrders(orgId: string | null, refs: string[], field: string): Promise<OrderRow[]> {
-    const rows = await ordersRepo.ordersByIds(
+  async function namedOrders(orgId: string | null, refs: string[], field: string): Promise<OrderRecord[]> {
+    const rows = await deps.orders.ordersByIds(
       db,
       orgId,
       refs.filter((r) => isReference('Order', r)),
     );
-    const out: OrderRow[] = [];
+    const out: OrderRecord[] = [];
     for (const [i, ref] of refs.entries()) {
       const row = rows.find((r) => r.id === ref);
       if (!row) throw badRequest(`${field}[${i}] is not an order of this organization`);
@@ -92,9 +86,12 @@ export function shipmentsService(deps: {
 
   return {
     async get(orgId: string, ref: string) {
-      const s = isReference('Shipment', ref) ? await repo.shipment(db, orgId, ref) : null;
-      if (!s) throw notFound('Shipment', ref);
-      return view(db, s);
+      return view(db, mustFind(await findRow(orgId, ref), 'Shipment', ref));
+    },
+    /** The shipment as GET shows it, or null when it does not exist or belongs to another organization. */
+    async find(orgId: string, ref: string) {
+      const s = await findRow(orgId, ref);
+      return s ? view(db, s) : null;
     },
 
     /**
@@ -124,7 +121,7 @@ export function shipmentsService(deps: {
       const orgOf = first.organization_id;
       const id = newReference('Shipment');
       await db.tx(async (tx) => {
-        const locked = await ordersRepo.ordersByIds(
+        const locked = await deps.orders.ordersByIds(
           tx,
           orgOf,
           orders.map((o) => o.id),
@@ -143,13 +140,7 @@ export function shipmentsService(deps: {
           // The shipment keeps the address it left with, even if the store's combined address changes.
           if (!store.combined_address)
             throw conflict('store_has_no_combined_address', `Store ${store.code} has no combined address`);
-          addressId = newReference('Address');
-          await ordersRepo.insertAddress(tx, {
-            id: addressId,
-            organization_id: orgOf,
-            fields: store.combined_address as Address,
-            created_at: now,
-          });
+          addressId = await deps.orders.createAddress(tx, orgOf, store.combined_address as Address, now);
         }
         await repo.insert(tx, {
           id,
@@ -164,15 +155,7 @@ export function shipmentsService(deps: {
           shipped_at: shippedAt,
           created_at: now,
         });
-        for (const o of locked) {
-          await ordersRepo.markShipped(tx, o.id, id, now);
-          await events.record(tx, {
-            organizationId: orgOf,
-            type: 'order.shipped',
-            data: { order: await orderViewIn(tx, orgOf, o.id, store.code) },
-          });
-          await enqueueOrderCallback(tx, clock, o, store);
-        }
+        await deps.orders.markShipped(tx, locked, id, store, now);
         await events.record(tx, {
           organizationId: orgOf,
           type: 'shipment.created',
@@ -184,8 +167,7 @@ export function shipmentsService(deps: {
 
     /** Test helper: a scripted journey of tracking events; answers the shipment as it is now. */
     async scriptTracking(orgId: string, ref: string, list: TrackingEventIn[], field: string) {
-      const s = isReference('Shipment', ref) ? await repo.shipment(db, orgId, ref) : null;
-      if (!s) throw notFound('Shipment', ref);
+      const s = mustFind(await findRow(orgId, ref), 'Shipment', ref);
       await tracking.script(s, list, field);
       return view(db, s);
     },
@@ -197,21 +179,20 @@ export function shipmentsService(deps: {
       if (!TOKEN.test(token)) return null;
       const s = await repo.byTrackingToken(db, token);
       if (!s) return null;
-      const orders = await ordersRepo.ordersOfShipment(db, s.id);
+      const orders = await deps.orders.ordersOfShipment(db, s.id);
       const store = await organization.storeRowIn(db, s.organization_id, s.store_id);
       const brandId = orders.find((o) => o.brand_id)?.brand_id ?? store?.default_brand_id ?? null;
-      const brand = brandId ? await organization.brandRow(s.organization_id, brandId).catch(() => null) : null;
-      const address = (await ordersRepo.address(db, s.address_id))?.fields ?? {};
+      const brand = brandId ? await organization.findBrand(s.organization_id, brandId) : null;
+      const address = (await deps.orders.addressFields(db, s.address_id)) ?? {};
       const events = await repo.trackingEvents(db, s.id);
       return { shipment: s, brand, city: address.city ?? '', countryCode: address.countryCode ?? '', events };
     },
 
     /** For claims: the shipment row (organization-scoped), its orders and the address it left with. */
-    shipmentRow: (ex: Executor, orgId: string, id: string) =>
-      isReference('Shipment', id) ? repo.shipment(ex, orgId, id) : Promise.resolve(null),
-    ordersOfShipment: (ex: Executor, shipmentId: string) => ordersRepo.ordersOfShipment(ex, shipmentId),
+    shipmentRow: (ex: Executor, orgId: string, id: string) => findRow(orgId, id, ex),
+    ordersOfShipment: (ex: Executor, shipmentId: string) => deps.orders.ordersOfShipment(ex, shipmentId),
     async shipmentAddress(ex: Executor, s: ShipmentRow): Promise<Address> {
-      return (await ordersRepo.address(ex, s.address_id))?.fields ?? {};
+      return (await deps.orders.addressFields(ex, s.address_id)) ?? {};
     },
   };
 }

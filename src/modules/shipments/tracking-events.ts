@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Db, Executor } from '../../platform/db/index.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
 import { newReference, randomId } from '../../platform/ids.ts';
-import type { EventsPort } from '../orders/view.ts';
+import type { EventsPort } from '../webhooks/events.ts';
 import {
   type NewTrackingEvent,
   type ShipmentRow,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { BrandRow } from '../organization/repo.ts';
-import type { Services } from '../../services.ts';
+import type { BrandRecord } from '../organization/service.ts';
+import type { ShipmentsService } from './service.ts';
 import type { ShipmentRow, TrackingEventRow } from './repo.ts';
 import { currentStatus } from './tracking-events.ts';
 
@@ -88,7 +88,7 @@ const countryName = (cc: string) => {
 /** Only what a recipient needs to follow the parcel: no names, street or contact data of theirs. */
 export function renderTrackingPage(p: {
   shipment: ShipmentRow;
-  brand: BrandRow | null;
+  brand: BrandRecord | null;
   city: string;
   countryCode: string;
   events?: TrackingEventRow[];
@@ -168,7 +168,7 @@ export function renderTrackingPage(p: {
 }
 
 /** Public pages: no API key; the URL's token is the only credential. */
-export function trackingRoutes(app: FastifyInstance, s: Services): void {
+export function trackingRoutes(app: FastifyInstance, s: { shipments: Pick<ShipmentsService, 'trackingPage'> }): void {
   app.get<{ Params: { token: string } }>('/tracking/:token', { schema: { hide: true } }, async (req, reply) => {
     reply
       .header('cache-control', 'no-store')

@@ -37,7 +37,7 @@ export const ADDRESS_LIMITS: Record<AddressField, number> = {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ()./-]+$/;
 
-const invalid = (field: string, problem: string) => new ApiError(400, 'invalid_address', `${field} ${problem}`);
+const invalid = (field: string, problem: string) => new ApiError('invalid_address', `${field} ${problem}`);
 
 /** Blank strings count as absent; surrounding whitespace is not kept. */
 export function normalizeAddress(input: Record<string, unknown>): Address {
@@ -54,7 +54,7 @@ export function checkCountry(address: Address, field: string): string {
   const cc = address.countryCode;
   if (!cc) throw invalid(`${field}.countryCode`, 'is required');
   if (!COUNTRIES.has(cc)) throw invalid(`${field}.countryCode`, `"${cc}" is not an ISO 3166-1 alpha-2 country code`);
-  if (isDeniedCountry(cc)) throw new ApiError(400, 'invalid_address_denied_country', `We do not ship to ${cc}`);
+  if (isDeniedCountry(cc)) throw new ApiError('invalid_address_denied_country', `We do not ship to ${cc}`);
   return cc;
 }
 
@@ -71,7 +71,6 @@ export function validateAddress(input: Record<string, unknown>, field: string): 
   }
   if (!a.email)
     throw new ApiError(
-      400,
       'invalid_address_missing_email',
       `${field}.email is required: the carrier sends delivery notices to it`,
     );

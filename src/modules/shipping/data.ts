@@ -59,6 +59,24 @@ export interface Parcel {
   items: number;
 }
 
+/** The shipping-relevant facts of an order's lines (canceled quantities do not travel). */
+export function parcelOf(
+  lines: Array<{ unit_price_cents: number; unit_weight_grams: number; quantity: number; canceled_quantity: number }>,
+  countryCode: string,
+  packstation: boolean,
+): Parcel {
+  let valueCents = 0;
+  let weightGrams = 0;
+  let items = 0;
+  for (const l of lines) {
+    const q = l.quantity - l.canceled_quantity;
+    valueCents += l.unit_price_cents * q;
+    weightGrams += l.unit_weight_grams * q;
+    items += q;
+  }
+  return { countryCode, packstation, valueCents, weightGrams, items };
+}
+
 /** Every level the parcel can ship with, lowest first, with its price. */
 export function availableLevels(p: Parcel): Array<{ level: ShippingLevel; price: number }> {
   const zone = zoneOf(p.countryCode);

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Open, Strict, Timestamp, Type, errors } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { TestClocksService } from './service.ts';
 
 const ClockView = Open({
   clock: Open({
@@ -15,7 +15,7 @@ const ClockView = Open({
 });
 
 /** Test environment only: in production these paths do not exist (404). */
-export function testClockRoutes(app: FastifyInstance, s: Services): void {
+export function testClockRoutes(app: FastifyInstance, s: { testClocks: TestClocksService | null }): void {
   const clocks = s.testClocks;
   if (!clocks) return;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

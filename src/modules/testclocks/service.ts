@@ -1,9 +1,7 @@
-import type { ChangeFeed } from '../../platform/cache.ts';
-import { type Clock, realNow } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/index.ts';
+import { realNow } from '../../platform/clock.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { jobsRepo } from '../../platform/jobs/queue.ts';
-import type { Worker } from '../../platform/jobs/worker.ts';
+import type { TestClocksDeps } from './deps.ts';
 import { addIsoDuration } from './duration.ts';
 import { testClocksRepo as repo } from './repo.ts';
 
@@ -26,7 +24,7 @@ export interface ClockView {
  * answers with it (through `ScopedClock`), and advancing brings the organization's queued jobs
  * forward by the same amount and runs the ones that fell due.
  */
-export function testClocksService(deps: { db: Db; clock: Clock; worker: Worker; changes: ChangeFeed }) {
+export function testClocksService(deps: TestClocksDeps) {
   const { db, clock, worker, changes } = deps;
   let times = new Map<string, Date>();
   let loading: Promise<void> | null = null;

@@ -1,11 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Open, Reference, Strict, Type, errors } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
 import { type ApiCall, TRIGGERABLE, runTrigger } from './scenario.ts';
 
 /** Test environment only: `POST /v2/test-helpers/events/trigger` (production: 404). */
-export function triggerRoutes(app: FastifyInstance, s: Services): void {
+export function triggerRoutes(app: FastifyInstance, s: { clock: Clock; config: Pick<Config, 'env'> }): void {
   if (s.config.env !== 'test') return;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(

@@ -108,7 +108,7 @@ export async function runTrigger(call: ApiCall, type: Triggerable, now: Date): P
 
   const categories = (await must(call, 'list claim categories', 'GET', '/v2/claimcategories')).claimcategories as any[];
   const category = categories.find((c) => !c.evidenceRequired && !/package missing/i.test(c.name));
-  if (!category) throw new ApiError(409, 'trigger_failed', 'No claim category without required evidence');
+  if (!category) throw new ApiError('trigger_failed', 'No claim category without required evidence');
   const claim = await must(call, 'file a claim', 'POST', '/v2/claim-item-issues', {
     claim: {
       shipmentReference: out.shipment,

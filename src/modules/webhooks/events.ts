@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.ts';
-import type { Executor } from '../../platform/db/index.ts';
+import type { Db, Executor } from '../../platform/db/index.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { newReference } from '../../platform/ids.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
@@ -29,6 +29,11 @@ export const PURGE_JOB = 'events.purge';
 const DAY = 24 * 3600_000;
 /** Events (and their deliveries) are kept this long. */
 export const EVENT_RETENTION_MS = 30 * DAY;
+
+/** Deletes events past retention, with their deliveries (the hourly maintenance job calls this). */
+export async function purgeExpiredEvents(db: Db, now: Date): Promise<number> {
+  return repo.purgeEvents(db, new Date(now.getTime() - EVENT_RETENTION_MS));
+}
 
 export interface EventInput {
   organizationId: string;
@@ -108,6 +113,8 @@ async function nextSequences(tx: Executor, list: EventInput[]): Promise<Array<nu
 }
 
 export type EventsService = ReturnType<typeof eventsService>;
+/** The outbox as the modules that emit events use it: the one events port, in each module's deps. */
+export type EventsPort = Pick<EventsService, 'record' | 'recordMany'>;
 
 /**
  * The outbox other modules write their events through. `record` runs in the caller's transaction:

@@ -3,13 +3,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { Worker } from '../../platform/jobs/worker.ts';
 import type { DeliveryAttempts } from './delivery.ts';
-import { DELIVER_JOB, EVENT_RETENTION_MS, PURGE_JOB } from './events.ts';
-import { webhooksRepo } from './repo.ts';
-
-/** Deletes events past retention, with their deliveries. Also callable from a maintenance job. */
-export async function purgeExpiredEvents(db: Db, now: Date): Promise<number> {
-  return webhooksRepo.purgeEvents(db, new Date(now.getTime() - EVENT_RETENTION_MS));
-}
+import { DELIVER_JOB, PURGE_JOB, purgeExpiredEvents } from './events.ts';
 
 /**
  * One job per delivery attempt, so deliveries to many endpoints run side by side and a slow one

@@ -1,20 +1,10 @@
-import type { Db } from '../../platform/db/index.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { EventsService } from './events.ts';
+import type { ProductEventDeps } from './deps.ts';
 
 /** What the catalog tells its listeners after a product change committed. */
 export interface ProductChangeNotice {
   productReference: string;
   organizationIds: string[] | 'all';
-}
-
-export interface ProductEventDeps {
-  db: Db;
-  events: EventsService;
-  /** The product as GET /products/{ref} shows it to the organization (404 when it cannot see it). */
-  productFor(orgId: string, ref: string): Promise<unknown>;
-  /** Every organization, for a product of the public catalog. */
-  allOrganizationIds(): Promise<string[]>;
 }
 
 /**
@@ -24,11 +14,14 @@ export interface ProductEventDeps {
  */
 export function productUpdatedListener(deps: ProductEventDeps) {
   return async (change: ProductChangeNotice): Promise<void> => {
-    const orgIds = change.organizationIds === 'all' ? await deps.allOrganizationIds() : change.organizationIds;
+    const orgIds =
+      change.organizationIds === 'all'
+        ? await collectOrganizationIds((cursor) => deps.organization.listOrganizations({ cursor, limit: 100 }))
+        : change.organizationIds;
     const views: Array<{ orgId: string; product: unknown }> = [];
     for (const orgId of orgIds) {
       try {
-        views.push({ orgId, product: await deps.productFor(orgId, change.productReference) });
+        views.push({ orgId, product: await deps.catalog.freshProduct(orgId, change.productReference) });
       } catch (err) {
         if (!(err instanceof ApiError && err.status === 404)) throw err;
       }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Open, Page, RefParams, Strict, Type, errors, PageQuery } from '../../platform/http/schemas.ts';
-import type { Services } from '../../services.ts';
+import type { WebhooksService } from './service.ts';
 import {
   CreateEndpoint,
   DeliveriesQuery,
@@ -17,7 +17,7 @@ const tags = ['Webhooks'];
 const Empty = Type.Null({ description: 'No content' });
 
 /** Webhook endpoints, the delivery log and the events list. */
-export function webhookRoutes(app: FastifyInstance, s: Services): void {
+export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
   const w = s.webhooks;

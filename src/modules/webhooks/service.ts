@@ -1,17 +1,14 @@
 import type { Static } from 'typebox';
-import type { Config } from '../../config.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { Db } from '../../platform/db/index.ts';
-import { ApiError, conflict, notFound } from '../../platform/errors.ts';
-import { type RateLimitStore, retryAfterSeconds } from '../../platform/ratelimit/index.ts';
-import { type Cursors, type PageRequest, keyset, pageOf } from '../../platform/http/pagination.ts';
+import { ApiError, conflict, mustFind } from '../../platform/errors.ts';
+import { retryAfterSeconds } from '../../platform/ratelimit/index.ts';
+import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { checkCallbackUrl } from '../../platform/http/targets.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
-import type { DeliveryAttempts } from './delivery.ts';
-import { type EventsService, createDelivery } from './events.ts';
+import type { WebhooksDeps } from './deps.ts';
+import { createDelivery, purgeExpiredEvents } from './events.ts';
 import { type DeliveryRow, type EndpointRow, type EventRow, webhooksRepo as repo } from './repo.ts';
 import type { CreateEndpoint, UpdateEndpoint } from './schemas.ts';
-import { type SecretBox, generateSecret } from './secrets.ts';
+import { generateSecret } from './secrets.ts';
 
 const HOUR = 3600_000;
 /** How long the previous secret keeps signing after a rotation. */
@@ -62,16 +59,7 @@ export type WebhooksService = ReturnType<typeof webhooksService>;
 const TEST_PING_TIMEOUT_MS = 3000;
 const TEST_PING_POLICY = { name: 'webhook-tests', quota: 10, windowSeconds: 60 };
 
-export function webhooksService(deps: {
-  db: Db;
-  clock: Clock;
-  config: Pick<Config, 'allowPrivateTargets' | 'callbackTimeoutMs'>;
-  cursors: Cursors;
-  box: SecretBox;
-  events: EventsService;
-  attempts: DeliveryAttempts;
-  rateLimits: RateLimitStore;
-}) {
+export function webhooksService(deps: WebhooksDeps) {
   const { db, clock, cursors, box } = deps;
   const checkUrl = (url: string) =>
     checkCallbackUrl(url, {
@@ -81,24 +69,27 @@ export function webhooksService(deps: {
   const unique = (types: string[]) => [...new Set(types)];
 
   async function endpointRow(orgId: string, ref: string): Promise<EndpointRow> {
-    const row = isReference('Webhookendpoint', ref) ? await repo.endpoint(db, orgId, ref) : null;
-    if (!row) throw notFound('Webhook endpoint', ref);
-    return row;
+    return mustFind(
+      isReference('Webhookendpoint', ref) ? await repo.endpoint(db, orgId, ref) : null,
+      'Webhook endpoint',
+      ref,
+    );
   }
   async function deliveryRow(orgId: string, ref: string): Promise<DeliveryRow> {
-    const row = isReference('Delivery', ref) ? await repo.delivery(db, orgId, ref) : null;
-    if (!row) throw notFound('Webhook delivery', ref);
-    return row;
+    return mustFind(isReference('Delivery', ref) ? await repo.delivery(db, orgId, ref) : null, 'Webhook delivery', ref);
   }
 
   const service = {
+    /** Events past retention, with their deliveries (the hourly maintenance job). */
+    purgeExpiredEvents: (now: Date) => purgeExpiredEvents(db, now),
     async listEndpoints(orgId: string, page: PageRequest) {
-      const ks = keyset(cursors, 'webhook-endpoints', page);
       const now = clock.now();
-      const p = pageOf(cursors, 'webhook-endpoints', ks, await repo.endpoints(db, orgId, ks), (e) =>
-        toEndpoint(e, now),
-      );
-      return { webhookEndpoints: p.items, nextCursor: p.nextCursor };
+      return listPage(cursors, page, {
+        plural: 'webhookEndpoints',
+        scope: 'webhook-endpoints',
+        load: (ks) => repo.endpoints(db, orgId, ks),
+        item: (e) => toEndpoint(e, now),
+      });
     },
     async endpoint(orgId: string, ref: string) {
       return toEndpoint(await endpointRow(orgId, ref), clock.now());
@@ -166,15 +157,11 @@ export function webhooksService(deps: {
       const budget = await deps.rateLimits.consume(`webhook-tests:${orgId}`, [TEST_PING_POLICY]);
       if (!budget.allowed) {
         const retry = retryAfterSeconds(budget.waitSeconds);
-        throw new ApiError(
-          429,
-          'rate_limited',
-          `At most ${TEST_PING_POLICY.quota} test pings a minute; wait ${retry} s`,
-          undefined,
-          {
+        throw new ApiError('rate_limited', `At most ${TEST_PING_POLICY.quota} test pings a minute; wait ${retry} s`, {
+          headers: {
             'retry-after': String(retry),
           },
-        );
+        });
       }
       const now = clock.now();
       const deliveryId = await db.tx(async (tx) => {
@@ -198,15 +185,13 @@ export function webhooksService(deps: {
       orgId: string,
       q: PageRequest & { endpointReference?: string; eventReference?: string; status?: string },
     ) {
-      const ks = keyset(cursors, 'webhook-deliveries', q);
-      const rows = await repo.deliveries(
-        db,
-        orgId,
-        { endpointId: q.endpointReference, eventId: q.eventReference, status: q.status },
-        ks,
-      );
-      const p = pageOf(cursors, 'webhook-deliveries', ks, rows, toDelivery);
-      return { webhookDeliveries: p.items, nextCursor: p.nextCursor };
+      const filter = { endpointId: q.endpointReference, eventId: q.eventReference, status: q.status };
+      return listPage(cursors, q, {
+        plural: 'webhookDeliveries',
+        scope: 'webhook-deliveries',
+        load: (ks) => repo.deliveries(db, orgId, filter, ks),
+        item: toDelivery,
+      });
     },
     async delivery(orgId: string, ref: string) {
       return toDelivery(await deliveryRow(orgId, ref));
@@ -237,23 +222,19 @@ export function webhooksService(deps: {
     },
 
     async listEvents(orgId: string, q: PageRequest & { type?: string; createdAfter?: string; createdBefore?: string }) {
-      const ks = keyset(cursors, 'events', q);
-      const rows = await repo.events(
-        db,
-        orgId,
-        {
-          type: q.type,
-          createdAfter: q.createdAfter ? new Date(q.createdAfter) : undefined,
-          createdBefore: q.createdBefore ? new Date(q.createdBefore) : undefined,
-        },
-        ks,
-      );
-      const p = pageOf(cursors, 'events', ks, rows, toEvent);
-      return { events: p.items, nextCursor: p.nextCursor };
+      const filter = {
+        type: q.type,
+        createdAfter: q.createdAfter ? new Date(q.createdAfter) : undefined,
+        createdBefore: q.createdBefore ? new Date(q.createdBefore) : undefined,
+      };
+      return listPage(cursors, q, {
+        plural: 'events',
+        load: (ks) => repo.events(db, orgId, filter, ks),
+        item: toEvent,
+      });
     },
     async event(orgId: string, ref: string) {
-      const row = isReference('Event', ref) ? await repo.event(db, orgId, ref) : null;
-      if (!row) throw notFound('Event', ref);
+      const row = mustFind(isReference('Event', ref) ? await repo.event(db, orgId, ref) : null, 'Event', ref);
       return toEvent(row);
     },
   };

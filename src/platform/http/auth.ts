@@ -127,7 +127,6 @@ export function installAuth(
       // The most common first mistake: the key sent the way most APIs take it.
       const bearer = /^bearer\s/i.test(String(request.headers.authorization ?? ''));
       throw new ApiError(
-        401,
         'unauthorized',
         bearer
           ? 'Missing X-Service-Secret-Key header: this API does not read Authorization: Bearer; send the key as X-Service-Secret-Key: sk_…'
@@ -136,7 +135,6 @@ export function installAuth(
     }
     if (secret.startsWith(other)) {
       throw new ApiError(
-        401,
         'unauthorized',
         `This is a ${deps.config.env === 'production' ? 'test' : 'production'} key; this is the ${deps.config.env} environment`,
       );
@@ -148,11 +146,13 @@ export function installAuth(
       const probe = await deps.rateLimits.consume(`invalid-keys:${request.ip}`, [INVALID_KEY_POLICY]);
       if (!probe.allowed) {
         const retry = retryAfterSeconds(probe.waitSeconds);
-        throw new ApiError(429, 'rate_limited', `Too many invalid keys from this address; wait ${retry} s`, undefined, {
-          'retry-after': String(retry),
+        throw new ApiError('rate_limited', `Too many invalid keys from this address; wait ${retry} s`, {
+          headers: {
+            'retry-after': String(retry),
+          },
         });
       }
-      throw new ApiError(401, 'unauthorized', 'The secret key is invalid or has been revoked');
+      throw new ApiError('unauthorized', 'The secret key is invalid or has been revoked');
     }
     request.principal = principal;
 
@@ -164,17 +164,17 @@ export function installAuth(
     if (!result.allowed) {
       const retry = retryAfterSeconds(result.waitSeconds);
       throw new ApiError(
-        429,
         'rate_limited',
         `Rate limit exceeded; wait at least Retry-After (${retry} s) and watch X-RateLimit`,
-        undefined,
         {
-          'retry-after': String(retry),
+          headers: {
+            'retry-after': String(retry),
+          },
         },
       );
     }
     if (principal.readOnly && WRITE_METHODS.has(request.method) && !cfg?.readOnlyAllowed) {
-      throw new ApiError(403, 'insufficient_permissions', 'This API key is read-only');
+      throw new ApiError('insufficient_permissions', 'This API key is read-only');
     }
   });
 }

@@ -1,38 +1,33 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { ApiError } from '../errors.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
 import { isFromDatabase } from '../db/types.ts';
 import { validationMessage } from './validation.ts';
 
-const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message?: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    status: 415,
     code: 'unsupported_media_type',
     message: 'Content-Type is not supported on this endpoint; send application/json',
   },
   FST_ERR_CTP_BODY_TOO_LARGE: {
-    status: 413,
     code: 'payload_too_large',
     message: 'Request body is larger than this endpoint accepts',
   },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
-    status: 400,
     code: 'invalid_request',
     message: 'Body is empty but Content-Type is application/json',
   },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_request', message: 'Body is not valid JSON' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_request', message: 'Body is not valid JSON' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
-    status: 400,
     code: 'invalid_request',
     message: 'Content-Length does not match the body',
   },
   FST_ERR_CTP_INVALID_TYPE: {
-    status: 415,
     code: 'unsupported_media_type',
     message: 'Content-Type header is malformed',
   },
-  FST_ERR_BAD_URL: { status: 400, code: 'invalid_request', message: 'The URL is malformed' },
-  FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: 'invalid_request' },
+  FST_ERR_BAD_URL: { code: 'invalid_request', message: 'The URL is malformed' },
+  FST_ERR_ASYNC_CONSTRAINT: { code: 'invalid_request' },
 };
 
 /**
@@ -61,24 +56,26 @@ export function toApiError(err: FastifyError | Error, request: FastifyRequest): 
   const fe = err as FastifyError & { validationContext?: string };
   if (fe.validation) {
     const { message, details } = validationMessage(fe.validationContext ?? 'body', fe.validation as never);
-    return new ApiError(400, 'invalid_request', message, details);
+    return new ApiError('invalid_request', message, { details });
   }
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
-  if (mapped) return new ApiError(mapped.status, mapped.code, mapped.message ?? fe.message);
+  if (mapped) return new ApiError(mapped.code, mapped.message ?? fe.message);
   if (err instanceof SyntaxError && (fe.statusCode === 400 || /JSON/.test(err.message))) {
-    return new ApiError(400, 'invalid_request', 'Body is not valid JSON');
+    return new ApiError('invalid_request', 'Body is not valid JSON');
   }
   if (isUnavailable(err)) {
     request.log.error({ err }, 'database unavailable');
-    return new ApiError(503, 'service_unavailable', 'The service is temporarily unavailable; retry later', undefined, {
-      'retry-after': '5',
+    return new ApiError('service_unavailable', 'The service is temporarily unavailable; retry later', {
+      headers: {
+        'retry-after': '5',
+      },
     });
   }
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return new ApiError(fe.statusCode, 'invalid_request', fe.message);
+    return new ApiError('invalid_request', fe.message, { status: fe.statusCode });
   }
   request.log.error({ err }, 'unhandled error');
-  return new ApiError(500, 'internal_error', 'An unexpected error occurred; it has been logged with the request id');
+  return new ApiError('internal_error', 'An unexpected error occurred; it has been logged with the request id');
 }
 
 /**
@@ -112,14 +109,10 @@ export function installErrorHandling(
       return sendError(
         request,
         reply,
-        new ApiError(
-          405,
-          'method_not_allowed',
-          `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
-        ),
+        new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`),
       );
     }
-    return sendError(request, reply, new ApiError(404, 'not_found', `No route ${request.method} ${path}`));
+    return sendError(request, reply, new ApiError('not_found', `No route ${request.method} ${path}`));
   };
   app.setNotFoundHandler(notFound);
   // Returned so that a scope with its own hooks (the authenticated /v2) can answer the same way.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.ts';
+import { ApiError, ERRORS, type ErrorCode, statusDescription } from '../errors.ts';
 import { sendError, toApiError } from './error-handler.ts';
 
 /**
@@ -16,7 +16,7 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
     sendError(
       request,
       reply,
-      new ApiError(404, 'not_found', 'No such resource: a path reference is far longer than any reference'),
+      new ApiError('not_found', 'No such resource: a path reference is far longer than any reference'),
     );
     return;
   }
@@ -36,18 +36,17 @@ export function documentTransportErrors(app: FastifyInstance): void {
     if (!schema?.response || schema.hide) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.some((m) => m !== 'GET' && m !== 'HEAD')) return;
-    const add = (status: number, description: string) => {
+    const add = (status: number) => {
       if (!schema.response![status] && !schema.response![String(status)])
-        schema.response![status] = { $ref: 'Error', description };
+        schema.response![status] = { $ref: 'Error', description: statusDescription(status) };
     };
-    add(413, 'Body too large (payload_too_large)');
-    add(415, 'Unsupported Content-Type (unsupported_media_type)');
+    add(413);
+    add(415);
     const prefixed = route.url.startsWith('/v2/') || route.prefix === '/v2';
     // Tells partners (and the isolation suite) which writes a read-only key may still make.
     if (prefixed && route.config?.readOnlyAllowed) (schema as Record<string, unknown>)['x-read-only-allowed'] = true;
-    if (prefixed && !route.config?.readOnlyAllowed && !route.config?.public)
-      add(403, 'Insufficient permissions (insufficient_permissions: a read-only key)');
-    if (prefixed && methods.includes('POST')) add(409, 'Conflict (idempotency_key_reused, or a state conflict)');
+    if (prefixed && !route.config?.readOnlyAllowed && !route.config?.public) add(403);
+    if (prefixed && methods.includes('POST')) add(409);
   });
 }
 
@@ -87,21 +86,17 @@ export function rejectNulCharacters(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     // A path holds references, and a malformed reference in a path is a 404 like any other.
     if (flawAt(request.params, 'path'))
-      throw new ApiError(404, 'not_found', 'No such resource: the path holds a character no reference has');
+      throw new ApiError('not_found', 'No such resource: the path holds a character no reference has');
     const found =
       flawAt(request.query, 'query') ?? (Buffer.isBuffer(request.body) ? null : flawAt(request.body, 'body'));
-    if (found) throw new ApiError(400, 'invalid_request', `${found.path} ${PROBLEM[found.flaw]}`);
+    if (found) throw new ApiError('invalid_request', `${found.path} ${PROBLEM[found.flaw]}`);
   });
 }
 
 /** What Node's HTTP parser refused before Fastify saw a request, answered in the service's shape. */
-const CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  HPE_HEADER_OVERFLOW: [
-    431,
-    'request_header_fields_too_large',
-    'The request headers are larger than the server accepts',
-  ],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request did not arrive in time; send it again'],
+const CLIENT_ERRORS: Record<string, [ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: ['request_header_fields_too_large', 'The request headers are larger than the server accepts'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'The request did not arrive in time; send it again'],
 };
 
 /**
@@ -114,11 +109,11 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
     socket.destroy();
     return;
   }
-  const [status, code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [
-    400,
+  const [code, message]: [ErrorCode, string] = CLIENT_ERRORS[err.code ?? ''] ?? [
     'invalid_request',
     'The request is not valid HTTP',
   ];
+  const status = ERRORS[code].status;
   const requestId = randomUUID();
   const body = JSON.stringify({ code, message, requestId });
   socket.end(

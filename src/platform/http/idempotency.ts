@@ -31,7 +31,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     const key = request.headers['idempotency-key'];
     if (key === undefined) return;
     if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
-      throw new ApiError(400, 'invalid_request', 'header.Idempotency-Key must be 1 to 255 characters');
+      throw new ApiError('invalid_request', 'header.Idempotency-Key must be 1 to 255 characters');
     }
     const org = request.principal.organizationId;
     const path = request.url.split('?')[0];
@@ -69,20 +69,17 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     );
     if (!stored)
       throw new ApiError(
-        409,
         'idempotency_request_in_progress',
         'A request with this Idempotency-Key is being processed; retry shortly',
       );
     if (stored.path !== path || stored.body_hash !== hash) {
       throw new ApiError(
-        409,
         'idempotency_key_reused',
         'This Idempotency-Key was used with a different request in the last 24 hours',
       );
     }
     if (stored.status === null) {
       throw new ApiError(
-        409,
         'idempotency_request_in_progress',
         'A request with this Idempotency-Key is still being processed; retry shortly',
       );

@@ -24,7 +24,7 @@ export class Cursors {
   decode<T>(scope: string, cursor: string | undefined): T | null {
     if (cursor === undefined || cursor === '') return null;
     const invalid = () =>
-      new ApiError(400, 'invalid_cursor', 'cursor is not one this list issued; take it unchanged from nextCursor');
+      new ApiError('invalid_cursor', 'cursor is not one this list issued; take it unchanged from nextCursor');
     const raw = /^[A-Za-z0-9_-]{40,2000}$/.test(cursor) ? Buffer.from(cursor, 'base64url') : null;
     if (!raw || raw.length < 29) throw invalid();
     let parsed: unknown;
@@ -55,7 +55,7 @@ export interface Keyset {
 
 export function keyset(cursors: Cursors, scope: string, req: PageRequest): Keyset {
   const after = cursors.decode<number>(scope, req.cursor);
-  if (after !== null && !Number.isSafeInteger(after)) throw new ApiError(400, 'invalid_cursor', 'cursor is malformed');
+  if (after !== null && !Number.isSafeInteger(after)) throw new ApiError('invalid_cursor', 'cursor is malformed');
   return { after, limit: req.limit ?? DEFAULT_PAGE_SIZE };
 }
 
@@ -65,11 +65,34 @@ export function pageOf<R extends { seq: number }, T>(
   scope: string,
   ks: Keyset,
   rows: R[],
-  map: (row: R) => T,
+  map: (row: R, index: number) => T,
 ): { items: T[]; nextCursor: string | null } {
   const last = rows[rows.length - 1];
   return {
     items: rows.map(map),
     nextCursor: rows.length === ks.limit && last ? cursors.encode(scope, last.seq) : null,
+  };
+}
+
+type PageItems<R, T> = { item: (row: R) => T } | { items: (rows: R[]) => Promise<T[]> | T[] };
+
+/**
+ * A list endpoint's answer, `{<plural>: [...], nextCursor}`, newest first on a keyset: the cursor
+ * of the request, the repo query for it (`load`), then the answer's items, row by row (`item`) or
+ * for the whole page at once (`items`: what the rows refer to is loaded in one query). The cursor
+ * belongs to `scope` (default: the plural): a cursor of another list is `400 invalid_cursor`.
+ */
+export async function listPage<K extends string, R extends { seq: number }, T>(
+  cursors: Cursors,
+  req: PageRequest,
+  list: { plural: K; scope?: string; load: (ks: Keyset) => Promise<R[]> } & PageItems<R, T>,
+): Promise<{ [P in K]: T[] } & { nextCursor: string | null }> {
+  const scope = list.scope ?? list.plural;
+  const ks = keyset(cursors, scope, req);
+  const rows = await list.load(ks);
+  const items = 'item' in list ? rows.map(list.item) : await list.items(rows);
+  const page = pageOf(cursors, scope, ks, rows, (_row, i) => items[i]);
+  return { [list.plural]: page.items, nextCursor: page.nextCursor } as { [P in K]: T[] } & {
+    nextCursor: string | null;
   };
 }

@@ -1,4 +1,5 @@
 import { type TProperties, type TSchema, Type } from 'typebox';
+import { statusDescription } from '../errors.ts';
 
 export { Type };
 export type { Static, TSchema } from 'typebox';
@@ -34,27 +35,11 @@ export const ErrorBody = Open(
   { $id: 'Error', description: 'Every error response has this shape.' },
 );
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Bad request (invalid_request, invalid_cursor, or a named validation code)',
-  401: 'Missing or invalid X-Service-Secret-Key (unauthorized)',
-  403: 'Insufficient permissions',
-  404: 'Not found',
-  405: 'Method not allowed',
-  409: 'Conflict with the current state',
-  410: 'Gone',
-  413: 'Body too large (payload_too_large)',
-  415: 'Unsupported Content-Type (unsupported_media_type)',
-  429: 'Rate limit exceeded (rate_limited); see Retry-After and X-RateLimit',
-  500: 'Internal error',
-  503: 'Temporarily unavailable; retry later',
-};
-
 /** Error responses of an authenticated API route: the common ones plus those named. */
 export function errors(...statuses: number[]): Record<number, TSchema> {
   const all = new Set([400, 401, 429, 500, ...statuses]);
   const out: Record<number, TSchema> = {};
-  for (const s of [...all].sort())
-    out[s] = { ...Type.Ref('Error'), description: ERROR_DESCRIPTIONS[s] ?? 'Error' } as TSchema;
+  for (const s of [...all].sort()) out[s] = { ...Type.Ref('Error'), description: statusDescription(s) } as TSchema;
   return out;
 }
 

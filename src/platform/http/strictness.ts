@@ -33,7 +33,7 @@ export function installJsonParser(app: FastifyInstance): void {
     parse(request, text, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
       const bad = HUGE_EXPONENT.test(text) ? nonFiniteAt(value, 'body') : null;
-      if (bad) return done(new ApiError(400, 'invalid_request', `${bad} is a number out of range`), undefined);
+      if (bad) return done(new ApiError('invalid_request', `${bad} is a number out of range`), undefined);
       done(null, value);
     });
   });
@@ -52,7 +52,7 @@ export function installStrictRoutes(app: FastifyInstance): void {
     const previous = route.preValidation;
     const check = async (request: { body?: unknown }) => {
       if (request.body !== undefined && request.body !== null && !Buffer.isBuffer(request.body)) {
-        throw new ApiError(400, 'invalid_request', 'body is not accepted on this endpoint; send none');
+        throw new ApiError('invalid_request', 'body is not accepted on this endpoint; send none');
       }
     };
     route.preValidation = previous ? [...(Array.isArray(previous) ? previous : [previous]), check] : check;

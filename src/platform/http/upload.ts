@@ -22,13 +22,9 @@ export function formatBytes(n: number): string {
 
 /** The socket is closed after this answer: the rest of the body is never read. */
 const tooLarge = (limit: number) =>
-  new ApiError(
-    413,
-    'payload_too_large',
-    `The upload is larger than the limit of ${formatBytes(limit)} (${limit} bytes)`,
-    undefined,
-    { connection: 'close' },
-  );
+  new ApiError('payload_too_large', `The upload is larger than the limit of ${formatBytes(limit)} (${limit} bytes)`, {
+    headers: { connection: 'close' },
+  });
 
 function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
@@ -99,7 +95,7 @@ function readLimited(
     finish(null, whole ? whole.subarray(0, received) : Buffer.concat(chunks, received));
   };
   const onError = () =>
-    finish(new ApiError(400, 'invalid_request', 'The upload was interrupted before the body was complete'));
+    finish(new ApiError('invalid_request', 'The upload was interrupted before the body was complete'));
   payload.on('data', onData);
   payload.on('end', onEnd);
   payload.on('error', onError);
@@ -164,7 +160,6 @@ export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T
         if (type !== RAW_UPLOAD_TYPE) {
           const got = type ? `, not ${type}` : '; the Content-Type header is missing';
           throw new ApiError(
-            415,
             'unsupported_media_type',
             `${route.noun} are uploaded as raw bytes with Content-Type: ${RAW_UPLOAD_TYPE}${got}`,
           );

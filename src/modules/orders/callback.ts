@@ -1,11 +1,11 @@
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
+import type { Executor } from '../../platform/db/index.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
 import type { Worker } from '../../platform/jobs/worker.ts';
 import { deliver } from '../../platform/http/targets.ts';
-import type { OrganizationService } from '../organization/service.ts';
-import { type OrderRow, ordersRepo } from '../orders/repo.ts';
+import type { OrdersDeps } from './deps.ts';
+import { type OrderRow, ordersRepo } from './repo.ts';
 
 export const CALLBACK_JOB = 'order.callback';
 
@@ -57,12 +57,9 @@ export function callbackUrl(
   return url.toString();
 }
 
-export function registerCallbackJob(deps: {
-  db: Db;
-  config: Readonly<Config>;
-  worker: Worker;
-  organization: OrganizationService;
-}): void {
+export function registerCallbackJob(
+  deps: Pick<OrdersDeps, 'db' | 'organization'> & { config: Readonly<Config>; worker: Worker },
+): void {
   const { db, config } = deps;
   deps.worker.register(CALLBACK_JOB, {
     pool: 'deliveries',

@@ -1,0 +1,83 @@
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/index.ts';
+import type { Worker } from '../../platform/jobs/worker.ts';
+import type { RateLimitStore } from '../../platform/ratelimit/index.ts';
+import type { BlobStore } from '../../platform/storage.ts';
+import type { CatalogService } from '../catalog/service.ts';
+import type { ClaimsService } from '../claims/service.ts';
+import type { ImagesService } from '../images/service.ts';
+import type { OrdersService } from '../orders/service.ts';
+import type { OrganizationService } from '../organization/service.ts';
+import type { RenderingService } from '../rendering/service.ts';
+import type { RequestLog } from '../requestlog/recorder.ts';
+import type { ShipmentsService } from '../shipments/service.ts';
+import type { WebhooksService } from '../webhooks/service.ts';
+
+/** What the dashboard's own service (users, sessions, invitations, logos) uses from other modules. */
+export interface DashboardDeps {
+  db: Db;
+  clock: Clock;
+  organization: Pick<OrganizationService, 'organizationRow' | 'brandRow' | 'updateBrand'>;
+  blobs: BlobStore;
+  publicBaseUrl: string;
+  rateLimits: RateLimitStore;
+}
+
+/**
+ * What the dashboard and console pages use from other modules: they show and change the partner's
+ * data through the services the API uses, so both follow the same rules.
+ */
+export interface DashboardPagesDeps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'env' | 'publicBaseUrl' | 'trustProxy' | 'requestLogRetentionDays' | 'rateLimits'>;
+  blobs: BlobStore;
+  worker: Worker;
+  rateLimits: Pick<RateLimitStore, 'peek'>;
+  organization: Pick<
+    OrganizationService,
+    | 'organization'
+    | 'organizationRow'
+    | 'listOrganizations'
+    | 'createOrganization'
+    | 'setRendertokenLimit'
+    | 'listAccounts'
+    | 'updateAccount'
+    | 'listBrands'
+    | 'brand'
+    | 'createBrand'
+    | 'updateBrand'
+    | 'listStores'
+    | 'store'
+    | 'findStore'
+    | 'createStore'
+    | 'updateStore'
+    | 'listApiKeys'
+    | 'createApiKey'
+    | 'revokeApiKey'
+  >;
+  catalog: Pick<
+    CatalogService,
+    'product' | 'findProduct' | 'mediaFile' | 'anyMediaFile' | 'operatorProduct' | 'changeProduct'
+  >;
+  images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
+  orders: Pick<OrdersService, 'get' | 'find' | 'list' | 'findAddress' | 'startProduction'>;
+  shipments: Pick<ShipmentsService, 'get' | 'find' | 'ship'>;
+  claims: Pick<ClaimsService, 'get' | 'list' | 'decide'>;
+  rendering: Pick<RenderingService, 'findRender' | 'listRenders' | 'renderFile' | 'rendertokens'>;
+  webhooks: Pick<
+    WebhooksService,
+    | 'listEndpoints'
+    | 'endpoint'
+    | 'createEndpoint'
+    | 'updateEndpoint'
+    | 'deleteEndpoint'
+    | 'rotateSecret'
+    | 'testEndpoint'
+    | 'listDeliveries'
+    | 'resend'
+    | 'listEvents'
+  >;
+  requestLog: Pick<RequestLog, 'list' | 'get' | 'byRequestId'>;
+}

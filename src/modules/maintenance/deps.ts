@@ -1,0 +1,16 @@
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/index.ts';
+import type { Worker } from '../../platform/jobs/worker.ts';
+import type { RequestLog } from '../requestlog/recorder.ts';
+import type { WebhooksService } from '../webhooks/service.ts';
+
+/** What the periodic clean-ups use from other modules, and nothing more. */
+export interface MaintenanceDeps {
+  worker: Worker;
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'requestLogRetentionDays'>;
+  requestLog: Pick<RequestLog, 'purgeBefore'>;
+  webhooks: Pick<WebhooksService, 'purgeExpiredEvents'>;
+}

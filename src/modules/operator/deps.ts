@@ -1,0 +1,36 @@
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/index.ts';
+import type { Worker } from '../../platform/jobs/worker.ts';
+import type { OrganizationService } from '../organization/service.ts';
+
+/** What the operator API uses from other modules, and nothing more. */
+export interface OperatorDeps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'env'>;
+  worker: Worker | null;
+  organization: Pick<
+    OrganizationService,
+    | 'listOrganizations'
+    | 'createOrganization'
+    | 'organizationRow'
+    | 'organization'
+    | 'setRateLimits'
+    | 'setRendertokenLimit'
+    | 'listAccounts'
+    | 'createAccount'
+    | 'listBrands'
+    | 'createBrand'
+    | 'listStores'
+    | 'createStore'
+    | 'updateStore'
+    | 'listApiKeys'
+    | 'createApiKey'
+    | 'revokeApiKey'
+    | 'resolveOrganization'
+    | 'resolveStore'
+  >;
+  /** Loads the demo data: the app passes the seed in, it is no service of the container. */
+  seed(opts: { rotateKeys?: boolean }): Promise<unknown>;
+}

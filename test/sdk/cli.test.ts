@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { listen, localSecret } from '../../packages/sdk/src/cli/listen.ts';
+import { ALL, commandHelp } from '../../packages/sdk/src/cli/main.ts';
 import { CliFailure } from '../../packages/sdk/src/cli/output.ts';
 import { type SdkServer, startSdkServer } from './helpers.ts';
 
@@ -184,13 +185,15 @@ describe('podpartner', () => {
   });
 
   it('every command has --help with an example', async () => {
-    const top = await cli(['--help'], {});
-    const names = [...top.stdout.matchAll(/^ {2}([a-z]+(?: [a-z]+)?)(?: <\w+>)? {2,}/gm)].map((m) => m[1]);
-    assert.ok(names.includes('listen') && names.includes('orders list') && names.includes('trigger'), names.join());
-    for (const name of names) {
-      const help = await cli([...name.split(' '), '--help'], {});
-      assert.equal(help.code, 0);
-      assert.match(help.stdout, new RegExp(`Example:\\n {2}podpartner ${name}`), name);
+    for (const command of ALL) {
+      const help = commandHelp(command);
+      assert.match(help, new RegExp(`Example:\\n {2}${command.example.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+      assert.ok(command.example.startsWith(`podpartner ${command.name}`), command.name);
     }
+    const top = await cli(['--help'], {});
+    for (const command of ALL) assert.ok(top.stdout.includes(`  ${command.name}`), command.name);
+    const one = await cli(['orders', 'get', '--help'], {});
+    assert.equal(one.code, 0);
+    assert.match(one.stdout, /Example:\n {2}podpartner orders get Order_/);
   });
 });

@@ -37,7 +37,8 @@ const LISTEN: Command = {
   },
 };
 
-const ALL = [LISTEN, ...COMMANDS];
+/** Every command, `listen` first. */
+export const ALL = [LISTEN, ...COMMANDS];
 
 function usage(): string {
   const width = Math.max(...ALL.map((c) => `${c.name} ${c.args ?? ''}`.length));
@@ -60,7 +61,7 @@ function usage(): string {
   ].join('\n');
 }
 
-function commandHelp(c: Command): string {
+export function commandHelp(c: Command): string {
   const options = { ...(c.options ?? {}), ...GLOBAL };
   return [
     `podpartner ${c.name}${c.args ? ` ${c.args}` : ''}: ${c.summary}`,

@@ -60,9 +60,11 @@ describe('the compiled server', () => {
     build({ quiet: true, outDir, sdk: false });
     dataDir = mkdtempSync(join(tmpdir(), 'pod-compiled-'));
   });
-  after(() => {
+  const children: ChildProcess[] = [];
+  after(async () => {
+    for (const c of children) if (c.exitCode === null) await stop(c);
     rmSync(out, { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
   });
 
   it('has its data files beside the JavaScript', () => {
@@ -97,10 +99,12 @@ describe('the compiled server', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    children.push(child);
     let text = '';
     child.stdout!.on('data', (c) => (text += c));
     child.stderr!.on('data', (c) => (text += c));
-    const [, curl] = await waitFor(child, () => text, /Try: +(curl[^\n]+)\n/);
+    // The first start loads the whole demo catalog: minutes on a machine shared with other suites.
+    const [, curl] = await waitFor(child, () => text, /Try: +(curl[^\n]+)\n/, 420_000);
     await waitFor(child, () => text, /operator@pod-service\.example/);
     return { child, text: () => text, curl };
   }

@@ -19,17 +19,21 @@ export async function freePort(): Promise<number> {
 export interface Proc {
   child: ChildProcess;
   port: number;
+  /** From spawn to the ready marker. */
+  startupMs: number;
   stop(): Promise<void>;
 }
 
-/** Starts a TypeScript entry point and waits until it prints `marker`. */
+/** Starts an entry point (TypeScript through tsx, or compiled `.js`) and waits until it prints `marker`. */
 export async function startProcess(entry: string, env: Record<string, string>, marker: RegExp): Promise<Proc> {
   const port = await freePort();
   // BENCH_CPU_PROF=1: each process writes a V8 CPU profile when it stops (open it in Chrome DevTools).
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'results', 'profiles')}`]
     : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, entry)], {
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const spawned = performance.now();
+  const child = spawn(process.execPath, [...profile, ...loader, join(ROOT, entry)], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -54,6 +58,7 @@ export async function startProcess(entry: string, env: Record<string, string>, m
   return {
     child,
     port,
+    startupMs: Math.round(performance.now() - spawned),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -9,6 +9,11 @@ import { composeRender } from '../src/modules/rendering/renderer.ts';
 import { drawTemplate } from '../src/modules/rendering/assets.ts';
 import { noisePng, patternPng, prepare } from './setup.ts';
 import { peakRss, rssMb, startProcess } from './processes.ts';
+// @ts-expect-error plain JavaScript build script without declarations
+import { ensureBuilt } from '../scripts/build.mjs';
+
+/** The start banner's line that says the server listens. */
+const READY = /Base URL: +http/;
 
 /**
  * `npm run bench`: starts the service and two baselines, drives load from this process with
@@ -108,7 +113,14 @@ async function main() {
     // (setup.ts), the tenants of the many-organizations scenario keep 3000/60 (50 req/s sustained).
     ...(f.databaseUrl ? { DATABASE_URL: f.databaseUrl } : {}),
   };
-  const server = await startProcess('src/main.ts', env, /Base URL/);
+  // The server as `npm start` runs it: compiled. Its start-up and memory are compared with the same
+  // server run from source through tsx (the way it ran before it was compiled), same machine, same run.
+  ensureBuilt();
+  const fromSource = await startProcess('src/main.ts', env, READY);
+  const sourceStart = { ms: fromSource.startupMs, rssMb: rssMb(fromSource.child.pid!) };
+  await fromSource.stop();
+  const server = await startProcess('dist/main.js', env, READY);
+  const compiledStart = { ms: server.startupMs, rssMb: rssMb(server.child.pid!) };
   const baseline = await startProcess(
     'bench/baseline.ts',
     {
@@ -565,13 +577,19 @@ async function main() {
 
   const header =
     '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | server RSS MB | ratio | note |\n|---|---:|---:|---:|---:|---:|---:|---|---|';
-  const md = `${header}\n${rows.map((r) => `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.rssMb || '-'} | ${r.ratio ?? ''} | ${r.note ?? ''} |`).join('\n')}\n`;
+  const startup =
+    '| start-up | time to ready ms | RSS at ready MB |\n|---|---:|---:|\n' +
+    `| compiled (npm start) | ${compiledStart.ms} | ${compiledStart.rssMb} |\n` +
+    `| from source (tsx) | ${sourceStart.ms} | ${sourceStart.rssMb} |\n` +
+    `| ratio compiled / source | ${(compiledStart.ms / sourceStart.ms).toFixed(2)} | ${(compiledStart.rssMb / sourceStart.rssMb).toFixed(2)} |\n\n`;
+  const md = `${startup}${header}\n${rows.map((r) => `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.rssMb || '-'} | ${r.ratio ?? ''} | ${r.note ?? ''} |`).join('\n')}\n`;
   const meta = {
     date: new Date().toISOString(),
     database: f.databaseUrl ? 'postgresql' : 'pglite',
     smoke: SMOKE,
     seconds: SECONDS,
     serverRssAtStartMb: rssAtStartMb,
+    startup: { compiled: compiledStart, fromSource: sourceStart },
     bigOrders: BIG,
     durationS: Math.round((Date.now() - started) / 1000),
   };

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
 import { ordersRepo } from '../src/modules/orders/repo.ts';
-import { seedDemoUnlessProduction } from '../src/seed/demo.ts';
+import { seedDemoOnce } from '../src/seed/demo-keys.ts';
 
 export interface BenchFixture {
   dataDir: string;
@@ -65,9 +65,8 @@ export async function prepare(opts: {
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
   const s = await startRuntime(config, { log: pino({ level: 'silent' }) as never });
-  const seeded = await seedDemoUnlessProduction(s);
-  // What `npm start` keeps from its first seed; without it the server would issue new demo keys.
-  writeFileSync(join(dataDir, 'demo-keys.json'), JSON.stringify(seeded), { mode: 0o600 });
+  // Fresh keys, written to DATA_DIR/demo-keys.json, which the server started later shows again.
+  const seeded = (await seedDemoOnce(s, dataDir, { rotateKeys: true })).result!;
   const demo = seeded.organizations[0];
   const products = await s.catalog.productSummaries(demo.reference);
   const plain = products.find((p) => !p.printable && p.status === 'launched');

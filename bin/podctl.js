@@ -1,9 +1,5 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so operators need no build step.
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// The operator CLI, compiled (built first when dist/ is missing or stale).
+import { runCompiled } from '../scripts/run.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const result = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src', 'cli.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+await runCompiled('cli', process.argv.slice(2));

@@ -112,6 +112,7 @@ interface Operation {
   resource: string;
   name: string;
   summary: string;
+  description: string;
   pathParams: string[];
   query: Array<{ name: string; required: boolean; schema: Json; description?: string }>;
   bodyKind: 'json' | 'binary' | 'none';
@@ -176,6 +177,7 @@ function collectOperations(doc: Json): Operation[] {
         resource,
         name,
         summary: op.summary ?? '',
+        description: op.description ?? '',
         pathParams,
         query,
         bodyKind,
@@ -248,6 +250,18 @@ function querySchema(op: Operation): Json {
 }
 
 const str = (s: string) => JSON.stringify(s);
+
+/**
+ * The JSDoc of one method, from the operation's summary and description: the client's methods are
+ * mapped from `Resources`, so editors show this comment on `client.orders.create` and friends.
+ */
+function methodDoc(op: Operation): string[] {
+  const text = (t: string) => t.replace(/\*\//g, '*\\/').trim();
+  const lines = [`${text(op.summary) || op.id}.`.replace(/\.\.$/, '.')];
+  if (op.description) lines.push('', ...text(op.description).split('\n'));
+  lines.push('', `\`${op.method} ${op.path}\` (operation \`${op.id}\`).`);
+  return ['    /**', ...lines.map((l) => (l ? `     * ${l}` : '     *')), '     */'];
+}
 
 /** The full text of generated.ts for `doc`. */
 export async function generateSdkTypes(doc: Json): Promise<string> {
@@ -362,7 +376,7 @@ export async function generateSdkTypes(doc: Json): Promise<string> {
   for (const r of [...resources.keys()].sort()) {
     out.push(`  ${r}: {`);
     for (const op of resources.get(r)!.sort((a, b) => (a.name < b.name ? -1 : 1)))
-      out.push(`    ${op.name}: ${str(op.id)};`);
+      out.push(...methodDoc(op), `    ${op.name}: ${str(op.id)};`);
     out.push('  };');
   }
   out.push('}', '');

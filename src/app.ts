@@ -5,17 +5,23 @@ import { installAuth, requireDeclaredAccess } from './platform/http/auth.ts';
 import { installRequestLog } from './modules/requestlog/recorder.ts';
 import { runInScope } from './platform/context.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
-import { documentTransportErrors, frameworkErrors, rejectNulCharacters } from './platform/http/hardening.ts';
+import {
+  clientErrorHandler,
+  documentTransportErrors,
+  frameworkErrors,
+  rejectNulCharacters,
+} from './platform/http/hardening.ts';
 import { installMetrics } from './platform/metrics.ts';
 import { installIdempotency } from './platform/http/idempotency.ts';
 import { installJsonParser, installStrictRoutes } from './platform/http/strictness.ts';
 import { ErrorBody, Open, Type } from './platform/http/schemas.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { attachExamples } from './openapi/examples.ts';
+import { shortenSummaries } from './openapi/labels.ts';
 import { installApiReference } from './openapi/reference.ts';
 import { renderingOperatorRoutes, renderingRoutes } from './modules/rendering/routes.ts';
 import type { Services } from './services.ts';
-import { seedDemoUnlessProduction } from './seed/demo.ts';
+import { seedDemoOnce } from './seed/demo-keys.ts';
 import { catalogOperatorRoutes, catalogRoutes } from './modules/catalog/routes.ts';
 import { organizationRoutes } from './modules/organization/routes.ts';
 import { imagesRoutes } from './modules/images/routes.ts';
@@ -77,6 +83,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     // Client addresses (throttles, logs) from X-Forwarded-For only behind a proxy we were told of.
     trustProxy: s.config.trustProxy,
     frameworkErrors,
+    clientErrorHandler,
     forceCloseConnections: 'idle',
     connectionTimeout: 60_000,
     requestTimeout: 120_000,
@@ -112,7 +119,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     refResolver: {
       buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
-    transformObject: attachExamples,
+    transformObject: (document) => shortenSummaries(attachExamples(document)),
   });
 
   app.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -146,7 +153,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
 
   await app.register(
     async (op) => {
-      operatorRoutes(op, { ...s, seed: () => seedDemoUnlessProduction(s) }, opts.operatorToken);
+      operatorRoutes(op, { ...s, seed: (o) => seedDemoOnce(s, s.config.dataDir, o) }, opts.operatorToken);
       for (const mount of OPERATOR_MODULES) mount(op, s);
     },
     { prefix: '/operator' },

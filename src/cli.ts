@@ -2,8 +2,9 @@ import { Command } from 'commander';
 import pino from 'pino';
 import { openDb } from './platform/db/index.ts';
 import { migrate } from './platform/db/migrate.ts';
-import { CliError, runningServer } from './cli/client.ts';
+import { CliError, requireDatabase, runningServer } from './cli/client.ts';
 import { createContext } from './cli/context.ts';
+import { addExamples } from './cli/examples.ts';
 import { expectOk, print } from './cli/output.ts';
 import { registerOrganizationCommands } from './cli/organization.ts';
 import { registerCatalogCommands } from './cli/catalog.ts';
@@ -21,6 +22,7 @@ const program = new Command('podctl')
   )
   .option('--url <url>', 'operator API of a running server, e.g. http://127.0.0.1:3000')
   .option('--token <token>', 'operator token (default: OPERATOR_TOKEN or DATA_DIR/operator-token)')
+  .option('--init', 'create a new embedded database in DATA_DIR when there is none (first use)')
   .showHelpAfterError();
 const ctx = createContext(program);
 
@@ -32,6 +34,7 @@ program
     const config = ctx.config();
     if (!config.databaseUrl && runningServer(config))
       throw new CliError('a server is running on the embedded database; it migrated at start');
+    requireDatabase(config, program.opts<{ init?: boolean }>().init === true);
     const db = await openDb(config);
     try {
       const applied = await migrate(db);
@@ -47,18 +50,27 @@ program
 
 program
   .command('seed')
-  .description('load the demo data (once) and issue fresh demo API keys')
+  .description('load the demo data once (test environment); its keys are issued once and kept across restarts')
+  .option('--rotate-keys', 'revoke the demo API keys and issue new ones')
   .option('--json', 'print one JSON document')
-  .action(function (this: Command) {
+  .action(function (this: Command, o: { rotateKeys?: boolean }) {
     return ctx.run(this, async (c, json) => {
-      const data = expectOk(await c.request('POST', '/seed'));
-      const rows = data.organizations.map((o: any) => ({
-        organization: o.reference,
-        name: o.name,
-        fullKey: o.apiKeys.full,
-        readOnlyKey: o.apiKeys.readOnly,
-      }));
-      print(json, data, rows);
+      const data = expectOk(await c.request('POST', `/seed${o.rotateKeys ? '?rotateKeys=true' : ''}`));
+      const orgs: any[] = data.result?.organizations ?? [];
+      if (!json && !data.keysIssued)
+        process.stdout.write(
+          `Demo data is loaded; its keys were issued earlier${orgs.length ? ` (${data.file})` : ''}. --rotate-keys issues new ones.\n`,
+        );
+      print(
+        json,
+        data,
+        orgs.map((o) => ({
+          organization: o.reference,
+          name: o.name,
+          fullKey: o.apiKeys.full,
+          readOnlyKey: o.apiKeys.readOnly,
+        })),
+      );
     });
   });
 
@@ -97,6 +109,8 @@ jobs
       print(json, expectOk(await c.request('POST', `/jobs/${id}/retry`)));
     });
   });
+
+addExamples(program);
 
 program.parseAsync(process.argv).catch((err) => {
   if (err instanceof CliError || err instanceof ConfigError) {

@@ -18,6 +18,8 @@ export interface Config {
   databaseUrl: string | null;
   redisUrl: string | null;
   logLevel: string;
+  /** `pretty` (one readable line per entry) or `json`; `auto` picks pretty when stdout is a terminal. */
+  logFormat: 'auto' | 'pretty' | 'json';
   runWorker: boolean;
   trustProxy: boolean;
   /** Jobs at once per worker process, per pool. */
@@ -80,6 +82,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     name: 'LOG_LEVEL',
     default: 'info',
     description: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.',
+  },
+  {
+    name: 'LOG_FORMAT',
+    default: 'auto',
+    description:
+      '`pretty` (readable lines) or `json` (one JSON object a line); `auto` is pretty when stdout is a terminal.',
   },
   {
     name: 'TRUST_PROXY',
@@ -289,6 +297,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}"`);
   }
+  const logFormat = env.LOG_FORMAT || 'auto';
+  if (logFormat !== 'auto' && logFormat !== 'pretty' && logFormat !== 'json')
+    throw new ConfigError(`LOG_FORMAT must be auto, pretty or json; got "${logFormat}"`);
   const publicBaseUrl = (
     url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   ).replace(/\/$/, '');
@@ -307,6 +318,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel,
+    logFormat,
     runWorker: bool(env, 'RUN_WORKER', true),
     trustProxy,
     jobConcurrency: parseJobConcurrency(env.JOB_CONCURRENCY ?? ''),

@@ -1,35 +1,54 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from './app.ts';
-import { loadConfigOrExit } from './config.ts';
+import { type Config, loadConfigOrExit } from './config.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 import { startRuntime } from './runtime.ts';
 import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
-import { type SeedResult, seedDemoUnlessProduction } from './seed/demo.ts';
+import type { SeedResult } from './seed/demo.ts';
+import { demoKeysFile, readDemoKeys, seedDemoOnce } from './seed/demo-keys.ts';
 import type { Services } from './services.ts';
 
 // Files this process creates (the embedded database, blobs, secrets) are its user's alone.
 process.umask(0o077);
 
 /**
- * In the test environment the demo data is loaded on first start and its keys kept in
- * DATA_DIR/demo-keys.json (0600), so later starts can print a working key again.
+ * In the test environment the demo data is loaded on the first start and its keys issued once;
+ * later starts show the same keys from DATA_DIR/demo-keys.json. On a shared PostgreSQL only an empty
+ * database is seeded here: another node may hold the demo keys (`podctl seed` loads it explicitly).
  */
-async function demoKeyOnStart(s: Services, dataDir: string): Promise<string | null> {
-  const file = join(dataDir, 'demo-keys.json');
-  if (existsSync(file)) {
-    try {
-      return (JSON.parse(readFileSync(file, 'utf8')) as SeedResult).organizations[0]?.apiKeys.full ?? null;
-    } catch {
-      // unreadable: issue new keys below
-    }
+async function demoOnStart(s: Services): Promise<SeedResult | null> {
+  if (s.db.kind === 'postgres' && (await s.organization.countOrganizations()) > 0)
+    return readDemoKeys(s.config.dataDir);
+  return (await seedDemoOnce(s, s.config.dataDir)).result;
+}
+
+/** What a person needs to try the service: addresses, a working key, a curl line and sign-ins. */
+function banner(config: Readonly<Config>, s: Services, base: string, demo: SeedResult | null): string {
+  const key = demo?.organizations[0]?.apiKeys.full ?? null;
+  const where = s.db.kind === 'pglite' ? `the embedded database in ${config.dataDir}` : 'PostgreSQL';
+  const lines = [
+    `  Partner API v2 (${config.env}) on ${where}`,
+    `  Base URL:   ${base}/v2`,
+    `  Docs:       ${base}/docs`,
+    `  Dashboard:  ${base}/dashboard   (partners)`,
+    `  Console:    ${base}/console     (operators)`,
+  ];
+  if (key) {
+    lines.push(
+      `  Demo key:   ${key}   (all demo keys: ${demoKeysFile(config.dataDir)})`,
+      `  Try:        curl -s -X POST -H "X-Service-Secret-Key: ${key}" ${base}/v2/auth/validate`,
+    );
+  } else if (config.env === 'test') {
+    lines.push('  Demo keys:  not known to this node; `npm run cli -- seed --rotate-keys` issues new ones');
   }
-  // On a shared PostgreSQL another node may hold the current demo keys: re-issuing them would
-  // revoke its keys, so only an empty database is seeded here (`podctl seed` issues new ones).
-  if (s.db.kind === 'postgres' && (await s.organization.countOrganizations()) > 0) return null;
-  const seeded = await seedDemoUnlessProduction(s);
-  writeFileSync(file, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
-  return seeded.organizations[0]?.apiKeys.full ?? null;
+  const users = demo?.dashboardUsers ?? [];
+  if (users.length > 0) {
+    lines.push('  Sign-ins:   (test environment only)');
+    for (const u of users)
+      lines.push(`              ${u.role === 'operator' ? 'console  ' : 'dashboard'}  ${u.email} / ${u.password}`);
+  }
+  return `\n${lines.join('\n')}\n\n`;
 }
 
 async function main(): Promise<void> {
@@ -37,7 +56,7 @@ async function main(): Promise<void> {
   const s = await startRuntime(config);
   const operatorToken = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
 
-  const demoKey = config.env === 'test' ? await demoKeyOnStart(s, config.dataDir) : null;
+  const demo = config.env === 'test' ? await demoOnStart(s) : null;
 
   const app = await buildApp(s, { operatorToken, logRequests: true });
   await app.listen({ host: config.host, port: config.port });
@@ -57,20 +76,7 @@ async function main(): Promise<void> {
   await scheduleMaintenance(s);
   if (config.runWorker) s.worker.start();
 
-  const lines = [
-    '',
-    `  Partner API v2 (${config.env}) on ${s.db.kind === 'pglite' ? `the embedded database in ${config.dataDir}` : 'PostgreSQL'}`,
-    `  Base URL:  ${base}/v2`,
-    `  Docs:      ${base}/docs`,
-    demoKey
-      ? `  Demo key:  ${demoKey}   (all demo keys: ${join(config.dataDir, 'demo-keys.json')})`
-      : config.env === 'test'
-        ? '  Demo keys: run `npm run cli -- seed` to issue new ones'
-        : '',
-    `  Try:       curl -s -X POST -H "X-Service-Secret-Key: <key>" ${base}/v2/auth/validate`,
-    '',
-  ];
-  process.stdout.write(`${lines.filter((l) => l !== '').join('\n')}\n\n`);
+  process.stdout.write(banner(config, s, base, demo));
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
@@ -35,17 +36,25 @@ function requestForLog(req: { method?: string; url?: string; ip?: string; id?: s
   return { method: req.method, url: redactUrl(String(req.url ?? '')), remoteAddress: req.ip };
 }
 
+/** Readable lines for a person at a terminal; pino-pretty is loaded only then. */
+function prettyStream(): pino.DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (o: object) => pino.DestinationStream;
+  return pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
+}
+
 export function createLogger(
-  config: Pick<Config, 'logLevel'>,
+  config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>,
   destination?: pino.DestinationStream,
 ): FastifyBaseLogger {
+  const format = config.logFormat ?? 'json';
+  const pretty = !destination && (format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true));
   return pino(
     {
       level: config.logLevel,
       redact: { paths: REDACT, censor: '[redacted]' },
       serializers: { req: requestForLog },
     },
-    destination,
+    pretty ? prettyStream() : destination,
   ) as unknown as FastifyBaseLogger;
 }
 

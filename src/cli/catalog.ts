@@ -110,8 +110,9 @@ export function registerCatalogCommands(program: Command, ctx: CliContext): void
     .description('one product with layers, print and media')
     .option('--json', 'print JSON')
     .action(function (this: Command, ref: string) {
-      return ctx.run(this, async (c) => {
-        print(true, expectOk(await c.request('GET', `/catalog/products/${encodeURIComponent(ref)}`)));
+      return ctx.run(this, async (c, json) => {
+        const data = expectOk(await c.request('GET', `/catalog/products/${encodeURIComponent(ref)}`));
+        print(json, json ? data : data.product);
       });
     });
 

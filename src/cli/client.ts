@@ -114,9 +114,30 @@ class DirectClient implements OperatorClient {
  * through its operator API. With no server (or with PostgreSQL and no --url) the CLI opens the
  * database itself and runs the very same operator routes in-process.
  */
+/**
+ * With no server and no DATABASE_URL the CLI would open DATA_DIR's embedded database, and PGlite
+ * creates one where there is none: an operator who started it in the wrong folder would quietly get
+ * an empty system. It stops and says where it looked instead, unless told `--init`.
+ */
+export function requireDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>, init: boolean): void {
+  if (config.databaseUrl || init) return;
+  const pglite = join(config.dataDir, 'pglite');
+  if (existsSync(join(pglite, 'PG_VERSION'))) return;
+  throw new CliError(
+    [
+      'no server and no database found. Looked for:',
+      `  a running server: ${join(config.dataDir, 'server.json')} (written by \`npm start\`) - none`,
+      `  an embedded database: ${pglite} - none`,
+      '  DATABASE_URL - not set',
+      'Run it where the server keeps its data (or set DATA_DIR), point --url at a running server,',
+      'set DATABASE_URL, or pass --init to create a new embedded database here.',
+    ].join('\n'),
+  );
+}
+
 export async function connect(
   config: Readonly<Config>,
-  opts: { url?: string; token?: string },
+  opts: { url?: string; token?: string; init?: boolean },
 ): Promise<OperatorClient> {
   const server = opts.url ? { url: opts.url } : runningServer(config);
   if (server) {
@@ -127,6 +148,7 @@ export async function connect(
       );
     return new HttpClient(server.url.replace(/\/$/, ''), token);
   }
+  requireDatabase(config, opts.init === true);
   const s = await startRuntime(config, { log: pino({ level: 'silent' }) as never });
   const token = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
   const app = await buildApp(s, { operatorToken: token });

@@ -19,7 +19,7 @@ export function createContext(program: Command): CliContext {
       return config;
     },
     async run(cmd, action) {
-      const opts = program.opts<{ url?: string; token?: string }>();
+      const opts = program.opts<{ url?: string; token?: string; init?: boolean }>();
       const json = Boolean(cmd.optsWithGlobals<{ json?: boolean }>().json);
       let client: OperatorClient | null = null;
       try {

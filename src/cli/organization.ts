@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { resolveOrganization, resolveStore } from './resolve.ts';
 import { expectOk, print } from './output.ts';
 import { type CliContext, parseJsonOption, parseQuota } from './context.ts';
 
@@ -35,6 +36,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
     .option('--json', 'print JSON')
     .action(function (this: Command, org: string) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}`));
         print(json, data, [data.organization]);
       });
@@ -53,6 +55,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
       o: { default?: string; uploads?: string; downloads?: string; reset?: boolean },
     ) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const body: Record<string, unknown> = {};
         for (const k of ['default', 'uploads', 'downloads'] as const) if (o[k]) body[k] = parseQuota(o[k]!);
         const data = expectOk(await c.request('PUT', `/organizations/${org}/rate-limits`, o.reset ? null : body));
@@ -65,6 +68,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
     .option('--json', 'print JSON')
     .action(function (this: Command, org: string, limit: string) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const data = expectOk(
           await c.request('PUT', `/organizations/${org}/rendertoken-limit`, { limit: Number(limit) }),
         );
@@ -78,6 +82,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
     .option('--json', 'print JSON')
     .action(function (this: Command, org: string) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}/accounts?limit=100`));
         print(json, data, data.accounts, ['reference', 'name', 'balance', 'paymentTermDays']);
       });
@@ -97,6 +102,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
       o: { name: string; legalName: string; vat?: string; billingAddress: string; paymentTermDays?: number },
     ) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const body = {
           name: o.name,
           legalEntity: { name: o.legalName, vatNumber: o.vat },
@@ -114,6 +120,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
     .option('--json', 'print JSON')
     .action(function (this: Command, org: string) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}/brands?limit=100`));
         print(json, data, data.brands, ['reference', 'name', 'primaryColor', 'secondaryColor']);
       });
@@ -131,6 +138,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
     .option('--json', 'print JSON')
     .action(function (this: Command, org: string, o: Record<string, string | undefined>) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const customerService =
           o.csEmail || o.csPhone || o.csUrl ? { email: o.csEmail, phonenumber: o.csPhone, url: o.csUrl } : undefined;
         const data = expectOk(
@@ -152,6 +160,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
     .option('--json', 'print JSON')
     .action(function (this: Command, org: string) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}/stores?limit=100`));
         print(json, data, data.stores, ['reference', 'code', 'name', 'integration', 'callbackUrl']);
       });
@@ -181,6 +190,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
       },
     ) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const body = {
           name: o.name,
           code: o.code,
@@ -200,6 +210,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
     .option('--json', 'print JSON')
     .action(function (this: Command, org: string, store: string, url: string) {
       return ctx.run(this, async (c, json) => {
+        ({ organization: org, store } = await resolveStore(c, org, store));
         const data = expectOk(
           await c.request('PATCH', `/organizations/${org}/stores/${store}`, { callbackUrl: url || null }),
         );
@@ -213,6 +224,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
     .option('--json', 'print JSON')
     .action(function (this: Command, org: string) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}/api-keys?limit=100`));
         print(json, data, data.apiKeys, ['reference', 'name', 'hint', 'readOnly', 'created', 'lastUsed', 'revoked']);
       });
@@ -225,6 +237,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
     .option('--json', 'print JSON')
     .action(function (this: Command, org: string, o: { name: string; readOnly?: boolean }) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const data = expectOk(
           await c.request('POST', `/organizations/${org}/api-keys`, { name: o.name, readOnly: Boolean(o.readOnly) }),
         );
@@ -237,6 +250,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
     .option('--json', 'print JSON')
     .action(function (this: Command, org: string, key: string) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('POST', `/organizations/${org}/api-keys/${key}/revoke`));
         print(json, data, [data.apiKey], ['reference', 'name', 'revoked']);
       });

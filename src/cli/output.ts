@@ -10,10 +10,22 @@ export function expectOk(res: OperatorResponse): any {
   return res.data;
 }
 
-/** Prints rows as aligned columns, or the raw document with --json. */
+const cellOf = (v: unknown) =>
+  v === null || v === undefined ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+
+/**
+ * Prints rows as aligned columns, or without rows the document's fields as `name  value` lines;
+ * JSON only with --json.
+ */
 export function print(json: boolean, data: unknown, rows?: Array<Record<string, unknown>>, columns?: string[]): void {
-  if (json || !rows) {
+  if (json) {
     process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+    return;
+  }
+  if (!rows) {
+    const entries = data && typeof data === 'object' ? Object.entries(data) : [['result', data]];
+    const width = Math.max(0, ...entries.map(([k]) => String(k).length));
+    process.stdout.write(entries.map(([k, v]) => `${String(k).padEnd(width)}  ${cellOf(v)}`).join('\n') + '\n');
     return;
   }
   if (rows.length === 0) {
@@ -21,8 +33,7 @@ export function print(json: boolean, data: unknown, rows?: Array<Record<string, 
     return;
   }
   const cols = columns ?? Object.keys(rows[0]);
-  const cell = (v: unknown) =>
-    v === null || v === undefined ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const cell = cellOf;
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (values: string[]) =>
     values

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
+import { resolveOrganization } from './resolve.ts';
 import { expectOk, print } from './output.ts';
 import type { CliContext } from './context.ts';
 
@@ -12,6 +13,7 @@ export function registerUserCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'print JSON')
     .action(function (this: Command, org: string) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}/users`));
         print(json, data, data.users, ['reference', 'email', 'status', 'created']);
       });
@@ -24,6 +26,7 @@ export function registerUserCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'print JSON')
     .action(function (this: Command, org: string, o: { email: string; password?: string }) {
       return ctx.run(this, async (c, json) => {
+        org = await resolveOrganization(c, org);
         const data = expectOk(
           await c.request('POST', `/organizations/${org}/users`, {
             email: o.email,

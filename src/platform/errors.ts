@@ -44,11 +44,22 @@ export const ERRORS = {
     description:
       'the body or query does not match the schema (missing field, wrong type, out of range, **undocumented field or query parameter**), body not valid JSON, an empty JSON body, a malformed URL, a NUL character, an `Idempotency-Key` not 1–255 characters, a reference in the body that is not yours, and other input errors whose message says which field (e.g. an unknown `orderlineIndex` in a cancel)',
   },
+  request_timeout: {
+    status: 408,
+    group: 'any',
+    description:
+      "the request did not arrive within the server's time (2 minutes); answered by the server before any route, without rate-limit headers",
+  },
+  request_header_fields_too_large: {
+    status: 431,
+    group: 'any',
+    description: 'the request headers are larger than the server accepts (answered before any route)',
+  },
   unauthorized: {
     status: 401,
     group: 'any',
     description:
-      '`X-Service-Secret-Key` missing, unknown or revoked; or an `sk_live_` key on a test server (and the reverse)',
+      '`X-Service-Secret-Key` missing, unknown or revoked; or an `sk_live_` key on a test server (and the reverse). A request that sends `Authorization: Bearer` instead is told to use `X-Service-Secret-Key`',
     also: [{ group: 'operator', description: 'operator API or `/metrics` without the right bearer token' }],
   },
   insufficient_permissions: {
@@ -60,7 +71,7 @@ export const ERRORS = {
     status: 404,
     group: 'any',
     description:
-      'unknown route; a resource that does not exist, is malformed, has the wrong type prefix or belongs to another organization (never revealed)',
+      'unknown route; a resource that does not exist, is malformed, has the wrong type prefix or belongs to another organization (never revealed). The message repeats the reference: `Order Order_… not found`',
   },
   method_not_allowed: { status: 405, group: 'any', description: 'the path exists, the method does not' },
   payload_too_large: {
@@ -376,6 +387,12 @@ export const ERRORS = {
     description:
       'dashboard sign-in: too many failed attempts from this network, or failed sign-ins from this address across e-mails; wait `Retry-After`',
   },
+  ambiguous_name: {
+    status: 409,
+    group: 'operator',
+    description:
+      '`GET /operator/resolve` (podctl given a name): several organizations, or several stores of one, have that exact name; the message and `details` list them',
+  },
   not_in_production: {
     status: 403,
     group: 'operator',
@@ -443,10 +460,12 @@ const STATUS_MEANINGS: Record<number, string> = {
   404: 'Not found',
   405: 'Method not allowed',
   409: 'Conflict with the current state',
+  408: 'Request timeout',
   410: 'Gone',
   413: 'Body too large',
   415: 'Unsupported Content-Type',
   429: 'Rate limit exceeded; see Retry-After and X-RateLimit',
+  431: 'Request headers too large',
   500: 'Internal error',
   503: 'Temporarily unavailable; retry later',
 };
@@ -491,7 +510,9 @@ export class ApiError extends Error {
 export const badRequest = (message: string, code: ErrorCodeOf<400> = 'invalid_request', details?: unknown) =>
   new ApiError(code, message, { details });
 
-export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
+/** `what` names the kind of thing; `reference` (when the caller gave one) is repeated back. */
+export const notFound = (what: string, reference?: string) =>
+  new ApiError('not_found', reference ? `${what} ${reference} not found` : `${what} not found`);
 
 export const conflict = (code: ErrorCodeOf<409>, message: string) => new ApiError(code, message);
 
@@ -501,7 +522,7 @@ export const forbidden = (code: ErrorCodeOf<403>, message: string) => new ApiErr
  * The one not-found guard: a lookup's result, or the 404 every missing, malformed or foreign
  * resource gets (never revealing which). Pair it with a nullable `find…` lookup.
  */
-export function mustFind<T>(found: T | null | undefined, what: string): T {
-  if (found === null || found === undefined) throw notFound(what);
+export function mustFind<T>(found: T | null | undefined, what: string, reference?: string): T {
+  if (found === null || found === undefined) throw notFound(what, reference);
   return found;
 }

@@ -56,7 +56,8 @@ describe('http conventions', () => {
       JSON.stringify(storeBody({ combinedAddress: { lastname: 'x', planet: 'Mars' } })),
     );
     assert.equal(nested.statusCode, 400);
-    assert.equal(nested.data.message, 'body.combinedAddress.planet is not a documented field');
+    // The address lacks required fields too: the message leads with the first problem, details hold all.
+    assert.match(nested.data.message, /^body\.combinedAddress\.planet is not a documented field/);
     assert.ok(Array.isArray(nested.data.details));
   });
 

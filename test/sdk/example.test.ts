@@ -71,8 +71,9 @@ test('examples/integration.ts runs end to end against a started server', async (
 });
 
 test('the example refuses a bad key with the API error', async () => {
+  // A 401 is the ApiError subclass for authentication.
   await assert.rejects(main({ baseUrl: server.baseUrl, apiKey: 'sk_test_nope', outDir: dir, log: () => {} }), {
-    name: 'ApiError',
+    name: 'AuthenticationError',
     status: 401,
   });
 });

@@ -2,6 +2,12 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
+/** What `toNodeStream()` returns: a Node Readable, described without Node's types. */
+export interface NodeReadableLike extends AsyncIterable<Uint8Array> {
+  pipe<T extends { write(chunk: any): unknown; end(): unknown }>(destination: T, options?: { end?: boolean }): T;
+  on(event: string, listener: (...args: any[]) => void): this;
+}
+
 /** A binary answer (render media, thumbnails, product media), not yet read. */
 export class Download {
   constructor(private readonly response: Response) {}
@@ -27,16 +33,20 @@ export class Download {
     return this.response.body;
   }
 
-  /** The body as a Node stream (e.g. to pipe into a file or an HTTP response). */
-  toNodeStream(): Readable {
-    return Readable.fromWeb(this.body as never);
+  /**
+   * The body as a Node `Readable` (e.g. to pipe into a file or an HTTP response). Typed by what it
+   * offers, so the SDK needs no @types/node; cast it to `Readable` when you want Node's full type.
+   */
+  toNodeStream(): NodeReadableLike {
+    return Readable.fromWeb(this.body as never) as unknown as NodeReadableLike;
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
     return this.response.arrayBuffer();
   }
 
-  async buffer(): Promise<Buffer> {
+  /** The whole body in memory (a Node Buffer, typed as the Uint8Array it is). */
+  async buffer(): Promise<Uint8Array> {
     return Buffer.from(await this.response.arrayBuffer());
   }
 

@@ -14,7 +14,7 @@ export interface ErrorBody {
   [k: string]: unknown;
 }
 
-// POST /v2/orders/{orderReference}/cancel - Set the total canceled quantity of order lines
+// POST /v2/orders/{orderReference}/cancel - Cancel order lines
 export interface CancelOrderlinesBody {
   /**
    * @minItems 1
@@ -26,7 +26,7 @@ export interface CancelOrderlinesBody {
   }[];
 }
 
-// PUT /v2/orders/{orderReference}/dropship-address - Replace the dropship address of an open order
+// PUT /v2/orders/{orderReference}/dropship-address - Change the dropship address
 export interface ChangeDropshipAddressBody {
   /**
    * Dropship address: every field a string
@@ -48,7 +48,7 @@ export interface ChangeDropshipAddressBody {
   };
 }
 
-// POST /v2/claim-item-issues - Claim damaged, defective or wrong items of a shipment
+// POST /v2/claim-item-issues - Claim item issues
 export interface ClaimItemIssuesBody {
   claim: {
     shipmentReference: string;
@@ -82,7 +82,7 @@ export interface ClaimItemIssuesResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/claim-package-missing - Claim that a shipment never arrived
+// POST /v2/claim-package-missing - Claim a missing package
 export interface ClaimPackageMissingBody {
   claim: {
     shipmentReference: string;
@@ -105,7 +105,7 @@ export interface ClaimPackageMissingResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/orders - Create a dropship or combined order
+// POST /v2/orders - Create an order
 export interface CreateOrderBody {
   order: {
     storeReference: string;
@@ -167,7 +167,7 @@ export interface CreateOrderResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/renders - Render an image in a composition; deducts the token cost on every call (the same composition and image return the existing render)
+// POST /v2/renders - Create a render
 export interface CreateRenderBody {
   render: {
     compositionReference: string;
@@ -182,7 +182,7 @@ export interface CreateRenderResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/webhook-endpoints - Add a webhook endpoint; the answer carries its signing secret (shown once)
+// POST /v2/webhook-endpoints - Create a webhook endpoint
 export interface CreateWebhookEndpointBody {
   webhookEndpoint: {
     /**
@@ -243,13 +243,13 @@ export interface CreateWebhookEndpointResponse {
   [k: string]: unknown;
 }
 
-// DELETE /v2/webhook-endpoints/{webhookEndpointReference} - Delete a webhook endpoint; queued deliveries to it stop
+// DELETE /v2/webhook-endpoints/{webhookEndpointReference} - Delete a webhook endpoint
 
-// GET /v2/renders/{renderReference}/media - Download the render's image (202 with Retry-After while pending; 409 render_failed)
+// GET /v2/renders/{renderReference}/media - Download a render
 
-// GET /v2/renders/{renderReference}/thumbnail - Download the render's thumbnail (202 with Retry-After while pending; 409 render_failed)
+// GET /v2/renders/{renderReference}/thumbnail - Download a thumbnail
 
-// GET /v2/accounts/{accountReference} - One account
+// GET /v2/accounts/{accountReference} - Get an account
 export interface GetAccountResponse {
   account: {
     /**
@@ -292,7 +292,7 @@ export interface GetAccountResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/addresses/{addressReference} - A dropship address
+// GET /v2/addresses/{addressReference} - Get an address
 export interface GetAddressResponse {
   address: {
     /**
@@ -317,7 +317,7 @@ export interface GetAddressResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/brands/{brandReference} - One brand
+// GET /v2/brands/{brandReference} - Get a brand
 export interface GetBrandResponse {
   brand: {
     /**
@@ -349,7 +349,7 @@ export interface GetBrandResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/claims/{claimReference} - One claim with its lines, decision and evidence URLs
+// GET /v2/claims/{claimReference} - Get a claim
 export interface GetClaimResponse {
   claim: {
     /**
@@ -421,7 +421,7 @@ export interface GetClaimResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/compositions/{compositionReference} - One composition with its token cost
+// GET /v2/compositions/{compositionReference} - Get a composition
 export interface GetCompositionResponse {
   composition: {
     /**
@@ -449,7 +449,7 @@ export interface GetCompositionResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/events/{eventReference} - One event, as it was delivered
+// GET /v2/events/{eventReference} - Get an event
 export interface GetEventResponse {
   event: {
     /**
@@ -469,7 +469,7 @@ export interface GetEventResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/images/{imageReference} - One uploaded image
+// GET /v2/images/{imageReference} - Get an image
 export interface GetImageResponse {
   image: {
     /**
@@ -506,7 +506,7 @@ export interface GetImageResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/orders/{orderReference} - One order with its lines
+// GET /v2/orders/{orderReference} - Get an order
 export interface GetOrderResponse {
   order: {
     /**
@@ -585,7 +585,7 @@ export interface GetOrderResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/organization - The organization of the key
+// GET /v2/organization - Get the organization
 export interface GetOrganizationResponse {
   organization: {
     /**
@@ -602,7 +602,7 @@ export interface GetOrganizationResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/perspectives/{perspectiveReference} - One perspective
+// GET /v2/perspectives/{perspectiveReference} - Get a perspective
 export interface GetPerspectiveResponse {
   perspective: {
     /**
@@ -642,7 +642,7 @@ export interface GetPerspectiveResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/products/{productReference} - One product with layers, print dimensions and media (archived products too)
+// GET /v2/products/{productReference} - Get a product
 export interface GetProductResponse {
   product: {
     /**
@@ -740,9 +740,9 @@ export interface GetProductResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/products/{productReference}/media/{filename} - A product media file or layer image (counts to the downloads bucket)
+// GET /v2/products/{productReference}/media/{filename} - Download product media
 
-// GET /v2/renders/{renderReference} - A render and its status
+// GET /v2/renders/{renderReference} - Get a render
 export interface GetRenderResponse {
   render: {
     /**
@@ -788,7 +788,7 @@ export interface GetRenderResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/rendertokens - This week’s rendertokens; the limit resets Mondays 00:00 Europe/Amsterdam
+// GET /v2/rendertokens - Get rendertokens
 export interface GetRendertokensResponse {
   rendertokens: {
     used: number;
@@ -803,7 +803,7 @@ export interface GetRendertokensResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/scenes/{sceneReference} - One scene
+// GET /v2/scenes/{sceneReference} - Get a scene
 export interface GetSceneResponse {
   scene: {
     /**
@@ -839,7 +839,7 @@ export interface GetSceneResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/shipments/{shipmentReference} - One shipment
+// GET /v2/shipments/{shipmentReference} - Get a shipment
 export interface GetShipmentResponse {
   shipment: {
     /**
@@ -894,7 +894,7 @@ export interface GetShipmentResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/stores/{storeReference} - One store
+// GET /v2/stores/{storeReference} - Get a store
 export interface GetStoreResponse {
   store: {
     /**
@@ -941,7 +941,7 @@ export interface GetStoreResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/webhook-deliveries/{webhookDeliveryReference} - One delivery with its attempts
+// GET /v2/webhook-deliveries/{webhookDeliveryReference} - Get a delivery
 export interface GetWebhookDeliveryResponse {
   webhookDelivery: {
     /**
@@ -979,7 +979,7 @@ export interface GetWebhookDeliveryResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/webhook-endpoints/{webhookEndpointReference} - One webhook endpoint
+// GET /v2/webhook-endpoints/{webhookEndpointReference} - Get a webhook endpoint
 export interface GetWebhookEndpointResponse {
   webhookEndpoint: {
     /**
@@ -1005,7 +1005,7 @@ export interface GetWebhookEndpointResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/accounts - Accounts (billing entities)
+// GET /v2/accounts - List accounts
 export interface ListAccountsQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1059,7 +1059,7 @@ export interface ListAccountsResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/brands - Brands
+// GET /v2/brands - List brands
 export interface ListBrandsQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1102,7 +1102,7 @@ export interface ListBrandsResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/claimcategories - Claim categories (an open list: fetch it, do not hard-code it)
+// GET /v2/claimcategories - List claim categories
 export interface ListClaimcategoriesResponse {
   claimcategories: {
     /**
@@ -1116,7 +1116,7 @@ export interface ListClaimcategoriesResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/claims - Open claims and claims closed recently, newest first
+// GET /v2/claims - List claims
 export interface ListClaimsQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1162,7 +1162,7 @@ export interface ListClaimsResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/events - Events of the last 30 days, newest first (catch up without webhooks)
+// GET /v2/events - List events
 export interface ListEventsQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1209,7 +1209,7 @@ export interface ListEventsResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/images - Uploaded images, newest first
+// GET /v2/images - List images
 export interface ListImagesQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1257,7 +1257,7 @@ export interface ListImagesResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/items - Warehouse stock the organization stores at the service
+// GET /v2/items - List stock items
 export interface ListItemsQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1293,7 +1293,7 @@ export interface ListItemsResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/orders - Orders, newest first
+// GET /v2/orders - List orders
 export interface ListOrdersQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1390,7 +1390,7 @@ export interface ListOrdersResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/packagings - Packagings: public ones and the organization’s private ones
+// GET /v2/packagings - List packagings
 export interface ListPackagingsQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1415,7 +1415,7 @@ export interface ListPackagingsResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/perspectives - Perspectives usable for a scene and/or product
+// GET /v2/perspectives - List perspectives
 export interface ListPerspectivesQuery {
   sceneReference?: string;
   productReference?: string;
@@ -1460,7 +1460,7 @@ export interface ListPerspectivesResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/productgroups - Productgroups: public ones and the organization’s private ones
+// GET /v2/productgroups - List productgroups
 export interface ListProductgroupsQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1492,7 +1492,7 @@ export interface ListProductgroupsResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/products - Products of the catalog (archived ones left out), newest first
+// GET /v2/products - List products
 export interface ListProductsQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1571,7 +1571,7 @@ export interface ListProductsResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/renders - Renders of the organization, newest first (optionally by status)
+// GET /v2/renders - List renders
 export interface ListRendersQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1629,7 +1629,7 @@ export interface ListRendersResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/scenes - Scenes, optionally those compatible with a productgroup
+// GET /v2/scenes - List scenes
 export interface ListScenesQuery {
   productgroupReference?: string;
 }
@@ -1646,7 +1646,7 @@ export interface ListScenesResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/stores - Stores
+// GET /v2/stores - List stores
 export interface ListStoresQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1704,7 +1704,7 @@ export interface ListStoresResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/webhook-deliveries - The delivery log, newest first
+// GET /v2/webhook-deliveries - List deliveries
 export interface ListWebhookDeliveriesQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1756,7 +1756,7 @@ export interface ListWebhookDeliveriesResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/webhook-endpoints - Webhook endpoints, newest first
+// GET /v2/webhook-endpoints - List webhook endpoints
 export interface ListWebhookEndpointsQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -1793,7 +1793,7 @@ export interface ListWebhookEndpointsResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/lookup-composition - The composition of a scene, product and perspective (404: no such combination; 410: no longer available)
+// GET /v2/lookup-composition - Find a composition
 export interface LookupCompositionQuery {
   sceneReference: string;
   productReference: string;
@@ -1811,7 +1811,7 @@ export interface LookupCompositionResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/utilities/lookup-order-reference-by-custom-identifier - Find an order by its customIdentifier
+// GET /v2/utilities/lookup-order-reference-by-custom-identifier - Find an order by custom identifier
 export interface LookupOrderByCustomIdentifierQuery {
   customIdentifier: string;
 }
@@ -1823,7 +1823,7 @@ export interface LookupOrderByCustomIdentifierResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/utilities/lookup-product-reference-by-legacy-sku - The product reference of a previous-version SKU
+// GET /v2/utilities/lookup-product-reference-by-legacy-sku - Find a product by legacy SKU
 export interface LookupProductReferenceByLegacySkuQuery {
   legacyItemSku: string;
 }
@@ -1832,7 +1832,7 @@ export interface LookupProductReferenceByLegacySkuResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/renders/preview - A live preview of an image in a composition: the image bytes at once, stored nowhere
+// POST /v2/renders/preview - Preview a render
 export interface PreviewRenderBody {
   preview: {
     compositionReference: string;
@@ -1840,7 +1840,7 @@ export interface PreviewRenderBody {
   };
 }
 
-// POST /v2/quote - Shipping options and prices for a prospective order
+// POST /v2/quote - Quote shipping
 export interface QuoteShippingBody {
   quote: {
     storeReference: string;
@@ -1898,7 +1898,7 @@ export interface QuoteShippingResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/webhook-deliveries/{webhookDeliveryReference}/resend - Deliver the same event (same webhook-id) to the same endpoint again, as a new delivery
+// POST /v2/webhook-deliveries/{webhookDeliveryReference}/resend - Resend a delivery
 export interface ResendWebhookDeliveryResponse {
   webhookDelivery: {
     /**
@@ -1936,9 +1936,9 @@ export interface ResendWebhookDeliveryResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/claims/{claimReference}/retract - Retract a pending claim (permanent)
+// POST /v2/claims/{claimReference}/retract - Retract a claim
 
-// POST /v2/webhook-endpoints/{webhookEndpointReference}/rotate-secret - New signing secret; the old one also signs for 24 hours
+// POST /v2/webhook-endpoints/{webhookEndpointReference}/rotate-secret - Rotate the signing secret
 export interface RotateWebhookEndpointSecretResponse {
   webhookEndpoint: {
     /**
@@ -1968,7 +1968,7 @@ export interface RotateWebhookEndpointSecretResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/test-helpers/shipments/{shipmentReference}/tracking-events - Test environment: carrier tracking events for a shipment
+// POST /v2/test-helpers/shipments/{shipmentReference}/tracking-events - Add tracking events
 export type TestAddTrackingEventsBody =
   | {
       trackingEvent: {
@@ -2056,7 +2056,7 @@ export interface TestAddTrackingEventsResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/test-helpers/clock/advance - Test environment: move the organization's clock forward
+// POST /v2/test-helpers/clock/advance - Advance the test clock
 export interface TestAdvanceClockBody {
   clock: {
     /**
@@ -2085,7 +2085,7 @@ export interface TestAdvanceClockResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/test-helpers/shipments - Test environment: ship orders in production as one shipment
+// POST /v2/test-helpers/shipments - Ship orders
 export interface TestCreateShipmentBody {
   shipment: {
     /**
@@ -2108,7 +2108,7 @@ export interface TestCreateShipmentResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/test-helpers/claims/{claimReference}/decide - Test environment: decide a pending claim as support would
+// POST /v2/test-helpers/claims/{claimReference}/decide - Decide a claim
 export interface TestDecideClaimBody {
   decision: {
     status: "resolved" | "rejected";
@@ -2129,9 +2129,9 @@ export interface TestDecideClaimBody {
   };
 }
 
-// DELETE /v2/test-helpers/clock - Test environment: back to real time
+// DELETE /v2/test-helpers/clock - Reset the test clock
 
-// GET /v2/test-helpers/clock - Test environment: the organization's test clock
+// GET /v2/test-helpers/clock - Get the test clock
 export interface TestGetClockResponse {
   clock: {
     /**
@@ -2151,9 +2151,9 @@ export interface TestGetClockResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/test-helpers/orders/{orderReference}/start-production - Test environment: move a pending or preorder order into production
+// POST /v2/test-helpers/orders/{orderReference}/start-production - Start production
 
-// POST /v2/test-helpers/events/trigger - Test environment: make an event really happen on new test objects
+// POST /v2/test-helpers/events/trigger - Trigger an event
 export interface TestTriggerEventBody {
   event: {
     /**
@@ -2200,7 +2200,7 @@ export interface TestTriggerEventResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/webhook-endpoints/{webhookEndpointReference}/test - Send a `ping` event now and return its delivery
+// POST /v2/webhook-endpoints/{webhookEndpointReference}/test - Send a test ping
 export interface TestWebhookEndpointResponse {
   webhookDelivery: {
     /**
@@ -2238,7 +2238,7 @@ export interface TestWebhookEndpointResponse {
   [k: string]: unknown;
 }
 
-// PATCH /v2/webhook-endpoints/{webhookEndpointReference} - Change URL, event types, description or enabled
+// PATCH /v2/webhook-endpoints/{webhookEndpointReference} - Update a webhook endpoint
 export interface UpdateWebhookEndpointBody {
   webhookEndpoint: {
     /**
@@ -2299,7 +2299,7 @@ export interface UpdateWebhookEndpointResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/evidence - Upload a JPEG or PNG evidence image for a claim
+// POST /v2/evidence - Upload evidence
 export interface UploadEvidenceResponse {
   evidence: {
     /**
@@ -2317,7 +2317,7 @@ export interface UploadEvidenceResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/images - Upload a JPEG or PNG image
+// POST /v2/images - Upload an image
 export interface UploadImageResponse {
   image: {
     /**
@@ -2354,7 +2354,7 @@ export interface UploadImageResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/auth/validate - Check that the secret key is valid
+// POST /v2/auth/validate - Check a key
 export interface ValidateAuthResponse {
   message: string;
   [k: string]: unknown;
@@ -3998,120 +3998,625 @@ export interface Operations {
 /** Operations by resource and method name: `client.orders.create` calls `createOrder`. */
 export interface Resources {
   accounts: {
+    /**
+     * Get an account.
+     *
+     * One account.
+     *
+     * `GET /v2/accounts/{accountReference}` (operation `getAccount`).
+     */
     get: "getAccount";
+    /**
+     * List accounts.
+     *
+     * Accounts (billing entities).
+     *
+     * `GET /v2/accounts` (operation `listAccounts`).
+     */
     list: "listAccounts";
   };
   addresses: {
+    /**
+     * Get an address.
+     *
+     * A dropship address.
+     *
+     * `GET /v2/addresses/{addressReference}` (operation `getAddress`).
+     */
     get: "getAddress";
   };
   auth: {
+    /**
+     * Check a key.
+     *
+     * Check that the secret key is valid.
+     *
+     * `POST /v2/auth/validate` (operation `validateAuth`).
+     */
     validate: "validateAuth";
   };
   brands: {
+    /**
+     * Get a brand.
+     *
+     * One brand.
+     *
+     * `GET /v2/brands/{brandReference}` (operation `getBrand`).
+     */
     get: "getBrand";
+    /**
+     * List brands.
+     *
+     * Brands.
+     *
+     * `GET /v2/brands` (operation `listBrands`).
+     */
     list: "listBrands";
   };
   claimcategories: {
+    /**
+     * List claim categories.
+     *
+     * Claim categories (an open list: fetch it, do not hard-code it).
+     *
+     * `GET /v2/claimcategories` (operation `listClaimcategories`).
+     */
     list: "listClaimcategories";
   };
   claims: {
+    /**
+     * Claim item issues.
+     *
+     * Claim damaged, defective or wrong items of a shipment.
+     *
+     * Within 100 days of shipping. Per line: at most the shipped quantity minus quantities under open claims; up to 3 evidence references, at least 1 when the category requires evidence.
+     *
+     * `POST /v2/claim-item-issues` (operation `claimItemIssues`).
+     */
     createItemIssues: "claimItemIssues";
+    /**
+     * Claim a missing package.
+     *
+     * Claim that a shipment never arrived.
+     *
+     * Claims every shipped item of the shipment. Possible once the delivery window has passed (never earlier than two calendar days after the ship day) and within 100 days of shipping, when the shipment has no claim and its order no replacement. 0 to 3 evidence references.
+     *
+     * `POST /v2/claim-package-missing` (operation `claimPackageMissing`).
+     */
     createPackageMissing: "claimPackageMissing";
+    /**
+     * Get a claim.
+     *
+     * One claim with its lines, decision and evidence URLs.
+     *
+     * `GET /v2/claims/{claimReference}` (operation `getClaim`).
+     */
     get: "getClaim";
+    /**
+     * List claims.
+     *
+     * Open claims and claims closed recently, newest first.
+     *
+     * Closed claims are listed when closed after `closedAfter` (default: the last 14 days).
+     *
+     * `GET /v2/claims` (operation `listClaims`).
+     */
     list: "listClaims";
+    /**
+     * Retract a claim.
+     *
+     * Retract a pending claim (permanent).
+     *
+     * `POST /v2/claims/{claimReference}/retract` (operation `retractClaim`).
+     */
     retract: "retractClaim";
   };
   compositions: {
+    /**
+     * Get a composition.
+     *
+     * One composition with its token cost.
+     *
+     * `GET /v2/compositions/{compositionReference}` (operation `getComposition`).
+     */
     get: "getComposition";
+    /**
+     * Find a composition.
+     *
+     * The composition of a scene, product and perspective (404: no such combination; 410: no longer available).
+     *
+     * `GET /v2/lookup-composition` (operation `lookupComposition`).
+     */
     lookup: "lookupComposition";
   };
   events: {
+    /**
+     * Get an event.
+     *
+     * One event, as it was delivered.
+     *
+     * `GET /v2/events/{eventReference}` (operation `getEvent`).
+     */
     get: "getEvent";
+    /**
+     * List events.
+     *
+     * Events of the last 30 days, newest first (catch up without webhooks).
+     *
+     * `GET /v2/events` (operation `listEvents`).
+     */
     list: "listEvents";
   };
   evidence: {
+    /**
+     * Upload evidence.
+     *
+     * Upload a JPEG or PNG evidence image for a claim.
+     *
+     * The format is judged from the bytes. Each evidence can be used by one claim; evidence not used by a claim within 1 day is deleted. Counts to the `uploads` and `default` buckets. Limit: 50 MB.
+     *
+     * Body: the raw file bytes, `Content-Type: application/octet-stream`, at most 50 MB.
+     *
+     * `POST /v2/evidence` (operation `uploadEvidence`).
+     */
     upload: "uploadEvidence";
   };
   images: {
+    /**
+     * Get an image.
+     *
+     * One uploaded image.
+     *
+     * `GET /v2/images/{imageReference}` (operation `getImage`).
+     */
     get: "getImage";
+    /**
+     * List images.
+     *
+     * Uploaded images, newest first.
+     *
+     * `GET /v2/images` (operation `listImages`).
+     */
     list: "listImages";
+    /**
+     * Upload an image.
+     *
+     * Upload a JPEG or PNG image.
+     *
+     * The format is judged from the bytes, not from a header. Identical bytes return the same reference. Images larger than 7000x7000 pixels are downsized to fit, keeping the aspect ratio; `originalWidth`/`originalHeight` then give the uploaded size. Counts to the `uploads` and `default` buckets.
+     *
+     * Body: the raw file bytes, `Content-Type: application/octet-stream`, at most 50 MB.
+     *
+     * `POST /v2/images` (operation `uploadImage`).
+     */
     upload: "uploadImage";
   };
   items: {
+    /**
+     * List stock items.
+     *
+     * Warehouse stock the organization stores at the service.
+     *
+     * `GET /v2/items` (operation `listItems`).
+     */
     list: "listItems";
   };
   orders: {
+    /**
+     * Cancel order lines.
+     *
+     * Set the total canceled quantity of order lines.
+     *
+     * `canceledQuantity` is the desired absolute total of the line; repeating a request cancels nothing more. All or nothing.
+     *
+     * `POST /v2/orders/{orderReference}/cancel` (operation `cancelOrderlines`).
+     */
     cancel: "cancelOrderlines";
+    /**
+     * Change the dropship address.
+     *
+     * Replace the dropship address of an open order.
+     *
+     * `PUT /v2/orders/{orderReference}/dropship-address` (operation `changeDropshipAddress`).
+     */
     changeDropshipAddress: "changeDropshipAddress";
+    /**
+     * Create an order.
+     *
+     * Create a dropship or combined order.
+     *
+     * Send `Idempotency-Key` or a unique `customIdentifier` so that a retried request cannot create a second order.
+     *
+     * `POST /v2/orders` (operation `createOrder`).
+     */
     create: "createOrder";
+    /**
+     * Get an order.
+     *
+     * One order with its lines.
+     *
+     * `GET /v2/orders/{orderReference}` (operation `getOrder`).
+     */
     get: "getOrder";
+    /**
+     * List orders.
+     *
+     * Orders, newest first.
+     *
+     * `GET /v2/orders` (operation `listOrders`).
+     */
     list: "listOrders";
+    /**
+     * Find an order by custom identifier.
+     *
+     * Find an order by its customIdentifier.
+     *
+     * `GET /v2/utilities/lookup-order-reference-by-custom-identifier` (operation `lookupOrderByCustomIdentifier`).
+     */
     lookupByCustomIdentifier: "lookupOrderByCustomIdentifier";
+    /**
+     * Quote shipping.
+     *
+     * Shipping options and prices for a prospective order.
+     *
+     * Nothing is stored. The first option is the level an order with these fields would ship with.
+     *
+     * `POST /v2/quote` (operation `quoteShipping`).
+     */
     quote: "quoteShipping";
   };
   organization: {
+    /**
+     * Get the organization.
+     *
+     * The organization of the key.
+     *
+     * `GET /v2/organization` (operation `getOrganization`).
+     */
     get: "getOrganization";
   };
   packagings: {
+    /**
+     * List packagings.
+     *
+     * Packagings: public ones and the organization’s private ones.
+     *
+     * `GET /v2/packagings` (operation `listPackagings`).
+     */
     list: "listPackagings";
   };
   perspectives: {
+    /**
+     * Get a perspective.
+     *
+     * One perspective.
+     *
+     * `GET /v2/perspectives/{perspectiveReference}` (operation `getPerspective`).
+     */
     get: "getPerspective";
+    /**
+     * List perspectives.
+     *
+     * Perspectives usable for a scene and/or product.
+     *
+     * `GET /v2/perspectives` (operation `listPerspectives`).
+     */
     list: "listPerspectives";
   };
   productgroups: {
+    /**
+     * List productgroups.
+     *
+     * Productgroups: public ones and the organization’s private ones.
+     *
+     * `GET /v2/productgroups` (operation `listProductgroups`).
+     */
     list: "listProductgroups";
   };
   products: {
+    /**
+     * Get a product.
+     *
+     * One product with layers, print dimensions and media (archived products too).
+     *
+     * `GET /v2/products/{productReference}` (operation `getProduct`).
+     */
     get: "getProduct";
+    /**
+     * Download product media.
+     *
+     * A product media file or layer image (counts to the downloads bucket).
+     *
+     * Example renders carry `Cache-Control: private, max-age=31536000, immutable`; example images and layer images carry `ETag` and `Last-Modified` and answer `304` to a matching `If-None-Match` or `If-Modified-Since`.
+     *
+     * `GET /v2/products/{productReference}/media/{filename}` (operation `getProductMedia`).
+     */
     getMedia: "getProductMedia";
+    /**
+     * List products.
+     *
+     * Products of the catalog (archived ones left out), newest first.
+     *
+     * `GET /v2/products` (operation `listProducts`).
+     */
     list: "listProducts";
+    /**
+     * Find a product by legacy SKU.
+     *
+     * The product reference of a previous-version SKU.
+     *
+     * `GET /v2/utilities/lookup-product-reference-by-legacy-sku` (operation `lookupProductReferenceByLegacySku`).
+     */
     lookupByLegacySku: "lookupProductReferenceByLegacySku";
   };
   renders: {
+    /**
+     * Create a render.
+     *
+     * Render an image in a composition; deducts the token cost on every call (the same composition and image return the existing render).
+     *
+     * `POST /v2/renders` (operation `createRender`).
+     */
     create: "createRender";
+    /**
+     * Download a render.
+     *
+     * Download the render's image (202 with Retry-After while pending; 409 render_failed).
+     *
+     * `GET /v2/renders/{renderReference}/media` (operation `downloadRenderMedia`).
+     */
     downloadMedia: "downloadRenderMedia";
+    /**
+     * Download a thumbnail.
+     *
+     * Download the render's thumbnail (202 with Retry-After while pending; 409 render_failed).
+     *
+     * `GET /v2/renders/{renderReference}/thumbnail` (operation `downloadRenderThumbnail`).
+     */
     downloadThumbnail: "downloadRenderThumbnail";
+    /**
+     * Get a render.
+     *
+     * A render and its status.
+     *
+     * `GET /v2/renders/{renderReference}` (operation `getRender`).
+     */
     get: "getRender";
+    /**
+     * List renders.
+     *
+     * Renders of the organization, newest first (optionally by status).
+     *
+     * `GET /v2/renders` (operation `listRenders`).
+     */
     list: "listRenders";
+    /**
+     * Preview a render.
+     *
+     * A live preview of an image in a composition: the image bytes at once, stored nowhere.
+     *
+     * Extension for live previews in a product editor: answers `200` with the image (at most 600 px on the long edge, in the perspective's format) and its `Content-Type`. A preview is not a render: it has no reference, costs no rendertokens and is not kept. It draws from the `default` and `previews` rate-limit buckets; a node composing too many previews at once answers `503 service_busy` with `Retry-After: 1`.
+     *
+     * `POST /v2/renders/preview` (operation `previewRender`).
+     */
     preview: "previewRender";
   };
   rendertokens: {
+    /**
+     * Get rendertokens.
+     *
+     * This week’s rendertokens; the limit resets Mondays 00:00 Europe/Amsterdam.
+     *
+     * `GET /v2/rendertokens` (operation `getRendertokens`).
+     */
     get: "getRendertokens";
   };
   scenes: {
+    /**
+     * Get a scene.
+     *
+     * One scene.
+     *
+     * `GET /v2/scenes/{sceneReference}` (operation `getScene`).
+     */
     get: "getScene";
+    /**
+     * List scenes.
+     *
+     * Scenes, optionally those compatible with a productgroup.
+     *
+     * `GET /v2/scenes` (operation `listScenes`).
+     */
     list: "listScenes";
   };
   shipments: {
+    /**
+     * Get a shipment.
+     *
+     * One shipment.
+     *
+     * `GET /v2/shipments/{shipmentReference}` (operation `getShipment`).
+     */
     get: "getShipment";
   };
   stores: {
+    /**
+     * Get a store.
+     *
+     * One store.
+     *
+     * `GET /v2/stores/{storeReference}` (operation `getStore`).
+     */
     get: "getStore";
+    /**
+     * List stores.
+     *
+     * Stores.
+     *
+     * `GET /v2/stores` (operation `listStores`).
+     */
     list: "listStores";
   };
   testHelpers: {
+    /**
+     * Add tracking events.
+     *
+     * Test environment: carrier tracking events for a shipment.
+     *
+     * One event (`trackingEvent`) or a scripted journey (`trackingEvents`), all or nothing. Fires `shipment.tracking_updated`, and `shipment.delivered` when the parcel arrives. An event may lie in the past but not before the shipment left; a late event takes its place in time and never moves a delivered parcel back.
+     *
+     * `POST /v2/test-helpers/shipments/{shipmentReference}/tracking-events` (operation `testAddTrackingEvents`).
+     */
     addTrackingEvents: "testAddTrackingEvents";
+    /**
+     * Advance the test clock.
+     *
+     * Test environment: move the organization's clock forward.
+     *
+     * Freezes the organization at a time of its own and moves it forward: by an ISO 8601 duration (`advanceBy`) or to a timestamp (`to`), never backwards. Everything time-based follows it: claim windows, the rendertoken week, evidence retention, webhook and callback retries, timestamps of new records. Jobs that fell due run before the answer; `status: advancing` says some are still running.
+     *
+     * `POST /v2/test-helpers/clock/advance` (operation `testAdvanceClock`).
+     */
     advanceClock: "testAdvanceClock";
+    /**
+     * Ship orders.
+     *
+     * Test environment: ship orders in production as one shipment.
+     *
+     * One dropship order, or several combined orders of one store. `shippedAt` may lie in the past. Fires the order-updated callback and the webhooks.
+     *
+     * `POST /v2/test-helpers/shipments` (operation `testCreateShipment`).
+     */
     createShipment: "testCreateShipment";
+    /**
+     * Decide a claim.
+     *
+     * Test environment: decide a pending claim as support would.
+     *
+     * Per line, replacement + refund + rejection quantities add up to the claimed quantity. A replacement creates a replacement order to the shipment's destination.
+     *
+     * `POST /v2/test-helpers/claims/{claimReference}/decide` (operation `testDecideClaim`).
+     */
     decideClaim: "testDecideClaim";
+    /**
+     * Reset the test clock.
+     *
+     * Test environment: back to real time.
+     *
+     * `DELETE /v2/test-helpers/clock` (operation `testDeleteClock`).
+     */
     deleteClock: "testDeleteClock";
+    /**
+     * Get the test clock.
+     *
+     * Test environment: the organization's test clock.
+     *
+     * Without a test clock the organization runs on real time (`frozen: false`).
+     *
+     * `GET /v2/test-helpers/clock` (operation `testGetClock`).
+     */
     getClock: "testGetClock";
+    /**
+     * Start production.
+     *
+     * Test environment: move a pending or preorder order into production.
+     *
+     * `POST /v2/test-helpers/orders/{orderReference}/start-production` (operation `testStartProduction`).
+     */
     startProduction: "testStartProduction";
+    /**
+     * Trigger an event.
+     *
+     * Test environment: make an event really happen on new test objects.
+     *
+     * Creates what the event needs through the ordinary API calls, with your key (an artwork, an order, production, a shipment, tracking events, a claim, a decision), so the event, its webhooks and the order-updated callback happen exactly as in real use. Each call it makes counts against your rate limits. Types: `order.created`, `order.updated`, `order.shipped`, `shipment.created`, `shipment.tracking_updated`, `shipment.delivered`, `claim.created`, `claim.updated`.
+     *
+     * `POST /v2/test-helpers/events/trigger` (operation `testTriggerEvent`).
+     */
     triggerEvent: "testTriggerEvent";
   };
   webhookDeliveries: {
+    /**
+     * Get a delivery.
+     *
+     * One delivery with its attempts.
+     *
+     * `GET /v2/webhook-deliveries/{webhookDeliveryReference}` (operation `getWebhookDelivery`).
+     */
     get: "getWebhookDelivery";
+    /**
+     * List deliveries.
+     *
+     * The delivery log, newest first.
+     *
+     * `GET /v2/webhook-deliveries` (operation `listWebhookDeliveries`).
+     */
     list: "listWebhookDeliveries";
+    /**
+     * Resend a delivery.
+     *
+     * Deliver the same event (same webhook-id) to the same endpoint again, as a new delivery.
+     *
+     * `POST /v2/webhook-deliveries/{webhookDeliveryReference}/resend` (operation `resendWebhookDelivery`).
+     */
     resend: "resendWebhookDelivery";
   };
   webhookEndpoints: {
+    /**
+     * Create a webhook endpoint.
+     *
+     * Add a webhook endpoint; the answer carries its signing secret (shown once).
+     *
+     * `POST /v2/webhook-endpoints` (operation `createWebhookEndpoint`).
+     */
     create: "createWebhookEndpoint";
+    /**
+     * Delete a webhook endpoint.
+     *
+     * Delete a webhook endpoint; queued deliveries to it stop.
+     *
+     * `DELETE /v2/webhook-endpoints/{webhookEndpointReference}` (operation `deleteWebhookEndpoint`).
+     */
     delete: "deleteWebhookEndpoint";
+    /**
+     * Get a webhook endpoint.
+     *
+     * One webhook endpoint.
+     *
+     * `GET /v2/webhook-endpoints/{webhookEndpointReference}` (operation `getWebhookEndpoint`).
+     */
     get: "getWebhookEndpoint";
+    /**
+     * List webhook endpoints.
+     *
+     * Webhook endpoints, newest first.
+     *
+     * `GET /v2/webhook-endpoints` (operation `listWebhookEndpoints`).
+     */
     list: "listWebhookEndpoints";
+    /**
+     * Rotate the signing secret.
+     *
+     * New signing secret; the old one also signs for 24 hours.
+     *
+     * `POST /v2/webhook-endpoints/{webhookEndpointReference}/rotate-secret` (operation `rotateWebhookEndpointSecret`).
+     */
     rotateSecret: "rotateWebhookEndpointSecret";
+    /**
+     * Send a test ping.
+     *
+     * Send a `ping` event now and return its delivery.
+     *
+     * `POST /v2/webhook-endpoints/{webhookEndpointReference}/test` (operation `testWebhookEndpoint`).
+     */
     test: "testWebhookEndpoint";
+    /**
+     * Update a webhook endpoint.
+     *
+     * Change URL, event types, description or enabled.
+     *
+     * `PATCH /v2/webhook-endpoints/{webhookEndpointReference}` (operation `updateWebhookEndpoint`).
+     */
     update: "updateWebhookEndpoint";
   };
 }

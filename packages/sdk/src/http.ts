@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, ConnectionError } from './errors.ts';
+import { type ApiError, ConnectionError, apiErrorFor } from './errors.ts';
 import { type RateLimitState, parseRetryAfter, rateLimitFromHeaders } from './ratelimit.ts';
 import type { PreparedBody } from './uploads.ts';
+import { VERSION } from './version.ts';
+
+/** Sent with every request, so the service's logs can tell SDK versions apart. */
+export const USER_AGENT = `pod-partner-sdk/${VERSION} node/${typeof process === 'object' ? process.version : 'unknown'}`;
 
 export interface ClientOptions {
   /** The organization's secret key (`sk_test_…` / `sk_live_…`), sent as `X-Service-Secret-Key`. */
@@ -22,6 +26,8 @@ export interface ClientOptions {
   renderPollIntervalMs?: number;
   /** Replaces the global fetch (e.g. to add a proxy agent). */
   fetch?: typeof fetch;
+  /** Your application's name and version, put before the SDK's own in the User-Agent. */
+  userAgent?: string;
   /** Called after every answer that carried rate-limit headers. */
   onRateLimit?: (state: RateLimitState) => void;
 }
@@ -34,6 +40,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Time-out of one attempt; overrides the client's. */
   timeoutMs?: number;
+  /** Retries of 5xx answers and dropped connections for this call; overrides the client's. */
+  maxRetries?: number;
+  /** Wait for `Retry-After` and retry on `429` for this call; overrides the client's. */
+  retryOnRateLimit?: boolean;
 }
 
 export interface RawRequest {
@@ -96,7 +106,8 @@ export class Transport {
     const method = req.method.toUpperCase();
     const idempotencyKey = method === 'POST' ? (opts.idempotencyKey ?? randomUUID()) : undefined;
     const retryable = (IDEMPOTENT.has(method) || idempotencyKey !== undefined) && (req.upload?.replayable ?? true);
-    const maxRetries = this.options.maxRetries ?? 2;
+    const maxRetries = opts.maxRetries ?? this.options.maxRetries ?? 2;
+    const retryOnRateLimit = opts.retryOnRateLimit ?? this.options.retryOnRateLimit ?? true;
     const url = this.url(req.path, req.query);
     let failures = 0;
     let throttles = 0;
@@ -105,6 +116,7 @@ export class Transport {
       const headers: Record<string, string> = {
         'x-service-secret-key': this.options.apiKey,
         accept: 'application/json, */*',
+        'user-agent': this.options.userAgent ? `${this.options.userAgent} ${USER_AGENT}` : USER_AGENT,
         ...opts.headers,
       };
       if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
@@ -157,7 +169,7 @@ export class Transport {
       if (res.status === 429) {
         // A throttled request was refused before it ran: safe to repeat for every method.
         const wait = retryAfter ?? 1;
-        const allowed = this.options.retryOnRateLimit !== false && throttles < (this.options.maxRateLimitRetries ?? 5);
+        const allowed = retryOnRateLimit && throttles < (this.options.maxRateLimitRetries ?? 5);
         if (allowed && wait <= (this.options.maxRateLimitWaitSeconds ?? 60) && (req.upload?.replayable ?? true)) {
           throttles++;
           await res.body?.cancel().catch(() => {});
@@ -201,5 +213,5 @@ export async function toApiError(res: Response, retryAfter?: number): Promise<Ap
   const message =
     typeof data.message === 'string' ? data.message : text.slice(0, 200) || res.statusText || `HTTP ${res.status}`;
   const requestId = typeof data.requestId === 'string' ? data.requestId : res.headers.get('x-request-id');
-  return new ApiError(res.status, code, message, requestId, data.details, retryAfter);
+  return apiErrorFor(res.status, code, message, requestId, data.details, retryAfter);
 }

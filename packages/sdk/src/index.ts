@@ -11,10 +11,24 @@ export {
   type UploadProgress,
   type WaitForRenderOptions,
 } from './client.ts';
-export { Download } from './downloads.ts';
-export { ApiError, ConnectionError, NotReadyError, RenderError } from './errors.ts';
+export { Download, type NodeReadableLike } from './downloads.ts';
+export {
+  ApiError,
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  NotFoundError,
+  NotReadyError,
+  PermissionError,
+  RateLimitError,
+  RenderError,
+  ServerError,
+  ValidationError,
+  type ValidationDetail,
+} from './errors.ts';
 export * from './generated.ts';
-export type { ClientOptions, RequestOptions } from './http.ts';
+export { type ClientOptions, type RequestOptions, USER_AGENT } from './http.ts';
+export { VERSION } from './version.ts';
 export { Paginator } from './pagination.ts';
 export {
   parseRateLimit,
@@ -27,6 +41,7 @@ export type { UploadSource } from './uploads.ts';
 export {
   LegacyCallbackError,
   parseLegacyCallback,
+  signWebhook,
   verifyWebhook,
   eventObject,
   isStaleEvent,

@@ -4,8 +4,9 @@ import { Readable } from 'node:stream';
 
 /**
  * What an upload takes: a file path (string or file: URL), bytes (Buffer, Uint8Array, ArrayBuffer,
- * Blob), or a stream (web ReadableStream or Node Readable). Paths and bytes can be re-sent, so
- * their uploads are retried after a 429, 5xx or dropped connection; a stream is sent once.
+ * Blob), or a stream (web ReadableStream, Node Readable or any async iterable of bytes). Paths and
+ * bytes can be re-sent, so their uploads are retried after a 429, 5xx or dropped connection; a
+ * stream is sent once. (Typed without Node's own types, so the SDK needs no @types/node.)
  */
 export type UploadSource =
   | string
@@ -14,7 +15,7 @@ export type UploadSource =
   | ArrayBuffer
   | Blob
   | ReadableStream<Uint8Array>
-  | NodeJS.ReadableStream;
+  | AsyncIterable<Uint8Array>;
 
 export interface PreparedBody {
   /** A fresh body for one attempt. */
@@ -27,11 +28,8 @@ export interface PreparedBody {
 
 const isWebStream = (v: unknown): v is ReadableStream<Uint8Array> =>
   typeof v === 'object' && v !== null && typeof (v as ReadableStream).getReader === 'function';
-const isNodeStream = (v: unknown): v is NodeJS.ReadableStream =>
-  typeof v === 'object' &&
-  v !== null &&
-  typeof (v as NodeJS.ReadableStream).pipe === 'function' &&
-  typeof (v as NodeJS.ReadableStream).on === 'function';
+const isAsyncIterable = (v: unknown): v is AsyncIterable<Uint8Array> =>
+  typeof v === 'object' && v !== null && typeof (v as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function';
 
 export async function prepareUpload(source: UploadSource): Promise<PreparedBody> {
   if (typeof source === 'string' || source instanceof URL) {
@@ -47,8 +45,9 @@ export async function prepareUpload(source: UploadSource): Promise<PreparedBody>
   if (source instanceof Uint8Array)
     return { body: () => source as Uint8Array<ArrayBuffer>, replayable: true, stream: false };
   if (isWebStream(source)) return { body: once(source), replayable: false, stream: true };
-  if (isNodeStream(source)) {
-    const web = Readable.toWeb(source as Readable) as unknown as ReadableStream<Uint8Array>;
+  if (isAsyncIterable(source)) {
+    // A Node Readable is one; Readable.from also takes generators of Buffers or Uint8Arrays.
+    const web = Readable.toWeb(Readable.from(source)) as unknown as ReadableStream<Uint8Array>;
     return { body: once(web), replayable: false, stream: true };
   }
   throw new TypeError('upload source must be a file path, a Buffer/Uint8Array/ArrayBuffer/Blob, or a readable stream');

@@ -325,7 +325,7 @@ export function catalogAdmin(
   }
 
   async function productView(ref: string) {
-    return mustFind(isReference('Product', ref) ? await w.product(db, ref) : null, 'Product');
+    return mustFind(isReference('Product', ref) ? await w.product(db, ref) : null, 'Product', ref);
   }
 
   const admin = {
@@ -337,7 +337,7 @@ export function catalogAdmin(
       const files = await placeFiles(change, 'body');
       await storeFiles(deps.blobs, allFiles(files));
       await write(async (tx) => {
-        const cur = mustFind(isReference('Product', ref) ? await w.lockProduct(tx, ref) : null, 'Product');
+        const cur = mustFind(isReference('Product', ref) ? await w.lockProduct(tx, ref) : null, 'Product', ref);
         const view = (await w.product(tx, ref))!;
         const item = (await w.lockItem(tx, cur.item_id))!;
         if (change.stock)
@@ -425,7 +425,7 @@ export function catalogAdmin(
     /** Stock of a warehouse item, by SKU or reference. */
     async setItemStock(key: string, stock: Static<typeof StockIn>) {
       return write(async (tx) => {
-        const found = mustFind(await w.itemByKey(tx, key), 'Item');
+        const found = mustFind(await w.itemByKey(tx, key), 'Item', key);
         const item = (await w.lockItem(tx, found.id))!;
         await setStock(tx, item, stock.logicalQuantity, stock.physicalQuantity ?? item.physical_quantity);
         const after = (await w.lockItem(tx, item.id))!;

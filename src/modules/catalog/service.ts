@@ -110,7 +110,7 @@ export function catalogService(deps: CatalogDeps) {
   });
 
   async function visibleRow(orgId: string, ref: string): Promise<ProductView> {
-    return mustFind(isReference('Product', ref) ? await reads.product(db, orgId, ref) : null, 'Product');
+    return mustFind(isReference('Product', ref) ? await reads.product(db, orgId, ref) : null, 'Product', ref);
   }
 
   const admin = catalogAdmin({
@@ -139,7 +139,7 @@ export function catalogService(deps: CatalogDeps) {
   }
   async function productDetail(orgId: string, ref: string, fresh: boolean) {
     const [found] = await visibleProducts(orgId, [ref], fresh);
-    return mustFind(found, 'Product').detail;
+    return mustFind(found, 'Product', ref).detail;
   }
 
   const service = {
@@ -162,7 +162,7 @@ export function catalogService(deps: CatalogDeps) {
     /** A media file's record; the caller streams `blob_key` from the blob store. */
     async mediaFile(orgId: string, ref: string, filename: string): Promise<MediaRow> {
       const row = await visibleRow(orgId, ref);
-      return mustFind(await reads.mediaFile(db, row.id, filename), 'Media file');
+      return mustFind(await reads.mediaFile(db, row.id, filename), 'Media file', `${ref}/${filename}`);
     },
     /** The operator's form of `mediaFile`: any product's file, null when there is none. */
     anyMediaFile: (productId: string, filename: string) => reads.mediaFile(db, productId, filename),
@@ -216,11 +216,16 @@ export function catalogService(deps: CatalogDeps) {
       const row = mustFind(
         isReference('Productgroup', ref) ? await reads.productgroup(db, orgId, ref) : null,
         'Productgroup',
+        ref,
       );
       return { ...toProductgroup(row), priceCents: row.price_cents };
     },
     async visiblePackaging(orgId: string, ref: string) {
-      const row = mustFind(isReference('Packaging', ref) ? await reads.packaging(db, orgId, ref) : null, 'Packaging');
+      const row = mustFind(
+        isReference('Packaging', ref) ? await reads.packaging(db, orgId, ref) : null,
+        'Packaging',
+        ref,
+      );
       return toPackaging(row);
     },
     /** The orders module's form of `visiblePackaging`: null instead of a 404. */

@@ -57,7 +57,7 @@ export function claimDecisions(deps: DecideDeps) {
      * quantities become a replacement order per original order, to where the shipment went.
      */
     async decide(orgId: string | null, ref: string, decision: Decision): Promise<void> {
-      const c = mustFind(await deps.findClaim(orgId, ref), 'Claim');
+      const c = mustFind(await deps.findClaim(orgId, ref), 'Claim', ref);
       await db.tx(async (tx) => {
         const claim = (await repo.claim(tx, c.organization_id, c.id, true))!;
         if (claim.status !== 'pending')

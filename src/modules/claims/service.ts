@@ -321,11 +321,11 @@ export function claimsService(deps: ClaimsDeps) {
     },
 
     async get(orgId: string, ref: string) {
-      return detail(db, mustFind(await findClaim(orgId, ref), 'Claim'));
+      return detail(db, mustFind(await findClaim(orgId, ref), 'Claim', ref));
     },
 
     async retract(orgId: string, ref: string) {
-      const c = mustFind(await findClaim(orgId, ref), 'Claim');
+      const c = mustFind(await findClaim(orgId, ref), 'Claim', ref);
       await db.tx(async (tx) => {
         const locked = (await repo.claim(tx, orgId, c.id, true))!;
         if (locked.status !== 'pending')

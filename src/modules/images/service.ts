@@ -91,7 +91,7 @@ export function imagesService(deps: ImagesDeps) {
     },
 
     async image(orgId: string, ref: string) {
-      const r = mustFind(await row(orgId, ref), 'Image');
+      const r = mustFind(await row(orgId, ref), 'Image', ref);
       return toImage(r);
     },
 

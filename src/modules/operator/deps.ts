@@ -28,7 +28,9 @@ export interface OperatorDeps {
     | 'listApiKeys'
     | 'createApiKey'
     | 'revokeApiKey'
+    | 'resolveOrganization'
+    | 'resolveStore'
   >;
   /** Loads the demo data: the app passes the seed in, it is no service of the container. */
-  seed(): Promise<unknown>;
+  seed(opts: { rotateKeys?: boolean }): Promise<unknown>;
 }

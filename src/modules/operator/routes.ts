@@ -48,6 +48,16 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
   r.post('/organizations', { config: { access: 'operator' }, schema: { body: CreateOrganization } }, async (req) => ({
     organization: await o.createOrganization(req.body),
   }));
+  // What the CLI accepts for an organization or a store: a reference, a store code or an exact name.
+  const ResolveQuery = Strict({
+    organization: Type.String({ minLength: 1, maxLength: 200 }),
+    store: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  });
+  r.get('/resolve', { config: { access: 'operator' }, schema: { querystring: ResolveQuery } }, async (req) => {
+    const organization = await o.resolveOrganization(req.query.organization);
+    const store = req.query.store ? await o.resolveStore(organization.reference, req.query.store) : undefined;
+    return { organization, ...(store ? { store } : {}) };
+  });
   r.get(
     '/organizations/:organizationReference',
     { config: { access: 'operator' }, schema: { params: OrgParams } },
@@ -180,13 +190,14 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
     },
   );
 
-  r.post('/seed', { config: { access: 'operator' } }, async () => {
+  const SeedQuery = Strict({ rotateKeys: Type.Optional(Type.Boolean({ default: false })) });
+  r.post('/seed', { config: { access: 'operator' }, schema: { querystring: SeedQuery } }, async (req) => {
     // Demo data has published passwords and keys: it never reaches a production database.
     if (s.config.env === 'production')
       throw new ApiError(
         'not_in_production',
         'Demo data is not loaded in production; create the first operator with `podctl users create-operator`',
       );
-    return s.seed();
+    return s.seed({ rotateKeys: req.query.rotateKeys === true });
   });
 }

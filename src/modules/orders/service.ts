@@ -189,7 +189,7 @@ export function ordersService(deps: OrdersDeps) {
         );
     },
 
-    get: async (orgId: string, ref: string) => mustFind(await findOrder(orgId, ref), 'Order'),
+    get: async (orgId: string, ref: string) => mustFind(await findOrder(orgId, ref), 'Order', ref),
     /** The order as GET shows it, or null when it does not exist or belongs to another organization. */
     find: findOrder,
 
@@ -228,19 +228,19 @@ export function ordersService(deps: OrdersDeps) {
       return { orderReference: o.id };
     },
 
-    address: async (orgId: string, ref: string) => mustFind(await findAddress(orgId, ref), 'Address'),
+    address: async (orgId: string, ref: string) => mustFind(await findAddress(orgId, ref), 'Address', ref),
     /** The address as GET shows it, or null when it does not resolve for the organization. */
     findAddress,
 
     async cancel(orgId: string, ref: string, wanted: Array<{ index: number; canceledQuantity: number }>) {
-      await changes.cancel(mustFind(await orderRow(orgId, ref), 'Order'), wanted);
+      await changes.cancel(mustFind(await orderRow(orgId, ref), 'Order', ref), wanted);
     },
     async changeAddress(orgId: string, ref: string, input: Record<string, unknown>) {
-      await changes.changeAddress(orgId, mustFind(await orderRow(orgId, ref), 'Order'), input);
+      await changes.changeAddress(orgId, mustFind(await orderRow(orgId, ref), 'Order', ref), input);
     },
     /** Test helper and operator: `pending`/`preorder` → `in_production`. `orgId` null: any organization. */
     async startProduction(orgId: string | null, ref: string) {
-      await changes.startProduction(mustFind(await orderRow(orgId, ref), 'Order'));
+      await changes.startProduction(mustFind(await orderRow(orgId, ref), 'Order', ref));
     },
     /** Shipping options and prices of a prospective order (POST /quote); nothing is stored. */
     quote: (orgId: string, body: Static<typeof QuoteBody>) => quote(intake, orgId, body),

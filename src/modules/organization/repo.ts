@@ -341,6 +341,16 @@ export const organizationLookups = {
   async storeByCode(ex: Executor, code: string): Promise<StoreRow | null> {
     return (await ex.query<StoreRow>('SELECT * FROM stores WHERE code = $1', [code]))[0] ?? null;
   },
+  /** Exact-name matches, for operators who name an organization instead of quoting its reference. */
+  async organizationsNamed(ex: Executor, name: string): Promise<OrganizationRow[]> {
+    return ex.query<OrganizationRow>('SELECT * FROM organizations WHERE name = $1 ORDER BY seq LIMIT 20', [name]);
+  },
+  async storesNamed(ex: Executor, orgId: string, name: string): Promise<StoreRow[]> {
+    return ex.query<StoreRow>('SELECT * FROM stores WHERE organization_id = $1 AND name = $2 ORDER BY seq LIMIT 20', [
+      orgId,
+      name,
+    ]);
+  },
   async countOrganizations(ex: Executor): Promise<number> {
     return (await ex.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations'))[0].n;
   },

@@ -197,6 +197,6 @@ export async function setCompositionAvailable(deps: RenderingDeps, ref: string, 
     !isReference('Composition', ref) ||
     !(await repo.setCompositionUnavailable(deps.db, ref, available ? null : deps.clock.now()))
   )
-    throw notFound('Composition');
+    throw notFound('Composition', ref);
   return { composition: { reference: ref, available } };
 }

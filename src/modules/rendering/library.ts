@@ -59,11 +59,11 @@ export function renderingLibrary(deps: RenderingDeps) {
     isReference('Productgroup', ref) && (await visible(() => catalog.visibleProductgroup(orgId, ref))) !== null;
 
   async function sceneRow(orgId: string, ref: string): Promise<SceneRow> {
-    return mustFind(isReference('Scene', ref) ? await repo.scene(db, orgId, ref) : null, 'Scene');
+    return mustFind(isReference('Scene', ref) ? await repo.scene(db, orgId, ref) : null, 'Scene', ref);
   }
   async function productOrThrow(orgId: string, ref: string) {
     const p = await product(orgId, ref);
-    if (p === null) throw notFound('Product');
+    if (p === null) throw notFound('Product', ref);
     return p;
   }
   /** A product may be used in a scene when its productgroup is one of the scene's. */
@@ -86,7 +86,7 @@ export function renderingLibrary(deps: RenderingDeps) {
 
     async listScenes(orgId: string, q: { productgroupReference?: string }) {
       if (q.productgroupReference !== undefined && !(await productgroupVisible(orgId, q.productgroupReference)))
-        throw notFound('Productgroup');
+        throw notFound('Productgroup', q.productgroupReference);
       const rows = await repo.scenes(db, orgId, q.productgroupReference ?? null);
       return { scenes: rows.map((s) => ({ reference: s.id, name: s.name })), nextCursor: null };
     },
@@ -156,10 +156,10 @@ export function renderingLibrary(deps: RenderingDeps) {
     },
 
     async perspective(orgId: string, ref: string) {
-      const p = mustFind(isReference('Perspective', ref) ? await repo.perspective(db, ref) : null, 'Perspective');
+      const p = mustFind(isReference('Perspective', ref) ? await repo.perspective(db, ref) : null, 'Perspective', ref);
       const out = await lib.describePerspective(orgId, p);
       // Visible only through a scene or product the organization can see.
-      if ((out.scenes ?? out.products ?? []).length === 0) throw notFound('Perspective');
+      if ((out.scenes ?? out.products ?? []).length === 0) throw notFound('Perspective', ref);
       return out;
     },
 
@@ -167,7 +167,7 @@ export function renderingLibrary(deps: RenderingDeps) {
     async visibleComposition(orgId: string, ref: string): Promise<CompositionRow> {
       const c = isReference('Composition', ref) ? await repo.composition(db, ref) : null;
       if (!c || !(await repo.scene(db, orgId, c.scene_id)) || (await product(orgId, c.product_id)) === null)
-        throw notFound('Composition');
+        throw notFound('Composition', ref);
       if (c.unavailable_at) throw unavailable(c);
       return c;
     },
@@ -183,7 +183,7 @@ export function renderingLibrary(deps: RenderingDeps) {
       const scene = await sceneRow(orgId, q.sceneReference);
       await productOrThrow(orgId, q.productReference);
       if (!isReference('Perspective', q.perspectiveReference) || !(await repo.perspective(db, q.perspectiveReference)))
-        throw notFound('Perspective');
+        throw notFound('Perspective', q.perspectiveReference);
       const c = await repo.compositionFor(db, scene.id, q.productReference, q.perspectiveReference);
       if (!c) throw new ApiError('not_found', 'No composition exists for this scene, product and perspective');
       if (c.unavailable_at) throw unavailable(c);

@@ -60,7 +60,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
   const { db, clock, blobs, log } = deps;
 
   async function renderRow(orgId: string, ref: string): Promise<RenderRow> {
-    return mustFind(isReference('Render', ref) ? await repo.render(db, orgId, ref) : null, 'Render');
+    return mustFind(isReference('Render', ref) ? await repo.render(db, orgId, ref) : null, 'Render', ref);
   }
 
   async function finish(
@@ -123,8 +123,12 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
       const image = isReference('Image', input.imageReference)
         ? await deps.images.imageForOrganization(orgId, input.imageReference)
         : null;
-      if (!image) throw notFound('Image');
-      const perspective = mustFind(await repo.perspective(db, c.perspective_id), 'Composition');
+      if (!image) throw notFound('Image', input.imageReference);
+      const perspective = mustFind(
+        await repo.perspective(db, c.perspective_id),
+        'Composition',
+        input.compositionReference,
+      );
       const { rendertoken_limit: limit } = await deps.organization.organizationRow(orgId);
       const now = clock.now();
       const week = tokenWeek(now);
@@ -164,7 +168,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
       const image = isReference('Image', input.imageReference)
         ? await deps.images.imageForOrganization(orgId, input.imageReference)
         : null;
-      if (!image) throw notFound('Image');
+      if (!image) throw notFound('Image', input.imageReference);
       return previews.run(async () => {
         let made: { template: Template; image: Buffer };
         try {

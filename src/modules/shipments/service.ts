@@ -86,7 +86,7 @@ export function shipmentsService(deps: ShipmentsDeps) {
 
   return {
     async get(orgId: string, ref: string) {
-      return view(db, mustFind(await findRow(orgId, ref), 'Shipment'));
+      return view(db, mustFind(await findRow(orgId, ref), 'Shipment', ref));
     },
     /** The shipment as GET shows it, or null when it does not exist or belongs to another organization. */
     async find(orgId: string, ref: string) {
@@ -167,7 +167,7 @@ export function shipmentsService(deps: ShipmentsDeps) {
 
     /** Test helper: a scripted journey of tracking events; answers the shipment as it is now. */
     async scriptTracking(orgId: string, ref: string, list: TrackingEventIn[], field: string) {
-      const s = mustFind(await findRow(orgId, ref), 'Shipment');
+      const s = mustFind(await findRow(orgId, ref), 'Shipment', ref);
       await tracking.script(s, list, field);
       return view(db, s);
     },

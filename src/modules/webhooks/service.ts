@@ -72,10 +72,11 @@ export function webhooksService(deps: WebhooksDeps) {
     return mustFind(
       isReference('Webhookendpoint', ref) ? await repo.endpoint(db, orgId, ref) : null,
       'Webhook endpoint',
+      ref,
     );
   }
   async function deliveryRow(orgId: string, ref: string): Promise<DeliveryRow> {
-    return mustFind(isReference('Delivery', ref) ? await repo.delivery(db, orgId, ref) : null, 'Webhook delivery');
+    return mustFind(isReference('Delivery', ref) ? await repo.delivery(db, orgId, ref) : null, 'Webhook delivery', ref);
   }
 
   const service = {
@@ -233,7 +234,7 @@ export function webhooksService(deps: WebhooksDeps) {
       });
     },
     async event(orgId: string, ref: string) {
-      const row = mustFind(isReference('Event', ref) ? await repo.event(db, orgId, ref) : null, 'Event');
+      const row = mustFind(isReference('Event', ref) ? await repo.event(db, orgId, ref) : null, 'Event', ref);
       return toEvent(row);
     },
   };

@@ -141,7 +141,16 @@ export function installAuth(
     if (cfg?.access === 'public') return;
     const raw = request.headers['x-service-secret-key'];
     const secret = Array.isArray(raw) ? raw[0] : raw;
-    if (!secret) throw new ApiError('unauthorized', 'Missing X-Service-Secret-Key header');
+    if (!secret) {
+      // The most common first mistake: the key sent the way most APIs take it.
+      const bearer = /^bearer\s/i.test(String(request.headers.authorization ?? ''));
+      throw new ApiError(
+        'unauthorized',
+        bearer
+          ? 'Missing X-Service-Secret-Key header: this API does not read Authorization: Bearer; send the key as X-Service-Secret-Key: sk_…'
+          : 'Missing X-Service-Secret-Key header',
+      );
+    }
     if (secret.startsWith(other)) {
       throw new ApiError(
         'unauthorized',

@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, statusDescription } from '../errors.ts';
+import { ApiError, ERRORS, type ErrorCode, statusDescription } from '../errors.ts';
 import { sendError, toApiError } from './error-handler.ts';
 
 /**
@@ -89,4 +92,33 @@ export function rejectNulCharacters(app: FastifyInstance): void {
       flawAt(request.query, 'query') ?? (Buffer.isBuffer(request.body) ? null : flawAt(request.body, 'body'));
     if (found) throw new ApiError('invalid_request', `${found.path} ${PROBLEM[found.flaw]}`);
   });
+}
+
+/** What Node's HTTP parser refused before Fastify saw a request, answered in the service's shape. */
+const CLIENT_ERRORS: Record<string, [ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: ['request_header_fields_too_large', 'The request headers are larger than the server accepts'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'The request did not arrive in time; send it again'],
+};
+
+/**
+ * Malformed HTTP (400), a request that took too long (408) and headers that are too large (431)
+ * never reach a route: Node's parser rejects them. Fastify's own answer is `{error, message,
+ * statusCode}`; this gives them `{code, message, requestId}` like every other error.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [code, message]: [ErrorCode, string] = CLIENT_ERRORS[err.code ?? ''] ?? [
+    'invalid_request',
+    'The request is not valid HTTP',
+  ];
+  const status = ERRORS[code].status;
+  const requestId = randomUUID();
+  const body = JSON.stringify({ code, message, requestId });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

@@ -11,7 +11,8 @@ function makeAjv(coerce: boolean): Ajv {
     removeAdditional: false,
     useDefaults: true,
     coerceTypes: coerce ? 'array' : false,
-    allErrors: false,
+    // Every problem of a request is reported at once (details), not only the first.
+    allErrors: true,
     strict: false,
   });
   addFormats(ajv);
@@ -72,13 +73,21 @@ function describe(err: ErrorObject): string {
   }
 }
 
+/** A body with thousands of bad lines gets the first hundred problems, which is enough to act on. */
+const MAX_DETAILS = 100;
+
 /** Turns ajv errors into a message that names the field, e.g. `body.order.orderlines[0].foo`. */
 export function validationMessage(part: string, errors: ErrorObject[]): { message: string; details: unknown[] } {
   // anyOf/oneOf wrappers say little; prefer the concrete error underneath.
   const useful = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
-  const list = (useful.length ? useful : errors).map((e) => ({ field: fieldPath(part, e), problem: describe(e) }));
+  const seen = new Set<string>();
+  const list = (useful.length ? useful : errors)
+    .map((e) => ({ field: fieldPath(part, e), problem: describe(e) }))
+    .filter((d) => !seen.has(`${d.field} ${d.problem}`) && seen.add(`${d.field} ${d.problem}`))
+    .slice(0, MAX_DETAILS);
   const first = list[0] ?? { field: PART_NAMES[part] ?? part, problem: 'is invalid' };
-  return { message: `${first.field} ${first.problem}`, details: list };
+  const more = list.length > 1 ? ` (and ${list.length - 1} more problem${list.length > 2 ? 's' : ''} in details)` : '';
+  return { message: `${first.field} ${first.problem}${more}`, details: list };
 }
 
 /** Checks a value outside a request (files read from disk, seed data) with the same rules and messages. */

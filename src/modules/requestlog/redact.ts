@@ -6,7 +6,8 @@ const SECRET_KEY = /(secret|password|token|signature|authorization|api[-_]?key|^
 const ADDRESS_KEY = /address$/i;
 const PERSONAL_KEY =
   /^(e-?mail|phone|phonenumber|additionalinfo|firstname|lastname|streetname|street|housenumber|housenumberaddition|zipcode|postalcode|city|state|addressline\d?)$/i;
-const EMAIL = /[^\s@"'<>]+@[^\s@"'<>]+\.[^\s@"'<>]+/g;
+/** Characters an e-mail address is made of, for the scan in `redactEmails`. */
+const EMAIL_CHAR = /[^\s@"'<>]/;
 const API_KEY = /\bsk_(live|test)_[A-Za-z0-9]+/g;
 const MAX_STRING = 500;
 const MAX_ITEMS = 50;
@@ -14,8 +15,32 @@ const MAX_DEPTH = 8;
 
 export const REDACTED = '[redacted]';
 
+/**
+ * Replaces every `local@domain.tld` in one pass. A regular expression for the same shape
+ * backtracks quadratically on a long string without `@`, which made one fuzzed body cost seconds.
+ */
+export function redactEmails(s: string): string {
+  let out = '';
+  let copied = 0;
+  let at = s.indexOf('@');
+  while (at !== -1) {
+    let start = at;
+    while (start > copied && EMAIL_CHAR.test(s[start - 1])) start--;
+    let end = at + 1;
+    while (end < s.length && EMAIL_CHAR.test(s[end])) end++;
+    let dot = at + 2;
+    while (dot < end - 1 && s[dot] !== '.') dot++;
+    if (start < at && dot < end - 1) {
+      out += `${s.slice(copied, start)}[redacted e-mail]`;
+      copied = end;
+    }
+    at = s.indexOf('@', Math.max(end, at + 1));
+  }
+  return copied === 0 ? s : out + s.slice(copied);
+}
+
 function text(s: string): string {
-  const clean = s.replace(EMAIL, '[redacted e-mail]').replace(API_KEY, '[redacted key]');
+  const clean = redactEmails(s).replace(API_KEY, '[redacted key]');
   return clean.length > MAX_STRING ? `${clean.slice(0, MAX_STRING)}… (cut)` : clean;
 }
 

@@ -117,8 +117,13 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
   const status = ERRORS[code].status;
   const requestId = randomUUID();
   const body = JSON.stringify({ code, message, requestId });
+  // end() alone only half-closes: a slow-loris client that never stops sending would keep the
+  // socket open for ever, so it is destroyed once the answer is flushed (as Node's own handler does).
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
+  // A client that does not read the answer still loses the socket.
+  setTimeout(() => socket.destroy(), 5_000).unref();
 }

@@ -59,7 +59,7 @@ export function ordersService(deps: OrdersDeps) {
   const orderRow = async (orgId: string | null, ref: string) =>
     isReference('Order', ref) ? repo.order(db, orgId, ref) : null;
 
-  const writer = orderWriter({ db, events: deps.events, organization });
+  const writer = orderWriter({ db, events: deps.events, organization, catalog: deps.catalog });
   const changes = orderChanges({
     ...deps,
     writable,
@@ -282,6 +282,19 @@ export function ordersService(deps: OrdersDeps) {
      * transaction: each order's `order.shipped` event and its order-updated callback.
      */
     async markShipped(tx: Executor, orders: OrderRow[], shipmentId: string, store: StoreRecord, at: Date) {
+      const lines = await repo.lines(
+        tx,
+        orders.map((o) => o.id),
+      );
+      await deps.catalog.shipStock(
+        tx,
+        orders.map((o) => ({
+          orderId: o.id,
+          lines: lines
+            .filter((l) => l.order_id === o.id)
+            .map((l) => ({ productId: l.product_id, quantity: l.quantity - l.canceled_quantity - l.shipped_quantity })),
+        })),
+      );
       for (const o of orders) {
         await repo.markShipped(tx, o.id, shipmentId, at);
         await deps.events.record(tx, {

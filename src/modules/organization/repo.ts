@@ -1,3 +1,4 @@
+import { newReference } from '../../platform/ids.ts';
 import { type Executor, prepared } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 import type { Principal, RateLimitOverrides } from '../../platform/http/auth.ts';
@@ -16,6 +17,8 @@ export interface AccountRow {
   organization_id: string;
   name: string;
   balance_cents: number;
+  simulated_balance_cents: number;
+  prepaid: boolean;
   payment_term_days: number;
   legal_entity_name: string;
   vat_number: string | null;
@@ -104,15 +107,16 @@ export const organizationRepo = {
     return rows.length === 1;
   },
 
-  async insertAccount(ex: Executor, a: Omit<AccountRow, 'seq'>) {
+  async insertAccount(ex: Executor, a: Omit<AccountRow, 'seq' | 'simulated_balance_cents'>) {
     await ex.query(
-      `INSERT INTO accounts (id, organization_id, name, balance_cents, payment_term_days, legal_entity_name, vat_number, billing_address, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO accounts (id, organization_id, name, balance_cents, prepaid, payment_term_days, legal_entity_name, vat_number, billing_address, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         a.id,
         a.organization_id,
         a.name,
         a.balance_cents,
+        a.prepaid,
         a.payment_term_days,
         a.legal_entity_name,
         a.vat_number,
@@ -120,6 +124,13 @@ export const organizationRepo = {
         a.created_at,
       ],
     );
+    // The balance is the sum of the ledger (billing module): a starting balance is its first entry.
+    if (a.balance_cents !== 0)
+      await ex.query(
+        `INSERT INTO ledger_entries (id, organization_id, account_id, kind, amount_cents, source, description, created_at)
+         VALUES ($1, $2, $3, 'opening', $4, $3, 'Opening balance', $5)`,
+        [newReference('Ledgerentry'), a.organization_id, a.id, a.balance_cents, a.created_at],
+      );
   },
   accounts: (ex: Executor, orgId: string, ks: Keyset) => pageIn<AccountRow>(ex, 'accounts', orgId, ks),
   account: (ex: Executor, orgId: string, id: string) => oneIn<AccountRow>(ex, 'accounts', orgId, id),

@@ -10,7 +10,14 @@ export const Account = Open({
   reference: Reference('Account'),
   name: Type.String(),
   balance: Type.Integer({ description: 'EUR cents; negative when money is owed' }),
+  prepaid: Type.Boolean({ description: 'Prepaid accounts pay before production; the others are invoiced monthly' }),
   paymentTermDays: Type.Integer(),
+  wouldBeBalance: Nullable(
+    Type.Integer({
+      description:
+        'Test environment only: EUR cents the ledger would hold in production (nothing is charged there); null in production',
+    }),
+  ),
   legalEntity: Open({ name: Type.String(), vatNumber: Nullable(Type.String()) }),
   billingAddress: AddressOut,
   created: Timestamp,
@@ -62,6 +69,7 @@ export const CreateAccount = Strict({
   name: Name,
   paymentTermDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
   balance: Type.Optional(Type.Integer()),
+  prepaid: Type.Optional(Type.Boolean()),
   legalEntity: Strict({ name: Name, vatNumber: Type.Optional(Type.String({ maxLength: 30 })) }),
   billingAddress: AddressIn,
 });

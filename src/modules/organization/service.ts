@@ -26,11 +26,15 @@ export const toOrganization = (o: OrganizationRow) => ({
   name: o.name,
   created: o.created_at.toISOString(),
 });
-export const toAccount = (a: AccountRow) => ({
+export const accountView = (env: string) => (a: AccountRow) => ({
   reference: a.id,
   name: a.name,
   balance: a.balance_cents,
+  /** Prepaid accounts pay before production; the others are invoiced monthly, due in paymentTermDays. */
+  prepaid: a.prepaid,
   paymentTermDays: a.payment_term_days,
+  /** Test environment only: what the ledger would hold in production (never charged); null in production. */
+  wouldBeBalance: env === 'test' ? a.simulated_balance_cents : null,
   legalEntity: { name: a.legal_entity_name, vatNumber: a.vat_number },
   billingAddress: a.billing_address,
   created: a.created_at.toISOString(),
@@ -129,26 +133,29 @@ export function organizationService(deps: OrganizationDeps) {
       return listPage(cursors, page, {
         plural: 'accounts',
         load: (ks) => repo.accounts(db, orgId, ks),
-        item: toAccount,
+        item: accountView(deps.config.env),
       });
     },
     async account(orgId: string, ref: string) {
-      return toAccount(await mustExist('Account', ref, (id) => repo.account(db, orgId, id)));
+      return accountView(deps.config.env)(await mustExist('Account', ref, (id) => repo.account(db, orgId, id)));
     },
     async createAccount(orgId: string, input: Static<typeof CreateAccount>) {
       await service.organizationRow(orgId);
       const id = newReference('Account');
-      await repo.insertAccount(db, {
-        id,
-        organization_id: orgId,
-        name: input.name,
-        balance_cents: input.balance ?? 0,
-        payment_term_days: input.paymentTermDays ?? 14,
-        legal_entity_name: input.legalEntity.name,
-        vat_number: input.legalEntity.vatNumber ?? null,
-        billing_address: input.billingAddress,
-        created_at: clock.now(),
-      });
+      await db.tx((tx) =>
+        repo.insertAccount(tx, {
+          id,
+          organization_id: orgId,
+          name: input.name,
+          balance_cents: input.balance ?? 0,
+          prepaid: input.prepaid ?? false,
+          payment_term_days: input.paymentTermDays ?? 14,
+          legal_entity_name: input.legalEntity.name,
+          vat_number: input.legalEntity.vatNumber ?? null,
+          billing_address: input.billingAddress,
+          created_at: clock.now(),
+        }),
+      );
       return service.account(orgId, id);
     },
 

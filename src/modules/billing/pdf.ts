@@ -5,6 +5,8 @@ import { SELLER } from './vat.ts';
 const eur = (cents: number) =>
   `${cents < 0 ? '-' : ''}EUR ${(Math.abs(cents) / 100).toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const day = (d: Date) => d.toISOString().slice(0, 10);
+/** The period is stored with an exclusive end; the page shows its last day. */
+const lastDay = (end: string) => day(new Date(Date.parse(`${end}T00:00:00Z`) - 86_400_000));
 
 function addressLines(a: Record<string, string>): string[] {
   const name = [a.firstname, a.lastname].filter(Boolean).join(' ');
@@ -50,7 +52,7 @@ export function invoicePdf(inv: InvoiceRow, correctsNumber: string | null): Prom
     .text(
       [
         inv.buyer.legalEntity,
-        ...addressLines(inv.buyer.billingAddress),
+        ...addressLines(inv.buyer.billingAddress).filter((l) => l !== inv.buyer.legalEntity),
         inv.buyer.vatNumber ? `VAT number: ${inv.buyer.vatNumber}` : 'VAT number: none',
         `Account: ${inv.buyer.accountName} (${inv.account_id})`,
       ].join('\n'),
@@ -61,7 +63,7 @@ export function invoicePdf(inv: InvoiceRow, correctsNumber: string | null): Prom
   const facts: Array<[string, string]> = [
     ['Number', inv.number],
     ['Issued', day(inv.issued_at)],
-    ['Period', `${inv.period_start} to ${inv.period_end} (exclusive)`],
+    ['Period', `${inv.period_start} – ${lastDay(inv.period_end)}`],
     ['Due', day(inv.due_at)],
   ];
   if (correctsNumber) facts.push(['Corrects', correctsNumber]);
@@ -73,11 +75,11 @@ export function invoicePdf(inv: InvoiceRow, correctsNumber: string | null): Prom
   }
 
   y = 260;
-  const cols = { date: left, what: left + 70, ref: left + 260, amount: right - 90 };
+  const cols = { date: left, what: left + 62, ref: left + 232, amount: right - 80 };
   const header = () => {
     doc.font('Helvetica-Bold').fontSize(9);
-    doc.text('Date', cols.date, y).text('Description', cols.what, y).text('Reference', cols.ref, y);
-    doc.text('Net', cols.amount, y, { width: 90, align: 'right' });
+    doc.text('Date', cols.date, y).text('Description', cols.what, y).text('Order', cols.ref, y);
+    doc.text('Net', cols.amount, y, { width: 80, align: 'right' });
     doc
       .moveTo(left, y + 12)
       .lineTo(right, y + 12)
@@ -93,11 +95,14 @@ export function invoicePdf(inv: InvoiceRow, correctsNumber: string | null): Prom
       y = 50;
       header();
     }
-    const h = Math.max(doc.heightOfString(l.description, { width: 185 }), 11);
+    const h = Math.max(doc.heightOfString(l.description, { width: 165 }), 11);
     doc.text(l.date, cols.date, y);
-    doc.text(l.description, cols.what, y, { width: 185 });
-    doc.text(l.claimReference ?? l.orderReference ?? '', cols.ref, y, { width: 150 });
-    doc.text(eur(l.netCents), cols.amount, y, { width: 90, align: 'right' });
+    doc.text(l.description, cols.what, y, { width: 165 });
+    doc
+      .fontSize(8)
+      .text(l.orderReference ?? '', cols.ref, y + 1, { width: 175 })
+      .fontSize(9);
+    doc.text(eur(l.netCents), cols.amount, y, { width: 80, align: 'right' });
     y += h + 5;
   }
   doc.moveTo(left, y).lineTo(right, y).strokeColor('#999').stroke();
@@ -109,7 +114,7 @@ export function invoicePdf(inv: InvoiceRow, correctsNumber: string | null): Prom
     ['Total', inv.total_cents, true],
   ] as Array<[string, number, boolean]>) {
     doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').text(k, cols.ref, y, { width: 150 });
-    doc.text(eur(v), cols.amount, y, { width: 90, align: 'right' });
+    doc.text(eur(v), cols.amount, y, { width: 80, align: 'right' });
     y += 14;
   }
   y += 12;

@@ -199,7 +199,7 @@ export function billingService(deps: BillingDeps) {
           amountCents: -amount,
           source: o.id,
           orderId: o.id,
-          description: `Order ${o.id}: products and shipping`,
+          description: 'Products and shipping',
         },
         true,
       );

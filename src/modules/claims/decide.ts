@@ -78,7 +78,7 @@ export function claimDecisions(deps: DecideDeps) {
         source: `${claim.id}:${orderId}`,
         claimId: claim.id,
         amountCents: items,
-        description: `Refund of claim ${claim.id} on order ${orderId}`,
+        description: `Refund, claim ${claim.id}`,
       });
       if (refundShipping)
         await deps.billing.creditRefund(tx, {
@@ -86,7 +86,7 @@ export function claimDecisions(deps: DecideDeps) {
           source: `shipping:${orderId}`,
           claimId: claim.id,
           amountCents: order.shipping_cents,
-          description: `Refund of the shipping costs of order ${orderId} (claim ${claim.id})`,
+          description: `Refund of shipping costs, claim ${claim.id}`,
         });
     }
   }

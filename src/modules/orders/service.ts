@@ -67,7 +67,12 @@ export function ordersService(deps: OrdersDeps) {
   });
 
   const service = {
-    async create(orgId: string, body: Static<typeof CreateOrderBody>): Promise<{ reference: string }> {
+    /** `viaStoreCode`: the integrator code of the key that creates the order, if any. */
+    async create(
+      orgId: string,
+      body: Static<typeof CreateOrderBody>,
+      viaStoreCode: string | null = null,
+    ): Promise<{ reference: string }> {
       const input = body.order;
       const f = 'body.order';
       const store = await intake.store(orgId, input, f);
@@ -158,7 +163,7 @@ export function ordersService(deps: OrdersDeps) {
             shipment_id: null,
             replacement_for_claim_id: null,
             replaces_order_id: null,
-            via_store_code: null,
+            via_store_code: viaStoreCode,
             created_at: now,
           },
           lines,

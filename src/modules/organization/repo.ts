@@ -49,8 +49,16 @@ export interface StoreRow {
   callback_url: string | null;
   created_at: Date;
 }
+export interface IntegratorRow {
+  id: string;
+  seq: number;
+  code: string;
+  name: string;
+  created_at: Date;
+}
 export interface ApiKeyRow {
   id: string;
+  integrator_id: string | null;
   seq: number;
   organization_id: string;
   name: string;
@@ -309,12 +317,30 @@ export const organizationRepo = {
       hint: string;
       readOnly: boolean;
       createdAt: Date;
+      integratorId?: string | null;
     },
   ) {
     await ex.query(
-      'INSERT INTO api_keys (id, organization_id, name, key_hash, hint, read_only, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [k.id, k.organizationId, k.name, k.hash, k.hint, k.readOnly, k.createdAt],
+      'INSERT INTO api_keys (id, organization_id, name, key_hash, hint, read_only, created_at, integrator_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [k.id, k.organizationId, k.name, k.hash, k.hint, k.readOnly, k.createdAt, k.integratorId ?? null],
     );
+  },
+  async insertIntegrator(ex: Executor, i: Omit<IntegratorRow, 'seq'>): Promise<boolean> {
+    const rows = await ex.query(
+      'INSERT INTO integrators (id, code, name, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (code) DO NOTHING RETURNING id',
+      [i.id, i.code, i.name, i.created_at],
+    );
+    return rows.length === 1;
+  },
+  async integrators(ex: Executor, ks: Keyset): Promise<IntegratorRow[]> {
+    return ex.query<IntegratorRow>(
+      'SELECT * FROM integrators WHERE ($1::bigint IS NULL OR seq < $1) ORDER BY seq DESC LIMIT $2',
+      [ks.after, ks.limit],
+    );
+  },
+  /** By code or reference. */
+  async integrator(ex: Executor, key: string): Promise<IntegratorRow | null> {
+    return (await ex.query<IntegratorRow>('SELECT * FROM integrators WHERE code = $1 OR id = $1', [key]))[0] ?? null;
   },
   apiKeys: (ex: Executor, orgId: string, ks: Keyset) => pageIn<ApiKeyRow>(ex, 'api_keys', orgId, ks),
   apiKey: (ex: Executor, orgId: string, id: string) => oneIn<ApiKeyRow>(ex, 'api_keys', orgId, id),
@@ -327,8 +353,9 @@ export const organizationRepo = {
   },
   async principalByHash(ex: Executor, hash: string): Promise<Principal | null> {
     const rows = await ex.query(
-      `SELECT k.id, k.organization_id, k.name, k.read_only, o.rate_limits
+      `SELECT k.id, k.organization_id, k.name, k.read_only, o.rate_limits, i.code AS integrator_code
        FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+       LEFT JOIN integrators i ON i.id = k.integrator_id
        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [hash],
     );
@@ -340,6 +367,7 @@ export const organizationRepo = {
           keyName: r.name,
           readOnly: r.read_only,
           rateLimits: r.rate_limits,
+          integratorCode: r.integrator_code,
         }
       : null;
   },

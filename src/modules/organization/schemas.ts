@@ -102,7 +102,16 @@ export const UpdateStore = Strict({
   combinedAddress: Type.Optional(Nullable(AddressIn)),
   callbackUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
 });
-export const CreateApiKey = Strict({ name: Name, readOnly: Type.Optional(Type.Boolean()) });
+export const CreateApiKey = Strict({
+  name: Name,
+  readOnly: Type.Optional(Type.Boolean()),
+  /** Operator only: issue the key through an integrator (its code or reference). */
+  integrator: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
+export const CreateIntegrator = Strict({
+  code: Type.String({ pattern: '^[A-Za-z0-9_-]{2,30}$' }),
+  name: Name,
+});
 const Limit = Strict({ quota: Type.Integer({ minimum: 1 }), windowSeconds: Type.Integer({ minimum: 1 }) });
 export const SetRateLimits = Strict({
   default: Type.Optional(Limit),

@@ -10,6 +10,7 @@ import { checkCallbackUrl } from '../../platform/http/targets.ts';
 import {
   type AccountRow,
   type ApiKeyRow,
+  type IntegratorRow,
   type BrandRow,
   type OrganizationRow,
   type StoreRow,
@@ -68,9 +69,17 @@ export const toApiKey = (k: ApiKeyRow) => ({
   name: k.name,
   hint: k.hint,
   readOnly: k.read_only,
+  integratorReference: k.integrator_id,
   created: k.created_at.toISOString(),
   lastUsed: iso(k.last_used_at),
   revoked: iso(k.revoked_at),
+});
+
+export const toIntegrator = (i: Omit<IntegratorRow, 'seq'>) => ({
+  reference: i.id,
+  code: i.code,
+  name: i.name,
+  created: i.created_at.toISOString(),
 });
 
 export type OrganizationService = ReturnType<typeof organizationService>;
@@ -318,8 +327,26 @@ export function organizationService(deps: OrganizationDeps) {
       });
     },
     /** The secret is returned here once and never stored: only its hash is. */
-    async createApiKey(orgId: string, input: { name: string; readOnly?: boolean }) {
+    /** Operator: a partner app acting for many organizations, known on orders by its code. */
+    async createIntegrator(input: { code: string; name: string }) {
+      const row = { id: newReference('Integrator'), code: input.code, name: input.name, created_at: clock.now() };
+      if (!(await repo.insertIntegrator(db, row)))
+        throw conflict('integrator_code_in_use', `An integrator with code ${input.code} is already registered`);
+      return { integrator: toIntegrator(row) };
+    },
+    async listIntegrators(page: PageRequest) {
+      return listPage(cursors, page, {
+        plural: 'integrators',
+        load: (ks) => repo.integrators(db, ks),
+        item: (i: IntegratorRow) => toIntegrator(i),
+      });
+    },
+    /** `integrator` (operator only): its code or reference; orders created with the key record its code. */
+    async createApiKey(orgId: string, input: { name: string; readOnly?: boolean; integrator?: string }) {
       await service.organizationRow(orgId);
+      const integrator = input.integrator === undefined ? null : await repo.integrator(db, input.integrator);
+      if (input.integrator !== undefined && !integrator)
+        throw badRequest(`body.integrator ${input.integrator} is neither an integrator code nor a reference`);
       const secret = generateApiKey(deps.config.env);
       const id = newReference('Apikey');
       await repo.insertApiKey(db, {
@@ -330,6 +357,7 @@ export function organizationService(deps: OrganizationDeps) {
         hint: `${secret.slice(0, 12)}…`,
         readOnly: input.readOnly ?? false,
         createdAt: clock.now(),
+        integratorId: integrator?.id ?? null,
       });
       const key = await mustExist('Apikey', id, (k) => repo.apiKey(db, orgId, k));
       return { apiKey: { ...toApiKey(key), secret } };

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { type Html, badge, euros, fmtDate, html, table } from './html.ts';
 import { page } from './layout.ts';
-import { type DashRouter, sendHtml } from './router.ts';
+import type { DashRouter } from './router.ts';
 
 const ALL = { limit: 100 };
 

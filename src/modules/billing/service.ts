@@ -263,7 +263,7 @@ export function billingService(deps: BillingDeps) {
       const sums = await repo.sum(db, acc.id);
       return {
         balance: sums.real,
-        ...(simulated ? { wouldBeBalance: sums.simulated } : {}),
+        ...(simulated ? { wouldBeBalance: sums.real + sums.simulated } : {}),
         ...(await listPage(cursors, page, {
           plural: 'entries',
           scope: `ledger:${acc.id}`,

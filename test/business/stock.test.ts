@@ -110,6 +110,12 @@ describe('stock moves with orders', () => {
       jobs.some((j) => j.payload.productReference === products(t).protector && j.payload.stockCrossedZero),
       JSON.stringify(jobs),
     );
+    await t.s.worker.drain();
+    const events = await call(t, 'GET', '/v2/events?type=product.updated&limit=20');
+    assert.equal(events.statusCode, 200, events.body);
+    const ev = events.data.events.find((e: any) => e.data.product.reference === products(t).protector);
+    assert.ok(ev, 'a product.updated event for the partner');
+    assert.equal(ev.data.product.availableQuantity, 0);
   });
 
   it('operators receive and correct stock with a reason, kept in the ledger', async () => {

@@ -12,6 +12,8 @@ import { isOpen, orderViewIn, repriceShipping } from './view.ts';
 interface ChangeDeps extends Pick<OrdersDeps, 'db' | 'clock' | 'organization' | 'events'> {
   writable: (store: StoreRecord) => void;
   storeOf: (ex: Executor, o: OrderRow) => Promise<StoreRecord>;
+  /** Other modules' work that starts with production (print files), in the same transaction. */
+  productionStarted: (tx: Executor, o: OrderRow) => Promise<void>;
 }
 
 /** The status an order's lines imply once nothing is left open, else `current`. */
@@ -141,6 +143,7 @@ export function orderChanges(deps: ChangeDeps) {
           );
         }
         await repo.setStatus(tx, order.id, 'in_production', clock.now());
+        await deps.productionStarted(tx, order);
         await changed(tx, order, store);
       });
     },

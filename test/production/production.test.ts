@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
@@ -17,6 +18,13 @@ import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { code128Values, pdfImages, pdfInfo, pdfText, rawPixels, renderPage } from './pdf-tools.ts';
 
 const MM = 72 / 25.4;
+
+/** Rendered pages are kept under test-artifacts/production for a look (the brief: look at each PDF). */
+function keep(name: string, png: Buffer): Buffer {
+  mkdirSync('test-artifacts/production', { recursive: true });
+  writeFileSync(`test-artifacts/production/${name}.png`, png);
+  return png;
+}
 
 /**
  * Artwork whose placement shows in the print: three vertical bands (red, white, blue) with a black
@@ -91,7 +99,7 @@ describe('production files', () => {
     assert.ok(pdf.includes('/Separation /CutContour'), 'the cut line is in the CutContour spot colour');
 
     const dpi = 150;
-    const page = await rawPixels(renderPage(pdf, dpi));
+    const page = await rawPixels(keep('print-file', renderPage(pdf, dpi)));
     const cx = Math.round(page.width / 2);
     const mid = Math.round(page.height / 2);
     // Cover fit, centred: white band everywhere inside, the black line on the centre line, no red or blue.
@@ -207,7 +215,7 @@ describe('production files', () => {
     ])
       assert.ok(text.includes(part), `label shows "${part}":\n${text}`);
     assert.equal(pdfImages(label).length, 1, 'the brand logo is on the label');
-    const labelPng = renderPage(label, 200);
+    const labelPng = keep('shipping-label', renderPage(label, 200));
     assert.deepEqual(await code128Values(labelPng), [tracking], 'the barcode reads as the tracking number');
     const band = await rawPixels(labelPng);
     const [r, g, b] = band.at(band.width - 20, 20);
@@ -235,7 +243,7 @@ describe('production files', () => {
       !slipText.includes('€') && !/\d+\.\d\d\b(?! kg)/.test(slipText.replace(/\d{4}-\d\d-\d\d/g, '')),
       'no prices on the slip',
     );
-    assert.deepEqual(await code128Values(renderPage(slip, 200)), [tracking]);
+    assert.deepEqual(await code128Values(keep('packing-slip', renderPage(slip, 200))), [tracking]);
   });
 
   it('labels an untracked shipment with the shipment reference and accents a standard font cannot print', async () => {
@@ -258,7 +266,9 @@ describe('production files', () => {
     const text = pdfText(label);
     assert.ok(text.includes('Zoë Lukasiewicz') && text.includes('30-001 Kraków') && text.includes('POLAND'), text);
     assert.ok(text.includes('BASIC') && text.includes('SHIPMENT'), text);
-    assert.deepEqual(await code128Values(renderPage(label, 200)), [shipment.replace('Shipment_', '')]);
+    assert.deepEqual(await code128Values(keep('shipping-label-basic', renderPage(label, 200))), [
+      shipment.replace('Shipment_', ''),
+    ]);
   });
 
   it('answers clear errors for unknown shipments and document kinds', async () => {

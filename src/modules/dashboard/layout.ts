@@ -28,6 +28,7 @@ const CONSOLE_NAV: Array<[string, string]> = [
   ['/console', 'Organizations'],
   ['/console/catalog', 'Catalog'],
   ['/console/fulfilment', 'Fulfilment'],
+  ['/console/production', 'Production'],
   ['/console/claims', 'Claims'],
   ['/console/jobs', 'Jobs'],
   ['/console/requests', 'Support lookup'],

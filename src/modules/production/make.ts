@@ -51,6 +51,11 @@ export function productionMaker(deps: ProductionDeps) {
     });
   }
 
+  /** A file made again replaces the old one: its blob goes once the row points at the new one. */
+  async function dropReplaced(old: string | null, now: string): Promise<void> {
+    if (old && old !== now) await blobs.delete(old);
+  }
+
   async function logoOf(url: string | null): Promise<Buffer | null> {
     // Only logos uploaded to this service are read: a partner's own URL is not fetched by a job.
     if (!url?.startsWith(deps.config.publicBaseUrl)) return null;
@@ -119,8 +124,10 @@ export function productionMaker(deps: ProductionDeps) {
         if (!pending.has(line.line_index)) continue;
         try {
           const { pdf, details } = await printFileOf(orgId, orderId, line);
+          const before = await repo.printFile(db, orderId, line.line_index);
           const stored = await store(`print-files/${orgId}/${orderId}/line-${line.line_index}`, pdf);
           await repo.printFileReady(db, orderId, line.line_index, { ...stored, details }, clock.now());
+          await dropReplaced(before?.blob_key ?? null, stored.blobKey);
         } catch (err) {
           if (!(err instanceof FileProblem)) throw err;
           await repo.printFileFailed(db, orderId, line.line_index, err.message, clock.now());
@@ -147,8 +154,10 @@ export function productionMaker(deps: ProductionDeps) {
         packing_slip: () => buildPackingSlip(input, at),
       };
       for (const [kind, build] of Object.entries(built) as Array<[DocumentKind, () => Promise<Buffer>]>) {
+        const before = await repo.document(db, shipmentId, kind);
         const stored = await store(`shipment-documents/${orgId}/${shipmentId}/${kind}`, await build());
         await repo.documentReady(db, shipmentId, kind, stored, clock.now());
+        await dropReplaced(before?.blob_key ?? null, stored.blobKey);
       }
     },
     documentsFailed: (shipmentId: string, error: string) => repo.documentsFailed(db, shipmentId, error, clock.now()),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -146,6 +147,40 @@ describe('production files', () => {
     expectError(await operator(t, 'GET', `/orders/${ref}/print-files/7`), 404, 'not_found');
     const partner = await call(t, 'GET', `/operator/orders/${ref}/print-files`);
     assert.equal(partner.statusCode, 401, 'a partner key is not the operator token');
+  });
+
+  it('fails a print file whose artwork is gone, says why, and keeps the order in production', async () => {
+    // An image of its own: blobs are shared by every test file, and uploadImage's colours repeat.
+    const unique = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#123456' } })
+      .composite([
+        {
+          input: Buffer.from(
+            `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><text y="20">${randomUUID()}</text></svg>`,
+          ),
+        },
+      ])
+      .png()
+      .toBuffer();
+    const up = await call(t, 'POST', '/v2/images', {
+      payload: unique,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    const image = up.data.image.reference;
+    const ref = await createOrder(t, orderBody(t, image));
+    const handle = await t.s.images.imageForOrganization(t.seed.organizations[0].reference, image);
+    await t.s.blobs.delete(handle!.blobKey);
+    await startProduction(t, ref);
+    await t.s.worker.drain();
+    const res = await operator(t, 'GET', `/orders/${ref}/print-files`);
+    assert.equal(res.data.status, 'in_production');
+    assert.equal(res.data.printFiles[0].status, 'failed');
+    assert.match(res.data.printFiles[0].error, /artwork .* is missing/);
+    expectError(
+      await operator(t, 'GET', `/orders/${ref}/print-files/1`),
+      409,
+      'production_file_not_ready',
+      'failed: artwork',
+    );
   });
 
   it('makes a print file anew on request', async () => {

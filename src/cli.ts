@@ -9,6 +9,7 @@ import { expectOk, print } from './cli/output.ts';
 import { registerOrganizationCommands } from './cli/organization.ts';
 import { registerCatalogCommands } from './cli/catalog.ts';
 import { registerFulfilmentCommands } from './cli/fulfilment.ts';
+import { registerProductionCommands } from './cli/production.ts';
 import { registerClaimCommands } from './cli/claims.ts';
 import { registerUserCommands } from './cli/users.ts';
 import { ConfigError } from './config.ts';
@@ -77,6 +78,7 @@ program
 registerOrganizationCommands(program, ctx);
 registerCatalogCommands(program, ctx);
 registerFulfilmentCommands(program, ctx);
+registerProductionCommands(program, ctx);
 registerClaimCommands(program, ctx);
 registerUserCommands(program, ctx);
 

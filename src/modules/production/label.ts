@@ -54,8 +54,12 @@ export async function buildShippingLabel(input: ShipmentDocInput, at: Date): Pro
     .fontSize(7)
     .text('SHIP TO', m, y + 3 * MM);
   const to = addressLines(input.destination);
-  doc.font('Helvetica-Bold').fontSize(to.length > 5 ? 12 : 14);
-  doc.text(to.join('\n'), m + 3 * MM, y + 8 * MM, { width: inner - 3 * MM, height: 40 * MM, lineGap: 1 });
+  // The largest type (14 pt down to 8) in which the whole address fits its 40 mm: never cut off.
+  const box = { width: inner - 3 * MM, lineGap: 1 };
+  let size = 14;
+  doc.font('Helvetica-Bold');
+  while (size > 8 && doc.fontSize(size).heightOfString(to.join('\n'), box) > 40 * MM) size -= 0.5;
+  doc.fontSize(size).text(to.join('\n'), m + 3 * MM, y + 8 * MM, box);
 
   y = 96 * MM;
   rule(y, 2);

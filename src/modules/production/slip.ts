@@ -74,7 +74,7 @@ export async function buildPackingSlip(input: ShipmentDocInput, at: Date): Promi
     doc
       .font('Helvetica-Bold')
       .fontSize(8)
-      .fillColor(brand.primaryColor === '#ffffff' ? '#000' : brand.primaryColor);
+      .fillColor(inkOn(brand.primaryColor) === '#ffffff' ? brand.primaryColor : '#000');
     doc.text(title.toUpperCase(), x, y);
     doc
       .font('Helvetica')
@@ -97,20 +97,27 @@ export async function buildPackingSlip(input: ShipmentDocInput, at: Date): Promi
     { title: 'Order', x: m + inner - 26 * MM, w: 26 * MM, align: 'left' as const },
   ];
   const headH = 7 * MM;
-  doc.rect(m - 2 * MM, y, inner + 4 * MM, headH).fill(brand.secondaryColor);
-  doc.font('Helvetica-Bold').fontSize(9).fillColor(inkOn(brand.secondaryColor));
-  for (const c of cols) doc.text(c.title, c.x, y + 2.2 * MM, { width: c.w, align: c.align });
-  y += headH + 2 * MM;
-  doc.font('Helvetica').fontSize(10).fillColor('#000');
+  const head = () => {
+    doc.rect(m - 2 * MM, y, inner + 4 * MM, headH).fill(brand.secondaryColor);
+    doc.font('Helvetica-Bold').fontSize(9).fillColor(inkOn(brand.secondaryColor));
+    for (const c of cols) doc.text(c.title, c.x, y + 2.2 * MM, { width: c.w, align: c.align });
+    y += headH + 2 * MM;
+    doc.font('Helvetica').fontSize(10).fillColor('#000');
+  };
+  head();
   let units = 0;
+  // The first page keeps its foot for customer service; the next ones run to the margin.
+  let bottom = H - 45 * MM;
   for (const o of input.orders) {
     for (const l of o.lines) {
-      if (y > H - 45 * MM) {
-        doc.addPage({ size: [W, H], margin: 0 });
-        y = m;
-      }
       const cells = [String(l.quantity), printable(l.name), printable(l.sku), o.code];
       const rowH = Math.max(...cols.map((c, i) => doc.heightOfString(cells[i], { width: c.w }))) + 2 * MM;
+      if (y + rowH > bottom) {
+        doc.addPage({ size: [W, H], margin: 0 });
+        y = m;
+        bottom = H - m;
+        head();
+      }
       for (const [i, c] of cols.entries()) doc.text(cells[i], c.x, y, { width: c.w, align: c.align });
       y += rowH;
       doc

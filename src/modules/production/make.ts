@@ -2,14 +2,23 @@ import { createHash } from 'node:crypto';
 import { caseOutline } from '../catalog/geometry.ts';
 import type { ProductionDeps } from './deps.ts';
 import type { ShipmentDocInput } from './documents.ts';
-import { buildShippingLabel } from './label.ts';
-import { isHexColor } from './pdf.ts';
-import { buildPrintFile } from './print-file.ts';
 import { type DocumentKind, productionRepo as repo } from './repo.ts';
-import { buildPackingSlip } from './slip.ts';
 
 /** A problem retrying cannot fix (no print spec, the artwork gone): the file is marked failed at once. */
 export class FileProblem extends Error {}
+
+/**
+ * pdfkit, fontkit and bwip-js are loaded by the first file a process makes, not at start: an API
+ * node that never runs these jobs does not carry them.
+ */
+const builders = () =>
+  Promise.all([import('./print-file.ts'), import('./label.ts'), import('./slip.ts')]).then(([p, l, s]) => ({
+    buildPrintFile: p.buildPrintFile,
+    buildShippingLabel: l.buildShippingLabel,
+    buildPackingSlip: s.buildPackingSlip,
+  }));
+
+const isHexColor = (s: string | null | undefined): s is string => !!s && /^#[0-9a-fA-F]{6}$/.test(s);
 
 const LOGO_FILE = /^\/brand-logos\/([0-9a-hjkmnp-tv-z]{26}\.png)$/;
 
@@ -42,6 +51,7 @@ export function productionMaker(deps: ProductionDeps) {
     if (!artwork) throw new FileProblem(`artwork ${line.image_id} is missing from the blob store`);
     const shape = (await deps.catalog.productShapes([line.product_id])).get(line.product_id);
     const outline = shape?.device && shape.caseType ? caseOutline(shape.device, shape.caseType) : null;
+    const { buildPrintFile } = await builders();
     return buildPrintFile({
       artwork,
       spec: product.print,
@@ -149,6 +159,7 @@ export function productionMaker(deps: ProductionDeps) {
         return;
       }
       const at = clock.now();
+      const { buildShippingLabel, buildPackingSlip } = await builders();
       const built: Record<DocumentKind, () => Promise<Buffer>> = {
         shipping_label: () => buildShippingLabel(input, at),
         packing_slip: () => buildPackingSlip(input, at),

@@ -53,8 +53,6 @@ export function inkOn(hex: string): string {
   return l > 0.179 ? '#000000' : '#ffffff';
 }
 
-export const isHexColor = (s: string | null | undefined): s is string => !!s && /^#[0-9a-fA-F]{6}$/.test(s);
-
 /** Code 128 of `text` as bwip-js's SVG (one unit per module), drawn as vectors by `drawBarcode`. */
 export function code128Svg(text: string): string {
   return bwipjs.toSVG({ bcid: 'code128', text, scale: 1, height: 10, includetext: false });

@@ -6,6 +6,8 @@ CREATE TABLE print_files (
   order_id text NOT NULL REFERENCES orders(id),
   line_index integer NOT NULL,
   organization_id text NOT NULL REFERENCES organizations(id),
+  -- How many to print from the file: the line's quantity less what was canceled before production.
+  copies integer NOT NULL CHECK (copies > 0),
   status text NOT NULL CHECK (status IN ('pending', 'ready', 'failed')),
   blob_key text,
   size integer,

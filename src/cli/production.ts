@@ -60,9 +60,16 @@ export function registerProductionCommands(program: Command, ctx: CliContext): v
                   `${data.orderReference}-line-${f.orderlineIndex}.pdf`,
                 )
               : null;
-          rows.push({ line: f.orderlineIndex, status: f.status, size: f.size, error: f.error, saved });
+          rows.push({
+            line: f.orderlineIndex,
+            copies: f.copies,
+            status: f.status,
+            size: f.size,
+            error: f.error,
+            saved,
+          });
         }
-        print(json, data, rows, ['line', 'status', 'size', 'error', ...(o.out ? ['saved'] : [])]);
+        print(json, data, rows, ['line', 'copies', 'status', 'size', 'error', ...(o.out ? ['saved'] : [])]);
       });
     });
   production

@@ -25,7 +25,7 @@ describe('console production queue', () => {
     assert.equal((await submit('/console/production/start', { orderReference: order })).statusCode, 303);
     assert.equal((await submit('/console/production/start', { orderReference: order })).statusCode, 409);
     page = await op.get('/console/production');
-    assert.match(page.body, /Line 1: <span class="badge warn">pending<\/span>/);
+    assert.match(page.body, /Line 1 × 2: <span class="badge warn">pending<\/span>/);
     await t.s.worker.drain();
     page = await op.get('/console/production');
     const link = `/console/production/orders/${order}/print-files/1`;

@@ -48,7 +48,7 @@ describe('podctl production', () => {
     assert.match(queue.stdout, new RegExp(`inProduction\\s+${ref}\\s+\\S+\\s+.*1:pending`));
 
     const early = await podctl(['--url', url, 'production', 'print-files', ref], env);
-    assert.match(early.stdout, /1\s+pending/);
+    assert.match(early.stdout, /^1\s+2\s+pending/m);
     await t.s.worker.drain();
     const out = join(dir, 'print');
     const saved = await podctl(['--url', url, 'production', 'print-files', ref, '--out', out], env);

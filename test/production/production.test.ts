@@ -69,8 +69,8 @@ describe('production files', () => {
     await startProduction(t, ref);
     res = await operator(t, 'GET', `/orders/${ref}/print-files`);
     assert.deepEqual(
-      res.data.printFiles.map((f: any) => [f.orderlineIndex, f.status]),
-      [[1, 'pending']],
+      res.data.printFiles.map((f: any) => [f.orderlineIndex, f.copies, f.status]),
+      [[1, 2, 'pending']],
       'only the line with artwork is printed, queued with the production start',
     );
     expectError(await operator(t, 'GET', `/orders/${ref}/print-files/1`), 409, 'production_file_not_ready');

@@ -31,7 +31,7 @@ export function productionQueuePages(r: DashRouter): void {
   const printFiles = (o: QueuedOrder) =>
     o.printFiles.length === 0
       ? html`<span class="help">${o.status === 'in_production' ? 'nothing to print' : 'made when production starts'}</span>`
-      : html`${o.printFiles.map((f) => html`<div>${fileLink(`/console/production/orders/${o.reference}/print-files/${f.orderlineIndex}`, `Line ${f.orderlineIndex}`, f)}</div>`)}`;
+      : html`${o.printFiles.map((f) => html`<div>${fileLink(`/console/production/orders/${o.reference}/print-files/${f.orderlineIndex}`, `Line ${f.orderlineIndex} × ${f.copies}`, f)}</div>`)}`;
 
   const orderRows = (list: QueuedOrder[], action: (o: QueuedOrder, csrf: string) => Html, csrf: string) =>
     list.map(

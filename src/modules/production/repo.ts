@@ -9,6 +9,7 @@ export interface PrintFileRow {
   order_id: string;
   line_index: number;
   organization_id: string;
+  copies: number;
   status: FileStatus;
   blob_key: string | null;
   size: number | null;
@@ -32,13 +33,19 @@ export interface ShipmentDocumentRow {
 
 export const productionRepo = {
   /** Rows for the lines, pending again when they exist (a file made anew). */
-  async queuePrintFiles(ex: Executor, orgId: string, orderId: string, lines: number[], at: Date): Promise<void> {
+  async queuePrintFiles(
+    ex: Executor,
+    orgId: string,
+    orderId: string,
+    lines: Array<{ index: number; copies: number }>,
+    at: Date,
+  ): Promise<void> {
     if (lines.length === 0) return;
     await ex.query(
-      `INSERT INTO print_files (order_id, line_index, organization_id, status, created_at, updated_at)
-       SELECT $1, l, $2, 'pending', $4, $4 FROM unnest($3::int[]) AS l
-       ON CONFLICT (order_id, line_index) DO UPDATE SET status = 'pending', error = NULL, updated_at = $4`,
-      [orderId, orgId, lines, at],
+      `INSERT INTO print_files (order_id, line_index, organization_id, copies, status, created_at, updated_at)
+       SELECT $1, l.i, $2, l.c, 'pending', $5, $5 FROM unnest($3::int[], $4::int[]) AS l(i, c)
+       ON CONFLICT (order_id, line_index) DO UPDATE SET status = 'pending', copies = EXCLUDED.copies, error = NULL, updated_at = $5`,
+      [orderId, orgId, lines.map((l) => l.index), lines.map((l) => l.copies), at],
     );
   },
   async printFiles(ex: Executor, orderIds: string[]): Promise<PrintFileRow[]> {

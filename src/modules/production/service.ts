@@ -29,6 +29,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export function printFileView(f: PrintFileRow) {
   return {
     orderlineIndex: f.line_index,
+    copies: f.copies,
     status: f.status,
     size: f.size,
     ...('widthPx' in f.details ? { print: f.details } : {}),
@@ -74,7 +75,7 @@ export function productionService(deps: ProductionDeps) {
       tx,
       o.organization_id,
       o.id,
-      lines.map((l) => l.line_index),
+      lines.map((l) => ({ index: l.line_index, copies: l.quantity - l.canceled_quantity })),
       clock.now(),
     );
     await enqueue(tx, clock, PRINT_FILES_JOB, { organizationId: o.organization_id, orderId: o.id }, { maxAttempts: 5 });

@@ -267,9 +267,7 @@ describe('partner dashboard pages', () => {
     );
     const list = await a.get('/dashboard/api-keys');
     assert.ok(!list.body.includes(secret), 'never shown again');
-    const ref = /<code>(Apikey_[0-9a-z]{26})<\/code><\/td><td><code>sk_test_/.exec(
-      list.body.slice(list.body.indexOf('backend')),
-    )?.[1];
+    const ref = /data-copy-value="(Apikey_[0-9a-z]{26})"/.exec(list.body.slice(list.body.indexOf('backend')))?.[1];
     assert.ok(ref);
     const revoked = await a.submit(`/dashboard/api-keys/${ref}/revoke`, {}, '/dashboard/api-keys');
     assert.equal(revoked.statusCode, 303);
@@ -305,7 +303,7 @@ describe('partner dashboard pages', () => {
       assert.match(detail.body, /Test event sent: succeeded \(response 204\)/);
       assert.match(textOf(detail.body), /ping .* succeeded/);
       const log = await a.get('/dashboard/webhooks/deliveries');
-      const delivery = /<code>(Delivery_[0-9a-z]{26})<\/code>/.exec(log.body)?.[1];
+      const delivery = /data-copy-value="(Delivery_[0-9a-z]{26})"/.exec(log.body)?.[1];
       assert.ok(delivery);
       const resent = await a.submit(
         `/dashboard/webhooks/deliveries/${delivery}/resend`,

@@ -4,9 +4,22 @@ import { jobsRepo } from '../../platform/jobs/queue.ts';
 import { STATUSES as PRODUCT_STATUSES } from '../catalog/schemas.ts';
 import { claimView, decisionForm, decisionFrom, lineContexts } from './claim-views.ts';
 import { integer, text, value } from './forms.ts';
-import { type Html, badge, buttonForm, field, fmtDate, form, html, select, statusTone, table } from './html.ts';
+import {
+  type Html,
+  badge,
+  buttonForm,
+  field,
+  fmtDate,
+  form,
+  html,
+  select,
+  statusTone,
+  shortRef,
+  table,
+} from './html.ts';
 import { page } from './layout.ts';
 import { consoleCatalogRepo } from './console-catalog-repo.ts';
+import { productPictureSvg } from './product-picture.ts';
 import { sendMedia } from '../catalog/routes.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
@@ -74,13 +87,14 @@ ${select({ label: 'Stage', name: 'stage', value: filter.stage ?? '', options: [a
 ${table(
   ['Picture', 'Product', 'Status', 'Available', 'Change'],
   products.map(
-    ({
-      p,
-      picture,
-      device,
-      case_type,
-    }) => html`<tr><td>${picture ? html`<img src="/console/catalog/${p.reference}/media/${picture}" alt="" width="64" height="64" loading="lazy" class="thumb">` : html`<span class="help">no picture</span>`}</td>
-<td>${p.name}<br><span class="help">${[device, case_type].filter(Boolean).join(' · ')}</span><br><span class="help ref">${p.reference} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
+    ({ p, picture, device, case_type }) => html`<tr><td>${
+      picture
+        ? html`<img src="/console/catalog/${p.reference}/media/${picture}" alt="" width="64" height="64" loading="lazy" class="thumb">`
+        : device
+          ? html`<img src="/console/catalog/${p.reference}/picture.svg" alt="" width="64" height="64" loading="lazy" class="thumb">`
+          : html`<span class="help">no picture</span>`
+    }</td>
+<td>${p.name}<br><span class="help">${[device, case_type].filter(Boolean).join(' · ')}</span><br><span class="help">${shortRef(p.reference)} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
 <td>${badge(p.status, statusTone(p.status))}</td><td>${p.availableQuantity}</td>
 <td>${form(
       `/console/catalog/${p.reference}`,
@@ -103,6 +117,17 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
       const { ref, filename } = req.params as { ref: string; filename: string };
       const media = mustFind(await s.catalog.anyMediaFile(ref, filename), 'Media file');
       return sendMedia(req, reply, s.blobs, media);
+    },
+  );
+  r.app.get(
+    '/console/catalog/:ref/picture.svg',
+    { config: { access: 'public', dashboard: 'operator' } },
+    async (req, reply) => {
+      const shape = mustFind(await consoleCatalogRepo.shape(s.db, refParam(req)), 'Product drawing');
+      return reply
+        .type('image/svg+xml; charset=utf-8')
+        .header('cache-control', 'private, max-age=300')
+        .send(productPictureSvg({ name: shape.name, geometry: shape.geometry, caseType: shape.case_type }));
     },
   );
   r.page('/console/catalog', 'operator', catalogPage);
@@ -133,7 +158,7 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
       for (const status of OPEN) {
         const { orders } = await s.orders.list(org.reference, { limit: 100, status });
         for (const o of orders) {
-          rows.push(html`<tr><td>${o.legacyOrderCode}<br><span class="help ref">${o.reference}</span></td><td>${org.name}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</td><td>${fmtDate(o.created)}</td>
+          rows.push(html`<tr><td>${o.legacyOrderCode}<br><span class="help">${shortRef(o.reference)}</span></td><td>${org.name}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</td><td>${fmtDate(o.created)}</td>
 <td>${
             o.status.code === 'in_production'
               ? form(
@@ -192,7 +217,7 @@ ${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], ro
       const { claims } = await s.claims.list(org.reference, { limit: 100 });
       for (const c of claims) {
         rows.push(
-          html`<tr><td class="ref"><a href="/console/organizations/${org.reference}/claims/${c.reference}">${c.reference}</a></td><td>${org.name}</td><td>${c.claimcategories.map((x) => x.name).join(', ')}</td><td>${badge(c.status, statusTone(c.status))}</td><td>${fmtDate(c.created)}</td></tr>`,
+          html`<tr><td>${shortRef(c.reference, { href: `/console/organizations/${org.reference}/claims/${c.reference}` })}</td><td>${org.name}</td><td>${c.claimcategories.map((x) => x.name).join(', ')}</td><td>${badge(c.status, statusTone(c.status))}</td><td>${fmtDate(c.created)}</td></tr>`,
         );
       }
     }

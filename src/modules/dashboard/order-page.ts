@@ -1,5 +1,5 @@
 import type { DashboardServices } from './router.ts';
-import { type Html, badge, euros, fmtDate, html, safeUrl, table } from './html.ts';
+import { type Html, badge, euros, fmtDate, html, safeUrl, shortRef, table } from './html.ts';
 import { orderHistoryRepo } from './order-history-repo.ts';
 
 type Order = Awaited<ReturnType<DashboardServices['orders']['get']>>;
@@ -89,7 +89,7 @@ export async function orderSections(
 
   const tracking = safeUrl(shipment?.trackingUrl);
   const shipmentBlock = shipment
-    ? html`<dl class="facts"><dt>Reference</dt><dd class="ref"><code>${shipment.reference}</code></dd><dt>Level</dt><dd>${shipment.level}</dd><dt>Shipped</dt><dd>${fmtDate(shipment.shipped)}</dd>
+    ? html`<dl class="facts"><dt>Reference</dt><dd>${shortRef(shipment.reference)}</dd><dt>Level</dt><dd>${shipment.level}</dd><dt>Shipped</dt><dd>${fmtDate(shipment.shipped)}</dd>
 ${shipment.carrier ? html`<dt>Carrier</dt><dd>${shipment.carrier} ${shipment.trackingNumber ?? ''}</dd>` : ''}${tracking ? html`<dt>Tracking page</dt><dd><a href="${tracking}">Open the tracking page</a></dd>` : ''}</dl>
 ${
   shipment.trackingEvents?.length

@@ -2,7 +2,19 @@ import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors.ts';
 import { type PolicyName, type Principal, policiesFor } from '../../platform/http/auth.ts';
 import { claimView, decisionForm, decisionFrom, lineContexts } from './claim-views.ts';
-import { type Html, badge, buttonForm, euros, field, fmtDate, html, select, statusTone, table } from './html.ts';
+import {
+  type Html,
+  badge,
+  buttonForm,
+  euros,
+  field,
+  fmtDate,
+  html,
+  select,
+  statusTone,
+  shortRef,
+  table,
+} from './html.ts';
 import { page } from './layout.ts';
 import { orderSections } from './order-page.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
@@ -59,7 +71,7 @@ ${table(
   orders.map(
     (
       o,
-    ) => html`<tr><td><a href="/dashboard/orders/${o.reference}">${o.legacyOrderCode}</a><br><span class="help ref">${o.customIdentifier ?? o.reference}</span></td>
+    ) => html`<tr><td><a href="/dashboard/orders/${o.reference}">${o.legacyOrderCode}</a><br><span class="help">${o.customIdentifier ? html`<span class="ref">${o.customIdentifier}</span>` : shortRef(o.reference)}</span></td>
 <td>${storeName.get(o.storeReference) ?? o.storeReference}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.orderlines.reduce((n, l) => n + l.quantity, 0)}</td><td>${euros(o.prices.total)}</td><td>${fmtDate(o.created)}</td></tr>`,
   ),
   { caption: 'Orders, newest first', empty: 'No orders match.' },
@@ -84,7 +96,7 @@ ${nextCursor ? html`<p><a href="/dashboard/orders?${keep.toString()}${keep.size 
       ctx.page,
       `Order ${o.legacyOrderCode}`,
       html`<p><a href="/dashboard/orders">All orders</a></p>
-<dl class="facts"><dt>Reference</dt><dd class="ref"><code>${o.reference}</code></dd><dt>Status</dt><dd>${badge(o.status.code, statusTone(o.status.code))} since ${fmtDate(o.status.modified)}</dd>
+<dl class="facts"><dt>Reference</dt><dd>${shortRef(o.reference)}</dd><dt>Status</dt><dd>${badge(o.status.code, statusTone(o.status.code))} since ${fmtDate(o.status.modified)}</dd>
 <dt>Store</dt><dd>${store?.name ?? o.storeReference}</dd><dt>Shipping</dt><dd>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</dd>
 ${o.customIdentifier ? html`<dt>Your identifier</dt><dd>${o.customIdentifier}</dd>` : ''}${o.replacementForClaimReference ? html`<dt>Replacement for</dt><dd><a href="/dashboard/claims/${o.replacementForClaimReference}">${o.replacementForClaimReference}</a></dd>` : ''}
 <dt>Prices</dt><dd>products ${euros(o.prices.products)}, shipping ${euros(o.prices.shipping)}, total <strong>${euros(o.prices.total)}</strong></dd><dt>Created</dt><dd>${fmtDate(o.created)}</dd></dl>
@@ -124,7 +136,7 @@ ${await orderSections(s, ctx.orgId, o, shipment)}`,
         ['Claim', 'Order', 'Categories', 'Status', 'Filed', 'Decided'],
         claims.map(
           (c) => html`<tr>
-<td class="ref"><a href="/dashboard/claims/${c.reference}">${c.reference}</a></td><td class="ref"><a href="/dashboard/orders/${c.orderReference}">${c.orderReference}</a></td><td>${c.claimcategories.map((x) => x.name).join(', ')}</td>
+<td>${shortRef(c.reference, { href: `/dashboard/claims/${c.reference}` })}</td><td>${shortRef(c.orderReference, { href: `/dashboard/orders/${c.orderReference}` })}</td><td>${c.claimcategories.map((x) => x.name).join(', ')}</td>
 <td>${badge(c.status, statusTone(c.status))}</td><td>${fmtDate(c.created)}</td><td>${fmtDate(c.decided)}</td></tr>`,
         ),
         { caption: 'Claims', empty: 'No claims.' },

@@ -12,6 +12,7 @@ import {
   form,
   html,
   select,
+  shortRef,
   statusTone,
   table,
 } from './html.ts';
@@ -60,7 +61,7 @@ ${table(
   ['Name', 'Reference', 'Key starts with', 'Access', 'Created', 'Last used', 'Status', ''],
   apiKeys.map(
     (k) => html`<tr>
-<td>${k.name}</td><td class="ref"><code>${k.reference}</code></td><td><code>${k.hint}</code></td><td>${k.readOnly ? 'read-only' : 'full'}</td><td>${fmtDate(k.created)}</td><td>${fmtDate(k.lastUsed)}</td>
+<td>${k.name}</td><td>${shortRef(k.reference)}</td><td><code>${k.hint}</code></td><td>${k.readOnly ? 'read-only' : 'full'}</td><td>${fmtDate(k.created)}</td><td>${fmtDate(k.lastUsed)}</td>
 <td>${k.revoked ? badge('revoked', 'bad') : badge('active', 'ok')}</td>
 <td>${k.revoked ? '' : buttonForm(`/dashboard/api-keys/${k.reference}/revoke`, ctx.page.csrf, 'Revoke', { danger: true, confirm: `Revoke ${k.name}? Requests with it are refused at once.` })}</td></tr>`,
   ),
@@ -175,7 +176,7 @@ ${eventTypeBoxes(opts.values ? values(opts.values, 'eventTypes') : [...SUBSCRIBA
     list.map(
       (
         d,
-      ) => html`<tr><td class="ref"><code>${d.reference}</code>${d.resendOf ? html`<br><span class="help">resend of ${d.resendOf}</span>` : ''}</td><td>${d.eventType}<br><span class="help ref">${d.eventReference}</span></td>
+      ) => html`<tr><td>${shortRef(d.reference)}${d.resendOf ? html`<br><span class="help">resend of ${shortRef(d.resendOf)}</span>` : ''}</td><td>${d.eventType}<br><span class="help ref">${d.eventReference}</span></td>
 <td class="ref">${urls.get(d.endpointReference) ?? d.endpointReference}</td><td>${badge(d.status, statusTone(d.status))}</td>
 <td>${d.attempts.length ? html`<ol>${d.attempts.map((a) => html`<li>${fmtDate(a.at)}: ${a.responseStatus ?? 'no response'} (${a.durationMs} ms)${a.error ? html` – ${a.error}` : ''}</li>`)}</ol>` : 'none yet'}${d.nextAttempt ? html`<span class="help">next: ${fmtDate(d.nextAttempt)}</span>` : ''}</td>
 <td>${buttonForm(`/dashboard/webhooks/deliveries/${d.reference}/resend`, ctx.page.csrf, 'Resend')}</td></tr>`,
@@ -190,7 +191,7 @@ ${eventTypeBoxes(opts.values ? values(opts.values, 'eventTypes') : [...SUBSCRIBA
       ctx.page,
       'Webhook endpoint',
       html`<p><a href="/dashboard/webhooks">All endpoints</a></p>
-<dl class="facts"><dt>Reference</dt><dd class="ref"><code>${e.reference}</code></dd><dt>Health (24 h)</dt><dd>${healthOf(await endpointHealth(s, ctx.orgId), e.reference, e.enabled, e.disabledReason)}</dd>
+<dl class="facts"><dt>Reference</dt><dd>${shortRef(e.reference)}</dd><dt>Health (24 h)</dt><dd>${healthOf(await endpointHealth(s, ctx.orgId), e.reference, e.enabled, e.disabledReason)}</dd>
 ${e.previousSecretExpires ? html`<dt>Previous secret</dt><dd>also signs until ${fmtDate(e.previousSecretExpires)}</dd>` : ''}</dl>
 <p>${buttonForm(`/dashboard/webhooks/${e.reference}/test`, ctx.page.csrf, 'Send test event')}
 ${buttonForm(`/dashboard/webhooks/${e.reference}/${e.enabled ? 'disable' : 'enable'}`, ctx.page.csrf, e.enabled ? 'Disable' : 'Enable')}
@@ -319,9 +320,7 @@ ${table(deliveryHeaders, deliveryRows(ctx, webhookDeliveries, new Map(webhookEnd
       html`<p>Events of the last 30 days, newest first.</p>${table(
         ['Event', 'Type', 'Time', 'Data'],
         events.map(
-          (
-            e,
-          ) => html`<tr><td class="ref"><code>${e.reference}</code></td><td>${e.type}</td><td>${fmtDate(e.timestamp)}</td>
+          (e) => html`<tr><td>${shortRef(e.reference)}</td><td>${e.type}</td><td>${fmtDate(e.timestamp)}</td>
 <td><details><summary>Show</summary><pre>${JSON.stringify(e.data, null, 2)}</pre></details></td></tr>`,
         ),
         { caption: 'Events', empty: 'No events yet.' },

@@ -1,7 +1,20 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors.ts';
 import { type FormBody, color, file, required, text, value } from './forms.ts';
-import { type Html, badge, euros, field, fmtDate, form, html, safeUrl, select, statusTone, table } from './html.ts';
+import {
+  type Html,
+  badge,
+  euros,
+  field,
+  fmtDate,
+  form,
+  html,
+  safeUrl,
+  select,
+  statusTone,
+  shortRef,
+  table,
+} from './html.ts';
 import { page } from './layout.ts';
 import { LOGO_MAX_BYTES } from './logos.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
@@ -150,7 +163,7 @@ export function partnerStructurePages(r: DashRouter): void {
       html`<p>Accounts are the billing entities; each store bills to one account. Payment terms and balance are set by the service.</p>
 ${accounts.map(
   (a) => html`<section class="card" aria-labelledby="acc-${a.reference}"><h2 id="acc-${a.reference}">${a.name}</h2>
-<dl class="facts"><dt>Reference</dt><dd class="ref"><code>${a.reference}</code></dd><dt>Payment terms</dt><dd>${a.paymentTermDays} days</dd><dt>Balance</dt><dd>${euros(a.balance)}</dd></dl>
+<dl class="facts"><dt>Reference</dt><dd>${shortRef(a.reference)}</dd><dt>Payment terms</dt><dd>${a.paymentTermDays} days</dd><dt>Balance</dt><dd>${euros(a.balance)}</dd></dl>
 ${form(
   `/dashboard/accounts/${a.reference}`,
   ctx.page.csrf,
@@ -257,7 +270,7 @@ ${accounts.length ? form('/dashboard/stores', ctx.page.csrf, html`${await storeF
       req,
       ctx,
       `Store ${st.name}`,
-      html`<p><a href="/dashboard/stores">All stores</a></p><p>Reference <code class="ref">${st.reference}</code></p>
+      html`<p><a href="/dashboard/stores">All stores</a></p><p>Reference ${shortRef(st.reference)}</p>
 <section class="card">${form(`/dashboard/stores/${st.reference}`, ctx.page.csrf, html`${await storeForm(ctx, opts, st)}<button type="submit">Save store</button>`, { label: 'Edit store' })}</section>`,
       opts,
     );
@@ -317,7 +330,7 @@ ${form(
       req,
       ctx,
       `Brand ${b.name}`,
-      html`<p><a href="/dashboard/brands">All brands</a></p><p>Reference <code class="ref">${b.reference}</code></p>
+      html`<p><a href="/dashboard/brands">All brands</a></p><p>Reference ${shortRef(b.reference)}</p>
 <section class="card">${form(
         `/dashboard/brands/${b.reference}`,
         ctx.page.csrf,

@@ -89,7 +89,10 @@ ${form(`/console/organizations/${row.id}/rendertoken-limit`, ctx.page.csrf, html
           (u) =>
             html`<tr><td>${u.email}</td><td>${badge(u.status, statusTone(u.status))}</td><td>${fmtDate(u.created)}</td></tr>`,
         ),
-        { caption: 'Users', empty: 'No users yet.' },
+        {
+          caption: 'Users',
+          empty: 'No users yet. Add one below with a password, or leave the password empty for an invitation link.',
+        },
       )}
 ${form(
   `/console/organizations/${row.id}/users`,

@@ -178,7 +178,7 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
       ctx.page,
       'Fulfilment queue',
       html`<p>Orders waiting for production or shipping, across all organizations. Basic-level shipments carry no carrier or tracking number.</p>
-${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], rows, { caption: 'Open orders', empty: 'Nothing to produce or ship.' })}`,
+${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], rows, { caption: 'Open orders', empty: 'Nothing to produce or ship. New orders appear here as soon as partners place them.' })}`,
       { error: opts.error, notice: opts.notice },
     );
   };
@@ -224,7 +224,7 @@ ${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], ro
     return page(
       ctx.page,
       'Claims review',
-      html`${table(['Claim', 'Organization', 'Categories', 'Status', 'Filed'], rows, { caption: 'Pending and recently closed claims', empty: 'No claims.' })}`,
+      html`${table(['Claim', 'Organization', 'Categories', 'Status', 'Filed'], rows, { caption: 'Pending and recently closed claims', empty: 'No claims to review. Claims partners file appear here, pending ones first.' })}`,
       { error: opts.error, notice: opts.notice },
     );
   };
@@ -283,7 +283,10 @@ ${c.status === 'pending' ? html`<section class="card" aria-labelledby="decide"><
           ([label, rows]) =>
             html`<tr><td>${label}</td>${STATES.map((st) => html`<td>${st === 'dead' && sum(rows, st) ? badge(String(sum(rows, st)), 'bad') : sum(rows, st)}</td>`)}</tr>`,
         ),
-        { caption: `Jobs by ${title.toLowerCase()}`, empty: 'No jobs.' },
+        {
+          caption: `Jobs by ${title.toLowerCase()}`,
+          empty: 'No jobs yet. Webhook deliveries, renders and maintenance run as jobs and are counted here.',
+        },
       );
     return page(
       ctx.page,
@@ -304,7 +307,10 @@ ${table(
     ) => html`<tr><td>${j.id}</td><td>${j.kind}</td><td>${j.attempts}</td><td><code>${j.last_error ?? ''}</code></td><td>${fmtDate(j.finished_at)}</td>
 <td>${buttonForm(`/console/jobs/${j.id}/retry`, ctx.page.csrf, 'Retry')}</td></tr>`,
   ),
-  { caption: 'Dead jobs, newest first', empty: 'No failed jobs.' },
+  {
+    caption: 'Dead jobs, newest first',
+    empty: 'No dead jobs. A job that fails all its attempts shows here with its last error and a retry button.',
+  },
 )}`,
       { error: opts.error, notice: opts.notice },
     );

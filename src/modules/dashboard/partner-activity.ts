@@ -74,7 +74,10 @@ ${table(
     ) => html`<tr><td><a href="/dashboard/orders/${o.reference}">${o.legacyOrderCode}</a><br><span class="help">${o.customIdentifier ? html`<span class="ref">${o.customIdentifier}</span>` : shortRef(o.reference)}</span></td>
 <td>${storeName.get(o.storeReference) ?? o.storeReference}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.orderlines.reduce((n, l) => n + l.quantity, 0)}</td><td>${euros(o.prices.total)}</td><td>${fmtDate(o.created)}</td></tr>`,
   ),
-  { caption: 'Orders, newest first', empty: 'No orders match.' },
+  {
+    caption: 'Orders, newest first',
+    empty: 'No orders match. Clear a filter, or place an order with POST /v2/orders and it shows here.',
+  },
 )}
 ${nextCursor ? html`<p><a href="/dashboard/orders?${keep.toString()}${keep.size ? '&' : ''}cursor=${encodeURIComponent(nextCursor)}">Older orders</a></p>` : ''}`,
       { error: problems.join('; ') || null },
@@ -139,7 +142,10 @@ ${await orderSections(s, ctx.orgId, o, shipment)}`,
 <td>${shortRef(c.reference, { href: `/dashboard/claims/${c.reference}` })}</td><td>${shortRef(c.orderReference, { href: `/dashboard/orders/${c.orderReference}` })}</td><td>${c.claimcategories.map((x) => x.name).join(', ')}</td>
 <td>${badge(c.status, statusTone(c.status))}</td><td>${fmtDate(c.created)}</td><td>${fmtDate(c.decided)}</td></tr>`,
         ),
-        { caption: 'Claims', empty: 'No claims.' },
+        {
+          caption: 'Claims',
+          empty: 'No claims. File one with POST /v2/claim-item-issues when a shipped item is damaged or wrong.',
+        },
       )}`,
     );
   });
@@ -193,7 +199,7 @@ ${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby
       'Renders',
       html`<p>Rendertokens this week: <strong>${tokens.used}</strong> of ${tokens.limit} used, ${tokens.remaining} left; the limit resets ${fmtDate(tokens.resets)}.</p>
 <form method="get" class="filters card" aria-label="Find a render">${field({ label: 'Render reference', name: 'reference', value: wanted ?? '', maxlength: 40 })}<button type="submit" class="btn secondary">Show</button></form>${found}
-<h2>Latest renders</h2>${renders.length ? html`<div class="thumbs">${renders.map((x) => html`<figure>${x.status === 'completed' ? html`<img src="/dashboard/renders/${x.reference}/thumbnail" alt="Render ${x.reference}" loading="lazy">` : html`<p>${badge(x.status, statusTone(x.status === 'failed' ? 'failed' : x.status))} ${x.failureReason ?? ''}</p>`}<figcaption><a href="/dashboard/renders?reference=${x.reference}">${x.reference}</a><br>${fmtDate(x.completed ?? x.created)}</figcaption></figure>`)}</div>` : html`<p class="empty">No renders yet.</p>`}`,
+<h2>Latest renders</h2>${renders.length ? html`<div class="thumbs">${renders.map((x) => html`<figure>${x.status === 'completed' ? html`<img src="/dashboard/renders/${x.reference}/thumbnail" alt="Render ${x.reference}" loading="lazy">` : html`<p>${badge(x.status, statusTone(x.status === 'failed' ? 'failed' : x.status))} ${x.failureReason ?? ''}</p>`}<figcaption><a href="/dashboard/renders?reference=${x.reference}">${x.reference}</a><br>${fmtDate(x.completed ?? x.created)}</figcaption></figure>`)}</div>` : html`<p class="empty">No renders yet. Request one with POST /v2/renders; finished renders show here with a thumbnail.</p>`}`,
       { error },
     );
   });

@@ -65,7 +65,7 @@ ${table(
 <td>${k.revoked ? badge('revoked', 'bad') : badge('active', 'ok')}</td>
 <td>${k.revoked ? '' : buttonForm(`/dashboard/api-keys/${k.reference}/revoke`, ctx.page.csrf, 'Revoke', { danger: true, confirm: `Revoke ${k.name}? Requests with it are refused at once.` })}</td></tr>`,
   ),
-  { caption: 'API keys', empty: 'No API keys yet.' },
+  { caption: 'API keys', empty: 'No API keys yet. Create one above to call the API.' },
 )}
 <section class="card" aria-labelledby="new-key"><h2 id="new-key">Create an API key</h2>
 ${form(
@@ -137,7 +137,7 @@ ${table(
     ) => html`<tr><td class="ref"><a href="/dashboard/webhooks/${e.reference}">${e.url}</a>${e.description ? html`<br><span class="help">${e.description}</span>` : ''}</td>
 <td>${e.eventTypes.join(', ')}</td><td>${healthOf(health, e.reference, e.enabled, e.disabledReason)}</td><td>${fmtDate(e.created)}</td></tr>`,
   ),
-  { caption: 'Webhook endpoints', empty: 'No webhook endpoints yet.' },
+  { caption: 'Webhook endpoints', empty: 'No webhook endpoints yet. Add one above to hear about every order change.' },
 )}
 <section class="card" aria-labelledby="new-endpoint"><h2 id="new-endpoint">Add an endpoint</h2>
 ${form(
@@ -178,7 +178,7 @@ ${eventTypeBoxes(opts.values ? values(opts.values, 'eventTypes') : [...SUBSCRIBA
         d,
       ) => html`<tr><td>${shortRef(d.reference)}${d.resendOf ? html`<br><span class="help">resend of ${shortRef(d.resendOf)}</span>` : ''}</td><td>${d.eventType}<br><span class="help ref">${d.eventReference}</span></td>
 <td class="ref">${urls.get(d.endpointReference) ?? d.endpointReference}</td><td>${badge(d.status, statusTone(d.status))}</td>
-<td>${d.attempts.length ? html`<ol>${d.attempts.map((a) => html`<li>${fmtDate(a.at)}: ${a.responseStatus ?? 'no response'} (${a.durationMs} ms)${a.error ? html` – ${a.error}` : ''}</li>`)}</ol>` : 'none yet'}${d.nextAttempt ? html`<span class="help">next: ${fmtDate(d.nextAttempt)}</span>` : ''}</td>
+<td>${d.attempts.length ? html`<ol>${d.attempts.map((a) => html`<li>${fmtDate(a.at)}: ${a.responseStatus ?? 'no response'} (${a.durationMs} ms)${a.error ? html` – ${a.error}` : ''}</li>`)}</ol>` : 'none yet'}${d.nextAttempt ? html`<br><span class="help">next attempt ${fmtDate(d.nextAttempt)}</span>` : ''}</td>
 <td>${buttonForm(`/dashboard/webhooks/deliveries/${d.reference}/resend`, ctx.page.csrf, 'Resend')}</td></tr>`,
     );
   const deliveryHeaders = ['Delivery', 'Event', 'Endpoint', 'Status', 'Attempts', ''];
@@ -206,7 +206,7 @@ ${field({ label: 'Description', name: 'description', maxlength: 500, value: v ? 
 ${eventTypeBoxes(v ? values(v, 'eventTypes') : e.eventTypes)}<button type="submit">Save endpoint</button>`,
   { label: 'Edit endpoint' },
 )}</section>
-<h2>Deliveries</h2>${table(deliveryHeaders, deliveryRows(ctx, webhookDeliveries, new Map([[e.reference, e.url]])), { caption: 'Deliveries to this endpoint', empty: 'No deliveries yet.' })}`,
+<h2>Deliveries</h2>${table(deliveryHeaders, deliveryRows(ctx, webhookDeliveries, new Map([[e.reference, e.url]])), { caption: 'Deliveries to this endpoint', empty: 'No deliveries yet. Send a test event above, or wait for the next event.' })}`,
       { error: opts.error, notice: opts.notice },
     );
   };
@@ -297,7 +297,7 @@ ${eventTypeBoxes(v ? values(v, 'eventTypes') : e.eventTypes)}<button type="submi
           { value: 'failed', label: 'failed' },
         ],
       })}<button type="submit" class="btn secondary">Filter</button></form>
-${table(deliveryHeaders, deliveryRows(ctx, webhookDeliveries, new Map(webhookEndpoints.map((e) => [e.reference, e.url]))), { caption: 'Deliveries, newest first', empty: 'No deliveries yet.' })}`,
+${table(deliveryHeaders, deliveryRows(ctx, webhookDeliveries, new Map(webhookEndpoints.map((e) => [e.reference, e.url]))), { caption: 'Deliveries, newest first', empty: 'No deliveries yet. Add an endpoint under Webhooks and every event is delivered to it.' })}`,
       { error: opts.error },
     );
   };
@@ -323,7 +323,7 @@ ${table(deliveryHeaders, deliveryRows(ctx, webhookDeliveries, new Map(webhookEnd
           (e) => html`<tr><td>${shortRef(e.reference)}</td><td>${e.type}</td><td>${fmtDate(e.timestamp)}</td>
 <td><details><summary>Show</summary><pre>${JSON.stringify(e.data, null, 2)}</pre></details></td></tr>`,
         ),
-        { caption: 'Events', empty: 'No events yet.' },
+        { caption: 'Events', empty: 'No events yet. Events appear when your orders, shipments and claims change.' },
       )}`,
     );
   });

@@ -240,7 +240,7 @@ ${addressFieldset('Combined address (where combined orders ship)', 'combinedAddr
           (st) => html`<tr>
 <td><a href="/dashboard/stores/${st.reference}">${st.name}</a></td><td><code>${st.code}</code></td><td>${st.integration}</td><td>${name(accounts, st.accountReference)}</td><td>${name(brands, st.defaultBrandReference)}</td><td class="ref">${st.callbackUrl ?? '—'}</td></tr>`,
         ),
-        { caption: 'Stores', empty: 'No stores yet.' },
+        { caption: 'Stores', empty: 'No stores yet. Add one below; every order belongs to a store.' },
       )}
 <section class="card" aria-labelledby="new-store"><h2 id="new-store">Add a store</h2>
 ${accounts.length ? form('/dashboard/stores', ctx.page.csrf, html`${await storeForm(ctx, opts)}<button type="submit">Create store</button>`, { label: 'Add a store' }) : html`<p>A store needs an account; ask the service to open one.</p>`}</section>`,
@@ -300,7 +300,7 @@ ${table(
 <td><span class="swatch" style="background:${b.primaryColor}" aria-hidden="true"></span> ${b.primaryColor} <span class="swatch" style="background:${b.secondaryColor}" aria-hidden="true"></span> ${b.secondaryColor}</td>
 <td>${safeUrl(b.logoUrl) ? html`<img src="${safeUrl(b.logoUrl)}" alt="Logo of ${b.name}" height="28">` : '—'}</td><td>${b.customerService.email ?? '—'}</td></tr>`,
   ),
-  { caption: 'Brands', empty: 'No brands yet.' },
+  { caption: 'Brands', empty: 'No brands yet. Add one below to show your logo and colours on tracking pages.' },
 )}
 <section class="card" aria-labelledby="new-brand"><h2 id="new-brand">Add a brand</h2>
 ${form(
@@ -389,7 +389,7 @@ ${table(
     (i) =>
       html`<tr><td>${i.email}</td><td>${badge(i.status, statusTone(i.status))}</td><td>${fmtDate(i.created)}</td><td>${fmtDate(i.expires)}</td></tr>`,
   ),
-  { caption: 'Invitations', empty: 'No invitations sent.' },
+  { caption: 'Invitations', empty: 'No invitations sent. Invite a colleague above.' },
 )}
 <section class="card" aria-labelledby="invite"><h2 id="invite">Invite a colleague</h2>
 ${form('/dashboard/users/invite', ctx.page.csrf, html`${field({ label: 'E-mail', name: 'email', type: 'email', required: true, maxlength: 254, value: typed(opts, 'email', '') })}<button type="submit">Create invitation link</button>`, { label: 'Invite a colleague' })}

@@ -116,7 +116,7 @@ ${
       at: e.created_at,
       what: html`${what.join('; ')}`,
       detail: deliveries.length
-        ? html`<ul class="deliveries">${deliveries.map((d) => html`<li>Webhook <span class="ref">${d.url}</span> ${badge(d.status, deliveryTone(d.status))} <span class="help">${d.attempts} attempt${d.attempts === 1 ? '' : 's'}</span></li>`)}</ul>`
+        ? html`<ul class="deliveries">${deliveries.map((d) => html`<li>Webhook <span class="ref">${d.url}</span> ${badge(d.status, deliveryTone(d.status))} <span class="help">${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}</span>${d.attempts.length ? html`<ol class="attempts">${d.attempts.map((x) => html`<li>${fmtDate(x.at)}: ${x.responseStatus === null ? 'no response' : `HTTP ${x.responseStatus}`}${x.error ? ` – ${x.error}` : ''}</li>`)}</ol>` : ''}</li>`)}</ul>`
         : undefined,
     });
   }

@@ -120,4 +120,22 @@ describe('partner order page', () => {
       await shop.close();
     }
   });
+
+  it('draws a device product that has no pictures, for organizations that may see it', async () => {
+    const [device] = await t.s.db.query<{ id: string; name: string }>(
+      `SELECT p.id, p.name FROM products p JOIN productgroups g ON g.id = p.productgroup_id
+        WHERE p.device_key IS NOT NULL AND g.private_organization_id IS NULL AND p.status = 'launched'
+          AND NOT EXISTS (SELECT 1 FROM product_media m WHERE m.product_id = p.id) ORDER BY p.seq LIMIT 1`,
+    );
+    assert.ok(device, 'a device product without media in the demo catalog');
+    const svg = await a.get(`/dashboard/products/${device.id}/picture.svg`);
+    assert.equal(svg.statusCode, 200);
+    assert.match(String(svg.headers['content-type']), /^image\/svg\+xml/);
+    assert.ok(svg.body.includes(`<title>${device.name}</title>`));
+    const [accessory] = await t.s.db.query<{ id: string }>(
+      "SELECT id FROM products WHERE device_key IS NULL AND status = 'launched' ORDER BY seq LIMIT 1",
+    );
+    assert.equal((await a.get(`/dashboard/products/${accessory.id}/picture.svg`)).statusCode, 404, 'no device');
+    assert.equal((await a.get('/dashboard/products/Product_nope/picture.svg')).statusCode, 404);
+  });
 });

@@ -19,7 +19,7 @@ import {
 } from './html.ts';
 import { page } from './layout.ts';
 import { consoleCatalogRepo } from './console-catalog-repo.ts';
-import { productPictureSvg } from './product-picture.ts';
+import { productPictureSvg, sendPicture } from './product-picture.ts';
 import { sendMedia } from '../catalog/routes.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
@@ -124,10 +124,10 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
     { config: { access: 'public', dashboard: 'operator' } },
     async (req, reply) => {
       const shape = mustFind(await consoleCatalogRepo.shape(s.db, refParam(req)), 'Product drawing');
-      return reply
-        .type('image/svg+xml; charset=utf-8')
-        .header('cache-control', 'private, max-age=300')
-        .send(productPictureSvg({ name: shape.name, geometry: shape.geometry, caseType: shape.case_type }));
+      return sendPicture(
+        reply,
+        productPictureSvg({ name: shape.name, geometry: shape.geometry, caseType: shape.case_type }),
+      );
     },
   );
   r.page('/console/catalog', 'operator', catalogPage);

@@ -59,7 +59,7 @@ export interface DashboardPagesDeps {
   >;
   catalog: Pick<
     CatalogService,
-    'product' | 'findProduct' | 'mediaFile' | 'anyMediaFile' | 'operatorProduct' | 'changeProduct'
+    'product' | 'findProduct' | 'mediaFile' | 'anyMediaFile' | 'operatorProduct' | 'changeProduct' | 'productShapes'
   >;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
   orders: Pick<OrdersService, 'get' | 'find' | 'list' | 'findAddress' | 'startProduction'>;

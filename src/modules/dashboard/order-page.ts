@@ -42,6 +42,7 @@ export async function orderSections(
   const products = new Map(
     await Promise.all(productRefs.map(async (ref) => [ref, await s.catalog.findProduct(orgId, ref)] as const)),
   );
+  const shapes = await s.catalog.productShapes(productRefs);
   const imageIds = [...new Set(o.orderlines.map((l) => l.imageReference).filter((x): x is string => !!x))];
   const [events, callbacks, renders, address] = await Promise.all([
     orderHistoryRepo.events(s.db, orgId, o.reference),
@@ -55,7 +56,13 @@ export async function orderSections(
     o.orderlines.map((l) => {
       const p = products.get(l.productReference);
       const pic = p?.media.find((m) => m.kind === 'example_image') ?? p?.media[0];
-      return html`<tr><td>${l.index}</td><td><div class="product-cell">${pic ? html`<img src="/dashboard/products/${l.productReference}/media/${pic.filename}" alt="" width="56" height="56" loading="lazy">` : ''}<span>${p?.name ?? l.productReference}<br><span class="help">${euros(p?.price ?? 0)} each</span></span></div></td>
+      return html`<tr><td>${l.index}</td><td><div class="product-cell">${
+        pic
+          ? html`<img src="/dashboard/products/${l.productReference}/media/${pic.filename}" alt="" width="56" height="56" loading="lazy">`
+          : p && shapes.get(l.productReference)?.device
+            ? html`<img src="/dashboard/products/${l.productReference}/picture.svg" alt="" width="56" height="56" loading="lazy">`
+            : ''
+      }<span>${p?.name ?? l.productReference}<br><span class="help">${euros(p?.price ?? 0)} each</span></span></div></td>
 <td>${l.imageReference ? html`<a href="/dashboard/images/${l.imageReference}/thumbnail"><img src="/dashboard/images/${l.imageReference}/thumbnail" alt="Artwork of line ${l.index}" width="56" height="56" loading="lazy" class="thumb"></a>` : '—'}</td>
 <td>${l.quantity}</td><td>${l.canceledQuantity}</td><td>${l.shippedQuantity}</td></tr>`;
     }),

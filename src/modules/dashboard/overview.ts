@@ -5,6 +5,7 @@ import { sendMedia } from '../catalog/routes.ts';
 import { type Series, gauge, stackedBars } from './charts.ts';
 import { type Html, badge, euros, fmtDate, html, statusTone } from './html.ts';
 import { page } from './layout.ts';
+import { productPictureSvg, sendPicture } from './product-picture.ts';
 import { overviewRepo } from './overview-repo.ts';
 import type { DashRouter } from './router.ts';
 
@@ -105,6 +106,22 @@ ${tile('/dashboard/claims', 'Open claims', counts.open_claims, counts.open_claim
       const { ref, filename } = req.params as { ref: string; filename: string };
       const orgId = req.dashboardSession!.user.organization_id!;
       return sendMedia(req, reply, s.blobs, await s.catalog.mediaFile(orgId, ref, filename));
+    },
+  );
+
+  /** A drawing of a device product without pictures; only products the organization may see. */
+  r.app.get(
+    '/dashboard/products/:ref/picture.svg',
+    { config: { access: 'public', dashboard: 'partner' } },
+    async (req, reply) => {
+      const { ref } = req.params as { ref: string };
+      const p = mustFind(await s.catalog.findProduct(req.dashboardSession!.user.organization_id!, ref), 'Product');
+      const shape = (await s.catalog.productShapes([ref])).get(ref);
+      if (!shape?.device) throw notFound('Product drawing');
+      return sendPicture(
+        reply,
+        productPictureSvg({ name: p.name, geometry: shape.device, caseType: shape.caseType?.key ?? null }),
+      );
     },
   );
 

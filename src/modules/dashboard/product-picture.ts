@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { CASE_TYPES, isCaseType } from '../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../catalog/devices.ts';
 import { escapeHtml } from './html.ts';
@@ -60,3 +61,6 @@ export function productPictureSvg(o: { name: string; geometry: DeviceGeometry; c
   const H = h + 2 * pad;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n(W)} ${n(H)}" width="${n(W)}" height="${n(H)}" role="img"><title>${escapeHtml(o.name)}</title>${parts.join('')}</svg>`;
 }
+
+export const sendPicture = (reply: FastifyReply, svg: string) =>
+  reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'private, max-age=300').send(svg);

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { categories, itemIssues, shippedOrder } from '../claims/helpers.ts';
 import { createOrder, orderBody, uploadImage } from '../orders/helpers.ts';
+import { createRender, seeded } from '../rendering/helpers.ts';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { OPERATOR_USER, PARTNER, csrfOf, signedIn } from './helpers.ts';
@@ -258,7 +259,11 @@ describe('dashboard in a real browser', { skip }, () => {
   });
 
   it('shows the overview with data, the request log and its error detail, and the support lookup', async () => {
+    const render = await createRender(t, seeded(t).cStudioIp15, await uploadImage(t));
+    assert.equal(render.statusCode, 200, render.body);
+    await t.s.worker.drain();
     await page.goto(`${base}/dashboard`);
+    assert.match(await page.locator('main').innerText(), /limit 1000|Rendertokens used so far/);
     assert.match(await page.locator('main').innerText(), /Orders per day, last 30 days/);
     await shoot('overview-data');
     await page.locator('.order-cards a').first().click();

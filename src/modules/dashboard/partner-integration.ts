@@ -176,7 +176,7 @@ ${eventTypeBoxes(opts.values ? values(opts.values, 'eventTypes') : [...SUBSCRIBA
     list.map(
       (
         d,
-      ) => html`<tr><td>${shortRef(d.reference)}${d.resendOf ? html`<br><span class="help">resend of ${shortRef(d.resendOf)}</span>` : ''}</td><td>${d.eventType}<br><span class="help ref">${d.eventReference}</span></td>
+      ) => html`<tr><td>${shortRef(d.reference)}${d.resendOf ? html`<br><span class="help">resend of ${shortRef(d.resendOf)}</span>` : ''}</td><td>${d.eventType}<br><span class="help">${shortRef(d.eventReference)}</span></td>
 <td class="ref">${urls.get(d.endpointReference) ?? d.endpointReference}</td><td>${badge(d.status, statusTone(d.status))}</td>
 <td>${d.attempts.length ? html`<ol>${d.attempts.map((a) => html`<li>${fmtDate(a.at)}: ${a.responseStatus ?? 'no response'} (${a.durationMs} ms)${a.error ? html` – ${a.error}` : ''}</li>`)}</ol>` : 'none yet'}${d.nextAttempt ? html`<br><span class="help">next attempt ${fmtDate(d.nextAttempt)}</span>` : ''}</td>
 <td>${buttonForm(`/dashboard/webhooks/deliveries/${d.reference}/resend`, ctx.page.csrf, 'Resend')}</td></tr>`,

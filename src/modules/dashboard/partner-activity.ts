@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from '../../platform/errors.ts';
+import { ApiError, badRequest } from '../../platform/errors.ts';
 import { type PolicyName, type Principal, policiesFor } from '../../platform/http/auth.ts';
 import { claimView, decisionForm, decisionFrom, lineContexts } from './claim-views.ts';
 import {
@@ -50,7 +50,18 @@ export function partnerActivityPages(r: DashRouter): void {
           key === 'from' ? `${v}T00:00:00Z` : new Date(Date.parse(`${v}T00:00:00Z`) + 86400_000).toISOString();
     }
     if (query.cursor) filter.cursor = query.cursor.slice(0, 500);
-    const { orders, nextCursor } = await s.orders.list(ctx.orgId, filter);
+    const list = async () => {
+      try {
+        return await s.orders.list(ctx.orgId, filter);
+      } catch (err) {
+        // A cursor from an old or edited link: show the first page rather than an error.
+        if (!(err instanceof ApiError) || err.status !== 400 || !filter.cursor) throw err;
+        filter.cursor = undefined;
+        problems.push('That page of results is no longer available; showing the newest orders');
+        return s.orders.list(ctx.orgId, filter);
+      }
+    };
+    const { orders, nextCursor } = await list();
     const storeName = new Map(stores.map((st) => [st.reference, st.name]));
     const keep = new URLSearchParams(
       Object.entries({ store: filter.storeReference, status: filter.status, from: query.from, to: query.to }).filter(

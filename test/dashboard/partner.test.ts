@@ -185,6 +185,13 @@ describe('partner dashboard pages', () => {
     assert.equal(logo.statusCode, 200);
     assert.equal(logo.headers['content-type'], 'image/png');
     assert.equal((await sharp(logo.rawPayload).metadata()).width, 512, 'scaled to 512 px');
+    const own = new URL(brand.logoUrl).pathname;
+    assert.ok((await a.get(`/dashboard/brands/${ref}`)).body.includes(`<img src="${own}"`), 'shown from this origin');
+    await t.s.db.query('UPDATE brands SET logo_url = $2 WHERE id = $1', [ref, 'https://cdn.example/logo.png']);
+    const external = (await a.get(`/dashboard/brands/${ref}`)).body;
+    assert.doesNotMatch(external, /<img src="https:\/\/cdn\.example/, 'a logo elsewhere is never loaded');
+    assert.match(external, /<a href="https:\/\/cdn\.example\/logo\.png" rel="noreferrer">external logo<\/a>/);
+    await t.s.db.query('UPDATE brands SET logo_url = $2 WHERE id = $1', [ref, brand.logoUrl]);
     const notImage = multipart(
       { _csrf: csrf },
       {

@@ -1,7 +1,9 @@
 import { badRequest } from '../../platform/errors.ts';
 import type { DashboardServices } from './router.ts';
 import { checked, integer, text, value } from './forms.ts';
-import { type Html, badge, field, fmtDate, form, html, safeUrl, statusTone, shortRef, table } from './html.ts';
+import { type Html, badge, field, fmtDate, form, html, ownPath, statusTone, shortRef, table } from './html.ts';
+
+const EVIDENCE_PREFIX = '/evidence-files/';
 import { orderHistoryRepo } from './order-history-repo.ts';
 
 export type ClaimDetail = Awaited<ReturnType<DashboardServices['claims']['get']>>;
@@ -52,7 +54,7 @@ type Decision = Parameters<DashboardServices['claims']['decide']>[2];
 export function claimView(c: ClaimDetail, orderLink: (ref: string) => string, lines: LineContexts = new Map()): Html {
   const images = (urls: string[]) =>
     urls.length
-      ? html`<div class="thumbs">${urls.map((u, i) => (safeUrl(u) ? html`<figure><a href="${safeUrl(u)}"><img src="${safeUrl(u)}" alt="Evidence image ${i + 1}" loading="lazy"></a></figure>` : ''))}</div>`
+      ? html`<div class="thumbs">${urls.map((u, i) => (ownPath(u, EVIDENCE_PREFIX) ? html`<figure><a href="${ownPath(u, EVIDENCE_PREFIX)}"><img src="${ownPath(u, EVIDENCE_PREFIX)}" alt="Evidence image ${i + 1}" loading="lazy"></a></figure>` : ''))}</div>`
       : html`<span class="help">no images</span>`;
   return html`<dl class="facts"><dt>Reference</dt><dd>${shortRef(c.reference)}</dd><dt>Status</dt><dd>${badge(c.status, statusTone(c.status))}</dd>
 <dt>Order</dt><dd>${shortRef(c.orderReference, { href: orderLink(c.orderReference) })}</dd><dt>Shipment</dt><dd>${shortRef(c.shipmentReference)}</dd>

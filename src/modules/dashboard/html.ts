@@ -47,6 +47,21 @@ export function safeUrl(u: string | null | undefined): string | null {
   }
 }
 
+/**
+ * The path of a picture this service serves itself (under `prefix`), whatever host the URL names:
+ * pages load pictures only from their own origin, so no request leaves for a partner-given URL.
+ * Null for anything else.
+ */
+export function ownPath(u: string | null | undefined, prefix: string): string | null {
+  if (!u) return null;
+  try {
+    const { pathname } = new URL(u, 'http://service.invalid');
+    return pathname.startsWith(prefix) && !pathname.includes('/..') ? pathname : null;
+  } catch {
+    return null;
+  }
+}
+
 export const fmtDate = (iso: string | Date | null | undefined) => {
   if (!iso) return '—';
   const d = typeof iso === 'string' ? new Date(iso) : iso;

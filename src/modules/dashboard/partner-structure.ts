@@ -9,6 +9,7 @@ import {
   fmtDate,
   form,
   html,
+  ownPath,
   safeUrl,
   select,
   statusTone,
@@ -16,7 +17,7 @@ import {
   table,
 } from './html.ts';
 import { page } from './layout.ts';
-import { LOGO_MAX_BYTES } from './logos.ts';
+import { LOGO_MAX_BYTES, LOGO_PREFIX } from './logos.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
 const ALL = { limit: 100 };
@@ -90,7 +91,7 @@ export function brandPreview(b: {
   secondaryColor: string;
   customerService: { email: string | null };
 }): Html {
-  const logo = safeUrl(b.logoUrl);
+  const logo = ownPath(b.logoUrl, LOGO_PREFIX);
   const fg = textOn(b.primaryColor);
   return html`<div class="preview" data-preview aria-label="Preview of the tracking page" role="img">
 <div class="pv-head" style="background:${b.primaryColor};color:${fg}">${logo ? html`<img src="${logo}" alt="">` : ''}<span class="pv-name">${b.name || 'Your brand'}</span></div>
@@ -298,7 +299,7 @@ ${table(
   brands.map(
     (b) => html`<tr><td><a href="/dashboard/brands/${b.reference}">${b.name}</a></td>
 <td><span class="swatch" style="background:${b.primaryColor}" aria-hidden="true"></span> ${b.primaryColor} <span class="swatch" style="background:${b.secondaryColor}" aria-hidden="true"></span> ${b.secondaryColor}</td>
-<td>${safeUrl(b.logoUrl) ? html`<img src="${safeUrl(b.logoUrl)}" alt="Logo of ${b.name}" height="28">` : '—'}</td><td>${b.customerService.email ?? '—'}</td></tr>`,
+<td>${logoImage(b.logoUrl, `Logo of ${b.name}`, 28)}</td><td>${b.customerService.email ?? '—'}</td></tr>`,
   ),
   { caption: 'Brands', empty: 'No brands yet. Add one below to show your logo and colours on tracking pages.' },
 )}
@@ -338,7 +339,7 @@ ${form(
 <div><h2>Tracking page preview</h2>${brandPreview(b)}</div></div>`,
         { label: 'Edit brand' },
       )}</section>
-<section class="card" aria-labelledby="logo"><h2 id="logo">Logo</h2>${safeUrl(b.logoUrl) ? html`<p><img src="${safeUrl(b.logoUrl)}" alt="Current logo of ${b.name}" height="48"></p>` : html`<p>No logo yet.</p>`}
+<section class="card" aria-labelledby="logo"><h2 id="logo">Logo</h2>${b.logoUrl ? html`<p>${logoImage(b.logoUrl, `Current logo of ${b.name}`, 48)}</p>` : html`<p>No logo yet.</p>`}
 ${form(`/dashboard/brands/${b.reference}/logo`, ctx.page.csrf, html`${field({ label: 'Logo image', name: 'logo', type: 'file', accept: 'image/png,image/jpeg,image/webp,image/gif', required: true, help: 'PNG, JPEG, WebP or GIF, at most 2 MB; shown at most 512 px wide.' })}<button type="submit">Upload logo</button>`, { multipart: true, label: 'Upload logo' })}</section>`,
       opts,
     );
@@ -420,3 +421,13 @@ ${form('/dashboard/users/invite', ctx.page.csrf, html`${field({ label: 'E-mail',
 }
 
 export type { FormBody };
+
+/** A logo uploaded here is shown; one set by URL elsewhere is linked, not loaded (no request leaves). */
+function logoImage(url: string | null, alt: string, height: number): Html | string {
+  const own = ownPath(url, LOGO_PREFIX);
+  if (own) return html`<img src="${own}" alt="${alt}" height="${height}">`;
+  const external = safeUrl(url);
+  return external
+    ? html`<a href="${external}" rel="noreferrer">external logo</a> <span class="help">(not loaded here)</span>`
+    : '—';
+}

@@ -291,14 +291,24 @@ describe('dashboard in a real browser', { skip }, () => {
   it('passes axe-core and fits a phone on every other page of both areas', async () => {
     // Orders, the request log, usage and the console's claims, fulfilment and support lookup were
     // already checked with data by the tests above.
-    for (const path of ['accounts', 'stores', 'brands', 'api-keys', 'webhooks', 'claims', 'renders', 'users']) {
+    for (const path of [
+      'accounts',
+      'stores',
+      'brands',
+      'api-keys',
+      'webhooks',
+      'billing',
+      'claims',
+      'renders',
+      'users',
+    ]) {
       await page.goto(`${base}/dashboard/${path}`);
       await shoot(`page-${path}`);
     }
     await signOut();
     await signIn(OPERATOR_USER, 'console');
     // One case type keeps the catalog short; every row is drawn by the same code.
-    for (const path of ['catalog?caseType=clear', 'jobs']) {
+    for (const path of ['catalog?caseType=clear', 'stock', 'jobs']) {
       await page.goto(`${base}/console/${path}`);
       await shoot(`console-page-${path.split('?')[0]}`);
     }

@@ -65,7 +65,7 @@ ${table(
 <td>${k.revoked ? badge('revoked', 'bad') : badge('active', 'ok')}</td>
 <td>${k.revoked ? '' : buttonForm(`/dashboard/api-keys/${k.reference}/revoke`, ctx.page.csrf, 'Revoke', { danger: true, confirm: `Revoke ${k.name}? Requests with it are refused at once.` })}</td></tr>`,
   ),
-  { caption: 'API keys', empty: 'No API keys yet. Create one above to call the API.' },
+  { caption: 'API keys', empty: 'No API keys yet. Create one below to call the API.' },
 )}
 <section class="card" aria-labelledby="new-key"><h2 id="new-key">Create an API key</h2>
 ${form(
@@ -137,7 +137,7 @@ ${table(
     ) => html`<tr><td class="ref"><a href="/dashboard/webhooks/${e.reference}">${e.url}</a>${e.description ? html`<br><span class="help">${e.description}</span>` : ''}</td>
 <td>${e.eventTypes.join(', ')}</td><td>${healthOf(health, e.reference, e.enabled, e.disabledReason)}</td><td>${fmtDate(e.created)}</td></tr>`,
   ),
-  { caption: 'Webhook endpoints', empty: 'No webhook endpoints yet. Add one above to hear about every order change.' },
+  { caption: 'Webhook endpoints', empty: 'No webhook endpoints yet. Add one below to hear about every order change.' },
 )}
 <section class="card" aria-labelledby="new-endpoint"><h2 id="new-endpoint">Add an endpoint</h2>
 ${form(

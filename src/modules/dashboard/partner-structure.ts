@@ -390,7 +390,7 @@ ${table(
     (i) =>
       html`<tr><td>${i.email}</td><td>${badge(i.status, statusTone(i.status))}</td><td>${fmtDate(i.created)}</td><td>${fmtDate(i.expires)}</td></tr>`,
   ),
-  { caption: 'Invitations', empty: 'No invitations sent. Invite a colleague above.' },
+  { caption: 'Invitations', empty: 'No invitations sent. Invite a colleague below.' },
 )}
 <section class="card" aria-labelledby="invite"><h2 id="invite">Invite a colleague</h2>
 ${form('/dashboard/users/invite', ctx.page.csrf, html`${field({ label: 'E-mail', name: 'email', type: 'email', required: true, maxlength: 254, value: typed(opts, 'email', '') })}<button type="submit">Create invitation link</button>`, { label: 'Invite a colleague' })}

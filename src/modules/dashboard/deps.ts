@@ -67,6 +67,7 @@ export interface DashboardPagesDeps {
     | 'anyMediaFile'
     | 'operatorProduct'
     | 'changeProduct'
+    | 'productShapes'
     | 'receiveStock'
     | 'correctStock'
     | 'stockMovements'

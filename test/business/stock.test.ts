@@ -84,7 +84,11 @@ describe('stock moves with orders', () => {
     const res = await call(t, 'POST', '/v2/orders', { body: protectorOrder(t, 3) });
     assert.equal(res.statusCode, 400, res.body);
     assert.equal(res.data.code, 'product_not_orderable');
-    assert.match(res.data.message, /only 2 left/);
+    assert.match(
+      res.data.message,
+      /orderlines\[0\]\.productReference Product_\w+ is out of stock for this order: 2 left/,
+    );
+    assert.equal(res.data.details.availableQuantity, 2);
     assert.equal((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders'))[0].n, before);
     assert.equal((await quantities()).logical_quantity, 2);
   });

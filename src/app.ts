@@ -1,4 +1,5 @@
 import { billingOperatorRoutes } from './modules/billing/routes.ts';
+import { productionOperatorRoutes } from './modules/production/routes.ts';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -68,6 +69,7 @@ const OPERATOR_MODULES: Mount[] = [
   claimsOperatorRoutes,
   renderingOperatorRoutes,
   dashboardOperatorRoutes,
+  productionOperatorRoutes,
 ];
 
 /** Pages and files without an API key (tracking pages, evidence files, dashboard), at the root. */

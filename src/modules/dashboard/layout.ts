@@ -30,6 +30,7 @@ const CONSOLE_NAV: Array<[string, string]> = [
   ['/console/catalog', 'Catalog'],
   ['/console/stock', 'Stock'],
   ['/console/fulfilment', 'Fulfilment'],
+  ['/console/production', 'Production'],
   ['/console/claims', 'Claims'],
   ['/console/jobs', 'Jobs'],
   ['/console/requests', 'Support lookup'],

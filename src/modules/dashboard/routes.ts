@@ -9,6 +9,7 @@ import { Strict, Type } from '../../platform/http/schemas.ts';
 import type { DashboardServices } from './router.ts';
 import { consolePages } from './console.ts';
 import { consoleOrgPages } from './console-orgs.ts';
+import { productionQueuePages } from './production-queue.ts';
 import { installMultipart, required, value } from './forms.ts';
 import { field, form, html } from './html.ts';
 import { CSS, JS, type PageContext, page } from './layout.ts';
@@ -268,6 +269,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     consoleStockPages(r);
     consoleOrgPages(r);
     consolePages(r);
+    productionQueuePages(r);
     requestLogPages(r);
   });
 }

@@ -91,7 +91,10 @@ export interface DashboardPagesDeps {
     | 'listEvents'
   >;
   requestLog: Pick<RequestLog, 'list' | 'get' | 'byRequestId'>;
-  billing: Pick<BillingService, 'ledger' | 'invoices' | 'invoicePdf'>;
+  billing: Pick<
+    BillingService,
+    'ledger' | 'invoices' | 'invoicePdf' | 'issueMonthlyInvoices' | 'recordPayment' | 'issueCreditNote'
+  >;
   production: Pick<
     ProductionService,
     'queue' | 'printFilePdf' | 'documentPdf' | 'markProduced' | 'remakePrintFiles' | 'remakeDocuments'

@@ -161,7 +161,7 @@ function segmentNormals(pts: Pt[]): Pt[] {
 
 /** The visible side-wall facets of a prism as SVG polygons. */
 export function prismWalls(cam: Camera, pr: Prism): string {
-  const bands = pr.bands ?? 5;
+  const bands = pr.bands ?? 10;
   const round = pr.roundness ?? 0.7;
   const normals = segmentNormals(pr.outline);
   const out: string[] = [];

@@ -45,7 +45,7 @@ export function showcaseColor(d: DeviceGeometry): string {
 function shellFinish(ct: CaseType, phone: Rgb): Finish & { cap: Rgb } {
   const m = ct.material;
   const base = hexToRgb(m.baseHex);
-  if (m.finish === 'clear') return { base: mix(phone, WHITE, 0.45), gloss: 0.9, cap: mix(phone, WHITE, 0.12) };
+  if (m.finish === 'clear') return { base: mix(phone, WHITE, 0.45), gloss: 0.9, cap: mix(phone, WHITE, 0.55) };
   if (m.finish === 'gloss') {
     const c = mix(base, phone, m.transparency * 0.8);
     return { base: c, gloss: 0.75, cap: c };
@@ -222,18 +222,23 @@ function backCap(
     parts.push(
       `<path d="${ph} ${hole}" fill-rule="evenodd" fill="${rgbHex(scale(through, 0.8 + 0.22 * facing))}" clip-path="url(#capClip)"/>`,
     );
-    parts.push(`<path d="${ph}" fill="none" stroke="#fff" stroke-opacity="0.35" stroke-width="0.35"/>`);
+    // The phone's edge under the clear rim: a soft dark line, then the rim's bright inner edge.
+    parts.push(`<path d="${ph}" fill="none" stroke="#000" stroke-opacity="0.18" stroke-width="0.6"/>`);
+    parts.push(`<path d="${ph}" fill="none" stroke="#fff" stroke-opacity="0.55" stroke-width="0.3"/>`);
+    // A window reflection across the glossy back.
+    defs.push(
+      `<linearGradient id="streak" x1="0" y1="0" x2="1" y2="0.6"><stop offset="0.52" stop-color="#fff" stop-opacity="0"/><stop offset="0.58" stop-color="#fff" stop-opacity="0.22"/><stop offset="0.66" stop-color="#fff" stop-opacity="0.05"/><stop offset="0.7" stop-color="#fff" stop-opacity="0"/></linearGradient>`,
+    );
+    parts.push(`<path d="${outer}" fill="url(#streak)"/>`);
   }
   for (const [t, uri] of Object.entries(p.textures)) {
-    // A tile covers 12 mm of leather (pebbles of about a millimetre) or 6 mm of matte tooth.
-    const mm = t === 'leather' ? 12 : 6;
+    // A tile covers 20 mm of leather (pebbles of about a millimetre) or 8 mm of matte tooth.
+    const mm = t === 'leather' ? 20 : 8;
     defs.push(
       `<pattern id="tx-${t}" patternUnits="userSpaceOnUse" width="${mm}" height="${mm}"><image href="${uri}" width="${mm}" height="${mm}"/></pattern>`,
     );
-    const strength = t === 'leather' ? 0.55 : 0.12;
-    parts.push(
-      `<path d="${outer} ${hole}" fill-rule="evenodd" fill="url(#tx-${t})" opacity="${strength}" style="mix-blend-mode:multiply"/>`,
-    );
+    const strength = t === 'leather' ? 0.6 : 0.18;
+    parts.push(`<path d="${outer} ${hole}" fill-rule="evenodd" fill="url(#tx-${t})" opacity="${strength}"/>`);
   }
   if (m.finish === 'leather' || m.book) {
     // Stitching a little inside the edge.

@@ -139,7 +139,7 @@ const caseMedia = () => [
   { name: 'front.png', kind: 'example_image' as const, file: { picture: { view: 'back' } } },
   { name: 'lifestyle.jpg', kind: 'example_render' as const, file: { picture: { view: 'angle' } } },
 ];
-const WITH_MEDIA = new Set(['iPhone 15 Clear Case', 'Galaxy S27 Clear Case', 'Pixel 10 Pro Clear Case']);
+const WITH_MEDIA = new Set(['iPhone 15 Clear Case', 'Galaxy S27 Clear Case']);
 
 /**
  * The demo catalog as a catalog file, applied with the same import operators use (so it is

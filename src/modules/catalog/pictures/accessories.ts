@@ -163,6 +163,7 @@ export function wirelessChargerDrawing(colorHex: string, view: AccessoryView): D
       ...prismCorners(cam, plug),
       ...cable.map(([x, y]) => cam.project([x, y, -4.1])),
     ],
+    shadow: prismCorners(cam, puck),
   };
 }
 

@@ -30,6 +30,8 @@ export interface Drawing {
   outline: Pt[];
   /** Things lying flat on the table draw their own contact shadow: no hull shadow then. */
   flat?: boolean;
+  /** The points whose hull casts the shadow, when not all of `outline` (a cable lying on the table). */
+  shadow?: Pt[];
 }
 
 /** How a drawing is placed on the canvas: fitted (never clipped) inside a margin, room left for the shadow. */
@@ -63,7 +65,7 @@ export function pictureSvg(d: Drawing, backdrop: string, size = PICTURE_PX): str
 export function backdropSvg(d: Drawing, size: number, full = PICTURE_PX): string {
   const k = size / full;
   const { s, tx, ty, shadowOff } = placement(d, full);
-  const shadow = (d.flat ? [] : hull(d.outline))
+  const shadow = (d.flat ? [] : hull(d.shadow ?? d.outline))
     .map(([x, y]) => `${(((x + shadowOff) * s + tx) * k).toFixed(2)},${(((y + shadowOff) * s + ty) * k).toFixed(2)}`)
     .join(' ');
   const blur = shadowOff * s * k * 0.9;

@@ -155,7 +155,7 @@ function drawCase(p: Parts, o: ReturnType<typeof caseOutline>, depth: number, fl
 /** The seam of a book cover on the side walls facing the viewer. */
 function seamLine(cam: Camera, outline: Pt[], z: number, base: Rgb): string {
   const pts = outline.map(([x, y]) => cam.project([x, y, z]));
-  return `<path d="${pathOf(pts)}" fill="none" stroke="${rgbHex(scale(base, 0.45))}" stroke-width="0.35" opacity="0.8"/>`;
+  return `<path d="${pathOf(pts)}" fill="none" stroke="${rgbHex(mix(base, WHITE, 0.3))}" stroke-width="0.3" opacity="0.9"/>`;
 }
 
 /** The port and speaker openings in the bottom wall, when that wall faces the viewer. */

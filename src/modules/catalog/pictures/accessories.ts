@@ -145,7 +145,7 @@ export function wirelessChargerDrawing(colorHex: string, view: AccessoryView): D
     finish: { base: color, gloss: 0.4 },
   };
   const body = [
-    `<g transform="${cam.planeMatrix(-4.1)}"><path d="${cablePath}" fill="none" stroke="#1d2330" stroke-opacity="0.16" stroke-width="4.4" stroke-linecap="round" transform="translate(1.2,1.8)"/><path d="${cablePath}" fill="none" stroke="${rgbHex(scale(color, 0.85))}" stroke-width="3.6" stroke-linecap="round"/><path d="${cablePath}" fill="none" stroke="#000" stroke-opacity="0.12" stroke-width="3.6" stroke-dasharray="0.7 0.7"/></g>`,
+    `<g transform="${cam.planeMatrix(-4.1)}"><path d="${cablePath}" fill="none" stroke="#1d2330" stroke-opacity="0.14" stroke-width="4.6" stroke-linecap="round" transform="translate(1.2,1.8)"/><path d="${cablePath}" fill="none" stroke="${rgbHex(scale(color, 0.72))}" stroke-width="4" stroke-linecap="round"/><path d="${cablePath}" fill="none" stroke="${rgbHex(scale(color, 0.93))}" stroke-width="3.1" stroke-linecap="round"/><path d="${cablePath}" fill="none" stroke="#fff" stroke-opacity="0.8" stroke-width="0.7" stroke-linecap="round" transform="translate(-0.5,-0.4)"/></g>`,
     prismWalls(cam, plug),
     cap(cam, -2.2, `<path d="${pathOf(plug.outline)}" fill="${rgbHex(color)}"/>`),
     prismWalls(cam, puck),

@@ -239,6 +239,8 @@ describe('catalog: product pictures (API)', () => {
     assert.equal(ok.statusCode, 200, ok.body);
     const [tie, red] = ok.data.references.products.map((p: any) => p.reference);
     assert.deepEqual((await call(t, 'GET', `/v2/products/${tie}`)).data.product.media, []);
+    const op = (await operator(t, 'GET', `/catalog/products/${red}`)).data.product;
+    assert.deepEqual(op.look, { accessory: 'wall-charger', colorHex: '#c0392b' });
     const media = (await call(t, 'GET', `/v2/products/${red}`)).data.product.media;
     assert.deepEqual(
       media.map((m: any) => [m.filename, m.contentType]),

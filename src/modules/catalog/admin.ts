@@ -461,12 +461,12 @@ export function catalogAdmin(
     /** Any product with who may see it (operator view). */
     async operatorProduct(ref: string) {
       const view = await productView(ref);
-      const [shape] = await w.productShapes(db, [view.id]);
       return {
         ...(await deps.detail(view.id, view)),
         privateOrganizationReference: view.private_organization_id,
         device: view.device_key,
-        caseType: shape?.case_type ?? null,
+        caseType: view.case_type,
+        look: view.look,
       };
     },
     async operatorProducts(page: PageRequest) {

@@ -1,5 +1,6 @@
 import type { DeviceGeometry } from '../devices.ts';
 import type { Drawing } from './canvas.ts';
+import { showcaseColor } from './case.ts';
 import {
   Camera,
   type Prism,
@@ -35,7 +36,7 @@ const cap = (cam: Camera, z: number, svg: string) =>
 export function protectorDrawing(d: DeviceGeometry, view: AccessoryView): Drawing {
   const cam = new Camera(VIEWS[view]);
   const { widthMm: W, heightMm: H, depthMm: D, cornerRadiusMm: R } = d.body;
-  const frame = hexToRgb(d.colors[0]?.hex ?? '#3a3a3c');
+  const frame = hexToRgb(showcaseColor(d));
   const phone: Prism = {
     outline: roundedRectPoints(0, 0, W, H, R, 18),
     z0: -D,

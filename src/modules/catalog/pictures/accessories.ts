@@ -82,12 +82,13 @@ export function wallChargerDrawing(colorHex: string, view: AccessoryView): Drawi
   const S = 34;
   const D = 27;
   const shell: Prism = {
-    outline: roundedRectPoints(0, 0, S, S, 7, 14),
+    // Large in the picture: fine facets, or the rounded corners show steps.
+    outline: roundedRectPoints(0, 0, S, S, 7, 40),
     z0: -D,
     z1: 0,
     finish: { base: color, gloss: 0.35 },
-    roundness: 0.55,
-    bands: 14,
+    roundness: 0.3,
+    bands: 24,
   };
   // The pins stand out of the back: seen from the front they hide behind the body.
   const pins = [S / 2 - 9.5, S / 2 + 9.5].map(

@@ -129,7 +129,7 @@ export function shade(f: Finish, n: Vec3): Rgb {
   const diffuse = Math.max(0, nn[0] * LIGHT[0] + nn[1] * LIGHT[1] + nn[2] * LIGHT[2]);
   const h = normalize([LIGHT[0], LIGHT[1], LIGHT[2] + 1]);
   const spec = Math.max(0, nn[0] * h[0] + nn[1] * h[1] + nn[2] * h[2]) ** (8 + 60 * f.gloss) * (0.15 + 0.75 * f.gloss);
-  const lit = scale(f.base, 0.42 + 0.7 * diffuse);
+  const lit = scale(f.base, 0.52 + 0.6 * diffuse);
   return mix(lit, [255, 255, 255], Math.min(1, spec));
 }
 

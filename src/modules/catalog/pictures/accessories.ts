@@ -188,9 +188,14 @@ export function strapDrawing(colorHex: string, beads: boolean, view: AccessoryVi
   const w = beads ? 42 : 70;
   const h = beads ? 70 : 150;
   const loop = `M0,0 C${-w},${h * 0.25} ${-w * 0.8},${h} 0,${h} C${w * 0.8},${h} ${w},${h * 0.25} 0,0 Z`;
-  const cord = beads
-    ? beadLoop(w, h, color)
-    : `<path d="${loop}" fill="none" stroke="#000" stroke-opacity="0.18" stroke-width="6" transform="translate(0.8,1.2)"/><path d="${loop}" fill="none" stroke="${dark}" stroke-width="5.2"/><path d="${loop}" fill="none" stroke="${rgbHex(color)}" stroke-width="4.2"/><path d="${loop}" fill="none" stroke="${dark}" stroke-width="4.2" stroke-dasharray="1.1 1.1" opacity="0.55"/><path d="${loop}" fill="none" stroke="${light}" stroke-width="1" stroke-dasharray="1.1 1.1" opacity="0.7" transform="translate(-0.6,-0.6)"/>`;
+  // A long strap lies coiled: a second, smaller turn inside the first.
+  const [cx, cy, rx, ry] = [w * 0.14, h * 0.58, w * 0.5, h * 0.36];
+  const inner = `M${cx - rx},${cy} a${rx},${ry} 0 1,0 ${2 * rx},0 a${rx},${ry} 0 1,0 ${-2 * rx},0 Z`;
+  const rope = (d: string, k = 1) =>
+    `<path d="${d}" fill="none" stroke="#000" stroke-opacity="0.16" stroke-width="${7.6 / k}" transform="translate(0.9,1.4)"/><path d="${d}" fill="none" stroke="${dark}" stroke-width="${7 / k}"/><path d="${d}" fill="none" stroke="${rgbHex(color)}" stroke-width="${5.8 / k}"/><path d="${d}" fill="none" stroke="${dark}" stroke-width="${5.8 / k}" stroke-dasharray="${1.1 / k} ${1.9 / k}" opacity="0.3"/><path d="${d}" fill="none" stroke="${light}" stroke-width="${1.4 / k}" opacity="0.55" transform="translate(-0.9,-0.9)"/>`;
+  // The sliding adjuster: a short metal sleeve on the cord.
+  const slider = `<g transform="translate(${-w * 0.56},${h * 0.55}) rotate(62)"><rect x="-6" y="-5" width="12" height="10" rx="2.5" fill="#000" opacity="0.18" transform="translate(0.8,1.2)"/><rect x="-6" y="-5" width="12" height="10" rx="2.5" fill="#b8bcc4"/><rect x="-6" y="-5" width="12" height="4" rx="2" fill="#e6e8ec"/></g>`;
+  const cord = beads ? beadLoop(w, h, color) : `${rope(inner)}${rope(loop)}${slider}`;
   const tab = pathOf(roundedRectPoints(-9, -30, 18, 26, 3, 8));
   const svg = `${cord}<path d="${tab}" fill="#e9f3f8" fill-opacity="0.55" stroke="#ffffff" stroke-width="0.5"/><path d="${tab}" fill="none" stroke="#9fb3c0" stroke-width="0.25" transform="translate(0.4,0.4)"/><circle cx="0" cy="-8" r="2.4" fill="#ffffff" fill-opacity="0.5" stroke="#b9c7cf" stroke-width="0.4"/><rect x="-3.6" y="-6" width="7.2" height="10" rx="3" fill="none" stroke="#c9ccd2" stroke-width="1.6"/><rect x="-3.6" y="-6" width="7.2" height="10" rx="3" fill="none" stroke="#ffffff" stroke-width="0.5" stroke-opacity="0.8" transform="translate(-0.4,-0.4)"/>`;
   const corners: Pt[] = [

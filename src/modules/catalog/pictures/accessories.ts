@@ -217,7 +217,11 @@ function beadLoop(w: number, h: number, color: [number, number, number]): string
   const beads: string[] = [
     `<defs><radialGradient id="bead" cx="0.35" cy="0.3" r="0.7"><stop offset="0" stop-color="${rgbHex(mix(color, [255, 255, 255], 0.6))}"/><stop offset="0.6" stop-color="${rgbHex(color)}"/><stop offset="1" stop-color="${rgbHex(scale(color, 0.55))}"/></radialGradient></defs>`,
   ];
-  const n = 34;
+  // The elastic the beads are strung on shows between them.
+  beads.push(
+    `<path d="M0,0 C${-w},${h * 0.25} ${-w * 0.8},${h} 0,${h} C${w * 0.8},${h} ${w},${h * 0.25} 0,0 Z" fill="none" stroke="${rgbHex(scale(color, 0.5))}" stroke-width="0.9"/>`,
+  );
+  const n = 40;
   // Points along the two cubic halves of the loop.
   const bez = (t: number, p: number[]) =>
     (1 - t) ** 3 * p[0] + 3 * (1 - t) ** 2 * t * p[1] + 3 * (1 - t) * t ** 2 * p[2] + t ** 3 * p[3];
@@ -229,7 +233,7 @@ function beadLoop(w: number, h: number, color: [number, number, number]): string
     const x = bez(t, xs);
     const y = bez(t, ys);
     beads.push(
-      `<circle cx="${(x + 0.5).toFixed(2)}" cy="${(y + 0.8).toFixed(2)}" r="2.7" fill="#000" opacity="0.15"/><circle cx="${x.toFixed(2)}" cy="${y.toFixed(2)}" r="2.6" fill="url(#bead)"/>`,
+      `<circle cx="${(x + 0.5).toFixed(2)}" cy="${(y + 0.8).toFixed(2)}" r="3" fill="#000" opacity="0.15"/><circle cx="${x.toFixed(2)}" cy="${y.toFixed(2)}" r="2.9" fill="url(#bead)"/>`,
     );
   }
   return beads.join('');

@@ -13,7 +13,7 @@ import { PICTURE_PX, renderDrawing } from './canvas.ts';
 import { type CaseView, caseDrawing, showcaseColor } from './case.ts';
 
 /** Bumped whenever the drawing changes, so cached pictures are drawn again. */
-export const PICTURES_VERSION = 3;
+export const PICTURES_VERSION = 4;
 
 export const ACCESSORY_KINDS = [
   'screen-protector',

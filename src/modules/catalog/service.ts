@@ -19,6 +19,7 @@ import { CASE_TYPES, type CaseType, isCaseType } from './casetypes.ts';
 import type { DeviceGeometry } from './devices.ts';
 import { pictureSpecs, pictureSubject } from './pictures/index.ts';
 import { pictureStore } from './pictures/store.ts';
+import { stockMovements } from './stock.ts';
 
 /** A product's device and case type (null when it has none). */
 export interface ProductShape {
@@ -211,7 +212,9 @@ export function catalogService(deps: CatalogDeps) {
     return full(mustFind(found, 'Product', ref));
   }
 
+  const stock = stockMovements(deps);
   const service = {
+    ...stock,
     async listProducts(orgId: string, page: PageRequest) {
       return listPage(cursors, page, {
         plural: 'products',

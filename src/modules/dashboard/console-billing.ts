@@ -30,7 +30,7 @@ export function consoleBillingPages(r: DashRouter): void {
     const { invoices } = await s.billing.invoices(null, account, { limit: 24 });
     const rows: Html[] = invoices.map(
       (i) =>
-        html`<tr><td>${i.number}${i.kind === 'credit_note' ? html` ${badge('credit note')}` : ''}</td><td>${i.periodStart.slice(0, 7)}</td><td>${fmtDate(i.issued)}</td><td>${euros(i.total)}</td><td><a href="/console/billing/invoices/${i.reference}/pdf">PDF</a></td><td>${
+        html`<tr><td>${i.number}${i.kind === 'credit_note' ? html` ${badge('credit note')}` : ''}</td><td>${i.periodStart.slice(0, 7)}</td><td>${fmtDate(i.issued)}</td><td>${euros(i.total)}</td><td><a href="/console/billing/invoices/${i.reference}/pdf">${i.number}.pdf</a></td><td>${
           i.kind === 'invoice'
             ? form(
                 `/console/billing/invoices/${i.reference}/credit-note?account=${encodeURIComponent(account)}`,

@@ -269,6 +269,13 @@ describe('money in production', () => {
     });
     assert.equal(tooMuch.statusCode, 409, tooMuch.body);
     assert.equal(tooMuch.data.code, 'invoice_overcredited');
+    const rest = await operator(t, 'POST', `/invoices/${nl.reference}/credit-notes`, { reason: 'cancel the rest' });
+    assert.equal(rest.statusCode, 200, rest.body);
+    assert.equal(rest.data.invoice.number, 'CN-2026-000002');
+    const left = nl.total - 605 + rest.data.invoice.total;
+    assert.ok(left >= 0 && left <= 1, `at most a rounding cent is left, not ${left}`);
+    const nothing = await operator(t, 'POST', `/invoices/${nl.reference}/credit-notes`, { reason: 'again', net: 2 });
+    assert.equal(nothing.statusCode, 409);
     assert.equal((await operator(t, 'GET', '/invoices/Invoice_0123456789abcdefghjkmnpqrs')).statusCode, 404);
   });
 });

@@ -98,6 +98,7 @@ describe('production files', () => {
     assert.ok(Math.abs(w - spec.widthMm * MM) < 0.1 && Math.abs(h - spec.heightMm * MM) < 0.1, `page ${w}x${h} pt`);
     assert.deepEqual(pdfImages(pdf), [{ width: spec.widthPx, height: spec.heightPx, xppi: spec.dpi, yppi: spec.dpi }]);
     assert.ok(pdf.includes('/Separation /CutContour'), 'the cut line is in the CutContour spot colour');
+    assert.match(pdf.toString('latin1'), /\/OP true\s+\/op true/, 'and overprints the artwork');
 
     const dpi = 150;
     const page = await rawPixels(keep('print-file', renderPage(pdf, dpi)));

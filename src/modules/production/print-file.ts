@@ -26,6 +26,23 @@ export interface PrintFileDetails {
 }
 
 /**
+ * The cut line overprints: a RIP that does print the spot plate leaves the artwork under the line
+ * intact instead of knocking a white hairline out of it. pdfkit has no API for it; this is the
+ * graphics-state entry its own `opacity` writes, with overprint instead.
+ */
+function overprint(doc: PDFKit.PDFDocument): void {
+  const d = doc as unknown as {
+    ref(o: object): { end(): void };
+    page: { ext_gstates: Record<string, unknown> };
+    addContent(s: string): void;
+  };
+  const gs = d.ref({ Type: 'ExtGState', OP: true, op: true, OPM: 1 });
+  gs.end();
+  d.page.ext_gstates.GsOverprint = gs;
+  d.addContent('/GsOverprint gs');
+}
+
+/**
  * The print-ready PDF of one order line: a page the size of the print area holding the artwork,
  * cover-fitted and centred at exactly the print resolution (one image pixel per printer pixel), and
  * the cut line as a vector path in the `CutContour` spot colour above it.
@@ -61,6 +78,7 @@ export async function buildPrintFile(input: {
     0,
   );
   doc.save();
+  overprint(doc);
   doc.lineWidth(0.25).strokeColor(CUT_SPOT);
   if (input.outline) {
     const { body, hole } = outlinePaths(input.outline, MM);

@@ -1,4 +1,5 @@
 import { productionOperatorRoutes } from './modules/production/routes.ts';
+import { billingOperatorRoutes } from './modules/billing/routes.ts';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -63,6 +64,7 @@ const API_MODULES: Mount[] = [
 /** Operator routes of the modules, mounted under /operator behind the operator token. */
 const OPERATOR_MODULES: Mount[] = [
   catalogOperatorRoutes,
+  billingOperatorRoutes,
   shipmentsOperatorRoutes,
   claimsOperatorRoutes,
   renderingOperatorRoutes,

@@ -8,6 +8,7 @@ import { addExamples } from './cli/examples.ts';
 import { expectOk, print } from './cli/output.ts';
 import { registerOrganizationCommands } from './cli/organization.ts';
 import { registerCatalogCommands } from './cli/catalog.ts';
+import { registerBusinessCommands } from './cli/business.ts';
 import { registerFulfilmentCommands } from './cli/fulfilment.ts';
 import { registerProductionCommands } from './cli/production.ts';
 import { registerClaimCommands } from './cli/claims.ts';
@@ -77,6 +78,7 @@ program
 
 registerOrganizationCommands(program, ctx);
 registerCatalogCommands(program, ctx);
+registerBusinessCommands(program, ctx);
 registerFulfilmentCommands(program, ctx);
 registerProductionCommands(program, ctx);
 registerClaimCommands(program, ctx);

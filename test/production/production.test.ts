@@ -84,6 +84,9 @@ describe('production files', () => {
       [file.print.widthPx, file.print.heightPx, file.print.dpi, file.print.cutLine],
       [spec.widthPx, spec.heightPx, spec.dpi, 'outline'],
     );
+    // 1200 x 600 artwork enlarged to cover the print area: its own resolution is what the floor checks.
+    const enlarged = Math.max(spec.widthPx / 1200, spec.heightPx / 600);
+    assert.equal(file.print.effectiveDpi, Math.round(spec.dpi / enlarged));
 
     const dl = await operator(t, 'GET', `/orders/${ref}/print-files/1`);
     assert.equal(dl.statusCode, 200);

@@ -13,9 +13,15 @@ type FileState = { status: string; error: string | null; size: number | null };
 const fileTone = (s: string) => (s === 'ready' ? 'ok' : s === 'failed' ? 'bad' : 'warn');
 const kb = (n: number | null) => (n === null ? '' : ` (${Math.max(1, Math.round(n / 1024))} kB)`);
 
+/** Below this the artwork prints visibly soft: the floor checks with the partner first. */
+const SOFT_DPI = 150;
+
 /** A file's download link once it is made, else its state (and why it failed). */
-function fileLink(href: string, label: string, f: FileState): Html {
-  if (f.status === 'ready') return html`<a href="${href}" download>${label}</a><span class="help">${kb(f.size)}</span>`;
+function fileLink(href: string, label: string, f: FileState & { print?: { effectiveDpi?: number } }): Html {
+  const dpi = f.print?.effectiveDpi;
+  const soft = dpi !== undefined && dpi < SOFT_DPI ? html` ${badge(`low resolution: ${dpi} dpi`, 'warn')}` : '';
+  if (f.status === 'ready')
+    return html`<a href="${href}" download>${label}</a><span class="help">${kb(f.size)}</span>${soft}`;
   return html`${label}: ${badge(f.status, fileTone(f.status))}${f.error ? html`<br><span class="help">${f.error}</span>` : ''}`;
 }
 

@@ -1,5 +1,5 @@
-import { productionOperatorRoutes } from './modules/production/routes.ts';
 import { billingOperatorRoutes } from './modules/billing/routes.ts';
+import { productionOperatorRoutes } from './modules/production/routes.ts';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';

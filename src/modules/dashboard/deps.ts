@@ -67,6 +67,7 @@ export interface DashboardPagesDeps {
     | 'anyMediaFile'
     | 'operatorProduct'
     | 'changeProduct'
+    | 'productShapes'
     | 'receiveStock'
     | 'correctStock'
     | 'stockMovements'
@@ -90,9 +91,9 @@ export interface DashboardPagesDeps {
     | 'listEvents'
   >;
   requestLog: Pick<RequestLog, 'list' | 'get' | 'byRequestId'>;
+  billing: Pick<BillingService, 'ledger' | 'invoices' | 'invoicePdf'>;
   production: Pick<
     ProductionService,
     'queue' | 'printFilePdf' | 'documentPdf' | 'markProduced' | 'remakePrintFiles' | 'remakeDocuments'
   >;
-  billing: Pick<BillingService, 'ledger' | 'invoices' | 'invoicePdf'>;
 }

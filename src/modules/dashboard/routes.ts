@@ -54,7 +54,7 @@ export function dashboardRoutes(root: FastifyInstance, s: DashboardServices): vo
     scope.addHook('onRequest', async (req, reply) => {
       reply.header(
         'content-security-policy',
-        "default-src 'self'; img-src 'self' data: https: http:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
       );
       reply.header('x-content-type-options', 'nosniff');
       reply.header('referrer-policy', 'same-origin');

@@ -16,6 +16,8 @@ export interface Config {
   publicBaseUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Where the embedded database runs when DATABASE_URL is unset: its own thread, or the event loop's. */
+  pgliteThread: PgliteThread;
   redisUrl: string | null;
   logLevel: string;
   /** `pretty` (one readable line per entry) or `json`; `auto` picks pretty when stdout is a terminal. */
@@ -55,6 +57,14 @@ export interface S3Config {
 
 export class ConfigError extends Error {}
 
+export type PgliteThread = 'worker' | 'inline';
+
+export function parsePgliteThread(raw: string | undefined, name = 'PGLITE_THREAD'): PgliteThread {
+  if (raw === undefined || raw === '') return 'worker';
+  if (raw !== 'worker' && raw !== 'inline') throw new ConfigError(`${name} must be "worker" or "inline", got "${raw}"`);
+  return raw;
+}
+
 type Env = Record<string, string | undefined>;
 
 /** One entry per variable: the README's table is generated from the same list. */
@@ -72,6 +82,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     name: 'DATABASE_URL',
     default: '(unset)',
     description: 'PostgreSQL connection string; unset uses the embedded PGlite database in DATA_DIR.',
+  },
+  {
+    name: 'PGLITE_THREAD',
+    default: 'worker',
+    description:
+      'Where the embedded database runs: `worker` (its own thread, so HTTP and SQL use two cores) or `inline` (the event loop thread).',
   },
   {
     name: 'REDIS_URL',
@@ -316,6 +332,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     publicBaseUrl,
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    pgliteThread: parsePgliteThread(env.PGLITE_THREAD),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel,
     logFormat,

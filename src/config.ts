@@ -40,6 +40,8 @@ export interface Config {
   webhookRetrySchedule: number[];
   /** Days the request log keeps a request (dashboard and support lookup). */
   requestLogRetentionDays: number;
+  /** Whether /v2 requests are recorded for the request log at all. */
+  requestLog: boolean;
   blobStore: 'local' | 's3';
   s3: S3Config | null;
 }
@@ -153,6 +155,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     default: '5,300,1800,7200,18000,36000,36000',
     description:
       'Seconds before each webhook retry after a failed attempt (comma-separated); after the last, the delivery is `failed`.',
+  },
+  {
+    name: 'REQUEST_LOG',
+    default: 'true',
+    description:
+      'Record every authenticated /v2 request for the dashboard request log; `false` records none (the benchmark measures its cost this way).',
   },
   {
     name: 'REQUEST_LOG_RETENTION_DAYS',
@@ -351,6 +359,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', appEnv === 'test'),
     webhookRetrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     requestLogRetentionDays: int(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 365),
+    requestLog: bool(env, 'REQUEST_LOG', true),
     ...blobStoreConfig(env),
   });
 }

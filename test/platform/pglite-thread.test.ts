@@ -32,6 +32,32 @@ describe('the embedded database on its worker thread', () => {
     assert.equal(row.p, 'param');
   });
 
+  it('sends every kind of parameter the service uses, the same statement again from its cached types', async () => {
+    await db.exec('CREATE TABLE params (id text PRIMARY KEY, doc jsonb, at timestamptz, raw bytea, n int, ok boolean)');
+    const at = new Date('2026-11-24T12:00:00.000Z');
+    const insert =
+      'INSERT INTO params SELECT * FROM unnest($1::text[], $2::jsonb[], $3::timestamptz[], $4::bytea[], $5::int[], $6::boolean[]) RETURNING id';
+    for (const id of ['a', 'b'])
+      await db.query(insert, [[id], [JSON.stringify({ k: [id] })], [at], [Buffer.from([9, 8])], [7], [true]]);
+    await db.query('INSERT INTO params (id, doc, at, raw, n, ok) VALUES ($1, $2, $3, $4, $5, $6)', [
+      'c',
+      { k: ['c'] },
+      at,
+      Buffer.from([1]),
+      null,
+      false,
+    ]);
+    const rows = await db.query('SELECT * FROM params ORDER BY id');
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.doc, r.at.toISOString(), [...r.raw], r.n, r.ok]),
+      [
+        ['a', { k: ['a'] }, at.toISOString(), [9, 8], 7, true],
+        ['b', { k: ['b'] }, at.toISOString(), [9, 8], 7, true],
+        ['c', { k: ['c'] }, at.toISOString(), [1], null, false],
+      ],
+    );
+  });
+
   it('keeps PostgreSQL’s error fields, so unique violations and the error handler work as on one thread', async () => {
     await db.query(`INSERT INTO items VALUES (1, 'one')`);
     const err = await db.query(`INSERT INTO items VALUES (2, 'one')`).catch((e) => e);

@@ -4,7 +4,7 @@
  * one reply out; see `pglite-thread.ts` for the other side and the protocol.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Transaction } from '@electric-sql/pglite';
+import { parse, protocol, type Transaction } from '@electric-sql/pglite';
 import { createPglite } from './pglite.ts';
 import type { Reply, Request, SerializedError, WorkerInit } from './pglite-thread.ts';
 import type { Row } from './types.ts';
@@ -44,6 +44,58 @@ const pg = await createPglite({
 });
 const txs = new Map<number, OpenTx>();
 
+/** The parameter types of each statement text, asked of PostgreSQL once. */
+const paramTypes = new Map<string, number[]>();
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * One statement in one call into the WASM PostgreSQL. PGlite's `query` makes six (parse, describe
+ * the statement, bind, describe the portal, execute, sync), each a separate pass through its
+ * protocol loop: three to five times the cost of the statement itself. Here the messages go as one
+ * buffer, with the parameter types cached per statement text so that PGlite's own serializers and
+ * result parsers see exactly what they see in `query`.
+ */
+async function run(sql: string, params: unknown[], inTx: boolean): Promise<Row[]> {
+  const { serialize } = protocol;
+  let types = paramTypes.get(sql);
+  if (!types) {
+    types = [];
+    if (params.length > 0) {
+      const described = await pg.execProtocol(
+        concat([serialize.parse({ text: sql }), serialize.describe({ type: 'S' }), serialize.sync()]),
+        { syncToFs: false },
+      );
+      types = parse.parseDescribeStatementResults(described.messages);
+    }
+    paramTypes.set(sql, types);
+  }
+  const values = params.map((v, i) => {
+    if (v === null || v === undefined) return null;
+    const serializer = pg.serializers[types[i]];
+    return serializer ? serializer(v) : String(v);
+  });
+  const { messages } = await pg.execProtocol(
+    concat([
+      serialize.parse({ text: sql, types }),
+      serialize.bind({ values }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]),
+    { syncToFs: !inTx },
+  );
+  return (parse.parseResults(messages, pg.parsers)[0]?.rows ?? []) as Row[];
+}
+
 function begin(id: number): void {
   let finish: (commit: boolean) => void = () => {};
   const decided = new Promise<boolean>((resolve) => (finish = resolve));
@@ -69,10 +121,15 @@ function begin(id: number): void {
 async function handle(msg: Request): Promise<Reply> {
   switch (msg.op) {
     case 'query': {
-      if (msg.tx === undefined) return { id: msg.id, rows: (await pg.query<Row>(msg.sql, msg.params)).rows };
+      // The locks PGlite's own `query` takes: outside a transaction, wait for any open one to end.
+      if (msg.tx === undefined)
+        return {
+          id: msg.id,
+          rows: await pg._runExclusiveTransaction(() => pg._runExclusiveQuery(() => run(msg.sql, msg.params, false))),
+        };
       const t = txs.get(msg.tx)?.t;
       if (!t || t.closed) throw new Error('Transaction is closed');
-      return { id: msg.id, rows: (await t.query<Row>(msg.sql, msg.params)).rows };
+      return { id: msg.id, rows: await pg._runExclusiveQuery(() => run(msg.sql, msg.params, true)) };
     }
     case 'exec':
       await pg.exec(msg.sql);

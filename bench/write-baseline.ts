@@ -1,14 +1,17 @@
+import { stockMovements } from '../src/modules/catalog/stock.ts';
 import { orderWriter } from '../src/modules/orders/writer.ts';
 import type { AddressRow, OrderlineRow, OrderRow } from '../src/modules/orders/repo.ts';
 import { organizationRepo } from '../src/modules/organization/repo.ts';
 import { eventsService } from '../src/modules/webhooks/events.ts';
+import { ChangeFeed } from '../src/platform/cache.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { PostgresDb } from '../src/platform/db/postgres.ts';
+import { Cursors } from '../src/platform/http/pagination.ts';
 import { newReference } from '../src/platform/ids.ts';
 
 /**
  * The write ceiling of PostgreSQL on this machine for order creation: the rows one `POST /v2/orders`
- * writes (address, order, lines, `order.created` event) through the service's own group commit
+ * writes (address, order, lines, `order.created` event, the stock reservation of its lines) through the service's own group commit
  * (`orderWriter`: same statements, same batching, same pool), from `CONNECTIONS` loops at once,
  * without HTTP, authentication, validation or pricing. The order copied is the newest one the
  * benchmark's POST scenario created. Prints one JSON line.
@@ -29,8 +32,16 @@ try {
   ]);
   const [address] = await db.query<AddressRow>('SELECT * FROM addresses WHERE id = $1', [order.dropship_address_id]);
   const [store] = await db.query<{ code: string }>('SELECT code FROM stores WHERE id = $1', [order.store_id]);
+  const stock = stockMovements({
+    db,
+    clock: systemClock,
+    cursors: new Cursors('write-ceiling'),
+    changes: new ChangeFeed(db),
+  });
   const writer = orderWriter({
     db,
+    // The writer uses only the stock reservation of the catalog.
+    catalog: { reserveStock: stock.reserveStock } as unknown as Parameters<typeof orderWriter>[0]['catalog'],
     events: eventsService({ clock: systemClock }),
     // The writer uses only the numbering of its organization dependency.
     organization: { takeOrderNumbers: organizationRepo.takeOrderNumbers } as unknown as Parameters<

@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { ProductLook } from './pictures/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
@@ -7,6 +9,7 @@ import { PRODUCT_CHANGED_JOB, type ProductChange } from './events.ts';
 import { type FileSource, type PreparedFile, formatOfName, prepareFile } from './files.ts';
 import { type ItemRow, type PrintSpec, type ProductRow, catalogWrites as w } from './repo.ts';
 import { STATUSES } from './schemas.ts';
+import { stockRepo } from './stock-repo.ts';
 
 /** Products created from this instant on carry a suffixed legacy SKU (spec: Product.legacyItemSKU). */
 export const SUFFIXED_SKU_FROM = new Date('2026-03-22T00:00:00Z');
@@ -38,6 +41,8 @@ export interface Desired {
   print?: PrintSpec | null;
   /** The device the product fits; undefined: keep as it is. */
   deviceKey?: string | null;
+  /** What its pictures show; undefined: keep as it is. */
+  look?: ProductLook | null;
 }
 
 const samePrint = (a: PrintSpec | null, b: PrintSpec | null) =>
@@ -59,14 +64,30 @@ function checkTransition(from: string, to: string, where: string): void {
   }
 }
 
-/** Decodes a product's layer and media files and gives each its public file name. */
+/** Draws one view of the product in a format; null: it has no pictures or no such view. */
+export type PictureOf = (view: string, format: 'png' | 'jpeg' | 'webp') => Promise<Buffer | null>;
+
+/**
+ * Decodes a product's layer and media files and gives each its public file name. `picture` draws
+ * the product's own picture for a `{picture: {view}}` file.
+ */
 export async function placeFiles(
   input: {
     layers?: Array<{ name: string; file: FileSource }>;
     media?: Array<{ name: string; kind: 'example_image' | 'example_render'; file: FileSource }>;
   },
   where: string,
+  picture: PictureOf = async () => null,
 ): Promise<ProductFiles> {
+  const prepare = async (src: FileSource, field: string, wanted?: 'png' | 'jpeg' | 'webp') => {
+    if (!('picture' in src)) return prepareFile(src, field, wanted);
+    const bytes = await picture(src.picture.view, wanted ?? 'png');
+    if (!bytes)
+      throw badRequest(
+        `${field}.picture.view ${src.picture.view} is not a picture of this product (a case has back, angle and side; an accessory front, angle and side; a product without device, case type or look has none)`,
+      );
+    return prepareFile({ bytes }, field, wanted);
+  };
   const out: ProductFiles = {};
   const names = new Set<string>();
   const claim = (filename: string, field: string) => {
@@ -76,7 +97,7 @@ export async function placeFiles(
   if (input.layers) {
     out.layers = [];
     for (const [i, l] of input.layers.entries()) {
-      const file = await prepareFile(l.file, `${where}.layers[${i}].file`);
+      const file = await prepare(l.file, `${where}.layers[${i}].file`);
       const filename = `layer-${l.name}.${file.ext}`;
       claim(filename, `${where}.layers[${i}]`);
       out.layers.push({ kind: 'layer', name: l.name, filename, file });
@@ -88,7 +109,7 @@ export async function placeFiles(
       const field = `${where}.media[${i}]`;
       if (m.name.startsWith('layer-'))
         throw badRequest(`${field}.name must not start with "layer-" (reserved for layer images)`);
-      const file = await prepareFile(m.file, `${field}.file`, formatOfName(m.name));
+      const file = await prepare(m.file, `${field}.file`, formatOfName(m.name));
       // A render's URL is cached as immutable, so a replaced render must get a new name.
       const dot = m.name.lastIndexOf('.');
       const filename =
@@ -111,6 +132,19 @@ export function productWriter(clock: Clock) {
 
   async function setStock(tx: Executor, item: ItemRow, logical: number, physical: number): Promise<boolean> {
     if (item.logical_quantity === logical && item.physical_quantity === physical) return false;
+    await stockRepo.insertMovements(tx, [
+      {
+        item_id: item.id,
+        kind: 'correct',
+        logical_delta: logical - item.logical_quantity,
+        physical_delta: physical - item.physical_quantity,
+        logical_after: logical,
+        physical_after: physical,
+        order_id: null,
+        reason: 'stock set by the catalog (import or set-stock)',
+        created_at: clock.now(),
+      },
+    ]);
     await w.updateItem(tx, item.id, {
       sku: item.sku,
       organization_id: item.organization_id,
@@ -235,6 +269,7 @@ export function productWriter(clock: Clock) {
         weight_grams: d.weightGrams ?? 50,
         print_spec: print,
         device_key: d.deviceKey ?? null,
+        look: d.look ?? null,
         layers_modified: files.layers?.length ? created : null,
         print_modified: print ? created : null,
         created_at: created,
@@ -261,6 +296,7 @@ export function productWriter(clock: Clock) {
       weight_grams: d.weightGrams ?? cur.weight_grams,
       print_spec: print,
       device_key: d.deviceKey === undefined ? cur.device_key : d.deviceKey,
+      look: d.look === undefined ? cur.look : d.look,
       layers_modified: layersChanged ? now : cur.layers_modified,
       print_modified: printChanged ? (print ? now : null) : cur.print_modified,
       updated_at: now,
@@ -273,7 +309,8 @@ export function productWriter(clock: Clock) {
       next.name !== cur.name ||
       next.status !== cur.status ||
       next.weight_grams !== cur.weight_grams ||
-      next.device_key !== cur.device_key;
+      next.device_key !== cur.device_key ||
+      !isDeepStrictEqual(next.look, cur.look);
     if (rowChanged) await w.updateProduct(tx, next);
     if (cur.status !== d.status) {
       await emit(tx, {

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
-import { DAY, SHIPPED, at, categories, itemIssues, shippedOrder, uploadEvidence } from '../claims/helpers.ts';
+import {
+  DAY,
+  SHIPPED,
+  at,
+  categories,
+  itemIssues,
+  packageMissing,
+  shippedOrder,
+  uploadEvidence,
+} from '../claims/helpers.ts';
 import { createOrder, expectError, orderBody, uploadImage } from '../orders/helpers.ts';
 import { createEndpoint, clearEndpoints } from '../webhooks/helpers.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
@@ -76,6 +85,19 @@ describe('test clocks', () => {
     await call(t, 'DELETE', '/v2/test-helpers/clock');
     t.clock.set(at(SHIPPED, 10 * DAY));
     assert.notEqual((await claim('in time')).data?.code, 'warranty_expired', 'on real time the warranty runs');
+  });
+
+  it('the package-missing date follows the clock', async () => {
+    const { shipment } = await shippedOrder(t, { level: 'tracked' });
+    t.clock.set(at(SHIPPED, DAY));
+    await advance(t, { advanceBy: 'PT1H' });
+    expectError(await packageMissing(t, shipment), 409, 'shipment_too_recent', '2026-06-04');
+    const res = await advance(t, { to: '2026-06-04T00:00:00+02:00' });
+    assert.equal(res.data.clock.now, '2026-06-03T22:00:00.000Z');
+    assert.equal(t.clock.now().toISOString(), at(SHIPPED, DAY).toISOString(), 'real time stood still');
+    const filed = await packageMissing(t, shipment, [await uploadEvidence(t)]);
+    assert.equal(filed.statusCode, 200, filed.body);
+    await call(t, 'DELETE', '/v2/test-helpers/clock');
   });
 
   it('advancing a day deletes unused evidence', async () => {

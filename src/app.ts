@@ -139,7 +139,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
   await app.register(
     async (v2) => {
       installAuth(v2, { config: s.config, keys: s.keys, rateLimits: s.rateLimits });
-      installRequestLog(v2, s.requestLog, () => s.clock.now());
+      if (s.config.requestLog) installRequestLog(v2, s.requestLog, () => s.clock.now());
       installIdempotency(v2, { db: s.db, clock: s.clock });
       installStrictRoutes(v2);
       if (s.testClocks) {

@@ -16,6 +16,8 @@ export interface Config {
   publicBaseUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Where the embedded database runs when DATABASE_URL is unset: its own thread, or the event loop's. */
+  pgliteThread: PgliteThread;
   redisUrl: string | null;
   logLevel: string;
   /** `pretty` (one readable line per entry) or `json`; `auto` picks pretty when stdout is a terminal. */
@@ -38,6 +40,8 @@ export interface Config {
   webhookRetrySchedule: number[];
   /** Days the request log keeps a request (dashboard and support lookup). */
   requestLogRetentionDays: number;
+  /** Whether /v2 requests are recorded for the request log at all. */
+  requestLog: boolean;
   /** Where returned parcels go: printed on shipping labels and packing slips. Lines, country code last. */
   returnAddress: string[];
   blobStore: 'local' | 's3';
@@ -57,6 +61,14 @@ export interface S3Config {
 
 export class ConfigError extends Error {}
 
+export type PgliteThread = 'worker' | 'inline';
+
+export function parsePgliteThread(raw: string | undefined, name = 'PGLITE_THREAD'): PgliteThread {
+  if (raw === undefined || raw === '') return 'worker';
+  if (raw !== 'worker' && raw !== 'inline') throw new ConfigError(`${name} must be "worker" or "inline", got "${raw}"`);
+  return raw;
+}
+
 type Env = Record<string, string | undefined>;
 
 /** One entry per variable: the README's table is generated from the same list. */
@@ -74,6 +86,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     name: 'DATABASE_URL',
     default: '(unset)',
     description: 'PostgreSQL connection string; unset uses the embedded PGlite database in DATA_DIR.',
+  },
+  {
+    name: 'PGLITE_THREAD',
+    default: 'worker',
+    description:
+      'Where the embedded database runs: `worker` (its own thread, so HTTP and SQL use two cores) or `inline` (the event loop thread).',
   },
   {
     name: 'REDIS_URL',
@@ -139,6 +157,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     default: '5,300,1800,7200,18000,36000,36000',
     description:
       'Seconds before each webhook retry after a failed attempt (comma-separated); after the last, the delivery is `failed`.',
+  },
+  {
+    name: 'REQUEST_LOG',
+    default: 'true',
+    description:
+      'Record every authenticated /v2 request for the dashboard request log; `false` records none (the benchmark measures its cost this way).',
   },
   {
     name: 'REQUEST_LOG_RETENTION_DAYS',
@@ -335,6 +359,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     publicBaseUrl,
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    pgliteThread: parsePgliteThread(env.PGLITE_THREAD),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel,
     logFormat,
@@ -353,6 +378,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', appEnv === 'test'),
     webhookRetrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     requestLogRetentionDays: int(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 365),
+    requestLog: bool(env, 'REQUEST_LOG', true),
     returnAddress: parseReturnAddress(env.RETURN_ADDRESS),
     ...blobStoreConfig(env),
   });

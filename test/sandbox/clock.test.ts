@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import {
@@ -11,7 +13,7 @@ import {
   shippedOrder,
   uploadEvidence,
 } from '../claims/helpers.ts';
-import { createOrder, expectError, orderBody, uploadImage } from '../orders/helpers.ts';
+import { createOrder, expectError, orderBody, store, uploadImage } from '../orders/helpers.ts';
 import { createEndpoint, clearEndpoints } from '../webhooks/helpers.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { createRender, seeded, uploadSolid } from '../rendering/helpers.ts';
@@ -27,7 +29,7 @@ const advance = (t: TestApp, clock: Record<string, string>, key = t.key) =>
 describe('test clocks', () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp({ env: { ALLOW_PRIVATE_TARGETS: 'true' } });
+    t = await createTestApp({ env: { ALLOW_PRIVATE_TARGETS: 'true', CALLBACK_RETRY_SECONDS: '300' } });
   });
   after(() => t.close());
 
@@ -134,6 +136,36 @@ describe('test clocks', () => {
       await receiver.close();
       await call(t, 'DELETE', '/v2/test-helpers/clock');
       await clearEndpoints(t);
+    }
+  });
+
+  it('advancing past the callback retry delay sends the order-updated callback again', async () => {
+    t.clock.set('2026-08-04T10:00:00Z');
+    const hits: string[] = [];
+    const server = http.createServer((req, res) => {
+      hits.push(req.url!);
+      res.statusCode = hits.length === 1 ? 503 : 200;
+      res.end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`;
+    const org = t.seed.organizations[0].reference;
+    try {
+      await t.s.organization.updateStore(org, store(t, 'DEMO1'), { callbackUrl: url });
+      await advance(t, { advanceBy: 'PT1M' });
+      const ref = await createOrder(t, orderBody(t, await uploadImage(t)));
+      await call(t, 'POST', `/v2/test-helpers/orders/${ref}/start-production`);
+      await advance(t, { advanceBy: 'PT1S' });
+      assert.equal(hits.length, 1, 'the first attempt ran and failed');
+      await advance(t, { advanceBy: 'PT4M' });
+      assert.equal(hits.length, 1, 'not before the retry delay (300 s) passed on the clock');
+      await advance(t, { advanceBy: 'PT2M' });
+      assert.equal(hits.length, 2, 'retried once the clock passed it');
+      assert.match(hits[1], new RegExp(`order_reference_v2=${ref}`));
+    } finally {
+      await t.s.organization.updateStore(org, store(t, 'DEMO1'), { callbackUrl: null });
+      await new Promise<void>((r) => server.close(() => r()));
+      await call(t, 'DELETE', '/v2/test-helpers/clock');
     }
   });
 

@@ -123,6 +123,7 @@ describe('test clocks', () => {
       await createEndpoint(t, receiver.url, ['order.created']);
       await advance(t, { advanceBy: 'PT1M' });
       await createOrder(t, orderBody(t, await uploadImage(t)));
+      assert.equal((await clockOf(t)).status, 'advancing', 'a delivery is due and has not run yet');
       const first = await advance(t, { advanceBy: 'PT1S' });
       assert.equal(first.data.clock.status, 'ready');
       assert.equal(receiver.received.length, 1, 'the first attempt ran and failed');

@@ -33,6 +33,7 @@ describe('tracking page', () => {
     assert.equal(current(html), 'Out for delivery');
     assert.match(html, /<ol class="progress trouble"/);
     assert.match(html, /There is a problem with the delivery/);
+    assert.match(html, /22 Nov, 16:00 CET/, 'history times name their zone (Amsterdam)');
     assert.equal(current(page([event('returned', '2026-11-21T08:00:00Z')])), 'Shipped');
     assert.equal(current(page([])), 'Shipped');
     assert.doesNotMatch(page([event('delivered', '2026-11-21T08:00:00Z')]), /progress trouble/);

@@ -29,7 +29,14 @@ const HEADLINE: Record<string, string> = {
 const AMS = 'Europe/Amsterdam';
 const amsDate = (d: Date) => d.toLocaleDateString('en-CA', { timeZone: AMS });
 const amsDateTime = (d: Date) =>
-  d.toLocaleString('en-GB', { timeZone: AMS, day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  d.toLocaleString('en-GB', {
+    timeZone: AMS,
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
 
 /**
  * How far the parcel got on the happy path. A problem or a return marks the step it was reached

@@ -27,6 +27,8 @@ function summary(): void {
         .map((l) => JSON.parse(l))
     : [];
   const sum = (k: string) => lines.reduce((n, l) => n + (typeof l[k] === 'number' ? l[k] : 0), 0);
+  const max = (k: string) => lines.reduce((n, l) => Math.max(n, typeof l[k] === 'number' ? l[k] : 0), 0);
+  const peak = lines.filter((l) => l.memoryPeakMb === max('memoryPeakMb'))[0];
   const rows: Array<[string, number | string]> = [
     ['requests fuzzed', sum('requestsFuzzed')],
     ['5xx found', sum('fiveXX')],
@@ -37,6 +39,10 @@ function summary(): void {
     ['secrets found in plain text', sum('secretsLeaked')],
     ['faults injected', sum('faultsInjected')],
     ['items lost', sum('itemsLost')],
+    [
+      'peak resident memory of a server (MB)',
+      peak ? `${peak.memoryPeakMb} (${peak.file}; target < 512)` : 'not measured',
+    ],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   const out = ['', 'Reliability summary', '-------------------', ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`)];

@@ -19,6 +19,8 @@ export interface Figures {
   secretsScanned?: number;
   secretsLeaked?: number;
   ssrfRefused?: number;
+  /** Peak resident memory of a server process, MB (the summary prints the highest). */
+  memoryPeakMb?: number;
   skipped?: string[];
   notes?: string[];
 }

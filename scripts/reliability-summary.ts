@@ -40,6 +40,18 @@ function summary(): void {
     ['faults injected', sum('faultsInjected')],
     ['items lost', sum('itemsLost')],
     [
+      'fairness: render latency under attack / idle',
+      lines.some((l) => 'fairnessRatio' in l) ? `${max('fairnessRatio').toFixed(2)}x (target 2x)` : 'not measured',
+    ],
+    [
+      'sign-in: password checks of 150 concurrent guesses',
+      lines.some((l) => 'signInChecks' in l) ? `${max('signInChecks')} (limit 5)` : 'not measured',
+    ],
+    [
+      'rolling restart: failed requests',
+      lines.some((l) => 'rollingRequests' in l) ? `${sum('rollingFailed')} of ${sum('rollingRequests')}` : 'not run',
+    ],
+    [
       'peak resident memory of a server (MB)',
       peak ? `${peak.memoryPeakMb} (${peak.file}; target < 512)` : 'not measured',
     ],

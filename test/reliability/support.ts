@@ -21,6 +21,13 @@ export interface Figures {
   ssrfRefused?: number;
   /** Peak resident memory of a server process, MB (the summary prints the highest). */
   memoryPeakMb?: number;
+  /** B's render latency under A's trickling webhooks over idle (issue 18's attack). */
+  fairnessRatio?: number;
+  /** Requests sent through the proxy during the rolling restart, and how many failed. */
+  rollingRequests?: number;
+  rollingFailed?: number;
+  /** Password checks that 150 concurrent wrong passwords for one e-mail got (limit 5). */
+  signInChecks?: number;
   skipped?: string[];
   notes?: string[];
 }

@@ -44,6 +44,7 @@ describe('sign-in throttles under attack', () => {
       if (status === 429) slowedAfter = i;
     }
     recordFigures('throttles', {
+      signInChecks: checks,
       notes: [
         `sign-in race: ${checks} password checks of 150 concurrent wrong passwords (limit 5 per network)`,
         `victim on another network during the attack: ${owner}`,

@@ -29,6 +29,7 @@ function summary(): void {
   const sum = (k: string) => lines.reduce((n, l) => n + (typeof l[k] === 'number' ? l[k] : 0), 0);
   const max = (k: string) => lines.reduce((n, l) => Math.max(n, typeof l[k] === 'number' ? l[k] : 0), 0);
   const peak = lines.filter((l) => l.memoryPeakMb === max('memoryPeakMb'))[0];
+  const testPeak = lines.filter((l) => l.testProcessPeakMb === max('testProcessPeakMb'))[0];
   const rows: Array<[string, number | string]> = [
     ['requests fuzzed', sum('requestsFuzzed')],
     ['5xx found', sum('fiveXX')],
@@ -54,6 +55,10 @@ function summary(): void {
     [
       'peak resident memory of a server (MB)',
       peak ? `${peak.memoryPeakMb} (${peak.file}; target < 512)` : 'not measured',
+    ],
+    [
+      'peak of a test process hosting its server (MB)',
+      testPeak ? `${testPeak.testProcessPeakMb} (${testPeak.file})` : 'not measured',
     ],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));

@@ -1,3 +1,5 @@
+import { billingOperatorRoutes } from './modules/billing/routes.ts';
+import { productionOperatorRoutes } from './modules/production/routes.ts';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -63,10 +65,12 @@ const API_MODULES: Mount[] = [
 /** Operator routes of the modules, mounted under /operator behind the operator token. */
 const OPERATOR_MODULES: Mount[] = [
   catalogOperatorRoutes,
+  billingOperatorRoutes,
   shipmentsOperatorRoutes,
   claimsOperatorRoutes,
   renderingOperatorRoutes,
   dashboardOperatorRoutes,
+  productionOperatorRoutes,
 ];
 
 /** Pages and files without an API key (tracking pages, evidence files, dashboard), at the root. */

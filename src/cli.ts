@@ -8,7 +8,9 @@ import { addExamples } from './cli/examples.ts';
 import { expectOk, print } from './cli/output.ts';
 import { registerOrganizationCommands } from './cli/organization.ts';
 import { registerCatalogCommands } from './cli/catalog.ts';
+import { registerBusinessCommands } from './cli/business.ts';
 import { registerFulfilmentCommands } from './cli/fulfilment.ts';
+import { registerProductionCommands } from './cli/production.ts';
 import { registerClaimCommands } from './cli/claims.ts';
 import { registerUserCommands } from './cli/users.ts';
 import { ConfigError } from './config.ts';
@@ -76,7 +78,9 @@ program
 
 registerOrganizationCommands(program, ctx);
 registerCatalogCommands(program, ctx);
+registerBusinessCommands(program, ctx);
 registerFulfilmentCommands(program, ctx);
+registerProductionCommands(program, ctx);
 registerClaimCommands(program, ctx);
 registerUserCommands(program, ctx);
 

@@ -40,6 +40,8 @@ export interface Config {
   webhookRetrySchedule: number[];
   /** Days the request log keeps a request (dashboard and support lookup). */
   requestLogRetentionDays: number;
+  /** Where returned parcels go: printed on shipping labels and packing slips. Lines, country code last. */
+  returnAddress: string[];
   blobStore: 'local' | 's3';
   s3: S3Config | null;
 }
@@ -159,6 +161,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
       'Days the request log of the dashboard keeps each /v2 request (1-365); the hourly maintenance job deletes older ones.',
   },
   {
+    name: 'RETURN_ADDRESS',
+    default: 'c/o POD Fulfilment Centre|Industrieweg 12|3044 AS Rotterdam|NL',
+    description:
+      'Return address on shipping labels and packing slips: lines separated by `|`, the ISO country code last. The brand name is printed above it.',
+  },
+  {
     name: 'BLOB_STORE',
     default: 'local',
     description: '`local` (files under DATA_DIR/blobs) or `s3` (an S3-compatible bucket shared by every node).',
@@ -230,6 +238,17 @@ export function parseRetrySchedule(raw: string | undefined, name = 'WEBHOOK_RETR
       throw new ConfigError(`${name}: "${p}" is not a whole number of seconds between 0 and 604800`);
     return Number(p);
   });
+}
+
+export function parseReturnAddress(raw: string | undefined, name = 'RETURN_ADDRESS'): string[] {
+  const lines = (raw?.trim() ? raw : 'c/o POD Fulfilment Centre|Industrieweg 12|3044 AS Rotterdam|NL')
+    .split('|')
+    .map((l) => l.trim());
+  if (lines.length < 2 || lines.length > 6 || lines.some((l) => !l || l.length > 60))
+    throw new ConfigError(`${name}: 2 to 6 non-empty lines of at most 60 characters, separated by |`);
+  if (!/^[A-Z]{2}$/.test(lines[lines.length - 1]))
+    throw new ConfigError(`${name}: the last line must be an ISO country code such as NL`);
+  return lines;
 }
 
 export const JOB_POOLS = ['renders', 'deliveries', 'maintenance'] as const;
@@ -350,6 +369,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', appEnv === 'test'),
     webhookRetrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     requestLogRetentionDays: int(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 365),
+    returnAddress: parseReturnAddress(env.RETURN_ADDRESS),
     ...blobStoreConfig(env),
   });
 }

@@ -24,6 +24,7 @@ import { registerCatalogJobs } from './modules/catalog/jobs.ts';
 import { renderingService } from './modules/rendering/service.ts';
 import { registerRenderingJobs } from './modules/rendering/jobs.ts';
 import { ordersService } from './modules/orders/service.ts';
+import { billingService } from './modules/billing/service.ts';
 import { shippingService } from './modules/shipping/service.ts';
 import { shipmentsService } from './modules/shipments/service.ts';
 import { registerCallbackJob } from './modules/orders/callback.ts';
@@ -31,6 +32,8 @@ import { claimsService } from './modules/claims/service.ts';
 import { registerClaimsJobs } from './modules/claims/jobs.ts';
 import { dashboardService } from './modules/dashboard/service.ts';
 import { RequestLog } from './modules/requestlog/recorder.ts';
+import { productionService } from './modules/production/service.ts';
+import { registerProductionJobs } from './modules/production/jobs.ts';
 
 export interface CoreDeps {
   config: Readonly<Config>;
@@ -93,8 +96,12 @@ export function createServices(core: CoreDeps) {
   // --- images (issue 3) ---
   const images = imagesService({ db, clock, cursors, blobs });
 
+  // --- billing: ledger, invoices (issue 22) ---
+  const billing = billingService({ db, clock, cursors, config, organization });
+
   // --- orders, shipping, shipments, callback (issue 4) ---
   const orders = ordersService({
+    billing,
     db,
     clock,
     cursors,
@@ -108,10 +115,27 @@ export function createServices(core: CoreDeps) {
   const shipments = shipmentsService({ db, clock, config, organization, orders, events });
 
   // --- claims (issue 5) ---
-  const claims = claimsService({ db, clock, cursors, blobs, config, log, orders, shipments, shipping, events });
+  const claims = claimsService({
+    db,
+    clock,
+    cursors,
+    blobs,
+    config,
+    log,
+    orders,
+    shipments,
+    shipping,
+    events,
+    billing,
+  });
 
   // --- rendering (issue 6) ---
   const rendering = renderingService({ db, clock, log, blobs, cursors, catalog, images, organization, events });
+
+  // --- production files: print files, labels, packing slips (issue 22) ---
+  const production = productionService({ db, clock, blobs, config, organization, catalog, images, orders, shipments });
+  orders.onProductionStarted(production.productionStarted);
+  shipments.onShipped(production.shipped);
 
   // --- dashboard (issue 8) ---
   const dashboard = dashboardService({
@@ -139,9 +163,11 @@ export function createServices(core: CoreDeps) {
     shipping,
     shipments,
     claims,
+    billing,
     dashboard,
     requestLog,
     testClocks,
+    production,
     // --- services above, listed here ---
   };
 
@@ -152,6 +178,7 @@ export function createServices(core: CoreDeps) {
   registerRenderingJobs(services);
   registerCatalogJobs(services);
   registerWebhookJobs(services);
+  registerProductionJobs(services);
   catalog.onProductChanged(productUpdatedListener({ db, events, catalog, organization }));
 
   return services;

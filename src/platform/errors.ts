@@ -172,6 +172,12 @@ export const ERRORS = {
     description: 'cancel asks for more than quantity − shipped quantity',
   },
   already_in_production: { status: 409, group: 'orders', description: 'cancel of an order in production' },
+  insufficient_balance: {
+    status: 409,
+    group: 'orders',
+    description:
+      "a prepaid account's balance does not cover the order when it would go into production; the order stays `pending` until the account is topped up",
+  },
   order_completed: {
     status: 409,
     group: 'orders',
@@ -333,6 +339,16 @@ export const ERRORS = {
   },
 
   // ---- operator API and dashboard ----
+  invoice_overcredited: {
+    status: 409,
+    group: 'operator',
+    description: 'a credit note larger than what is left to credit on its invoice',
+  },
+  integrator_code_in_use: {
+    status: 409,
+    group: 'operator',
+    description: 'an integrator with this code is already registered',
+  },
   catalog_conflict: {
     status: 409,
     group: 'operator',
@@ -397,6 +413,17 @@ export const ERRORS = {
     status: 403,
     group: 'operator',
     description: '`POST /operator/seed` (`podctl seed`) in production: demo data is never loaded there',
+  },
+  production_file_not_ready: {
+    status: 409,
+    group: 'operator',
+    description:
+      'downloading a print file, shipping label or packing slip that is still being made or failed (its status and error say which)',
+  },
+  production_not_started: {
+    status: 409,
+    group: 'operator',
+    description: 'making print files anew for an order that has not gone into production',
   },
   unauthenticated: { status: 401, group: 'operator', description: 'dashboard page without a session' },
   csrf_token_invalid: {

@@ -4,11 +4,13 @@ import type { Db } from '../../platform/db/index.ts';
 import type { Worker } from '../../platform/jobs/worker.ts';
 import type { RateLimitStore } from '../../platform/ratelimit/index.ts';
 import type { BlobStore } from '../../platform/storage.ts';
+import type { BillingService } from '../billing/service.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import type { ClaimsService } from '../claims/service.ts';
 import type { ImagesService } from '../images/service.ts';
 import type { OrdersService } from '../orders/service.ts';
 import type { OrganizationService } from '../organization/service.ts';
+import type { ProductionService } from '../production/service.ts';
 import type { RenderingService } from '../rendering/service.ts';
 import type { RequestLog } from '../requestlog/recorder.ts';
 import type { ShipmentsService } from '../shipments/service.ts';
@@ -61,7 +63,16 @@ export interface DashboardPagesDeps {
   >;
   catalog: Pick<
     CatalogService,
-    'product' | 'findProduct' | 'mediaFile' | 'anyMediaFile' | 'operatorProduct' | 'changeProduct'
+    | 'product'
+    | 'findProduct'
+    | 'mediaFile'
+    | 'anyMediaFile'
+    | 'operatorProduct'
+    | 'changeProduct'
+    | 'productShapes'
+    | 'receiveStock'
+    | 'correctStock'
+    | 'stockMovements'
   >;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
   orders: Pick<OrdersService, 'get' | 'find' | 'list' | 'findAddress' | 'startProduction'>;
@@ -82,4 +93,9 @@ export interface DashboardPagesDeps {
     | 'listEvents'
   >;
   requestLog: Pick<RequestLog, 'list' | 'get' | 'byRequestId'>;
+  billing: Pick<BillingService, 'ledger' | 'invoices' | 'invoicePdf'>;
+  production: Pick<
+    ProductionService,
+    'queue' | 'printFilePdf' | 'documentPdf' | 'markProduced' | 'remakePrintFiles' | 'remakeDocuments'
+  >;
 }

@@ -9,10 +9,13 @@ import { Strict, Type } from '../../platform/http/schemas.ts';
 import type { DashboardServices } from './router.ts';
 import { consolePages } from './console.ts';
 import { consoleOrgPages } from './console-orgs.ts';
+import { productionQueuePages } from './production-queue.ts';
 import { installMultipart, required, value } from './forms.ts';
 import { field, form, html } from './html.ts';
 import { CSS, JS, type PageContext, page } from './layout.ts';
 import { partnerActivityPages } from './partner-activity.ts';
+import { partnerBillingPages } from './partner-billing.ts';
+import { consoleStockPages } from './console-stock.ts';
 import { partnerIntegrationPages } from './partner-integration.ts';
 import { partnerStructurePages } from './partner-structure.ts';
 import { requestLogPages } from './request-log.ts';
@@ -51,7 +54,7 @@ export function dashboardRoutes(root: FastifyInstance, s: DashboardServices): vo
     scope.addHook('onRequest', async (req, reply) => {
       reply.header(
         'content-security-policy',
-        "default-src 'self'; img-src 'self' data: https: http:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
       );
       reply.header('x-content-type-options', 'nosniff');
       reply.header('referrer-policy', 'same-origin');
@@ -262,8 +265,11 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     partnerStructurePages(r);
     partnerIntegrationPages(r);
     partnerActivityPages(r);
+    partnerBillingPages(r);
+    consoleStockPages(r);
     consoleOrgPages(r);
     consolePages(r);
+    productionQueuePages(r);
     requestLogPages(r);
   });
 }

@@ -20,6 +20,8 @@ export type OrdersService = ReturnType<typeof ordersService>;
 /** An order and its lines as other modules get them from this service (shipments, claims). */
 export type OrderRecord = OrderRow;
 export type OrderlineRecord = OrderlineRow;
+/** Called in the transaction that puts an order into production, with the locked order row. */
+export type ProductionListener = (tx: Executor, order: OrderRow) => Promise<void>;
 
 export function ordersService(deps: OrdersDeps) {
   const { db, clock, cursors, organization } = deps;
@@ -59,15 +61,24 @@ export function ordersService(deps: OrdersDeps) {
   const orderRow = async (orgId: string | null, ref: string) =>
     isReference('Order', ref) ? repo.order(db, orgId, ref) : null;
 
-  const writer = orderWriter({ db, events: deps.events, organization });
+  const writer = orderWriter({ db, events: deps.events, organization, catalog: deps.catalog });
+  const productionListeners: ProductionListener[] = [];
   const changes = orderChanges({
     ...deps,
     writable,
     storeOf: (ex, o) => organization.storeRowIn(ex, o.organization_id, o.store_id) as Promise<StoreRecord>,
+    async productionStarted(tx, o) {
+      for (const l of productionListeners) await l(tx, o);
+    },
   });
 
   const service = {
-    async create(orgId: string, body: Static<typeof CreateOrderBody>): Promise<{ reference: string }> {
+    /** `viaStoreCode`: the integrator code of the key that creates the order, if any. */
+    async create(
+      orgId: string,
+      body: Static<typeof CreateOrderBody>,
+      viaStoreCode: string | null = null,
+    ): Promise<{ reference: string }> {
       const input = body.order;
       const f = 'body.order';
       const store = await intake.store(orgId, input, f);
@@ -158,7 +169,7 @@ export function ordersService(deps: OrdersDeps) {
             shipment_id: null,
             replacement_for_claim_id: null,
             replaces_order_id: null,
-            via_store_code: null,
+            via_store_code: viaStoreCode,
             created_at: now,
           },
           lines,
@@ -238,6 +249,13 @@ export function ordersService(deps: OrdersDeps) {
     async changeAddress(orgId: string, ref: string, input: Record<string, unknown>) {
       await changes.changeAddress(orgId, mustFind(await orderRow(orgId, ref), 'Order', ref), input);
     },
+    /**
+     * Work that starts with production, run in the transaction that moves the order (a module above
+     * this one subscribes here: print files). A throwing listener rolls the production start back.
+     */
+    onProductionStarted(listener: ProductionListener): void {
+      productionListeners.push(listener);
+    },
     /** Test helper and operator: `pending`/`preorder` → `in_production`. `orgId` null: any organization. */
     async startProduction(orgId: string | null, ref: string) {
       await changes.startProduction(mustFind(await orderRow(orgId, ref), 'Order', ref));
@@ -282,6 +300,19 @@ export function ordersService(deps: OrdersDeps) {
      * transaction: each order's `order.shipped` event and its order-updated callback.
      */
     async markShipped(tx: Executor, orders: OrderRow[], shipmentId: string, store: StoreRecord, at: Date) {
+      const lines = await repo.lines(
+        tx,
+        orders.map((o) => o.id),
+      );
+      await deps.catalog.shipStock(
+        tx,
+        orders.map((o) => ({
+          orderId: o.id,
+          lines: lines
+            .filter((l) => l.order_id === o.id)
+            .map((l) => ({ productId: l.product_id, quantity: l.quantity - l.canceled_quantity - l.shipped_quantity })),
+        })),
+      );
       for (const o of orders) {
         await repo.markShipped(tx, o.id, shipmentId, at);
         await deps.events.record(tx, {

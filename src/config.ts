@@ -143,7 +143,7 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
   { name: 'UPLOAD_LIMIT_BYTES', default: '52428800', description: 'Largest image or evidence upload.' },
   {
     name: 'UPLOAD_MEMORY_MB',
-    default: '128',
+    default: '64',
     description:
       'Memory upload bodies of one process may hold together; further uploads are read only when earlier ones were answered.',
   },
@@ -370,7 +370,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     uploadLimitBytes: int(env, 'UPLOAD_LIMIT_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     imageMemoryMb: int(env, 'IMAGE_MEMORY_MB', 200, 32, 64 * 1024),
-    uploadMemoryMb: int(env, 'UPLOAD_MEMORY_MB', 128, 1, 64 * 1024),
+    uploadMemoryMb: int(env, 'UPLOAD_MEMORY_MB', 64, 1, 64 * 1024),
     shutdownDrainSeconds: int(env, 'SHUTDOWN_DRAIN_SECONDS', appEnv === 'production' ? 5 : 0, 0, 300),
     callbackRetrySeconds: int(env, 'CALLBACK_RETRY_SECONDS', 300, 1, 86400),
     callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10000, 10, 600000),

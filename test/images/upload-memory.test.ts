@@ -41,7 +41,7 @@ describe('upload bodies share a memory budget (UPLOAD_MEMORY_MB)', () => {
       port = (t.app.server.address() as AddressInfo).port;
     });
     after(async () => {
-      uploadMemory.setBudget(128 * 1024 * 1024);
+      uploadMemory.setBudget(64 * 1024 * 1024);
       await t.close();
     });
 

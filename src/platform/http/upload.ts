@@ -34,10 +34,11 @@ function mediaType(header: string | undefined): string {
 
 /**
  * Upload bodies are held whole in memory until answered; together they stay within
- * `UPLOAD_MEMORY_MB`. A body that does not fit is not read until enough was answered: its sender
+ * `UPLOAD_MEMORY_MB` (default 64: one upload at the 50 MB limit, or many
+ * ordinary ones). A body that does not fit is not read until enough was answered: its sender
  * waits (TCP back-pressure) instead of the process growing by 50 MB per concurrent upload.
  */
-export const uploadMemory = new MemoryBudget(128 * 1024 * 1024);
+export const uploadMemory = new MemoryBudget(64 * 1024 * 1024);
 
 /** Chunks of a body handled before other I/O gets a turn (~0.1 ms each). */
 const YIELD_EVERY_CHUNKS = 4;

@@ -31,6 +31,21 @@ describe('upload bodies share a memory budget (UPLOAD_MEMORY_MB)', () => {
     assert.equal(b.inUse, 0);
   });
 
+  it("keeps one owner that already holds something to half the budget, so others' uploads still go", async () => {
+    const b = new MemoryBudget(100);
+    const got: string[] = [];
+    const a1 = await b.acquire(60, 'org-a'); // a first upload may be large: it holds nothing yet
+    const a2 = b.acquire(10, 'org-a').then((r) => (got.push('a2'), r));
+    const b1 = b.acquire(30, 'org-b').then((r) => (got.push('b1'), r));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(got, ['b1'], "org-a's second waits for its own release; org-b's goes past it");
+    a1();
+    (await a2)();
+    (await b1)();
+    assert.deepEqual(got, ['b1', 'a2']);
+    assert.equal(b.inUse, 0);
+  });
+
   describe('through the API', () => {
     let t: TestApp;
     let port: number;

@@ -180,7 +180,10 @@ export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T
         if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
         // A chunked body may grow to the limit: it reserves that much.
         const size = Number(declared);
-        const release = await uploadMemory.acquire(Number.isSafeInteger(size) && size >= 0 ? size : limit);
+        const release = await uploadMemory.acquire(
+          Number.isSafeInteger(size) && size >= 0 ? size : limit,
+          request.principal?.organizationId ?? null,
+        );
         // Given back once the answer is sent or the connection is gone, whichever comes first.
         reply.raw.once('close', release);
         if (request.raw.destroyed) release();

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Socket, connect } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
-import { recordFigures } from './support.ts';
+import { recordFigures, runState } from './support.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -22,6 +22,7 @@ export async function startProcess(
   env: Record<string, string>,
   opts: { readyTimeoutMs?: number; ready?: RegExp } = {},
 ): Promise<Child> {
+  runState.childServers = true;
   const proc = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: {

@@ -45,7 +45,10 @@ export function recordFigures(file: string, figures: Figures): void {
 
 // Files whose server runs inside the test process (createTestApp) report that process's peak too:
 // it is the server's memory plus the test's own, an upper bound of the server's.
+// Files that start their servers as processes (process.ts) report those instead.
+export const runState = { childServers: false };
 process.once('exit', () => {
+  if (runState.childServers) return;
   try {
     const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
     if (kb)

@@ -308,7 +308,7 @@ describe('dashboard in a real browser', { skip }, () => {
     await signOut();
     await signIn(OPERATOR_USER, 'console');
     // One case type keeps the catalog short; every row is drawn by the same code.
-    for (const path of ['catalog?caseType=clear', 'stock', 'jobs']) {
+    for (const path of ['catalog?caseType=clear', 'stock', 'production', 'jobs']) {
       await page.goto(`${base}/console/${path}`);
       await shoot(`console-page-${path.split('?')[0]}`);
     }

@@ -30,6 +30,7 @@ describe('console production queue', () => {
     page = await op.get('/console/production');
     const link = `/console/production/orders/${order}/print-files/1`;
     assert.ok(page.body.includes(`href="${link}"`), 'a download link once the file is made');
+    assert.match(textOf(page.body), /low resolution: \d+ dpi/, 'a 64 px image on a case is flagged');
     const pdf = await op.get(link);
     assert.equal(pdf.statusCode, 200);
     assert.equal(pdf.headers['content-type'], 'application/pdf');

@@ -84,6 +84,9 @@ describe('production files', () => {
       [file.print.widthPx, file.print.heightPx, file.print.dpi, file.print.cutLine],
       [spec.widthPx, spec.heightPx, spec.dpi, 'outline'],
     );
+    // 1200 x 600 artwork enlarged to cover the print area: its own resolution is what the floor checks.
+    const enlarged = Math.max(spec.widthPx / 1200, spec.heightPx / 600);
+    assert.equal(file.print.effectiveDpi, Math.round(spec.dpi / enlarged));
 
     const dl = await operator(t, 'GET', `/orders/${ref}/print-files/1`);
     assert.equal(dl.statusCode, 200);
@@ -98,6 +101,7 @@ describe('production files', () => {
     assert.ok(Math.abs(w - spec.widthMm * MM) < 0.1 && Math.abs(h - spec.heightMm * MM) < 0.1, `page ${w}x${h} pt`);
     assert.deepEqual(pdfImages(pdf), [{ width: spec.widthPx, height: spec.heightPx, xppi: spec.dpi, yppi: spec.dpi }]);
     assert.ok(pdf.includes('/Separation /CutContour'), 'the cut line is in the CutContour spot colour');
+    assert.match(pdf.toString('latin1'), /\/OP true\s+\/op true/, 'and overprints the artwork');
 
     const dpi = 150;
     const page = await rawPixels(keep('print-file', renderPage(pdf, dpi)));

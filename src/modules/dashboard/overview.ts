@@ -40,7 +40,8 @@ export function overviewPages(r: DashRouter): void {
       ...new Set(latest.orders.flatMap((o) => o.orderlines.map((l) => l.imageReference).filter(Boolean))),
     ];
     const weekStart = new Date(new Date(tokens.resets).getTime() - 7 * DAY);
-    const tokenHours = await overviewRepo.rendertokensPerHour(db, ctx.orgId, weekStart);
+    // An hour early: a week with a daylight-saving change is 167 or 169 hours; days outside it are left out.
+    const tokenHours = await overviewRepo.rendertokensPerHour(db, ctx.orgId, new Date(weekStart.getTime() - 3600_000));
     const tokenChart = rendertokenWeek(weekStart, now, tokenHours, tokens.limit);
     const renders = new Map(
       (await overviewRepo.latestRenders(db, ctx.orgId, images as string[])).map((x) => [x.image_id, x.id]),

@@ -13,9 +13,15 @@ type FileState = { status: string; error: string | null; size: number | null };
 const fileTone = (s: string) => (s === 'ready' ? 'ok' : s === 'failed' ? 'bad' : 'warn');
 const kb = (n: number | null) => (n === null ? '' : ` (${Math.max(1, Math.round(n / 1024))} kB)`);
 
+/** Below this the artwork prints visibly soft: the floor checks with the partner first. */
+const SOFT_DPI = 150;
+
 /** A file's download link once it is made, else its state (and why it failed). */
-function fileLink(href: string, label: string, f: FileState): Html {
-  if (f.status === 'ready') return html`<a href="${href}" download>${label}</a><span class="help">${kb(f.size)}</span>`;
+function fileLink(href: string, label: string, f: FileState & { print?: { effectiveDpi?: number } }): Html {
+  const dpi = f.print?.effectiveDpi;
+  const soft = dpi !== undefined && dpi < SOFT_DPI ? html` ${badge(`low resolution: ${dpi} dpi`, 'warn')}` : '';
+  if (f.status === 'ready')
+    return html`<a href="${href}" download>${label}</a><span class="help">${kb(f.size)}</span>${soft}`;
   return html`${label}: ${badge(f.status, fileTone(f.status))}${f.error ? html`<br><span class="help">${f.error}</span>` : ''}`;
 }
 
@@ -71,13 +77,13 @@ export function productionQueuePages(r: DashRouter): void {
       'Production queue',
       html`<p>Print files are made when an order goes into production: the artwork at print resolution with the cut line in the <code>CutContour</code> spot colour. Labels (100 × 150 mm) and packing slips are made when it ships.</p>
 <h2>Waiting for production (${q.waiting.length})</h2>
-${table(HEAD, orderRows(q.waiting, start, csrf), { caption: 'Waiting for production', empty: 'Nothing waits for production.' })}
+${table(HEAD, orderRows(q.waiting, start, csrf), { caption: 'Oldest first: start production when the blanks are at hand', empty: 'Nothing waits for production.' })}
 <h2>In production (${q.inProduction.length})</h2>
-${table(HEAD, orderRows(q.inProduction, produced, csrf), { caption: 'In production', empty: 'Nothing in production.' })}
+${table(HEAD, orderRows(q.inProduction, produced, csrf), { caption: 'Oldest first: print from the files, then mark produced', empty: 'Nothing in production.' })}
 <h2>Ready to ship (${q.readyToShip.length})</h2>
-${table(HEAD, orderRows(q.readyToShip, shipForm, csrf), { caption: 'Produced, ready to ship', empty: 'Nothing ready to ship.' })}
+${table(HEAD, orderRows(q.readyToShip, shipForm, csrf), { caption: 'Packed: ship with the carrier’s tracking number', empty: 'Nothing ready to ship.' })}
 <h2>Shipped this week (${q.shipped.length})</h2>
-${table(['Shipment', 'Organization', 'Service', 'Shipped', 'Documents', ''], shipmentRows, { caption: 'Shipments of the last 7 days', empty: 'Nothing shipped this week.' })}`,
+${table(['Shipment', 'Organization', 'Service', 'Shipped', 'Documents', 'Action'], shipmentRows, { caption: 'Shipments of the last 7 days', empty: 'Nothing shipped this week.' })}`,
       { error: opts.error, notice: opts.notice },
     );
   };

@@ -23,6 +23,34 @@ export interface PrintFileDetails {
   /** `outline`: the case's shell and camera hole from the device geometry; `rectangle`: the print area's edge. */
   cutLine: 'outline' | 'rectangle';
   artwork: { width: number; height: number };
+  /**
+   * The artwork's own resolution on the print: the print dpi divided by how much cover-fitting
+   * enlarged it. Under about 150 a print looks soft; the console warns.
+   */
+  effectiveDpi: number;
+}
+
+export function effectiveDpi(spec: PrintSpecIn, width: number, height: number): number {
+  if (!width || !height) return 0;
+  const scale = Math.max(spec.widthPx / width, spec.heightPx / height);
+  return Math.round(spec.dpi / scale);
+}
+
+/**
+ * The cut line overprints: a RIP that does print the spot plate leaves the artwork under the line
+ * intact instead of knocking a white hairline out of it. pdfkit has no API for it; this is the
+ * graphics-state entry its own `opacity` writes, with overprint instead.
+ */
+function overprint(doc: PDFKit.PDFDocument): void {
+  const d = doc as unknown as {
+    ref(o: object): { end(): void };
+    page: { ext_gstates: Record<string, unknown> };
+    addContent(s: string): void;
+  };
+  const gs = d.ref({ Type: 'ExtGState', OP: true, op: true, OPM: 1 });
+  gs.end();
+  d.page.ext_gstates.GsOverprint = gs;
+  d.addContent('/GsOverprint gs');
 }
 
 /**
@@ -39,6 +67,9 @@ export async function buildPrintFile(input: {
 }): Promise<{ pdf: Buffer; details: PrintFileDetails }> {
   const { spec } = input;
   const meta = await sharp(input.artwork).metadata();
+  // EXIF orientations 5-8 are quarter turns: the artwork is placed turned, its sides swapped.
+  const [artW, artH] =
+    (meta.orientation ?? 1) >= 5 ? [meta.height ?? 0, meta.width ?? 0] : [meta.width ?? 0, meta.height ?? 0];
   // Same fit as the mockups (rendering/renderer.ts): what the partner previewed is what is printed.
   const pixels = await sharp(input.artwork)
     .rotate()
@@ -61,6 +92,7 @@ export async function buildPrintFile(input: {
     0,
   );
   doc.save();
+  overprint(doc);
   doc.lineWidth(0.25).strokeColor(CUT_SPOT);
   if (input.outline) {
     const { body, hole } = outlinePaths(input.outline, MM);
@@ -83,7 +115,8 @@ export async function buildPrintFile(input: {
       heightPx: spec.heightPx,
       dpi: spec.dpi,
       cutLine: input.outline ? 'outline' : 'rectangle',
-      artwork: { width: meta.width ?? 0, height: meta.height ?? 0 },
+      artwork: { width: artW, height: artH },
+      effectiveDpi: effectiveDpi(spec, artW, artH),
     },
   };
 }

@@ -143,12 +143,15 @@ export const productionRepo = {
       created_at: Date;
     }>
   > {
+    // Up to `limit` of each status, so a backlog of new orders never hides what is on the floor.
     return ex.query(
-      `SELECT o.id, o.organization_id, g.name AS organization_name, s.code AS store_code, o.order_number, o.status,
-              o.shipping_kind, o.shipping_level, o.status_modified_at, o.created_at
-         FROM orders o JOIN organizations g ON g.id = o.organization_id JOIN stores s ON s.id = o.store_id
-        WHERE o.status = ANY($1::text[])
-        ORDER BY o.status_modified_at, o.seq LIMIT $2`,
+      `SELECT * FROM (
+         SELECT o.id, o.organization_id, g.name AS organization_name, s.code AS store_code, o.order_number, o.status,
+                o.shipping_kind, o.shipping_level, o.status_modified_at, o.created_at,
+                row_number() OVER (PARTITION BY o.status ORDER BY o.status_modified_at, o.seq) AS rn
+           FROM orders o JOIN organizations g ON g.id = o.organization_id JOIN stores s ON s.id = o.store_id
+          WHERE o.status = ANY($1::text[])) q
+        WHERE rn <= $2 ORDER BY status_modified_at, id`,
       [statuses, limit],
     );
   },

@@ -24,6 +24,8 @@ export interface DashboardDeps {
   blobs: BlobStore;
   publicBaseUrl: string;
   rateLimits: RateLimitStore;
+  /** Production refuses the demo passwords. */
+  env: Config['env'];
 }
 
 /**

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { Cursors } from '../src/platform/http/pagination.ts';
 import { composeRender } from '../src/modules/rendering/renderer.ts';
 import { drawTemplate } from '../src/modules/rendering/assets.ts';
+import { fromPrintArea } from '../src/modules/rendering/templates.ts';
 import { noisePng, patternPng, prepare } from './setup.ts';
 import { peakRss, rssMb, startProcess } from './processes.ts';
 // @ts-expect-error plain JavaScript build script without declarations
@@ -335,7 +336,11 @@ async function main() {
         surface: '#c9b59a',
       });
       const art = await noisePng(1200, 1200, 99);
-      const template = { ...tpl, printArea: area, output: { widthPx: 800, heightPx: 600, format: 'webp' as const } };
+      const template = {
+        ...(await fromPrintArea({ ...tpl, printArea: area })),
+        output: { widthPx: 800, heightPx: 600, format: 'webp' as const },
+        cacheKey: 'bench',
+      };
       const runs = SMOKE ? 3 : 30;
       const oursFn = () => composeRender(template, art);
       const plainFn = async () => {

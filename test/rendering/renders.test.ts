@@ -191,17 +191,18 @@ describe('renders', () => {
   it('ends failed when a template asset is missing', async () => {
     const image = await uploadSolid(t, { r: 4, g: 4, b: 4 });
     const ref = (await createRender(t, d.cStudioS24, image)).data.render.reference;
-    const row = (await t.db.query('SELECT mask_blob_key FROM compositions WHERE id = $1', [d.cStudioS24]))[0];
-    const saved = await t.s.blobs.get(row.mask_blob_key);
-    await t.s.blobs.delete(row.mask_blob_key);
+    // The composition's template points at scene assets that are not there.
+    const set = (g: unknown) =>
+      t.db.query('UPDATE compositions SET generator = $2 WHERE id = $1', [d.cStudioS24, JSON.stringify(g)]);
+    await set({ kind: 'scene', scene: 'nowhere', view: 'none' });
     try {
       await t.s.worker.drain();
     } finally {
-      await t.s.blobs.put(row.mask_blob_key, saved!);
+      await set({ kind: 'front' });
     }
     const r = (await call(t, 'GET', `/v2/renders/${ref}`)).data.render;
     assert.equal(r.status, 'failed');
-    assert.match(r.failureReason, /template asset missing: mask/);
+    assert.match(r.failureReason, /scene asset missing: nowhere\/none\//);
 
     // The asset is back: asking for the same render again renders it again (and deducts again).
     const before = (await call(t, 'GET', '/v2/rendertokens')).data.rendertokens.used;

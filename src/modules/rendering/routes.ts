@@ -260,12 +260,22 @@ export function renderingOperatorRoutes(app: FastifyInstance, s: { rendering: Re
         ...body,
         compositions: body.compositions?.map((c) => ({
           ...c,
-          template: {
-            ...c.template,
-            background: b64(c.template.background),
-            mask: b64(c.template.mask),
-            overlay: c.template.overlay ? b64(c.template.overlay) : null,
-          },
+          template:
+            'generate' in c.template
+              ? c.template
+              : 'uv' in c.template
+                ? {
+                    ...c.template,
+                    background: b64(c.template.background),
+                    uv: b64(c.template.uv),
+                    layers: b64(c.template.layers),
+                  }
+                : {
+                    ...c.template,
+                    background: b64(c.template.background),
+                    mask: b64(c.template.mask),
+                    overlay: c.template.overlay ? b64(c.template.overlay) : null,
+                  },
         })),
       });
     },

@@ -96,6 +96,18 @@ export const ImportPerspective = Strict({
   sceneKeys: Type.Optional(Type.Array(Key, { maxItems: 500 })),
   productReferences: Type.Optional(Type.Array(Ref, { maxItems: 500 })),
 });
+const Hex = Type.String({ pattern: '^#[0-9a-fA-F]{6}$' });
+const Unit = Type.Number({ minimum: 0, maximum: 1 });
+const ImportMaterial = Strict({
+  baseHex: Hex,
+  phoneHex: Hex,
+  transparency: Unit,
+  shading: Unit,
+  highlight: Unit,
+  grain: Unit,
+  ink: Unit,
+  magsafeRing: Type.Boolean(),
+});
 export const ImportComposition = Strict({
   key: Key,
   sceneKey: Key,
@@ -103,18 +115,33 @@ export const ImportComposition = Strict({
   perspectiveKey: Key,
   tokenCost: Type.Integer({ minimum: 0, maximum: 100_000 }),
   available: Type.Optional(Type.Boolean()),
-  template: Strict({
-    background: Base64,
-    mask: Base64,
-    overlay: Type.Optional(Nullable(Base64)),
-    printArea: Strict({
-      x: Type.Integer({ minimum: 0 }),
-      y: Type.Integer({ minimum: 0 }),
-      width: Type.Integer({ minimum: 2 }),
-      height: Type.Integer({ minimum: 2 }),
-      rotation: Type.Number({ minimum: -360, maximum: 360 }),
+  template: Type.Union([
+    Strict({
+      background: Base64,
+      mask: Base64,
+      overlay: Type.Optional(Nullable(Base64)),
+      printArea: Strict({
+        x: Type.Integer({ minimum: 0 }),
+        y: Type.Integer({ minimum: 0 }),
+        width: Type.Integer({ minimum: 2 }),
+        height: Type.Integer({ minimum: 2 }),
+        rotation: Type.Number({ minimum: -360, maximum: 360 }),
+      }),
     }),
-  }),
+    Strict({
+      background: Base64,
+      uv: Base64,
+      layers: Base64,
+      backMm: Type.Tuple([Type.Number({ minimum: 1, maximum: 1000 }), Type.Number({ minimum: 1, maximum: 1000 })]),
+      material: ImportMaterial,
+    }),
+    Strict({
+      generate: Type.Union([
+        Strict({ kind: Type.Literal('front') }),
+        Strict({ kind: Type.Literal('scene'), scene: Key, view: Key }),
+      ]),
+    }),
+  ]),
 });
 export const ImportRendering = Strict({
   scenes: Type.Optional(Type.Array(ImportScene, { maxItems: 500 })),

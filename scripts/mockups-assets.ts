@@ -1,0 +1,172 @@
+/**
+ * `npm run mockups:assets`: regenerates every 3D scene asset. Blender (Debian's `blender`, run in
+ * background mode) renders the passes of each scene, view and flagship model; this script turns
+ * them into the committed templates under assets/mockups/ (background.webp, uv.png 16-bit,
+ * layers.png = mask/shading/highlight, template.json) and writes assets/mockups/index.json.
+ * Neither npm start nor the tests need Blender: they read the committed files.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { CASE_TYPES } from '../src/modules/catalog/casetypes.ts';
+import { caseOutline } from '../src/modules/catalog/geometry.ts';
+import { loadDevices } from '../src/modules/catalog/devices.ts';
+import { MOCKUP_ASSETS } from '../src/modules/rendering/generated.ts';
+import { phoneColour } from '../src/modules/rendering/materials.ts';
+import type { BakedScene } from '../src/modules/rendering/scenes.ts';
+
+const SIZE = Number(process.env.MOCKUP_SIZE ?? 1000);
+const SAMPLES = Number(process.env.MOCKUP_SAMPLES ?? 24);
+const CATALOG_DATE = '2026-11-24';
+/** The geometry is baked for the middle wall; the case types differ in material, not in shape. */
+const CASE = CASE_TYPES.magsafe;
+
+const VIEWS = {
+  left: { name: 'Angled from the left', elevation: 52, azimuth: -28, distance: 2.7 },
+  right: { name: 'Angled from the right', elevation: 40, azimuth: 32, distance: 2.9 },
+};
+const SCENES: Array<Omit<BakedScene, 'views' | 'devices'>> = [
+  {
+    key: 'studio',
+    name: 'Studio',
+    description: 'The case on a seamless grey sweep with studio props, soft key light.',
+  },
+  {
+    key: 'desk',
+    name: 'Wooden desk',
+    description: 'The case on an oak desk beside a mug, a notebook and a pencil, warm light.',
+  },
+  { key: 'marble', name: 'Marble flat lay', description: 'The case on white marble with a succulent and a gold ring.' },
+];
+
+/** The 10 newest flagship models with final dimensions, launched by the catalog date. */
+export function flagships() {
+  return loadDevices()
+    .filter((d) => d.flagship && !d.preliminary && d.releaseDate <= CATALOG_DATE)
+    .sort((a, b) => b.releaseDate.localeCompare(a.releaseDate) || a.key.localeCompare(b.key))
+    .slice(0, 10);
+}
+
+const srgb = (x: number) => (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055);
+
+async function read16(file: string) {
+  const { data, info } = await sharp(file).raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true });
+  return { px: new Uint16Array(data.buffer, data.byteOffset, data.length / 2), ...info };
+}
+
+/** Turns one bake's linear passes into the template files. */
+async function finish(src: string, dst: string, backMm: [number, number]) {
+  const image = await read16(join(src, 'image_0001.png'));
+  const uv = await read16(join(src, 'uv_0001.png'));
+  const diff = await read16(join(src, 'diffuse_0001.png'));
+  const gloss = await read16(join(src, 'glossy_0001.png'));
+  const mask = await read16(join(src, 'mask_0001.png'));
+  const { width: W, height: H } = image;
+  const n = W * H;
+  const c = image.channels;
+  const m = new Uint8Array(n);
+  for (let i = 0; i < n; i++) m[i] = Math.round(mask.px[i * mask.channels] / 257);
+  // The shading is the diffuse light relative to the case's well-lit part (its 95th percentile).
+  const lum = (p: Uint16Array, i: number, ch: number) => (p[i * ch] + p[i * ch + 1] + p[i * ch + 2]) / 3 / 65535;
+  const lit: number[] = [];
+  for (let i = 0; i < n; i += 7) if (m[i] > 250) lit.push(lum(diff.px, i, diff.channels));
+  lit.sort((a, b) => a - b);
+  const ref = lit[Math.floor(lit.length * 0.95)] || 1;
+  const bg = Buffer.alloc(n * 3);
+  const layers = Buffer.alloc(n * 3);
+  const uvOut = new Uint16Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) bg[i * 3 + k] = Math.round(255 * Math.min(1, srgb(image.px[i * c + k] / 65535)));
+    layers[i * 3] = m[i];
+    layers[i * 3 + 1] = Math.round(255 * Math.min(1, srgb(Math.min(1, lum(diff.px, i, diff.channels) / ref))));
+    layers[i * 3 + 2] = Math.round(
+      255 * Math.min(1, srgb(Math.min(1, (0.6 * lum(gloss.px, i, gloss.channels)) / ref))),
+    );
+    uvOut[i * 3] = uv.px[i * uv.channels];
+    uvOut[i * 3 + 1] = uv.px[i * uv.channels + 1];
+  }
+  // Grow the UV map a few pixels past the mask so resampling at the edge never reads "no surface".
+  for (let pass = 0; pass < 3; pass++) {
+    const has = (i: number) => uvOut[i * 3] !== 0 || uvOut[i * 3 + 1] !== 0;
+    const copy = uvOut.slice();
+    for (let y = 1; y < H - 1; y++)
+      for (let x = 1; x < W - 1; x++) {
+        const i = y * W + x;
+        if (has(i)) continue;
+        for (const j of [i - 1, i + 1, i - W, i + W])
+          if (has(j)) {
+            copy[i * 3] = uvOut[j * 3];
+            copy[i * 3 + 1] = uvOut[j * 3 + 1];
+            break;
+          }
+      }
+    uvOut.set(copy);
+  }
+  mkdirSync(dst, { recursive: true });
+  await sharp(bg, { raw: { width: W, height: H, channels: 3 } })
+    .webp({ quality: 82, effort: 6 })
+    .toFile(join(dst, 'background.webp'));
+  await sharp(layers, { raw: { width: W, height: H, channels: 3 } })
+    .png({ compressionLevel: 9 })
+    .toFile(join(dst, 'layers.png'));
+  await sharp(uvOut, { raw: { width: W, height: H, channels: 3 } })
+    .toColourspace('rgb16')
+    .png({ compressionLevel: 9 })
+    .toFile(join(dst, 'uv.png'));
+  writeFileSync(join(dst, 'template.json'), `${JSON.stringify({ backMm })}\n`);
+}
+
+async function main() {
+  const devices = flagships().slice(0, Number(process.env.MOCKUP_DEVICES ?? 10));
+  const only = process.argv[2]; // e.g. "desk" to re-bake one scene
+  const scenes = SCENES.filter((s) => !only || s.key === only);
+  const work = mkdtempSync(join(tmpdir(), 'mockups-'));
+  const job = {
+    samples: SAMPLES,
+    size: SIZE,
+    caseType: { wallMm: CASE.wallMm },
+    scenes: scenes.map((s) => ({ key: s.key, views: Object.entries(VIEWS).map(([key, v]) => ({ key, ...v })) })),
+    devices: devices.map((d) => ({ ...d, phoneHex: phoneColour(d) })),
+  };
+  writeFileSync(join(work, 'job.json'), JSON.stringify(job));
+  const run = spawnSync(
+    'nice',
+    [
+      '-n',
+      '10',
+      'blender',
+      '-b',
+      '--factory-startup',
+      '-P',
+      join(import.meta.dirname, 'mockups', 'bake.py'),
+      '--',
+      join(work, 'job.json'),
+      work,
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  if (run.status !== 0) throw new Error(`blender failed (${run.status ?? run.error})`);
+  for (const s of scenes)
+    for (const view of Object.keys(VIEWS))
+      for (const d of devices) {
+        const o = caseOutline(d, CASE);
+        await finish(join(work, s.key, view, d.key), join(MOCKUP_ASSETS, s.key, view, d.key), [o.widthMm, o.heightMm]);
+      }
+  const index: { scenes: BakedScene[] } = {
+    scenes: SCENES.map((s) => ({
+      ...s,
+      views: Object.entries(VIEWS).map(([key, v]) => ({
+        key,
+        name: `${s.name}, ${v.name.toLowerCase()}`,
+        output: { widthPx: SIZE, heightPx: SIZE, format: 'webp' as const },
+      })),
+      devices: devices.map((d) => d.key),
+    })),
+  };
+  writeFileSync(join(MOCKUP_ASSETS, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
+  rmSync(work, { recursive: true, force: true });
+}
+
+await main();

@@ -6,20 +6,18 @@
  * Neither npm start nor the tests need Blender: they read the committed files.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { CASE_TYPES } from '../src/modules/catalog/casetypes.ts';
 import { caseOutline } from '../src/modules/catalog/geometry.ts';
-import { loadDevices } from '../src/modules/catalog/devices.ts';
 import { MOCKUP_ASSETS } from '../src/modules/rendering/generated.ts';
 import { phoneColour } from '../src/modules/rendering/materials.ts';
-import type { BakedScene } from '../src/modules/rendering/scenes.ts';
+import { type BakedScene, flagships } from '../src/modules/rendering/scenes.ts';
 
 const SIZE = Number(process.env.MOCKUP_SIZE ?? 1000);
 const SAMPLES = Number(process.env.MOCKUP_SAMPLES ?? 24);
-const CATALOG_DATE = '2026-11-24';
 /** The geometry is baked for the middle wall; the case types differ in material, not in shape. */
 const CASE = CASE_TYPES.magsafe;
 
@@ -40,14 +38,6 @@ const SCENES: Array<Omit<BakedScene, 'views' | 'devices'>> = [
   },
   { key: 'marble', name: 'Marble flat lay', description: 'The case on white marble with a succulent and a gold ring.' },
 ];
-
-/** The 10 newest flagship models with final dimensions, launched by the catalog date. */
-export function flagships() {
-  return loadDevices()
-    .filter((d) => d.flagship && !d.preliminary && d.releaseDate <= CATALOG_DATE)
-    .sort((a, b) => b.releaseDate.localeCompare(a.releaseDate) || a.key.localeCompare(b.key))
-    .slice(0, 10);
-}
 
 const srgb = (x: number) => (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055);
 
@@ -154,8 +144,11 @@ async function main() {
         const o = caseOutline(d, CASE);
         await finish(join(work, s.key, view, d.key), join(MOCKUP_ASSETS, s.key, view, d.key), [o.widthMm, o.heightMm]);
       }
+  // Only what is on disk for every view (a run may re-bake one scene).
+  const baked = (s: { key: string }, d: { key: string }) =>
+    Object.keys(VIEWS).every((v) => existsSync(join(MOCKUP_ASSETS, s.key, v, d.key, 'template.json')));
   const index: { scenes: BakedScene[] } = {
-    scenes: SCENES.map((s) => ({
+    scenes: SCENES.filter((s) => devices.every((d) => baked(s, d))).map((s) => ({
       ...s,
       views: Object.entries(VIEWS).map(([key, v]) => ({
         key,

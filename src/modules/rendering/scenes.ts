@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadDevices } from '../catalog/devices.ts';
 import { MOCKUP_ASSETS } from './generated.ts';
 import type { OutputFormat } from './renderer.ts';
 
@@ -20,4 +21,15 @@ export function bakedScenes(): BakedScene[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * The models the 3D scenes are baked for: the 10 newest flagships with final dimensions launched by
+ * `date` (the demo catalog's date), newest first.
+ */
+export function flagships(date = '2026-11-24') {
+  return loadDevices()
+    .filter((d) => d.flagship && !d.preliminary && d.releaseDate <= date)
+    .sort((a, b) => b.releaseDate.localeCompare(a.releaseDate) || a.key.localeCompare(b.key))
+    .slice(0, 10);
 }

@@ -203,9 +203,9 @@ class WarpPool {
   private spawn() {
     const w = new Worker(WORKER_SOURCE, { eval: true });
     const slot = { w, busy: 0 };
-    w.unref();
     w.on('message', (msg: { id: number; error?: string }) => {
       slot.busy--;
+      if (slot.busy === 0) w.unref();
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       if (!p) return;
@@ -220,6 +220,8 @@ class WarpPool {
         this.pending.delete(id);
       }
     });
+    // Idle threads must not keep the process alive (busy ones must: a render is waiting on them).
+    w.unref();
     this.workers.push(slot);
     return slot;
   }
@@ -228,6 +230,7 @@ class WarpPool {
     let slot = this.workers.find((s) => s.busy === 0);
     if (!slot) slot = this.workers.length < this.size ? this.spawn() : this.workers.sort((a, b) => a.busy - b.busy)[0];
     slot.busy++;
+    slot.w.ref();
     const id = this.nextId++;
     const target = slot;
     return new Promise<void>((resolve, reject) => {

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { CASE_TYPES } from '../src/modules/catalog/casetypes.ts';
 import { caseOutline } from '../src/modules/catalog/geometry.ts';
@@ -42,12 +43,15 @@ const SCENES: Array<Omit<BakedScene, 'views' | 'devices'>> = [
 const srgb = (x: number) => (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055);
 
 async function read16(file: string) {
-  const { data, info } = await sharp(file).raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(file)
+    .toColourspace('rgb16')
+    .raw({ depth: 'ushort' })
+    .toBuffer({ resolveWithObject: true });
   return { px: new Uint16Array(data.buffer, data.byteOffset, data.length / 2), ...info };
 }
 
 /** Turns one bake's linear passes into the template files. */
-async function finish(src: string, dst: string, backMm: [number, number]) {
+export async function finish(src: string, dst: string, backMm: [number, number]) {
   const image = await read16(join(src, 'image_0001.png'));
   const uv = await read16(join(src, 'uv_0001.png'));
   const diff = await read16(join(src, 'diffuse_0001.png'));
@@ -64,11 +68,21 @@ async function finish(src: string, dst: string, backMm: [number, number]) {
   for (let i = 0; i < n; i += 7) if (m[i] > 250) lit.push(lum(diff.px, i, diff.channels));
   lit.sort((a, b) => a - b);
   const ref = lit[Math.floor(lit.length * 0.95)] || 1;
+  // Exposure: the scene's surroundings (outside the case) at a mid grey, highlights rolled off
+  // (Reinhard) instead of clipped, so every scene and model comes out alike without hand tuning.
+  const around: number[] = [];
+  for (let i = 0; i < n; i += 11) if (m[i] === 0) around.push(lum(image.px, i, c));
+  around.sort((a, b) => a - b);
+  const exposure = 0.3 / (around[Math.floor(around.length * 0.6)] || 0.3);
+  const tone = (x: number) => {
+    const e = x * exposure;
+    return (e * (1 + e / 4)) / (1 + e);
+  };
   const bg = Buffer.alloc(n * 3);
   const layers = Buffer.alloc(n * 3);
   const uvOut = new Uint16Array(n * 3);
   for (let i = 0; i < n; i++) {
-    for (let k = 0; k < 3; k++) bg[i * 3 + k] = Math.round(255 * Math.min(1, srgb(image.px[i * c + k] / 65535)));
+    for (let k = 0; k < 3; k++) bg[i * 3 + k] = Math.round(255 * Math.min(1, srgb(tone(image.px[i * c + k] / 65535))));
     layers[i * 3] = m[i];
     layers[i * 3 + 1] = Math.round(255 * Math.min(1, srgb(Math.min(1, lum(diff.px, i, diff.channels) / ref))));
     layers[i * 3 + 2] = Math.round(
@@ -98,7 +112,13 @@ async function finish(src: string, dst: string, backMm: [number, number]) {
   await sharp(bg, { raw: { width: W, height: H, channels: 3 } })
     .webp({ quality: 82, effort: 6 })
     .toFile(join(dst, 'background.webp'));
-  await sharp(layers, { raw: { width: W, height: H, channels: 3 } })
+  // 16 samples leave grain in the light passes; a light blur removes it (the mask stays sharp).
+  const smooth = await sharp(layers, { raw: { width: W, height: H, channels: 3 } })
+    .blur(1.2)
+    .raw()
+    .toBuffer();
+  for (let i = 0; i < n; i++) smooth[i * 3] = m[i];
+  await sharp(smooth, { raw: { width: W, height: H, channels: 3 } })
     .png({ compressionLevel: 9 })
     .toFile(join(dst, 'layers.png'));
   await sharp(uvOut, { raw: { width: W, height: H, channels: 3 } })
@@ -162,4 +182,5 @@ async function main() {
   rmSync(work, { recursive: true, force: true });
 }
 
-await main();
+// Run as a command, not when imported (the contact sheet and checks reuse `finish`).
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -19,7 +19,8 @@ def reset():
     s.cycles.samples = job['samples']
     s.cycles.use_denoising = False
     s.cycles.use_adaptive_sampling = True
-    s.cycles.max_bounces = 4
+    s.cycles.max_bounces = 3
+    s.cycles.adaptive_threshold = 0.05
     s.render.resolution_x = job['size']
     s.render.resolution_y = job['size']
     s.render.resolution_percentage = 100
@@ -220,9 +221,9 @@ def lights(kind):
     w = bpy.data.worlds.new('w'); bpy.context.scene.world = w
     w.use_nodes = True
     w.node_tree.nodes['Background'].inputs['Color'].default_value = (0.55, 0.56, 0.6, 1) if kind == 'studio' else (0.5, 0.48, 0.44, 1)
-    w.node_tree.nodes['Background'].inputs['Strength'].default_value = 0.35
-    key = bpy.data.lights.new('key', 'AREA'); key.size = 0.5
-    key.energy = 16 if kind != 'desk' else 18
+    w.node_tree.nodes['Background'].inputs['Strength'].default_value = 0.2
+    key = bpy.data.lights.new('key', 'AREA'); key.size = 0.25
+    key.energy = 22 if kind != 'desk' else 26
     if kind == 'desk':
         key.color = (1.0, 0.9, 0.78)
     o = bpy.data.objects.new('key', key); bpy.context.scene.collection.objects.link(o)

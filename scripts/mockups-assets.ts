@@ -129,7 +129,10 @@ export async function finish(src: string, dst: string, backMm: [number, number])
 }
 
 async function main() {
-  const devices = flagships().slice(0, Number(process.env.MOCKUP_DEVICES ?? 10));
+  // MOCKUP_DEVICES=a-b bakes a slice of the models (the index lists what is on disk).
+  const [from, to] = (process.env.MOCKUP_DEVICES ?? '0-10').split('-').map(Number);
+  const all = flagships();
+  const devices = all.slice(from, to);
   const only = process.argv[2]; // e.g. "desk" to re-bake one scene
   const scenes = SCENES.filter((s) => !only || s.key === only);
   const work = mkdtempSync(join(tmpdir(), 'mockups-'));
@@ -168,14 +171,14 @@ async function main() {
   const baked = (s: { key: string }, d: { key: string }) =>
     Object.keys(VIEWS).every((v) => existsSync(join(MOCKUP_ASSETS, s.key, v, d.key, 'template.json')));
   const index: { scenes: BakedScene[] } = {
-    scenes: SCENES.filter((s) => devices.every((d) => baked(s, d))).map((s) => ({
+    scenes: SCENES.filter((s) => all.some((d) => baked(s, d))).map((s) => ({
       ...s,
       views: Object.entries(VIEWS).map(([key, v]) => ({
         key,
         name: `${s.name}, ${v.name.toLowerCase()}`,
         output: { widthPx: SIZE, heightPx: SIZE, format: 'webp' as const },
       })),
-      devices: devices.map((d) => d.key),
+      devices: all.filter((d) => baked(s, d)).map((d) => d.key),
     })),
   };
   writeFileSync(join(MOCKUP_ASSETS, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);

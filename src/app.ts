@@ -1,3 +1,4 @@
+import { billingOperatorRoutes } from './modules/billing/routes.ts';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -62,6 +63,7 @@ const API_MODULES: Mount[] = [
 /** Operator routes of the modules, mounted under /operator behind the operator token. */
 const OPERATOR_MODULES: Mount[] = [
   catalogOperatorRoutes,
+  billingOperatorRoutes,
   shipmentsOperatorRoutes,
   claimsOperatorRoutes,
   renderingOperatorRoutes,

@@ -8,6 +8,7 @@ import { addExamples } from './cli/examples.ts';
 import { expectOk, print } from './cli/output.ts';
 import { registerOrganizationCommands } from './cli/organization.ts';
 import { registerCatalogCommands } from './cli/catalog.ts';
+import { registerBusinessCommands } from './cli/business.ts';
 import { registerFulfilmentCommands } from './cli/fulfilment.ts';
 import { registerClaimCommands } from './cli/claims.ts';
 import { registerUserCommands } from './cli/users.ts';
@@ -76,6 +77,7 @@ program
 
 registerOrganizationCommands(program, ctx);
 registerCatalogCommands(program, ctx);
+registerBusinessCommands(program, ctx);
 registerFulfilmentCommands(program, ctx);
 registerClaimCommands(program, ctx);
 registerUserCommands(program, ctx);

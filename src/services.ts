@@ -24,6 +24,7 @@ import { registerCatalogJobs } from './modules/catalog/jobs.ts';
 import { renderingService } from './modules/rendering/service.ts';
 import { registerRenderingJobs } from './modules/rendering/jobs.ts';
 import { ordersService } from './modules/orders/service.ts';
+import { billingService } from './modules/billing/service.ts';
 import { shippingService } from './modules/shipping/service.ts';
 import { shipmentsService } from './modules/shipments/service.ts';
 import { registerCallbackJob } from './modules/orders/callback.ts';
@@ -93,8 +94,12 @@ export function createServices(core: CoreDeps) {
   // --- images (issue 3) ---
   const images = imagesService({ db, clock, cursors, blobs });
 
+  // --- billing: ledger, invoices (issue 22) ---
+  const billing = billingService({ db, clock, cursors, config, organization });
+
   // --- orders, shipping, shipments, callback (issue 4) ---
   const orders = ordersService({
+    billing,
     db,
     clock,
     cursors,
@@ -108,7 +113,19 @@ export function createServices(core: CoreDeps) {
   const shipments = shipmentsService({ db, clock, config, organization, orders, events });
 
   // --- claims (issue 5) ---
-  const claims = claimsService({ db, clock, cursors, blobs, config, log, orders, shipments, shipping, events });
+  const claims = claimsService({
+    db,
+    clock,
+    cursors,
+    blobs,
+    config,
+    log,
+    orders,
+    shipments,
+    shipping,
+    events,
+    billing,
+  });
 
   // --- rendering (issue 6) ---
   const rendering = renderingService({ db, clock, log, blobs, cursors, catalog, images, organization, events });
@@ -138,6 +155,7 @@ export function createServices(core: CoreDeps) {
     shipping,
     shipments,
     claims,
+    billing,
     dashboard,
     requestLog,
     testClocks,

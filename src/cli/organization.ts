@@ -84,7 +84,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
       return ctx.run(this, async (c, json) => {
         org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}/accounts?limit=100`));
-        print(json, data, data.accounts, ['reference', 'name', 'balance', 'paymentTermDays']);
+        print(json, data, data.accounts, ['reference', 'name', 'balance', 'prepaid', 'paymentTermDays']);
       });
     });
   accounts
@@ -95,11 +95,19 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
     .option('--vat <number>')
     .requiredOption('--billing-address <json>', 'address fields as JSON')
     .option('--payment-term-days <n>', 'days', Number)
+    .option('--prepaid', 'pays before production (else invoiced monthly, due in the payment term)')
     .option('--json', 'print JSON')
     .action(function (
       this: Command,
       org: string,
-      o: { name: string; legalName: string; vat?: string; billingAddress: string; paymentTermDays?: number },
+      o: {
+        name: string;
+        legalName: string;
+        vat?: string;
+        billingAddress: string;
+        paymentTermDays?: number;
+        prepaid?: boolean;
+      },
     ) {
       return ctx.run(this, async (c, json) => {
         org = await resolveOrganization(c, org);
@@ -108,6 +116,7 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
           legalEntity: { name: o.legalName, vatNumber: o.vat },
           billingAddress: parseJsonOption(o.billingAddress, '--billing-address'),
           paymentTermDays: o.paymentTermDays,
+          ...(o.prepaid ? { prepaid: true } : {}),
         };
         const data = expectOk(await c.request('POST', `/organizations/${org}/accounts`, body));
         print(json, data, [data.account], ['reference', 'name']);
@@ -234,12 +243,17 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
     .description('create an API key; the secret is printed once')
     .requiredOption('--name <name>')
     .option('--read-only', 'read-only key')
+    .option('--integrator <code>', 'issue the key through an integrator: its orders carry the code')
     .option('--json', 'print JSON')
-    .action(function (this: Command, org: string, o: { name: string; readOnly?: boolean }) {
+    .action(function (this: Command, org: string, o: { name: string; readOnly?: boolean; integrator?: string }) {
       return ctx.run(this, async (c, json) => {
         org = await resolveOrganization(c, org);
         const data = expectOk(
-          await c.request('POST', `/organizations/${org}/api-keys`, { name: o.name, readOnly: Boolean(o.readOnly) }),
+          await c.request('POST', `/organizations/${org}/api-keys`, {
+            name: o.name,
+            readOnly: Boolean(o.readOnly),
+            ...(o.integrator ? { integrator: o.integrator } : {}),
+          }),
         );
         print(json, data, [data.apiKey], ['reference', 'name', 'readOnly', 'secret']);
       });

@@ -172,6 +172,12 @@ export const ERRORS = {
     description: 'cancel asks for more than quantity − shipped quantity',
   },
   already_in_production: { status: 409, group: 'orders', description: 'cancel of an order in production' },
+  insufficient_balance: {
+    status: 409,
+    group: 'orders',
+    description:
+      "a prepaid account's balance does not cover the order when it would go into production; the order stays `pending` until the account is topped up",
+  },
   order_completed: {
     status: 409,
     group: 'orders',
@@ -333,6 +339,16 @@ export const ERRORS = {
   },
 
   // ---- operator API and dashboard ----
+  invoice_overcredited: {
+    status: 409,
+    group: 'operator',
+    description: 'a credit note larger than what is left to credit on its invoice',
+  },
+  integrator_code_in_use: {
+    status: 409,
+    group: 'operator',
+    description: 'an integrator with this code is already registered',
+  },
   catalog_conflict: {
     status: 409,
     group: 'operator',

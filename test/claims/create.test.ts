@@ -15,8 +15,8 @@ import {
   uploadEvidence,
 } from './helpers.ts';
 
-/** Basic to NL: delivery window 2 business days; shipped Monday 2026-06-01, filing opens 2026-06-03 00:00 Amsterdam. */
-const OPENS = '2026-06-02T22:00:00.000Z';
+/** Basic to NL: delivery window 2 business days (to Wednesday); shipped Monday 2026-06-01, filing opens Thursday 2026-06-04 00:00 Amsterdam. */
+const OPENS = '2026-06-03T22:00:00.000Z';
 
 describe('claim categories', () => {
   let t: TestApp;
@@ -71,9 +71,9 @@ describe('package-missing claims', () => {
   it('opens for filing at 00:00 Amsterdam after the delivery window, and states that date', async () => {
     const { shipment, order, product, image } = await shippedOrder(t, { quantities: [2, 1] });
     t.clock.set(at(OPENS, -DAY));
-    expectError(await packageMissing(t, shipment), 409, 'shipment_too_recent', '2026-06-03');
+    expectError(await packageMissing(t, shipment), 409, 'shipment_too_recent', '2026-06-04');
     t.clock.set(at(OPENS, -1));
-    expectError(await packageMissing(t, shipment), 409, 'shipment_too_recent', '2026-06-03');
+    expectError(await packageMissing(t, shipment), 409, 'shipment_too_recent', '2026-06-04');
     t.clock.set(OPENS);
     const ev = await uploadEvidence(t);
     const res = await packageMissing(t, shipment, [ev]);
@@ -120,11 +120,11 @@ describe('package-missing claims', () => {
       state: 'NY',
       countryCode: 'US',
     };
-    // Friday 2026-06-05; ten business days later is Friday 2026-06-19.
+    // Friday 2026-06-05; the ten-business-day window ends Friday 2026-06-19, filing opens Saturday.
     const { shipment } = await shippedOrder(t, { shippedAt: '2026-06-05T09:00:00.000Z', address: us });
-    t.clock.set('2026-06-18T21:59:59.000Z');
-    expectError(await packageMissing(t, shipment), 409, 'shipment_too_recent', 'from 2026-06-19');
-    t.clock.set('2026-06-18T22:00:00.000Z');
+    t.clock.set('2026-06-19T21:59:59.000Z');
+    expectError(await packageMissing(t, shipment), 409, 'shipment_too_recent', 'from 2026-06-20');
+    t.clock.set('2026-06-19T22:00:00.000Z');
     assert.equal((await packageMissing(t, shipment)).statusCode, 200);
   });
 

@@ -30,18 +30,22 @@ describe('claim day counting', () => {
     assert.equal(addBusinessDays(new Date('2026-06-06T00:00:00Z'), 2).toISOString().slice(0, 10), '2026-06-09');
   });
 
-  it('opens package-missing filing on the later of two calendar days and the window', () => {
-    // Monday, window 2 business days: both give Wednesday.
+  it('opens package-missing filing the day after the window, never before two calendar days', () => {
+    // Monday, window 2 business days: the window ends Wednesday, filing opens Thursday.
     assert.deepEqual(packageMissingOpens(new Date('2026-06-01T10:00:00Z'), 2), {
-      at: new Date('2026-06-02T22:00:00Z'),
-      date: '2026-06-03',
+      at: new Date('2026-06-03T22:00:00Z'),
+      date: '2026-06-04',
     });
-    // Monday, window 1 business day: two calendar days win.
+    // Monday, window 1 business day: the window ends Tuesday; Wednesday is both rules.
     assert.equal(packageMissingOpens(new Date('2026-06-01T10:00:00Z'), 1).date, '2026-06-03');
-    // Friday, window 10 business days: two weeks later.
-    assert.equal(packageMissingOpens(new Date('2026-06-05T10:00:00Z'), 10).date, '2026-06-19');
+    // Sunday, window 2: the window ends Tuesday (its last delivery day), so Wednesday, not Tuesday.
+    assert.equal(packageMissingOpens(new Date('2026-05-31T10:00:00Z'), 2).date, '2026-06-03');
+    // Saturday, window 0 (same-day promise): two calendar days win.
+    assert.equal(packageMissingOpens(new Date('2026-06-06T10:00:00Z'), 0).date, '2026-06-08');
+    // Friday, window 10 business days: the window ends Friday two weeks later; filing opens Saturday.
+    assert.equal(packageMissingOpens(new Date('2026-06-05T10:00:00Z'), 10).date, '2026-06-20');
     // Shipped late Sunday evening UTC is Monday in Amsterdam.
-    assert.equal(packageMissingOpens(new Date('2026-06-07T22:30:00Z'), 2).date, '2026-06-10');
+    assert.equal(packageMissingOpens(new Date('2026-06-07T22:30:00Z'), 2).date, '2026-06-11');
   });
 
   it('counts the warranty in exact instants', () => {

@@ -174,7 +174,11 @@ describe('POST /v2/orders and reading orders', () => {
       },
     });
     expectError(res, 400, 'product_not_orderable');
-    // sunsetted is still orderable
+    // sunsetted is still orderable, while its stock lasts (the demo's iPhone 14 case has none left)
+    const [{ item_id }] = await t.db.query<{ item_id: string }>('SELECT item_id FROM products WHERE id = $1', [
+      p.sunsetted,
+    ]);
+    assert.equal((await operator(t, 'PUT', `/catalog/items/${item_id}/stock`, { logicalQuantity: 5 })).statusCode, 200);
     await createOrder(
       t,
       orderBody(t, image, { orderlines: [{ productReference: p.sunsetted, imageReference: image, quantity: 1 }] }),

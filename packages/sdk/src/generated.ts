@@ -261,7 +261,12 @@ export interface GetAccountResponse {
      * EUR cents; negative when money is owed
      */
     balance: number;
+    /**
+     * Prepaid accounts pay before production; the others are invoiced monthly
+     */
+    prepaid: boolean;
     paymentTermDays: number;
+    wouldBeBalance: number | null;
     legalEntity: {
       name: string;
       vatNumber: string | null;
@@ -565,6 +570,7 @@ export interface GetOrderResponse {
     legacyOrderCode: string;
     shipmentReference: string | null;
     replacementForClaimReference: string | null;
+    viaStoreCode: string | null;
     prices: {
       /**
        * EUR cents
@@ -1027,7 +1033,12 @@ export interface ListAccountsResponse {
      * EUR cents; negative when money is owed
      */
     balance: number;
+    /**
+     * Prepaid accounts pay before production; the others are invoiced monthly
+     */
+    prepaid: boolean;
     paymentTermDays: number;
+    wouldBeBalance: number | null;
     legalEntity: {
       name: string;
       vatNumber: string | null;
@@ -1369,6 +1380,7 @@ export interface ListOrdersResponse {
     legacyOrderCode: string;
     shipmentReference: string | null;
     replacementForClaimReference: string | null;
+    viaStoreCode: string | null;
     prices: {
       /**
        * EUR cents

@@ -18,7 +18,9 @@ import {
   ProductDetail,
   ProductListItem,
   Productgroup,
+  StockCorrection,
   StockIn,
+  StockReceipt,
 } from './schemas.ts';
 
 const tags = ['Catalog'];
@@ -238,6 +240,22 @@ export function catalogOperatorRoutes(app: FastifyInstance, s: CatalogRouteDeps)
         schema: { params: Strict({ itemKey: Type.String({ maxLength: 200 }) }), body: StockIn },
       },
       async (req) => s.catalog.setItemStock(req.params.itemKey, req.body),
+    );
+    const ItemParams = Strict({ itemKey: Type.String({ maxLength: 200 }) });
+    r.post(
+      '/catalog/items/:itemKey/receipts',
+      { config: { access: 'operator' }, schema: { params: ItemParams, body: StockReceipt } },
+      async (req) => s.catalog.receiveStock(req.params.itemKey, req.body.quantity, req.body.reason ?? 'goods received'),
+    );
+    r.post(
+      '/catalog/items/:itemKey/corrections',
+      { config: { access: 'operator' }, schema: { params: ItemParams, body: StockCorrection } },
+      async (req) => s.catalog.correctStock(req.params.itemKey, req.body),
+    );
+    r.get(
+      '/catalog/items/:itemKey/movements',
+      { config: { access: 'operator' }, schema: { params: ItemParams, querystring: Strict(PageQuery) } },
+      async (req) => s.catalog.stockMovements(req.params.itemKey, req.query),
     );
   });
 }

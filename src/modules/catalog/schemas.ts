@@ -136,6 +136,19 @@ export const MediaIn = Strict({
 });
 
 export const StockIn = Strict({ logicalQuantity: Quantity, physicalQuantity: Type.Optional(Quantity) });
+const Reason = Type.String({ minLength: 1, maxLength: 500 });
+const Delta = Type.Integer({ minimum: -10_000_000, maximum: 10_000_000 });
+/** Goods arrived at the warehouse: both quantities go up. */
+export const StockReceipt = Strict({
+  quantity: Type.Integer({ minimum: 1, maximum: 10_000_000 }),
+  reason: Type.Optional(Reason),
+});
+/** A count, damage or loss: relative changes with the reason kept in the stock ledger. */
+export const StockCorrection = Strict({
+  logicalDelta: Type.Optional(Delta),
+  physicalDelta: Type.Optional(Delta),
+  reason: Reason,
+});
 
 const Mm = (max: number, description?: string) =>
   Type.Number({ minimum: 0, maximum: max, ...(description ? { description } : {}) });

@@ -17,6 +17,7 @@ import {
 } from './repo.ts';
 import { CASE_TYPES, type CaseType, isCaseType } from './casetypes.ts';
 import type { DeviceGeometry } from './devices.ts';
+import { stockMovements } from './stock.ts';
 
 /** A product's device and case type (null when it has none). */
 export interface ProductShape {
@@ -142,7 +143,9 @@ export function catalogService(deps: CatalogDeps) {
     return mustFind(found, 'Product', ref).detail;
   }
 
+  const stock = stockMovements(deps);
   const service = {
+    ...stock,
     async listProducts(orgId: string, page: PageRequest) {
       return listPage(cursors, page, {
         plural: 'products',

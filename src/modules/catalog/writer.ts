@@ -7,6 +7,7 @@ import { PRODUCT_CHANGED_JOB, type ProductChange } from './events.ts';
 import { type FileSource, type PreparedFile, formatOfName, prepareFile } from './files.ts';
 import { type ItemRow, type PrintSpec, type ProductRow, catalogWrites as w } from './repo.ts';
 import { STATUSES } from './schemas.ts';
+import { stockRepo } from './stock-repo.ts';
 
 /** Products created from this instant on carry a suffixed legacy SKU (spec: Product.legacyItemSKU). */
 export const SUFFIXED_SKU_FROM = new Date('2026-03-22T00:00:00Z');
@@ -111,6 +112,19 @@ export function productWriter(clock: Clock) {
 
   async function setStock(tx: Executor, item: ItemRow, logical: number, physical: number): Promise<boolean> {
     if (item.logical_quantity === logical && item.physical_quantity === physical) return false;
+    await stockRepo.insertMovements(tx, [
+      {
+        item_id: item.id,
+        kind: 'correct',
+        logical_delta: logical - item.logical_quantity,
+        physical_delta: physical - item.physical_quantity,
+        logical_after: logical,
+        physical_after: physical,
+        order_id: null,
+        reason: 'stock set by the catalog (import or set-stock)',
+        created_at: clock.now(),
+      },
+    ]);
     await w.updateItem(tx, item.id, {
       sku: item.sku,
       organization_id: item.organization_id,

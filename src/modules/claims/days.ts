@@ -59,12 +59,13 @@ export function addBusinessDays(date: Date, n: number): Date {
 
 /**
  * The first instant a package-missing claim can be filed: 00:00 Amsterdam on the later of the ship
- * day + 2 calendar days and the ship day + the last business day of the delivery window.
+ * day + 2 calendar days and the day after the delivery window's last business day. The window's
+ * last day is still a promised delivery day, so a claim on it would come before the promise ran out.
  */
 export function packageMissingOpens(shippedAt: Date, windowBusinessDays: number): { at: Date; date: string } {
   const shipDay = amsterdamDate(shippedAt);
   const calendar = addDays(shipDay, MIN_CALENDAR_DAYS);
-  const business = addBusinessDays(shipDay, windowBusinessDays);
+  const business = addDays(addBusinessDays(shipDay, windowBusinessDays), 1);
   const day = calendar.getTime() >= business.getTime() ? calendar : business;
   return { at: amsterdamMidnight(day), date: day.toISOString().slice(0, 10) };
 }

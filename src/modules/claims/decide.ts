@@ -6,7 +6,7 @@ import type { EvidenceService } from './evidence.ts';
 import { type ClaimlineRow, type ClaimRow, claimsRepo as repo } from './repo.ts';
 import type { DecideBody } from './schemas.ts';
 
-interface DecideDeps extends Pick<ClaimsDeps, 'db' | 'clock' | 'orders' | 'shipments'> {
+interface DecideDeps extends Pick<ClaimsDeps, 'db' | 'clock' | 'orders' | 'shipments' | 'billing'> {
   evidence: EvidenceService;
   findClaim: (orgId: string | null, ref: string) => Promise<ClaimRow | null>;
   changed: (tx: Executor, c: ClaimRow, type: 'claim.updated') => Promise<unknown>;
@@ -51,6 +51,46 @@ function matchLines(lines: ClaimlineRow[], decision: Decision) {
 /** Support's decision (operator API in production, the test helper in test). */
 export function claimDecisions(deps: DecideDeps) {
   const { db, clock, orders, shipments } = deps;
+
+  /**
+   * The refunded items at the price the order showed, per order, and (when the decision says so)
+   * the order's shipping costs. The ledger books each once: a claim's refund per order, an order's
+   * shipping once whichever claim refunds it.
+   */
+  async function creditRefunds(
+    tx: Executor,
+    claim: ClaimRow,
+    matched: Map<ClaimlineRow, Decision['claimlines'][number]>,
+    refundShipping: boolean,
+  ): Promise<void> {
+    const orderIds = [...new Set([...matched.keys()].map((l) => l.order_id))];
+    for (const orderId of orderIds) {
+      const order = (await orders.orderRow(tx, claim.organization_id, orderId))!;
+      const lines = await orders.orderlines(tx, orderId);
+      let items = 0;
+      for (const [line, d] of matched) {
+        if (line.order_id !== orderId || d.refundQuantity === 0) continue;
+        items += d.refundQuantity * lines.find((l) => l.line_index === line.orderline_index)!.unit_price_cents;
+      }
+      const base = { organizationId: claim.organization_id, storeId: order.store_id, orderId };
+      await deps.billing.creditRefund(tx, {
+        ...base,
+        source: `${claim.id}:${orderId}`,
+        claimId: claim.id,
+        amountCents: items,
+        description: `Refund, claim ${claim.id}`,
+      });
+      if (refundShipping)
+        await deps.billing.creditRefund(tx, {
+          ...base,
+          source: `shipping:${orderId}`,
+          claimId: claim.id,
+          amountCents: order.shipping_cents,
+          description: `Refund of shipping costs, claim ${claim.id}`,
+        });
+    }
+  }
+
   return {
     /**
      * Resolved when at least one item is awarded a replacement or refund, else rejected. Replaced
@@ -83,6 +123,7 @@ export function claimDecisions(deps: DecideDeps) {
             comment: d.comment,
           });
         }
+        await creditRefunds(tx, claim, matched, decision.refundShippingCosts);
         await repo.decide(tx, claim.id, {
           status,
           at: now,

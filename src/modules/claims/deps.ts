@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { Cursors } from '../../platform/http/pagination.ts';
 import type { BlobStore } from '../../platform/storage.ts';
+import type { BillingService } from '../billing/service.ts';
 import type { OrdersService } from '../orders/service.ts';
 import type { ShipmentsService } from '../shipments/service.ts';
 import type { ShippingService } from '../shipping/service.ts';
@@ -23,5 +24,6 @@ export interface ClaimsDeps {
   >;
   shipments: Pick<ShipmentsService, 'shipmentRow' | 'ordersOfShipment' | 'shipmentAddress'>;
   shipping: Pick<ShippingService, 'deliveryWindow'>;
+  billing: Pick<BillingService, 'creditRefund'>;
   events: EventsPort;
 }

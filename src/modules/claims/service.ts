@@ -340,7 +340,7 @@ export function claimsService(deps: ClaimsDeps) {
       });
     },
 
-    ...claimDecisions({ db, clock, orders, shipments, evidence, findClaim, changed }),
+    ...claimDecisions({ db, clock, orders, shipments, billing: deps.billing, evidence, findClaim, changed }),
   };
   return service;
 }

@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db/index.ts';
 import type { Worker } from '../../platform/jobs/worker.ts';
 import type { RateLimitStore } from '../../platform/ratelimit/index.ts';
 import type { BlobStore } from '../../platform/storage.ts';
+import type { BillingService } from '../billing/service.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import type { ClaimsService } from '../claims/service.ts';
 import type { ImagesService } from '../images/service.ts';
@@ -59,7 +60,15 @@ export interface DashboardPagesDeps {
   >;
   catalog: Pick<
     CatalogService,
-    'product' | 'findProduct' | 'mediaFile' | 'anyMediaFile' | 'operatorProduct' | 'changeProduct'
+    | 'product'
+    | 'findProduct'
+    | 'mediaFile'
+    | 'anyMediaFile'
+    | 'operatorProduct'
+    | 'changeProduct'
+    | 'receiveStock'
+    | 'correctStock'
+    | 'stockMovements'
   >;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
   orders: Pick<OrdersService, 'get' | 'find' | 'list' | 'findAddress' | 'startProduction'>;
@@ -80,4 +89,5 @@ export interface DashboardPagesDeps {
     | 'listEvents'
   >;
   requestLog: Pick<RequestLog, 'list' | 'get' | 'byRequestId'>;
+  billing: Pick<BillingService, 'ledger' | 'invoices' | 'invoicePdf'>;
 }

@@ -18,6 +18,7 @@ const PARTNER_NAV: Array<[string, string]> = [
   ['/dashboard/api-keys', 'API keys'],
   ['/dashboard/webhooks', 'Webhooks'],
   ['/dashboard/orders', 'Orders'],
+  ['/dashboard/billing', 'Billing'],
   ['/dashboard/claims', 'Claims'],
   ['/dashboard/renders', 'Renders'],
   ['/dashboard/requests', 'Request log'],
@@ -27,6 +28,7 @@ const PARTNER_NAV: Array<[string, string]> = [
 const CONSOLE_NAV: Array<[string, string]> = [
   ['/console', 'Organizations'],
   ['/console/catalog', 'Catalog'],
+  ['/console/stock', 'Stock'],
   ['/console/fulfilment', 'Fulfilment'],
   ['/console/claims', 'Claims'],
   ['/console/jobs', 'Jobs'],

@@ -13,6 +13,8 @@ import { installMultipart, required, value } from './forms.ts';
 import { field, form, html } from './html.ts';
 import { CSS, JS, type PageContext, page } from './layout.ts';
 import { partnerActivityPages } from './partner-activity.ts';
+import { partnerBillingPages } from './partner-billing.ts';
+import { consoleStockPages } from './console-stock.ts';
 import { partnerIntegrationPages } from './partner-integration.ts';
 import { partnerStructurePages } from './partner-structure.ts';
 import { requestLogPages } from './request-log.ts';
@@ -262,6 +264,8 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     partnerStructurePages(r);
     partnerIntegrationPages(r);
     partnerActivityPages(r);
+    partnerBillingPages(r);
+    consoleStockPages(r);
     consoleOrgPages(r);
     consolePages(r);
     requestLogPages(r);

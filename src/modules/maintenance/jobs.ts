@@ -14,6 +14,7 @@ export function registerMaintenanceJobs(s: MaintenanceDeps): void {
       await s.webhooks.purgeExpiredEvents(now);
       await s.requestLog.purgeBefore(new Date(now.getTime() - s.config.requestLogRetentionDays * 24 * HOUR));
       await jobsRepo.purgeSucceeded(s.db, new Date(now.getTime() - 7 * 24 * HOUR));
+      await s.billing.issueMonthlyInvoices();
       await scheduleMaintenance(s, new Date(now.getTime() + HOUR));
     },
   });

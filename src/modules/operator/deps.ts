@@ -20,6 +20,8 @@ export interface OperatorDeps {
     | 'setRendertokenLimit'
     | 'listAccounts'
     | 'createAccount'
+    | 'createIntegrator'
+    | 'listIntegrators'
     | 'listBrands'
     | 'createBrand'
     | 'listStores'

@@ -9,6 +9,7 @@ import {
   CreateAccount,
   CreateApiKey,
   CreateBrand,
+  CreateIntegrator,
   CreateOrganization,
   CreateStore,
   SetRateLimits,
@@ -86,6 +87,12 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
     async (req) => o.setRendertokenLimit(req.params.organizationReference, req.body.limit),
   );
 
+  r.get('/integrators', { config: { access: 'operator' }, schema: { querystring: Strict(PageQuery) } }, async (req) =>
+    o.listIntegrators(req.query),
+  );
+  r.post('/integrators', { config: { access: 'operator' }, schema: { body: CreateIntegrator } }, async (req) =>
+    o.createIntegrator(req.body),
+  );
   r.get(
     '/organizations/:organizationReference/accounts',
     { config: { access: 'operator' }, schema: { params: OrgParams, querystring: Strict(PageQuery) } },

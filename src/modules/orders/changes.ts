@@ -8,8 +8,9 @@ import { enqueueOrderCallback } from './callback.ts';
 import type { OrdersDeps } from './deps.ts';
 import { type OrderlineRow, type OrderRow, type OrderStatus, ordersRepo as repo } from './repo.ts';
 import { isOpen, orderViewIn, repriceShipping } from './view.ts';
+import { stockLines } from './writer.ts';
 
-interface ChangeDeps extends Pick<OrdersDeps, 'db' | 'clock' | 'organization' | 'events'> {
+interface ChangeDeps extends Pick<OrdersDeps, 'db' | 'clock' | 'organization' | 'events' | 'catalog' | 'billing'> {
   writable: (store: StoreRecord) => void;
   storeOf: (ex: Executor, o: OrderRow) => Promise<StoreRecord>;
 }
@@ -80,6 +81,10 @@ export function orderChanges(deps: ChangeDeps) {
           if (w.canceledQuantity !== line.canceled_quantity) updates.push({ line, to: w.canceledQuantity });
         }
         if (updates.length === 0) return; // a repeat of an earlier request
+        await deps.catalog.releaseStock(tx, {
+          orderId: order.id,
+          lines: updates.map((u) => ({ productId: u.line.product_id, quantity: u.to - u.line.canceled_quantity })),
+        });
         for (const u of updates) {
           await repo.setCanceled(tx, order.id, u.line.line_index, u.to);
           u.line.canceled_quantity = u.to;
@@ -133,13 +138,15 @@ export function orderChanges(deps: ChangeDeps) {
 
     async startProduction(o: OrderRow): Promise<void> {
       await db.tx(async (tx) => {
-        const { order, store } = await lockOrder(tx, o);
+        const { order, lines, store } = await lockOrder(tx, o);
         if (order.status !== 'pending' && order.status !== 'preorder') {
           throw conflict(
             'order_not_pending',
             `Order ${order.id} is ${order.status}; only pending and preorder orders can go into production`,
           );
         }
+        // The account pays now: products and shipping as the order shows them (billing module).
+        await deps.billing.chargeOrder(tx, order, lines);
         await repo.setStatus(tx, order.id, 'in_production', clock.now());
         await changed(tx, order, store);
       });
@@ -223,6 +230,8 @@ export function orderChanges(deps: ChangeDeps) {
           address: { id: addressId, organization_id: r.organizationId, fields: r.address, created_at: now },
         },
       ]);
+      // Support promised these items: they are reserved even when that takes the stock below zero.
+      await deps.catalog.reserveStock(tx, [stockLines({ order, lines })], { mayOversell: true });
       await events.record(tx, {
         organizationId: r.organizationId,
         type: 'order.created',

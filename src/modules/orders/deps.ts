@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { Cursors } from '../../platform/http/pagination.ts';
+import type { BillingService } from '../billing/service.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import type { ImagesService } from '../images/service.ts';
 import type { OrganizationService } from '../organization/service.ts';
@@ -15,7 +16,11 @@ export interface OrdersDeps {
     OrganizationService,
     'cachedStoreRow' | 'storeRowIn' | 'findBrand' | 'nextOrderNumber' | 'takeOrderNumbers'
   >;
-  catalog: Pick<CatalogService, 'orderableProducts' | 'packagingForOrganization'>;
+  catalog: Pick<
+    CatalogService,
+    'orderableProducts' | 'packagingForOrganization' | 'reserveStock' | 'releaseStock' | 'shipStock'
+  >;
   images: Pick<ImagesService, 'imagesForOrganization'>;
   events: EventsPort;
+  billing: Pick<BillingService, 'chargeOrder'>;
 }

@@ -34,7 +34,7 @@ export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService })
         response: { 200: Open({ order: Open({ reference: Reference('Order') }) }), ...errors(403, 409) },
       },
     },
-    async (req) => ({ order: await s.orders.create(org(req), req.body) }),
+    async (req) => ({ order: await s.orders.create(org(req), req.body, req.principal.integratorCode ?? null) }),
   );
 
   r.get(

@@ -58,6 +58,9 @@ export const OrderOut = Open({
   legacyOrderCode: Type.String({ description: '`<store code>-<number>`, the V1-style reference' }),
   shipmentReference: Nullable(Reference('Shipment')),
   replacementForClaimReference: Nullable(Reference('Claim')),
+  viaStoreCode: Nullable(
+    Type.String({ description: 'Code of the integrator whose API key created the order (extension); null otherwise' }),
+  ),
   prices: Open({ products: Cents, shipping: Cents, total: Cents }),
 });
 

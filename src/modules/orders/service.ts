@@ -59,7 +59,7 @@ export function ordersService(deps: OrdersDeps) {
   const orderRow = async (orgId: string | null, ref: string) =>
     isReference('Order', ref) ? repo.order(db, orgId, ref) : null;
 
-  const writer = orderWriter({ db, events: deps.events, organization });
+  const writer = orderWriter({ db, events: deps.events, organization, catalog: deps.catalog });
   const changes = orderChanges({
     ...deps,
     writable,
@@ -67,7 +67,12 @@ export function ordersService(deps: OrdersDeps) {
   });
 
   const service = {
-    async create(orgId: string, body: Static<typeof CreateOrderBody>): Promise<{ reference: string }> {
+    /** `viaStoreCode`: the integrator code of the key that creates the order, if any. */
+    async create(
+      orgId: string,
+      body: Static<typeof CreateOrderBody>,
+      viaStoreCode: string | null = null,
+    ): Promise<{ reference: string }> {
       const input = body.order;
       const f = 'body.order';
       const store = await intake.store(orgId, input, f);
@@ -158,7 +163,7 @@ export function ordersService(deps: OrdersDeps) {
             shipment_id: null,
             replacement_for_claim_id: null,
             replaces_order_id: null,
-            via_store_code: null,
+            via_store_code: viaStoreCode,
             created_at: now,
           },
           lines,
@@ -282,6 +287,19 @@ export function ordersService(deps: OrdersDeps) {
      * transaction: each order's `order.shipped` event and its order-updated callback.
      */
     async markShipped(tx: Executor, orders: OrderRow[], shipmentId: string, store: StoreRecord, at: Date) {
+      const lines = await repo.lines(
+        tx,
+        orders.map((o) => o.id),
+      );
+      await deps.catalog.shipStock(
+        tx,
+        orders.map((o) => ({
+          orderId: o.id,
+          lines: lines
+            .filter((l) => l.order_id === o.id)
+            .map((l) => ({ productId: l.product_id, quantity: l.quantity - l.canceled_quantity - l.shipped_quantity })),
+        })),
+      );
       for (const o of orders) {
         await repo.markShipped(tx, o.id, shipmentId, at);
         await deps.events.record(tx, {

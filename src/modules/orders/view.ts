@@ -42,6 +42,7 @@ export function toOrder(o: OrderRow, lines: OrderlineRow[], storeCode: string) {
     legacyOrderCode: `${storeCode}-${o.order_number}`,
     shipmentReference: o.shipment_id,
     replacementForClaimReference: o.replacement_for_claim_id,
+    viaStoreCode: o.via_store_code,
     prices: { products, shipping: o.shipping_cents, total: products + o.shipping_cents },
   };
 }

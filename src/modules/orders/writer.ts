@@ -11,6 +11,11 @@ export interface NewOrder {
 }
 
 const MAX_BATCH = 64;
+
+export const stockLines = (o: { order: { id: string }; lines: OrderlineRow[] }) => ({
+  orderId: o.order.id,
+  lines: o.lines.map((l) => ({ productId: l.product_id, quantity: l.quantity })),
+});
 /** Batches written at the same time: one fills while the other commits. */
 const MAX_WRITING = 2;
 
@@ -18,11 +23,11 @@ const MAX_WRITING = 2;
  * Group commit for order creation. An order arriving while batches are being written waits for the
  * next one; each batch takes its order numbers in one statement (per store, outside the
  * transaction, so no store row stays locked until commit) and writes its orders, lines, addresses
- * and `order.created` events in one transaction of two statements. An order alone is written at
+ * and `order.created` events, and reserves their stock, in one transaction. An order alone is written at
  * once. When a batch fails (a customIdentifier already taken, say), its orders are written one by
  * one, so that only the order at fault fails; the numbers the batch took stay unused.
  */
-export function orderWriter(deps: Pick<OrdersDeps, 'db' | 'events' | 'organization'>) {
+export function orderWriter(deps: Pick<OrdersDeps, 'db' | 'events' | 'organization' | 'catalog'>) {
   type Waiting = NewOrder & { done: (err: unknown) => void };
   const queue: Waiting[] = [];
   let writing = 0;
@@ -38,6 +43,8 @@ export function orderWriter(deps: Pick<OrdersDeps, 'db' | 'events' | 'organizati
       return { ...b, order: { ...b.order, order_number } };
     });
     await deps.db.tx(async (tx) => {
+      // Out of stock refuses the batch; written one by one, only the order that found no stock fails.
+      await deps.catalog.reserveStock(tx, items.map(stockLines));
       await repo.insertOrders(tx, items);
       await deps.events.recordMany(
         tx,

@@ -1,3 +1,4 @@
+import { newReference } from '../../platform/ids.ts';
 import { type Executor, prepared } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 import type { Principal, RateLimitOverrides } from '../../platform/http/auth.ts';
@@ -16,6 +17,8 @@ export interface AccountRow {
   organization_id: string;
   name: string;
   balance_cents: number;
+  simulated_balance_cents: number;
+  prepaid: boolean;
   payment_term_days: number;
   legal_entity_name: string;
   vat_number: string | null;
@@ -46,8 +49,16 @@ export interface StoreRow {
   callback_url: string | null;
   created_at: Date;
 }
+export interface IntegratorRow {
+  id: string;
+  seq: number;
+  code: string;
+  name: string;
+  created_at: Date;
+}
 export interface ApiKeyRow {
   id: string;
+  integrator_id: string | null;
   seq: number;
   organization_id: string;
   name: string;
@@ -104,15 +115,16 @@ export const organizationRepo = {
     return rows.length === 1;
   },
 
-  async insertAccount(ex: Executor, a: Omit<AccountRow, 'seq'>) {
+  async insertAccount(ex: Executor, a: Omit<AccountRow, 'seq' | 'simulated_balance_cents'>) {
     await ex.query(
-      `INSERT INTO accounts (id, organization_id, name, balance_cents, payment_term_days, legal_entity_name, vat_number, billing_address, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO accounts (id, organization_id, name, balance_cents, prepaid, payment_term_days, legal_entity_name, vat_number, billing_address, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         a.id,
         a.organization_id,
         a.name,
         a.balance_cents,
+        a.prepaid,
         a.payment_term_days,
         a.legal_entity_name,
         a.vat_number,
@@ -120,6 +132,13 @@ export const organizationRepo = {
         a.created_at,
       ],
     );
+    // The balance is the sum of the ledger (billing module): a starting balance is its first entry.
+    if (a.balance_cents !== 0)
+      await ex.query(
+        `INSERT INTO ledger_entries (id, organization_id, account_id, kind, amount_cents, source, description, created_at)
+         VALUES ($1, $2, $3, 'opening', $4, $3, 'Opening balance', $5)`,
+        [newReference('Ledgerentry'), a.organization_id, a.id, a.balance_cents, a.created_at],
+      );
   },
   accounts: (ex: Executor, orgId: string, ks: Keyset) => pageIn<AccountRow>(ex, 'accounts', orgId, ks),
   account: (ex: Executor, orgId: string, id: string) => oneIn<AccountRow>(ex, 'accounts', orgId, id),
@@ -298,12 +317,30 @@ export const organizationRepo = {
       hint: string;
       readOnly: boolean;
       createdAt: Date;
+      integratorId?: string | null;
     },
   ) {
     await ex.query(
-      'INSERT INTO api_keys (id, organization_id, name, key_hash, hint, read_only, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [k.id, k.organizationId, k.name, k.hash, k.hint, k.readOnly, k.createdAt],
+      'INSERT INTO api_keys (id, organization_id, name, key_hash, hint, read_only, created_at, integrator_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [k.id, k.organizationId, k.name, k.hash, k.hint, k.readOnly, k.createdAt, k.integratorId ?? null],
     );
+  },
+  async insertIntegrator(ex: Executor, i: Omit<IntegratorRow, 'seq'>): Promise<boolean> {
+    const rows = await ex.query(
+      'INSERT INTO integrators (id, code, name, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (code) DO NOTHING RETURNING id',
+      [i.id, i.code, i.name, i.created_at],
+    );
+    return rows.length === 1;
+  },
+  async integrators(ex: Executor, ks: Keyset): Promise<IntegratorRow[]> {
+    return ex.query<IntegratorRow>(
+      'SELECT * FROM integrators WHERE ($1::bigint IS NULL OR seq < $1) ORDER BY seq DESC LIMIT $2',
+      [ks.after, ks.limit],
+    );
+  },
+  /** By code or reference. */
+  async integrator(ex: Executor, key: string): Promise<IntegratorRow | null> {
+    return (await ex.query<IntegratorRow>('SELECT * FROM integrators WHERE code = $1 OR id = $1', [key]))[0] ?? null;
   },
   apiKeys: (ex: Executor, orgId: string, ks: Keyset) => pageIn<ApiKeyRow>(ex, 'api_keys', orgId, ks),
   apiKey: (ex: Executor, orgId: string, id: string) => oneIn<ApiKeyRow>(ex, 'api_keys', orgId, id),
@@ -316,8 +353,9 @@ export const organizationRepo = {
   },
   async principalByHash(ex: Executor, hash: string): Promise<Principal | null> {
     const rows = await ex.query(
-      `SELECT k.id, k.organization_id, k.name, k.read_only, o.rate_limits
+      `SELECT k.id, k.organization_id, k.name, k.read_only, o.rate_limits, i.code AS integrator_code
        FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+       LEFT JOIN integrators i ON i.id = k.integrator_id
        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [hash],
     );
@@ -329,6 +367,7 @@ export const organizationRepo = {
           keyName: r.name,
           readOnly: r.read_only,
           rateLimits: r.rate_limits,
+          integratorCode: r.integrator_code,
         }
       : null;
   },

@@ -10,7 +10,14 @@ export const Account = Open({
   reference: Reference('Account'),
   name: Type.String(),
   balance: Type.Integer({ description: 'EUR cents; negative when money is owed' }),
+  prepaid: Type.Boolean({ description: 'Prepaid accounts pay before production; the others are invoiced monthly' }),
   paymentTermDays: Type.Integer(),
+  wouldBeBalance: Nullable(
+    Type.Integer({
+      description:
+        'Test environment only: EUR cents the ledger would hold in production (nothing is charged there); null in production',
+    }),
+  ),
   legalEntity: Open({ name: Type.String(), vatNumber: Nullable(Type.String()) }),
   billingAddress: AddressOut,
   created: Timestamp,
@@ -62,6 +69,7 @@ export const CreateAccount = Strict({
   name: Name,
   paymentTermDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
   balance: Type.Optional(Type.Integer()),
+  prepaid: Type.Optional(Type.Boolean()),
   legalEntity: Strict({ name: Name, vatNumber: Type.Optional(Type.String({ maxLength: 30 })) }),
   billingAddress: AddressIn,
 });
@@ -94,7 +102,16 @@ export const UpdateStore = Strict({
   combinedAddress: Type.Optional(Nullable(AddressIn)),
   callbackUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
 });
-export const CreateApiKey = Strict({ name: Name, readOnly: Type.Optional(Type.Boolean()) });
+export const CreateApiKey = Strict({
+  name: Name,
+  readOnly: Type.Optional(Type.Boolean()),
+  /** Operator only: issue the key through an integrator (its code or reference). */
+  integrator: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
+export const CreateIntegrator = Strict({
+  code: Type.String({ pattern: '^[A-Za-z0-9_-]{2,30}$' }),
+  name: Name,
+});
 const Limit = Strict({ quota: Type.Integer({ minimum: 1 }), windowSeconds: Type.Integer({ minimum: 1 }) });
 export const SetRateLimits = Strict({
   default: Type.Optional(Limit),

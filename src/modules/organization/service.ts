@@ -10,6 +10,7 @@ import { checkCallbackUrl } from '../../platform/http/targets.ts';
 import {
   type AccountRow,
   type ApiKeyRow,
+  type IntegratorRow,
   type BrandRow,
   type OrganizationRow,
   type StoreRow,
@@ -26,11 +27,15 @@ export const toOrganization = (o: OrganizationRow) => ({
   name: o.name,
   created: o.created_at.toISOString(),
 });
-export const toAccount = (a: AccountRow) => ({
+export const accountView = (env: string) => (a: AccountRow) => ({
   reference: a.id,
   name: a.name,
   balance: a.balance_cents,
+  /** Prepaid accounts pay before production; the others are invoiced monthly, due in paymentTermDays. */
+  prepaid: a.prepaid,
   paymentTermDays: a.payment_term_days,
+  /** Test environment only: what the ledger would hold in production (never charged); null in production. */
+  wouldBeBalance: env === 'test' ? a.simulated_balance_cents : null,
   legalEntity: { name: a.legal_entity_name, vatNumber: a.vat_number },
   billingAddress: a.billing_address,
   created: a.created_at.toISOString(),
@@ -64,9 +69,17 @@ export const toApiKey = (k: ApiKeyRow) => ({
   name: k.name,
   hint: k.hint,
   readOnly: k.read_only,
+  integratorReference: k.integrator_id,
   created: k.created_at.toISOString(),
   lastUsed: iso(k.last_used_at),
   revoked: iso(k.revoked_at),
+});
+
+export const toIntegrator = (i: Omit<IntegratorRow, 'seq'>) => ({
+  reference: i.id,
+  code: i.code,
+  name: i.name,
+  created: i.created_at.toISOString(),
 });
 
 export type OrganizationService = ReturnType<typeof organizationService>;
@@ -129,26 +142,29 @@ export function organizationService(deps: OrganizationDeps) {
       return listPage(cursors, page, {
         plural: 'accounts',
         load: (ks) => repo.accounts(db, orgId, ks),
-        item: toAccount,
+        item: accountView(deps.config.env),
       });
     },
     async account(orgId: string, ref: string) {
-      return toAccount(await mustExist('Account', ref, (id) => repo.account(db, orgId, id)));
+      return accountView(deps.config.env)(await mustExist('Account', ref, (id) => repo.account(db, orgId, id)));
     },
     async createAccount(orgId: string, input: Static<typeof CreateAccount>) {
       await service.organizationRow(orgId);
       const id = newReference('Account');
-      await repo.insertAccount(db, {
-        id,
-        organization_id: orgId,
-        name: input.name,
-        balance_cents: input.balance ?? 0,
-        payment_term_days: input.paymentTermDays ?? 14,
-        legal_entity_name: input.legalEntity.name,
-        vat_number: input.legalEntity.vatNumber ?? null,
-        billing_address: input.billingAddress,
-        created_at: clock.now(),
-      });
+      await db.tx((tx) =>
+        repo.insertAccount(tx, {
+          id,
+          organization_id: orgId,
+          name: input.name,
+          balance_cents: input.balance ?? 0,
+          prepaid: input.prepaid ?? false,
+          payment_term_days: input.paymentTermDays ?? 14,
+          legal_entity_name: input.legalEntity.name,
+          vat_number: input.legalEntity.vatNumber ?? null,
+          billing_address: input.billingAddress,
+          created_at: clock.now(),
+        }),
+      );
       return service.account(orgId, id);
     },
 
@@ -311,8 +327,26 @@ export function organizationService(deps: OrganizationDeps) {
       });
     },
     /** The secret is returned here once and never stored: only its hash is. */
-    async createApiKey(orgId: string, input: { name: string; readOnly?: boolean }) {
+    /** Operator: a partner app acting for many organizations, known on orders by its code. */
+    async createIntegrator(input: { code: string; name: string }) {
+      const row = { id: newReference('Integrator'), code: input.code, name: input.name, created_at: clock.now() };
+      if (!(await repo.insertIntegrator(db, row)))
+        throw conflict('integrator_code_in_use', `An integrator with code ${input.code} is already registered`);
+      return { integrator: toIntegrator(row) };
+    },
+    async listIntegrators(page: PageRequest) {
+      return listPage(cursors, page, {
+        plural: 'integrators',
+        load: (ks) => repo.integrators(db, ks),
+        item: (i: IntegratorRow) => toIntegrator(i),
+      });
+    },
+    /** `integrator` (operator only): its code or reference; orders created with the key record its code. */
+    async createApiKey(orgId: string, input: { name: string; readOnly?: boolean; integrator?: string }) {
       await service.organizationRow(orgId);
+      const integrator = input.integrator === undefined ? null : await repo.integrator(db, input.integrator);
+      if (input.integrator !== undefined && !integrator)
+        throw badRequest(`body.integrator ${input.integrator} is neither an integrator code nor a reference`);
       const secret = generateApiKey(deps.config.env);
       const id = newReference('Apikey');
       await repo.insertApiKey(db, {
@@ -323,6 +357,7 @@ export function organizationService(deps: OrganizationDeps) {
         hint: `${secret.slice(0, 12)}…`,
         readOnly: input.readOnly ?? false,
         createdAt: clock.now(),
+        integratorId: integrator?.id ?? null,
       });
       const key = await mustExist('Apikey', id, (k) => repo.apiKey(db, orgId, k));
       return { apiKey: { ...toApiKey(key), secret } };

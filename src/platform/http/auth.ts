@@ -14,6 +14,8 @@ export interface Principal {
   keyName: string;
   readOnly: boolean;
   rateLimits: RateLimitOverrides | null;
+  /** The integrator the key was issued through (its code goes on the orders it creates), or null. */
+  integratorCode?: string | null;
 }
 
 export interface KeyResolver {

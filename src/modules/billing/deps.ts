@@ -1,0 +1,14 @@
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Db } from '../../platform/db/index.ts';
+import type { Cursors } from '../../platform/http/pagination.ts';
+import type { OrganizationService } from '../organization/service.ts';
+
+/** What the billing module uses from other modules, and nothing more. */
+export interface BillingDeps {
+  db: Db;
+  clock: Clock;
+  cursors: Cursors;
+  config: Pick<Config, 'env' | 'publicBaseUrl'>;
+  organization: Pick<OrganizationService, 'storeRowIn'>;
+}

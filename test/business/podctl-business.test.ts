@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { OPERATOR_TOKEN, type TestApp, createTestApp } from '../support/app.ts';
+import { products } from '../orders/helpers.ts';
+
+const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
+
+async function podctl(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  const [code] = (await once(child, 'close')) as [number];
+  return { code, stdout, stderr };
+}
+
+describe('podctl: stock, ledger, integrators', () => {
+  let t: TestApp;
+  let run: (...args: string[]) => ReturnType<typeof podctl>;
+  let dataDir: string;
+  before(async () => {
+    t = await createTestApp();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    dataDir = mkdtempSync(join(tmpdir(), 'podctl-'));
+    run = (...args) => podctl(['--url', url, ...args], { DATA_DIR: dataDir, OPERATOR_TOKEN });
+  });
+  after(async () => {
+    await t.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('receives and corrects stock with a reason and reads the ledger back', async () => {
+    const [{ sku }] = await t.db.query<{ sku: string }>(
+      'SELECT i.sku FROM items i JOIN products p ON p.item_id = i.id WHERE p.id = $1',
+      [products(t).protector],
+    );
+    const rec = await run('stock', 'receive', sku, '20', '--reason', 'delivery 4711', '--json');
+    assert.equal(rec.code, 0, rec.stderr);
+    const before = JSON.parse(rec.stdout).item;
+    const cor = await run('stock', 'correct', sku, '--physical', '-1', '--logical', '-1', '--reason', 'one cracked');
+    assert.equal(cor.code, 0, cor.stderr);
+    const noReason = await run('stock', 'correct', sku, '--physical', '-1');
+    assert.notEqual(noReason.code, 0);
+    const bad = await run('stock', 'receive', sku, 'lots');
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /whole number/);
+    const ledger = await run('stock', 'ledger', sku, '--limit', '2', '--json');
+    assert.equal(ledger.code, 0, ledger.stderr);
+    const m = JSON.parse(ledger.stdout).movements;
+    assert.deepEqual(
+      m.map((x: any) => [x.kind, x.reason, x.physicalAfter]),
+      [
+        ['correct', 'one cracked', before.physicalQuantity - 1],
+        ['receive', 'delivery 4711', before.physicalQuantity],
+      ],
+    );
+  });
+
+  it('records a payment and shows the ledger; registers an integrator and issues a key through it', async () => {
+    const [{ account_id }] = await t.db.query<{ account_id: string }>(
+      "SELECT account_id FROM stores WHERE code = 'DEMO1'",
+    );
+    const pay = await run('ledger', 'payment', account_id, '5000', '--note', 'bank transfer', '--json');
+    assert.equal(pay.code, 0, pay.stderr);
+    const show = await run('ledger', 'show', account_id, '--json');
+    assert.equal(show.code, 0, show.stderr);
+    assert.equal(JSON.parse(show.stdout).entries[0].kind, 'payment');
+    const created = await run('integrators', 'create', '--code', 'CLIAPP', '--name', 'CLI App', '--json');
+    assert.equal(created.code, 0, created.stderr);
+    const key = await run('keys', 'create', 'DEMO1', '--name', 'via cli app', '--integrator', 'CLIAPP', '--json');
+    assert.equal(key.code, 0, key.stderr);
+    assert.equal(JSON.parse(key.stdout).apiKey.integratorReference, JSON.parse(created.stdout).integrator.reference);
+  });
+});

@@ -148,7 +148,7 @@ async function main() {
     'nice',
     [
       '-n',
-      '10',
+      process.env.MOCKUP_NICE ?? '10',
       'blender',
       '-b',
       '--factory-startup',

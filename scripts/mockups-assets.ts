@@ -109,7 +109,9 @@ export async function finish(src: string, dst: string, backMm: [number, number])
     uvOut.set(copy);
   }
   mkdirSync(dst, { recursive: true });
+  // Denoising is off in Cycles; a 3x3 median takes the sampling speckle out of the plate.
   await sharp(bg, { raw: { width: W, height: H, channels: 3 } })
+    .median(3)
     .webp({ quality: 82, effort: 6 })
     .toFile(join(dst, 'background.webp'));
   // 16 samples leave grain in the light passes; a light blur removes it (the mask stays sharp).

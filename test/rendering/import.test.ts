@@ -268,6 +268,52 @@ describe('operator import of scenes, perspectives and compositions', () => {
         /format/,
       ],
       [{ scenes: [], surprise: true }, /surprise/],
+      [
+        {
+          ...good,
+          compositions: [
+            {
+              ...good.compositions[0],
+              key: 'x9',
+              template: { generate: { kind: 'scene', scene: 'moon', view: 'left' } },
+            },
+          ],
+        },
+        /scene moon, view left has not been baked for galaxy-s24/,
+      ],
+      [
+        {
+          ...good,
+          compositions: [
+            {
+              ...good.compositions[0],
+              key: 'x10',
+              productReference: d.protector,
+              template: { generate: { kind: 'front' } },
+            },
+          ],
+        },
+        /has no device geometry or case type/,
+      ],
+      [
+        {
+          ...good,
+          compositions: [
+            {
+              ...good.compositions[0],
+              key: 'x11',
+              template: {
+                background: 'AAAA',
+                uv: 'AAAA',
+                layers: 'AAAA',
+                backMm: [70, 150],
+                material: { baseHex: 'red' },
+              },
+            },
+          ],
+        },
+        /material/,
+      ],
     ];
     for (const [body, message] of bad) {
       const res = await operator(t, 'POST', '/rendering/import', body);

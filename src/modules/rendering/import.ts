@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { pgErrorCode } from '../../platform/db/index.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { RenderingDeps } from './deps.ts';
-import type { Generator } from './generated.ts';
+import { type Generator, MOCKUP_ASSETS } from './generated.ts';
 import type { Material, PrintArea } from './renderer.ts';
 import { checkPrintArea } from './templates.ts';
 import { renderingRepo as repo } from './repo.ts';
@@ -121,6 +123,28 @@ async function storeTemplate(deps: RenderingDeps, at: string, t: TemplateImport)
   };
 }
 
+/** A template to be drawn needs a product with geometry, and a scene template its baked assets. */
+async function checkGenerated(deps: RenderingDeps, compositions: CompositionImport[]) {
+  const wanted = compositions.filter((c) => 'generate' in c.template);
+  if (wanted.length === 0) return;
+  const shapes = await deps.catalog.productShapes(wanted.map((c) => c.productReference));
+  for (const [i, c] of compositions.entries()) {
+    if (!('generate' in c.template)) continue;
+    const at = `compositions[${i}].template.generate`;
+    const shape = shapes.get(c.productReference);
+    if (!shape) continue; // an unknown product is refused with the other references
+    if (!shape.device || !shape.caseType)
+      throw badRequest(
+        `${at}: product ${c.productReference} has no device geometry or case type to draw a mockup from`,
+      );
+    const g = c.template.generate;
+    if (g.kind === 'scene' && !existsSync(join(MOCKUP_ASSETS, g.scene, g.view, shape.device.key, 'template.json')))
+      throw badRequest(
+        `${at}: scene ${g.scene}, view ${g.view} has not been baked for ${shape.device.key} (npm run mockups:assets)`,
+      );
+  }
+}
+
 /**
  * Operator import of scenes, perspectives and compositions with their template assets. Rows are
  * keyed by the operator's `key`, so importing again updates them; the demo seed uses it too.
@@ -129,6 +153,7 @@ async function storeTemplate(deps: RenderingDeps, at: string, t: TemplateImport)
  */
 export async function importRendering(deps: RenderingDeps, input: RenderingImport) {
   const assets = new Map<string, StoredTemplate>();
+  await checkGenerated(deps, input.compositions ?? []);
   for (const [i, c] of (input.compositions ?? []).entries())
     assets.set(c.key, await storeTemplate(deps, `compositions[${i}].template`, c.template));
   const now = deps.clock.now();

@@ -314,6 +314,17 @@ describe('operator import of scenes, perspectives and compositions', () => {
         },
         /material/,
       ],
+      [
+        { ...good, compositions: [{ ...good.compositions[0], key: 'x12', template: { background: 'AAAA' } }] },
+        /needs \{background, uv, layers, material, backMm\}, \{generate\} or .*missing mask, printArea/,
+      ],
+      [
+        {
+          ...good,
+          compositions: [{ ...good.compositions[0], key: 'x13', template: { uv: 'AAAA', background: 'AAAA' } }],
+        },
+        /a UV-mapped template also needs layers, material, backMm/,
+      ],
     ];
     for (const [body, message] of bad) {
       const res = await operator(t, 'POST', '/rendering/import', body);

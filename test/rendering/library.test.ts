@@ -221,3 +221,24 @@ describe('scenes, perspectives and compositions', () => {
     assert.equal((await call(t, 'GET', `/v2/compositions/${d.studio}`)).statusCode, 404);
   });
 });
+
+describe('every print product has a composition', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it('gives every case with a device its straight-on shot', async () => {
+    const missing = await t.db.query(
+      `SELECT p.name FROM products p JOIN productgroups g ON g.id = p.productgroup_id
+        WHERE p.printable AND p.device_key IS NOT NULL AND g.case_type IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM compositions c WHERE c.product_id = p.id)`,
+    );
+    assert.deepEqual(missing, []);
+    const [{ n }] = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM compositions WHERE generator->>'kind' = 'front'`,
+    );
+    assert.ok(n >= 300, `${n} straight-on compositions`);
+  });
+});

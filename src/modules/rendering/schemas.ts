@@ -115,33 +115,37 @@ export const ImportComposition = Strict({
   perspectiveKey: Key,
   tokenCost: Type.Integer({ minimum: 0, maximum: 100_000 }),
   available: Type.Optional(Type.Boolean()),
-  template: Type.Union([
-    Strict({
-      background: Base64,
-      mask: Base64,
-      overlay: Type.Optional(Nullable(Base64)),
-      printArea: Strict({
+  /**
+   * One of: `{background, uv, layers, material, backMm}` (UV-mapped), `{generate}` (drawn from the
+   * product), or the old `{background, mask, overlay?, printArea}`. One object with optional parts,
+   * so a mistake in a part is named (a union would only say that no variant matched).
+   */
+  template: Strict({
+    background: Type.Optional(Base64),
+    mask: Type.Optional(Base64),
+    overlay: Type.Optional(Nullable(Base64)),
+    printArea: Type.Optional(
+      Strict({
         x: Type.Integer({ minimum: 0 }),
         y: Type.Integer({ minimum: 0 }),
         width: Type.Integer({ minimum: 2 }),
         height: Type.Integer({ minimum: 2 }),
         rotation: Type.Number({ minimum: -360, maximum: 360 }),
       }),
-    }),
-    Strict({
-      background: Base64,
-      uv: Base64,
-      layers: Base64,
-      backMm: Type.Tuple([Type.Number({ minimum: 1, maximum: 1000 }), Type.Number({ minimum: 1, maximum: 1000 })]),
-      material: ImportMaterial,
-    }),
-    Strict({
-      generate: Type.Union([
+    ),
+    uv: Type.Optional(Base64),
+    layers: Type.Optional(Base64),
+    backMm: Type.Optional(
+      Type.Tuple([Type.Number({ minimum: 1, maximum: 1000 }), Type.Number({ minimum: 1, maximum: 1000 })]),
+    ),
+    material: Type.Optional(ImportMaterial),
+    generate: Type.Optional(
+      Type.Union([
         Strict({ kind: Type.Literal('front') }),
         Strict({ kind: Type.Literal('scene'), scene: Key, view: Key }),
       ]),
-    }),
-  ]),
+    ),
+  }),
 });
 export const ImportRendering = Strict({
   scenes: Type.Optional(Type.Array(ImportScene, { maxItems: 500 })),

@@ -26,6 +26,8 @@ const VIEWS = {
   left: { name: 'Angled from the left', elevation: 52, azimuth: -28, distance: 2.7 },
   right: { name: 'Angled from the right', elevation: 40, azimuth: 32, distance: 2.9 },
 };
+/** Exposure: the linear level the scene's surroundings are brought to (light scenes brighter). */
+const EXPOSURE: Record<string, number> = { studio: 0.42, desk: 0.3, marble: 0.5 };
 const SCENES: Array<Omit<BakedScene, 'views' | 'devices'>> = [
   {
     key: 'studio',
@@ -51,7 +53,7 @@ async function read16(file: string) {
 }
 
 /** Turns one bake's linear passes into the template files. */
-export async function finish(src: string, dst: string, backMm: [number, number]) {
+export async function finish(src: string, dst: string, backMm: [number, number], level = 0.3) {
   const image = await read16(join(src, 'image_0001.png'));
   const uv = await read16(join(src, 'uv_0001.png'));
   const diff = await read16(join(src, 'diffuse_0001.png'));
@@ -73,7 +75,7 @@ export async function finish(src: string, dst: string, backMm: [number, number])
   const around: number[] = [];
   for (let i = 0; i < n; i += 11) if (m[i] === 0) around.push(lum(image.px, i, c));
   around.sort((a, b) => a - b);
-  const exposure = 0.3 / (around[Math.floor(around.length * 0.6)] || 0.3);
+  const exposure = level / (around[Math.floor(around.length * 0.6)] || level);
   const tone = (x: number) => {
     const e = x * exposure;
     return (e * (1 + e / 4)) / (1 + e);
@@ -167,7 +169,7 @@ async function main() {
     for (const view of Object.keys(VIEWS))
       for (const d of devices) {
         const o = caseOutline(d, CASE);
-        await finish(join(work, s.key, view, d.key), join(MOCKUP_ASSETS, s.key, view, d.key), [o.widthMm, o.heightMm]);
+        await finish(join(work, s.key, view, d.key), join(MOCKUP_ASSETS, s.key, view, d.key), [o.widthMm, o.heightMm], EXPOSURE[s.key]);
       }
   // Only what is on disk for every view (a run may re-bake one scene).
   const baked = (s: { key: string }, d: { key: string }) =>

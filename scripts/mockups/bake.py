@@ -153,7 +153,7 @@ def floor_material(kind):
     nt = m.node_tree; b = nt.nodes['Principled BSDF']
     tc = nt.nodes.new('ShaderNodeTexCoord')
     if kind == 'studio':
-        b.inputs['Base Color'].default_value = (0.72, 0.72, 0.74, 1)
+        b.inputs['Base Color'].default_value = (0.45, 0.47, 0.52, 1)
         b.inputs['Roughness'].default_value = 0.9
         return m
     if kind == 'desk':
@@ -172,15 +172,15 @@ def floor_material(kind):
         b.inputs['Roughness'].default_value = 0.45
         return m
     # Marble: white with grey veins from distorted waves.
-    noise = nt.nodes.new('ShaderNodeTexNoise'); noise.inputs['Scale'].default_value = 6
-    noise.inputs['Detail'].default_value = 8
+    noise = nt.nodes.new('ShaderNodeTexNoise'); noise.inputs['Scale'].default_value = 4
+    noise.inputs['Detail'].default_value = 6
     nt.links.new(tc.outputs['Object'], noise.inputs['Vector'])
-    wave = nt.nodes.new('ShaderNodeTexWave'); wave.inputs['Scale'].default_value = 3
-    wave.inputs['Distortion'].default_value = 14; wave.inputs['Detail'].default_value = 6
+    wave = nt.nodes.new('ShaderNodeTexWave'); wave.inputs['Scale'].default_value = 1.6
+    wave.inputs['Distortion'].default_value = 9; wave.inputs['Detail'].default_value = 4
     nt.links.new(noise.outputs['Color'], wave.inputs['Vector'])
     ramp = nt.nodes.new('ShaderNodeValToRGB')
-    ramp.color_ramp.elements[0].position = 0.0; ramp.color_ramp.elements[0].color = (0.35, 0.36, 0.38, 1)
-    ramp.color_ramp.elements[1].position = 0.18; ramp.color_ramp.elements[1].color = (0.86, 0.86, 0.85, 1)
+    ramp.color_ramp.elements[0].position = 0.0; ramp.color_ramp.elements[0].color = (0.22, 0.23, 0.25, 1)
+    ramp.color_ramp.elements[1].position = 0.42; ramp.color_ramp.elements[1].color = (0.9, 0.9, 0.88, 1)
     nt.links.new(wave.outputs['Fac'], ramp.inputs[0])
     nt.links.new(ramp.outputs[0], b.inputs['Base Color'])
     b.inputs['Roughness'].default_value = 0.2

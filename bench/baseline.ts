@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import { parsePgliteThread } from '../src/config.ts';
 import { openDb } from '../src/platform/db/index.ts';
 
 /**
@@ -10,6 +11,7 @@ const port = Number(process.env.PORT ?? 0);
 const db = await openDb({
   databaseUrl: process.env.DATABASE_URL || null,
   dataDir: process.env.DATA_DIR ?? './data-bench-baseline',
+  pgliteThread: parsePgliteThread(process.env.PGLITE_THREAD),
 });
 if (!process.env.DATABASE_URL) {
   await db.exec('CREATE TABLE IF NOT EXISTS bench_rows (id text PRIMARY KEY, payload jsonb NOT NULL)');

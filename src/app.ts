@@ -1,4 +1,5 @@
 import { billingOperatorRoutes } from './modules/billing/routes.ts';
+import { productionOperatorRoutes } from './modules/production/routes.ts';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -68,6 +69,7 @@ const OPERATOR_MODULES: Mount[] = [
   claimsOperatorRoutes,
   renderingOperatorRoutes,
   dashboardOperatorRoutes,
+  productionOperatorRoutes,
 ];
 
 /** Pages and files without an API key (tracking pages, evidence files, dashboard), at the root. */
@@ -137,7 +139,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
   await app.register(
     async (v2) => {
       installAuth(v2, { config: s.config, keys: s.keys, rateLimits: s.rateLimits });
-      installRequestLog(v2, s.requestLog, () => s.clock.now());
+      if (s.config.requestLog) installRequestLog(v2, s.requestLog, () => s.clock.now());
       installIdempotency(v2, { db: s.db, clock: s.clock });
       installStrictRoutes(v2);
       if (s.testClocks) {

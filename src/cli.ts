@@ -10,6 +10,7 @@ import { registerOrganizationCommands } from './cli/organization.ts';
 import { registerCatalogCommands } from './cli/catalog.ts';
 import { registerBusinessCommands } from './cli/business.ts';
 import { registerFulfilmentCommands } from './cli/fulfilment.ts';
+import { registerProductionCommands } from './cli/production.ts';
 import { registerClaimCommands } from './cli/claims.ts';
 import { registerUserCommands } from './cli/users.ts';
 import { ConfigError } from './config.ts';
@@ -79,6 +80,7 @@ registerOrganizationCommands(program, ctx);
 registerCatalogCommands(program, ctx);
 registerBusinessCommands(program, ctx);
 registerFulfilmentCommands(program, ctx);
+registerProductionCommands(program, ctx);
 registerClaimCommands(program, ctx);
 registerUserCommands(program, ctx);
 

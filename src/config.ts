@@ -16,6 +16,8 @@ export interface Config {
   publicBaseUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Where the embedded database runs when DATABASE_URL is unset: its own thread, or the event loop's. */
+  pgliteThread: PgliteThread;
   redisUrl: string | null;
   logLevel: string;
   /** `pretty` (one readable line per entry) or `json`; `auto` picks pretty when stdout is a terminal. */
@@ -38,6 +40,10 @@ export interface Config {
   webhookRetrySchedule: number[];
   /** Days the request log keeps a request (dashboard and support lookup). */
   requestLogRetentionDays: number;
+  /** Whether /v2 requests are recorded for the request log at all. */
+  requestLog: boolean;
+  /** Where returned parcels go: printed on shipping labels and packing slips. Lines, country code last. */
+  returnAddress: string[];
   blobStore: 'local' | 's3';
   s3: S3Config | null;
 }
@@ -54,6 +60,14 @@ export interface S3Config {
 }
 
 export class ConfigError extends Error {}
+
+export type PgliteThread = 'worker' | 'inline';
+
+export function parsePgliteThread(raw: string | undefined, name = 'PGLITE_THREAD'): PgliteThread {
+  if (raw === undefined || raw === '') return 'worker';
+  if (raw !== 'worker' && raw !== 'inline') throw new ConfigError(`${name} must be "worker" or "inline", got "${raw}"`);
+  return raw;
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -72,6 +86,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     name: 'DATABASE_URL',
     default: '(unset)',
     description: 'PostgreSQL connection string; unset uses the embedded PGlite database in DATA_DIR.',
+  },
+  {
+    name: 'PGLITE_THREAD',
+    default: 'worker',
+    description:
+      'Where the embedded database runs: `worker` (its own thread, so HTTP and SQL use two cores) or `inline` (the event loop thread).',
   },
   {
     name: 'REDIS_URL',
@@ -139,10 +159,22 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
       'Seconds before each webhook retry after a failed attempt (comma-separated); after the last, the delivery is `failed`.',
   },
   {
+    name: 'REQUEST_LOG',
+    default: 'true',
+    description:
+      'Record every authenticated /v2 request for the dashboard request log; `false` records none (the benchmark measures its cost this way).',
+  },
+  {
     name: 'REQUEST_LOG_RETENTION_DAYS',
     default: '14',
     description:
       'Days the request log of the dashboard keeps each /v2 request (1-365); the hourly maintenance job deletes older ones.',
+  },
+  {
+    name: 'RETURN_ADDRESS',
+    default: 'c/o POD Fulfilment Centre|Industrieweg 12|3044 AS Rotterdam|NL',
+    description:
+      'Return address on shipping labels and packing slips: lines separated by `|`, the ISO country code last. The brand name is printed above it.',
   },
   {
     name: 'BLOB_STORE',
@@ -216,6 +248,17 @@ export function parseRetrySchedule(raw: string | undefined, name = 'WEBHOOK_RETR
       throw new ConfigError(`${name}: "${p}" is not a whole number of seconds between 0 and 604800`);
     return Number(p);
   });
+}
+
+export function parseReturnAddress(raw: string | undefined, name = 'RETURN_ADDRESS'): string[] {
+  const lines = (raw?.trim() ? raw : 'c/o POD Fulfilment Centre|Industrieweg 12|3044 AS Rotterdam|NL')
+    .split('|')
+    .map((l) => l.trim());
+  if (lines.length < 2 || lines.length > 6 || lines.some((l) => !l || l.length > 60))
+    throw new ConfigError(`${name}: 2 to 6 non-empty lines of at most 60 characters, separated by |`);
+  if (!/^[A-Z]{2}$/.test(lines[lines.length - 1]))
+    throw new ConfigError(`${name}: the last line must be an ISO country code such as NL`);
+  return lines;
 }
 
 export const JOB_POOLS = ['renders', 'deliveries', 'maintenance'] as const;
@@ -316,6 +359,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     publicBaseUrl,
     dataDir: resolve(env.DATA_DIR || './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    pgliteThread: parsePgliteThread(env.PGLITE_THREAD),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel,
     logFormat,
@@ -334,6 +378,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', appEnv === 'test'),
     webhookRetrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     requestLogRetentionDays: int(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 365),
+    requestLog: bool(env, 'REQUEST_LOG', true),
+    returnAddress: parseReturnAddress(env.RETURN_ADDRESS),
     ...blobStoreConfig(env),
   });
 }

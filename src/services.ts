@@ -32,6 +32,8 @@ import { claimsService } from './modules/claims/service.ts';
 import { registerClaimsJobs } from './modules/claims/jobs.ts';
 import { dashboardService } from './modules/dashboard/service.ts';
 import { RequestLog } from './modules/requestlog/recorder.ts';
+import { productionService } from './modules/production/service.ts';
+import { registerProductionJobs } from './modules/production/jobs.ts';
 
 export interface CoreDeps {
   config: Readonly<Config>;
@@ -130,6 +132,11 @@ export function createServices(core: CoreDeps) {
   // --- rendering (issue 6) ---
   const rendering = renderingService({ db, clock, log, blobs, cursors, catalog, images, organization, events });
 
+  // --- production files: print files, labels, packing slips (issue 22) ---
+  const production = productionService({ db, clock, blobs, config, organization, catalog, images, orders, shipments });
+  orders.onProductionStarted(production.productionStarted);
+  shipments.onShipped(production.shipped);
+
   // --- dashboard (issue 8) ---
   const dashboard = dashboardService({
     db,
@@ -159,6 +166,7 @@ export function createServices(core: CoreDeps) {
     dashboard,
     requestLog,
     testClocks,
+    production,
     // --- services above, listed here ---
   };
 
@@ -169,6 +177,7 @@ export function createServices(core: CoreDeps) {
   registerRenderingJobs(services);
   registerCatalogJobs(services);
   registerWebhookJobs(services);
+  registerProductionJobs(services);
   catalog.onProductChanged(productUpdatedListener({ db, events, catalog, organization }));
 
   return services;

@@ -17,6 +17,8 @@ export interface OperatorResponse {
 export interface OperatorClient {
   readonly mode: 'http' | 'direct';
   request(method: string, path: string, body?: unknown, contentType?: string): Promise<OperatorResponse>;
+  /** A GET of a file (print files, labels): its bytes, or the API's error as `data`. */
+  download(path: string): Promise<OperatorResponse & { bytes: Buffer }>;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,17 @@ class HttpClient implements OperatorClient {
     return { status: res.status, data: text ? JSON.parse(text) : null };
   }
 
+  async download(path: string): Promise<OperatorResponse & { bytes: Buffer }> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.baseUrl}/operator${path}`, { headers: { authorization: `Bearer ${this.token}` } });
+    } catch (err) {
+      throw new CliError(`cannot reach the server at ${this.baseUrl}: ${(err as Error).message}`);
+    }
+    const bytes = Buffer.from(await res.arrayBuffer());
+    return { status: res.status, bytes, data: res.ok ? null : JSON.parse(bytes.toString('utf8') || 'null') };
+  }
+
   async close(): Promise<void> {}
 }
 
@@ -100,6 +113,16 @@ class DirectClient implements OperatorClient {
       payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     return { status: res.statusCode, data: res.body ? JSON.parse(res.body) : null };
+  }
+
+  async download(path: string): Promise<OperatorResponse & { bytes: Buffer }> {
+    const res = await this.app.inject({
+      method: 'GET',
+      url: `/operator${path}`,
+      headers: { authorization: `Bearer ${this.token}` },
+    });
+    const ok = res.statusCode < 400;
+    return { status: res.statusCode, bytes: res.rawPayload, data: ok ? null : JSON.parse(res.body || 'null') };
   }
 
   async close(): Promise<void> {

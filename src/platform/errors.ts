@@ -414,6 +414,17 @@ export const ERRORS = {
     group: 'operator',
     description: '`POST /operator/seed` (`podctl seed`) in production: demo data is never loaded there',
   },
+  production_file_not_ready: {
+    status: 409,
+    group: 'operator',
+    description:
+      'downloading a print file, shipping label or packing slip that is still being made or failed (its status and error say which)',
+  },
+  production_not_started: {
+    status: 409,
+    group: 'operator',
+    description: 'making print files anew for an order that has not gone into production',
+  },
   unauthenticated: { status: 401, group: 'operator', description: 'dashboard page without a session' },
   csrf_token_invalid: {
     status: 403,

@@ -6,6 +6,7 @@ import type { ImportDocument, ProductStatus } from '../modules/catalog/schemas.t
 import type { Static } from '../platform/http/schemas.ts';
 import { SUFFIXED_SKU_FROM } from '../modules/catalog/writer.ts';
 import type { SeedDeps } from './deps.ts';
+import type { AccessoryKind } from '../modules/catalog/pictures/index.ts';
 
 /**
  * The day the demo catalog's lifecycle stages are computed for. Fixed, so the demo and the tests
@@ -33,15 +34,37 @@ const TYPE_SKU: Record<CaseTypeKey, string> = {
 };
 
 /** Accessories that fit every phone: no device, their own stage. */
-const ACCESSORIES = [
-  { sku: 'CHRG-USBC-20W', name: '20W USB-C Charger', group: 'chargers', weightGrams: 60, created: '2024-02-01' },
-  { sku: 'CHRG-USBC-45W', name: '45W USB-C PD Charger', group: 'chargers', weightGrams: 95, created: '2025-01-15' },
+const ACCESSORIES: Array<{
+  sku: string;
+  name: string;
+  group: string;
+  weightGrams: number;
+  created: string;
+  look: { accessory: AccessoryKind; colorHex?: string };
+}> = [
+  {
+    sku: 'CHRG-USBC-20W',
+    name: '20W USB-C Charger',
+    group: 'chargers',
+    weightGrams: 60,
+    created: '2024-02-01',
+    look: { accessory: 'wall-charger', colorHex: '#f4f4f2' },
+  },
+  {
+    sku: 'CHRG-USBC-45W',
+    name: '45W USB-C PD Charger',
+    group: 'chargers',
+    weightGrams: 95,
+    created: '2025-01-15',
+    look: { accessory: 'wall-charger', colorHex: '#34363b' },
+  },
   {
     sku: 'CHRG-MAG-15W',
     name: 'MagSafe 15W Wireless Charger',
     group: 'chargers',
     weightGrams: 70,
     created: '2026-05-04',
+    look: { accessory: 'wireless-charger' },
   },
   {
     sku: 'STRP-XBDY-BLK',
@@ -49,9 +72,24 @@ const ACCESSORIES = [
     group: 'straps',
     weightGrams: 40,
     created: '2025-03-10',
+    look: { accessory: 'crossbody-strap', colorHex: '#2f3136' },
   },
-  { sku: 'STRP-XBDY-SND', name: 'Crossbody Phone Strap Sand', group: 'straps', weightGrams: 40, created: '2025-03-10' },
-  { sku: 'STRP-WRIST-BDS', name: 'Beaded Wrist Strap', group: 'straps', weightGrams: 25, created: '2026-06-01' },
+  {
+    sku: 'STRP-XBDY-SND',
+    name: 'Crossbody Phone Strap Sand',
+    group: 'straps',
+    weightGrams: 40,
+    created: '2025-03-10',
+    look: { accessory: 'crossbody-strap', colorHex: '#cdb896' },
+  },
+  {
+    sku: 'STRP-WRIST-BDS',
+    name: 'Beaded Wrist Strap',
+    group: 'straps',
+    weightGrams: 25,
+    created: '2026-06-01',
+    look: { accessory: 'wrist-strap', colorHex: '#c9a27e' },
+  },
 ];
 
 /** Short SKU code of a device: iphone-15-pro-max → IP15PROMAX, galaxy-s24-plus → S24PLUS. */
@@ -95,19 +133,13 @@ function stockOf(sku: string, stage: ProductStatus): { logicalQuantity: number; 
   return { logicalQuantity: logical, physicalQuantity: logical + (logical ? h % 13 : 0) };
 }
 
-const gen = (width: number, height: number, background: string, text: string, format?: 'png' | 'jpeg') => ({
-  generate: { width, height, background, text, ...(format ? { format } : {}) },
-});
-// Placeholder pictures on a few products until the picture pipeline replaces them (issue 15, mockups).
-const caseMedia = (label: string, color: string) => [
-  { name: 'front.png', kind: 'example_image' as const, file: gen(480, 480, color, label) },
-  { name: 'lifestyle.jpg', kind: 'example_render' as const, file: gen(640, 480, '#cfd8dc', `${label} in hand`) },
+// Every product with a device or a look has its drawn pictures (back.webp, angle.webp, side.webp); a few
+// also carry them as files of their own, the way an operator pins a picture in a catalog file.
+const caseMedia = () => [
+  { name: 'front.png', kind: 'example_image' as const, file: { picture: { view: 'back' } } },
+  { name: 'lifestyle.jpg', kind: 'example_render' as const, file: { picture: { view: 'angle' } } },
 ];
-const WITH_MEDIA: Record<string, string> = {
-  'iPhone 15 Clear Case': '#e3f2fd',
-  'Galaxy S27 Clear Case': '#ede7f6',
-  'Pixel 10 Pro Clear Case': '#e8f5e9',
-};
+const WITH_MEDIA = new Set(['iPhone 15 Clear Case', 'Galaxy S27 Clear Case']);
 
 /**
  * The demo catalog as a catalog file, applied with the same import operators use (so it is
@@ -138,7 +170,7 @@ export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
         printable: true,
         weightGrams: ct.weightGrams,
         created: createdOf(d),
-        ...(WITH_MEDIA[name] ? { media: caseMedia(name, WITH_MEDIA[name]) } : {}),
+        ...(WITH_MEDIA.has(name) ? { media: caseMedia() } : {}),
       });
     }
   }
@@ -171,6 +203,7 @@ export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
           printable: false,
           weightGrams: 20,
           created: createdOf(d),
+          look: { accessory: 'screen-protector' },
         });
     }
   }
@@ -185,6 +218,7 @@ export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
       printable: false,
       weightGrams: a.weightGrams,
       created: `${a.created}T09:00:00Z`,
+      look: a.look,
     });
   }
 
@@ -230,7 +264,8 @@ export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
         printable: true,
         weightGrams: 52,
         created: '2026-04-10T09:00:00Z',
-        media: caseMedia('Walnut leather', '#8d6e63'),
+        media: caseMedia(),
+        look: { colorHex: '#6b4a3a' },
       },
       {
         name: 'Demo Sand Leather Case iPhone 15',

@@ -134,8 +134,17 @@ describe('catalog: products, productgroups, packagings, items', () => {
     );
     for (const l of p.layers.images)
       assert.ok(l.url.endsWith(`/v2/products/${clear.reference}/media/layer-${l.name}.png`), l.url);
-    const kinds = p.media.map((m: any) => m.kind).sort();
-    assert.deepEqual(kinds, ['example_image', 'example_render']);
+    // Its own files first, then the pictures drawn from its geometry and material.
+    assert.deepEqual(
+      p.media.map((m: any) => [m.kind, m.filename.replace(/-[0-9a-f]{12}\./, '-<hash>.')]),
+      [
+        ['example_image', 'front.png'],
+        ['example_render', 'lifestyle-<hash>.jpg'],
+        ['example_image', 'back.webp'],
+        ['example_image', 'angle.webp'],
+        ['example_image', 'side.webp'],
+      ],
+    );
     const render = p.media.find((m: any) => m.kind === 'example_render');
     assert.match(render.filename, /^lifestyle-[0-9a-f]{12}\.jpg$/);
     assert.equal(render.contentType, 'image/jpeg');
@@ -145,7 +154,11 @@ describe('catalog: products, productgroups, packagings, items', () => {
     const a = await call(t, 'GET', `/v2/products/${archived.reference}`);
     assert.equal(a.statusCode, 200);
     assert.equal(a.data.product.status, 'archived');
-    assert.deepEqual(a.data.product.media, []);
+    // No print files for what is no longer made; its pictures still show what it was.
+    assert.deepEqual(
+      a.data.product.media.map((m: any) => m.filename),
+      ['back.webp', 'angle.webp', 'side.webp'],
+    );
     assert.deepEqual(a.data.product.layers, { modified: null, images: [] });
   });
 

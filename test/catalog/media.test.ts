@@ -20,7 +20,7 @@ describe('catalog: product media files', () => {
     assert.equal(res.headers['content-type'], 'image/png');
     const meta = await sharp(res.rawPayload).metadata();
     assert.equal(meta.format, 'png');
-    assert.equal(meta.width, 480);
+    assert.equal(meta.width, 1000);
     const etag = res.headers.etag as string;
     const lastModified = res.headers['last-modified'] as string;
     assert.match(etag, /^"[0-9a-f]{32}"$/);

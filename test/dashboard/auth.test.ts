@@ -50,6 +50,7 @@ describe('dashboard sign-in, sessions and lockout', () => {
     assert.match(home.body, /Test environment/);
     assert.equal(home.headers['cache-control'], 'no-store');
     assert.match(String(home.headers['content-security-policy']), /frame-ancestors 'none'/);
+    assert.match(String(home.headers['content-security-policy']), /img-src 'self' data:;/, 'pictures only from here');
     const rows = await t.db.query('SELECT id_hash FROM dashboard_sessions');
     assert.ok(
       rows.every((r) => r.id_hash !== a.cookies.get('pod_session')),

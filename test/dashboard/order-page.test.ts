@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
-import { ADDRESS, createOrder, orderBody, products, ship, startProduction, uploadImage } from '../orders/helpers.ts';
+import {
+  ADDRESS,
+  createOrder,
+  orderBody,
+  products,
+  ship,
+  startProduction,
+  store,
+  uploadImage,
+} from '../orders/helpers.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
 import { type Agent, OTHER_PARTNER, signedIn, textOf } from './helpers.ts';
 
 describe('partner order page', () => {
@@ -69,5 +79,63 @@ describe('partner order page', () => {
     }
     const other = await signedIn(t, OTHER_PARTNER);
     assert.equal((await other.get(`/dashboard/orders/${ref}`)).statusCode, 404);
+  });
+
+  it('shows each webhook delivery with its attempts and the store callback with its last error', async () => {
+    const hooks = await startReceiver(() => 204);
+    const shop = await startReceiver(() => 503);
+    try {
+      const storeRef = store(t, 'DEMO1');
+      const st = (await call(t, 'GET', `/v2/stores/${storeRef}`)).data.store;
+      const saved = await a.submit(
+        `/dashboard/stores/${storeRef}`,
+        {
+          name: st.name,
+          integration: st.integration,
+          defaultBrandReference: st.defaultBrandReference ?? '',
+          callbackUrl: shop.url,
+          ...ADDRESS,
+        },
+        `/dashboard/stores/${storeRef}`,
+      );
+      assert.equal(saved.statusCode, 303, saved.body);
+      const ep = await call(t, 'POST', '/v2/webhook-endpoints', {
+        body: { webhookEndpoint: { url: hooks.url, eventTypes: ['order.created', 'order.updated'] } },
+      });
+      assert.equal(ep.statusCode, 200, ep.body);
+      const ref = await createOrder(t, orderBody(t, await uploadImage(t)));
+      await startProduction(t, ref);
+      await t.s.worker.drain();
+      assert.ok(hooks.received.length >= 1, 'the webhook was delivered');
+      assert.ok(shop.received.length >= 1, 'the store was called back');
+      const text = textOf((await a.get(`/dashboard/orders/${ref}`)).body);
+      assert.match(
+        text,
+        /Created Webhook http:\/\/127\.0\.0\.1:\d+\/hooks\?source=test succeeded 1 attempt \S+ \S+ UTC: HTTP 204/,
+      );
+      assert.match(text, /Status: in production Webhook \S+ succeeded 1 attempt/);
+      assert.match(text, /Callback to the store retrying \d+ attempts?; last error: [^.]*503/);
+    } finally {
+      await hooks.close();
+      await shop.close();
+    }
+  });
+
+  it('draws a device product that has no pictures, for organizations that may see it', async () => {
+    const [device] = await t.s.db.query<{ id: string; name: string }>(
+      `SELECT p.id, p.name FROM products p JOIN productgroups g ON g.id = p.productgroup_id
+        WHERE p.device_key IS NOT NULL AND g.private_organization_id IS NULL AND p.status = 'launched'
+          AND NOT EXISTS (SELECT 1 FROM product_media m WHERE m.product_id = p.id) ORDER BY p.seq LIMIT 1`,
+    );
+    assert.ok(device, 'a device product without media in the demo catalog');
+    const svg = await a.get(`/dashboard/products/${device.id}/picture.svg`);
+    assert.equal(svg.statusCode, 200);
+    assert.match(String(svg.headers['content-type']), /^image\/svg\+xml/);
+    assert.ok(svg.body.includes(`<title>${device.name}</title>`));
+    const [accessory] = await t.s.db.query<{ id: string }>(
+      "SELECT id FROM products WHERE device_key IS NULL AND status = 'launched' ORDER BY seq LIMIT 1",
+    );
+    assert.equal((await a.get(`/dashboard/products/${accessory.id}/picture.svg`)).statusCode, 404, 'no device');
+    assert.equal((await a.get('/dashboard/products/Product_nope/picture.svg')).statusCode, 404);
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { createOrder, orderBody, startProduction, uploadImage } from '../orders/helpers.ts';
+import { createRender, seeded, uploadSolid } from '../rendering/helpers.ts';
 import { type Agent, OPERATOR_USER, OTHER_PARTNER, csrfOf, signedIn, textOf } from './helpers.ts';
 
 describe('partner overview', () => {
@@ -86,5 +87,22 @@ describe('partner overview', () => {
     const list = (await a.get('/dashboard/webhooks')).body;
     assert.match(list, /class="badge bad">failing since 2026-11-20/, 'no longer a green "enabled"');
     assert.match((await a.get(`/dashboard/webhooks/${ref}`)).body, /failing since 2026-11-20/);
+  });
+
+  it('charts this week’s rendertokens day by day against the limit, and says so when none are used', async () => {
+    assert.match(textOf((await a.get('/dashboard')).body), /No rendertokens used this week/);
+    const res = await createRender(t, seeded(t).cStudioIp15, await uploadSolid(t, { r: 10, g: 120, b: 200 }));
+    assert.equal(res.statusCode, 200, res.body);
+    const { used, limit } = (await call(t, 'GET', '/v2/rendertokens')).data.rendertokens;
+    assert.ok(used > 0);
+    const body = (await a.get('/dashboard')).body;
+    assert.match(body, /<svg [^>]*aria-labelledby="rtw-t"/);
+    assert.match(body, new RegExp(`stroke-dasharray="6 4"/><text [^>]*>limit ${limit}</text>`), 'the limit line');
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' }).format(t.clock.now());
+    assert.match(
+      body,
+      new RegExp(`<tr><th scope="row">${today}</th><td>0</td><td>${used}</td></tr>`),
+      'today’s tokens in the table under the chart',
+    );
   });
 });

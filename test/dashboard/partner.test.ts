@@ -185,6 +185,13 @@ describe('partner dashboard pages', () => {
     assert.equal(logo.statusCode, 200);
     assert.equal(logo.headers['content-type'], 'image/png');
     assert.equal((await sharp(logo.rawPayload).metadata()).width, 512, 'scaled to 512 px');
+    const own = new URL(brand.logoUrl).pathname;
+    assert.ok((await a.get(`/dashboard/brands/${ref}`)).body.includes(`<img src="${own}"`), 'shown from this origin');
+    await t.s.db.query('UPDATE brands SET logo_url = $2 WHERE id = $1', [ref, 'https://cdn.example/logo.png']);
+    const external = (await a.get(`/dashboard/brands/${ref}`)).body;
+    assert.doesNotMatch(external, /<img src="https:\/\/cdn\.example/, 'a logo elsewhere is never loaded');
+    assert.match(external, /<a href="https:\/\/cdn\.example\/logo\.png" rel="noreferrer">external logo<\/a>/);
+    await t.s.db.query('UPDATE brands SET logo_url = $2 WHERE id = $1', [ref, brand.logoUrl]);
     const notImage = multipart(
       { _csrf: csrf },
       {
@@ -267,9 +274,7 @@ describe('partner dashboard pages', () => {
     );
     const list = await a.get('/dashboard/api-keys');
     assert.ok(!list.body.includes(secret), 'never shown again');
-    const ref = /<code>(Apikey_[0-9a-z]{26})<\/code><\/td><td><code>sk_test_/.exec(
-      list.body.slice(list.body.indexOf('backend')),
-    )?.[1];
+    const ref = /data-copy-value="(Apikey_[0-9a-z]{26})"/.exec(list.body.slice(list.body.indexOf('backend')))?.[1];
     assert.ok(ref);
     const revoked = await a.submit(`/dashboard/api-keys/${ref}/revoke`, {}, '/dashboard/api-keys');
     assert.equal(revoked.statusCode, 303);
@@ -305,7 +310,7 @@ describe('partner dashboard pages', () => {
       assert.match(detail.body, /Test event sent: succeeded \(response 204\)/);
       assert.match(textOf(detail.body), /ping .* succeeded/);
       const log = await a.get('/dashboard/webhooks/deliveries');
-      const delivery = /<code>(Delivery_[0-9a-z]{26})<\/code>/.exec(log.body)?.[1];
+      const delivery = /data-copy-value="(Delivery_[0-9a-z]{26})"/.exec(log.body)?.[1];
       assert.ok(delivery);
       const resent = await a.submit(
         `/dashboard/webhooks/deliveries/${delivery}/resend`,

@@ -101,7 +101,7 @@ describe('dashboard CSRF protection and organization isolation', () => {
     const theirEndpoint = (await call(t, 'GET', '/v2/webhook-endpoints', { key: t.otherKey })).data.webhookEndpoints[0]
       .reference;
     const theirKeys = (await other.get('/dashboard/api-keys')).body;
-    const theirKeyRef = /<code>(Apikey_[0-9a-z]{26})<\/code>/.exec(theirKeys)![1];
+    const theirKeyRef = /data-copy-value="(Apikey_[0-9a-z]{26})"/.exec(theirKeys)![1];
 
     const forbiddenText = [
       theirs.name,

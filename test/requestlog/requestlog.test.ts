@@ -60,7 +60,7 @@ describe('request log', () => {
     assert.equal(list.statusCode, 200);
     assert.match(list.body, /rl-bad-1/);
     assert.doesNotMatch(list.body, /rl-ok-1/, 'the status filter leaves 2xx out');
-    const seq = /href="\/dashboard\/requests\/(\d+)">rl-bad-1</.exec(list.body)?.[1];
+    const seq = /href="\/dashboard\/requests\/(\d+)"><code>rl-bad-1</.exec(list.body)?.[1];
     assert.ok(seq, 'a link to the detail');
     const detail = await a.get(`/dashboard/requests/${seq}`);
     assert.equal(detail.statusCode, 200);
@@ -107,7 +107,7 @@ describe('request log', () => {
     await req('rl-other-1', 'GET', '/v2/stores', { key: t.otherKey });
     await t.s.requestLog.flush();
     const mine = await a.get('/dashboard/requests?requestId=rl-other-1');
-    assert.doesNotMatch(mine.body, /href="\/dashboard\/requests\/\d+">rl-other-1/);
+    assert.doesNotMatch(mine.body, /href="\/dashboard\/requests\/\d+"/, 'no row at all');
     const [row] = await t.s.requestLog.byRequestId('rl-other-1');
     assert.equal(row.organization_id, t.seed.organizations[1].reference);
     assert.equal((await a.get(`/dashboard/requests/${row.seq}`)).statusCode, 404);

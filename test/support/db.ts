@@ -3,7 +3,9 @@ import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { parsePgliteThread } from '../../src/config.ts';
 import { PgliteDb } from '../../src/platform/db/pglite.ts';
+import { PgliteThreadDb } from '../../src/platform/db/pglite-thread.ts';
 import { PostgresDb } from '../../src/platform/db/postgres.ts';
 import type { Db } from '../../src/platform/db/index.ts';
 import { MIGRATIONS_DIR, migrate } from '../../src/platform/db/migrate.ts';
@@ -49,8 +51,12 @@ async function clonePglite(seed: (db: Db) => Promise<void>, rebuild: boolean) {
     writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
     renameSync(tmp, file);
   }
-  const db = await PgliteDb.open({ loadDataDir: new Blob([readFileSync(file)]) });
-  return { db: db as Db, drop: () => db.close() };
+  // The clone runs where the service's embedded database runs (PGLITE_THREAD, a worker by default).
+  const db: Db =
+    parsePgliteThread(process.env.PGLITE_THREAD) === 'worker'
+      ? await PgliteThreadDb.open({ loadDataDir: new Uint8Array(readFileSync(file)) })
+      : await PgliteDb.open({ loadDataDir: new Blob([readFileSync(file)]) });
+  return { db, drop: () => db.close() };
 }
 
 function withDatabase(url: string, name: string): string {

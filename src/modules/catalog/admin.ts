@@ -15,7 +15,8 @@ import { forwardOnly, stageOn } from './lifecycle.ts';
 import { type PrintSpec, type ProductRow, type ProductView, catalogWrites as w } from './repo.ts';
 import type { ImportDocument, ProductChange as ProductChangeBody, ProductStatus, StockIn } from './schemas.ts';
 import type { CatalogDeps } from './deps.ts';
-import { type Outcome, type ProductFiles, allFiles, placeFiles, productWriter } from './writer.ts';
+import { type Outcome, type PictureOf, type ProductFiles, allFiles, placeFiles, productWriter } from './writer.ts';
+import { pictureFile, pictureSubject } from './pictures/index.ts';
 
 type Doc = Static<typeof ImportDocument>;
 
@@ -93,23 +94,31 @@ export function catalogAdmin(
     const stored = new Map((await w.devices(db)).map((r) => [r.key, r.geometry]));
     const devices = new Map([...stored, ...fileDevices.map((d) => [d.key, d] as const)]);
     const fileGroups = new Map((doc.productgroups ?? []).map((g) => [g.code, g]));
-    const derived = await deriveFromDevices(
-      doc,
-      {
-        devices,
-        caseType: async (key) => {
-          const g = fileGroups.get(key);
-          if (g && g.caseType !== undefined) return g.caseType;
-          return (await w.productgroupByKey(db, key))?.case_type ?? null;
-        },
-      },
-      clock.now(),
-    );
+    const caseTypeOf = async (key: string) => {
+      const g = fileGroups.get(key);
+      if (g && g.caseType !== undefined) return g.caseType;
+      return (await w.productgroupByKey(db, key))?.case_type ?? null;
+    };
+    const derived = await deriveFromDevices(doc, { devices, caseType: caseTypeOf }, clock.now());
     const productFiles: ProductFiles[] = [];
     for (const [i, p] of (doc.products ?? []).entries()) {
       if (p.reference !== undefined && !isReference('Product', p.reference))
         throw badRequest(`body.products[${i}].reference is not a Product reference`);
-      productFiles.push(await placeFiles({ ...p, layers: p.layers ?? derived[i].layers }, `body.products[${i}]`));
+      // A screen protector is drawn on the phone it fits.
+      if (p.look?.accessory === 'screen-protector' && !p.device)
+        throw badRequest(`body.products[${i}].look.accessory screen-protector needs the product's device`);
+      const picture: PictureOf = async (view, format) => {
+        const ct = await caseTypeOf(p.productgroup);
+        const subject = pictureSubject({
+          device: (p.device && devices.get(p.device)) || null,
+          caseType: isCaseType(ct) ? CASE_TYPES[ct] : null,
+          look: p.look ?? null,
+        });
+        return subject ? pictureFile(subject, view, format) : null;
+      };
+      productFiles.push(
+        await placeFiles({ ...p, layers: p.layers ?? derived[i].layers }, `body.products[${i}]`, picture),
+      );
     }
     await storeFiles(deps.blobs, productFiles.flatMap(allFiles));
 
@@ -292,6 +301,7 @@ export function catalogAdmin(
             created: p.created ? new Date(p.created) : undefined,
             print: p.print === undefined ? from.print : p.print,
             deviceKey: from.deviceKey,
+            look: p.look,
           },
           productFiles[i],
           item,
@@ -334,7 +344,15 @@ export function catalogAdmin(
 
     /** Status, name, stock, print specification, layers and media of one product (operator). */
     async changeProduct(ref: string, change: Static<typeof ProductChangeBody>) {
-      const files = await placeFiles(change, 'body');
+      const files = await placeFiles(change, 'body', async (view, format) => {
+        const p = await productView(ref);
+        const subject = pictureSubject({
+          device: p.device_geometry,
+          caseType: isCaseType(p.case_type) ? CASE_TYPES[p.case_type] : null,
+          look: p.look,
+        });
+        return subject ? pictureFile(subject, view, format) : null;
+      });
       await storeFiles(deps.blobs, allFiles(files));
       await write(async (tx) => {
         const cur = mustFind(isReference('Product', ref) ? await w.lockProduct(tx, ref) : null, 'Product', ref);
@@ -443,12 +461,12 @@ export function catalogAdmin(
     /** Any product with who may see it (operator view). */
     async operatorProduct(ref: string) {
       const view = await productView(ref);
-      const [shape] = await w.productShapes(db, [view.id]);
       return {
         ...(await deps.detail(view.id, view)),
         privateOrganizationReference: view.private_organization_id,
         device: view.device_key,
-        caseType: shape?.case_type ?? null,
+        caseType: view.case_type,
+        look: view.look,
       };
     },
     async operatorProducts(page: PageRequest) {

@@ -18,6 +18,10 @@ export interface PreparedFile {
 
 export type FileSource =
   | { base64: string }
+  /** The product's own picture in that view (resolved by `placeFiles`, which knows the product). */
+  | { picture: { view: string } }
+  /** Bytes already at hand (internal). */
+  | { bytes: Buffer }
   | { generate: { width: number; height: number; background?: string; text?: string; format?: 'png' | 'jpeg' } };
 
 const FORMATS = {
@@ -63,6 +67,10 @@ export async function prepareFile(
     const key = JSON.stringify([src.generate, fmt]);
     bytes = drawn.get(key) ?? (await draw(src.generate, fmt));
     if (!drawn.has(key) && drawn.size < 500 && bytes.length < 256 * 1024) drawn.set(key, bytes);
+  } else if ('picture' in src) {
+    throw badRequest(`${where}.picture: only a product's own files can be its picture`);
+  } else if ('bytes' in src) {
+    bytes = src.bytes;
   } else {
     if (!BASE64.test(src.base64)) throw badRequest(`${where}.base64 is not valid base64`);
     bytes = Buffer.from(src.base64, 'base64');

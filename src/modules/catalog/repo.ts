@@ -1,3 +1,4 @@
+import type { ProductLook } from './pictures/index.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 import type { DeviceGeometry } from './devices.ts';
@@ -58,6 +59,7 @@ export interface ProductRow {
   weight_grams: number;
   print_spec: PrintSpec | null;
   device_key: string | null;
+  look: ProductLook | null;
   layers_modified: Date | null;
   print_modified: Date | null;
   created_at: Date;
@@ -68,6 +70,20 @@ export interface ProductView extends ProductRow {
   price_cents: number;
   private_organization_id: string | null;
   logical_quantity: number;
+  /** The productgroup's case type and the device's geometry: what the product's pictures show. */
+  case_type: string | null;
+  device_geometry: DeviceGeometry | null;
+}
+/** A product picture drawn once and kept (by content key, shared by products showing the same). */
+export interface PictureRow {
+  key: string;
+  content_type: string;
+  blob_key: string;
+  sha256: string;
+  size: number;
+  width: number;
+  height: number;
+  created_at: Date;
 }
 export interface MediaRow {
   product_id: string;
@@ -85,8 +101,9 @@ export interface MediaRow {
 }
 
 const VISIBLE = '(g.private_organization_id IS NULL OR g.private_organization_id = $1)';
-const PRODUCT_VIEW = `SELECT p.*, g.price_cents, g.private_organization_id, i.logical_quantity
-  FROM products p JOIN productgroups g ON g.id = p.productgroup_id JOIN items i ON i.id = p.item_id`;
+const PRODUCT_VIEW = `SELECT p.*, g.price_cents, g.private_organization_id, i.logical_quantity, g.case_type, d.geometry AS device_geometry
+  FROM products p JOIN productgroups g ON g.id = p.productgroup_id JOIN items i ON i.id = p.item_id
+  LEFT JOIN devices d ON d.key = p.device_key`;
 
 /** The SQL visibility rule (`VISIBLE`) for a row already read. */
 export const isVisibleTo = (orgId: string, p: { private_organization_id: string | null }) =>
@@ -332,8 +349,8 @@ export const catalogWrites = {
   },
   async insertProduct(ex: Executor, p: Omit<ProductRow, 'seq'>) {
     await ex.query(
-      `INSERT INTO products (id, productgroup_id, item_id, name, legacy_item_sku, status, printable, weight_grams, print_spec, layers_modified, print_modified, created_at, updated_at, device_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      `INSERT INTO products (id, productgroup_id, item_id, name, legacy_item_sku, status, printable, weight_grams, print_spec, layers_modified, print_modified, created_at, updated_at, device_key, look)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       [
         p.id,
         p.productgroup_id,
@@ -349,13 +366,14 @@ export const catalogWrites = {
         p.created_at,
         p.updated_at,
         p.device_key,
+        p.look === null ? null : JSON.stringify(p.look),
       ],
     );
   },
   async updateProduct(ex: Executor, p: Omit<ProductRow, 'seq' | 'created_at'>) {
     await ex.query(
       `UPDATE products SET productgroup_id = $2, item_id = $3, name = $4, legacy_item_sku = $5, status = $6, printable = $7, weight_grams = $8,
-         print_spec = $9, layers_modified = $10, print_modified = $11, updated_at = $12, device_key = $13 WHERE id = $1`,
+         print_spec = $9, layers_modified = $10, print_modified = $11, updated_at = $12, device_key = $13, look = $14 WHERE id = $1`,
       [
         p.id,
         p.productgroup_id,
@@ -370,6 +388,7 @@ export const catalogWrites = {
         p.print_modified,
         p.updated_at,
         p.device_key,
+        p.look === null ? null : JSON.stringify(p.look),
       ],
     );
   },
@@ -467,5 +486,22 @@ export const catalogWrites = {
       filename,
       position,
     ]);
+  },
+};
+
+/** Drawn product pictures (pictures/store.ts). */
+export const pictureRepo = {
+  async pictures(ex: Executor, keys: string[]): Promise<PictureRow[]> {
+    return keys.length
+      ? ex.query<PictureRow>('SELECT * FROM product_pictures WHERE key = ANY($1::text[])', [keys])
+      : [];
+  },
+  /** Two processes drawing the same picture write the same bytes under the same key: the first row stays. */
+  async insertPicture(ex: Executor, r: PictureRow): Promise<void> {
+    await ex.query(
+      `INSERT INTO product_pictures (key, content_type, blob_key, sha256, size, width, height, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (key) DO NOTHING`,
+      [r.key, r.content_type, r.blob_key, r.sha256, r.size, r.width, r.height, r.created_at],
+    );
   },
 };

@@ -1,3 +1,4 @@
+import { ACCESSORY_KINDS, type AccessoryKind } from './pictures/index.ts';
 import { CASE_TYPE_KEYS } from './casetypes.ts';
 import { Cents, Nullable, Open, PageQuery, Reference, Strict, Timestamp, Type } from '../../platform/http/schemas.ts';
 
@@ -111,7 +112,7 @@ export const PrintIn = Strict({
   dpi: Type.Integer({ minimum: 1, maximum: 2400 }),
 });
 
-/** A file inline: base64 bytes, or an image the server draws (demo data, placeholders). */
+/** A file inline: base64 bytes, an image the server draws (placeholders), or the product's own picture. */
 export const FileIn = Type.Union([
   Strict({ base64: Type.String({ minLength: 1 }) }),
   Strict({
@@ -123,7 +124,30 @@ export const FileIn = Type.Union([
       format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('jpeg')])),
     }),
   }),
+  Strict({
+    picture: Strict({
+      view: Type.String({
+        maxLength: 20,
+        description: "the product's own picture: back, angle or side (cases); front, angle or side (accessories)",
+      }),
+    }),
+  }),
 ]);
+
+/** What a product's pictures show beyond its device and case type; null: nothing (drawn from those alone). */
+export const LookIn = Strict({
+  accessory: Type.Optional(
+    Type.Unsafe<AccessoryKind>(
+      Type.String({ enum: [...ACCESSORY_KINDS], description: 'draws an accessory (screen-protector needs a device)' }),
+    ),
+  ),
+  colorHex: Type.Optional(
+    Type.String({
+      pattern: '^#[0-9a-fA-F]{6}$',
+      description: 'the phone colour a case is shown on, or the accessory colour',
+    }),
+  ),
+});
 
 export const LayerIn = Strict({ name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' }), file: FileIn });
 export const MediaIn = Strict({
@@ -270,6 +294,7 @@ export const ImportDocument = Strict({
         print: Type.Optional(Nullable(PrintIn)),
         layers: Type.Optional(Type.Array(LayerIn, { maxItems: 20 })),
         media: Type.Optional(Type.Array(MediaIn, { maxItems: 50 })),
+        look: Type.Optional(Nullable(LookIn)),
       }),
       { maxItems: 10000 },
     ),

@@ -17,6 +17,8 @@ import {
 } from './repo.ts';
 import { CASE_TYPES, type CaseType, isCaseType } from './casetypes.ts';
 import type { DeviceGeometry } from './devices.ts';
+import { pictureSpecs, pictureSubject } from './pictures/index.ts';
+import { pictureStore } from './pictures/store.ts';
 import { stockMovements } from './stock.ts';
 
 /** A product's device and case type (null when it has none). */
@@ -66,6 +68,24 @@ export type CatalogService = ReturnType<typeof catalogService>;
 /** A product media file's record as other modules get it (the dashboard streams `blob_key`). */
 export type MediaRecord = MediaRow;
 
+/** One of a product's pictures, drawn from its geometry and material (`productPictures`). */
+export interface ProductPicture {
+  view: string;
+  filename: string;
+  contentType: string;
+  width: number;
+  height: number;
+  bytes: Buffer;
+}
+
+/** What a product's pictures show, from its row (null: it has none). */
+const subjectOf = (p: ProductView) =>
+  pictureSubject({
+    device: p.device_geometry,
+    caseType: isCaseType(p.case_type) ? CASE_TYPES[p.case_type] : null,
+    look: p.look,
+  });
+
 export function catalogService(deps: CatalogDeps) {
   const { db, cursors } = deps;
   const listeners: ProductChangeListener[] = [];
@@ -110,26 +130,75 @@ export function catalogService(deps: CatalogDeps) {
       })),
   });
 
+  const pictures = pictureStore(deps);
+  /**
+   * The product's pictures as media records, drawn now if they are not yet. Listed after the
+   * product's own media files; a file of the same name replaces the drawn picture.
+   */
+  async function pictureMedia(p: ProductView, files: MediaRow[]): Promise<MediaRow[]> {
+    const subject = subjectOf(p);
+    if (!subject) return [];
+    const taken = new Set(files.map((f) => f.filename));
+    return (await pictures.pictures(subject))
+      .filter((x) => !taken.has(x.filename))
+      .map((x, i) => ({
+        product_id: p.id,
+        filename: x.filename,
+        name: x.filename,
+        kind: 'example_image' as const,
+        position: 1000 + i,
+        content_type: x.row.content_type,
+        blob_key: x.row.blob_key,
+        sha256: x.row.sha256,
+        size: x.row.size,
+        width: x.row.width,
+        height: x.row.height,
+        modified_at: x.row.created_at,
+      }));
+  }
+  const detailWithPictures = async (p: ProductView, files: MediaRow[]) =>
+    toDetail(p, [...files, ...(await pictureMedia(p, files))]);
+  /** A stored media file or a drawn picture of the product, null when it has no file of that name. */
+  async function fileOf(p: ProductView, filename: string): Promise<MediaRow | null> {
+    const stored = await reads.mediaFile(db, p.id, filename);
+    if (stored) return stored;
+    const subject = subjectOf(p);
+    if (!subject || !pictureSpecs(subject).some((x) => x.filename === filename)) return null;
+    return (await pictureMedia(p, [])).find((m) => m.filename === filename) ?? null;
+  }
+
   async function visibleRow(orgId: string, ref: string): Promise<ProductView> {
     return mustFind(isReference('Product', ref) ? await reads.product(db, orgId, ref) : null, 'Product', ref);
   }
 
   const admin = catalogAdmin({
     ...deps,
-    detail: async (id: string, view: ProductView) => toDetail(view, await reads.media(db, id)),
+    detail: async (id: string, view: ProductView) => detailWithPictures(view, await reads.media(db, id)),
   });
 
   // Products are read on every product page and every order, and change a few times a day: each
   // process keeps them, with the response body made once, until any catalog change (admin.ts
   // announces every committed write).
-  type Cached = { view: ProductView; detail: ReturnType<typeof toDetail> };
+  // The detail with pictures is made on first ask (drawing them may take a moment), then kept.
+  type Cached = { view: ProductView; detail: ReturnType<typeof toDetail>; media: MediaRow[]; full?: Promise<Detail> };
+  type Detail = ReturnType<typeof toDetail>;
+  const full = (c: Cached) => {
+    if (!c.full) {
+      c.full = detailWithPictures(c.view, c.media);
+      // A failed drawing is tried again next time, not remembered.
+      c.full.catch(() => {
+        c.full = undefined;
+      });
+    }
+    return c.full;
+  };
   const cache = new ReadCache<Cached>({ maxEntries: 20_000, maxAgeMs: 60_000 });
   deps.changes.on(CATALOG_TOPIC, () => cache.clear());
   const loadProducts = async (ids: string[]) =>
     new Map(
       (await reads.productsWithMedia(db, ids)).map((p): [string, Cached] => [
         p.product.id,
-        { view: p.product, detail: toDetail(p.product, p.media) },
+        { view: p.product, detail: toDetail(p.product, p.media), media: p.media },
       ]),
     );
   async function visibleProducts(orgId: string, refs: string[], fresh = false): Promise<Cached[]> {
@@ -140,7 +209,7 @@ export function catalogService(deps: CatalogDeps) {
   }
   async function productDetail(orgId: string, ref: string, fresh: boolean) {
     const [found] = await visibleProducts(orgId, [ref], fresh);
-    return mustFind(found, 'Product', ref).detail;
+    return full(mustFind(found, 'Product', ref));
   }
 
   const stock = stockMovements(deps);
@@ -156,7 +225,10 @@ export function catalogService(deps: CatalogDeps) {
     /** Archived products leave the list but still answer here. */
     product: (orgId: string, ref: string) => productDetail(orgId, ref, false),
     /** The product as GET shows it, or null when the organization cannot see it. */
-    findProduct: async (orgId: string, ref: string) => (await visibleProducts(orgId, [ref]))[0]?.detail ?? null,
+    findProduct: async (orgId: string, ref: string) => {
+      const [found] = await visibleProducts(orgId, [ref]);
+      return found ? full(found) : null;
+    },
     /**
      * Read past the cache: the change job may run on a node that has not yet heard of the change
      * it reports.
@@ -165,10 +237,37 @@ export function catalogService(deps: CatalogDeps) {
     /** A media file's record; the caller streams `blob_key` from the blob store. */
     async mediaFile(orgId: string, ref: string, filename: string): Promise<MediaRow> {
       const row = await visibleRow(orgId, ref);
-      return mustFind(await reads.mediaFile(db, row.id, filename), 'Media file', `${ref}/${filename}`);
+      return mustFind(await fileOf(row, filename), 'Media file', `${ref}/${filename}`);
     },
     /** The operator's form of `mediaFile`: any product's file, null when there is none. */
-    anyMediaFile: (productId: string, filename: string) => reads.mediaFile(db, productId, filename),
+    async anyMediaFile(productId: string, filename: string): Promise<MediaRow | null> {
+      const [found] = isReference('Product', productId) ? await reads.productsWithMedia(db, [productId]) : [];
+      return found ? fileOf(found.product, filename) : null;
+    },
+    /**
+     * A product's pictures with their bytes (back, three-quarter and side view of a case; front,
+     * angle and side of an accessory), drawn now if they are not yet; empty for a product without
+     * pictures or an unknown reference. For the picture makers (the mockups' contact sheet).
+     */
+    async productPictures(ref: string): Promise<ProductPicture[]> {
+      const [found] = isReference('Product', ref) ? await reads.productsWithMedia(db, [ref]) : [];
+      const subject = found ? subjectOf(found.product) : null;
+      if (!subject) return [];
+      const out: ProductPicture[] = [];
+      for (const x of await pictures.pictures(subject)) {
+        const bytes = await deps.blobs.get(x.row.blob_key);
+        if (bytes)
+          out.push({
+            view: x.view,
+            filename: x.filename,
+            contentType: x.contentType,
+            width: x.width,
+            height: x.height,
+            bytes,
+          });
+      }
+      return out;
+    },
     async lookupLegacySku(orgId: string, sku: string) {
       const row = mustFind(await reads.productByLegacySku(db, orgId, sku), `Product with legacyItemSku ${sku}`);
       return { productReference: row.id };

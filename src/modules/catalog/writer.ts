@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { ProductLook } from './pictures/index.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
@@ -39,6 +41,8 @@ export interface Desired {
   print?: PrintSpec | null;
   /** The device the product fits; undefined: keep as it is. */
   deviceKey?: string | null;
+  /** What its pictures show; undefined: keep as it is. */
+  look?: ProductLook | null;
 }
 
 const samePrint = (a: PrintSpec | null, b: PrintSpec | null) =>
@@ -60,14 +64,30 @@ function checkTransition(from: string, to: string, where: string): void {
   }
 }
 
-/** Decodes a product's layer and media files and gives each its public file name. */
+/** Draws one view of the product in a format; null: it has no pictures or no such view. */
+export type PictureOf = (view: string, format: 'png' | 'jpeg' | 'webp') => Promise<Buffer | null>;
+
+/**
+ * Decodes a product's layer and media files and gives each its public file name. `picture` draws
+ * the product's own picture for a `{picture: {view}}` file.
+ */
 export async function placeFiles(
   input: {
     layers?: Array<{ name: string; file: FileSource }>;
     media?: Array<{ name: string; kind: 'example_image' | 'example_render'; file: FileSource }>;
   },
   where: string,
+  picture: PictureOf = async () => null,
 ): Promise<ProductFiles> {
+  const prepare = async (src: FileSource, field: string, wanted?: 'png' | 'jpeg' | 'webp') => {
+    if (!('picture' in src)) return prepareFile(src, field, wanted);
+    const bytes = await picture(src.picture.view, wanted ?? 'png');
+    if (!bytes)
+      throw badRequest(
+        `${field}.picture.view ${src.picture.view} is not a picture of this product (a case has back, angle and side; an accessory front, angle and side; a product without device, case type or look has none)`,
+      );
+    return prepareFile({ bytes }, field, wanted);
+  };
   const out: ProductFiles = {};
   const names = new Set<string>();
   const claim = (filename: string, field: string) => {
@@ -77,7 +97,7 @@ export async function placeFiles(
   if (input.layers) {
     out.layers = [];
     for (const [i, l] of input.layers.entries()) {
-      const file = await prepareFile(l.file, `${where}.layers[${i}].file`);
+      const file = await prepare(l.file, `${where}.layers[${i}].file`);
       const filename = `layer-${l.name}.${file.ext}`;
       claim(filename, `${where}.layers[${i}]`);
       out.layers.push({ kind: 'layer', name: l.name, filename, file });
@@ -89,7 +109,7 @@ export async function placeFiles(
       const field = `${where}.media[${i}]`;
       if (m.name.startsWith('layer-'))
         throw badRequest(`${field}.name must not start with "layer-" (reserved for layer images)`);
-      const file = await prepareFile(m.file, `${field}.file`, formatOfName(m.name));
+      const file = await prepare(m.file, `${field}.file`, formatOfName(m.name));
       // A render's URL is cached as immutable, so a replaced render must get a new name.
       const dot = m.name.lastIndexOf('.');
       const filename =
@@ -249,6 +269,7 @@ export function productWriter(clock: Clock) {
         weight_grams: d.weightGrams ?? 50,
         print_spec: print,
         device_key: d.deviceKey ?? null,
+        look: d.look ?? null,
         layers_modified: files.layers?.length ? created : null,
         print_modified: print ? created : null,
         created_at: created,
@@ -275,6 +296,7 @@ export function productWriter(clock: Clock) {
       weight_grams: d.weightGrams ?? cur.weight_grams,
       print_spec: print,
       device_key: d.deviceKey === undefined ? cur.device_key : d.deviceKey,
+      look: d.look === undefined ? cur.look : d.look,
       layers_modified: layersChanged ? now : cur.layers_modified,
       print_modified: printChanged ? (print ? now : null) : cur.print_modified,
       updated_at: now,
@@ -287,7 +309,8 @@ export function productWriter(clock: Clock) {
       next.name !== cur.name ||
       next.status !== cur.status ||
       next.weight_grams !== cur.weight_grams ||
-      next.device_key !== cur.device_key;
+      next.device_key !== cur.device_key ||
+      !isDeepStrictEqual(next.look, cur.look);
     if (rowChanged) await w.updateProduct(tx, next);
     if (cur.status !== d.status) {
       await emit(tx, {

@@ -17,10 +17,12 @@ export function stackedBars(o: {
   series: Series[];
   values: (day: string, key: string) => number;
   empty: string;
+  /** A dashed line the bars are measured against (a weekly limit). */
+  limit?: { value: number; label: string };
 }): Html {
   const totals = o.days.map((d) => o.series.reduce((n, s) => n + o.values(d, s.key), 0));
-  const max = Math.max(0, ...totals);
-  if (max === 0) return html`<p class="empty">${o.empty}</p>`;
+  const max = Math.max(0, ...totals, o.limit?.value ?? 0);
+  if (Math.max(0, ...totals) === 0) return html`<p class="empty">${o.empty}</p>`;
   const W = 600;
   const H = 180;
   const top = 10;
@@ -49,7 +51,10 @@ export function stackedBars(o: {
     (i, j) =>
       html`<text x="${(left + i * step + step / 2).toFixed(1)}" y="${H - 4}" text-anchor="${['start', 'middle', 'end'][j]}" font-size="10" fill="#4d5560">${o.days[i].slice(5)}</text>`,
   );
-  return html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${o.id}-t" class="bars"><title id="${o.id}-t">${o.title}</title>${ticks}${bars}${labels}</svg>
+  const limit = o.limit
+    ? html`<line x1="${left}" x2="${W}" y1="${y(o.limit.value).toFixed(1)}" y2="${y(o.limit.value).toFixed(1)}" stroke="#b3261e" stroke-width="2" stroke-dasharray="6 4"/><text x="${W - 2}" y="${(y(o.limit.value) + 12).toFixed(1)}" text-anchor="end" font-size="10" fill="#b3261e">${o.limit.label}</text>`
+    : '';
+  return html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-labelledby="${o.id}-t" class="bars"><title id="${o.id}-t">${o.title}</title>${ticks}${bars}${limit}${labels}</svg>
 <figcaption class="legend">${o.series.map((s) => html`<span><span class="swatch" style="background:${s.colour}"></span> ${s.label}</span>`)}</figcaption>
 <details><summary>The numbers</summary><div class="table-wrap" role="region" aria-label="${o.title}" tabindex="0"><table><thead><tr><th scope="col">Day</th>${o.series.map((s) => html`<th scope="col">${s.label}</th>`)}</tr></thead><tbody>${o.days
     .filter((_, i) => totals[i] > 0)

@@ -1,7 +1,9 @@
 import { badRequest } from '../../platform/errors.ts';
 import type { DashboardServices } from './router.ts';
 import { checked, integer, text, value } from './forms.ts';
-import { type Html, badge, field, fmtDate, form, html, safeUrl, statusTone, table } from './html.ts';
+import { type Html, badge, field, fmtDate, form, html, ownPath, statusTone, shortRef, table } from './html.ts';
+
+const EVIDENCE_PREFIX = '/evidence-files/';
 import { orderHistoryRepo } from './order-history-repo.ts';
 
 export type ClaimDetail = Awaited<ReturnType<DashboardServices['claims']['get']>>;
@@ -52,13 +54,13 @@ type Decision = Parameters<DashboardServices['claims']['decide']>[2];
 export function claimView(c: ClaimDetail, orderLink: (ref: string) => string, lines: LineContexts = new Map()): Html {
   const images = (urls: string[]) =>
     urls.length
-      ? html`<div class="thumbs">${urls.map((u, i) => (safeUrl(u) ? html`<figure><a href="${safeUrl(u)}"><img src="${safeUrl(u)}" alt="Evidence image ${i + 1}" loading="lazy"></a></figure>` : ''))}</div>`
+      ? html`<div class="thumbs">${urls.map((u, i) => (ownPath(u, EVIDENCE_PREFIX) ? html`<figure><a href="${ownPath(u, EVIDENCE_PREFIX)}"><img src="${ownPath(u, EVIDENCE_PREFIX)}" alt="Evidence image ${i + 1}" loading="lazy"></a></figure>` : ''))}</div>`
       : html`<span class="help">no images</span>`;
-  return html`<dl class="facts"><dt>Reference</dt><dd class="ref"><code>${c.reference}</code></dd><dt>Status</dt><dd>${badge(c.status, statusTone(c.status))}</dd>
-<dt>Order</dt><dd class="ref"><a href="${orderLink(c.orderReference)}">${c.orderReference}</a></dd><dt>Shipment</dt><dd class="ref">${c.shipmentReference}</dd>
+  return html`<dl class="facts"><dt>Reference</dt><dd>${shortRef(c.reference)}</dd><dt>Status</dt><dd>${badge(c.status, statusTone(c.status))}</dd>
+<dt>Order</dt><dd>${shortRef(c.orderReference, { href: orderLink(c.orderReference) })}</dd><dt>Shipment</dt><dd>${shortRef(c.shipmentReference)}</dd>
 <dt>Filed</dt><dd>${fmtDate(c.created)}</dd>${c.comment ? html`<dt>Comment</dt><dd>${c.comment}</dd>` : ''}
 ${c.decision ? html`<dt>Decided</dt><dd>${fmtDate(c.decision.decided)}${c.decision.refundShippingCosts ? ' · shipping costs refunded' : ''}</dd><dt>Decision comment</dt><dd>${c.decision.comment || '—'}</dd>` : ''}
-${c.replacementOrderReferences.length ? html`<dt>Replacement orders</dt><dd>${c.replacementOrderReferences.map((r) => html`<a class="ref" href="${orderLink(r)}">${r}</a> `)}</dd>` : ''}</dl>
+${c.replacementOrderReferences.length ? html`<dt>Replacement orders</dt><dd>${c.replacementOrderReferences.map((r) => html`${shortRef(r, { href: orderLink(r) })} `)}</dd>` : ''}</dl>
 ${c.evidenceUrls.length ? html`<h2>Evidence</h2>${images(c.evidenceUrls)}` : ''}
 <h2>Claimed lines</h2>${table(
     ['Line', 'Category', 'Quantity', 'Ordered: artwork and mockup', 'Evidence', 'Decision'],
@@ -72,7 +74,7 @@ ${c.evidenceUrls.length ? html`<h2>Evidence</h2>${images(c.evidenceUrls)}` : ''}
         ctx?.artworkUrl || ctx?.mockupUrl
           ? html`<div class="thumbs">${pic(ctx.artworkUrl, `Artwork of line ${l.orderlineIndex}`)}${pic(ctx.mockupUrl, `Mockup of line ${l.orderlineIndex}`)}</div>`
           : html`<span class="help">no artwork</span>`;
-      return html`<tr><td>${l.orderlineIndex}${ctx?.productName ? html`<br>${ctx.productName}` : ''}<br><span class="help ref">${l.productReference}</span></td><td>${l.claimcategory.name}</td><td>${l.quantity}</td>
+      return html`<tr><td>${l.orderlineIndex}${ctx?.productName ? html`<br>${ctx.productName}` : ''}<br><span class="help">${shortRef(l.productReference)}</span></td><td>${l.claimcategory.name}</td><td>${l.quantity}</td>
 <td>${ordered}</td><td>${images(l.evidenceUrls)}</td><td>${l.decision ? html`replace ${l.decision.replacementQuantity}, refund ${l.decision.refundQuantity}, reject ${l.decision.rejectionQuantity}${l.decision.comment ? html`<br>${l.decision.comment}` : ''}` : 'pending'}</td></tr>`;
     }),
     { caption: 'Claimed lines' },

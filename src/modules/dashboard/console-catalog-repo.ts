@@ -1,4 +1,5 @@
 import type { Executor } from '../../platform/db/index.ts';
+import type { DeviceGeometry } from '../catalog/devices.ts';
 
 export interface CatalogFilter {
   /** Part of the name, SKU or reference. */
@@ -47,6 +48,17 @@ export const consoleCatalogRepo = {
         ORDER BY p.seq DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
+  },
+
+  /** What a drawing of a device product needs; null for products that fit no device. */
+  async shape(ex: Executor, id: string) {
+    const [row] = await ex.query<{ name: string; geometry: DeviceGeometry; case_type: string | null }>(
+      `SELECT p.name, d.geometry, g.case_type
+         FROM products p JOIN productgroups g ON g.id = p.productgroup_id JOIN devices d ON d.key = p.device_key
+        WHERE p.id = $1`,
+      [id],
+    );
+    return row ?? null;
   },
 
   async facets(ex: Executor) {

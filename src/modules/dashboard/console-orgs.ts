@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { integer, required, text, value } from './forms.ts';
-import { badge, field, fmtDate, form, html, statusTone, table } from './html.ts';
+import { badge, field, fmtDate, form, html, statusTone, shortRef, table } from './html.ts';
 import { page } from './layout.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
@@ -20,7 +20,7 @@ export function consoleOrgPages(r: DashRouter): void {
         ['Organization', 'Reference', 'Created'],
         organizations.map(
           (x) =>
-            html`<tr><td><a href="/console/organizations/${x.reference}">${x.name}</a></td><td class="ref"><code>${x.reference}</code></td><td>${fmtDate(x.created)}</td></tr>`,
+            html`<tr><td><a href="/console/organizations/${x.reference}">${x.name}</a></td><td>${shortRef(x.reference)}</td><td>${fmtDate(x.created)}</td></tr>`,
         ),
         { caption: 'Organizations, newest first' },
       )}
@@ -79,7 +79,7 @@ ${form('/console/operators', ctx.page.csrf, html`${field({ label: 'E-mail', name
       ctx.page,
       row.name,
       html`<p><a href="/console">All organizations</a></p>
-<dl class="facts"><dt>Reference</dt><dd class="ref"><code>${row.id}</code></dd><dt>Stores</dt><dd>${stores.stores.map((st) => `${st.name} (${st.code})`).join(', ') || '—'}</dd>
+<dl class="facts"><dt>Reference</dt><dd>${shortRef(row.id)}</dd><dt>Stores</dt><dd>${stores.stores.map((st) => `${st.name} (${st.code})`).join(', ') || '—'}</dd>
 <dt>Active API keys</dt><dd>${keys.apiKeys.filter((k) => !k.revoked).length}</dd><dt>Rendertokens</dt><dd>${tokens.used} of ${tokens.limit} used this week</dd></dl>
 <div class="grid"><section class="card" aria-labelledby="limit"><h2 id="limit">Rendertoken limit</h2>
 ${form(`/console/organizations/${row.id}/rendertoken-limit`, ctx.page.csrf, html`${field({ label: 'Weekly limit', name: 'limit', type: 'number', min: 0, required: true, value: row.rendertoken_limit })}<button type="submit">Save limit</button>`, { label: 'Rendertoken limit' })}</section>
@@ -89,7 +89,10 @@ ${form(`/console/organizations/${row.id}/rendertoken-limit`, ctx.page.csrf, html
           (u) =>
             html`<tr><td>${u.email}</td><td>${badge(u.status, statusTone(u.status))}</td><td>${fmtDate(u.created)}</td></tr>`,
         ),
-        { caption: 'Users', empty: 'No users yet.' },
+        {
+          caption: 'Users',
+          empty: 'No users yet. Add one below with a password, or leave the password empty for an invitation link.',
+        },
       )}
 ${form(
   `/console/organizations/${row.id}/users`,

@@ -4,9 +4,22 @@ import { jobsRepo } from '../../platform/jobs/queue.ts';
 import { STATUSES as PRODUCT_STATUSES } from '../catalog/schemas.ts';
 import { claimView, decisionForm, decisionFrom, lineContexts } from './claim-views.ts';
 import { integer, text, value } from './forms.ts';
-import { type Html, badge, buttonForm, field, fmtDate, form, html, select, statusTone, table } from './html.ts';
+import {
+  type Html,
+  badge,
+  buttonForm,
+  field,
+  fmtDate,
+  form,
+  html,
+  select,
+  statusTone,
+  shortRef,
+  table,
+} from './html.ts';
 import { page } from './layout.ts';
 import { consoleCatalogRepo } from './console-catalog-repo.ts';
+import { productPictureSvg, sendPicture } from './product-picture.ts';
 import { sendMedia } from '../catalog/routes.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
@@ -74,13 +87,14 @@ ${select({ label: 'Stage', name: 'stage', value: filter.stage ?? '', options: [a
 ${table(
   ['Picture', 'Product', 'Status', 'Available', 'Change'],
   products.map(
-    ({
-      p,
-      picture,
-      device,
-      case_type,
-    }) => html`<tr><td>${picture ? html`<img src="/console/catalog/${p.reference}/media/${picture}" alt="" width="64" height="64" loading="lazy" class="thumb">` : html`<span class="help">no picture</span>`}</td>
-<td>${p.name}<br><span class="help">${[device, case_type].filter(Boolean).join(' · ')}</span><br><span class="help ref">${p.reference} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
+    ({ p, picture, device, case_type }) => html`<tr><td>${
+      picture
+        ? html`<img src="/console/catalog/${p.reference}/media/${picture}" alt="" width="64" height="64" loading="lazy" class="thumb">`
+        : device
+          ? html`<img src="/console/catalog/${p.reference}/picture.svg" alt="" width="64" height="64" loading="lazy" class="thumb">`
+          : html`<span class="help">no picture</span>`
+    }</td>
+<td>${p.name}<br><span class="help">${[device, case_type].filter(Boolean).join(' · ')}</span><br><span class="help">${shortRef(p.reference)} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
 <td>${badge(p.status, statusTone(p.status))}</td><td>${p.availableQuantity}</td>
 <td>${form(
       `/console/catalog/${p.reference}`,
@@ -103,6 +117,17 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
       const { ref, filename } = req.params as { ref: string; filename: string };
       const media = mustFind(await s.catalog.anyMediaFile(ref, filename), 'Media file');
       return sendMedia(req, reply, s.blobs, media);
+    },
+  );
+  r.app.get(
+    '/console/catalog/:ref/picture.svg',
+    { config: { access: 'public', dashboard: 'operator' } },
+    async (req, reply) => {
+      const shape = mustFind(await consoleCatalogRepo.shape(s.db, refParam(req)), 'Product drawing');
+      return sendPicture(
+        reply,
+        productPictureSvg({ name: shape.name, geometry: shape.geometry, caseType: shape.case_type }),
+      );
     },
   );
   r.page('/console/catalog', 'operator', catalogPage);
@@ -133,7 +158,7 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
       for (const status of OPEN) {
         const { orders } = await s.orders.list(org.reference, { limit: 100, status });
         for (const o of orders) {
-          rows.push(html`<tr><td>${o.legacyOrderCode}<br><span class="help ref">${o.reference}</span></td><td>${org.name}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</td><td>${fmtDate(o.created)}</td>
+          rows.push(html`<tr><td>${o.legacyOrderCode}<br><span class="help">${shortRef(o.reference)}</span></td><td>${org.name}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</td><td>${fmtDate(o.created)}</td>
 <td>${
             o.status.code === 'in_production'
               ? form(
@@ -153,7 +178,7 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
       ctx.page,
       'Fulfilment queue',
       html`<p>Orders waiting for production or shipping, across all organizations. Basic-level shipments carry no carrier or tracking number.</p>
-${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], rows, { caption: 'Open orders', empty: 'Nothing to produce or ship.' })}`,
+${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], rows, { caption: 'Open orders', empty: 'Nothing to produce or ship. New orders appear here as soon as partners place them.' })}`,
       { error: opts.error, notice: opts.notice },
     );
   };
@@ -192,14 +217,14 @@ ${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], ro
       const { claims } = await s.claims.list(org.reference, { limit: 100 });
       for (const c of claims) {
         rows.push(
-          html`<tr><td class="ref"><a href="/console/organizations/${org.reference}/claims/${c.reference}">${c.reference}</a></td><td>${org.name}</td><td>${c.claimcategories.map((x) => x.name).join(', ')}</td><td>${badge(c.status, statusTone(c.status))}</td><td>${fmtDate(c.created)}</td></tr>`,
+          html`<tr><td>${shortRef(c.reference, { href: `/console/organizations/${org.reference}/claims/${c.reference}` })}</td><td>${org.name}</td><td>${c.claimcategories.map((x) => x.name).join(', ')}</td><td>${badge(c.status, statusTone(c.status))}</td><td>${fmtDate(c.created)}</td></tr>`,
         );
       }
     }
     return page(
       ctx.page,
       'Claims review',
-      html`${table(['Claim', 'Organization', 'Categories', 'Status', 'Filed'], rows, { caption: 'Pending and recently closed claims', empty: 'No claims.' })}`,
+      html`${table(['Claim', 'Organization', 'Categories', 'Status', 'Filed'], rows, { caption: 'Pending and recently closed claims', empty: 'No claims to review. Claims partners file appear here, pending ones first.' })}`,
       { error: opts.error, notice: opts.notice },
     );
   };
@@ -258,7 +283,10 @@ ${c.status === 'pending' ? html`<section class="card" aria-labelledby="decide"><
           ([label, rows]) =>
             html`<tr><td>${label}</td>${STATES.map((st) => html`<td>${st === 'dead' && sum(rows, st) ? badge(String(sum(rows, st)), 'bad') : sum(rows, st)}</td>`)}</tr>`,
         ),
-        { caption: `Jobs by ${title.toLowerCase()}`, empty: 'No jobs.' },
+        {
+          caption: `Jobs by ${title.toLowerCase()}`,
+          empty: 'No jobs yet. Webhook deliveries, renders and maintenance run as jobs and are counted here.',
+        },
       );
     return page(
       ctx.page,
@@ -279,7 +307,10 @@ ${table(
     ) => html`<tr><td>${j.id}</td><td>${j.kind}</td><td>${j.attempts}</td><td><code>${j.last_error ?? ''}</code></td><td>${fmtDate(j.finished_at)}</td>
 <td>${buttonForm(`/console/jobs/${j.id}/retry`, ctx.page.csrf, 'Retry')}</td></tr>`,
   ),
-  { caption: 'Dead jobs, newest first', empty: 'No failed jobs.' },
+  {
+    caption: 'Dead jobs, newest first',
+    empty: 'No dead jobs. A job that fails all its attempts shows here with its last error and a retry button.',
+  },
 )}`,
       { error: opts.error, notice: opts.notice },
     );

@@ -10,6 +10,7 @@ import type { ClaimsService } from '../claims/service.ts';
 import type { ImagesService } from '../images/service.ts';
 import type { OrdersService } from '../orders/service.ts';
 import type { OrganizationService } from '../organization/service.ts';
+import type { ProductionService } from '../production/service.ts';
 import type { RenderingService } from '../rendering/service.ts';
 import type { RequestLog } from '../requestlog/recorder.ts';
 import type { ShipmentsService } from '../shipments/service.ts';
@@ -66,6 +67,7 @@ export interface DashboardPagesDeps {
     | 'anyMediaFile'
     | 'operatorProduct'
     | 'changeProduct'
+    | 'productShapes'
     | 'receiveStock'
     | 'correctStock'
     | 'stockMovements'
@@ -90,4 +92,8 @@ export interface DashboardPagesDeps {
   >;
   requestLog: Pick<RequestLog, 'list' | 'get' | 'byRequestId'>;
   billing: Pick<BillingService, 'ledger' | 'invoices' | 'invoicePdf'>;
+  production: Pick<
+    ProductionService,
+    'queue' | 'printFilePdf' | 'documentPdf' | 'markProduced' | 'remakePrintFiles' | 'remakeDocuments'
+  >;
 }

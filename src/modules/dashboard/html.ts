@@ -47,6 +47,21 @@ export function safeUrl(u: string | null | undefined): string | null {
   }
 }
 
+/**
+ * The path of a picture this service serves itself (under `prefix`), whatever host the URL names:
+ * pages load pictures only from their own origin, so no request leaves for a partner-given URL.
+ * Null for anything else.
+ */
+export function ownPath(u: string | null | undefined, prefix: string): string | null {
+  if (!u) return null;
+  try {
+    const { pathname } = new URL(u, 'http://service.invalid');
+    return pathname.startsWith(prefix) && !pathname.includes('/..') ? pathname : null;
+  } catch {
+    return null;
+  }
+}
+
 export const fmtDate = (iso: string | Date | null | undefined) => {
   if (!iso) return '—';
   const d = typeof iso === 'string' ? new Date(iso) : iso;
@@ -138,9 +153,52 @@ export const buttonForm = (
     { className: 'inline', confirm: opts.confirm },
   );
 
+/**
+ * Each cell carries its column's name, so a phone can show every row as a card of labelled values
+ * (the CSS does that below 640 px). Rows holding a table of their own are left as they are.
+ */
+function labelCells(row: Html, headers: string[]): Html {
+  if (/<table[\s>]/.test(row.value)) return row;
+  let column = 0;
+  return new Html(
+    row.value.replace(/<t([rdh])(?=[\s>])/g, (tag, kind: string) => {
+      if (kind === 'r') column = 0;
+      if (kind !== 'd') {
+        if (kind === 'h') column++;
+        return tag;
+      }
+      const label = headers[column++];
+      return label ? `<td data-label="${escapeHtml(label)}"` : tag;
+    }),
+  );
+}
+
 export function table(headers: string[], rows: Html[], opts: { caption?: string; empty?: string } = {}): Html {
   if (rows.length === 0) return html`<p class="empty">${opts.empty ?? 'Nothing here yet.'}</p>`;
-  return html`<div class="table-wrap" role="region" aria-label="${opts.caption ?? 'Table'}" tabindex="0"><table>${opts.caption ? html`<caption>${opts.caption}</caption>` : ''}<thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
+  return html`<div class="table-wrap cards" role="region" aria-label="${opts.caption ?? 'Table'}" tabindex="0"><table>${opts.caption ? html`<caption>${opts.caption}</caption>` : ''}<thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${rows.map((row) => labelCells(row, headers))}</tbody></table></div>`;
+}
+
+/** How a long reference reads on a page: its type and both ends (`Order_7e3f…ace0`, a UUID's first 8 and last 4). */
+export function abbreviate(ref: string): string {
+  const cut = ref.indexOf('_') + 1;
+  const head = ref.slice(0, cut);
+  const rest = ref.slice(cut);
+  const keep = cut ? 4 : 8;
+  return rest.length <= keep + 6 ? ref : `${head}${rest.slice(0, keep)}…${rest.slice(-4)}`;
+}
+
+/**
+ * A reference shortened for reading, with a copy button that copies the whole of it. Screen
+ * readers, search in the page and text assertions see the full reference.
+ */
+export function shortRef(ref: string, opts: { href?: string | null } = {}): Html {
+  const short = abbreviate(ref);
+  const label =
+    short === ref
+      ? html`<code>${ref}</code>`
+      : html`<code aria-hidden="true" title="${ref}">${short}</code><span class="sr-only">${ref}</span>`;
+  const href = safeUrl(opts.href);
+  return html`<span class="sref">${href ? html`<a href="${href}">${label}</a>` : label}<button type="button" class="copy" data-copy-value="${ref}" aria-label="Copy ${ref}" title="Copy">Copy</button></span>`;
 }
 
 export const badge = (text: string, tone: 'ok' | 'warn' | 'bad' | 'neutral' = 'neutral') =>

@@ -30,6 +30,7 @@ const CONSOLE_NAV: Array<[string, string]> = [
   ['/console/catalog', 'Catalog'],
   ['/console/stock', 'Stock'],
   ['/console/fulfilment', 'Fulfilment'],
+  ['/console/production', 'Production'],
   ['/console/claims', 'Claims'],
   ['/console/jobs', 'Jobs'],
   ['/console/requests', 'Support lookup'],
@@ -115,7 +116,7 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}.ref{word-
 .auth{max-width:420px;margin:2rem auto}
 .product-cell{display:flex;gap:.5rem;align-items:center}.product-cell img,img.thumb{border:1px solid var(--line);border-radius:6px;background:#fff;object-fit:contain}
 address{font-style:normal;line-height:1.4}ol.timeline{list-style:none;padding:0;margin:0;border-left:3px solid var(--line)}ol.timeline>li{position:relative;padding:.2rem 0 .6rem 1rem}ol.timeline>li::before{content:"";position:absolute;left:-.5rem;top:.6rem;width:.7rem;height:.7rem;border-radius:50%;background:var(--accent)}
-ol.timeline time{display:block;font-size:.85rem;color:var(--muted)}ul.deliveries{margin:.2rem 0 0;padding-left:1rem;font-size:.9rem}
+ol.timeline time{display:block;font-size:.85rem;color:var(--muted)}ul.deliveries{margin:.2rem 0 0;padding-left:1rem;font-size:.9rem}ol.attempts{margin:0;padding-left:1.2rem;font-size:.85rem;color:var(--muted)}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .tiles{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));margin:0 0 1rem}.tile{display:flex;flex-direction:column;text-decoration:none;color:var(--fg);margin:0}.tile-label{color:var(--muted);font-size:.9rem}.tile-value{font-size:1.6rem;font-weight:700}
 .tile.bad{border-color:#e6a19b;background:#fce8e6}.tile.bad .tile-value{color:var(--danger)}.tile.warn .tile-value{color:var(--warn)}
@@ -124,13 +125,22 @@ ol.timeline time{display:block;font-size:.85rem;color:var(--muted)}ul.deliveries
 ol.checklist{padding-left:0;list-style:none}ol.checklist li{padding:.3rem 0}.checklist .tick{display:inline-block;width:1.4rem;font-weight:700}.checklist .done{color:var(--muted)}.checklist .done .tick{color:var(--ok)}
 .order-cards{list-style:none;padding:0;display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(280px,1fr))}.order-cards li{display:flex;gap:.75rem;align-items:center;margin:0}.order-cards .pics{display:flex;gap:.25rem}.order-cards img{border:1px solid var(--line);border-radius:6px;background:#fff;object-fit:contain}.nopic{font-size:.75rem;color:var(--muted);width:64px;text-align:center}
 pre.json{background:#fff;border:1px solid var(--line);border-radius:8px;padding:.75rem;overflow:auto;max-height:28rem;font-size:.85rem;white-space:pre-wrap;word-break:break-word}.btn.small{padding:.15rem .5rem;min-height:0;font-size:.85rem}
-@media (max-width:640px){.table-wrap table{min-width:600px}.tiles{grid-template-columns:repeat(2,minmax(0,1fr))}.tile-value{font-size:1.3rem}.menu-toggle:not([hidden]){display:inline-block;background:#fff;color:#14213d;border-color:#fff}nav.collapsible:not(.open){display:none}nav.collapsible ul{flex-direction:column;flex-wrap:nowrap}nav.collapsible a{white-space:normal}header.top .who{font-size:.85rem;width:100%}main{padding:.75rem}h1{font-size:1.35rem}th,td{padding:.4rem}nav ul{overflow-x:auto;flex-wrap:nowrap}nav a{white-space:nowrap}}
+.sref{display:inline-flex;flex-wrap:wrap;align-items:center;gap:.3rem;max-width:100%}.sref code{overflow-wrap:anywhere}button.copy{font-size:.75rem;padding:0 .4rem;min-height:1.6rem;background:#fff;color:var(--accent);border-color:#9bb5e4}
+@media (max-width:640px){.table-wrap.cards{overflow:visible;background:none;border:0}.table-wrap.cards table,.table-wrap.cards tbody,.table-wrap.cards tr,.table-wrap.cards td{display:block;width:auto}
+.table-wrap.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.table-wrap.cards caption{display:block;padding:0 0 .5rem}
+.table-wrap.cards tr{background:#fff;border:1px solid var(--line);border-radius:10px;margin:0 0 .75rem;padding:.4rem .75rem}.table-wrap.cards td{border:0;padding:.3rem 0;overflow-wrap:anywhere}
+.table-wrap.cards td[data-label]{position:relative;padding-left:calc(30% + .5rem);min-height:2rem}
+.table-wrap.cards td[data-label]::before{content:attr(data-label);position:absolute;left:0;top:.35rem;width:30%;font-weight:600;font-size:.85rem;line-height:1.3;color:var(--muted)}
+.table-wrap:not(.cards) table{min-width:600px}.tiles{grid-template-columns:repeat(2,minmax(0,1fr))}.tile-value{font-size:1.3rem}.menu-toggle:not([hidden]){display:inline-block;background:#fff;color:#14213d;border-color:#fff}nav.collapsible:not(.open){display:none}nav.collapsible ul{flex-direction:column;flex-wrap:nowrap}nav.collapsible a{white-space:normal}header.top .who{font-size:.85rem;width:100%}main{padding:.75rem}h1{font-size:1.35rem}th,td{padding:.4rem}nav ul{overflow-x:auto;flex-wrap:nowrap}nav a{white-space:nowrap}}
 `;
 
 /** Copy buttons, the brand colour preview and confirmations; the pages work without it. */
 export const JS = `
-document.addEventListener('click',function(e){var b=e.target.closest('[data-copy]');if(!b)return;var el=document.getElementById(b.getAttribute('data-copy'));if(!el)return;
-var t=el.textContent;(navigator.clipboard?navigator.clipboard.writeText(t):Promise.reject()).then(function(){b.textContent='Copied'},function(){var r=document.createRange();r.selectNodeContents(el);var s=getSelection();s.removeAllRanges();s.addRange(r);b.textContent='Selected: press Ctrl+C'});});
+document.addEventListener('click',function(e){var b=e.target.closest('[data-copy],[data-copy-value]');if(!b)return;var v=b.getAttribute('data-copy-value'),el=v===null?document.getElementById(b.getAttribute('data-copy')):null;if(v===null&&!el)return;var t=v===null?el.textContent:v;
+function done(){b.textContent='Copied'}
+function fallback(){if(el){var r=document.createRange();r.selectNodeContents(el);var s=getSelection();s.removeAllRanges();s.addRange(r);b.textContent='Selected: press Ctrl+C';return}
+var a=document.createElement('textarea');a.value=t;a.setAttribute('readonly','');a.style.position='fixed';a.style.opacity='0';document.body.appendChild(a);a.select();var ok=false;try{ok=document.execCommand('copy')}catch(x){}a.remove();if(ok)done();else b.textContent=t;}
+(navigator.clipboard?navigator.clipboard.writeText(t):Promise.reject()).then(done,fallback);});
 document.addEventListener('submit',function(e){var m=e.target.getAttribute('data-confirm');if(m&&!confirm(m))e.preventDefault();});
 function preview(){var p=document.querySelector('[data-preview]');if(!p)return;var f=p.closest('form')||document;
 function q(n){return f.querySelector('[name="'+n+'"]')}var pc=q('primaryColor'),sc=q('secondaryColor'),nm=q('name'),em=q('customerServiceEmail');

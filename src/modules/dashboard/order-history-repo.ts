@@ -9,11 +9,16 @@ export const orderHistoryRepo = {
       type: string;
       data: Record<string, unknown>;
       created_at: Date;
-      deliveries: Array<{ id: string; status: string; attempts: number; url: string }> | null;
+      deliveries: Array<{
+        id: string;
+        status: string;
+        url: string;
+        attempts: Array<{ at: string; responseStatus: number | null; error: string | null }>;
+      }> | null;
     }>(
       `SELECT e.id, e.type, e.data, e.created_at,
               (SELECT json_agg(json_build_object('id', d.id, 'status', d.status,
-                        'attempts', jsonb_array_length(d.attempts), 'url', w.url) ORDER BY d.seq)
+                        'attempts', d.attempts, 'url', w.url) ORDER BY d.seq)
                  FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
                 WHERE d.event_id = e.id AND d.organization_id = $1) AS deliveries
          FROM events e

@@ -1,5 +1,5 @@
 import type { DashboardServices } from './router.ts';
-import { type Html, badge, euros, fmtDate, html, safeUrl, table } from './html.ts';
+import { type Html, badge, euros, fmtDate, html, safeUrl, shortRef, table } from './html.ts';
 import { orderHistoryRepo } from './order-history-repo.ts';
 
 type Order = Awaited<ReturnType<DashboardServices['orders']['get']>>;
@@ -42,6 +42,7 @@ export async function orderSections(
   const products = new Map(
     await Promise.all(productRefs.map(async (ref) => [ref, await s.catalog.findProduct(orgId, ref)] as const)),
   );
+  const shapes = await s.catalog.productShapes(productRefs);
   const imageIds = [...new Set(o.orderlines.map((l) => l.imageReference).filter((x): x is string => !!x))];
   const [events, callbacks, renders, address] = await Promise.all([
     orderHistoryRepo.events(s.db, orgId, o.reference),
@@ -55,7 +56,13 @@ export async function orderSections(
     o.orderlines.map((l) => {
       const p = products.get(l.productReference);
       const pic = p?.media.find((m) => m.kind === 'example_image') ?? p?.media[0];
-      return html`<tr><td>${l.index}</td><td><div class="product-cell">${pic ? html`<img src="/dashboard/products/${l.productReference}/media/${pic.filename}" alt="" width="56" height="56" loading="lazy">` : ''}<span>${p?.name ?? l.productReference}<br><span class="help">${euros(p?.price ?? 0)} each</span></span></div></td>
+      return html`<tr><td>${l.index}</td><td><div class="product-cell">${
+        pic
+          ? html`<img src="/dashboard/products/${l.productReference}/media/${pic.filename}" alt="" width="56" height="56" loading="lazy">`
+          : p && shapes.get(l.productReference)?.device
+            ? html`<img src="/dashboard/products/${l.productReference}/picture.svg" alt="" width="56" height="56" loading="lazy">`
+            : ''
+      }<span>${p?.name ?? l.productReference}<br><span class="help">${euros(p?.price ?? 0)} each</span></span></div></td>
 <td>${l.imageReference ? html`<a href="/dashboard/images/${l.imageReference}/thumbnail"><img src="/dashboard/images/${l.imageReference}/thumbnail" alt="Artwork of line ${l.index}" width="56" height="56" loading="lazy" class="thumb"></a>` : '—'}</td>
 <td>${l.quantity}</td><td>${l.canceledQuantity}</td><td>${l.shippedQuantity}</td></tr>`;
     }),
@@ -89,7 +96,7 @@ export async function orderSections(
 
   const tracking = safeUrl(shipment?.trackingUrl);
   const shipmentBlock = shipment
-    ? html`<dl class="facts"><dt>Reference</dt><dd class="ref"><code>${shipment.reference}</code></dd><dt>Level</dt><dd>${shipment.level}</dd><dt>Shipped</dt><dd>${fmtDate(shipment.shipped)}</dd>
+    ? html`<dl class="facts"><dt>Reference</dt><dd>${shortRef(shipment.reference)}</dd><dt>Level</dt><dd>${shipment.level}</dd><dt>Shipped</dt><dd>${fmtDate(shipment.shipped)}</dd>
 ${shipment.carrier ? html`<dt>Carrier</dt><dd>${shipment.carrier} ${shipment.trackingNumber ?? ''}</dd>` : ''}${tracking ? html`<dt>Tracking page</dt><dd><a href="${tracking}">Open the tracking page</a></dd>` : ''}</dl>
 ${
   shipment.trackingEvents?.length
@@ -116,7 +123,7 @@ ${
       at: e.created_at,
       what: html`${what.join('; ')}`,
       detail: deliveries.length
-        ? html`<ul class="deliveries">${deliveries.map((d) => html`<li>Webhook <span class="ref">${d.url}</span> ${badge(d.status, deliveryTone(d.status))} <span class="help">${d.attempts} attempt${d.attempts === 1 ? '' : 's'}</span></li>`)}</ul>`
+        ? html`<ul class="deliveries">${deliveries.map((d) => html`<li>Webhook <span class="ref">${d.url}</span> ${badge(d.status, deliveryTone(d.status))} <span class="help">${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}</span>${d.attempts.length ? html`<ol class="attempts">${d.attempts.map((x) => html`<li>${fmtDate(x.at)}: ${x.responseStatus === null ? 'no response' : `HTTP ${x.responseStatus}`}${x.error ? ` – ${x.error}` : ''}</li>`)}</ol>` : ''}</li>`)}</ul>`
         : undefined,
     });
   }

@@ -43,6 +43,20 @@ export const overviewRepo = {
     return row;
   },
 
+  /**
+   * Rendertokens spent per hour since `since` (each render is charged its composition's cost when
+   * requested). Hours, not days: the week's days are Amsterdam days, and its offsets are whole hours.
+   */
+  async rendertokensPerHour(ex: Executor, orgId: string, since: Date) {
+    return ex.query<{ hour: Date; tokens: number }>(
+      `SELECT date_trunc('hour', r.created_at) AS hour, sum(c.token_cost)::int AS tokens
+         FROM renders r JOIN compositions c ON c.id = r.composition_id
+        WHERE r.organization_id = $1 AND r.created_at >= $2
+        GROUP BY 1 ORDER BY 1`,
+      [orgId, since],
+    );
+  },
+
   /** Endpoints whose deliveries fail, or that are switched off. */
   async unhealthyEndpoints(ex: Executor, orgId: string) {
     return ex.query<{

@@ -5,6 +5,7 @@ import { sendMedia } from '../catalog/routes.ts';
 import { type Series, gauge, stackedBars } from './charts.ts';
 import { type Html, badge, euros, fmtDate, html, statusTone } from './html.ts';
 import { page } from './layout.ts';
+import { productPictureSvg, sendPicture } from './product-picture.ts';
 import { overviewRepo } from './overview-repo.ts';
 import type { DashRouter } from './router.ts';
 
@@ -38,6 +39,10 @@ export function overviewPages(r: DashRouter): void {
     const images = [
       ...new Set(latest.orders.flatMap((o) => o.orderlines.map((l) => l.imageReference).filter(Boolean))),
     ];
+    const weekStart = new Date(new Date(tokens.resets).getTime() - 7 * DAY);
+    // An hour early: a week with a daylight-saving change is 167 or 169 hours; days outside it are left out.
+    const tokenHours = await overviewRepo.rendertokensPerHour(db, ctx.orgId, new Date(weekStart.getTime() - 3600_000));
+    const tokenChart = rendertokenWeek(weekStart, now, tokenHours, tokens.limit);
     const renders = new Map(
       (await overviewRepo.latestRenders(db, ctx.orgId, images as string[])).map((x) => [x.image_id, x.id]),
     );
@@ -92,7 +97,7 @@ export function overviewPages(r: DashRouter): void {
 <div class="tiles">${tile('/dashboard/orders', 'Spend, last 30 days', euros(spend))}${tile('/dashboard/orders?status=in_production', 'Orders in production', counts.in_production)}
 ${tile('/dashboard/claims', 'Open claims', counts.open_claims, counts.open_claims ? 'warn' : '')}${tile('/dashboard/webhooks', 'Failing webhook endpoints', unhealthy.length, unhealthy.length ? 'bad' : '')}</div>
 <section class="card" aria-labelledby="opd"><h2 id="opd">Orders per day, last 30 days</h2>${stackedBars({ id: 'opd', title: 'Orders per day over the last 30 days by status', days, series: STATUS_SERIES, values: (d, k) => n.get(`${d}/${k}`) ?? 0, empty: 'No orders in the last 30 days. Orders you place appear here by day and status.' })}</section>
-<section class="card" aria-labelledby="rt"><h2 id="rt">Rendertokens this week</h2>${gauge({ title: 'Rendertokens used this week', used: tokens.used, limit: tokens.limit })}<p>${tokens.used} of ${tokens.limit} used; the limit resets ${fmtDate(tokens.resets)}. <a href="/dashboard/usage">Usage</a></p></section>
+<section class="card" aria-labelledby="rt"><h2 id="rt">Rendertokens this week</h2>${gauge({ title: 'Rendertokens used this week', used: tokens.used, limit: tokens.limit })}<p>${tokens.used} of ${tokens.limit} used; the limit resets ${fmtDate(tokens.resets)}. <a href="/dashboard/usage">Usage</a></p>${tokenChart}</section>
 <section aria-labelledby="lo"><h2 id="lo">Latest orders</h2>${latestOrders}</section>`,
     );
   });
@@ -105,6 +110,22 @@ ${tile('/dashboard/claims', 'Open claims', counts.open_claims, counts.open_claim
       const { ref, filename } = req.params as { ref: string; filename: string };
       const orgId = req.dashboardSession!.user.organization_id!;
       return sendMedia(req, reply, s.blobs, await s.catalog.mediaFile(orgId, ref, filename));
+    },
+  );
+
+  /** A drawing of a device product without pictures; only products the organization may see. */
+  r.app.get(
+    '/dashboard/products/:ref/picture.svg',
+    { config: { access: 'public', dashboard: 'partner' } },
+    async (req, reply) => {
+      const { ref } = req.params as { ref: string };
+      const p = mustFind(await s.catalog.findProduct(req.dashboardSession!.user.organization_id!, ref), 'Product');
+      const shape = (await s.catalog.productShapes([ref])).get(ref);
+      if (!shape?.device) throw notFound('Product drawing');
+      return sendPicture(
+        reply,
+        productPictureSvg({ name: p.name, geometry: shape.device, caseType: shape.caseType?.key ?? null }),
+      );
     },
   );
 
@@ -147,4 +168,39 @@ ${tile('/dashboard/claims', 'Open claims', counts.open_claims, counts.open_claim
         .send(f.stream);
     },
   );
+}
+
+const AMSTERDAM_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' });
+const TOKEN_SERIES: Series[] = [
+  { key: 'before', label: 'used on earlier days', colour: '#9bb5e4' },
+  { key: 'day', label: 'used that day', colour: '#0b57d0' },
+];
+
+/** Rendertokens used so far this week, day by day (Amsterdam days, like the limit), against the limit. */
+function rendertokenWeek(weekStart: Date, now: Date, hours: Array<{ hour: Date; tokens: number }>, limit: number) {
+  // Noon of each day, so a daylight-saving change never moves it into the next or previous date.
+  const days = Array.from({ length: 7 }, (_, i) =>
+    AMSTERDAM_DAY.format(new Date(weekStart.getTime() + i * DAY + DAY / 2)),
+  );
+  const perDay = new Map<string, number>();
+  for (const h of hours) {
+    const d = AMSTERDAM_DAY.format(h.hour);
+    perDay.set(d, (perDay.get(d) ?? 0) + h.tokens);
+  }
+  const today = AMSTERDAM_DAY.format(now);
+  const before = new Map<string, number>();
+  let running = 0;
+  for (const d of days) {
+    before.set(d, d <= today ? running : 0);
+    running += perDay.get(d) ?? 0;
+  }
+  return stackedBars({
+    id: 'rtw',
+    title: 'Rendertokens used so far this week, by day, against the weekly limit',
+    days,
+    series: TOKEN_SERIES,
+    values: (d, k) => (k === 'day' ? (perDay.get(d) ?? 0) : (before.get(d) ?? 0)),
+    limit: { value: limit, label: `limit ${limit}` },
+    empty: `No rendertokens used this week. Each render you request with POST /v2/renders counts against the weekly limit of ${limit}.`,
+  });
 }

@@ -1,8 +1,20 @@
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from '../../platform/errors.ts';
+import { ApiError, badRequest } from '../../platform/errors.ts';
 import { type PolicyName, type Principal, policiesFor } from '../../platform/http/auth.ts';
 import { claimView, decisionForm, decisionFrom, lineContexts } from './claim-views.ts';
-import { type Html, badge, buttonForm, euros, field, fmtDate, html, select, statusTone, table } from './html.ts';
+import {
+  type Html,
+  badge,
+  buttonForm,
+  euros,
+  field,
+  fmtDate,
+  html,
+  select,
+  statusTone,
+  shortRef,
+  table,
+} from './html.ts';
 import { page } from './layout.ts';
 import { orderSections } from './order-page.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
@@ -38,7 +50,18 @@ export function partnerActivityPages(r: DashRouter): void {
           key === 'from' ? `${v}T00:00:00Z` : new Date(Date.parse(`${v}T00:00:00Z`) + 86400_000).toISOString();
     }
     if (query.cursor) filter.cursor = query.cursor.slice(0, 500);
-    const { orders, nextCursor } = await s.orders.list(ctx.orgId, filter);
+    const list = async () => {
+      try {
+        return await s.orders.list(ctx.orgId, filter);
+      } catch (err) {
+        // A cursor from an old or edited link: show the first page rather than an error.
+        if (!(err instanceof ApiError) || err.status !== 400 || !filter.cursor) throw err;
+        filter.cursor = undefined;
+        problems.push('That page of results is no longer available; showing the newest orders');
+        return s.orders.list(ctx.orgId, filter);
+      }
+    };
+    const { orders, nextCursor } = await list();
     const storeName = new Map(stores.map((st) => [st.reference, st.name]));
     const keep = new URLSearchParams(
       Object.entries({ store: filter.storeReference, status: filter.status, from: query.from, to: query.to }).filter(
@@ -59,10 +82,13 @@ ${table(
   orders.map(
     (
       o,
-    ) => html`<tr><td><a href="/dashboard/orders/${o.reference}">${o.legacyOrderCode}</a><br><span class="help ref">${o.customIdentifier ?? o.reference}</span></td>
+    ) => html`<tr><td><a href="/dashboard/orders/${o.reference}">${o.legacyOrderCode}</a><br><span class="help">${o.customIdentifier ? html`<span class="ref">${o.customIdentifier}</span>` : shortRef(o.reference)}</span></td>
 <td>${storeName.get(o.storeReference) ?? o.storeReference}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.orderlines.reduce((n, l) => n + l.quantity, 0)}</td><td>${euros(o.prices.total)}</td><td>${fmtDate(o.created)}</td></tr>`,
   ),
-  { caption: 'Orders, newest first', empty: 'No orders match.' },
+  {
+    caption: 'Orders, newest first',
+    empty: 'No orders match. Clear a filter, or place an order with POST /v2/orders and it shows here.',
+  },
 )}
 ${nextCursor ? html`<p><a href="/dashboard/orders?${keep.toString()}${keep.size ? '&' : ''}cursor=${encodeURIComponent(nextCursor)}">Older orders</a></p>` : ''}`,
       { error: problems.join('; ') || null },
@@ -84,7 +110,7 @@ ${nextCursor ? html`<p><a href="/dashboard/orders?${keep.toString()}${keep.size 
       ctx.page,
       `Order ${o.legacyOrderCode}`,
       html`<p><a href="/dashboard/orders">All orders</a></p>
-<dl class="facts"><dt>Reference</dt><dd class="ref"><code>${o.reference}</code></dd><dt>Status</dt><dd>${badge(o.status.code, statusTone(o.status.code))} since ${fmtDate(o.status.modified)}</dd>
+<dl class="facts"><dt>Reference</dt><dd>${shortRef(o.reference)}</dd><dt>Status</dt><dd>${badge(o.status.code, statusTone(o.status.code))} since ${fmtDate(o.status.modified)}</dd>
 <dt>Store</dt><dd>${store?.name ?? o.storeReference}</dd><dt>Shipping</dt><dd>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</dd>
 ${o.customIdentifier ? html`<dt>Your identifier</dt><dd>${o.customIdentifier}</dd>` : ''}${o.viaStoreCode ? html`<dt>Created through</dt><dd>integrator <code>${o.viaStoreCode}</code></dd>` : ''}${o.replacementForClaimReference ? html`<dt>Replacement for</dt><dd><a href="/dashboard/claims/${o.replacementForClaimReference}">${o.replacementForClaimReference}</a></dd>` : ''}
 <dt>Prices</dt><dd>products ${euros(o.prices.products)}, shipping ${euros(o.prices.shipping)}, total <strong>${euros(o.prices.total)}</strong></dd><dt>Created</dt><dd>${fmtDate(o.created)}</dd></dl>
@@ -124,10 +150,13 @@ ${await orderSections(s, ctx.orgId, o, shipment)}`,
         ['Claim', 'Order', 'Categories', 'Status', 'Filed', 'Decided'],
         claims.map(
           (c) => html`<tr>
-<td class="ref"><a href="/dashboard/claims/${c.reference}">${c.reference}</a></td><td class="ref"><a href="/dashboard/orders/${c.orderReference}">${c.orderReference}</a></td><td>${c.claimcategories.map((x) => x.name).join(', ')}</td>
+<td>${shortRef(c.reference, { href: `/dashboard/claims/${c.reference}` })}</td><td>${shortRef(c.orderReference, { href: `/dashboard/orders/${c.orderReference}` })}</td><td>${c.claimcategories.map((x) => x.name).join(', ')}</td>
 <td>${badge(c.status, statusTone(c.status))}</td><td>${fmtDate(c.created)}</td><td>${fmtDate(c.decided)}</td></tr>`,
         ),
-        { caption: 'Claims', empty: 'No claims.' },
+        {
+          caption: 'Claims',
+          empty: 'No claims. File one with POST /v2/claim-item-issues when a shipped item is damaged or wrong.',
+        },
       )}`,
     );
   });
@@ -181,7 +210,7 @@ ${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby
       'Renders',
       html`<p>Rendertokens this week: <strong>${tokens.used}</strong> of ${tokens.limit} used, ${tokens.remaining} left; the limit resets ${fmtDate(tokens.resets)}.</p>
 <form method="get" class="filters card" aria-label="Find a render">${field({ label: 'Render reference', name: 'reference', value: wanted ?? '', maxlength: 40 })}<button type="submit" class="btn secondary">Show</button></form>${found}
-<h2>Latest renders</h2>${renders.length ? html`<div class="thumbs">${renders.map((x) => html`<figure>${x.status === 'completed' ? html`<img src="/dashboard/renders/${x.reference}/thumbnail" alt="Render ${x.reference}" loading="lazy">` : html`<p>${badge(x.status, statusTone(x.status === 'failed' ? 'failed' : x.status))} ${x.failureReason ?? ''}</p>`}<figcaption><a href="/dashboard/renders?reference=${x.reference}">${x.reference}</a><br>${fmtDate(x.completed ?? x.created)}</figcaption></figure>`)}</div>` : html`<p class="empty">No renders yet.</p>`}`,
+<h2>Latest renders</h2>${renders.length ? html`<div class="thumbs">${renders.map((x) => html`<figure>${x.status === 'completed' ? html`<img src="/dashboard/renders/${x.reference}/thumbnail" alt="Render ${x.reference}" loading="lazy">` : html`<p>${badge(x.status, statusTone(x.status === 'failed' ? 'failed' : x.status))} ${x.failureReason ?? ''}</p>`}<figcaption>${shortRef(x.reference, { href: `/dashboard/renders?reference=${x.reference}` })}<br>${fmtDate(x.completed ?? x.created)}</figcaption></figure>`)}</div>` : html`<p class="empty">No renders yet. Request one with POST /v2/renders; finished renders show here with a thumbnail.</p>`}`,
       { error },
     );
   });

@@ -12,6 +12,7 @@ import {
   form,
   html,
   select,
+  shortRef,
   statusTone,
   table,
 } from './html.ts';
@@ -60,11 +61,11 @@ ${table(
   ['Name', 'Reference', 'Key starts with', 'Access', 'Created', 'Last used', 'Status', ''],
   apiKeys.map(
     (k) => html`<tr>
-<td>${k.name}</td><td class="ref"><code>${k.reference}</code></td><td><code>${k.hint}</code></td><td>${k.readOnly ? 'read-only' : 'full'}</td><td>${fmtDate(k.created)}</td><td>${fmtDate(k.lastUsed)}</td>
+<td>${k.name}</td><td>${shortRef(k.reference)}</td><td><code>${k.hint}</code></td><td>${k.readOnly ? 'read-only' : 'full'}</td><td>${fmtDate(k.created)}</td><td>${fmtDate(k.lastUsed)}</td>
 <td>${k.revoked ? badge('revoked', 'bad') : badge('active', 'ok')}</td>
 <td>${k.revoked ? '' : buttonForm(`/dashboard/api-keys/${k.reference}/revoke`, ctx.page.csrf, 'Revoke', { danger: true, confirm: `Revoke ${k.name}? Requests with it are refused at once.` })}</td></tr>`,
   ),
-  { caption: 'API keys', empty: 'No API keys yet.' },
+  { caption: 'API keys', empty: 'No API keys yet. Create one below to call the API.' },
 )}
 <section class="card" aria-labelledby="new-key"><h2 id="new-key">Create an API key</h2>
 ${form(
@@ -136,7 +137,7 @@ ${table(
     ) => html`<tr><td class="ref"><a href="/dashboard/webhooks/${e.reference}">${e.url}</a>${e.description ? html`<br><span class="help">${e.description}</span>` : ''}</td>
 <td>${e.eventTypes.join(', ')}</td><td>${healthOf(health, e.reference, e.enabled, e.disabledReason)}</td><td>${fmtDate(e.created)}</td></tr>`,
   ),
-  { caption: 'Webhook endpoints', empty: 'No webhook endpoints yet.' },
+  { caption: 'Webhook endpoints', empty: 'No webhook endpoints yet. Add one below to hear about every order change.' },
 )}
 <section class="card" aria-labelledby="new-endpoint"><h2 id="new-endpoint">Add an endpoint</h2>
 ${form(
@@ -175,9 +176,9 @@ ${eventTypeBoxes(opts.values ? values(opts.values, 'eventTypes') : [...SUBSCRIBA
     list.map(
       (
         d,
-      ) => html`<tr><td class="ref"><code>${d.reference}</code>${d.resendOf ? html`<br><span class="help">resend of ${d.resendOf}</span>` : ''}</td><td>${d.eventType}<br><span class="help ref">${d.eventReference}</span></td>
+      ) => html`<tr><td>${shortRef(d.reference)}${d.resendOf ? html`<br><span class="help">resend of ${shortRef(d.resendOf)}</span>` : ''}</td><td>${d.eventType}<br><span class="help">${shortRef(d.eventReference)}</span></td>
 <td class="ref">${urls.get(d.endpointReference) ?? d.endpointReference}</td><td>${badge(d.status, statusTone(d.status))}</td>
-<td>${d.attempts.length ? html`<ol>${d.attempts.map((a) => html`<li>${fmtDate(a.at)}: ${a.responseStatus ?? 'no response'} (${a.durationMs} ms)${a.error ? html` – ${a.error}` : ''}</li>`)}</ol>` : 'none yet'}${d.nextAttempt ? html`<span class="help">next: ${fmtDate(d.nextAttempt)}</span>` : ''}</td>
+<td>${d.attempts.length ? html`<ol>${d.attempts.map((a) => html`<li>${fmtDate(a.at)}: ${a.responseStatus ?? 'no response'} (${a.durationMs} ms)${a.error ? html` – ${a.error}` : ''}</li>`)}</ol>` : 'none yet'}${d.nextAttempt ? html`<br><span class="help">next attempt ${fmtDate(d.nextAttempt)}</span>` : ''}</td>
 <td>${buttonForm(`/dashboard/webhooks/deliveries/${d.reference}/resend`, ctx.page.csrf, 'Resend')}</td></tr>`,
     );
   const deliveryHeaders = ['Delivery', 'Event', 'Endpoint', 'Status', 'Attempts', ''];
@@ -190,7 +191,7 @@ ${eventTypeBoxes(opts.values ? values(opts.values, 'eventTypes') : [...SUBSCRIBA
       ctx.page,
       'Webhook endpoint',
       html`<p><a href="/dashboard/webhooks">All endpoints</a></p>
-<dl class="facts"><dt>Reference</dt><dd class="ref"><code>${e.reference}</code></dd><dt>Health (24 h)</dt><dd>${healthOf(await endpointHealth(s, ctx.orgId), e.reference, e.enabled, e.disabledReason)}</dd>
+<dl class="facts"><dt>Reference</dt><dd>${shortRef(e.reference)}</dd><dt>Health (24 h)</dt><dd>${healthOf(await endpointHealth(s, ctx.orgId), e.reference, e.enabled, e.disabledReason)}</dd>
 ${e.previousSecretExpires ? html`<dt>Previous secret</dt><dd>also signs until ${fmtDate(e.previousSecretExpires)}</dd>` : ''}</dl>
 <p>${buttonForm(`/dashboard/webhooks/${e.reference}/test`, ctx.page.csrf, 'Send test event')}
 ${buttonForm(`/dashboard/webhooks/${e.reference}/${e.enabled ? 'disable' : 'enable'}`, ctx.page.csrf, e.enabled ? 'Disable' : 'Enable')}
@@ -205,7 +206,7 @@ ${field({ label: 'Description', name: 'description', maxlength: 500, value: v ? 
 ${eventTypeBoxes(v ? values(v, 'eventTypes') : e.eventTypes)}<button type="submit">Save endpoint</button>`,
   { label: 'Edit endpoint' },
 )}</section>
-<h2>Deliveries</h2>${table(deliveryHeaders, deliveryRows(ctx, webhookDeliveries, new Map([[e.reference, e.url]])), { caption: 'Deliveries to this endpoint', empty: 'No deliveries yet.' })}`,
+<h2>Deliveries</h2>${table(deliveryHeaders, deliveryRows(ctx, webhookDeliveries, new Map([[e.reference, e.url]])), { caption: 'Deliveries to this endpoint', empty: 'No deliveries yet. Send a test event above, or wait for the next event.' })}`,
       { error: opts.error, notice: opts.notice },
     );
   };
@@ -296,7 +297,7 @@ ${eventTypeBoxes(v ? values(v, 'eventTypes') : e.eventTypes)}<button type="submi
           { value: 'failed', label: 'failed' },
         ],
       })}<button type="submit" class="btn secondary">Filter</button></form>
-${table(deliveryHeaders, deliveryRows(ctx, webhookDeliveries, new Map(webhookEndpoints.map((e) => [e.reference, e.url]))), { caption: 'Deliveries, newest first', empty: 'No deliveries yet.' })}`,
+${table(deliveryHeaders, deliveryRows(ctx, webhookDeliveries, new Map(webhookEndpoints.map((e) => [e.reference, e.url]))), { caption: 'Deliveries, newest first', empty: 'No deliveries yet. Add an endpoint under Webhooks and every event is delivered to it.' })}`,
       { error: opts.error },
     );
   };
@@ -319,12 +320,10 @@ ${table(deliveryHeaders, deliveryRows(ctx, webhookDeliveries, new Map(webhookEnd
       html`<p>Events of the last 30 days, newest first.</p>${table(
         ['Event', 'Type', 'Time', 'Data'],
         events.map(
-          (
-            e,
-          ) => html`<tr><td class="ref"><code>${e.reference}</code></td><td>${e.type}</td><td>${fmtDate(e.timestamp)}</td>
+          (e) => html`<tr><td>${shortRef(e.reference)}</td><td>${e.type}</td><td>${fmtDate(e.timestamp)}</td>
 <td><details><summary>Show</summary><pre>${JSON.stringify(e.data, null, 2)}</pre></details></td></tr>`,
         ),
-        { caption: 'Events', empty: 'No events yet.' },
+        { caption: 'Events', empty: 'No events yet. Events appear when your orders, shipments and claims change.' },
       )}`,
     );
   });

@@ -1,9 +1,23 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors.ts';
 import { type FormBody, color, file, required, text, value } from './forms.ts';
-import { type Html, badge, euros, field, fmtDate, form, html, safeUrl, select, statusTone, table } from './html.ts';
+import {
+  type Html,
+  badge,
+  euros,
+  field,
+  fmtDate,
+  form,
+  html,
+  ownPath,
+  safeUrl,
+  select,
+  statusTone,
+  shortRef,
+  table,
+} from './html.ts';
 import { page } from './layout.ts';
-import { LOGO_MAX_BYTES } from './logos.ts';
+import { LOGO_MAX_BYTES, LOGO_PREFIX } from './logos.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
 const ALL = { limit: 100 };
@@ -77,7 +91,7 @@ export function brandPreview(b: {
   secondaryColor: string;
   customerService: { email: string | null };
 }): Html {
-  const logo = safeUrl(b.logoUrl);
+  const logo = ownPath(b.logoUrl, LOGO_PREFIX);
   const fg = textOn(b.primaryColor);
   return html`<div class="preview" data-preview aria-label="Preview of the tracking page" role="img">
 <div class="pv-head" style="background:${b.primaryColor};color:${fg}">${logo ? html`<img src="${logo}" alt="">` : ''}<span class="pv-name">${b.name || 'Your brand'}</span></div>
@@ -150,7 +164,7 @@ export function partnerStructurePages(r: DashRouter): void {
       html`<p>Accounts are the billing entities; each store bills to one account. Payment terms and balance are set by the service.</p>
 ${accounts.map(
   (a) => html`<section class="card" aria-labelledby="acc-${a.reference}"><h2 id="acc-${a.reference}">${a.name}</h2>
-<dl class="facts"><dt>Reference</dt><dd class="ref"><code>${a.reference}</code></dd><dt>Payment terms</dt><dd>${a.paymentTermDays} days</dd><dt>Balance</dt><dd>${euros(a.balance)}</dd></dl>
+<dl class="facts"><dt>Reference</dt><dd>${shortRef(a.reference)}</dd><dt>Payment terms</dt><dd>${a.paymentTermDays} days</dd><dt>Balance</dt><dd>${euros(a.balance)}</dd></dl>
 ${form(
   `/dashboard/accounts/${a.reference}`,
   ctx.page.csrf,
@@ -227,7 +241,7 @@ ${addressFieldset('Combined address (where combined orders ship)', 'combinedAddr
           (st) => html`<tr>
 <td><a href="/dashboard/stores/${st.reference}">${st.name}</a></td><td><code>${st.code}</code></td><td>${st.integration}</td><td>${name(accounts, st.accountReference)}</td><td>${name(brands, st.defaultBrandReference)}</td><td class="ref">${st.callbackUrl ?? '—'}</td></tr>`,
         ),
-        { caption: 'Stores', empty: 'No stores yet.' },
+        { caption: 'Stores', empty: 'No stores yet. Add one below; every order belongs to a store.' },
       )}
 <section class="card" aria-labelledby="new-store"><h2 id="new-store">Add a store</h2>
 ${accounts.length ? form('/dashboard/stores', ctx.page.csrf, html`${await storeForm(ctx, opts)}<button type="submit">Create store</button>`, { label: 'Add a store' }) : html`<p>A store needs an account; ask the service to open one.</p>`}</section>`,
@@ -257,7 +271,7 @@ ${accounts.length ? form('/dashboard/stores', ctx.page.csrf, html`${await storeF
       req,
       ctx,
       `Store ${st.name}`,
-      html`<p><a href="/dashboard/stores">All stores</a></p><p>Reference <code class="ref">${st.reference}</code></p>
+      html`<p><a href="/dashboard/stores">All stores</a></p><p>Reference ${shortRef(st.reference)}</p>
 <section class="card">${form(`/dashboard/stores/${st.reference}`, ctx.page.csrf, html`${await storeForm(ctx, opts, st)}<button type="submit">Save store</button>`, { label: 'Edit store' })}</section>`,
       opts,
     );
@@ -285,9 +299,9 @@ ${table(
   brands.map(
     (b) => html`<tr><td><a href="/dashboard/brands/${b.reference}">${b.name}</a></td>
 <td><span class="swatch" style="background:${b.primaryColor}" aria-hidden="true"></span> ${b.primaryColor} <span class="swatch" style="background:${b.secondaryColor}" aria-hidden="true"></span> ${b.secondaryColor}</td>
-<td>${safeUrl(b.logoUrl) ? html`<img src="${safeUrl(b.logoUrl)}" alt="Logo of ${b.name}" height="28">` : '—'}</td><td>${b.customerService.email ?? '—'}</td></tr>`,
+<td>${logoImage(b.logoUrl, `Logo of ${b.name}`, 28)}</td><td>${b.customerService.email ?? '—'}</td></tr>`,
   ),
-  { caption: 'Brands', empty: 'No brands yet.' },
+  { caption: 'Brands', empty: 'No brands yet. Add one below to show your logo and colours on tracking pages.' },
 )}
 <section class="card" aria-labelledby="new-brand"><h2 id="new-brand">Add a brand</h2>
 ${form(
@@ -317,7 +331,7 @@ ${form(
       req,
       ctx,
       `Brand ${b.name}`,
-      html`<p><a href="/dashboard/brands">All brands</a></p><p>Reference <code class="ref">${b.reference}</code></p>
+      html`<p><a href="/dashboard/brands">All brands</a></p><p>Reference ${shortRef(b.reference)}</p>
 <section class="card">${form(
         `/dashboard/brands/${b.reference}`,
         ctx.page.csrf,
@@ -325,7 +339,7 @@ ${form(
 <div><h2>Tracking page preview</h2>${brandPreview(b)}</div></div>`,
         { label: 'Edit brand' },
       )}</section>
-<section class="card" aria-labelledby="logo"><h2 id="logo">Logo</h2>${safeUrl(b.logoUrl) ? html`<p><img src="${safeUrl(b.logoUrl)}" alt="Current logo of ${b.name}" height="48"></p>` : html`<p>No logo yet.</p>`}
+<section class="card" aria-labelledby="logo"><h2 id="logo">Logo</h2>${b.logoUrl ? html`<p>${logoImage(b.logoUrl, `Current logo of ${b.name}`, 48)}</p>` : html`<p>No logo yet.</p>`}
 ${form(`/dashboard/brands/${b.reference}/logo`, ctx.page.csrf, html`${field({ label: 'Logo image', name: 'logo', type: 'file', accept: 'image/png,image/jpeg,image/webp,image/gif', required: true, help: 'PNG, JPEG, WebP or GIF, at most 2 MB; shown at most 512 px wide.' })}<button type="submit">Upload logo</button>`, { multipart: true, label: 'Upload logo' })}</section>`,
       opts,
     );
@@ -376,7 +390,7 @@ ${table(
     (i) =>
       html`<tr><td>${i.email}</td><td>${badge(i.status, statusTone(i.status))}</td><td>${fmtDate(i.created)}</td><td>${fmtDate(i.expires)}</td></tr>`,
   ),
-  { caption: 'Invitations', empty: 'No invitations sent.' },
+  { caption: 'Invitations', empty: 'No invitations sent. Invite a colleague below.' },
 )}
 <section class="card" aria-labelledby="invite"><h2 id="invite">Invite a colleague</h2>
 ${form('/dashboard/users/invite', ctx.page.csrf, html`${field({ label: 'E-mail', name: 'email', type: 'email', required: true, maxlength: 254, value: typed(opts, 'email', '') })}<button type="submit">Create invitation link</button>`, { label: 'Invite a colleague' })}
@@ -407,3 +421,13 @@ ${form('/dashboard/users/invite', ctx.page.csrf, html`${field({ label: 'E-mail',
 }
 
 export type { FormBody };
+
+/** A logo uploaded here is shown; one set by URL elsewhere is linked, not loaded (no request leaves). */
+function logoImage(url: string | null, alt: string, height: number): Html | string {
+  const own = ownPath(url, LOGO_PREFIX);
+  if (own) return html`<img src="${own}" alt="${alt}" height="${height}">`;
+  const external = safeUrl(url);
+  return external
+    ? html`<a href="${external}" rel="noreferrer">external logo</a> <span class="help">(not loaded here)</span>`
+    : '—';
+}

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { mustFind } from '../../platform/errors.ts';
 import type { RequestLogRecord } from '../requestlog/recorder.ts';
-import { type Html, badge, field, fmtDate, html, select, table } from './html.ts';
+import { type Html, badge, field, fmtDate, html, select, shortRef, table } from './html.ts';
 import { page } from './layout.ts';
 import type { DashRouter } from './router.ts';
 
@@ -24,7 +24,7 @@ function json(v: unknown): Html {
 
 /** What is known of one request; bodies only for errors, and redacted before they were stored. */
 function requestDetail(row: RequestLogRecord, extra: Html = html``): Html {
-  return html`<dl class="facts"><dt>Request id</dt><dd class="ref"><code id="rid-${row.seq}">${row.request_id}</code> <button type="button" class="btn secondary small" data-copy="rid-${row.seq}">Copy</button></dd>
+  return html`<dl class="facts"><dt>Request id</dt><dd>${shortRef(row.request_id)}</dd>
 ${extra}<dt>Time</dt><dd>${fmtDate(row.created_at)}</dd><dt>Request</dt><dd><code>${row.method} ${row.path}</code></dd>
 <dt>Status</dt><dd>${statusBadge(row.status)}${row.error_code ? html` <code>${row.error_code}</code>` : ''}</dd><dt>Latency</dt><dd>${row.latency_ms} ms</dd>
 <dt>API key</dt><dd>${row.key_name ? html`${row.key_name} <code>${row.key_hint}</code>` : '—'}</dd></dl>
@@ -82,7 +82,7 @@ ${table(
       x,
     ) => html`<tr><td>${fmtDate(x.created_at)}</td><td><code>${x.method}</code> <span class="ref">${x.path}</span></td>
 <td>${statusBadge(x.status)}${x.error_code ? html`<br><code>${x.error_code}</code>` : ''}</td><td>${x.latency_ms} ms</td><td>${x.key_hint ? html`<code>${x.key_hint}</code>` : '—'}</td>
-<td><a class="ref" href="/dashboard/requests/${x.seq}">${x.request_id}</a></td></tr>`,
+<td>${shortRef(x.request_id, { href: `/dashboard/requests/${x.seq}` })}</td></tr>`,
   ),
   {
     caption: 'Requests, newest first',

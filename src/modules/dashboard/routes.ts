@@ -9,6 +9,7 @@ import { Strict, Type } from '../../platform/http/schemas.ts';
 import type { DashboardServices } from './router.ts';
 import { consolePages } from './console.ts';
 import { consoleOrgPages } from './console-orgs.ts';
+import { productionQueuePages } from './production-queue.ts';
 import { installMultipart, required, value } from './forms.ts';
 import { field, form, html } from './html.ts';
 import { CSS, JS, type PageContext, page } from './layout.ts';
@@ -53,7 +54,7 @@ export function dashboardRoutes(root: FastifyInstance, s: DashboardServices): vo
     scope.addHook('onRequest', async (req, reply) => {
       reply.header(
         'content-security-policy',
-        "default-src 'self'; img-src 'self' data: https: http:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
       );
       reply.header('x-content-type-options', 'nosniff');
       reply.header('referrer-policy', 'same-origin');
@@ -268,6 +269,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     consoleStockPages(r);
     consoleOrgPages(r);
     consolePages(r);
+    productionQueuePages(r);
     requestLogPages(r);
   });
 }

@@ -13,6 +13,8 @@ import { stockLines } from './writer.ts';
 interface ChangeDeps extends Pick<OrdersDeps, 'db' | 'clock' | 'organization' | 'events' | 'catalog' | 'billing'> {
   writable: (store: StoreRecord) => void;
   storeOf: (ex: Executor, o: OrderRow) => Promise<StoreRecord>;
+  /** Other modules' work that starts with production (print files), in the same transaction. */
+  productionStarted: (tx: Executor, o: OrderRow) => Promise<void>;
 }
 
 /** The status an order's lines imply once nothing is left open, else `current`. */
@@ -148,6 +150,7 @@ export function orderChanges(deps: ChangeDeps) {
         // The account pays now: products and shipping as the order shows them (billing module).
         await deps.billing.chargeOrder(tx, order, lines);
         await repo.setStatus(tx, order.id, 'in_production', clock.now());
+        await deps.productionStarted(tx, order);
         await changed(tx, order, store);
       });
     },

@@ -20,6 +20,8 @@ export type OrdersService = ReturnType<typeof ordersService>;
 /** An order and its lines as other modules get them from this service (shipments, claims). */
 export type OrderRecord = OrderRow;
 export type OrderlineRecord = OrderlineRow;
+/** Called in the transaction that puts an order into production, with the locked order row. */
+export type ProductionListener = (tx: Executor, order: OrderRow) => Promise<void>;
 
 export function ordersService(deps: OrdersDeps) {
   const { db, clock, cursors, organization } = deps;
@@ -60,10 +62,14 @@ export function ordersService(deps: OrdersDeps) {
     isReference('Order', ref) ? repo.order(db, orgId, ref) : null;
 
   const writer = orderWriter({ db, events: deps.events, organization, catalog: deps.catalog });
+  const productionListeners: ProductionListener[] = [];
   const changes = orderChanges({
     ...deps,
     writable,
     storeOf: (ex, o) => organization.storeRowIn(ex, o.organization_id, o.store_id) as Promise<StoreRecord>,
+    async productionStarted(tx, o) {
+      for (const l of productionListeners) await l(tx, o);
+    },
   });
 
   const service = {
@@ -242,6 +248,13 @@ export function ordersService(deps: OrdersDeps) {
     },
     async changeAddress(orgId: string, ref: string, input: Record<string, unknown>) {
       await changes.changeAddress(orgId, mustFind(await orderRow(orgId, ref), 'Order', ref), input);
+    },
+    /**
+     * Work that starts with production, run in the transaction that moves the order (a module above
+     * this one subscribes here: print files). A throwing listener rolls the production start back.
+     */
+    onProductionStarted(listener: ProductionListener): void {
+      productionListeners.push(listener);
     },
     /** Test helper and operator: `pending`/`preorder` → `in_production`. `orgId` null: any organization. */
     async startProduction(orgId: string | null, ref: string) {

@@ -25,6 +25,9 @@ export interface ShipInput {
   trackingNumber?: string;
 }
 
+/** Called in the transaction that creates a shipment (shipping labels, packing slips). */
+export type ShippedListener = (tx: Executor, shipment: ShipmentRow) => Promise<void>;
+
 const TOKEN = /^[0-9a-hjkmnp-tv-z]{32}$/;
 const tracked = (level: ShippingLevel) => level !== 'basic';
 
@@ -61,6 +64,7 @@ export function shipmentsService(deps: ShipmentsDeps) {
   }
 
   const tracking = trackingEvents({ db, clock, events, view });
+  const shippedListeners: ShippedListener[] = [];
 
   const findRow = async (orgId: string, ref: string, ex: Executor = db) =>
     isReference('Shipment', ref) ? repo.shipment(ex, orgId, ref) : null;
@@ -156,13 +160,20 @@ export function shipmentsService(deps: ShipmentsDeps) {
           created_at: now,
         });
         await deps.orders.markShipped(tx, locked, id, store, now);
+        const created = (await repo.shipment(tx, orgOf, id))!;
+        for (const l of shippedListeners) await l(tx, created);
         await events.record(tx, {
           organizationId: orgOf,
           type: 'shipment.created',
-          data: { shipment: await view(tx, (await repo.shipment(tx, orgOf, id))!) },
+          data: { shipment: await view(tx, created) },
         });
       });
       return { reference: id };
+    },
+
+    /** Work that starts when a shipment is created, in its transaction (a module above this one: labels). */
+    onShipped(listener: ShippedListener): void {
+      shippedListeners.push(listener);
     },
 
     /** Test helper: a scripted journey of tracking events; answers the shipment as it is now. */

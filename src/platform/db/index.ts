@@ -5,11 +5,17 @@ import type { Db } from './types.ts';
 
 export * from './types.ts';
 
-export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Db> {
+export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgliteThread'>): Promise<Db> {
   if (config.databaseUrl) return new PostgresDb(config.databaseUrl);
+  const dataDir = join(config.dataDir, 'pglite');
+  if (config.pgliteThread === 'worker') {
+    // Only the worker thread imports PGlite: the main thread does not carry its WASM module.
+    const { PgliteThreadDb } = await import('./pglite-thread.ts');
+    return PgliteThreadDb.open({ dataDir });
+  }
   // PGlite (WASM) adds ~40 MB to the process on import: loaded only when it is the database.
   const { PgliteDb } = await import('./pglite.ts');
-  return PgliteDb.open({ dataDir: join(config.dataDir, 'pglite') });
+  return PgliteDb.open({ dataDir });
 }
 export { prepared } from './prepared.ts';
 export { organizationPage } from './keyset.ts';

@@ -3,21 +3,35 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { type Db, type Executor, type Row, fromDatabase } from './types.ts';
 
-/** PGlite runs Postgres in-process; it has one connection, so transactions are serialised. */
+export interface PgliteOptions {
+  dataDir?: string;
+  /** A data-dir dump (`dumpDataDir`) to start from: the tests' cloned template. */
+  loadDataDir?: Blob;
+}
+
+/** Starts PGlite the way the service runs it, on the calling thread. */
+export async function createPglite(options: PgliteOptions): Promise<PGlite> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  // PGlite's WASM memory only grows: PostgreSQL's default 128 MB of shared buffers, once filled,
+  // stay in the process for good. The files are in the OS page cache anyway, so 16 MB costs
+  // little speed for ~100 MB less resident memory.
+  const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+  const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, startParams });
+  // PGlite creates its files world-writable (0666); the database is the service's alone.
+  if (options.dataDir) tighten(options.dataDir);
+  return pg;
+}
+
+/**
+ * PGlite on the calling thread (`PGLITE_THREAD=inline`); it has one connection, so transactions are
+ * serialised. The service's default runs it on a worker thread instead (`pglite-thread.ts`).
+ */
 export class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
   private constructor(readonly pg: PGlite) {}
 
-  static async open(options: { dataDir?: string; loadDataDir?: Blob }): Promise<PgliteDb> {
-    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-    // PGlite's WASM memory only grows: PostgreSQL's default 128 MB of shared buffers, once filled,
-    // stay in the process for good. The files are in the OS page cache anyway, so 16 MB costs
-    // little speed for ~100 MB less resident memory.
-    const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
-    const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, startParams });
-    // PGlite creates its files world-writable (0666); the database is the service's alone.
-    if (options.dataDir) tighten(options.dataDir);
-    return new PgliteDb(pg);
+  static async open(options: PgliteOptions): Promise<PgliteDb> {
+    return new PgliteDb(await createPglite(options));
   }
 
   async query<T extends Row = Row>(sql: string, params: unknown[] = []): Promise<T[]> {

@@ -1,0 +1,132 @@
+import type { Address } from '../shipping/address.ts';
+import { MM, inkOn, printable } from './pdf.ts';
+
+/** Everything a shipment's label and packing slip print, gathered by the job before drawing. */
+export interface ShipmentDocInput {
+  brand: {
+    name: string;
+    primaryColor: string;
+    secondaryColor: string;
+    /** PNG or JPEG bytes, or null: the brand name is set in its colours instead. */
+    logo: Buffer | null;
+    customerService: { email?: string | null; phonenumber?: string | null; url?: string | null };
+  };
+  /** Lines of the return address, the country code last. */
+  returnAddress: string[];
+  destination: Address;
+  shipment: {
+    reference: string;
+    carrier: string | null;
+    trackingNumber: string | null;
+    level: string;
+    shippedAt: Date;
+    weightGrams: number;
+  };
+  orders: Array<{
+    code: string;
+    customIdentifier: string | null;
+    lines: Array<{ index: number; name: string; quantity: number; sku: string }>;
+  }>;
+}
+
+const regions = new Intl.DisplayNames(['en'], { type: 'region' });
+export const countryName = (code: string | undefined) => {
+  if (!code) return '';
+  try {
+    return (regions.of(code) ?? code).toUpperCase();
+  } catch {
+    return code;
+  }
+};
+
+/** An address as carriers want it printed: name, street, extra, postcode and city, country. */
+export function addressLines(a: Address): string[] {
+  const name = [a.firstname, a.lastname].filter(Boolean).join(' ');
+  const street = [a.streetname, [a.housenumber, a.housenumberAddition].filter(Boolean).join('')]
+    .filter(Boolean)
+    .join(' ');
+  return [
+    a.company,
+    name,
+    street,
+    a.additionalInfo,
+    [a.zipcode, a.city].filter(Boolean).join(' '),
+    a.state,
+    countryName(a.countryCode),
+  ]
+    .filter((l): l is string => !!l && l.trim() !== '')
+    .map(printable);
+}
+
+export function returnLines(input: ShipmentDocInput): string[] {
+  const lines = [...input.returnAddress];
+  const country = lines.pop()!;
+  return [`${input.brand.name} returns`, ...lines, countryName(country)].map(printable);
+}
+
+/**
+ * What the barcode carries: the carrier's tracking number, or for untracked post the shipment's own
+ * id without its `Shipment_` prefix (the whole reference would make bars too thin for a 203 dpi printer).
+ */
+export function barcodeValue(input: ShipmentDocInput): { value: string; label: string } {
+  const t = input.shipment.trackingNumber;
+  return t
+    ? { value: t, label: 'Tracking number' }
+    : { value: input.shipment.reference.replace(/^Shipment_/, ''), label: 'Shipment' };
+}
+
+/** The brand's head: a band in its primary colour with the logo (or its name) in the readable ink. */
+export function brandBand(
+  doc: PDFKit.PDFDocument,
+  input: ShipmentDocInput,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+) {
+  const { brand } = input;
+  doc.save();
+  doc.rect(x, y, w, h).fill(brand.primaryColor);
+  const ink = inkOn(brand.primaryColor);
+  const pad = 3 * MM;
+  let textX = x + pad;
+  if (brand.logo) {
+    // A logo on a plate of the secondary colour keeps dark logos visible on a dark band.
+    const box = h - 2 * pad;
+    try {
+      doc.image(brand.logo, x + pad, y + pad, { fit: [box * 2.5, box], valign: 'center' });
+      textX = x + pad + box * 2.5 + pad;
+    } catch {
+      // An unreadable logo is left out, the name still says whose parcel it is.
+    }
+  }
+  doc
+    .fillColor(ink)
+    .font('Helvetica-Bold')
+    .fontSize(Math.min(18, h * 0.45));
+  doc.text(printable(brand.name), textX, y + h / 2 - Math.min(18, h * 0.45) * 0.55, {
+    width: x + w - textX - pad,
+    height: h,
+    lineBreak: false,
+    ellipsis: true,
+  });
+  doc.restore();
+}
+
+/** Vector Code 128 from bwip-js's SVG: crisp on a thermal printer at any size. */
+export function drawBarcode(doc: PDFKit.PDFDocument, svg: string, x: number, y: number, w: number, h: number) {
+  const view = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg);
+  if (!view) throw new Error('barcode: no viewBox');
+  const [vw, vh] = [Number(view[1]), Number(view[2])];
+  doc.save();
+  doc.translate(x, y).scale(w / vw, h / vh);
+  for (const m of svg.matchAll(/<path stroke="#000000" stroke-width="([\d.]+)" d="([^"]+)"/g)) {
+    doc.path(m[2]).lineWidth(Number(m[1])).strokeColor('#000000').stroke();
+  }
+  doc.restore();
+}
+
+export function contactLine(input: ShipmentDocInput): string {
+  const c = input.brand.customerService;
+  return [c.email, c.phonenumber, c.url].filter(Boolean).map(printable).join('  ·  ');
+}

@@ -1,0 +1,159 @@
+/**
+ * The worker thread that owns the embedded database (`PGLITE_THREAD=worker`, the default): PGlite's
+ * WASM PostgreSQL runs here, so HTTP on the main thread and SQL here use both cores. One message in,
+ * one reply out; see `pglite-thread.ts` for the other side and the protocol.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { parse, protocol, type Transaction } from '@electric-sql/pglite';
+import { createPglite } from './pglite.ts';
+import type { Reply, Request, SerializedError, WorkerInit } from './pglite-thread.ts';
+import type { Row } from './types.ts';
+
+const port = parentPort;
+if (!port) throw new Error('pglite-worker.ts runs only as a worker thread');
+
+/** Every field PostgreSQL reports (code, constraint, detail, …) survives the trip to the main thread. */
+function serialize(err: unknown): SerializedError {
+  if (!(err instanceof Error)) return { name: 'Error', message: String(err), fields: {} };
+  const fields: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(err))
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') fields[k] = v;
+  return { name: err.name, message: err.message, fields };
+}
+
+const send = (reply: Reply) => {
+  try {
+    port.postMessage(reply);
+  } catch (err) {
+    // Rows the structured clone cannot carry: the caller gets an error instead of waiting forever.
+    port.postMessage({ id: reply.id, error: serialize(err) });
+  }
+};
+
+interface OpenTx {
+  t: Transaction | null;
+  /** Resolved by the main thread's `end`: true commits, false rolls back. */
+  finish: (commit: boolean) => void;
+  endId: number | null;
+}
+
+const init = workerData as WorkerInit;
+const pg = await createPglite({
+  dataDir: init.dataDir,
+  loadDataDir: init.loadDataDir ? new Blob([init.loadDataDir]) : undefined,
+});
+const txs = new Map<number, OpenTx>();
+
+/** The parameter types of each statement text, asked of PostgreSQL once. */
+const paramTypes = new Map<string, number[]>();
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * One statement in one call into the WASM PostgreSQL. PGlite's `query` makes six (parse, describe
+ * the statement, bind, describe the portal, execute, sync), each a separate pass through its
+ * protocol loop: three to five times the cost of the statement itself. Here the messages go as one
+ * buffer, with the parameter types cached per statement text so that PGlite's own serializers and
+ * result parsers see exactly what they see in `query`.
+ */
+async function run(sql: string, params: unknown[], inTx: boolean): Promise<Row[]> {
+  const { serialize } = protocol;
+  let types = paramTypes.get(sql);
+  if (!types) {
+    types = [];
+    if (params.length > 0) {
+      const described = await pg.execProtocol(
+        concat([serialize.parse({ text: sql }), serialize.describe({ type: 'S' }), serialize.sync()]),
+        { syncToFs: false },
+      );
+      types = parse.parseDescribeStatementResults(described.messages);
+    }
+    paramTypes.set(sql, types);
+  }
+  const values = params.map((v, i) => {
+    if (v === null || v === undefined) return null;
+    const serializer = pg.serializers[types[i]];
+    return serializer ? serializer(v) : String(v);
+  });
+  const { messages } = await pg.execProtocol(
+    concat([
+      serialize.parse({ text: sql, types }),
+      serialize.bind({ values }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]),
+    { syncToFs: !inTx },
+  );
+  return (parse.parseResults(messages, pg.parsers)[0]?.rows ?? []) as Row[];
+}
+
+function begin(id: number): void {
+  let finish: (commit: boolean) => void = () => {};
+  const decided = new Promise<boolean>((resolve) => (finish = resolve));
+  const open: OpenTx = { t: null, finish, endId: null };
+  txs.set(id, open);
+  // PGlite's own transaction holds its lock: statements outside it wait, exactly as on one thread.
+  pg.transaction(async (t) => {
+    open.t = t;
+    send({ id, rows: [] });
+    if (!(await decided)) await t.rollback();
+  }).then(
+    () => {
+      txs.delete(id);
+      if (open.endId !== null) send({ id: open.endId, rows: [] });
+    },
+    (err) => {
+      txs.delete(id);
+      send({ id: open.endId ?? id, error: serialize(err) });
+    },
+  );
+}
+
+async function handle(msg: Request): Promise<Reply> {
+  switch (msg.op) {
+    case 'query': {
+      // The locks PGlite's own `query` takes: outside a transaction, wait for any open one to end.
+      if (msg.tx === undefined)
+        return {
+          id: msg.id,
+          rows: await pg._runExclusiveTransaction(() => pg._runExclusiveQuery(() => run(msg.sql, msg.params, false))),
+        };
+      const t = txs.get(msg.tx)?.t;
+      if (!t || t.closed) throw new Error('Transaction is closed');
+      return { id: msg.id, rows: await pg._runExclusiveQuery(() => run(msg.sql, msg.params, true)) };
+    }
+    case 'exec':
+      await pg.exec(msg.sql);
+      return { id: msg.id, rows: [] };
+    case 'dump': {
+      const dump = await pg.dumpDataDir('none');
+      return { id: msg.id, rows: [], dump: new Uint8Array(await dump.arrayBuffer()) };
+    }
+    case 'close':
+      if (!pg.closed) await pg.close();
+      return { id: msg.id, rows: [] };
+    default:
+      throw new Error(`unknown request ${(msg as { op: string }).op}`);
+  }
+}
+
+port.on('message', (msg: Request) => {
+  if (msg.op === 'begin') return begin(msg.id);
+  if (msg.op === 'end') {
+    const open = txs.get(msg.tx);
+    if (!open) return send({ id: msg.id, error: serialize(new Error('Transaction is closed')) });
+    open.endId = msg.id;
+    return open.finish(msg.commit);
+  }
+  handle(msg).then(send, (err) => send({ id: msg.id, error: serialize(err) }));
+});
+send({ id: 0, rows: [] });

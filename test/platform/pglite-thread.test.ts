@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { PgliteThreadDb } from '../../src/platform/db/pglite-thread.ts';
+import { isFromDatabase, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from '../../src/platform/db/types.ts';
+
+// One database for the whole file, on disk: starting PGlite (initdb) takes seconds.
+describe('the embedded database on its worker thread', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pod-pglite-thread-'));
+  let db: PgliteThreadDb;
+  before(async () => {
+    db = await PgliteThreadDb.open({ dataDir: dir });
+    await db.exec(`CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL CONSTRAINT items_name UNIQUE);
+      CREATE TABLE log (n int)`);
+  });
+  after(async () => {
+    await db?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers queries with their rows and types', async () => {
+    const [row] = await db.query(
+      `SELECT 1::int AS n, 'a'::text AS s, '{"k":[1]}'::jsonb AS j, now() AS t, '\\x0102'::bytea AS b, $1::text AS p`,
+      ['param'],
+    );
+    assert.equal(row.n, 1);
+    assert.deepEqual(row.j, { k: [1] });
+    assert.ok(row.t instanceof Date);
+    assert.deepEqual([...row.b], [1, 2]);
+    assert.equal(row.p, 'param');
+  });
+
+  it('sends every kind of parameter the service uses, the same statement again from its cached types', async () => {
+    await db.exec('CREATE TABLE params (id text PRIMARY KEY, doc jsonb, at timestamptz, raw bytea, n int, ok boolean)');
+    const at = new Date('2026-11-24T12:00:00.000Z');
+    const insert =
+      'INSERT INTO params SELECT * FROM unnest($1::text[], $2::jsonb[], $3::timestamptz[], $4::bytea[], $5::int[], $6::boolean[]) RETURNING id';
+    for (const id of ['a', 'b'])
+      await db.query(insert, [[id], [JSON.stringify({ k: [id] })], [at], [Buffer.from([9, 8])], [7], [true]]);
+    await db.query('INSERT INTO params (id, doc, at, raw, n, ok) VALUES ($1, $2, $3, $4, $5, $6)', [
+      'c',
+      { k: ['c'] },
+      at,
+      Buffer.from([1]),
+      null,
+      false,
+    ]);
+    const rows = await db.query('SELECT * FROM params ORDER BY id');
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.doc, r.at.toISOString(), [...r.raw], r.n, r.ok]),
+      [
+        ['a', { k: ['a'] }, at.toISOString(), [9, 8], 7, true],
+        ['b', { k: ['b'] }, at.toISOString(), [9, 8], 7, true],
+        ['c', { k: ['c'] }, at.toISOString(), [1], null, false],
+      ],
+    );
+  });
+
+  it('keeps PostgreSQL’s error fields, so unique violations and the error handler work as on one thread', async () => {
+    await db.query(`INSERT INTO items VALUES (1, 'one')`);
+    const err = await db.query(`INSERT INTO items VALUES (2, 'one')`).catch((e) => e);
+    assert.ok(err instanceof Error);
+    assert.equal(pgErrorCode(err), PG_UNIQUE_VIOLATION);
+    assert.equal(pgConstraint(err), 'items_name');
+    assert.match(err.message, /duplicate key/);
+    assert.ok(isFromDatabase(err));
+    const syntax = await db.query('SELEC 1').catch((e) => e);
+    assert.equal(pgErrorCode(syntax), '42601');
+  });
+
+  it('commits a transaction as a whole, and nothing outside it runs in between', async () => {
+    const order: string[] = [];
+    const inside = db.tx(async (tx) => {
+      await tx.query('INSERT INTO log VALUES (1)');
+      order.push('tx first');
+      // Sent while the transaction is open: it must wait for the commit, not see a half-done state.
+      outside = db.query<{ c: number }>('SELECT count(*)::int AS c FROM log').then((rows) => {
+        order.push('outside');
+        return rows[0].c;
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      await tx.query('INSERT INTO log VALUES (2)');
+      order.push('tx second');
+    });
+    let outside: Promise<number> = Promise.resolve(-1);
+    await inside;
+    assert.equal(await outside, 2);
+    assert.deepEqual(order, ['tx first', 'tx second', 'outside']);
+  });
+
+  it('rolls back everything when the function throws, and rethrows its error', async () => {
+    const err = await db
+      .tx(async (tx) => {
+        await tx.query(`INSERT INTO items VALUES (10, 'ten')`);
+        throw new Error('changed my mind');
+      })
+      .catch((e) => e);
+    assert.equal(err.message, 'changed my mind');
+    assert.deepEqual(await db.query('SELECT * FROM items WHERE id = 10'), []);
+  });
+
+  it('rolls back after a failed statement, with the database error', async () => {
+    const err = await db
+      .tx(async (tx) => {
+        await tx.query(`INSERT INTO items VALUES (11, 'eleven')`);
+        await tx.query(`INSERT INTO items VALUES (12, 'one')`);
+      })
+      .catch((e) => e);
+    assert.equal(pgErrorCode(err), PG_UNIQUE_VIOLATION);
+    assert.deepEqual(await db.query('SELECT * FROM items WHERE id IN (11, 12)'), []);
+  });
+
+  it('refuses a statement on a transaction that has ended', async () => {
+    let kept: { query: (sql: string) => Promise<unknown> } | null = null;
+    await db.tx(async (tx) => {
+      kept = tx;
+    });
+    await assert.rejects(kept!.query('SELECT 1'), /Transaction is closed/);
+  });
+
+  it('refuses a parameter that cannot be sent to the thread, and keeps working', async () => {
+    await assert.rejects(db.query('SELECT $1::text', [() => 1]));
+    assert.deepEqual(await db.query('SELECT 1::int AS one'), [{ one: 1 }]);
+  });
+
+  it('runs concurrent transactions one after the other', async () => {
+    await Promise.all(
+      [20, 21, 22, 23].map((id) =>
+        db.tx(async (tx) => {
+          const [{ c }] = await tx.query<{ c: number }>('SELECT count(*)::int AS c FROM items');
+          await tx.query('INSERT INTO items VALUES ($1, $2)', [id, `n${c}`]);
+        }),
+      ),
+    );
+    const names = (await db.query<{ name: string }>('SELECT name FROM items WHERE id >= 20 ORDER BY id')).map(
+      (r) => r.name,
+    );
+    // Each saw the one before it committed: the counts are distinct.
+    assert.equal(new Set(names).size, 4);
+  });
+
+  it('closes the worker, refuses statements after, and the data directory opens again with the data', async () => {
+    await db.close();
+    await db.close();
+    await assert.rejects(db.query('SELECT 1'), (err: Error) => pgErrorCode(err) === '08006');
+    db = await PgliteThreadDb.open({ dataDir: dir });
+    assert.deepEqual(await db.query('SELECT id FROM items WHERE id = 1'), [{ id: 1 }]);
+  });
+});

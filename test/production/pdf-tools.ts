@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
+
+// The decoder's WebAssembly from node_modules: by default it would be fetched from a CDN.
+const wasm = createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm');
+prepareZXingModule({ overrides: { wasmBinary: readFileSync(wasm).buffer as ArrayBuffer }, fireImmediately: true });
+
+/** Runs a poppler tool on the PDF in a scratch folder; `out` names a file it writes there. */
+function poppler<T>(pdf: Buffer, run: (file: string, dir: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'pdf-test-'));
+  try {
+    const file = join(dir, 'in.pdf');
+    writeFileSync(file, pdf);
+    return run(file, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const pdfText = (pdf: Buffer): string =>
+  poppler(pdf, (f) => execFileSync('pdftotext', ['-layout', f, '-'], { encoding: 'utf8' }));
+
+export const pdfInfo = (pdf: Buffer): Record<string, string> =>
+  poppler(pdf, (f) =>
+    Object.fromEntries(
+      execFileSync('pdfinfo', [f], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => l.includes(':'))
+        .map((l) => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()]),
+    ),
+  );
+
+/** `pdfimages -list`: each embedded image's pixel size and resolution on the page. */
+export const pdfImages = (pdf: Buffer) =>
+  poppler(pdf, (f) =>
+    execFileSync('pdfimages', ['-list', f], { encoding: 'utf8' })
+      .split('\n')
+      .slice(2)
+      .filter((l) => l.trim())
+      .map((l) => {
+        const c = l.trim().split(/\s+/);
+        return { width: Number(c[3]), height: Number(c[4]), xppi: Number(c[12]), yppi: Number(c[13]) };
+      }),
+  );
+
+/** Page `page` rendered by pdftoppm at `dpi`, as a PNG (what the tests look at) and raw RGB. */
+export function renderPage(pdf: Buffer, dpi: number, page = 1) {
+  const png = poppler(pdf, (f, dir) => {
+    execFileSync('pdftoppm', [
+      '-png',
+      '-r',
+      String(dpi),
+      '-f',
+      String(page),
+      '-l',
+      String(page),
+      '-singlefile',
+      f,
+      join(dir, 'p'),
+    ]);
+    return readFileSync(join(dir, 'p.png'));
+  });
+  return png;
+}
+
+export async function rawPixels(png: Buffer) {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return {
+    data,
+    width: info.width,
+    height: info.height,
+    at: (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)],
+  };
+}
+
+/** Every Code 128 the rendered page carries, decoded by ZXing (an independent reader). */
+export async function code128Values(png: Buffer): Promise<string[]> {
+  const found = await readBarcodes(new Blob([new Uint8Array(png)]), { formats: ['Code128'], tryHarder: true });
+  return found.filter((b) => b.isValid).map((b) => b.text);
+}

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createOrder, orderBody, startProduction, uploadImage } from '../orders/helpers.ts';
+import { OPERATOR_TOKEN, type TestApp, createTestApp, operator } from '../support/app.ts';
+import { pdfText } from './pdf-tools.ts';
+
+const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
+
+async function podctl(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  const [code] = (await once(child, 'close')) as [number];
+  return { code, stdout, stderr };
+}
+
+describe('podctl production', () => {
+  let t: TestApp;
+  let url: string;
+  let dir: string;
+  let env: Record<string, string>;
+  before(async () => {
+    t = await createTestApp();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    dir = mkdtempSync(join(tmpdir(), 'podctl-production-'));
+    env = { DATA_DIR: dir, OPERATOR_TOKEN };
+  });
+  after(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists the queue, saves print files, labels and slips, and says why a file cannot be had', async () => {
+    const ref = await createOrder(t, orderBody(t, await uploadImage(t), { dropshipMinimalShippingLevel: 'tracked' }));
+    await startProduction(t, ref);
+    const queue = await podctl(['--url', url, 'production', 'queue'], env);
+    assert.equal(queue.code, 0, queue.stderr);
+    assert.match(queue.stdout, new RegExp(`inProduction\\s+${ref}\\s+\\S+\\s+.*1:pending`));
+
+    const early = await podctl(['--url', url, 'production', 'print-files', ref], env);
+    assert.match(early.stdout, /^1\s+2\s+pending/m);
+    await t.s.worker.drain();
+    const out = join(dir, 'print');
+    const saved = await podctl(['--url', url, 'production', 'print-files', ref, '--out', out], env);
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.equal(
+      readFileSync(join(out, `${ref}-line-1.pdf`))
+        .subarray(0, 5)
+        .toString(),
+      '%PDF-',
+    );
+
+    assert.equal((await podctl(['--url', url, 'production', 'produced', ref], env)).code, 0);
+    const shipped = await operator(t, 'POST', '/shipments', {
+      orderReferences: [ref],
+      trackingNumber: '3SPODCTL1234567',
+    });
+    const shipment = shipped.data.shipment.reference;
+    await t.s.worker.drain();
+    const docs = await podctl(['--url', url, 'production', 'documents', shipment, '--out', out, '--json'], env);
+    assert.equal(docs.code, 0, docs.stderr);
+    assert.deepEqual(
+      JSON.parse(docs.stdout).documents.map((d: any) => d.status),
+      ['ready', 'ready'],
+    );
+    assert.ok(pdfText(readFileSync(join(out, `${shipment}-shipping-label.pdf`))).includes('3SPODCTL1234567'));
+
+    const missing = await podctl(['--url', url, 'production', 'print-files', 'Order_nope'], env);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /not_found/);
+    const early2 = await podctl(['--url', url, 'production', 'remake', ref], env);
+    assert.equal(early2.code, 0, early2.stderr);
+  });
+});

@@ -1,0 +1,336 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { caseOutline } from '../../src/modules/catalog/geometry.ts';
+import { storeLogo } from '../../src/modules/dashboard/logos.ts';
+import {
+  ADDRESS,
+  createOrder,
+  expectError,
+  orderBody,
+  products,
+  ship,
+  startProduction,
+  uploadImage,
+} from '../orders/helpers.ts';
+import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
+import { code128Values, pdfImages, pdfInfo, pdfText, rawPixels, renderPage } from './pdf-tools.ts';
+
+const MM = 72 / 25.4;
+
+/** Rendered pages are kept under test-artifacts/production for a look (the brief: look at each PDF). */
+function keep(name: string, png: Buffer): Buffer {
+  mkdirSync('test-artifacts/production', { recursive: true });
+  writeFileSync(`test-artifacts/production/${name}.png`, png);
+  return png;
+}
+
+/**
+ * Artwork whose placement shows in the print: three vertical bands (red, white, blue) with a black
+ * line down the middle. Cover-fitted onto a tall print area only the white middle band survives,
+ * centred, with the black line on the print area's centre line.
+ */
+async function artwork(t: TestApp): Promise<string> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="600"><rect width="400" height="600" fill="#ff0000"/><rect x="400" width="400" height="600" fill="#ffffff"/><rect x="800" width="400" height="600" fill="#0000ff"/><rect x="598" width="4" height="600" fill="#000000"/></svg>`;
+  const png = await sharp(Buffer.from(svg)).png().toBuffer();
+  const res = await call(t, 'POST', '/v2/images', {
+    payload: png,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.data.image.reference;
+}
+
+/** The hairline cut line antialiased onto white: pink to magenta, green well below red and blue. */
+const isMagenta = ([r, g, b]: number[]) => r > 150 && b > 150 && g < Math.min(r, b) - 40;
+
+describe('production files', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(async () => t.close());
+
+  it('makes a print file per printed line when production starts: artwork at print size and place, cut line in CutContour', async () => {
+    const image = await artwork(t);
+    const ref = await createOrder(
+      t,
+      orderBody(t, image, {
+        orderlines: [
+          { productReference: products(t).clear, imageReference: image, quantity: 2 },
+          { productReference: products(t).protector, quantity: 1 },
+        ],
+      }),
+    );
+    let res = await operator(t, 'GET', `/orders/${ref}/print-files`);
+    assert.deepEqual(res.data.printFiles, [], 'nothing before production');
+    await startProduction(t, ref);
+    res = await operator(t, 'GET', `/orders/${ref}/print-files`);
+    assert.deepEqual(
+      res.data.printFiles.map((f: any) => [f.orderlineIndex, f.copies, f.status]),
+      [[1, 2, 'pending']],
+      'only the line with artwork is printed, queued with the production start',
+    );
+    expectError(await operator(t, 'GET', `/orders/${ref}/print-files/1`), 409, 'production_file_not_ready');
+    await t.s.worker.drain();
+
+    res = await operator(t, 'GET', `/orders/${ref}/print-files`);
+    const [file] = res.data.printFiles;
+    assert.equal(file.status, 'ready', JSON.stringify(file));
+    const spec = (await t.s.catalog.findProduct(t.seed.organizations[0].reference, products(t).clear))!.print!;
+    assert.deepEqual(
+      [file.print.widthPx, file.print.heightPx, file.print.dpi, file.print.cutLine],
+      [spec.widthPx, spec.heightPx, spec.dpi, 'outline'],
+    );
+    // 1200 x 600 artwork enlarged to cover the print area: its own resolution is what the floor checks.
+    const enlarged = Math.max(spec.widthPx / 1200, spec.heightPx / 600);
+    assert.equal(file.print.effectiveDpi, Math.round(spec.dpi / enlarged));
+
+    const dl = await operator(t, 'GET', `/orders/${ref}/print-files/1`);
+    assert.equal(dl.statusCode, 200);
+    assert.equal(dl.headers['content-type'], 'application/pdf');
+    const pdf = dl.rawPayload;
+    assert.equal(file.size, pdf.length);
+    // The page is the print area; the artwork one image of exactly the print pixels, at the print dpi.
+    const [w, h] = pdfInfo(pdf)
+      ['Page size'].split(' ')
+      .filter((x) => /^[\d.]+$/.test(x))
+      .map(Number);
+    assert.ok(Math.abs(w - spec.widthMm * MM) < 0.1 && Math.abs(h - spec.heightMm * MM) < 0.1, `page ${w}x${h} pt`);
+    assert.deepEqual(pdfImages(pdf), [{ width: spec.widthPx, height: spec.heightPx, xppi: spec.dpi, yppi: spec.dpi }]);
+    assert.ok(pdf.includes('/Separation /CutContour'), 'the cut line is in the CutContour spot colour');
+    assert.match(pdf.toString('latin1'), /\/OP true\s+\/op true/, 'and overprints the artwork');
+
+    const dpi = 150;
+    const page = await rawPixels(keep('print-file', renderPage(pdf, dpi)));
+    const cx = Math.round(page.width / 2);
+    const mid = Math.round(page.height / 2);
+    // Cover fit, centred: white band everywhere inside, the black line on the centre line, no red or blue.
+    assert.ok(
+      page.at(Math.round(page.width / 4), mid).every((c) => c > 245),
+      'white band',
+    );
+    const centre = [cx - 1, cx, cx + 1].map((x) => page.at(x, mid)).some(([r, g, b]) => r + g + b < 150);
+    assert.ok(centre, 'the artwork centre line lies on the print area centre line');
+    let colored = 0;
+    for (let y = 10; y < page.height - 10; y += 7)
+      for (let x = 10; x < page.width - 10; x += 7) {
+        const [r, g, b] = page.at(x, y);
+        if ((r > 200 && g < 60 && b < 60) || (b > 200 && r < 60 && g < 60)) colored++;
+      }
+    assert.equal(colored, 0, 'the red and blue bands are cropped away');
+
+    // The cut line: the shell's outline near the page edges and the camera hole where the geometry puts it.
+    const shape = (await t.s.catalog.productShapes([products(t).clear])).get(products(t).clear)!;
+    const hole = caseOutline(shape.device!, shape.caseType!).hole;
+    const px = (mm: number) => Math.round((mm / 25.4) * dpi);
+    const magentaNear = (x: number, y: number, r = 3) => {
+      for (let dy = -r; dy <= r; dy++)
+        for (let dx = -r; dx <= r; dx++) {
+          const [xx, yy] = [x + dx, y + dy];
+          if (xx >= 0 && yy >= 0 && xx < page.width && yy < page.height && isMagenta(page.at(xx, yy))) return true;
+        }
+      return false;
+    };
+    assert.ok(magentaNear(cx, 1), 'cut line along the top edge');
+    assert.ok(magentaNear(cx, page.height - 2), 'cut line along the bottom edge');
+    assert.ok(magentaNear(px(hole.xMm + hole.widthMm / 2), px(hole.yMm)), 'camera hole top edge');
+    assert.ok(magentaNear(px(hole.xMm), px(hole.yMm + hole.heightMm / 2)), 'camera hole left edge');
+    assert.ok(!magentaNear(cx, mid, 5), 'no cut line through the middle of the print');
+  });
+
+  it('answers clear errors for unknown orders, lines and orders not in production', async () => {
+    expectError(await operator(t, 'GET', '/orders/Order_nonexistent/print-files'), 404, 'not_found');
+    expectError(await operator(t, 'GET', '/orders/nope/print-files/1'), 404, 'not_found');
+    expectError(await operator(t, 'GET', '/orders/x/print-files/0'), 400, 'invalid_request');
+    const ref = await createOrder(t, orderBody(t, await uploadImage(t)));
+    expectError(await operator(t, 'POST', `/orders/${ref}/print-files`), 409, 'production_not_started');
+    await startProduction(t, ref);
+    expectError(await operator(t, 'GET', `/orders/${ref}/print-files/7`), 404, 'not_found');
+    const partner = await call(t, 'GET', `/operator/orders/${ref}/print-files`);
+    assert.equal(partner.statusCode, 401, 'a partner key is not the operator token');
+  });
+
+  it('fails a print file whose artwork is gone, says why, and keeps the order in production', async () => {
+    // An image of its own: blobs are shared by every test file, and uploadImage's colours repeat.
+    const unique = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#123456' } })
+      .composite([
+        {
+          input: Buffer.from(
+            `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><text y="20">${randomUUID()}</text></svg>`,
+          ),
+        },
+      ])
+      .png()
+      .toBuffer();
+    const up = await call(t, 'POST', '/v2/images', {
+      payload: unique,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    const image = up.data.image.reference;
+    const ref = await createOrder(t, orderBody(t, image));
+    const handle = await t.s.images.imageForOrganization(t.seed.organizations[0].reference, image);
+    await t.s.blobs.delete(handle!.blobKey);
+    await startProduction(t, ref);
+    await t.s.worker.drain();
+    const res = await operator(t, 'GET', `/orders/${ref}/print-files`);
+    assert.equal(res.data.status, 'in_production');
+    assert.equal(res.data.printFiles[0].status, 'failed');
+    assert.match(res.data.printFiles[0].error, /artwork .* is missing/);
+    expectError(
+      await operator(t, 'GET', `/orders/${ref}/print-files/1`),
+      409,
+      'production_file_not_ready',
+      'failed: artwork',
+    );
+  });
+
+  it('makes a print file anew on request', async () => {
+    const ref = await createOrder(t, orderBody(t, await uploadImage(t)));
+    await startProduction(t, ref);
+    await t.s.worker.drain();
+    const res = await operator(t, 'POST', `/orders/${ref}/print-files`);
+    assert.equal(res.statusCode, 202, res.body);
+    assert.equal(res.data.printFiles[0].status, 'pending');
+    await t.s.worker.drain();
+    assert.equal((await operator(t, 'GET', `/orders/${ref}/print-files`)).data.printFiles[0].status, 'ready');
+  });
+
+  it('builds a branded shipping label and packing slip per shipment: text, logo and a Code 128 of the tracking number', async () => {
+    const org = t.seed.organizations[0];
+    const brand = org.brands[0];
+    const logo = await sharp({ create: { width: 200, height: 80, channels: 3, background: '#ff8800' } })
+      .png()
+      .toBuffer();
+    const url = await storeLogo(t.s.blobs, t.s.config.publicBaseUrl, logo);
+    await t.db.query('UPDATE brands SET logo_url = $1 WHERE id = $2', [url, brand.reference]);
+
+    const ref = await createOrder(
+      t,
+      orderBody(t, await uploadImage(t), { customIdentifier: 'label-test-1', dropshipMinimalShippingLevel: 'tracked' }),
+    );
+    await startProduction(t, ref);
+    const tracking = 'JVGL06123456789012';
+    const shipped = await operator(t, 'POST', '/shipments', {
+      orderReferences: [ref],
+      carrier: 'DHL',
+      trackingNumber: tracking,
+    });
+    assert.equal(shipped.statusCode, 200, shipped.body);
+    const shipment = shipped.data.shipment.reference;
+    let res = await operator(t, 'GET', `/shipments/${shipment}/documents`);
+    assert.deepEqual(res.data.documents.map((d: any) => [d.kind, d.status]).sort(), [
+      ['packing_slip', 'pending'],
+      ['shipping_label', 'pending'],
+    ]);
+    await t.s.worker.drain();
+    res = await operator(t, 'GET', `/shipments/${shipment}/documents`);
+    assert.ok(
+      res.data.documents.every((d: any) => d.status === 'ready'),
+      res.body,
+    );
+
+    const label = (await operator(t, 'GET', `/shipments/${shipment}/documents/shipping-label`)).rawPayload;
+    const [w, h] = pdfInfo(label)
+      ['Page size'].split(' ')
+      .filter((x) => /^[\d.]+$/.test(x))
+      .map(Number);
+    assert.ok(Math.abs(w - 100 * MM) < 0.5 && Math.abs(h - 150 * MM) < 0.5, `label is 100 x 150 mm, got ${w}x${h} pt`);
+    const text = pdfText(label);
+    for (const part of [
+      brand.name,
+      'SHIP TO',
+      'Anna Jansen',
+      'Prinsengracht 263',
+      '1016 GV Amsterdam',
+      'NETHERLANDS',
+      'TRACKED',
+      'DHL',
+      tracking,
+      'Industrieweg 12',
+      'help@casecraft.example',
+    ])
+      assert.ok(text.includes(part), `label shows "${part}":\n${text}`);
+    assert.equal(pdfImages(label).length, 1, 'the brand logo is on the label');
+    const labelPng = keep('shipping-label', renderPage(label, 200));
+    assert.deepEqual(await code128Values(labelPng), [tracking], 'the barcode reads as the tracking number');
+    const band = await rawPixels(labelPng);
+    const [r, g, b] = band.at(band.width - 20, 20);
+    assert.deepEqual([r, g, b], [0x0b, 0x5f, 0xff], 'the band is the brand primary colour');
+
+    const slip = (await operator(t, 'GET', `/shipments/${shipment}/documents/packing-slip`)).rawPayload;
+    assert.equal(
+      pdfInfo(slip)['Page size'].includes('595.') && pdfInfo(slip)['Page size'].includes('841.'),
+      true,
+      'A4',
+    );
+    const slipText = pdfText(slip);
+    for (const part of [
+      'Packing slip',
+      shipment,
+      'label-test-1',
+      'iPhone 15 Clear Case',
+      'Anna Jansen',
+      'Industrieweg 12',
+      'help@casecraft.example',
+      '2 items in this parcel',
+    ])
+      assert.ok(slipText.includes(part), `slip shows "${part}":\n${slipText}`);
+    assert.ok(
+      !slipText.includes('€') && !/\d+\.\d\d\b(?! kg)/.test(slipText.replace(/\d{4}-\d\d-\d\d/g, '')),
+      'no prices on the slip',
+    );
+    assert.deepEqual(await code128Values(keep('packing-slip', renderPage(slip, 200))), [tracking]);
+  });
+
+  it('labels an untracked shipment with the shipment reference and accents a standard font cannot print', async () => {
+    const body = orderBody(t, await uploadImage(t), {
+      dropshipAddress: {
+        ...ADDRESS,
+        firstname: 'Zoë',
+        lastname: 'Łukasiewicz',
+        city: 'Kraków',
+        countryCode: 'PL',
+        zipcode: '30-001',
+      },
+      dropshipMinimalShippingLevel: 'basic',
+    });
+    const ref = await createOrder(t, body);
+    await startProduction(t, ref);
+    const shipment = await ship(t, [ref]);
+    await t.s.worker.drain();
+    const label = (await operator(t, 'GET', `/shipments/${shipment}/documents/shipping-label`)).rawPayload;
+    const text = pdfText(label);
+    assert.ok(text.includes('Zoë Lukasiewicz') && text.includes('30-001 Kraków') && text.includes('POLAND'), text);
+    assert.ok(text.includes('BASIC') && text.includes('SHIPMENT'), text);
+    assert.deepEqual(await code128Values(keep('shipping-label-basic', renderPage(label, 200))), [
+      shipment.replace('Shipment_', ''),
+    ]);
+  });
+
+  it('answers clear errors for unknown shipments and document kinds', async () => {
+    expectError(await operator(t, 'GET', '/shipments/Shipment_unknown/documents'), 404, 'not_found');
+    expectError(await operator(t, 'GET', '/shipments/x/documents/invoice'), 400, 'invalid_request');
+  });
+
+  it('lists the fulfilment queue: waiting, in production, produced and shipped with their files', async () => {
+    const waiting = await createOrder(t, orderBody(t, await uploadImage(t)));
+    const making = await createOrder(t, orderBody(t, await uploadImage(t)));
+    const done = await createOrder(t, orderBody(t, await uploadImage(t)));
+    await startProduction(t, making);
+    await startProduction(t, done);
+    await t.s.worker.drain();
+    expectError(await operator(t, 'POST', `/orders/${waiting}/produced`), 409, 'production_not_started');
+    assert.equal((await operator(t, 'POST', `/orders/${done}/produced`)).statusCode, 204);
+    const q = (await operator(t, 'GET', '/fulfilment-queue')).data;
+    const refs = (list: any[]) => list.map((o) => o.reference);
+    assert.ok(refs(q.waiting).includes(waiting) && !refs(q.waiting).includes(making));
+    assert.ok(refs(q.inProduction).includes(making) && !refs(q.inProduction).includes(done));
+    assert.ok(refs(q.readyToShip).includes(done));
+    const row = q.inProduction.find((o: any) => o.reference === making);
+    assert.equal(row.printFiles[0].status, 'ready');
+    assert.ok(q.shipped.length >= 1 && q.shipped[0].documents.length === 2);
+  });
+});

@@ -17,7 +17,7 @@ import { type Generator, generatedTemplate } from '../src/modules/rendering/gene
 import { type OutputFormat, composeRender } from '../src/modules/rendering/renderer.ts';
 import { flagships } from '../src/modules/rendering/scenes.ts';
 
-const TILE = 300;
+const TILE = 240;
 const COLS = 12;
 const out = process.argv[2] ?? 'test-artifacts/mockups-sheet.png';
 

@@ -169,7 +169,12 @@ async function main() {
     for (const view of Object.keys(VIEWS))
       for (const d of devices) {
         const o = caseOutline(d, CASE);
-        await finish(join(work, s.key, view, d.key), join(MOCKUP_ASSETS, s.key, view, d.key), [o.widthMm, o.heightMm], EXPOSURE[s.key]);
+        await finish(
+          join(work, s.key, view, d.key),
+          join(MOCKUP_ASSETS, s.key, view, d.key),
+          [o.widthMm, o.heightMm],
+          EXPOSURE[s.key],
+        );
       }
   // Only what is on disk for every view (a run may re-bake one scene).
   const baked = (s: { key: string }, d: { key: string }) =>

@@ -64,6 +64,8 @@ describe('dashboard in a real browser', { skip }, () => {
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.setDefaultTimeout(15_000);
+    // A first visit draws product pictures on demand; on a loaded CI machine that can take longer.
+    page.setDefaultNavigationTimeout(60_000);
   });
   after(async () => {
     await context?.close();

@@ -243,8 +243,8 @@ describe('dashboard in a real browser', { skip }, () => {
     await shoot('console-claim-decide');
     await page.getByRole('button', { name: 'Decide claim' }).click();
     await page.waitForSelector('text=Claim decided.');
-    await nav('Fulfilment');
-    await shoot('console-fulfilment');
+    await nav('Production');
+    await shoot('console-production');
     await signOut();
 
     await signIn(PARTNER, 'dashboard');
@@ -289,7 +289,7 @@ describe('dashboard in a real browser', { skip }, () => {
   });
 
   it('passes axe-core and fits a phone on every other page of both areas', async () => {
-    // Orders, the request log, usage and the console's claims, fulfilment and support lookup were
+    // Orders, the request log, usage and the console's claims, production and support lookup were
     // already checked with data by the tests above.
     for (const path of [
       'accounts',

@@ -29,7 +29,6 @@ const CONSOLE_NAV: Array<[string, string]> = [
   ['/console', 'Organizations'],
   ['/console/catalog', 'Catalog'],
   ['/console/stock', 'Stock'],
-  ['/console/fulfilment', 'Fulfilment'],
   ['/console/production', 'Production'],
   ['/console/claims', 'Claims'],
   ['/console/jobs', 'Jobs'],

@@ -4,10 +4,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import sharp from 'sharp';
 import { Cursors } from '../src/platform/http/pagination.ts';
-import { composeRender } from '../src/modules/rendering/renderer.ts';
-import { drawTemplate } from '../src/modules/rendering/assets.ts';
+import { mockupScenarios } from './mockups.ts';
 import { noisePng, patternPng, prepare } from './setup.ts';
 import { peakRss, rssMb, startProcess } from './processes.ts';
 // @ts-expect-error plain JavaScript build script without declarations
@@ -369,80 +367,22 @@ async function main() {
     const orderLight = { path: `/v2/orders/${demoOrder.reference}`, headers: H(f.small.key) };
 
     if (want('render')) {
-      // Renders: the service's renderer against a plain sharp pipeline doing the same composition.
-      const area = { x: 330, y: 110, width: 160, height: 320, rotation: -10 };
-      const tpl = await drawTemplate({ width: 800, height: 600 }, area, {
-        from: '#dfe7ef',
-        to: '#f7f3ee',
-        surface: '#c9b59a',
-      });
-      const art = await noisePng(1200, 1200, 99);
-      const template = { ...tpl, printArea: area, output: { widthPx: 800, heightPx: 600, format: 'webp' as const } };
-      const runs = SMOKE ? 3 : 30;
-      const oursFn = () => composeRender(template, art);
-      const plainFn = async () => {
-        const fitted = await sharp(art)
-          .resize(area.width, area.height, { fit: 'cover' })
-          .composite([
-            { input: tpl.overlay, blend: 'over' },
-            { input: tpl.mask, blend: 'dest-in' },
-          ])
-          .png()
-          .toBuffer();
-        const rotated = await sharp(fitted)
-          .rotate(area.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
-          .png()
-          .toBuffer();
-        const meta = await sharp(rotated).metadata();
-        const out = await sharp(tpl.background)
-          .composite([
-            {
-              input: rotated,
-              left: Math.round(area.x + area.width / 2 - meta.width! / 2),
-              top: Math.round(area.y + area.height / 2 - meta.height! / 2),
-            },
-          ])
-          .webp()
-          .toBuffer();
-        const thumb = await sharp(out).resize(256).webp().toBuffer();
-        await sharp(thumb).resize(100, 100, { fit: 'inside' }).ensureAlpha().raw().toBuffer();
-      };
-      // One warm-up each, then alternating runs so that machine load hits both alike.
-      await oursFn();
-      await plainFn();
-      let ours = 0;
-      let plainSharp = 0;
-      for (let i = 0; i < runs; i++) {
-        const t0 = performance.now();
-        await oursFn();
-        const t1 = performance.now();
-        await plainFn();
-        ours += (t1 - t0) / runs;
-        plainSharp += (performance.now() - t1) / runs;
+      // Renders: the service's renderer at 1000 and 2000 px against a bare warp pipeline (bench/mockups.ts).
+      for (const m of await mockupScenarios(SMOKE ? 2 : 12)) {
+        const note = m.rendersPerSecond ? `${m.rendersPerSecond} renders/s with 2 in flight (target >= 8)` : '';
+        rows.push({
+          scenario: m.scenario,
+          rps: Math.round(1000 / m.ms),
+          p50: m.ms,
+          p99: m.ms,
+          errors: 0,
+          non2xx: 0,
+          rssMb: 0,
+          load: load1(),
+          ratio: `${m.ratio.toFixed(2)}x bare pipeline`,
+          note: `in-process, per render; bare ${m.bareMs} ms. ${note}`,
+        });
       }
-      rows.push({
-        scenario: 'render (service renderer)',
-        rps: Math.round(1000 / ours),
-        p50: Math.round(ours),
-        p99: Math.round(ours),
-        errors: 0,
-        non2xx: 0,
-        rssMb: 0,
-        load: load1(),
-        ratio: `${(ours / plainSharp).toFixed(2)}x plain sharp`,
-        note: 'in-process, per render',
-      });
-      rows.push({
-        scenario: 'render (plain sharp pipeline)',
-        rps: Math.round(1000 / plainSharp),
-        p50: Math.round(plainSharp),
-        p99: Math.round(plainSharp),
-        errors: 0,
-        non2xx: 0,
-        rssMb: 0,
-        load: load1(),
-        note: 'baseline',
-      });
 
       // Renders queued on the server while the API is read: the images are uploaded first, then every
       // render is queued at once and the API is read until the worker has finished all of them.

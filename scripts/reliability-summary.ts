@@ -27,6 +27,9 @@ function summary(): void {
         .map((l) => JSON.parse(l))
     : [];
   const sum = (k: string) => lines.reduce((n, l) => n + (typeof l[k] === 'number' ? l[k] : 0), 0);
+  const max = (k: string) => lines.reduce((n, l) => Math.max(n, typeof l[k] === 'number' ? l[k] : 0), 0);
+  const peak = lines.filter((l) => l.memoryPeakMb === max('memoryPeakMb'))[0];
+  const testPeak = lines.filter((l) => l.testProcessPeakMb === max('testProcessPeakMb'))[0];
   const rows: Array<[string, number | string]> = [
     ['requests fuzzed', sum('requestsFuzzed')],
     ['5xx found', sum('fiveXX')],
@@ -37,6 +40,26 @@ function summary(): void {
     ['secrets found in plain text', sum('secretsLeaked')],
     ['faults injected', sum('faultsInjected')],
     ['items lost', sum('itemsLost')],
+    [
+      'fairness: render latency under attack / idle',
+      lines.some((l) => 'fairnessRatio' in l) ? `${max('fairnessRatio').toFixed(2)}x (target 2x)` : 'not measured',
+    ],
+    [
+      'sign-in: password checks of 150 concurrent guesses',
+      lines.some((l) => 'signInChecks' in l) ? `${max('signInChecks')} (limit 5)` : 'not measured',
+    ],
+    [
+      'rolling restart: failed requests',
+      lines.some((l) => 'rollingRequests' in l) ? `${sum('rollingFailed')} of ${sum('rollingRequests')}` : 'not run',
+    ],
+    [
+      'peak resident memory of a server (MB)',
+      peak ? `${peak.memoryPeakMb} (${peak.file}; target < 512)` : 'not measured',
+    ],
+    [
+      'peak of a test process hosting its server (MB)',
+      testPeak ? `${testPeak.testProcessPeakMb} (${testPeak.file})` : 'not measured',
+    ],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   const out = ['', 'Reliability summary', '-------------------', ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`)];

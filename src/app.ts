@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { installAuth, requireDeclaredAccess } from './platform/http/auth.ts';
+import { installDrain, isDraining } from './platform/http/drain.ts';
 import { installRequestLog } from './modules/requestlog/recorder.ts';
 import { runInScope } from './platform/context.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
@@ -102,7 +103,9 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  installDrain(app);
   const notFound = installErrorHandling(app);
+  installDrain(app);
   documentTransportErrors(app);
   rejectNulCharacters(app);
   installMetrics(app, s, opts.operatorToken);
@@ -128,6 +131,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
 
   app.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
+    if (isDraining(app)) return reply.status(503).send({ status: 'draining' });
     try {
       await s.db.query('SELECT 1');
       return { status: 'ready', database: 'ok' };

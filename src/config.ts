@@ -33,6 +33,9 @@ export interface Config {
   keyCacheTtlSeconds: number;
   bodyLimitBytes: number;
   uploadLimitBytes: number;
+  imageMemoryMb: number;
+  uploadMemoryMb: number;
+  shutdownDrainSeconds: number;
   callbackRetrySeconds: number;
   callbackTimeoutMs: number;
   allowPrivateTargets: boolean;
@@ -115,6 +118,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     description:
       'The service sits behind a TLS-terminating reverse proxy: client addresses come from X-Forwarded-For and session cookies are Secure. Production refuses an http PUBLIC_BASE_URL (other than loopback) without it.',
   },
+  {
+    name: 'SHUTDOWN_DRAIN_SECONDS',
+    default: '5 (production), 0 (test)',
+    description:
+      'On SIGTERM the server keeps serving this long with `/readyz` at 503 and `Connection: close` on every answer, so a load balancer moves traffic away; then it stops listening and finishes what runs.',
+  },
   { name: 'RUN_WORKER', default: 'true', description: 'Run the background worker inside the server process.' },
   {
     name: 'JOB_CONCURRENCY',
@@ -150,6 +159,18 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
   },
   { name: 'BODY_LIMIT_BYTES', default: '1048576', description: 'Largest JSON request body.' },
   { name: 'UPLOAD_LIMIT_BYTES', default: '52428800', description: 'Largest image or evidence upload.' },
+  {
+    name: 'UPLOAD_MEMORY_MB',
+    default: '64',
+    description:
+      'Memory upload bodies of one process may hold together; further uploads are read only when earlier ones were answered.',
+  },
+  {
+    name: 'IMAGE_MEMORY_MB',
+    default: '200',
+    description:
+      'Memory image decodes of one process may hold together; others wait their turn, and an image that alone needs more (a huge interlaced PNG or progressive JPEG) is refused.',
+  },
   { name: 'CALLBACK_RETRY_SECONDS', default: '300', description: 'Delay between order-updated callback attempts.' },
   { name: 'CALLBACK_TIMEOUT_MS', default: '10000', description: 'Time-out of one callback or webhook attempt.' },
   {
@@ -373,6 +394,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     keyCacheTtlSeconds: int(env, 'KEY_CACHE_TTL_SECONDS', 10, 0, 3600),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     uploadLimitBytes: int(env, 'UPLOAD_LIMIT_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    imageMemoryMb: int(env, 'IMAGE_MEMORY_MB', 200, 32, 64 * 1024),
+    uploadMemoryMb: int(env, 'UPLOAD_MEMORY_MB', 64, 1, 64 * 1024),
+    shutdownDrainSeconds: int(env, 'SHUTDOWN_DRAIN_SECONDS', appEnv === 'production' ? 5 : 0, 0, 300),
     callbackRetrySeconds: int(env, 'CALLBACK_RETRY_SECONDS', 300, 1, 86400),
     callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10000, 10, 600000),
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', appEnv === 'test'),

@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from './app.ts';
+import { startDraining } from './platform/http/drain.ts';
 import { type Config, loadConfigOrExit } from './config.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 import { startRuntime } from './runtime.ts';
@@ -82,11 +83,16 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    s.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 30_000);
+    const drainMs = config.shutdownDrainSeconds * 1000;
+    s.log.info({ signal, drainSeconds: config.shutdownDrainSeconds }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), drainMs + 30_000);
     force.unref();
     try {
-      await app.close(); // stops accepting, waits for in-flight requests
+      // Out of the proxy's rotation first (readyz 503, connections closed after each answer), while
+      // still answering whatever arrives; then stop accepting and wait for the requests in flight.
+      startDraining(app);
+      if (drainMs > 0) await new Promise((r) => setTimeout(r, drainMs));
+      await app.close();
       await s.worker.stop();
       await s.rateLimits.close();
       await s.db.close();

@@ -6,6 +6,8 @@ import { systemClock, type Clock } from './platform/clock.ts';
 import { openDb } from './platform/db/index.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { createRateLimitStore } from './platform/ratelimit/index.ts';
+import { uploadMemory } from './platform/http/upload.ts';
+import { setImageMemoryBudget } from './platform/images.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -64,6 +66,8 @@ export async function startRuntime(
   opts: { clock?: Clock; log?: FastifyBaseLogger } = {},
 ): Promise<Services> {
   const log = opts.log ?? createLogger(config);
+  setImageMemoryBudget(config.imageMemoryMb);
+  uploadMemory.setBudget(config.uploadMemoryMb * 1024 * 1024);
   const db = await openDb(config);
   try {
     await migrate(db);

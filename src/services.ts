@@ -145,6 +145,7 @@ export function createServices(core: CoreDeps) {
     blobs,
     publicBaseUrl: config.publicBaseUrl,
     rateLimits: core.rateLimits,
+    env: config.env,
   });
   const requestLog = new RequestLog({ db, log });
 

@@ -453,6 +453,12 @@ export const ERRORS = {
     group: 'operator',
     description: 'dashboard users and invitations: a password under the minimum length',
   },
+  password_published: {
+    status: 400,
+    group: 'operator',
+    description:
+      'dashboard users and invitations in production: one of the demo passwords printed in the documentation',
+  },
   password_too_long: {
     status: 400,
     group: 'operator',

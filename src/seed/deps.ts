@@ -26,7 +26,7 @@ export interface SeedDeps {
     | 'listBrands'
     | 'listAccounts'
   >;
-  catalog: Pick<CatalogService, 'importCatalogOnce' | 'productSummaries' | 'visibleProduct'>;
+  catalog: Pick<CatalogService, 'importCatalogOnce' | 'productSummaries' | 'visibleProduct' | 'productShapes'>;
   claims: Pick<ClaimsService, 'ensureDefaultCategories'>;
   rendering: Pick<RenderingService, 'importRendering'>;
   dashboard: Pick<DashboardService, 'userByEmail' | 'createPartnerUser' | 'createOperatorUser'>;

@@ -1,7 +1,6 @@
 import type { SeedDeps } from './deps.ts';
-import { drawTemplate, type SceneStyle } from '../modules/rendering/assets.ts';
-import type { CompositionImport } from '../modules/rendering/import.ts';
-import type { PrintArea } from '../modules/rendering/renderer.ts';
+import type { CompositionImport, PerspectiveImport, SceneImport } from '../modules/rendering/import.ts';
+import { bakedScenes } from '../modules/rendering/scenes.ts';
 
 export interface RenderingSeed {
   scenes: Record<string, string>;
@@ -9,112 +8,144 @@ export interface RenderingSeed {
   compositions: Record<string, string>;
 }
 
-const STUDIO: SceneStyle = { from: '#dfe7ef', to: '#f7f3ee', surface: '#c9b59a' };
-const MARBLE: SceneStyle = { from: '#f4f4f2', to: '#e6e4df', surface: '#d9d6cf' };
-const CLOSEUP: SceneStyle = { from: '#263238', to: '#455a64', surface: '#37474f' };
-
-/** Geometry per perspective: backgrounds are drawn at the perspective's output size. */
-const LAYOUT: Record<string, { size: { width: number; height: number }; area: PrintArea; style: SceneStyle }> = {
-  'demo-studio-front': {
-    size: { width: 800, height: 600 },
-    area: { x: 330, y: 110, width: 160, height: 320, rotation: -10 },
-    style: STUDIO,
-  },
-  'demo-marble-top': {
-    size: { width: 600, height: 800 },
-    area: { x: 200, y: 180, width: 200, height: 400, rotation: 8 },
-    style: MARBLE,
-  },
-  'demo-ip15-closeup': {
-    size: { width: 512, height: 512 },
-    area: { x: 176, y: 96, width: 160, height: 320, rotation: 15 },
-    style: CLOSEUP,
-  },
-};
-
 /**
- * Demo scenes, perspectives and compositions for the demo print products, through the operator
- * import (idempotent by key). A public scene that allows product perspectives, a scene private to
- * the first organization, perspectives in three formats and sizes, token costs 2, 3 and 5, and one
- * composition that is no longer available.
+ * Scenes, perspectives and compositions for the demo catalog, through the operator import
+ * (idempotent by key):
+ * - `catalog-front`: every print product's straight-on shot, drawn from its own geometry and case
+ *   type on first use;
+ * - the 3D scenes baked by `npm run mockups:assets` (studio, wooden desk, marble flat lay), two
+ *   angled views each, for the newest flagships in every case type (only when the assets exist);
+ * - the older demo fixtures the tests and docs use: a public studio scene that allows product
+ *   perspectives, a marble scene private to the first organization, perspectives in three formats
+ *   and sizes, token costs 2, 3 and 5, and one composition that is no longer available.
  */
 export async function seedRendering(
   s: Pick<SeedDeps, 'catalog' | 'rendering'>,
   orgIds: string[],
 ): Promise<RenderingSeed> {
-  const products = new Map<string, { reference: string; group: string }>();
-  // Only the products composed below: the catalog holds hundreds.
-  const used = new Set([
-    'iPhone 15 Clear Case',
-    'iPhone 14 Clear Case',
-    'Galaxy S24 Clear Case',
-    'Demo Walnut Leather Case iPhone 15',
-    'iPhone 15 Tough Case',
-    'iPhone 18 Pro Clear Case',
-  ]);
-  for (const p of await s.catalog.productSummaries(orgIds[0])) {
-    if (!p.printable || !used.has(p.name)) continue;
-    const view = await s.catalog.visibleProduct(orgIds[0], p.reference);
-    products.set(p.name, { reference: p.reference, group: view.productgroupReference });
-  }
-  const ip15 = products.get('iPhone 15 Clear Case');
-  const ip15black = products.get('iPhone 14 Clear Case');
-  const s24 = products.get('Galaxy S24 Clear Case');
-  const leather = products.get('Demo Walnut Leather Case iPhone 15');
-  if (!ip15 || !s24) return { scenes: {}, perspectives: {}, compositions: {} };
-
-  const groups = (...ps: Array<{ group: string } | undefined>) => [
-    ...new Set(ps.filter((p) => p !== undefined).map((p) => p!.group)),
+  // Every print product any demo organization sees (each one's private products included).
+  const names = new Map<string, string>();
+  const groupOf = new Map<string, string>();
+  for (const org of orgIds)
+    for (const p of await s.catalog.productSummaries(org)) {
+      if (!p.printable || groupOf.has(p.reference)) continue;
+      names.set(p.reference, p.name);
+      groupOf.set(p.reference, (await s.catalog.visibleProduct(org, p.reference)).productgroupReference);
+    }
+  const shapes = await s.catalog.productShapes([...names.keys()]);
+  const printable = [...shapes].filter(([, sh]) => sh.device && sh.caseType);
+  const byName = new Map([...names].map(([ref, name]) => [name, ref]));
+  const product = (name: string) => byName.get(name);
+  const groupsOf = (refs: Array<string | undefined>) => [
+    ...new Set(refs.filter((r): r is string => r !== undefined && groupOf.has(r)).map((r) => groupOf.get(r)!)),
   ];
-  const compositions: CompositionImport[] = [];
-  const compose = async (
-    key: string,
-    sceneKey: string,
-    product: { reference: string } | undefined,
-    perspectiveKey: string,
-    tokenCost: number,
-    available = true,
-  ) => {
-    if (!product) return;
-    const l = LAYOUT[perspectiveKey];
-    const t = await drawTemplate(l.size, l.area, l.style);
-    compositions.push({
-      key,
-      sceneKey,
-      productReference: product.reference,
-      perspectiveKey,
-      tokenCost,
-      available,
-      template: { ...t, printArea: l.area },
-    });
-  };
-  await compose('demo-studio-ip15', 'demo-studio', ip15, 'demo-studio-front', 2);
-  await compose('demo-studio-s24', 'demo-studio', s24, 'demo-studio-front', 2);
-  // The newest launched clear case, so a partner browsing newest first finds one with a mockup.
-  await compose('demo-studio-ip18pro', 'demo-studio', products.get('iPhone 18 Pro Clear Case'), 'demo-studio-front', 2);
-  await compose('demo-studio-ip15-closeup', 'demo-studio', ip15, 'demo-ip15-closeup', 3);
-  await compose('demo-studio-ip15-black', 'demo-studio', ip15black, 'demo-studio-front', 2, false);
-  await compose('demo-marble-ip15', 'demo-marble', ip15, 'demo-marble-top', 5);
-  await compose('demo-marble-leather', 'demo-marble', leather, 'demo-marble-top', 5);
+  const caseGroups = [...new Set(groupOf.values())];
 
-  const result = await s.rendering.importRendering({
-    scenes: [
+  const scenes: SceneImport[] = [];
+  const perspectives: PerspectiveImport[] = [];
+  const compositions: CompositionImport[] = [];
+
+  // Every print product: its straight-on shot.
+  scenes.push({
+    key: 'catalog-front',
+    name: 'Product shot',
+    description: 'The case seen straight on against a soft grey backdrop, drawn from its own geometry and material.',
+    compatibleProductgroupReferences: caseGroups,
+  });
+  perspectives.push({
+    key: 'catalog-front-square',
+    name: 'Straight on, square',
+    output: { widthPx: 1000, heightPx: 1000, format: 'webp' },
+    sceneKeys: ['catalog-front'],
+  });
+  for (const [ref] of printable) {
+    if (!groupOf.has(ref)) continue;
+    compositions.push({
+      key: `front-${ref}`,
+      sceneKey: 'catalog-front',
+      productReference: ref,
+      perspectiveKey: 'catalog-front-square',
+      tokenCost: 1,
+      template: { generate: { kind: 'front' } },
+    });
+  }
+
+  // The 3D scenes, for the models the asset pipeline baked.
+  const baked = bakedScenes();
+  const byDevice = new Map<string, string[]>();
+  for (const [ref, sh] of printable) {
+    if (!groupOf.has(ref)) continue;
+    const list = byDevice.get(sh.device!.key) ?? [];
+    list.push(ref);
+    byDevice.set(sh.device!.key, list);
+  }
+  for (const scene of baked) {
+    const refs = scene.devices.flatMap((d) => byDevice.get(d) ?? []);
+    if (refs.length === 0) continue;
+    scenes.push({
+      key: `scene-${scene.key}`,
+      name: scene.name,
+      description: scene.description,
+      compatibleProductgroupReferences: groupsOf(refs),
+    });
+    for (const view of scene.views) {
+      const pKey = `scene-${scene.key}-${view.key}`;
+      perspectives.push({ key: pKey, name: view.name, output: view.output, sceneKeys: [`scene-${scene.key}`] });
+      for (const d of scene.devices)
+        for (const ref of byDevice.get(d) ?? [])
+          compositions.push({
+            key: `${pKey}-${ref}`,
+            sceneKey: `scene-${scene.key}`,
+            productReference: ref,
+            perspectiveKey: pKey,
+            tokenCost: 3,
+            template: { generate: { kind: 'scene', scene: scene.key, view: view.key } },
+          });
+    }
+  }
+
+  // The demo fixtures (keys the tests and the docs use); their templates are the products' own.
+  const ip15 = product('iPhone 15 Clear Case');
+  const s24 = product('Galaxy S24 Clear Case');
+  const leather = product('Demo Walnut Leather Case iPhone 15');
+  if (ip15 && s24) {
+    const front = { generate: { kind: 'front' as const } };
+    const compose = (
+      key: string,
+      sceneKey: string,
+      ref: string | undefined,
+      perspectiveKey: string,
+      tokenCost: number,
+      available = true,
+    ) => {
+      if (ref && groupOf.has(ref))
+        compositions.push({
+          key,
+          sceneKey,
+          productReference: ref,
+          perspectiveKey,
+          tokenCost,
+          available,
+          template: front,
+        });
+    };
+    scenes.push(
       {
         key: 'demo-studio',
         name: 'Studio desk',
-        description: 'A case lying on a warm wooden desk in soft studio light.',
+        description: 'The case straight on, as it lies on a studio desk in soft light.',
         allowsProductPerspectives: true,
-        compatibleProductgroupReferences: groups(ip15, s24, products.get('iPhone 15 Tough Case')),
+        compatibleProductgroupReferences: groupsOf([ip15, s24, product('iPhone 15 Tough Case')]),
       },
       {
         key: 'demo-marble',
         name: 'Marble flat lay',
-        description: 'Top-down flat lay on white marble, made for Demo Cases Co.',
+        description: 'Made for Demo Cases Co.',
         privateOrganizationReference: orgIds[0],
-        compatibleProductgroupReferences: groups(ip15, leather),
+        compatibleProductgroupReferences: groupsOf([ip15, leather]),
       },
-    ],
-    perspectives: [
+    );
+    perspectives.push(
       {
         key: 'demo-studio-front',
         name: 'Studio front',
@@ -131,11 +162,20 @@ export async function seedRendering(
         key: 'demo-ip15-closeup',
         name: 'iPhone 15 close-up',
         output: { widthPx: 512, heightPx: 512, format: 'png' },
-        productReferences: [ip15.reference],
+        productReferences: [ip15],
       },
-    ],
-    compositions,
-  });
+    );
+    compose('demo-studio-ip15', 'demo-studio', ip15, 'demo-studio-front', 2);
+    compose('demo-studio-s24', 'demo-studio', s24, 'demo-studio-front', 2);
+    // The newest launched clear case, so a partner browsing newest first finds one with a mockup.
+    compose('demo-studio-ip18pro', 'demo-studio', product('iPhone 18 Pro Clear Case'), 'demo-studio-front', 2);
+    compose('demo-studio-ip15-closeup', 'demo-studio', ip15, 'demo-ip15-closeup', 3);
+    compose('demo-studio-ip15-black', 'demo-studio', product('iPhone 14 Clear Case'), 'demo-studio-front', 2, false);
+    compose('demo-marble-ip15', 'demo-marble', ip15, 'demo-marble-top', 5);
+    compose('demo-marble-leather', 'demo-marble', leather, 'demo-marble-top', 5);
+  }
+
+  const result = await s.rendering.importRendering({ scenes, perspectives, compositions });
   const byKey = (list: Array<{ key: string; reference: string }>) =>
     Object.fromEntries(list.map((x) => [x.key, x.reference]));
   return {

@@ -4,6 +4,7 @@ import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { ADDRESS, createOrder, products, store, uploadImage } from '../orders/helpers.ts';
 import { categories, itemIssues } from '../claims/helpers.ts';
 import { pdfText, popplerMissing } from '../support/pdf-tools.ts';
+import { scheduleMaintenance } from '../../src/modules/maintenance/jobs.ts';
 
 const accountOf = async (t: TestApp, code: string) =>
   (await t.db.query<{ account_id: string }>('SELECT account_id FROM stores WHERE code = $1', [code]))[0].account_id;
@@ -264,7 +265,52 @@ describe('money in production', () => {
     });
     assert.equal(tooMuch.statusCode, 409, tooMuch.body);
     assert.equal(tooMuch.data.code, 'invoice_overcredited');
+    const rest = await operator(t, 'POST', `/invoices/${nl.reference}/credit-notes`, { reason: 'cancel the rest' });
+    assert.equal(rest.statusCode, 200, rest.body);
+    assert.equal(rest.data.invoice.number, 'CN-2026-000002');
+    const left = nl.total - 605 + rest.data.invoice.total;
+    assert.ok(left >= 0 && left <= 1, `at most a rounding cent is left, not ${left}`);
+    const nothing = await operator(t, 'POST', `/invoices/${nl.reference}/credit-notes`, { reason: 'again', net: 2 });
+    assert.equal(nothing.statusCode, 409);
     assert.equal((await operator(t, 'GET', '/invoices/Invoice_0123456789abcdefghjkmnpqrs')).statusCode, 404);
+  });
+});
+
+describe('the monthly invoice run', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ env: { APP_ENV: 'production' } });
+  });
+  after(() => t.close());
+
+  it('issues last month’s invoices from the hourly maintenance job, once', async () => {
+    t.clock.set('2026-03-20T10:00:00.000Z');
+    const order = await createOrder(t, {
+      order: {
+        storeReference: store(t, 'DEMO1'),
+        shippingKind: 'dropship',
+        dropshipAddress: ADDRESS,
+        orderlines: [{ productReference: products(t).protector, quantity: 1 }],
+      },
+    });
+    assert.equal((await operator(t, 'POST', `/orders/${order}/start-production`)).statusCode, 204);
+    await scheduleMaintenance(t.s);
+    await t.s.worker.drain();
+    const count = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM invoices'))[0].n;
+    assert.equal(await count(), 0, 'March is still running');
+    t.clock.set('2026-04-01T00:30:00.000Z');
+    await scheduleMaintenance(t.s);
+    await t.s.worker.drain();
+    const [inv] = await t.db.query<{ number: string; period_start: string; lines: any[] }>(
+      "SELECT number, period_start::text, lines FROM invoices WHERE kind = 'invoice'",
+    );
+    assert.equal(inv.number, 'INV-2026-000001');
+    assert.equal(inv.period_start, '2026-03-01');
+    assert.ok(inv.lines.some((l) => l.orderReference === order));
+    t.clock.set('2026-04-01T01:30:00.000Z');
+    await scheduleMaintenance(t.s);
+    await t.s.worker.drain();
+    assert.equal(await count(), 1, 'the next hour issues nothing again');
   });
 });
 

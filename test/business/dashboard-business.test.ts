@@ -53,6 +53,52 @@ describe('dashboard billing page (production)', () => {
   });
 });
 
+describe('console billing (production)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ env: { APP_ENV: 'production' } });
+    t.clock.set('2026-10-05T09:00:00.000Z');
+  });
+  after(() => t.close());
+
+  it('records payments, issues the month and corrects an invoice with a credit note', async () => {
+    const order = await createOrder(t, protectorOrder(t));
+    assert.equal((await operator(t, 'POST', `/orders/${order}/start-production`)).statusCode, 204);
+    t.clock.set('2026-11-01T03:00:00.000Z');
+    const op = await signedIn(t, OPERATOR_USER, 'console');
+    const [{ account_id: acc }] = await t.db.query<{ account_id: string }>(
+      "SELECT account_id FROM stores WHERE code = 'DEMO1'",
+    );
+    const url = `/console/billing?account=${acc}`;
+    const bad = await op.submit('/console/billing/issue', { month: 'October' }, '/console/billing');
+    assert.equal(bad.statusCode, 400);
+    const issued = await op.submit('/console/billing/issue', { month: '2026-10' }, '/console/billing');
+    assert.equal(issued.statusCode, 303, issued.body);
+    const paid = await op.submit(`/console/billing/payments?account=${acc}`, { amount: '2500', note: 'bank 99' }, url);
+    assert.equal(paid.statusCode, 303, paid.body);
+    let text = textOf((await op.request('GET', url)).body);
+    assert.match(text, /bank 99/);
+    const [{ id, number }] = await t.db.query<{ id: string; number: string }>(
+      'SELECT id, number FROM invoices WHERE account_id = $1',
+      [acc],
+    );
+    assert.ok(text.includes(number));
+    const pdf = await op.request('GET', `/console/billing/invoices/${id}/pdf`);
+    assert.equal(pdf.statusCode, 200);
+    assert.equal(pdf.headers['content-type'], 'application/pdf');
+    const cn = await op.submit(
+      `/console/billing/invoices/${id}/credit-note?account=${acc}`,
+      { net: '100', reason: 'goodwill' },
+      url,
+    );
+    assert.equal(cn.statusCode, 303, cn.body);
+    text = textOf((await op.request('GET', url)).body);
+    assert.match(text, /CN-2026-000001/);
+    const missing = await op.request('GET', '/console/billing?account=Account_0123456789abcdefghjkmnpqrs');
+    assert.match(textOf(missing.body), /No account/);
+  });
+});
+
 describe('dashboard billing page and console stock (test environment)', () => {
   let t: TestApp;
   before(async () => {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { createOrder, getOrder, orderBody, startProduction, store, uploadImage } from '../orders/helpers.ts';
+import { signedIn, textOf } from '../dashboard/helpers.ts';
 
 describe('integrators', () => {
   let t: TestApp;
@@ -54,6 +55,9 @@ describe('integrators', () => {
       const direct = await createOrder(t, orderBody(t, image));
       assert.equal((await getOrder(t, via)).viaStoreCode, 'SHOPAPP');
       assert.equal((await getOrder(t, direct)).viaStoreCode, null);
+      const partner = await signedIn(t);
+      const shown = textOf((await partner.request('GET', `/dashboard/orders/${via}`)).body);
+      assert.match(shown, /Created through integrator SHOPAPP/);
       await startProduction(t, via);
       await t.s.worker.drain();
       const hit = hits.find((h) => h.searchParams.get('order_reference_v2') === via);

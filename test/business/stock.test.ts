@@ -84,7 +84,11 @@ describe('stock moves with orders', () => {
     const res = await call(t, 'POST', '/v2/orders', { body: protectorOrder(t, 3) });
     assert.equal(res.statusCode, 400, res.body);
     assert.equal(res.data.code, 'product_not_orderable');
-    assert.match(res.data.message, /only 2 left/);
+    assert.match(
+      res.data.message,
+      /orderlines\[0\]\.productReference Product_\w+ is out of stock for this order: 2 left/,
+    );
+    assert.equal(res.data.details.availableQuantity, 2);
     assert.equal((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders'))[0].n, before);
     assert.equal((await quantities()).logical_quantity, 2);
   });
@@ -110,6 +114,12 @@ describe('stock moves with orders', () => {
       jobs.some((j) => j.payload.productReference === products(t).protector && j.payload.stockCrossedZero),
       JSON.stringify(jobs),
     );
+    await t.s.worker.drain();
+    const events = await call(t, 'GET', '/v2/events?type=product.updated&limit=20');
+    assert.equal(events.statusCode, 200, events.body);
+    const ev = events.data.events.find((e: any) => e.data.product.reference === products(t).protector);
+    assert.ok(ev, 'a product.updated event for the partner');
+    assert.equal(ev.data.product.availableQuantity, 0);
   });
 
   it('operators receive and correct stock with a reason, kept in the ledger', async () => {

@@ -4,6 +4,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { PgliteDb } from '../../src/platform/db/pglite.ts';
@@ -13,6 +15,8 @@ import { createLogger, redactUrl } from '../../src/runtime.ts';
 import { seedDemoUnlessProduction } from '../../src/seed/demo.ts';
 import { OPERATOR_TOKEN, type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { ADDRESS, createOrder, expectError, orderBody, uploadImage } from '../orders/helpers.ts';
+
+const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
 
 /** A logger that keeps every line it writes. */
 function capturingLogger() {
@@ -167,6 +171,50 @@ describe('seeding in production', () => {
       password: 'a-long-generated-secret',
       ip: '127.0.0.1',
     });
+    assert.ok(signIn.session);
+  });
+  it('refuses the published demo passwords for any account', async () => {
+    for (const password of ['operator-password-1', 'demo-password-1']) {
+      const res = await operator(t, 'POST', '/users', { email: `op-${password}@example.com`, password });
+      expectError(res, 400, 'password_published');
+    }
+    // Every demo sign-in the seed creates is on the list.
+    const { PUBLISHED_PASSWORDS } = await import('../../src/modules/dashboard/service.ts');
+    const seeded = await createTestApp();
+    try {
+      assert.ok(seeded.seed.dashboardUsers?.length);
+      for (const u of seeded.seed.dashboardUsers ?? []) assert.ok(PUBLISHED_PASSWORDS.has(u.password), u.email);
+    } finally {
+      await seeded.close();
+    }
+  });
+  it('`podctl users create-operator` without --password generates one, shows it once, and it signs in', async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const url = `http://127.0.0.1:${(t.app.server.address() as net.AddressInfo).port}`;
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        CLI,
+        '--url',
+        url,
+        'users',
+        'create-operator',
+        '--email',
+        'cli-operator@example.com',
+        '--json',
+      ],
+      { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', OPERATOR_TOKEN } },
+    );
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    const [code] = (await once(child, 'close')) as [number];
+    assert.equal(code, 0, out);
+    const { password, user } = JSON.parse(out);
+    assert.equal(user.email, 'cli-operator@example.com');
+    assert.ok(typeof password === 'string' && password.length >= 20, 'a long generated password');
+    const signIn = await t.s.dashboard.signIn({ email: 'cli-operator@example.com', password, ip: '127.0.0.1' });
     assert.ok(signIn.session);
   });
 });

@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Socket, connect } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
+import { recordFigures, runState } from './support.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -20,6 +22,7 @@ export async function startProcess(
   env: Record<string, string>,
   opts: { readyTimeoutMs?: number; ready?: RegExp } = {},
 ): Promise<Child> {
+  runState.childServers = true;
   const proc = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: {
@@ -29,6 +32,9 @@ export async function startProcess(
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'warn',
+      // The deployment setting docs/operations.md asks for: glibc's default of 8 malloc arenas per
+      // core lets libvips' threads keep ~130 MB more resident than two arenas do.
+      MALLOC_ARENA_MAX: '2',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -66,12 +72,30 @@ export async function startProcess(
     exited,
     async kill(signal: NodeJS.Signals = 'SIGKILL') {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
+      // Its whole run's peak, for the summary's figure over every server process of the suite.
+      recordFigures(entry === 'src/main.ts' ? 'server process' : 'worker process', {
+        memoryPeakMb: peakRssMb(proc.pid!),
+      });
       proc.kill(signal);
       const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
       await exited;
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * The highest resident memory the process has had so far (Linux' VmHWM), in MB; 0 elsewhere or
+ * once it has exited. Read before a process is stopped, it is the peak of its whole run.
+ */
+export function peakRssMb(child: Pick<Child, 'proc'> | number): number {
+  const pid = typeof child === 'number' ? child : child.proc.pid;
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : 0;
+  } catch {
+    return 0;
+  }
 }
 
 export interface HttpResult {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { type TestApp, call } from '../support/app.ts';
 
@@ -19,6 +19,17 @@ export interface Figures {
   secretsScanned?: number;
   secretsLeaked?: number;
   ssrfRefused?: number;
+  /** Peak resident memory of a server process, MB (the summary prints the highest). */
+  memoryPeakMb?: number;
+  /** Peak resident memory of a test process that hosts its server in-process (fuzz, fairness, ...). */
+  testProcessPeakMb?: number;
+  /** B's render latency under A's trickling webhooks over idle (issue 18's attack). */
+  fairnessRatio?: number;
+  /** Requests sent through the proxy during the rolling restart, and how many failed. */
+  rollingRequests?: number;
+  rollingFailed?: number;
+  /** Password checks that 150 concurrent wrong passwords for one e-mail got (limit 5). */
+  signInChecks?: number;
   skipped?: string[];
   notes?: string[];
 }
@@ -31,6 +42,21 @@ export function recordFigures(file: string, figures: Figures): void {
     `${JSON.stringify({ file, at: new Date().toISOString(), ...figures })}\n`,
   );
 }
+
+// Files whose server runs inside the test process (createTestApp) report that process's peak too:
+// it is the server's memory plus the test's own, an upper bound of the server's.
+// Files that start their servers as processes (process.ts) report those instead.
+export const runState = { childServers: false };
+process.once('exit', () => {
+  if (runState.childServers) return;
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (kb)
+      recordFigures(basename(process.argv[1] ?? 'test process'), { testProcessPeakMb: Math.round(Number(kb) / 1024) });
+  } catch {
+    // not Linux: no figure
+  }
+});
 
 /** A small, deterministic PRNG (mulberry32): the same seed gives the same run. */
 export function prng(seed: number) {

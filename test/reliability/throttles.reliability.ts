@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MemoryRateLimitStore } from '../../src/platform/ratelimit/index.ts';
-import { type TestApp, createTestApp, operator } from '../support/app.ts';
+import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { recordFigures } from './support.ts';
 
 describe('sign-in throttles under attack', () => {
@@ -44,12 +44,25 @@ describe('sign-in throttles under attack', () => {
       if (status === 429) slowedAfter = i;
     }
     recordFigures('throttles', {
+      signInChecks: checks,
       notes: [
         `sign-in race: ${checks} password checks of 150 concurrent wrong passwords (limit 5 per network)`,
         `victim on another network during the attack: ${owner}`,
         `password spray from one network: throttled after ${slowedAfter} failed sign-ins (limit 20 a minute)`,
       ],
     });
+    // The outside tester's 300 invalid keys in 0.8 s, all answered 401 before the fix.
+    const keyStatuses = new Map<number, number>();
+    for (let i = 0; i < 300; i++) {
+      const res = await call(t, 'GET', '/v2/orders', { key: `sk_test_guess${String(i).padStart(20, '0')}` });
+      keyStatuses.set(res.statusCode, (keyStatuses.get(res.statusCode) ?? 0) + 1);
+    }
+    recordFigures('throttles', {
+      notes: [
+        `invalid keys from one address: 300 sent, ${keyStatuses.get(401) ?? 0} answered 401, ${keyStatuses.get(429) ?? 0} refused 429 (limit 60 a minute)`,
+      ],
+    });
+    assert.equal(keyStatuses.get(401), 60);
     assert.ok(checks <= 5, `${checks} checks`);
     assert.equal(owner, 'signed in');
     assert.ok(slowedAfter > 0 && slowedAfter <= 20, `sprayed ${sprayed}`);

@@ -27,9 +27,11 @@ export function seeded(t: TestApp) {
   return {
     studio: r.scenes['demo-studio'],
     marble: r.scenes['demo-marble'],
+    front: r.scenes['catalog-front'],
     studioFront: r.perspectives['demo-studio-front'],
     marbleTop: r.perspectives['demo-marble-top'],
     closeup: r.perspectives['demo-ip15-closeup'],
+    frontSquare: r.perspectives['catalog-front-square'],
     cStudioIp15: r.compositions['demo-studio-ip15'],
     cStudioS24: r.compositions['demo-studio-s24'],
     cCloseup: r.compositions['demo-studio-ip15-closeup'],

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { drawMask, drawTemplate } from '../../src/modules/rendering/assets.ts';
-import { RenderInputError, composeRender } from '../../src/modules/rendering/renderer.ts';
+import { RenderInputError, type Template, composeRender } from '../../src/modules/rendering/renderer.ts';
+import { type LegacyTemplate, checkPrintArea, fromPrintArea } from '../../src/modules/rendering/templates.ts';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { createRender, near, pixel, seeded, uploadSolid } from './helpers.ts';
 
@@ -11,7 +12,13 @@ const solid = (color: string, width = 300, height = 300) =>
     .png()
     .toBuffer();
 
-describe('composeRender', () => {
+/** An old print-area template, converted to a UV map the way a stored one is. */
+const legacy = async (t: LegacyTemplate & { output: Template['output'] }): Promise<Template> => ({
+  ...(await fromPrintArea(t)),
+  output: t.output,
+});
+
+describe('composeRender (old print-area templates)', () => {
   it('places the masked image in the rotated print area, with the camera cut away', async () => {
     const area = { x: 100, y: 50, width: 100, height: 200, rotation: 90 };
     const t = await drawTemplate({ width: 400, height: 300 }, area, {
@@ -20,13 +27,13 @@ describe('composeRender', () => {
       surface: '#ffffff',
     });
     const out = await composeRender(
-      {
+      await legacy({
         background: await solid('#ffffff', 400, 300),
         mask: t.mask,
         overlay: null,
         printArea: area,
         output: { widthPx: 400, heightPx: 300, format: 'png' },
-      },
+      }),
       await solid('#00ff00'),
     );
     const meta = await sharp(out.media).metadata();
@@ -43,34 +50,36 @@ describe('composeRender', () => {
     assert.ok(Buffer.from(out.thumbhash, 'base64').length > 4);
   });
 
-  it('resizes to the perspective output and covers the print area whatever the image aspect', async () => {
+  it('resizes to the perspective output and fits an extreme aspect whole (contain)', async () => {
     const area = { x: 40, y: 40, width: 120, height: 120, rotation: 0 };
     const out = await composeRender(
-      {
+      await legacy({
         background: await solid('#000000', 200, 200),
         mask: await solid('#ffffff', 120, 120),
         overlay: null,
         printArea: area,
         output: { widthPx: 100, heightPx: 100, format: 'jpeg' },
-      },
+      }),
       await solid('#ff0000', 1000, 100),
     );
     const meta = await sharp(out.media).metadata();
     assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 100, 100]);
-    assert.ok(near(await pixel(out.media, 25, 50), [255, 0, 0], 30), 'covered edge to edge');
+    assert.ok(near(await pixel(out.media, 25, 50), [255, 0, 0], 30), 'the banner runs across the middle');
+    assert.ok(near(await pixel(out.media, 50, 30), [255, 255, 255], 30), 'above it the white case shows');
     assert.ok(near(await pixel(out.media, 5, 5), [0, 0, 0], 30));
     assert.equal((await sharp(out.thumbnail).metadata()).width, 100, 'a thumbnail is never larger than the media');
   });
 
   it('refuses images and templates that do not decode, and geometry outside the background', async () => {
     const mask = await drawMask(50, 50);
-    const base = {
+    const raw = {
       background: await solid('#ffffff', 100, 100),
       mask,
       overlay: null,
       printArea: { x: 10, y: 10, width: 50, height: 50, rotation: 0 },
       output: { widthPx: 100, heightPx: 100, format: 'png' as const },
     };
+    const base = await legacy(raw);
     await assert.rejects(composeRender(base, Buffer.from('nope')), RenderInputError);
     const noisy = await sharp(
       Buffer.alloc(300 * 300 * 3, 7).map((_, i) => (i * 7919) % 251),
@@ -83,9 +92,10 @@ describe('composeRender', () => {
       RenderInputError,
       'a truncated image',
     );
-    await assert.rejects(composeRender({ ...base, mask: Buffer.from('nope') }, await solid('#fff')), RenderInputError);
-    await assert.rejects(
-      composeRender({ ...base, printArea: { x: 60, y: 10, width: 50, height: 50, rotation: 0 } }, await solid('#fff')),
+    await assert.rejects(legacy({ ...raw, mask: Buffer.from('nope') }), RenderInputError);
+    await assert.rejects(composeRender({ ...base, uv: Buffer.from('nope') }, await solid('#fff')), RenderInputError);
+    assert.match(
+      checkPrintArea({ x: 60, y: 10, width: 50, height: 50, rotation: 0 }, { width: 100, height: 100 }) ?? '',
       /inside the 100x100 background/,
     );
   });
@@ -258,6 +268,63 @@ describe('operator import of scenes, perspectives and compositions', () => {
         /format/,
       ],
       [{ scenes: [], surprise: true }, /surprise/],
+      [
+        {
+          ...good,
+          compositions: [
+            {
+              ...good.compositions[0],
+              key: 'x9',
+              template: { generate: { kind: 'scene', scene: 'moon', view: 'left' } },
+            },
+          ],
+        },
+        /scene moon, view left has not been baked for galaxy-s24/,
+      ],
+      [
+        {
+          ...good,
+          compositions: [
+            {
+              ...good.compositions[0],
+              key: 'x10',
+              productReference: d.protector,
+              template: { generate: { kind: 'front' } },
+            },
+          ],
+        },
+        /has no device geometry or case type/,
+      ],
+      [
+        {
+          ...good,
+          compositions: [
+            {
+              ...good.compositions[0],
+              key: 'x11',
+              template: {
+                background: 'AAAA',
+                uv: 'AAAA',
+                layers: 'AAAA',
+                backMm: [70, 150],
+                material: { baseHex: 'red' },
+              },
+            },
+          ],
+        },
+        /material/,
+      ],
+      [
+        { ...good, compositions: [{ ...good.compositions[0], key: 'x12', template: { background: 'AAAA' } }] },
+        /needs \{background, uv, layers, material, backMm\}, \{generate\} or .*missing mask, printArea/,
+      ],
+      [
+        {
+          ...good,
+          compositions: [{ ...good.compositions[0], key: 'x13', template: { uv: 'AAAA', background: 'AAAA' } }],
+        },
+        /a UV-mapped template also needs layers, material, backMm/,
+      ],
     ];
     for (const [body, message] of bad) {
       const res = await operator(t, 'POST', '/rendering/import', body);

@@ -15,14 +15,15 @@ describe('scenes, perspectives and compositions', () => {
   it('lists the scenes visible to the organization, private ones only to their owner', async () => {
     const own = await call(t, 'GET', '/v2/scenes');
     assert.equal(own.statusCode, 200);
-    assert.deepEqual(own.data.scenes.map((s: any) => s.reference).sort(), [d.studio, d.marble].sort());
+    const ownRefs = own.data.scenes.map((s: any) => s.reference);
+    assert.deepEqual(ownRefs.sort(), Object.values(t.seed.rendering!.scenes).sort());
+    assert.ok([d.studio, d.marble, d.front].every((s) => ownRefs.includes(s)));
     assert.deepEqual(Object.keys(own.data.scenes[0]).sort(), ['name', 'reference']);
     assert.equal(own.data.nextCursor, null);
     const other = await call(t, 'GET', '/v2/scenes', { key: t.otherKey });
-    assert.deepEqual(
-      other.data.scenes.map((s: any) => s.reference),
-      [d.studio],
-    );
+    const otherRefs = other.data.scenes.map((s: any) => s.reference);
+    assert.ok(otherRefs.includes(d.studio) && otherRefs.includes(d.front));
+    assert.ok(!otherRefs.includes(d.marble), 'the private scene stays private');
   });
 
   it('shows a scene with its details', async () => {
@@ -64,13 +65,12 @@ describe('scenes, perspectives and compositions', () => {
     const ip15 = await call(t, 'GET', `/v2/products/${d.ip15}`);
     const group = ip15.data.product.productgroupReference;
     const res = await call(t, 'GET', `/v2/scenes?productgroupReference=${group}`);
-    assert.deepEqual(res.data.scenes.map((s: any) => s.reference).sort(), [d.studio, d.marble].sort());
+    const refs = res.data.scenes.map((s: any) => s.reference);
+    assert.ok([d.studio, d.marble, d.front].every((s) => refs.includes(s)));
     const leather = await call(t, 'GET', `/v2/products/${d.leather}`);
     const only = await call(t, 'GET', `/v2/scenes?productgroupReference=${leather.data.product.productgroupReference}`);
-    assert.deepEqual(
-      only.data.scenes.map((s: any) => s.reference),
-      [d.marble],
-    );
+    const onlyRefs = only.data.scenes.map((s: any) => s.reference);
+    assert.ok(onlyRefs.includes(d.marble) && onlyRefs.includes(d.front) && !onlyRefs.includes(d.studio));
     const protector = await call(t, 'GET', `/v2/products/${d.protector}`);
     const none = await call(
       t,
@@ -109,7 +109,7 @@ describe('scenes, perspectives and compositions', () => {
   it('lists perspectives usable in a scene, adding product perspectives where the scene allows them', async () => {
     const refs = (res: any) => res.data.perspectives.map((p: any) => p.reference).sort();
     const all = await call(t, 'GET', '/v2/perspectives');
-    assert.deepEqual(refs(all), [d.studioFront, d.marbleTop, d.closeup].sort());
+    assert.deepEqual(refs(all), Object.values(t.seed.rendering!.perspectives).sort());
     assert.deepEqual(refs(await call(t, 'GET', '/v2/perspectives', { key: t.otherKey })).includes(d.marbleTop), false);
     assert.deepEqual(
       refs(await call(t, 'GET', `/v2/perspectives?sceneReference=${d.studio}`)),
@@ -128,10 +128,11 @@ describe('scenes, perspectives and compositions', () => {
       refs(await call(t, 'GET', `/v2/perspectives?sceneReference=${d.marble}&productReference=${d.ip15}`)),
       [d.marbleTop],
     );
-    assert.deepEqual(
-      refs(await call(t, 'GET', `/v2/perspectives?productReference=${d.ip15}`)),
-      [d.studioFront, d.marbleTop, d.closeup].sort(),
-    );
+    // Its own, and those of every scene its productgroup fits (the 3D scenes' among them).
+    const ofIp15 = refs(await call(t, 'GET', `/v2/perspectives?productReference=${d.ip15}`));
+    assert.ok([d.studioFront, d.marbleTop, d.closeup, d.frontSquare].every((p) => ofIp15.includes(p)));
+    const seededPerspectives = Object.values(t.seed.rendering!.perspectives);
+    assert.ok(ofIp15.every((p: string) => seededPerspectives.includes(p)));
     assert.deepEqual(refs(await call(t, 'GET', `/v2/perspectives?productReference=${d.protector}`)), []);
     assert.equal(
       (await call(t, 'GET', `/v2/perspectives?sceneReference=${d.marble}`, { key: t.otherKey })).statusCode,
@@ -219,5 +220,26 @@ describe('scenes, perspectives and compositions', () => {
     assert.equal(gone.statusCode, 410);
     assert.equal((await call(t, 'GET', '/v2/compositions/Composition_0123456789abcdefghjkmnpqrs')).statusCode, 404);
     assert.equal((await call(t, 'GET', `/v2/compositions/${d.studio}`)).statusCode, 404);
+  });
+});
+
+describe('every print product has a composition', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it('gives every case with a device its straight-on shot', async () => {
+    const missing = await t.db.query(
+      `SELECT p.name FROM products p JOIN productgroups g ON g.id = p.productgroup_id
+        WHERE p.printable AND p.device_key IS NOT NULL AND g.case_type IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM compositions c WHERE c.product_id = p.id)`,
+    );
+    assert.deepEqual(missing, []);
+    const [{ n }] = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM compositions WHERE generator->>'kind' = 'front'`,
+    );
+    assert.ok(n >= 300, `${n} straight-on compositions`);
   });
 });

@@ -67,7 +67,7 @@ describe('renders', () => {
     assert.equal(meta.format, 'webp');
     assert.equal(meta.width, 800);
     assert.equal(meta.height, 600);
-    // Print area of the studio front template: x 330, y 110, 160x320 → centre (410, 270).
+    // The straight-on template centres the case: the middle of the 800x600 output is on its back.
     assert.ok(
       near(await pixel(bytes, 410, 270), [RED.r, RED.g, RED.b], 30),
       `centre is ${await pixel(bytes, 410, 270)}`,
@@ -191,17 +191,18 @@ describe('renders', () => {
   it('ends failed when a template asset is missing', async () => {
     const image = await uploadSolid(t, { r: 4, g: 4, b: 4 });
     const ref = (await createRender(t, d.cStudioS24, image)).data.render.reference;
-    const row = (await t.db.query('SELECT mask_blob_key FROM compositions WHERE id = $1', [d.cStudioS24]))[0];
-    const saved = await t.s.blobs.get(row.mask_blob_key);
-    await t.s.blobs.delete(row.mask_blob_key);
+    // The composition's template points at scene assets that are not there.
+    const set = (g: unknown) =>
+      t.db.query('UPDATE compositions SET generator = $2 WHERE id = $1', [d.cStudioS24, JSON.stringify(g)]);
+    await set({ kind: 'scene', scene: 'nowhere', view: 'none' });
     try {
       await t.s.worker.drain();
     } finally {
-      await t.s.blobs.put(row.mask_blob_key, saved!);
+      await set({ kind: 'front' });
     }
     const r = (await call(t, 'GET', `/v2/renders/${ref}`)).data.render;
     assert.equal(r.status, 'failed');
-    assert.match(r.failureReason, /template asset missing: mask/);
+    assert.match(r.failureReason, /scene asset missing: nowhere\/none\//);
 
     // The asset is back: asking for the same render again renders it again (and deducts again).
     const before = (await call(t, 'GET', '/v2/rendertokens')).data.rendertokens.used;
@@ -253,5 +254,35 @@ describe('renders', () => {
     t.clock.advance(121_000);
     assert.equal(await t.s.worker.drain(), 1);
     assert.equal((await call(t, 'GET', `/v2/renders/${ref}`)).data.render.status, 'completed');
+  });
+});
+
+describe("the demo compositions use their own product's template", () => {
+  let t: TestApp;
+  let d: ReturnType<typeof seeded>;
+  before(async () => {
+    t = await createTestApp();
+    d = seeded(t);
+  });
+  after(() => t.close());
+
+  it('draws the Galaxy S24 with its own camera cut-out, not the iPhone 15 one', async () => {
+    const image = await uploadSolid(t, { r: 230, g: 20, b: 20 });
+    const s24 = (await createRender(t, d.cStudioS24, image)).data.render.reference;
+    const ip15 = (await createRender(t, d.cStudioIp15, image)).data.render.reference;
+    await t.s.worker.drain();
+    const raw = async (ref: string) =>
+      sharp((await call(t, 'GET', `/v2/renders/${ref}/media`)).rawPayload)
+        .removeAlpha()
+        .raw()
+        .toBuffer();
+    const [a, b] = [await raw(s24), await raw(ip15)];
+    const red = (img: Buffer, x: number, y: number) =>
+      near([...img.subarray((y * 800 + x) * 3, (y * 800 + x) * 3 + 3)], [230, 20, 20], 40);
+    // The iPhone 15's square island sits top left; the Galaxy S24's lenses run down the left edge,
+    // so hundreds of pixels of the back are red on one and not on the other.
+    let differ = 0;
+    for (let y = 0; y < 600; y += 2) for (let x = 0; x < 800; x += 2) if (red(a, x, y) !== red(b, x, y)) differ++;
+    assert.ok(differ > 300, `the two backs differ in ${differ} sampled pixels`);
   });
 });

@@ -1,8 +1,19 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
-import { DAY, SHIPPED, at, categories, itemIssues, shippedOrder, uploadEvidence } from '../claims/helpers.ts';
-import { createOrder, expectError, orderBody, uploadImage } from '../orders/helpers.ts';
+import {
+  DAY,
+  SHIPPED,
+  at,
+  categories,
+  itemIssues,
+  packageMissing,
+  shippedOrder,
+  uploadEvidence,
+} from '../claims/helpers.ts';
+import { createOrder, expectError, orderBody, store, uploadImage } from '../orders/helpers.ts';
 import { createEndpoint, clearEndpoints } from '../webhooks/helpers.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { createRender, seeded, uploadSolid } from '../rendering/helpers.ts';
@@ -18,7 +29,7 @@ const advance = (t: TestApp, clock: Record<string, string>, key = t.key) =>
 describe('test clocks', () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp({ env: { ALLOW_PRIVATE_TARGETS: 'true' } });
+    t = await createTestApp({ env: { ALLOW_PRIVATE_TARGETS: 'true', CALLBACK_RETRY_SECONDS: '300' } });
   });
   after(() => t.close());
 
@@ -78,6 +89,19 @@ describe('test clocks', () => {
     assert.notEqual((await claim('in time')).data?.code, 'warranty_expired', 'on real time the warranty runs');
   });
 
+  it('the package-missing date follows the clock', async () => {
+    const { shipment } = await shippedOrder(t, { level: 'tracked' });
+    t.clock.set(at(SHIPPED, DAY));
+    await advance(t, { advanceBy: 'PT1H' });
+    expectError(await packageMissing(t, shipment), 409, 'shipment_too_recent', '2026-06-04');
+    const res = await advance(t, { to: '2026-06-04T00:00:00+02:00' });
+    assert.equal(res.data.clock.now, '2026-06-03T22:00:00.000Z');
+    assert.equal(t.clock.now().toISOString(), at(SHIPPED, DAY).toISOString(), 'real time stood still');
+    const filed = await packageMissing(t, shipment, [await uploadEvidence(t)]);
+    assert.equal(filed.statusCode, 200, filed.body);
+    await call(t, 'DELETE', '/v2/test-helpers/clock');
+  });
+
   it('advancing a day deletes unused evidence', async () => {
     await shippedOrder(t);
     t.clock.set(at(SHIPPED, 5 * DAY));
@@ -99,6 +123,7 @@ describe('test clocks', () => {
       await createEndpoint(t, receiver.url, ['order.created']);
       await advance(t, { advanceBy: 'PT1M' });
       await createOrder(t, orderBody(t, await uploadImage(t)));
+      assert.equal((await clockOf(t)).status, 'advancing', 'a delivery is due and has not run yet');
       const first = await advance(t, { advanceBy: 'PT1S' });
       assert.equal(first.data.clock.status, 'ready');
       assert.equal(receiver.received.length, 1, 'the first attempt ran and failed');
@@ -112,6 +137,36 @@ describe('test clocks', () => {
       await receiver.close();
       await call(t, 'DELETE', '/v2/test-helpers/clock');
       await clearEndpoints(t);
+    }
+  });
+
+  it('advancing past the callback retry delay sends the order-updated callback again', async () => {
+    t.clock.set('2026-08-04T10:00:00Z');
+    const hits: string[] = [];
+    const server = http.createServer((req, res) => {
+      hits.push(req.url!);
+      res.statusCode = hits.length === 1 ? 503 : 200;
+      res.end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`;
+    const org = t.seed.organizations[0].reference;
+    try {
+      await t.s.organization.updateStore(org, store(t, 'DEMO1'), { callbackUrl: url });
+      await advance(t, { advanceBy: 'PT1M' });
+      const ref = await createOrder(t, orderBody(t, await uploadImage(t)));
+      await call(t, 'POST', `/v2/test-helpers/orders/${ref}/start-production`);
+      await advance(t, { advanceBy: 'PT1S' });
+      assert.equal(hits.length, 1, 'the first attempt ran and failed');
+      await advance(t, { advanceBy: 'PT4M' });
+      assert.equal(hits.length, 1, 'not before the retry delay (300 s) passed on the clock');
+      await advance(t, { advanceBy: 'PT2M' });
+      assert.equal(hits.length, 2, 'retried once the clock passed it');
+      assert.match(hits[1], new RegExp(`order_reference_v2=${ref}`));
+    } finally {
+      await t.s.organization.updateStore(org, store(t, 'DEMO1'), { callbackUrl: null });
+      await new Promise<void>((r) => server.close(() => r()));
+      await call(t, 'DELETE', '/v2/test-helpers/clock');
     }
   });
 

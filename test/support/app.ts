@@ -60,7 +60,11 @@ export async function createTestApp(
   const marker = join(blobDir(), `seeded-${testDatabaseUrl ? 'postgres' : 'pglite'}`);
   const { db, drop } = await cloneTestDb(async (template) => {
     // The demo data straight from the seed: production apps refuse `s.seed()`, their tests still need it.
-    await seedDemo(servicesOn(template, config, clock, new MemoryRateLimitStore()));
+    // The template is shared by every test of the run, whatever its environment: it is seeded as the
+    // test environment (production refuses the demo's published passwords), and a production app's
+    // own seed below then finds the demo users already there.
+    const templateConfig = loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir, KEY_CACHE_TTL_SECONDS: '10' });
+    await seedDemo(servicesOn(template, templateConfig, clock, new MemoryRateLimitStore()));
     mkdirSync(blobDir(), { recursive: true });
     writeFileSync(marker, 'ok');
   }, !existsSync(marker));

@@ -6,6 +6,7 @@ import { jobsRepo } from '../../src/platform/jobs/queue.ts';
 import { MemoryRateLimitStore } from '../../src/platform/ratelimit/index.ts';
 import { createServices } from '../../src/services.ts';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { signedIn, textOf } from '../dashboard/helpers.ts';
 import { clearEndpoints, createEndpoint, deliveriesOf, recordEvent } from './helpers.ts';
 import { startReceiver } from './receiver.ts';
 
@@ -383,6 +384,12 @@ describe('webhook delivery to a real receiver', () => {
       assert.equal(told.length, 1);
       assert.equal(told[0].type, 'webhook_endpoint.disabled');
       assert.equal(told[0].data.webhookEndpoint.reference, ep.reference);
+      // The dashboard says so too, with the reason, on the list and the endpoint's page.
+      const a = await signedIn(t);
+      for (const page of ['/dashboard/webhooks', `/dashboard/webhooks/${ep.reference}`]) {
+        const text = textOf((await a.get(page)).body);
+        assert.match(text, /disabled[^.]*Disabled on \S+: the endpoint answered 410 Gone/, page);
+      }
       await call(t, 'DELETE', `/v2/webhook-endpoints/${other.reference}`);
     } finally {
       await watcher.close();

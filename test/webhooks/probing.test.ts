@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { MemoryRateLimitStore } from '../../src/platform/ratelimit/index.ts';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
@@ -42,6 +43,29 @@ describe('probing through the API', () => {
     }
     assert.equal(limited, 11, 'ten test pings a minute');
     await clearEndpoints(t);
+  });
+
+  it('the test ping gives up on a silent endpoint after 3 s, not the 10 s of a delivery', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((s) => sockets.add(s.on('error', () => {})));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const other = await createTestApp({
+      rateLimits: new MemoryRateLimitStore(() => 0),
+      env: { CALLBACK_TIMEOUT_MS: '10000' },
+    });
+    try {
+      const ep = await createEndpoint(other, `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/hook`);
+      const started = Date.now();
+      const res = await call(other, 'POST', `/v2/webhook-endpoints/${ep.reference}/test`);
+      const took = Date.now() - started;
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(res.data.webhookDelivery.attempts[0].error, /timed out after 3000 ms/);
+      assert.ok(took >= 2900 && took < 8000, `answered after ${took} ms`);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+      await other.close();
+    }
   });
 });
 

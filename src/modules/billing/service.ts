@@ -262,7 +262,7 @@ export function billingService(deps: BillingDeps) {
       const sums = await repo.sum(db, acc.id);
       return {
         balance: sums.real,
-        ...(simulated ? { wouldBeBalance: sums.simulated } : {}),
+        ...(simulated ? { wouldBeBalance: sums.real + sums.simulated } : {}),
         ...(await listPage(cursors, page, {
           plural: 'entries',
           scope: `ledger:${acc.id}`,
@@ -320,7 +320,9 @@ export function billingService(deps: BillingDeps) {
         if (inv.kind !== 'invoice') throw badRequest(`${inv.number} is a credit note; correct the invoice it corrects`);
         await repo.lockAccount(tx, inv.account_id);
         const creditable = inv.total_cents + (await repo.creditedOf(tx, inv.id));
-        const net = c.net ?? Math.round((creditable * 100) / (100 + inv.vat_rate_percent));
+        let net = c.net ?? Math.round((creditable * 100) / (100 + inv.vat_rate_percent));
+        // "All that is left": rounding the VAT may put the gross a cent above it; take a cent less.
+        if (c.net === undefined && net + vatOf(net, inv.vat_rate_percent) > creditable) net -= 1;
         const vatCents = vatOf(net, inv.vat_rate_percent);
         if (net <= 0 || net + vatCents > creditable)
           throw conflict(

@@ -7,6 +7,7 @@ import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { deriveFromDevices } from './derive.ts';
 import { checkDevices } from './devices.ts';
+import { stockRepo } from './stock-repo.ts';
 import { CATALOG_TOPIC } from './events.ts';
 import { storeFiles } from './files.ts';
 import { CASE_TYPES, isCaseType } from './casetypes.ts';
@@ -239,6 +240,20 @@ export function catalogAdmin(
             created_at: now,
             updated_at: now,
           });
+          // The ledger starts with the quantities the item came with.
+          await stockRepo.insertMovements(tx, [
+            {
+              item_id: id,
+              kind: 'receive',
+              logical_delta: logical,
+              physical_delta: it.physicalQuantity ?? logical,
+              logical_after: logical,
+              physical_after: it.physicalQuantity ?? logical,
+              order_id: null,
+              reason: 'initial stock (catalog import)',
+              created_at: now,
+            },
+          ]);
           summary.items.created++;
           refs.items[it.sku] = id;
           continue;

@@ -36,7 +36,15 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
   async function apply(
     tx: Executor,
     kind: MovementKind,
-    moves: Array<{ itemId: string; logical: number; physical: number; orderId: string | null; reason: string | null }>,
+    moves: Array<{
+      itemId: string;
+      logical: number;
+      physical: number;
+      orderId: string | null;
+      reason: string | null;
+      productId?: string;
+      line?: number;
+    }>,
     opts: { mayOversell?: boolean } = {},
   ): Promise<ItemRow[]> {
     const wanted = moves.filter((m) => m.logical !== 0 || m.physical !== 0);
@@ -62,11 +70,17 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
       });
     }
     if (kind === 'reserve' && !opts.mayOversell) {
-      for (const [id, i] of items)
-        if (i.logical_quantity < 0 && i.logical_quantity < before.get(id)!)
-          throw new ApiError('product_not_orderable', `only ${Math.max(0, before.get(id)!)} left in stock`, {
-            details: { itemReference: id, availableQuantity: Math.max(0, before.get(id)!) },
-          });
+      for (const [id, i] of items) {
+        if (i.logical_quantity >= 0 || i.logical_quantity >= before.get(id)!) continue;
+        const left = Math.max(0, before.get(id)!);
+        const m = wanted.find((x) => x.itemId === id)!;
+        const where = m.line === undefined ? '' : `body.order.orderlines[${m.line}].productReference `;
+        throw new ApiError(
+          'product_not_orderable',
+          `${where}${m.productId ?? id} is out of stock for this order: ${left} left`,
+          { details: { productReference: m.productId ?? null, itemReference: id, availableQuantity: left } },
+        );
+      }
     }
     for (const [id, i] of items) {
       const delta = i.logical_quantity - before.get(id)!;
@@ -94,7 +108,10 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
   async function byItem(tx: Executor, orders: StockLines[], sign: number, kind: MovementKind) {
     const itemOf = await repo.itemsOfProducts(tx, [...new Set(orders.flatMap((o) => o.lines.map((l) => l.productId)))]);
     const moves = orders.flatMap((o) =>
-      o.lines.map((l) => ({
+      o.lines.map((l, line) => ({
+        productId: l.productId,
+        // The position names the line in a refusal; a batch of several orders is retried one by one.
+        line: orders.length === 1 ? line : undefined,
         itemId: itemOf.get(l.productId)!,
         logical: kind === 'ship' ? 0 : sign * l.quantity,
         physical: kind === 'ship' ? sign * l.quantity : 0,

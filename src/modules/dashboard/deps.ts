@@ -24,6 +24,8 @@ export interface DashboardDeps {
   blobs: BlobStore;
   publicBaseUrl: string;
   rateLimits: RateLimitStore;
+  /** Production refuses the demo passwords. */
+  env: Config['env'];
 }
 
 /**
@@ -91,7 +93,10 @@ export interface DashboardPagesDeps {
     | 'listEvents'
   >;
   requestLog: Pick<RequestLog, 'list' | 'get' | 'byRequestId'>;
-  billing: Pick<BillingService, 'ledger' | 'invoices' | 'invoicePdf'>;
+  billing: Pick<
+    BillingService,
+    'ledger' | 'invoices' | 'invoicePdf' | 'issueMonthlyInvoices' | 'recordPayment' | 'issueCreditNote'
+  >;
   production: Pick<
     ProductionService,
     'queue' | 'printFilePdf' | 'documentPdf' | 'markProduced' | 'remakePrintFiles' | 'remakeDocuments'

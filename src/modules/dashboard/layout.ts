@@ -29,6 +29,7 @@ const CONSOLE_NAV: Array<[string, string]> = [
   ['/console', 'Organizations'],
   ['/console/catalog', 'Catalog'],
   ['/console/stock', 'Stock'],
+  ['/console/billing', 'Billing'],
   ['/console/production', 'Production'],
   ['/console/claims', 'Claims'],
   ['/console/jobs', 'Jobs'],

@@ -19,7 +19,7 @@ export function partnerBillingPages(r: DashRouter): void {
       sections.push(html`<section class="card" aria-labelledby="acc-${a.reference}"><h2 id="acc-${a.reference}">${a.name}</h2>
 <dl class="facts"><dt>Balance</dt><dd><strong>${euros(ledger.balance)}</strong></dd>
 <dt>Payment terms</dt><dd>${a.prepaid ? 'prepaid: orders go into production when the balance covers them' : `invoiced monthly, due in ${a.paymentTermDays} days`}</dd>
-${testEnv ? html`<dt>Would be charged</dt><dd>${badge('test environment', 'warn')} ${euros(ledger.wouldBeBalance ?? 0)} would be the balance in production; nothing is charged here.</dd>` : ''}</dl>
+${testEnv ? html`<dt>Would be charged</dt><dd>${badge('test environment', 'warn')} ${euros(ledger.wouldBeBalance ?? 0)} would be the balance if these orders were charged; nothing is charged here.</dd>` : ''}</dl>
 <h3>Ledger</h3>
 ${table(
   ['Date', 'What', 'Order', 'Amount'],
@@ -34,7 +34,7 @@ ${table(
   ['Number', 'Period', 'Issued', 'Due', 'Total', 'PDF'],
   invoices.map(
     (i) =>
-      html`<tr><td>${i.number}${i.kind === 'credit_note' ? html` ${badge('credit note')}` : ''}</td><td>${i.periodStart}</td><td>${fmtDate(i.issued)}</td><td>${fmtDate(i.due)}</td><td>${euros(i.total)}</td><td><a href="/dashboard/billing/invoices/${i.reference}/pdf">Download ${i.number}.pdf</a></td></tr>`,
+      html`<tr><td>${i.number}${i.kind === 'credit_note' ? html` ${badge('credit note')}` : ''}</td><td>${i.periodStart.slice(0, 7)}</td><td>${fmtDate(i.issued)}</td><td>${fmtDate(i.due)}</td><td>${euros(i.total)}</td><td><a href="/dashboard/billing/invoices/${i.reference}/pdf">Download ${i.number}.pdf</a></td></tr>`,
   ),
   {
     caption: `Invoices of ${a.name}`,

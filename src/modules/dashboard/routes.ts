@@ -16,6 +16,7 @@ import { CSS, JS, type PageContext, page } from './layout.ts';
 import { partnerActivityPages } from './partner-activity.ts';
 import { partnerBillingPages } from './partner-billing.ts';
 import { consoleStockPages } from './console-stock.ts';
+import { consoleBillingPages } from './console-billing.ts';
 import { partnerIntegrationPages } from './partner-integration.ts';
 import { partnerStructurePages } from './partner-structure.ts';
 import { requestLogPages } from './request-log.ts';
@@ -267,6 +268,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     partnerActivityPages(r);
     partnerBillingPages(r);
     consoleStockPages(r);
+    consoleBillingPages(r);
     consoleOrgPages(r);
     consolePages(r);
     productionQueuePages(r);

@@ -71,6 +71,13 @@ export function checkPassword(password: string): void {
     throw badRequest(`The password must have at most ${MAX_PASSWORD} characters`, 'password_too_long');
 }
 
+/** The demo sign-ins' passwords (src/seed/dashboard.ts), printed in the README and docs/dashboard.md. */
+export const PUBLISHED_PASSWORDS: ReadonlySet<string> = new Set([
+  'demo-password-1',
+  'demo-password-2',
+  'operator-password-1',
+]);
+
 export interface Session {
   idHash: string;
   csrf: string;
@@ -107,6 +114,16 @@ function tooMany(seconds: number): ApiError {
 export function dashboardService(deps: DashboardDeps) {
   const { db, clock } = deps;
 
+  /** Length limits everywhere; in production no account may carry a password anyone can read. */
+  function acceptablePassword(password: string): void {
+    checkPassword(password);
+    if (deps.env === 'production' && PUBLISHED_PASSWORDS.has(password))
+      throw badRequest(
+        'This password is a demo sign-in printed in the documentation; choose another',
+        'password_published',
+      );
+  }
+
   async function insertUser(input: {
     organizationId: string | null;
     email: string;
@@ -114,7 +131,7 @@ export function dashboardService(deps: DashboardDeps) {
     password: string | null;
   }) {
     const email = normalizeEmail(input.email);
-    if (input.password !== null) checkPassword(input.password);
+    if (input.password !== null) acceptablePassword(input.password);
     const id = newReference('User');
     const passwordHash = input.password === null ? null : await hashPassword(input.password);
     try {
@@ -184,7 +201,7 @@ export function dashboardService(deps: DashboardDeps) {
     },
     userByEmail: (email: string) => repo.userByEmail(db, email.trim().toLowerCase()),
     async setPassword(userId: string, password: string) {
-      checkPassword(password);
+      acceptablePassword(password);
       await repo.setPassword(db, userId, await hashPassword(password));
     },
 
@@ -306,7 +323,7 @@ export function dashboardService(deps: DashboardDeps) {
     },
     async acceptInvitation(raw: string, password: string): Promise<{ cookie: string; session: Session }> {
       const inv = await service.openInvitation(raw);
-      checkPassword(password);
+      acceptablePassword(password);
       const hash = await hashPassword(password);
       const user = await repo.userByEmail(db, inv.email);
       if (!user || user.organization_id !== inv.organization_id)

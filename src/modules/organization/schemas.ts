@@ -15,7 +15,7 @@ export const Account = Open({
   wouldBeBalance: Nullable(
     Type.Integer({
       description:
-        'Test environment only: EUR cents the ledger would hold in production (nothing is charged there); null in production',
+        'Test environment only: the balance in EUR cents as it would be if the orders here were charged (nothing is); null in production',
     }),
   ),
   legalEntity: Open({ name: Type.String(), vatNumber: Nullable(Type.String()) }),

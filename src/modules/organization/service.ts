@@ -34,8 +34,8 @@ export const accountView = (env: string) => (a: AccountRow) => ({
   /** Prepaid accounts pay before production; the others are invoiced monthly, due in paymentTermDays. */
   prepaid: a.prepaid,
   paymentTermDays: a.payment_term_days,
-  /** Test environment only: what the ledger would hold in production (never charged); null in production. */
-  wouldBeBalance: env === 'test' ? a.simulated_balance_cents : null,
+  /** Test environment only: the balance as it would be if its orders were charged (they never are); null in production. */
+  wouldBeBalance: env === 'test' ? a.balance_cents + a.simulated_balance_cents : null,
   legalEntity: { name: a.legal_entity_name, vatNumber: a.vat_number },
   billingAddress: a.billing_address,
   created: a.created_at.toISOString(),

@@ -16,7 +16,7 @@ export interface RenderingDeps {
   blobs: BlobStore;
   cursors: Cursors;
   /** `visibleProduct` and `visibleProductgroup` throw 404 when the organization cannot see them. */
-  catalog: Pick<CatalogService, 'visibleProduct' | 'visibleProductgroup'>;
+  catalog: Pick<CatalogService, 'visibleProduct' | 'visibleProductgroup' | 'productShapes'>;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
   organization: Pick<OrganizationService, 'organizationRow'>;
   events: Pick<EventsPort, 'record'> | null;

@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { pgErrorCode } from '../../platform/db/index.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { RenderingDeps } from './deps.ts';
-import { type PrintArea, checkPrintArea } from './renderer.ts';
+import { type Generator, MOCKUP_ASSETS } from './generated.ts';
+import type { Material, PrintArea } from './renderer.ts';
+import { checkPrintArea } from './templates.ts';
 import { renderingRepo as repo } from './repo.ts';
 
 export interface SceneImport {
@@ -29,8 +33,13 @@ export interface CompositionImport {
   perspectiveKey: string;
   tokenCost: number;
   available?: boolean;
-  template: { background: Buffer; mask: Buffer; overlay?: Buffer | null; printArea: PrintArea };
+  template: TemplateImport;
 }
+/** An old print-area template, a UV-mapped one, or one the service draws from the product. */
+export type TemplateImport =
+  | { background: Buffer; mask: Buffer; overlay?: Buffer | null; printArea: PrintArea }
+  | { background: Buffer; uv: Buffer; layers: Buffer; material: Material; backMm: [number, number] }
+  | { generate: Generator };
 export interface RenderingImport {
   scenes?: SceneImport[];
   perspectives?: PerspectiveImport[];
@@ -44,11 +53,14 @@ async function storeAsset(
   deps: RenderingDeps,
   field: string,
   data: Buffer,
+  opts: { depth16?: boolean } = {},
 ): Promise<{ key: string; width: number; height: number }> {
   let png: Buffer;
   let info: { width: number; height: number };
   try {
-    const out = await sharp(data).png().toBuffer({ resolveWithObject: true });
+    const img = sharp(data);
+    // A UV map keeps its 16 bits: 8 bits place the artwork to 1/256 of the back, visibly stepped.
+    const out = await (opts.depth16 ? img.toColourspace('rgb16') : img).png().toBuffer({ resolveWithObject: true });
     png = out.data;
     info = out.info;
   } catch {
@@ -59,6 +71,80 @@ async function storeAsset(
   return { key, ...info };
 }
 
+interface StoredTemplate {
+  background: string;
+  mask: string | null;
+  overlay: string | null;
+  uv: string | null;
+  layers: string | null;
+  material: Material | null;
+  backMm: [number, number] | null;
+  generator: Generator | null;
+  printArea: PrintArea | null;
+}
+
+async function storeTemplate(deps: RenderingDeps, at: string, t: TemplateImport): Promise<StoredTemplate> {
+  const none = { mask: null, overlay: null, uv: null, layers: null, material: null, backMm: null, printArea: null };
+  if ('generate' in t) {
+    // Drawn from the product on first use; the key only marks the row.
+    return { ...none, background: `generated:${JSON.stringify(t.generate)}`, generator: t.generate };
+  }
+  const bg = await storeAsset(deps, `${at}.background`, t.background);
+  if ('uv' in t) {
+    const uv = await storeAsset(deps, `${at}.uv`, t.uv, { depth16: true });
+    const layers = await storeAsset(deps, `${at}.layers`, t.layers);
+    for (const [name, img] of [
+      ['uv', uv],
+      ['layers', layers],
+    ] as const)
+      if (img.width !== bg.width || img.height !== bg.height)
+        throw badRequest(`${at}.${name} must have the background's size (${bg.width}x${bg.height})`);
+    return {
+      ...none,
+      background: bg.key,
+      uv: uv.key,
+      layers: layers.key,
+      material: t.material,
+      backMm: t.backMm,
+      generator: null,
+    };
+  }
+  const problem = checkPrintArea(t.printArea, bg);
+  if (problem) throw badRequest(`${at}.printArea: ${problem}`);
+  const mask = await storeAsset(deps, `${at}.mask`, t.mask);
+  const overlay = t.overlay ? await storeAsset(deps, `${at}.overlay`, t.overlay) : null;
+  return {
+    ...none,
+    background: bg.key,
+    mask: mask.key,
+    overlay: overlay?.key ?? null,
+    printArea: t.printArea,
+    generator: null,
+  };
+}
+
+/** A template to be drawn needs a product with geometry, and a scene template its baked assets. */
+async function checkGenerated(deps: RenderingDeps, compositions: CompositionImport[]) {
+  const wanted = compositions.filter((c) => 'generate' in c.template);
+  if (wanted.length === 0) return;
+  const shapes = await deps.catalog.productShapes(wanted.map((c) => c.productReference));
+  for (const [i, c] of compositions.entries()) {
+    if (!('generate' in c.template)) continue;
+    const at = `compositions[${i}].template.generate`;
+    const shape = shapes.get(c.productReference);
+    if (!shape) continue; // an unknown product is refused with the other references
+    if (!shape.device || !shape.caseType)
+      throw badRequest(
+        `${at}: product ${c.productReference} has no device geometry or case type to draw a mockup from`,
+      );
+    const g = c.template.generate;
+    if (g.kind === 'scene' && !existsSync(join(MOCKUP_ASSETS, g.scene, g.view, shape.device.key, 'template.json')))
+      throw badRequest(
+        `${at}: scene ${g.scene}, view ${g.view} has not been baked for ${shape.device.key} (npm run mockups:assets)`,
+      );
+  }
+}
+
 /**
  * Operator import of scenes, perspectives and compositions with their template assets. Rows are
  * keyed by the operator's `key`, so importing again updates them; the demo seed uses it too.
@@ -66,16 +152,10 @@ async function storeAsset(
  * asset is harmless), the rows in one transaction.
  */
 export async function importRendering(deps: RenderingDeps, input: RenderingImport) {
-  const assets = new Map<string, { background: string; mask: string; overlay: string | null }>();
-  for (const [i, c] of (input.compositions ?? []).entries()) {
-    const at = `compositions[${i}].template`;
-    const bg = await storeAsset(deps, `${at}.background`, c.template.background);
-    const problem = checkPrintArea(c.template.printArea, bg);
-    if (problem) throw badRequest(`${at}.printArea: ${problem}`);
-    const mask = await storeAsset(deps, `${at}.mask`, c.template.mask);
-    const overlay = c.template.overlay ? await storeAsset(deps, `${at}.overlay`, c.template.overlay) : null;
-    assets.set(c.key, { background: bg.key, mask: mask.key, overlay: overlay?.key ?? null });
-  }
+  const assets = new Map<string, StoredTemplate>();
+  await checkGenerated(deps, input.compositions ?? []);
+  for (const [i, c] of (input.compositions ?? []).entries())
+    assets.set(c.key, await storeTemplate(deps, `compositions[${i}].template`, c.template));
   const now = deps.clock.now();
   try {
     return await deps.db.tx(async (tx) => {
@@ -155,7 +235,7 @@ export async function importRendering(deps: RenderingDeps, input: RenderingImpor
             `compositions[${i}]: perspective ${c.perspectiveKey} is not usable in scene ${c.sceneKey} for this product`,
           );
         const a = assets.get(c.key)!;
-        const pa = c.template.printArea;
+        const pa = a.printArea;
         const id = await repo.upsertComposition(tx, {
           id: newReference('Composition'),
           import_key: c.key,
@@ -166,11 +246,16 @@ export async function importRendering(deps: RenderingDeps, input: RenderingImpor
           background_blob_key: a.background,
           mask_blob_key: a.mask,
           overlay_blob_key: a.overlay,
-          print_x: pa.x,
-          print_y: pa.y,
-          print_width: pa.width,
-          print_height: pa.height,
-          print_rotation: pa.rotation,
+          print_x: pa?.x ?? null,
+          print_y: pa?.y ?? null,
+          print_width: pa?.width ?? null,
+          print_height: pa?.height ?? null,
+          print_rotation: pa?.rotation ?? 0,
+          uv_blob_key: a.uv,
+          layers_blob_key: a.layers,
+          material: a.material,
+          back_mm: a.backMm,
+          generator: a.generator,
           unavailable_at: c.available === false ? now : null,
           created_at: now,
         });

@@ -1,5 +1,8 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
+import { type Material, materialParams, runWarp, sharedBytes, sharedCopy } from './warp.ts';
+
+export type { Material } from './warp.ts';
 
 export type OutputFormat = 'png' | 'jpeg' | 'webp';
 
@@ -9,7 +12,7 @@ export const FORMATS: Record<OutputFormat, { mimeType: string; extension: string
   webp: { mimeType: 'image/webp', extension: 'webp' },
 };
 
-/** Where the partner's image goes on the background, in background pixels. */
+/** Where a legacy template's image goes on the background, in background pixels. */
 export interface PrintArea {
   x: number;
   y: number;
@@ -19,15 +22,23 @@ export interface PrintArea {
   rotation: number;
 }
 
-/** Everything a composition needs, already read from storage. */
+/**
+ * Everything a composition needs, already read from storage. The three images have one size (the
+ * template's); the output may be another size and is cut from them like `fit: cover`.
+ */
 export interface Template {
+  /** The scene with the phone and case in it, RGB. */
   background: Buffer;
-  /** Luminance mask over the print area: white prints, black is cut away (case outline, camera hole). */
-  mask: Buffer;
-  /** Shading and highlights laid over the print, with alpha; null when the scene has none. */
-  overlay: Buffer | null;
-  printArea: PrintArea;
+  /** 16-bit PNG: R = u, G = v (0..65535 across the case back) of the artwork each pixel shows. */
+  uv: Buffer;
+  /** R = mask (255: the printed back), G = shading (multiply), B = highlight (screen). */
+  layers: Buffer;
+  material: Material;
+  /** The printable back in mm: the artwork is fitted to this aspect. */
+  backMm: [number, number];
   output: { widthPx: number; heightPx: number; format: OutputFormat };
+  /** Names this template for the decoded-layer cache (e.g. its blob keys); none: not cached. */
+  cacheKey?: string;
 }
 
 export interface RenderOutput {
@@ -41,51 +52,149 @@ export interface RenderOutput {
 export class RenderInputError extends Error {}
 
 export const THUMBNAIL_WIDTH = 256;
+/** Largest output edge and largest artwork texture edge. */
+export const MAX_EDGE = 2000;
+/** Beyond this aspect mismatch between artwork and case back the artwork is fitted whole (contain). */
+export const COVER_MAX_MISMATCH = 2;
+/** Artwork with a shorter edge than this is enlarged with nearest-neighbour (crisp, not mush). */
+export const TINY_EDGE = 64;
 
 function encode(img: Sharp, format: OutputFormat): Promise<Buffer> {
   if (format === 'jpeg') return img.jpeg({ quality: 88, mozjpeg: false }).toBuffer();
-  if (format === 'webp') return img.webp({ quality: 88, effort: 2 }).toBuffer();
-  return img.png({ compressionLevel: 6 }).toBuffer();
+  if (format === 'webp') return img.webp({ quality: 86, effort: 1 }).toBuffer();
+  return img.png({ compressionLevel: 4 }).toBuffer();
 }
 
-/** The bounding box of a w×h rectangle rotated by `deg`, as sharp computes it. */
-function rotatedSize(w: number, h: number, deg: number): { w: number; h: number } {
-  const r = (deg * Math.PI) / 180;
-  const c = Math.abs(Math.cos(r));
-  const s = Math.abs(Math.sin(r));
-  return { w: Math.round(w * c + h * s), h: Math.round(w * s + h * c) };
+/** A template's layers decoded and cut to one output size, in shared memory for the warp threads. */
+interface Prepared {
+  width: number;
+  height: number;
+  background: Uint8Array;
+  uv: Uint16Array;
+  layers: Uint8Array;
 }
 
-/** Checks geometry against a background size; the import calls it so a bad template never lands. */
-export function checkPrintArea(area: PrintArea, bg: { width: number; height: number }): string | null {
-  if (![area.x, area.y, area.width, area.height].every(Number.isInteger))
-    return 'print area position and size must be whole pixels';
-  if (area.width < 2 || area.height < 2) return 'print area must be at least 2x2 pixels';
-  if (!Number.isFinite(area.rotation) || Math.abs(area.rotation) > 360)
-    return 'rotation must be between -360 and 360 degrees';
-  const r = rotatedSize(area.width, area.height, area.rotation);
-  const left = Math.round(area.x + area.width / 2 - r.w / 2);
-  const top = Math.round(area.y + area.height / 2 - r.h / 2);
-  if (left < 0 || top < 0 || left + r.w + 1 > bg.width || top + r.h + 1 > bg.height) {
-    return `print area (rotated) must lie inside the ${bg.width}x${bg.height} background`;
+/** Decoded layers of the last templates used: decoding a 16-bit UV map costs more than the warp. */
+const CACHE_SIZE = 6;
+const prepared = new Map<string, Promise<Prepared>>();
+
+async function prepare(t: Template): Promise<Prepared> {
+  const { widthPx: width, heightPx: height } = t.output;
+  const cut = { width, height, fit: 'cover' as const, kernel: 'linear' as const };
+  const raw = async (what: string, img: () => Sharp, depth: 'uchar' | 'ushort') => {
+    try {
+      const { data, info } = await img().resize(cut).raw({ depth }).toBuffer({ resolveWithObject: true });
+      return { data, channels: info.channels };
+    } catch (err) {
+      throw new RenderInputError(`template ${what} does not decode: ${(err as Error).message}`);
+    }
+  };
+  const bg = await raw(
+    'background',
+    () => sharp(t.background).flatten({ background: '#ffffff' }).toColourspace('srgb').removeAlpha(),
+    'uchar',
+  );
+  const layers = await raw('layers', () => sharp(t.layers).toColourspace('srgb').removeAlpha(), 'uchar');
+  const uv = await raw('uv map', () => sharp(t.uv).toColourspace('rgb16').removeAlpha(), 'ushort');
+  if (bg.channels !== 3 || layers.channels !== 3 || uv.channels !== 3)
+    throw new RenderInputError('template layers must be RGB images');
+  // Keep u and v only (the map's third channel is unused), as 16-bit values in shared memory.
+  const src = new Uint16Array(uv.data.buffer, uv.data.byteOffset, uv.data.length / 2);
+  const uv2 = new Uint16Array(new SharedArrayBuffer(width * height * 4));
+  for (let i = 0, j = 0; j < uv2.length; i += 3, j += 2) {
+    uv2[j] = src[i];
+    uv2[j + 1] = src[i + 1];
   }
-  return null;
+  return { width, height, background: sharedCopy(bg.data), uv: uv2, layers: sharedCopy(layers.data) };
 }
 
-async function decode(what: string, input: Buffer): Promise<Metadata> {
-  try {
-    const meta = await sharp(input).metadata();
-    if (!meta.width || !meta.height) throw new Error('no dimensions');
-    return meta;
-  } catch (err) {
-    throw new RenderInputError(`${what} does not decode: ${(err as Error).message}`);
+function preparedFor(t: Template): Promise<Prepared> {
+  if (!t.cacheKey) return prepare(t);
+  const key = `${t.cacheKey}@${t.output.widthPx}x${t.output.heightPx}`;
+  let p = prepared.get(key);
+  if (p) {
+    prepared.delete(key); // re-inserted: most recently used last
+  } else {
+    p = prepare(t);
+    p.catch(() => prepared.delete(key));
   }
+  prepared.set(key, p);
+  while (prepared.size > CACHE_SIZE) prepared.delete(prepared.keys().next().value!);
+  return p;
+}
+
+let grainTexture: Promise<Uint8Array> | undefined;
+/** Leather grain: blurred noise, tiled over the back by the kernel. */
+function grain(): Promise<Uint8Array> {
+  grainTexture ??= sharp({
+    create: {
+      width: 256,
+      height: 256,
+      channels: 3,
+      background: '#000',
+      noise: { type: 'gaussian' as const, mean: 160, sigma: 45 },
+    },
+  })
+    .blur(0.9)
+    .greyscale()
+    .extractChannel(0)
+    .raw()
+    .toBuffer()
+    .then((b) => sharedCopy(b));
+  return grainTexture;
 }
 
 /**
- * Composes the partner's image onto a scene: cover-resize to the print area, shade, mask to the
- * case shape, rotate, place on the background, then size and encode for the perspective. Pure
- * (bytes in, bytes out) so the benchmark can run it next to a plain sharp pipeline.
+ * The fit rule (docs/rendering.md): the artwork covers the case back (centre crop) unless its
+ * aspect differs from the back's by more than COVER_MAX_MISMATCH, then it is fitted whole and the
+ * rest of the back shows the case material; transparency shows the material too. Tiny artwork is
+ * enlarged with nearest-neighbour so an icon stays crisp.
+ */
+export function artworkFit(
+  art: { width: number; height: number },
+  backMm: [number, number],
+  longEdge: number,
+): { width: number; height: number; fit: 'cover' | 'contain'; kernel: 'nearest' | 'lanczos3' } {
+  const backAspect = backMm[0] / backMm[1];
+  const artAspect = art.width / art.height;
+  const mismatch = Math.max(artAspect / backAspect, backAspect / artAspect);
+  const edge = Math.max(16, Math.min(MAX_EDGE, Math.round(longEdge)));
+  const width = backAspect >= 1 ? edge : Math.max(1, Math.round(edge * backAspect));
+  const height = backAspect >= 1 ? Math.max(1, Math.round(edge / backAspect)) : edge;
+  return {
+    width,
+    height,
+    fit: mismatch > COVER_MAX_MISMATCH ? 'contain' : 'cover',
+    kernel: Math.min(art.width, art.height) < TINY_EDGE ? 'nearest' : 'lanczos3',
+  };
+}
+
+async function artwork(imageBytes: Buffer, backMm: [number, number], longEdge: number) {
+  let meta: Metadata;
+  try {
+    meta = await sharp(imageBytes).metadata();
+    if (!meta.width || !meta.height) throw new Error('no dimensions');
+  } catch (err) {
+    throw new RenderInputError(`image does not decode: ${(err as Error).message}`);
+  }
+  // EXIF orientations 5-8 swap width and height.
+  const turned = (meta.orientation ?? 1) >= 5;
+  const size = turned ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height };
+  const f = artworkFit(size, backMm, longEdge);
+  const { data } = await sharp(imageBytes)
+    .rotate()
+    .toColourspace('srgb')
+    .resize(f.width, f.height, { fit: f.fit, kernel: f.kernel, background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .ensureAlpha()
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
+  return { data: sharedCopy(data), width: f.width, height: f.height };
+}
+
+/**
+ * Composes the partner's image onto a template: decode and cut the layers to the output size
+ * (cached), fit the artwork to the case back, warp and blend on a worker thread, encode. Pure
+ * (bytes in, bytes out) so the benchmark can run it next to a bare pipeline.
  */
 export async function composeRender(template: Template, imageBytes: Buffer): Promise<RenderOutput> {
   try {
@@ -97,78 +206,43 @@ export async function composeRender(template: Template, imageBytes: Buffer): Pro
   }
 }
 
+/** Checks an output size before any pixel work. */
+export function checkOutput(o: { widthPx: number; heightPx: number }): string | null {
+  if (!Number.isInteger(o.widthPx) || !Number.isInteger(o.heightPx) || o.widthPx < 16 || o.heightPx < 16)
+    return 'output must be at least 16x16 whole pixels';
+  if (Math.max(o.widthPx, o.heightPx) > MAX_EDGE) return `output is at most ${MAX_EDGE} px on its long edge`;
+  return null;
+}
+
 async function compose(template: Template, imageBytes: Buffer): Promise<RenderOutput> {
-  const { printArea: a, output } = template;
-  const bg = await decode('template background', template.background);
-  await decode('template mask', template.mask);
-  if (template.overlay) await decode('template overlay', template.overlay);
-  await decode('image', imageBytes);
-  const problem = checkPrintArea(a, { width: bg.width!, height: bg.height! });
-  if (problem) throw new RenderInputError(`template geometry: ${problem}`);
-
-  const w = a.width;
-  const h = a.height;
-  // Intermediates stay raw pixels: no encode/decode between the steps.
-  const rawOf = (width: number, height: number, channels: 1 | 3 | 4) => ({ raw: { width, height, channels } });
-  // A transparent part of the partner's image shows the (white) case material.
-  let print = await sharp(imageBytes)
-    .rotate()
-    .resize(w, h, { fit: 'cover', position: 'centre' })
-    .flatten({ background: '#ffffff' })
-    .removeAlpha()
-    .raw()
-    .toBuffer();
-  if (template.overlay) {
-    const overlay = await sharp(template.overlay).resize(w, h, { fit: 'fill' }).ensureAlpha().raw().toBuffer();
-    print = await sharp(print, rawOf(w, h, 3))
-      .composite([{ input: overlay, ...rawOf(w, h, 4), blend: 'over' }])
-      .removeAlpha()
-      .raw()
-      .toBuffer();
-  }
-  const alpha = await sharp(template.mask)
-    .flatten({ background: '#000000' })
-    .resize(w, h, { fit: 'fill' })
-    .greyscale()
-    .extractChannel(0)
-    .raw()
-    .toBuffer();
-  const shaped = await sharp(print, rawOf(w, h, 3))
-    .joinChannel(alpha, rawOf(w, h, 1))
-    .raw()
-    .toBuffer();
-  const rotated =
-    a.rotation % 360 === 0
-      ? { data: shaped, info: { width: w, height: h } }
-      : await sharp(shaped, rawOf(w, h, 4))
-          .rotate(a.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
-          .raw()
-          .toBuffer({ resolveWithObject: true });
-  const left = Math.round(a.x + w / 2 - rotated.info.width / 2);
-  const top = Math.round(a.y + h / 2 - rotated.info.height / 2);
-  if (left < 0 || top < 0 || left + rotated.info.width > bg.width! || top + rotated.info.height > bg.height!) {
-    throw new RenderInputError('template geometry: the rotated print area does not fit on the background');
-  }
-
-  let scene = await sharp(template.background)
-    .composite([{ input: rotated.data, ...rawOf(rotated.info.width, rotated.info.height, 4), left, top }])
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  if (bg.width !== output.widthPx || bg.height !== output.heightPx) {
-    scene = await sharp(scene.data, rawOf(scene.info.width, scene.info.height, scene.info.channels as 3 | 4))
-      .resize(output.widthPx, output.heightPx, { fit: 'cover' })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-  }
-  const composed = () => {
-    const img = sharp(scene.data, rawOf(scene.info.width, scene.info.height, scene.info.channels as 3 | 4));
-    return output.format === 'jpeg' ? img.flatten({ background: '#ffffff' }) : img;
-  };
-  const thumbWidth = Math.min(THUMBNAIL_WIDTH, output.widthPx);
+  const problem = checkOutput(template.output);
+  if (problem) throw new RenderInputError(`template output: ${problem}`);
+  const p = await preparedFor(template);
+  const art = await artwork(imageBytes, template.backMm, Math.max(p.width, p.height));
+  const out = sharedBytes(p.width * p.height * 3);
+  await runWarp({
+    width: p.width,
+    height: p.height,
+    out,
+    background: p.background,
+    uv: p.uv,
+    layers: p.layers,
+    art: art.data,
+    artWidth: art.width,
+    artHeight: art.height,
+    backMm: template.backMm,
+    grainTex: await grain(),
+    grainSize: 256,
+    params: materialParams(template.material),
+  });
+  const pixels = Buffer.from(out.buffer);
+  const composed = () => sharp(pixels, { raw: { width: p.width, height: p.height, channels: 3 } });
+  const format = template.output.format;
+  const thumbWidth = Math.min(THUMBNAIL_WIDTH, p.width);
   // One after the other: in parallel the three pipelines kept three threads busy at once, more than
   // a 2-core node can give a background render without delaying the API.
-  const media = await encode(composed(), output.format);
-  const thumbnail = await encode(composed().resize({ width: thumbWidth }), output.format);
+  const media = await encode(composed(), format);
+  const thumbnail = await encode(composed().resize({ width: thumbWidth }), format);
   const thumbhash = await thumbhashOf(composed());
   return { media, thumbnail, thumbhash };
 }

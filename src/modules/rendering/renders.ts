@@ -8,7 +8,9 @@ import { Gate } from '../../platform/gate.ts';
 import type { RenderingDeps } from './deps.ts';
 import type { renderingLibrary } from './library.ts';
 import { FORMATS, RenderInputError, type Template, composeRender } from './renderer.ts';
-import { type RenderRow, renderingRepo as repo } from './repo.ts';
+import { type CompositionRow, type RenderRow, renderingRepo as repo } from './repo.ts';
+import { type TemplateParts, generatedTemplate } from './generated.ts';
+import { PLAIN_MATERIAL, fromPrintArea } from './templates.ts';
 import { amsterdamIso, secondsUntil, tokenWeek } from './week.ts';
 
 export const RENDER_JOB = 'rendering.render';
@@ -58,6 +60,8 @@ export type RenderFile =
 /** Creating renders (with the token deduction), reading them, and producing them in the job. */
 export function renderService(deps: RenderingDeps, lib: ReturnType<typeof renderingLibrary>) {
   const { db, clock, blobs, log } = deps;
+  /** Old print-area templates converted to UV maps, by their assets and geometry. */
+  const legacy = new Map<string, Promise<TemplateParts>>();
 
   async function renderRow(orgId: string, ref: string): Promise<RenderRow> {
     return mustFind(isReference('Render', ref) ? await repo.render(db, orgId, ref) : null, 'Render', ref);
@@ -91,30 +95,55 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
     const c = await repo.composition(db, row.composition_id);
     const p = c && (await repo.perspective(db, c.perspective_id));
     if (!c || !p) throw new RenderInputError('composition or perspective no longer exists');
-    const asset = async (name: string, key: string) => {
-      const data = await blobs.get(key);
-      if (!data) throw new RenderInputError(`template asset missing: ${name} (${key})`);
-      return data;
-    };
     const image = await deps.images.imageForOrganization(row.organization_id, row.image_id);
     const bytes = image && (await deps.images.readImage(image.blobKey));
     if (!bytes) throw new RenderInputError(`image ${row.image_id} no longer exists`);
-    return {
-      image: bytes,
-      template: {
-        background: await asset('background', c.background_blob_key),
-        mask: await asset('mask', c.mask_blob_key),
-        overlay: c.overlay_blob_key ? await asset('overlay', c.overlay_blob_key) : null,
-        printArea: {
-          x: c.print_x,
-          y: c.print_y,
-          width: c.print_width,
-          height: c.print_height,
-          rotation: c.print_rotation,
-        },
-        output: { widthPx: p.width_px, heightPx: p.height_px, format: p.format },
-      },
+    const output = { widthPx: p.width_px, heightPx: p.height_px, format: p.format };
+    return { image: bytes, template: { ...(await templateOf(c, output)), output } };
+  }
+
+  async function templateOf(c: CompositionRow, output: Template['output']): Promise<TemplateParts> {
+    const asset = async (name: string, key: string | null) => {
+      const data = key ? await blobs.get(key) : null;
+      if (!data) throw new RenderInputError(`template asset missing: ${name} (${key})`);
+      return data;
     };
+    if (c.generator) {
+      const shapes = await deps.catalog.productShapes([c.product_id]);
+      return generatedTemplate(blobs, c.generator, shapes.get(c.product_id), output);
+    }
+    if (c.uv_blob_key) {
+      return {
+        background: await asset('background', c.background_blob_key),
+        uv: await asset('uv', c.uv_blob_key),
+        layers: await asset('layers', c.layers_blob_key),
+        material: c.material ?? PLAIN_MATERIAL,
+        backMm: c.back_mm ?? [1, 1],
+        cacheKey: `${c.background_blob_key}|${c.uv_blob_key}|${c.layers_blob_key}`,
+      };
+    }
+    // An old print-area template: converted once, then served from the decoded-layer cache.
+    const cacheKey = `${c.background_blob_key}|${c.mask_blob_key}|${c.overlay_blob_key}|${c.print_x},${c.print_y},${c.print_width},${c.print_height},${c.print_rotation}`;
+    let converted = legacy.get(cacheKey);
+    if (!converted) {
+      converted = (async () =>
+        fromPrintArea({
+          background: await asset('background', c.background_blob_key),
+          mask: await asset('mask', c.mask_blob_key),
+          overlay: c.overlay_blob_key ? await asset('overlay', c.overlay_blob_key) : null,
+          printArea: {
+            x: c.print_x ?? 0,
+            y: c.print_y ?? 0,
+            width: c.print_width ?? 1,
+            height: c.print_height ?? 1,
+            rotation: c.print_rotation,
+          },
+        }))();
+      legacy.set(cacheKey, converted);
+      converted.catch(() => legacy.delete(cacheKey));
+      while (legacy.size > 16) legacy.delete(legacy.keys().next().value!);
+    }
+    return { ...(await converted), cacheKey };
   }
 
   return {

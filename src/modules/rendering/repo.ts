@@ -1,6 +1,7 @@
 import type { Keyset } from '../../platform/http/pagination.ts';
 import { type Executor, organizationPage } from '../../platform/db/index.ts';
-import type { OutputFormat } from './renderer.ts';
+import type { Generator } from './generated.ts';
+import type { Material, OutputFormat } from './renderer.ts';
 
 export interface SceneRow {
   id: string;
@@ -32,13 +33,20 @@ export interface CompositionRow {
   perspective_id: string;
   token_cost: number;
   background_blob_key: string;
-  mask_blob_key: string;
+  /** Old-style (print-area) templates only, like overlay and print_*. */
+  mask_blob_key: string | null;
   overlay_blob_key: string | null;
-  print_x: number;
-  print_y: number;
-  print_width: number;
-  print_height: number;
+  print_x: number | null;
+  print_y: number | null;
+  print_width: number | null;
+  print_height: number | null;
   print_rotation: number;
+  uv_blob_key: string | null;
+  layers_blob_key: string | null;
+  material: Material | null;
+  back_mm: [number, number] | null;
+  /** A template drawn from the product's geometry on first use. */
+  generator: Generator | null;
   unavailable_at: Date | null;
   created_at: Date;
 }
@@ -232,12 +240,14 @@ export const renderingRepo = {
   async upsertComposition(ex: Executor, c: Omit<CompositionRow, 'seq'>): Promise<string> {
     const rows = await ex.query<{ id: string }>(
       `INSERT INTO compositions (id, import_key, scene_id, product_id, perspective_id, token_cost, background_blob_key, mask_blob_key, overlay_blob_key,
-         print_x, print_y, print_width, print_height, print_rotation, unavailable_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+         print_x, print_y, print_width, print_height, print_rotation, unavailable_at, created_at,
+         uv_blob_key, layers_blob_key, material, back_mm, generator)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
        ON CONFLICT (import_key) DO UPDATE SET token_cost = EXCLUDED.token_cost, background_blob_key = EXCLUDED.background_blob_key,
          mask_blob_key = EXCLUDED.mask_blob_key, overlay_blob_key = EXCLUDED.overlay_blob_key, print_x = EXCLUDED.print_x, print_y = EXCLUDED.print_y,
          print_width = EXCLUDED.print_width, print_height = EXCLUDED.print_height, print_rotation = EXCLUDED.print_rotation,
-         unavailable_at = EXCLUDED.unavailable_at
+         unavailable_at = EXCLUDED.unavailable_at, uv_blob_key = EXCLUDED.uv_blob_key, layers_blob_key = EXCLUDED.layers_blob_key,
+         material = EXCLUDED.material, back_mm = EXCLUDED.back_mm, generator = EXCLUDED.generator
        RETURNING id`,
       [
         c.id,
@@ -256,6 +266,11 @@ export const renderingRepo = {
         c.print_rotation,
         c.unavailable_at,
         c.created_at,
+        c.uv_blob_key,
+        c.layers_blob_key,
+        c.material === null ? null : JSON.stringify(c.material),
+        c.back_mm === null ? null : JSON.stringify(c.back_mm),
+        c.generator === null ? null : JSON.stringify(c.generator),
       ],
     );
     return rows[0].id;

@@ -1,6 +1,17 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Nullable, Open, PageQuery, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
+import { badRequest } from '../../platform/errors.ts';
+import {
+  Nullable,
+  Open,
+  PageQuery,
+  RefParams,
+  type Static,
+  Strict,
+  Type,
+  errors,
+} from '../../platform/http/schemas.ts';
+import type { TemplateImport } from './import.ts';
 import type { RenderingService } from './service.ts';
 import type { RenderFile } from './renders.ts';
 import {
@@ -8,6 +19,7 @@ import {
   CompositionLookup,
   CreateRender,
   CreatePreview,
+  ImportComposition,
   ImportRendering,
   LookupQuery,
   Perspective,
@@ -247,10 +259,44 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
   );
 }
 
+type TemplateBody = Static<typeof ImportComposition>['template'];
+
+/** The import's template as one of its three forms, or a 400 that says what is missing. */
+function templateInput(t: TemplateBody, at: string): TemplateImport {
+  const b64 = (v: string) => Buffer.from(v, 'base64');
+  const given = (keys: Array<keyof TemplateBody>) => keys.filter((k) => t[k] !== undefined);
+  if (t.generate) {
+    const extra = given(['background', 'mask', 'overlay', 'printArea', 'uv', 'layers', 'backMm', 'material']);
+    if (extra.length) throw badRequest(`${at}: generate takes no other parts (got ${extra.join(', ')})`);
+    return { generate: t.generate };
+  }
+  if (t.uv !== undefined) {
+    const missing = (['background', 'layers', 'material', 'backMm'] as const).filter((k) => t[k] === undefined);
+    if (missing.length) throw badRequest(`${at}: a UV-mapped template also needs ${missing.join(', ')}`);
+    return {
+      background: b64(t.background!),
+      uv: b64(t.uv),
+      layers: b64(t.layers!),
+      material: t.material!,
+      backMm: t.backMm!,
+    };
+  }
+  const missing = (['background', 'mask', 'printArea'] as const).filter((k) => t[k] === undefined);
+  if (missing.length)
+    throw badRequest(
+      `${at} needs {background, uv, layers, material, backMm}, {generate} or {background, mask, printArea} (missing ${missing.join(', ')})`,
+    );
+  return {
+    background: b64(t.background!),
+    mask: b64(t.mask!),
+    overlay: t.overlay ? b64(t.overlay) : null,
+    printArea: t.printArea!,
+  };
+}
+
 /** Operator import of scenes, perspectives and compositions (with base64 template assets). */
 export function renderingOperatorRoutes(app: FastifyInstance, s: { rendering: RenderingService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const b64 = (v: string) => Buffer.from(v, 'base64');
   r.post(
     '/rendering/import',
     { config: { access: 'operator' }, bodyLimit: 100 * 1024 * 1024, schema: { body: ImportRendering } },
@@ -258,14 +304,9 @@ export function renderingOperatorRoutes(app: FastifyInstance, s: { rendering: Re
       const body = req.body;
       return s.rendering.importRendering({
         ...body,
-        compositions: body.compositions?.map((c) => ({
+        compositions: body.compositions?.map((c, i) => ({
           ...c,
-          template: {
-            ...c.template,
-            background: b64(c.template.background),
-            mask: b64(c.template.mask),
-            overlay: c.template.overlay ? b64(c.template.overlay) : null,
-          },
+          template: templateInput(c.template, `compositions[${i}].template`),
         })),
       });
     },

@@ -96,6 +96,18 @@ export const ImportPerspective = Strict({
   sceneKeys: Type.Optional(Type.Array(Key, { maxItems: 500 })),
   productReferences: Type.Optional(Type.Array(Ref, { maxItems: 500 })),
 });
+const Hex = Type.String({ pattern: '^#[0-9a-fA-F]{6}$' });
+const Unit = Type.Number({ minimum: 0, maximum: 1 });
+const ImportMaterial = Strict({
+  baseHex: Hex,
+  phoneHex: Hex,
+  transparency: Unit,
+  shading: Unit,
+  highlight: Unit,
+  grain: Unit,
+  ink: Unit,
+  magsafeRing: Type.Boolean(),
+});
 export const ImportComposition = Strict({
   key: Key,
   sceneKey: Key,
@@ -103,17 +115,36 @@ export const ImportComposition = Strict({
   perspectiveKey: Key,
   tokenCost: Type.Integer({ minimum: 0, maximum: 100_000 }),
   available: Type.Optional(Type.Boolean()),
+  /**
+   * One of: `{background, uv, layers, material, backMm}` (UV-mapped), `{generate}` (drawn from the
+   * product), or the old `{background, mask, overlay?, printArea}`. One object with optional parts,
+   * so a mistake in a part is named (a union would only say that no variant matched).
+   */
   template: Strict({
-    background: Base64,
-    mask: Base64,
+    background: Type.Optional(Base64),
+    mask: Type.Optional(Base64),
     overlay: Type.Optional(Nullable(Base64)),
-    printArea: Strict({
-      x: Type.Integer({ minimum: 0 }),
-      y: Type.Integer({ minimum: 0 }),
-      width: Type.Integer({ minimum: 2 }),
-      height: Type.Integer({ minimum: 2 }),
-      rotation: Type.Number({ minimum: -360, maximum: 360 }),
-    }),
+    printArea: Type.Optional(
+      Strict({
+        x: Type.Integer({ minimum: 0 }),
+        y: Type.Integer({ minimum: 0 }),
+        width: Type.Integer({ minimum: 2 }),
+        height: Type.Integer({ minimum: 2 }),
+        rotation: Type.Number({ minimum: -360, maximum: 360 }),
+      }),
+    ),
+    uv: Type.Optional(Base64),
+    layers: Type.Optional(Base64),
+    backMm: Type.Optional(
+      Type.Tuple([Type.Number({ minimum: 1, maximum: 1000 }), Type.Number({ minimum: 1, maximum: 1000 })]),
+    ),
+    material: Type.Optional(ImportMaterial),
+    generate: Type.Optional(
+      Type.Union([
+        Strict({ kind: Type.Literal('front') }),
+        Strict({ kind: Type.Literal('scene'), scene: Key, view: Key }),
+      ]),
+    ),
   }),
 });
 export const ImportRendering = Strict({

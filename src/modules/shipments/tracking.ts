@@ -29,22 +29,42 @@ const HEADLINE: Record<string, string> = {
 const AMS = 'Europe/Amsterdam';
 const amsDate = (d: Date) => d.toLocaleDateString('en-CA', { timeZone: AMS });
 const amsDateTime = (d: Date) =>
-  d.toLocaleString('en-GB', { timeZone: AMS, day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  d.toLocaleString('en-GB', {
+    timeZone: AMS,
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
 
-function progress(status: string | null, primary: string): string {
-  const reached =
-    status === null
-      ? 0
-      : Math.max(
-          0,
-          STEPS.findIndex(([k]) => k === status),
-        );
+/**
+ * How far the parcel got on the happy path. A problem or a return marks the step it was reached
+ * from (out for delivery, say) in red rather than throwing the bar back to "Shipped".
+ */
+function progress(events: TrackingEventRow[], primary: string): string {
+  const status = currentStatus(events);
+  const onPath = events.filter((e) => STEPS.some(([k]) => k === e.status)).at(-1)?.status;
+  const reached = Math.max(
+    0,
+    STEPS.findIndex(([k]) => k === onPath),
+  );
   const trouble = status === 'exception' || status === 'returned';
   const steps = STEPS.map(
     ([, label], i) =>
       `<li class="${i <= reached ? 'done' : ''}${i === reached ? ' current' : ''}"${i === reached ? ' aria-current="step"' : ''}>${label}</li>`,
   ).join('');
   return `<ol class="progress${trouble ? ' trouble' : ''}" id="progress" style="--brand:${primary}">${steps}</ol>`;
+}
+
+/** Black or white text, whichever reads better on the brand colour (WCAG relative luminance). */
+function textOn(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? '#ffffff' : '#1b1b1b';
 }
 
 function history(events: TrackingEventRow[], shipped: Date): string {
@@ -117,15 +137,15 @@ export function renderTrackingPage(p: {
 <title>${escapeHtml(name)} – shipment tracking</title>
 <style>
   body { margin: 0; font-family: system-ui, sans-serif; background: ${secondary}; color: #1b1b1b; }
-  header { background: ${primary}; color: #fff; padding: 1.25rem 1.5rem; display: flex; align-items: center; gap: 1rem; }
+  header { background: ${primary}; color: ${textOn(primary)}; padding: 1.25rem 1.5rem; display: flex; align-items: center; gap: 1rem; }
   header img { max-height: 48px; max-width: 160px; background: #fff; border-radius: 4px; padding: 4px; }
   header h1 { margin: 0; font-size: 1.4rem; }
   main { max-width: 40rem; margin: 1.5rem auto; background: #fff; border-radius: 8px; padding: 1.5rem; border-top: 4px solid ${primary}; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: .5rem 1.5rem; }
   dt { font-weight: 600; }
-  dd { margin: 0; }
+  dd { margin: 0; overflow-wrap: anywhere; }
   footer { max-width: 40rem; margin: 0 auto 2rem; padding: 0 1.5rem; }
-  a { color: ${primary}; }
+  a { color: ${textOn(primary) === '#ffffff' ? primary : '#1b1b1b'}; }
   .progress { list-style: none; display: flex; padding: 0; margin: 1rem 0 1.5rem; counter-reset: step; }
   .progress li { flex: 1; text-align: center; font-size: .8rem; color: #6b6b6b; position: relative; padding-top: 1.6rem; }
   .progress li::before { content: ''; position: absolute; top: .35rem; left: 50%; width: .9rem; height: .9rem; margin-left: -.45rem; border-radius: 50%; background: #d6d6d6; z-index: 1; }
@@ -139,6 +159,14 @@ export function renderTrackingPage(p: {
   .history li { padding: 0 0 1rem 1rem; display: grid; gap: .15rem; }
   .history time { font-size: .8rem; color: #6b6b6b; }
   .history .where, .history .what { font-size: .9rem; }
+  @media (max-width: 42rem) {
+    header { padding: 1rem; }
+    main { margin: 1rem .75rem; padding: 1.25rem 1rem; }
+    footer { padding: 0 1rem; }
+    dl { grid-template-columns: 1fr; gap: .1rem; }
+    dd + dt { margin-top: .5rem; }
+    .progress li { font-size: .72rem; }
+  }
 </style>
 </head>
 <body>
@@ -148,7 +176,7 @@ export function renderTrackingPage(p: {
 </header>
 <main>
   <h2 id="headline">${escapeHtml(HEADLINE[status ?? 'in_transit'])}</h2>
-  ${progress(status, primary)}
+  ${progress(events, primary)}
   <dl>
     <dt>Carrier</dt><dd id="carrier">${escapeHtml(p.shipment.carrier)}</dd>
     <dt>Tracking number</dt><dd id="tracking-number">${escapeHtml(p.shipment.tracking_number)}</dd>

@@ -1,5 +1,7 @@
-import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { type Db, type Executor, type Row, fromDatabase } from './types.ts';
 
@@ -16,6 +18,8 @@ export async function createPglite(options: PgliteOptions): Promise<PGlite> {
   // stay in the process for good. The files are in the OS page cache anyway, so 16 MB costs
   // little speed for ~100 MB less resident memory.
   const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+  if (options.dataDir && !options.loadDataDir && !existsSync(join(options.dataDir, 'PG_VERSION')))
+    await initInChild(options.dataDir, startParams);
   const pg = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, startParams });
   // PGlite creates its files world-writable (0666); the database is the service's alone.
   if (options.dataDir) tighten(options.dataDir);
@@ -66,6 +70,18 @@ export class PgliteDb implements Db {
   async close(): Promise<void> {
     if (!this.pg.closed) await this.pg.close();
   }
+}
+
+/**
+ * Creating a database (PGlite's initdb) takes the process to ~800 MB resident, and much of it stays
+ * (WASM memory only grows); opening an existing one takes ~240 MB. A short-lived child process does
+ * the creation, so the server's own memory never holds it.
+ */
+async function initInChild(dataDir: string, startParams: string[]): Promise<void> {
+  const code = `const { PGlite } = await import(${JSON.stringify(import.meta.resolve('@electric-sql/pglite'))});
+const pg = await PGlite.create({ dataDir: ${JSON.stringify(dataDir)}, startParams: ${JSON.stringify(startParams)} });
+await pg.close();`;
+  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', code], { env: process.env });
 }
 
 /** 0700 for folders and 0600 for files, all the way down. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
+import { MemoryBudget } from '../memory-budget.ts';
 import type { Access } from './auth.ts';
 import { type TSchema, Type } from './schemas.ts';
 import { validatorCompiler } from './validation.ts';
@@ -30,6 +31,14 @@ const tooLarge = (limit: number) =>
 function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
 }
+
+/**
+ * Upload bodies are held whole in memory until answered; together they stay within
+ * `UPLOAD_MEMORY_MB` (default 64: one upload at the 50 MB limit, or many
+ * ordinary ones). A body that does not fit is not read until enough was answered: its sender
+ * waits (TCP back-pressure) instead of the process growing by 50 MB per concurrent upload.
+ */
+export const uploadMemory = new MemoryBudget(64 * 1024 * 1024);
 
 /** Chunks of a body handled before other I/O gets a turn (~0.1 ms each). */
 const YIELD_EVERY_CHUNKS = 4;
@@ -158,7 +167,7 @@ export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T
         }),
       } as FastifySchema,
       // Runs after authentication and rate limiting, before the body is read.
-      onRequest: async (request) => {
+      onRequest: async (request, reply) => {
         const type = mediaType(request.headers['content-type']);
         if (type !== RAW_UPLOAD_TYPE) {
           const got = type ? `, not ${type}` : '; the Content-Type header is missing';
@@ -169,6 +178,15 @@ export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T
         }
         const declared = request.headers['content-length'];
         if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
+        // A chunked body may grow to the limit: it reserves that much.
+        const size = Number(declared);
+        const release = await uploadMemory.acquire(
+          Number.isSafeInteger(size) && size >= 0 ? size : limit,
+          request.principal?.organizationId ?? null,
+        );
+        // Given back once the answer is sent or the connection is gone, whichever comes first.
+        reply.raw.once('close', release);
+        if (request.raw.destroyed) release();
       },
     },
     async (request) => {

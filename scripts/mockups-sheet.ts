@@ -1,0 +1,116 @@
+/**
+ * `npm run mockups:sheet [out.png]`: one PNG grid to look at the mockups all at once. It seeds the
+ * demo catalog in a throw-away data folder, renders every composition of the flagship models (the
+ * straight-on shot in every case type, every 3D scene view) and the demo fixtures with a sample
+ * artwork through the service's own template code, and adds the product pictures (catalog media)
+ * of the flagships. `MOCKUP_SHEET_ALL=1` renders the compositions of every product (slow).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import sharp from 'sharp';
+import { loadConfig } from '../src/config.ts';
+import { startRuntime } from '../src/runtime.ts';
+import { seedDemoOnce } from '../src/seed/demo-keys.ts';
+import { type Generator, generatedTemplate } from '../src/modules/rendering/generated.ts';
+import { type OutputFormat, composeRender } from '../src/modules/rendering/renderer.ts';
+import { flagships } from '../src/modules/rendering/scenes.ts';
+
+const TILE = 240;
+const COLS = 12;
+const out = process.argv[2] ?? 'test-artifacts/mockups-sheet.png';
+
+/** A colourful artwork, transparent at the top so clear cases show the phone through. */
+function sampleArtwork(): Promise<Buffer> {
+  const dots = Array.from(
+    { length: 30 },
+    (_, i) => `<circle cx="${60 + (i % 6) * 156}" cy="${80 + Math.floor(i / 6) * 120}" r="22"/>`,
+  ).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="1800">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ff6f61"/><stop offset="0.5" stop-color="#ffd166"/><stop offset="1" stop-color="#06d6a0"/></linearGradient></defs>
+  <rect y="700" width="900" height="1100" fill="url(#g)"/>
+  <circle cx="450" cy="1120" r="260" fill="#118ab2"/><circle cx="450" cy="1120" r="150" fill="#ffd166"/>
+  <text x="450" y="1620" font-size="150" font-weight="700" text-anchor="middle" font-family="sans-serif" fill="#073b4c">SUMMER</text>
+  <g fill="#ef476f">${dots}</g>
+</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+async function caption(text: string) {
+  const safe = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${TILE}" height="24"><rect width="100%" height="100%" fill="#fff"/><text x="5" y="16" font-size="12" font-family="sans-serif" fill="#333">${safe}</text></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mockup-sheet-'));
+  const s = await startRuntime(loadConfig({ DATA_DIR: dataDir, SECRET_KEY: 'sheet' }), {
+    log: pino({ level: 'silent' }) as never,
+  });
+  await seedDemoOnce(s, dataDir);
+  const art = await sampleArtwork();
+  const keys = flagships().map((d) => d.key);
+  const all = process.env.MOCKUP_SHEET_ALL === '1';
+  const rows = await s.db.query<{
+    product_id: string;
+    name: string;
+    scene: string;
+    perspective: string;
+    generator: Generator | null;
+    width_px: number;
+    height_px: number;
+    format: OutputFormat;
+  }>(
+    `SELECT c.product_id, p.name, sc.import_key AS scene, pe.import_key AS perspective, c.generator,
+            pe.width_px, pe.height_px, pe.format
+       FROM compositions c JOIN products p ON p.id = c.product_id JOIN scenes sc ON sc.id = c.scene_id
+       JOIN perspectives pe ON pe.id = c.perspective_id
+      WHERE $1 OR p.device_key = ANY($2) OR c.import_key LIKE 'demo-%'
+      ORDER BY sc.seq, pe.seq, p.name`,
+    [all, keys],
+  );
+  const shapes = await s.catalog.productShapes(rows.map((r) => r.product_id));
+  const tiles: Array<{ image: Buffer; text: string }> = [];
+  for (const r of rows) {
+    if (!r.generator) continue;
+    const output = { widthPx: r.width_px, heightPx: r.height_px, format: r.format };
+    const t = await generatedTemplate(s.blobs, r.generator, shapes.get(r.product_id), output);
+    const media = (await composeRender({ ...t, output }, art)).media;
+    tiles.push({ image: media, text: `${r.name} · ${r.perspective}` });
+  }
+  const products = await s.db.query<{ id: string; name: string }>(
+    'SELECT id, name FROM products WHERE device_key = ANY($1) ORDER BY name',
+    [keys],
+  );
+  for (const p of products) {
+    const media = await s.db.query<{ blob_key: string; name: string }>(
+      `SELECT blob_key, name FROM product_media WHERE product_id = $1 AND kind <> 'layer' ORDER BY position`,
+      [p.id],
+    );
+    for (const m of media) {
+      const bytes = await s.blobs.get(m.blob_key);
+      if (bytes) tiles.push({ image: bytes, text: `${p.name} · picture ${m.name}` });
+    }
+  }
+  const cell = TILE + 24;
+  const parts = [];
+  for (const [i, t] of tiles.entries()) {
+    const left = (i % COLS) * TILE;
+    const top = Math.floor(i / COLS) * cell;
+    const image = await sharp(t.image).resize(TILE, TILE, { fit: 'contain', background: '#ffffff' }).png().toBuffer();
+    parts.push({ input: image, left, top }, { input: await caption(t.text), left, top: top + TILE });
+  }
+  await sharp({
+    create: { width: COLS * TILE, height: Math.ceil(tiles.length / COLS) * cell, channels: 3, background: '#ffffff' },
+  })
+    .composite(parts)
+    .png({ compressionLevel: 9 })
+    .toFile(out);
+  console.log(`${tiles.length} tiles (${rows.length} compositions) → ${out}`);
+  await s.db.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+await main();
+process.exit(0);

@@ -1,0 +1,154 @@
+import sharp from 'sharp';
+import type { CaseType } from '../catalog/casetypes.ts';
+import type { DeviceGeometry } from '../catalog/devices.ts';
+import { caseOutline, outlinePaths } from '../catalog/geometry.ts';
+import { materialFor, phoneColour } from './materials.ts';
+import type { Template } from './renderer.ts';
+import { uvPng } from './templates.ts';
+
+/**
+ * The straight-on product perspective of one case, drawn from the device's geometry: the back fills
+ * 80 % of a square canvas, the phone's own camera island shows through the case's cut-out, the
+ * shell's edge is shaded like a rounded rim, and leather and wallet shells get their stitching.
+ * Deterministic: the same device and case type give the same bytes (the blob cache relies on it).
+ */
+/** Long edge of a generated template unless the output is larger. */
+export const FRONTAL_EDGE = 1000;
+/** Bump when the drawing changes: generated assets are stored under a key that includes it. */
+export const FRONTAL_VERSION = 1;
+
+const f = (x: number) => Number(x.toFixed(2));
+
+export async function frontalTemplate(
+  device: DeviceGeometry,
+  caseType: CaseType,
+  size: { width: number; height: number },
+): Promise<Pick<Template, 'background' | 'uv' | 'layers' | 'material' | 'backMm'>> {
+  const W = size.width;
+  const H = size.height;
+  const o = caseOutline(device, caseType);
+  const k = Math.min((0.8 * H) / o.heightMm, (0.8 * W) / o.widthMm); // px per mm
+  const bw = o.widthMm * k;
+  const bh = o.heightMm * k;
+  const x0 = f((W - bw) / 2);
+  const y0 = f((H - bh) / 2);
+  const { body, hole } = outlinePaths(o, k);
+  const phone = phoneColour(device);
+  const material = materialFor(caseType, phone);
+  const svg = (inner: string, bg = '#000') =>
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="100%" height="100%" fill="${bg}"/><g transform="translate(${x0} ${y0})">${inner}</g></svg>`,
+    );
+  const grey = (b: Buffer) => sharp(b).greyscale().extractChannel(0).raw().toBuffer();
+
+  // Mask: the back without the camera cut-out.
+  const maskSvg = svg(
+    `<defs><clipPath id="b"><path d="${body}"/></clipPath></defs><path clip-path="url(#b)" fill-rule="evenodd" fill="#fff" d="${body} ${hole}"/>`,
+  );
+  const mask = await grey(maskSvg);
+  // Shading: the rim rolls away from the light (a blurred mask), the light falls from the top left,
+  // and a stitched shell has its seam pressed in.
+  const rim = await sharp(maskSvg)
+    .blur(Math.max(1, 1.6 * k))
+    .greyscale()
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const stitched = caseType.material.finish === 'leather' || caseType.material.book;
+  const seam = stitched ? outlinePaths(o, k, 2.6 * k).body : '';
+  const seamLayer = stitched
+    ? await grey(
+        svg(
+          `<path d="${seam}" fill="none" stroke="#fff" stroke-width="${f(0.45 * k)}" stroke-dasharray="${f(1.6 * k)} ${f(1 * k)}"/>`,
+        ),
+      )
+    : null;
+  // Highlight: a soft diagonal sheen and a bright top-left rim.
+  const shine = await grey(
+    svg(
+      `<defs><clipPath id="b"><path d="${body}"/></clipPath><linearGradient id="s" x1="0" y1="0" x2="1" y2="1">
+        <stop offset="0" stop-color="#fff" stop-opacity="0.05"/><stop offset="0.22" stop-color="#fff" stop-opacity="0.55"/>
+        <stop offset="0.36" stop-color="#fff" stop-opacity="0.05"/><stop offset="0.7" stop-color="#fff" stop-opacity="0"/>
+        <stop offset="0.86" stop-color="#fff" stop-opacity="0.18"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></linearGradient>
+        <filter id="g"><feGaussianBlur stdDeviation="${f(0.5 * k)}"/></filter></defs>
+      <g clip-path="url(#b)"><rect width="${f(bw)}" height="${f(bh)}" fill="url(#s)"/>
+      <path d="${body}" transform="translate(${f(0.7 * k)} ${f(0.7 * k)})" fill="none" stroke="#fff" stroke-opacity="0.8" stroke-width="${f(0.9 * k)}" filter="url(#g)"/></g>`,
+    ),
+  );
+  const layers = Buffer.alloc(W * H * 3);
+  const uv = new Float32Array(W * H * 2);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      const u = (x + 0.5 - x0) / bw;
+      const v = (y + 0.5 - y0) / bh;
+      uv[i * 2] = u;
+      uv[i * 2 + 1] = v;
+      const light = 1 - 0.1 * (u + v) * 0.5;
+      const roll = 0.55 + (0.45 * rim[i]) / 255;
+      const pressed = seamLayer ? 1 - (0.35 * seamLayer[i]) / 255 : 1;
+      layers[i * 3] = mask[i];
+      layers[i * 3 + 1] = Math.round(255 * light * roll * pressed);
+      layers[i * 3 + 2] = shine[i];
+    }
+  }
+  return {
+    background: await background(device, caseType, { W, H, k, x0, y0, body, hole, phone }),
+    uv: await uvPng(W, H, uv),
+    layers: await sharp(layers, { raw: { width: W, height: H, channels: 3 } })
+      .png({ compressionLevel: 9 })
+      .toBuffer(),
+    material,
+    backMm: [o.widthMm, o.heightMm],
+  };
+}
+
+/** Backdrop, the case's soft shadow, its rim, and the phone's camera island inside the cut-out. */
+async function background(
+  device: DeviceGeometry,
+  caseType: CaseType,
+  g: { W: number; H: number; k: number; x0: number; y0: number; body: string; hole: string; phone: string },
+): Promise<Buffer> {
+  const { W, H, k } = g;
+  const S = Math.max(W, H);
+  const c = device.camera;
+  const ix = (caseType.wallMm + c.xMm) * k;
+  const iy = (caseType.wallMm + c.yMm) * k;
+  const lenses = c.lenses
+    .map((l) => {
+      const cx = f(ix + l.xMm * k);
+      const cy = f(iy + l.yMm * k);
+      const r = (l.diameterMm / 2) * k;
+      return `<circle cx="${cx}" cy="${cy}" r="${f(r)}" fill="#2b2e33"/>
+        <circle cx="${cx}" cy="${cy}" r="${f(r * 0.72)}" fill="#0b0c10" stroke="#3b4250" stroke-width="${f(r * 0.08)}"/>
+        <circle cx="${cx}" cy="${cy}" r="${f(r * 0.42)}" fill="#141a2a"/>
+        <circle cx="${f(cx - r * 0.25)}" cy="${f(cy - r * 0.28)}" r="${f(r * 0.12)}" fill="#fff" fill-opacity="0.55"/>`;
+    })
+    .join('');
+  const island =
+    c.shape === 'circle'
+      ? `<circle cx="${f(ix + (c.widthMm / 2) * k)}" cy="${f(iy + (c.heightMm / 2) * k)}" r="${f((c.widthMm / 2) * k)}"`
+      : `<rect x="${f(ix)}" y="${f(iy)}" width="${f(c.widthMm * k)}" height="${f(c.heightMm * k)}" rx="${f(c.cornerRadiusMm * k)}"`;
+  const rim = caseType.material.finish === 'clear' ? '#c9d3da' : caseType.material.baseHex;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
+  <defs>
+    <linearGradient id="bg" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f3f4f6"/><stop offset="1" stop-color="#dfe2e7"/></linearGradient>
+    <filter id="soft" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="${f(4 * k)}"/></filter>
+    <filter id="tight"><feGaussianBlur stdDeviation="${f(0.8 * k)}"/></filter>
+    <clipPath id="h"><path d="${g.hole}"/></clipPath>
+  </defs>
+  <rect width="100%" height="100%" fill="url(#bg)"/>
+  <g transform="translate(${g.x0} ${g.y0})">
+    <path d="${g.body}" transform="translate(${f(2 * k)} ${f(5 * k)})" fill="#000" fill-opacity="0.28" filter="url(#soft)"/>
+    <path d="${g.body}" transform="translate(${f(0.3 * k)} ${f(0.8 * k)})" fill="#000" fill-opacity="0.35" filter="url(#tight)"/>
+    <path d="${g.body}" fill="${rim}"/>
+    <g clip-path="url(#h)">
+      <rect width="${S}" height="${S}" fill="${g.phone}"/>
+      ${island} fill="${g.phone}" stroke="#000" stroke-opacity="0.25" stroke-width="${f(0.5 * k)}"/>
+      ${lenses}
+      <path d="${g.hole}" fill="none" stroke="#000" stroke-opacity="0.45" stroke-width="${f(1.4 * k)}" filter="url(#tight)"/>
+    </g>
+  </g>
+</svg>`;
+  return sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).png({ compressionLevel: 6 }).toBuffer();
+}

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { caseOutline } from '../catalog/geometry.ts';
+import type { ProductShape } from '../catalog/service.ts';
+import type { BlobStore } from '../../platform/storage.ts';
+import { FRONTAL_EDGE, FRONTAL_VERSION, frontalTemplate } from './frontal.ts';
+import { materialFor, phoneColour } from './materials.ts';
+import { RenderInputError, type Template } from './renderer.ts';
+
+/**
+ * Templates the service makes itself from the product's geometry and case type, so hundreds of
+ * products get compositions without hundreds of stored assets:
+ * - `front`: the straight-on perspective, drawn on first use and kept in the blob store;
+ * - `scene`: a 3D scene baked by the asset pipeline (`npm run mockups:assets`), read from
+ *   `assets/mockups/<scene>/<view>/<device>/`; the case type only changes the material.
+ */
+export type Generator = { kind: 'front' } | { kind: 'scene'; scene: string; view: string };
+
+export type TemplateParts = Pick<Template, 'background' | 'uv' | 'layers' | 'material' | 'backMm' | 'cacheKey'>;
+
+/** The committed scene assets (repository root, also from dist/). */
+export const MOCKUP_ASSETS = join(import.meta.dirname, '..', '..', '..', 'assets', 'mockups');
+
+const inFlight = new Map<string, Promise<TemplateParts>>();
+
+export async function generatedTemplate(
+  blobs: BlobStore,
+  g: Generator,
+  shape: ProductShape | undefined,
+  output: { widthPx: number; heightPx: number },
+): Promise<TemplateParts> {
+  if (!shape?.device || !shape.caseType)
+    throw new RenderInputError('the product has no device geometry or case type to draw its mockup from');
+  const { device, caseType } = shape;
+  if (g.kind === 'scene') {
+    const dir = join(MOCKUP_ASSETS, g.scene, g.view, device.key);
+    const file = async (name: string) => {
+      try {
+        return await readFile(join(dir, name));
+      } catch {
+        throw new RenderInputError(`scene asset missing: ${g.scene}/${g.view}/${device.key}/${name}`);
+      }
+    };
+    const meta = JSON.parse((await file('template.json')).toString()) as { backMm: [number, number] };
+    return {
+      background: await file('background.webp'),
+      uv: await file('uv.png'),
+      layers: await file('layers.png'),
+      backMm: meta.backMm,
+      material: materialFor(caseType, phoneColour(device)),
+      cacheKey: `scene:${g.scene}/${g.view}/${device.key}`,
+    };
+  }
+  // Drawn at the output's aspect (long edge FRONTAL_EDGE, or the output's when larger): no crop.
+  const long = Math.max(output.widthPx, output.heightPx);
+  const edge = Math.max(FRONTAL_EDGE, long);
+  const size = {
+    width: Math.round((output.widthPx / long) * edge),
+    height: Math.round((output.heightPx / long) * edge),
+  };
+  const digest = createHash('sha256')
+    .update(JSON.stringify([FRONTAL_VERSION, device, caseType, size]))
+    .digest('hex')
+    .slice(0, 32);
+  const base = `rendering/generated/front/${digest}`;
+  let run = inFlight.get(base);
+  if (!run) {
+    run = (async () => {
+      const keys = ['background', 'uv', 'layers'].map((n) => `${base}/${n}.png`);
+      const stored = await Promise.all(keys.map((k) => blobs.get(k)));
+      const made = stored.every((b) => b !== null) ? null : await frontalTemplate(device, caseType, size);
+      if (made) {
+        await blobs.put(keys[0], made.background);
+        await blobs.put(keys[1], made.uv);
+        await blobs.put(keys[2], made.layers);
+      }
+      return {
+        background: made?.background ?? stored[0]!,
+        uv: made?.uv ?? stored[1]!,
+        layers: made?.layers ?? stored[2]!,
+        // The material and the back size are cheap to compute, so they are not stored.
+        material: materialFor(caseType, phoneColour(device)),
+        backMm: [caseOutline(device, caseType).widthMm, caseOutline(device, caseType).heightMm],
+        cacheKey: base,
+      };
+    })();
+    inFlight.set(base, run);
+    run.finally(() => inFlight.delete(base)).catch(() => {});
+  }
+  return run;
+}

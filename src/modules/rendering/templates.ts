@@ -1,0 +1,147 @@
+import sharp, { type Metadata } from 'sharp';
+import { type PrintArea, RenderInputError, type Template } from './renderer.ts';
+import type { Material } from './warp.ts';
+
+/** Encoders for template layers, and the conversion of the old print-area templates. */
+
+/** u, v (0..1 floats, 2 per pixel) → 16-bit RGB PNG (R = u, G = v, B = 0). */
+export async function uvPng(width: number, height: number, uv: Float32Array): Promise<Buffer> {
+  const data = new Uint16Array(width * height * 3);
+  for (let i = 0, j = 0; i < width * height; i++, j += 2) {
+    data[i * 3] = Math.round(Math.min(1, Math.max(0, uv[j])) * 65535);
+    data[i * 3 + 1] = Math.round(Math.min(1, Math.max(0, uv[j + 1])) * 65535);
+  }
+  return sharp(data, { raw: { width, height, channels: 3 } })
+    .toColourspace('rgb16')
+    .png({ compressionLevel: 9 })
+    .toBuffer();
+}
+
+/** mask, shading, highlight (one byte each per pixel) → one RGB PNG. */
+export async function layersPng(
+  width: number,
+  height: number,
+  mask: Uint8Array,
+  shading: Uint8Array,
+  highlight: Uint8Array,
+) {
+  const data = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < width * height; i++) {
+    data[i * 3] = mask[i];
+    data[i * 3 + 1] = shading[i];
+    data[i * 3 + 2] = highlight[i];
+  }
+  return sharp(data, { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 9 })
+    .toBuffer();
+}
+
+/** White shell, opaque ink: what the old templates meant. */
+export const PLAIN_MATERIAL: Material = {
+  baseHex: '#ffffff',
+  phoneHex: '#ffffff',
+  transparency: 0,
+  shading: 1,
+  highlight: 1,
+  grain: 0,
+  ink: 1,
+  magsafeRing: false,
+};
+
+export interface LegacyTemplate {
+  background: Buffer;
+  mask: Buffer;
+  overlay: Buffer | null;
+  printArea: PrintArea;
+}
+
+const grey = async (what: string, input: Buffer, w: number, h: number, channels: 1 | 4) => {
+  try {
+    const img = sharp(input).resize(w, h, { fit: 'fill' });
+    const out = channels === 1 ? img.flatten({ background: '#000' }).greyscale().extractChannel(0) : img.ensureAlpha();
+    return await out.raw().toBuffer();
+  } catch (err) {
+    throw new RenderInputError(`template ${what} does not decode: ${(err as Error).message}`);
+  }
+};
+
+/**
+ * An old template (a rectangle rotated about its centre, a mask over it and an "over" overlay) as
+ * UV map and layers, so every composition goes through the one warp. The overlay's dark parts
+ * become shading (multiply by 1 - alpha), its light parts highlight (screen by alpha).
+ */
+export async function fromPrintArea(
+  t: LegacyTemplate,
+): Promise<Pick<Template, 'background' | 'uv' | 'layers' | 'material' | 'backMm'>> {
+  let bg: Metadata;
+  try {
+    bg = await sharp(t.background).metadata();
+  } catch (err) {
+    throw new RenderInputError(`template background does not decode: ${(err as Error).message}`);
+  }
+  const W = bg.width!;
+  const H = bg.height!;
+  const a = t.printArea;
+  const mask = await grey('mask', t.mask, a.width, a.height, 1);
+  const overlay = t.overlay ? await grey('overlay', t.overlay, a.width, a.height, 4) : null;
+  const uv = new Float32Array(W * H * 2);
+  const m = new Uint8Array(W * H);
+  const sh = new Uint8Array(W * H).fill(255);
+  const hl = new Uint8Array(W * H);
+  const rad = (-a.rotation * Math.PI) / 180;
+  const cos = Math.cos(rad);
+  const sin = Math.sin(rad);
+  const cx = a.x + a.width / 2;
+  const cy = a.y + a.height / 2;
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const dx = x + 0.5 - cx;
+      const dy = y + 0.5 - cy;
+      const u = (dx * cos - dy * sin) / a.width + 0.5;
+      const v = (dx * sin + dy * cos) / a.height + 0.5;
+      const i = y * W + x;
+      uv[i * 2] = u;
+      uv[i * 2 + 1] = v;
+      if (u < 0 || u >= 1 || v < 0 || v >= 1) continue;
+      const s = Math.floor(v * a.height) * a.width + Math.floor(u * a.width);
+      m[i] = mask[s];
+      if (overlay) {
+        const alpha = overlay[s * 4 + 3] / 255;
+        const lum = (overlay[s * 4] + overlay[s * 4 + 1] + overlay[s * 4 + 2]) / 3 / 255;
+        sh[i] = Math.round(255 * (1 - alpha * (1 - lum)));
+        hl[i] = lum > 0.5 ? Math.round(255 * alpha * lum) : 0;
+      }
+    }
+  }
+  return {
+    background: t.background,
+    uv: await uvPng(W, H, uv),
+    layers: await layersPng(W, H, m, sh, hl),
+    material: PLAIN_MATERIAL,
+    backMm: [a.width, a.height],
+  };
+}
+
+/** The bounding box of a w×h rectangle rotated by `deg`. */
+function rotatedSize(w: number, h: number, deg: number): { w: number; h: number } {
+  const r = (deg * Math.PI) / 180;
+  const c = Math.abs(Math.cos(r));
+  const s = Math.abs(Math.sin(r));
+  return { w: Math.round(w * c + h * s), h: Math.round(w * s + h * c) };
+}
+
+/** Checks old-style geometry against a background size; the import calls it so a bad template never lands. */
+export function checkPrintArea(area: PrintArea, bg: { width: number; height: number }): string | null {
+  if (![area.x, area.y, area.width, area.height].every(Number.isInteger))
+    return 'print area position and size must be whole pixels';
+  if (area.width < 2 || area.height < 2) return 'print area must be at least 2x2 pixels';
+  if (!Number.isFinite(area.rotation) || Math.abs(area.rotation) > 360)
+    return 'rotation must be between -360 and 360 degrees';
+  const r = rotatedSize(area.width, area.height, area.rotation);
+  const left = Math.round(area.x + area.width / 2 - r.w / 2);
+  const top = Math.round(area.y + area.height / 2 - r.h / 2);
+  if (left < 0 || top < 0 || left + r.w + 1 > bg.width || top + r.h + 1 > bg.height) {
+    return `print area (rotated) must lie inside the ${bg.width}x${bg.height} background`;
+  }
+  return null;
+}

@@ -1,0 +1,258 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The per-pixel half of a mockup: every output pixel looks up where on the artwork it lies (the UV
+ * map), samples the artwork there bilinearly, lays it over the case material, multiplies the
+ * shading, screens the highlight and blends the result over the background through the mask.
+ * Everything else (decoding, resizing, encoding) is libvips' work; this is the part sharp cannot do.
+ */
+
+/** How a case surface looks. Numbers are 0..1 unless said otherwise. */
+export interface Material {
+  /** Colour where no artwork covers the shell, #rrggbb. */
+  baseHex: string;
+  /** Colour of the phone under the shell, #rrggbb; shows through as much as `transparency`. */
+  phoneHex: string;
+  transparency: number;
+  /** How strongly the shading layer darkens (1: as baked). */
+  shading: number;
+  /** How strongly the highlight layer brightens: gloss high, matte low. */
+  highlight: number;
+  /** Leather grain depth; 0 for smooth shells. */
+  grain: number;
+  /** Opacity of the printed ink (a clear shell's ink is a little translucent). */
+  ink: number;
+  /** A MagSafe ring faintly visible under transparent parts of the artwork. */
+  magsafeRing: boolean;
+}
+
+/** One warp job: all pixel buffers share memory with the caller (no copy into the worker). */
+export interface WarpJob {
+  width: number;
+  height: number;
+  /** RGB, width*height*3; also receives the result. */
+  out: Uint8Array;
+  /** RGB background, width*height*3. */
+  background: Uint8Array;
+  /** u, v per pixel as 0..65535 (u left→right, v top→bottom of the case back). */
+  uv: Uint16Array;
+  /** mask, shading, highlight per pixel (3 bytes). */
+  layers: Uint8Array;
+  /** RGBA artwork already fitted to the case back. */
+  art: Uint8Array;
+  artWidth: number;
+  artHeight: number;
+  /** Case back size in mm (for the MagSafe ring and the grain scale). */
+  backMm: [number, number];
+  /** Greyscale grain texture, grainSize², tiled over the back. */
+  grainTex: Uint8Array;
+  grainSize: number;
+  /** [baseR, baseG, baseB, transparency-mixed] and the numbers of Material, flattened. */
+  params: Float64Array;
+}
+
+export function hexRgb(hex: string): [number, number, number] {
+  const n = Number.parseInt(hex.replace('#', '').slice(0, 6), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+/** Material → the kernel's flat parameter array. */
+export function materialParams(m: Material): Float64Array {
+  const base = hexRgb(m.baseHex);
+  const phone = hexRgb(m.phoneHex);
+  const t = Math.min(1, Math.max(0, m.transparency));
+  const mix = base.map((b, i) => b * (1 - t) + phone[i] * t);
+  return Float64Array.from([mix[0], mix[1], mix[2], m.shading, m.highlight, m.grain, m.ink, m.magsafeRing ? 1 : 0]);
+}
+
+/**
+ * The kernel. Self-contained on purpose (no closures, no imports, no inner functions): its source
+ * text is what the worker threads run.
+ */
+export function warpKernel(j: WarpJob): void {
+  const { width, height, out, background: bg, uv, layers, art, artWidth: aw, artHeight: ah, params: p } = j;
+  const baseR = p[0];
+  const baseG = p[1];
+  const baseB = p[2];
+  const shadingK = p[3];
+  const highlightK = p[4];
+  const grainK = p[5];
+  const ink = p[6];
+  const ring = p[7] > 0;
+  const gs = j.grainSize;
+  const grain = j.grainTex;
+  const wMm = j.backMm[0];
+  const hMm = j.backMm[1];
+  const ringR = Math.min(wMm, hMm) * 0.3;
+  const n = width * height;
+  for (let i = 0; i < n; i++) {
+    const o = i * 3;
+    const m = layers[o];
+    if (m === 0) {
+      out[o] = bg[o];
+      out[o + 1] = bg[o + 1];
+      out[o + 2] = bg[o + 2];
+      continue;
+    }
+    const u = uv[i * 2] / 65535;
+    const v = uv[i * 2 + 1] / 65535;
+    // Bilinear sample of the artwork at (u, v); coordinates clamp at the edges.
+    let x = u * aw - 0.5;
+    let y = v * ah - 0.5;
+    if (x < 0) x = 0;
+    if (y < 0) y = 0;
+    if (x > aw - 1) x = aw - 1;
+    if (y > ah - 1) y = ah - 1;
+    const x0 = x | 0;
+    const y0 = y | 0;
+    const x1 = x0 + 1 < aw ? x0 + 1 : x0;
+    const y1 = y0 + 1 < ah ? y0 + 1 : y0;
+    const fx = x - x0;
+    const fy = y - y0;
+    const a00 = (y0 * aw + x0) * 4;
+    const a10 = (y0 * aw + x1) * 4;
+    const a01 = (y1 * aw + x0) * 4;
+    const a11 = (y1 * aw + x1) * 4;
+    const w00 = (1 - fx) * (1 - fy);
+    const w10 = fx * (1 - fy);
+    const w01 = (1 - fx) * fy;
+    const w11 = fx * fy;
+    // Premultiplied, so a transparent pixel's colour does not bleed into its neighbours.
+    const aa00 = art[a00 + 3] * w00;
+    const aa10 = art[a10 + 3] * w10;
+    const aa01 = art[a01 + 3] * w01;
+    const aa11 = art[a11 + 3] * w11;
+    const alpha = (aa00 + aa10 + aa01 + aa11) / 255;
+    let r = 0;
+    let g = 0;
+    let b = 0;
+    if (alpha > 0) {
+      r = (art[a00] * aa00 + art[a10] * aa10 + art[a01] * aa01 + art[a11] * aa11) / 255;
+      g = (art[a00 + 1] * aa00 + art[a10 + 1] * aa10 + art[a01 + 1] * aa01 + art[a11 + 1] * aa11) / 255;
+      b = (art[a00 + 2] * aa00 + art[a10 + 2] * aa10 + art[a01 + 2] * aa01 + art[a11 + 2] * aa11) / 255;
+    }
+    // Ink over the shell material; what shows of the shell is its base (with the phone behind it).
+    const cover = alpha * ink;
+    let sr = baseR;
+    let sg = baseG;
+    let sb = baseB;
+    if (ring) {
+      const d = Math.hypot((u - 0.5) * wMm, (v - 0.5) * hMm) - ringR;
+      if (d > -1.5 && d < 1.5) {
+        sr *= 0.82;
+        sg *= 0.82;
+        sb *= 0.82;
+      }
+    }
+    r = r + sr * (1 - cover);
+    g = g + sg * (1 - cover);
+    b = b + sb * (1 - cover);
+    if (grainK > 0) {
+      const gx = ((u * wMm * 6) | 0) % gs;
+      const gy = ((v * hMm * 6) | 0) % gs;
+      const k = 1 - grainK + (grainK * grain[gy * gs + gx]) / 160;
+      r *= k;
+      g *= k;
+      b *= k;
+    }
+    const sh = 1 - shadingK + (shadingK * layers[o + 1]) / 255;
+    const hl = (highlightK * layers[o + 2]) / 255;
+    r = r * sh;
+    g = g * sh;
+    b = b * sh;
+    // Screen: 1 - (1 - c)(1 - h).
+    r = 255 - (255 - r) * (1 - hl);
+    g = 255 - (255 - g) * (1 - hl);
+    b = 255 - (255 - b) * (1 - hl);
+    const mk = m / 255;
+    const rr = bg[o] + (r - bg[o]) * mk;
+    const gg = bg[o + 1] + (g - bg[o + 1]) * mk;
+    const bb = bg[o + 2] + (b - bg[o + 2]) * mk;
+    out[o] = rr > 255 ? 255 : rr < 0 ? 0 : rr + 0.5;
+    out[o + 1] = gg > 255 ? 255 : gg < 0 ? 0 : gg + 0.5;
+    out[o + 2] = bb > 255 ? 255 : bb < 0 ? 0 : bb + 0.5;
+  }
+}
+
+// esbuild (tsx) may wrap named functions in __name(); the worker defines it as a no-op.
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+var __name = (f) => f;
+const warpKernel = ${warpKernel.toString()};
+parentPort.on('message', (msg) => {
+  try { warpKernel(msg.job); parentPort.postMessage({ id: msg.id }); }
+  catch (err) { parentPort.postMessage({ id: msg.id, error: String(err && err.stack || err) }); }
+});`;
+
+interface Pending {
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * A small pool of worker threads running the kernel, so a render's per-pixel loop never holds the
+ * event loop. Buffers are SharedArrayBuffer views: posting them costs nothing.
+ */
+class WarpPool {
+  private workers: Array<{ w: Worker; busy: number }> = [];
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+  constructor(private size: number) {}
+
+  private spawn() {
+    const w = new Worker(WORKER_SOURCE, { eval: true });
+    const slot = { w, busy: 0 };
+    w.on('message', (msg: { id: number; error?: string }) => {
+      slot.busy--;
+      if (slot.busy === 0) w.unref();
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (!p) return;
+      if (msg.error) p.reject(new Error(msg.error));
+      else p.resolve();
+    });
+    w.on('error', (err) => {
+      // A crashed worker takes its jobs with it; the next call starts a fresh one.
+      this.workers = this.workers.filter((s) => s !== slot);
+      for (const [id, p] of this.pending) {
+        p.reject(err);
+        this.pending.delete(id);
+      }
+    });
+    // Idle threads must not keep the process alive (busy ones must: a render is waiting on them).
+    w.unref();
+    this.workers.push(slot);
+    return slot;
+  }
+
+  run(job: WarpJob): Promise<void> {
+    let slot = this.workers.find((s) => s.busy === 0);
+    if (!slot) slot = this.workers.length < this.size ? this.spawn() : this.workers.sort((a, b) => a.busy - b.busy)[0];
+    slot.busy++;
+    slot.w.ref();
+    const id = this.nextId++;
+    const target = slot;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      target.w.postMessage({ id, job });
+    });
+  }
+}
+
+const pool = new WarpPool(Math.max(1, Math.min(2, availableParallelism())));
+
+/** Buffers handed to `runWarp` must live in shared memory; this allocates them. */
+export function sharedBytes(length: number): Uint8Array {
+  return new Uint8Array(new SharedArrayBuffer(length));
+}
+export function sharedCopy(src: Uint8Array): Uint8Array {
+  const b = sharedBytes(src.length);
+  b.set(src);
+  return b;
+}
+
+/** Runs the kernel on a worker thread. */
+export function runWarp(job: WarpJob): Promise<void> {
+  return pool.run(job);
+}

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import sharp from 'sharp';
+import { CASE_TYPES, CASE_TYPE_KEYS } from '../../src/modules/catalog/casetypes.ts';
+import { loadDevices } from '../../src/modules/catalog/devices.ts';
+import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
+import { phoneColour } from '../../src/modules/rendering/materials.ts';
+import { RenderInputError, type Template, artworkFit, composeRender } from '../../src/modules/rendering/renderer.ts';
+import { PLAIN_MATERIAL, layersPng, uvPng } from '../../src/modules/rendering/templates.ts';
+import { hexRgb } from '../../src/modules/rendering/warp.ts';
+import { near, pixel } from './helpers.ts';
+
+const W = 200;
+const H = 100;
+
+/** A template whose UV map is `fn(x, y)` everywhere and whose mask covers x in [50, 150). */
+async function template(
+  fn: (x: number, y: number) => [number, number],
+  over: Partial<Template> = {},
+): Promise<Template> {
+  const uv = new Float32Array(W * H * 2);
+  const mask = new Uint8Array(W * H);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const [u, v] = fn(x, y);
+      uv[(y * W + x) * 2] = u;
+      uv[(y * W + x) * 2 + 1] = v;
+      mask[y * W + x] = x >= 50 && x < 150 ? 255 : 0;
+    }
+  return {
+    background: await sharp({ create: { width: W, height: H, channels: 3, background: '#000000' } })
+      .png()
+      .toBuffer(),
+    uv: await uvPng(W, H, uv),
+    layers: await layersPng(W, H, mask, new Uint8Array(W * H).fill(255), new Uint8Array(W * H)),
+    material: PLAIN_MATERIAL,
+    backMm: [100, 100],
+    output: { widthPx: W, heightPx: H, format: 'png' },
+    ...over,
+  };
+}
+
+/** Four quadrants: red top-left, green top-right, blue bottom-left, white bottom-right. */
+const quadrants = () =>
+  sharp({ create: { width: 100, height: 100, channels: 3, background: '#ffffff' } })
+    .composite([
+      { input: { create: { width: 50, height: 50, channels: 3, background: '#ff0000' } }, left: 0, top: 0 },
+      { input: { create: { width: 50, height: 50, channels: 3, background: '#00ff00' } }, left: 50, top: 0 },
+      { input: { create: { width: 50, height: 50, channels: 3, background: '#0000ff' } }, left: 0, top: 50 },
+    ])
+    .png()
+    .toBuffer();
+
+const stats = async (img: Buffer, region: { left: number; top: number; width: number; height: number }) => {
+  const s = await sharp(await sharp(img).extract(region).png().toBuffer()).stats();
+  return { mean: s.channels.slice(0, 3).map((c) => c.mean), stdev: s.channels[0].stdev, max: s.channels[0].max };
+};
+
+describe('the compositor (UV map, layers, material)', () => {
+  it('places each artwork pixel where the UV map says, and keeps the background outside the mask', async () => {
+    // A constant UV: every masked pixel shows the artwork at (0.75, 0.25), the green quadrant.
+    const out = await composeRender(await template(() => [0.75, 0.25]), await quadrants());
+    assert.ok(near(await pixel(out.media, 100, 50), [0, 255, 0], 3));
+    assert.ok(near(await pixel(out.media, 20, 50), [0, 0, 0], 3), 'outside the mask: the background');
+    // A mirrored map: the left of the print shows the artwork's right half.
+    const mirrored = await composeRender(await template((x, y) => [1 - (x - 50) / 100, y / 100]), await quadrants());
+    assert.ok(near(await pixel(mirrored.media, 60, 20), [0, 255, 0], 3), 'top left shows the top-right quadrant');
+    assert.ok(near(await pixel(mirrored.media, 140, 80), [0, 0, 255], 3), 'bottom right shows the bottom-left one');
+  });
+
+  it('multiplies the shading and screens the highlight', async () => {
+    const base = await template(() => [0.25, 0.75]);
+    const mask = new Uint8Array(W * H).fill(255);
+    const half = new Uint8Array(W * H).fill(128);
+    const shaded = await composeRender(
+      { ...base, layers: await layersPng(W, H, mask, half, new Uint8Array(W * H)) },
+      await quadrants(),
+    );
+    assert.ok(near(await pixel(shaded.media, 100, 50), [0, 0, 128], 3), 'blue at half light');
+    const lit = await composeRender({ ...base, layers: await layersPng(W, H, mask, mask, half) }, await quadrants());
+    assert.ok(near(await pixel(lit.media, 100, 50), [128, 128, 255], 3), 'blue screened with 50 % white');
+  });
+
+  it('gives each case type its own look: phone colour through clear, grain on leather, shine on gloss', async () => {
+    const device = loadDevices().find((d) => d.key === 'iphone-17-pro')!;
+    // A transparent artwork: what shows is the case material itself.
+    const clearArt = await sharp({
+      create: { width: 50, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .png()
+      .toBuffer();
+    const looks: Record<string, Awaited<ReturnType<typeof stats>>> = {};
+    for (const type of CASE_TYPE_KEYS) {
+      const t = await frontalTemplate(device, CASE_TYPES[type], { width: 400, height: 400 });
+      const out = await composeRender({ ...t, output: { widthPx: 400, heightPx: 400, format: 'png' } }, clearArt);
+      // A patch in the lower middle of the back, away from the camera and the rim.
+      looks[type] = await stats(out.media, { left: 180, top: 250, width: 40, height: 40 });
+    }
+    const phone = hexRgb(phoneColour(device));
+    const dist = (a: number[], b: number[]) => Math.hypot(...a.map((v, i) => v - b[i]));
+    assert.ok(
+      dist(looks.clear.mean, phone) < dist(looks.tough.mean, phone),
+      'the clear case is closer to the phone colour',
+    );
+    for (const [a, b] of [
+      ['clear', 'tough'],
+      ['tough', 'leather'],
+      ['magsafe', 'tough'],
+      ['leather', 'wallet'],
+    ])
+      assert.ok(dist(looks[a].mean, looks[b].mean) > 20, `${a} and ${b} look different`);
+    assert.ok(looks.leather.stdev > looks.tough.stdev + 2, 'leather has grain');
+  });
+
+  it('writes WebP, JPEG and PNG up to 2000 px and refuses larger outputs', async () => {
+    const t = await template(() => [0.5, 0.5]);
+    for (const format of ['webp', 'jpeg', 'png'] as const) {
+      const out = await composeRender({ ...t, output: { widthPx: 2000, heightPx: 1000, format } }, await quadrants());
+      const meta = await sharp(out.media).metadata();
+      assert.deepEqual([meta.format, meta.width, meta.height], [format, 2000, 1000]);
+      assert.equal((await sharp(out.thumbnail).metadata()).width, 256);
+    }
+    await assert.rejects(
+      composeRender({ ...t, output: { widthPx: 2001, heightPx: 100, format: 'png' } }, await quadrants()),
+      RenderInputError,
+    );
+  });
+
+  it('renders odd artwork sensibly: 1x1, tiny, extreme aspect, transparent, 16-bit grey', async () => {
+    const t = await template((x, y) => [(x - 50) / 100, y / 100]);
+    const odd = {
+      onePixel: await sharp({ create: { width: 1, height: 1, channels: 3, background: '#ff8800' } })
+        .png()
+        .toBuffer(),
+      tiny: await quadrants().then((b) => sharp(b).resize(8, 8, { kernel: 'nearest' }).png().toBuffer()),
+      banner: await sharp({ create: { width: 1000, height: 100, channels: 3, background: '#00ff00' } })
+        .png()
+        .toBuffer(),
+      grey16: await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } })
+        .greyscale()
+        .toColourspace('grey16')
+        .png()
+        .toBuffer(),
+    };
+    assert.ok(near(await pixel((await composeRender(t, odd.onePixel)).media, 100, 50), [255, 136, 0], 3));
+    // Tiny artwork is enlarged with nearest-neighbour: the quadrants keep hard edges.
+    const tiny = (await composeRender(t, odd.tiny)).media;
+    assert.ok(near(await pixel(tiny, 97, 25), [255, 0, 0], 3), `crisp red: ${await pixel(tiny, 97, 25)}`);
+    assert.ok(near(await pixel(tiny, 103, 25), [0, 255, 0], 3), `crisp green: ${await pixel(tiny, 103, 25)}`);
+    assert.equal(artworkFit({ width: 8, height: 8 }, [100, 100], 100).kernel, 'nearest');
+    // A 10:1 banner is fitted whole across the middle; above it the white case shows.
+    const banner = (await composeRender(t, odd.banner)).media;
+    assert.ok(near(await pixel(banner, 100, 50), [0, 255, 0], 3), 'the banner');
+    assert.ok(near(await pixel(banner, 100, 20), [255, 255, 255], 3), 'the case above it');
+    assert.equal(artworkFit({ width: 4000, height: 20 }, [100, 100], 100).fit, 'contain');
+    assert.equal(artworkFit({ width: 150, height: 100 }, [100, 100], 100).fit, 'cover');
+    assert.ok(near(await pixel((await composeRender(t, odd.grey16)).media, 100, 50), [128, 128, 128], 4));
+  });
+});

@@ -82,7 +82,7 @@ export async function buildShippingLabel(input: ShipmentDocInput, at: Date): Pro
   const orders = input.orders.map((o) => o.code).join(', ');
   const kg = (input.shipment.weightGrams / 1000).toFixed(2);
   doc.text(
-    `Shipment ${input.shipment.reference}   ·   ${input.shipment.shippedAt.toISOString().slice(0, 10)}   ·   ${kg} kg`,
+    `Shipment ${input.shipment.reference} · ${input.shipment.shippedAt.toISOString().slice(0, 10)} · ${kg} kg`,
     m,
     y + 2 * MM,
     { width: inner, lineBreak: false, ellipsis: true },

@@ -264,7 +264,7 @@ describe('dashboard sign-in, sessions and lockout', () => {
 
   it('keeps partners out of the console and operators out of the partner pages', async () => {
     const partner = await signedIn(t);
-    for (const url of ['/console', '/console/catalog', '/console/jobs', '/console/fulfilment', '/console/claims']) {
+    for (const url of ['/console', '/console/catalog', '/console/jobs', '/console/production', '/console/claims']) {
       const res = await partner.get(url);
       assert.equal(res.statusCode, 403, url);
       assert.match(res.body, /operator console is for the service/);

@@ -170,24 +170,26 @@ describe('operator console, operator user API and partner test helpers', () => {
     assert.match(textOf((await op.get('/console/catalog?q=zzzz-nothing')).body), /No product matches/);
   });
 
-  it('runs the fulfilment queue: start production, then ship with carrier and tracking', async () => {
+  it('runs the fulfilment queue on the Production page: start production, then ship with carrier and tracking', async () => {
     const order = await createOrder(t, orderBody(t, await uploadImage(t), { dropshipMinimalShippingLevel: 'tracked' }));
-    assert.ok((await op.get('/console/fulfilment')).body.includes(order));
+    const old = await op.get('/console/fulfilment');
+    assert.equal(old.statusCode, 301, 'the older Fulfilment page sends bookmarks to the Production page');
+    assert.equal(old.headers.location, '/console/production');
+    assert.ok((await op.get('/console/production')).body.includes(order));
     assert.equal(
-      (await opSubmit('/console/fulfilment/start-production', { orderReference: order }, '/console/fulfilment'))
-        .statusCode,
+      (await opSubmit('/console/production/start', { orderReference: order }, '/console/production')).statusCode,
       303,
     );
-    const again = await opSubmit(
-      '/console/fulfilment/start-production',
-      { orderReference: order },
-      '/console/fulfilment',
-    );
+    const again = await opSubmit('/console/production/start', { orderReference: order }, '/console/production');
     assert.equal(again.statusCode, 409);
+    assert.equal(
+      (await opSubmit('/console/production/produced', { orderReference: order }, '/console/production')).statusCode,
+      303,
+    );
     const shipped = await opSubmit(
-      '/console/fulfilment/ship',
+      '/console/production/ship',
       { orderReference: order, carrier: 'PostNL', trackingNumber: '3STEST123' },
-      '/console/fulfilment',
+      '/console/production',
     );
     assert.equal(shipped.statusCode, 303, shipped.body);
     const o = (await call(t, 'GET', `/v2/orders/${order}`)).data.order;
@@ -199,7 +201,7 @@ describe('operator console, operator user API and partner test helpers', () => {
     assert.match(detail.body, new RegExp(`href="${s.trackingUrl.replace(/[.?]/g, '\\$&')}"`));
     assert.match(textOf(detail.body), /PostNL 3STEST123/);
     assert.equal(
-      (await opSubmit('/console/fulfilment/ship', { orderReference: 'Order_nope' }, '/console/fulfilment')).statusCode,
+      (await opSubmit('/console/production/ship', { orderReference: 'Order_nope' }, '/console/production')).statusCode,
       400,
     );
   });
@@ -369,7 +371,7 @@ describe('operator console, operator user API and partner test helpers', () => {
     for (const url of [
       '/console',
       '/console/catalog',
-      '/console/fulfilment',
+      '/console/production',
       '/console/claims',
       '/console/jobs',
       `/console/organizations/${t.seed.organizations[0].reference}`,

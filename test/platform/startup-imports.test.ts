@@ -49,6 +49,9 @@ describe('what a started server has loaded', () => {
     assert.ok(!loaded(atStart, '@scalar/fastify-api-reference'), 'the reference UI is not loaded at start');
     assert.ok(!loaded(atStart, '@aws-sdk/client-s3'), 'the S3 SDK is not loaded with local blobs');
     assert.ok(!loaded(atStart, 'ioredis'), 'the Redis client is not loaded without REDIS_URL');
+    // PDF building (labels, slips, print files, invoices) happens in jobs and downloads, not at start.
+    assert.ok(!loaded(atStart, 'pdfkit'), 'pdfkit is not loaded at start');
+    assert.ok(!loaded(atStart, 'bwip-js'), 'the barcode writer is not loaded at start');
     assert.ok(loaded(afterDocs, '@scalar/fastify-api-reference'), 'the first /docs request loads it');
   });
 });

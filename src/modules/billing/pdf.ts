@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { useUnicodeFonts } from '../../platform/pdf-fonts.ts';
 import type { InvoiceRow } from './repo.ts';
 import { SELLER } from './vat.ts';
 
@@ -30,6 +31,7 @@ export function invoicePdf(inv: InvoiceRow, correctsNumber: string | null): Prom
     margin: 50,
     info: { Title: `${title} ${inv.number}`, Author: SELLER.name, CreationDate: inv.issued_at },
   });
+  useUnicodeFonts(doc);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {

@@ -3,7 +3,6 @@ import { ApiError, badRequest, conflict, mustFind } from '../../platform/errors.
 import { type Keyset, type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { BillingDeps } from './deps.ts';
-import { invoicePdf } from './pdf.ts';
 import {
   type BillingAccountRow,
   type EntryKind,
@@ -289,7 +288,7 @@ export function billingService(deps: BillingDeps) {
     async invoicePdf(orgId: string | null, ref: string): Promise<{ number: string; pdf: Buffer }> {
       const row = mustFind(isReference('Invoice', ref) ? await repo.invoice(db, orgId, ref) : null, 'Invoice', ref);
       const corrects = row.corrects_invoice_id ? await repo.invoice(db, null, row.corrects_invoice_id) : null;
-      return { number: row.number, pdf: await invoicePdf(row, corrects?.number ?? null) };
+      return { number: row.number, pdf: await (await import('./pdf.ts')).invoicePdf(row, corrects?.number ?? null) };
     },
     issueInvoice,
     /**

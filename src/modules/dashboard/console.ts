@@ -3,7 +3,7 @@ import { badRequest, notFound, mustFind } from '../../platform/errors.ts';
 import { jobsRepo } from '../../platform/jobs/queue.ts';
 import { STATUSES as PRODUCT_STATUSES } from '../catalog/schemas.ts';
 import { claimView, decisionForm, decisionFrom, lineContexts } from './claim-views.ts';
-import { integer, text, value } from './forms.ts';
+import { integer, text } from './forms.ts';
 import {
   type Html,
   badge,
@@ -23,7 +23,6 @@ import { productPictureSvg, sendPicture } from './product-picture.ts';
 import { sendMedia } from '../catalog/routes.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
-const OPEN = ['pending', 'preorder', 'in_production'] as const;
 /** The fields of the operator's product view this page uses. */
 interface Product {
   reference: string;
@@ -32,7 +31,7 @@ interface Product {
   availableQuantity: number;
 }
 
-/** Operator console: catalog lifecycle and stock, fulfilment, claims review and failed jobs. */
+/** Operator console: catalog lifecycle and stock, fulfilment, claims review and failed jobs (fulfilment is the Production page). */
 export function consolePages(r: DashRouter): void {
   const { s } = r;
   const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
@@ -151,63 +150,9 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
     catalogPage,
   );
 
-  const fulfilmentPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
-    const orgs = await allOrgs();
-    const rows: Html[] = [];
-    for (const org of orgs) {
-      for (const status of OPEN) {
-        const { orders } = await s.orders.list(org.reference, { limit: 100, status });
-        for (const o of orders) {
-          rows.push(html`<tr><td>${o.legacyOrderCode}<br><span class="help">${shortRef(o.reference)}</span></td><td>${org.name}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</td><td>${fmtDate(o.created)}</td>
-<td>${
-            o.status.code === 'in_production'
-              ? form(
-                  '/console/fulfilment/ship',
-                  ctx.page.csrf,
-                  html`<input type="hidden" name="orderReference" value="${o.reference}"><div class="filters">${o.shippingLevel === 'basic' ? '' : html`${field({ label: 'Carrier', name: 'carrier', maxlength: 50 })}${field({ label: 'Tracking number', name: 'trackingNumber', maxlength: 100 })}`}<button type="submit">Ship</button></div>`,
-                  { label: `Ship ${o.legacyOrderCode}` },
-                )
-              : buttonForm('/console/fulfilment/start-production', ctx.page.csrf, 'Start production', {
-                  hidden: { orderReference: o.reference },
-                })
-          }</td></tr>`);
-        }
-      }
-    }
-    return page(
-      ctx.page,
-      'Fulfilment queue',
-      html`<p>Orders waiting for production or shipping, across all organizations. Basic-level shipments carry no carrier or tracking number.</p>
-${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], rows, { caption: 'Open orders', empty: 'Nothing to produce or ship. New orders appear here as soon as partners place them.' })}`,
-      { error: opts.error, notice: opts.notice },
-    );
-  };
-  r.page('/console/fulfilment', 'operator', fulfilmentPage);
-  r.action(
-    '/console/fulfilment/start-production',
-    'operator',
-    async (req) => {
-      const ref = value(req.body, 'orderReference') ?? '';
-      await s.orders.startProduction(null, ref);
-      return { redirect: '/console/fulfilment', notice: `Order ${ref} is in production.` };
-    },
-    fulfilmentPage,
-  );
-  r.action(
-    '/console/fulfilment/ship',
-    'operator',
-    async (req) => {
-      const ref = value(req.body, 'orderReference') ?? '';
-      const carrier = text(req.body, 'carrier', 'Carrier', { max: 50 });
-      const trackingNumber = text(req.body, 'trackingNumber', 'Tracking number', { max: 100 });
-      const sh = await s.shipments.ship(
-        null,
-        { orderReferences: [ref], ...(carrier ? { carrier } : {}), ...(trackingNumber ? { trackingNumber } : {}) },
-        'form',
-      );
-      return { redirect: '/console/fulfilment', notice: `Order ${ref} shipped as ${sh.reference}.` };
-    },
-    fulfilmentPage,
+  // The older Fulfilment page became the Production page: old bookmarks land there.
+  r.app.get('/console/fulfilment', { config: { access: 'public' } }, async (_req, reply) =>
+    reply.code(301).header('location', '/console/production').send(),
   );
 
   /** Claims are looked up within their organization, which the path names, so scoping stays explicit. */
@@ -238,7 +183,7 @@ ${table(['Order', 'Organization', 'Status', 'Shipping', 'Created', 'Action'], ro
       `Claim of ${organization.name}`,
       html`<p><a href="/console/claims">All claims</a></p>${claimView(
         c,
-        (o) => `/console/fulfilment#${o}`,
+        (o) => `/console/production#${o}`,
         await lineContexts(s, organization.reference, c, {
           image: (x) => `/console/organizations/${organization.reference}/images/${x}/thumbnail`,
           render: (x) => `/console/organizations/${organization.reference}/renders/${x}/thumbnail`,

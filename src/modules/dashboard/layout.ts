@@ -30,7 +30,6 @@ const CONSOLE_NAV: Array<[string, string]> = [
   ['/console/catalog', 'Catalog'],
   ['/console/stock', 'Stock'],
   ['/console/billing', 'Billing'],
-  ['/console/fulfilment', 'Fulfilment'],
   ['/console/production', 'Production'],
   ['/console/claims', 'Claims'],
   ['/console/jobs', 'Jobs'],
@@ -64,7 +63,7 @@ export function page(
 <title>${title} · ${ctx.area === 'console' ? 'Operator console' : 'Partner dashboard'}</title>
 <link rel="stylesheet" href="/dashboard/assets/app.css"><script src="/dashboard/assets/app.js" defer></script></head>
 <body class="${ctx.area}"><a class="skip" href="#main">Skip to content</a>
-${ctx.env === 'test' ? html`<div class="env-banner" role="note">Test environment: orders are not produced and nothing is charged.</div>` : ''}
+${ctx.env === 'test' ? html`<section class="env-banner" aria-label="Environment">Test environment: orders are not produced and nothing is charged.</section>` : ''}
 <header class="top"><div class="brand-name">${ctx.area === 'console' ? 'Operator console' : 'Partner dashboard'}</div>${ctx.area === 'public' ? '' : html`<button type="button" class="menu-toggle" aria-controls="main-nav" aria-expanded="false" hidden>Menu</button>`}${who}</header>
 ${nav(ctx)}
 <main id="main" tabindex="-1"><h1>${title}</h1>

@@ -1,5 +1,6 @@
 import type { Address } from '../shipping/address.ts';
-import { MM, inkOn, printable } from './pdf.ts';
+import { printable } from '../../platform/pdf-fonts.ts';
+import { MM, inkOn } from './ink.ts';
 
 /** Everything a shipment's label and packing slip print, gathered by the job before drawing. */
 export interface ShipmentDocInput {

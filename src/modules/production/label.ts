@@ -7,7 +7,9 @@ import {
   drawBarcode,
   returnLines,
 } from './documents.ts';
-import { MM, code128Svg, finish, newDocument, printable } from './pdf.ts';
+import { printable } from '../../platform/pdf-fonts.ts';
+import { MM } from './ink.ts';
+import { code128Svg, finish, newDocument } from './pdf.ts';
 
 /** A 4x6 in (100 x 150 mm) thermal shipping label: brand, return address, service, destination, barcode. */
 export async function buildShippingLabel(input: ShipmentDocInput, at: Date): Promise<Buffer> {
@@ -54,11 +56,11 @@ export async function buildShippingLabel(input: ShipmentDocInput, at: Date): Pro
     .fontSize(7)
     .text('SHIP TO', m, y + 3 * MM);
   const to = addressLines(input.destination);
-  // The largest type (14 pt down to 8) in which the whole address fits its 40 mm: never cut off.
+  // The largest type (14 pt down to 6) in which the whole address fits its 40 mm: never cut off.
   const box = { width: inner - 3 * MM, lineGap: 1 };
   let size = 14;
   doc.font('Helvetica-Bold');
-  while (size > 8 && doc.fontSize(size).heightOfString(to.join('\n'), box) > 40 * MM) size -= 0.5;
+  while (size > 6 && doc.fontSize(size).heightOfString(to.join('\n'), box) > 40 * MM) size -= 0.5;
   doc.fontSize(size).text(to.join('\n'), m + 3 * MM, y + 8 * MM, box);
 
   y = 96 * MM;
@@ -80,7 +82,7 @@ export async function buildShippingLabel(input: ShipmentDocInput, at: Date): Pro
   const orders = input.orders.map((o) => o.code).join(', ');
   const kg = (input.shipment.weightGrams / 1000).toFixed(2);
   doc.text(
-    `Shipment ${input.shipment.reference}   ·   ${input.shipment.shippedAt.toISOString().slice(0, 10)}   ·   ${kg} kg`,
+    `Shipment ${input.shipment.reference} · ${input.shipment.shippedAt.toISOString().slice(0, 10)} · ${kg} kg`,
     m,
     y + 2 * MM,
     { width: inner, lineBreak: false, ellipsis: true },

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { type CaseOutline, outlinePaths } from '../catalog/geometry.ts';
-import { MM, finish, newDocument } from './pdf.ts';
+import { MM } from './ink.ts';
+import { finish, newDocument } from './pdf.ts';
 
 /** The spot colour RIP software (VersaWorks, Caldera, Onyx) cuts along instead of printing. */
 export const CUT_SPOT = 'CutContour';

@@ -7,7 +7,9 @@ import {
   drawBarcode,
   returnLines,
 } from './documents.ts';
-import { MM, code128Svg, finish, inkOn, newDocument, printable } from './pdf.ts';
+import { printable } from '../../platform/pdf-fonts.ts';
+import { MM, inkOn } from './ink.ts';
+import { code128Svg, finish, newDocument } from './pdf.ts';
 
 /**
  * The A4 packing slip in the parcel: the brand's head, where it goes and where returns go, what is

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,13 @@ import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 // The decoder's WebAssembly from node_modules: by default it would be fetched from a CDN.
 const wasm = createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm');
 prepareZXingModule({ overrides: { wasmBinary: readFileSync(wasm).buffer as ArrayBuffer }, fireImmediately: true });
+
+/**
+ * CI installs poppler-utils; a fresh machine may not have it. Tests that read PDFs back skip (or leave out just
+ * their PDF checks) with this message rather than fail for a reason that is not the code's.
+ */
+export const popplerMissing: false | string =
+  spawnSync('pdftotext', ['-v']).error === undefined ? false : 'poppler-utils is not installed: PDF checks skipped';
 
 /** Runs a poppler tool on the PDF in a scratch folder; `out` names a file it writes there. */
 function poppler<T>(pdf: Buffer, run: (file: string, dir: string) => T): T {

@@ -63,7 +63,7 @@ describe('dashboard in a real browser', { skip }, () => {
       viewport: WIDTHS.desktop,
     });
     page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(30_000);
     // A first visit draws product pictures on demand; on a loaded CI machine that can take longer.
     page.setDefaultNavigationTimeout(60_000);
   });

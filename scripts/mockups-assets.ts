@@ -27,7 +27,7 @@ const VIEWS = {
   right: { name: 'Angled from the right', elevation: 40, azimuth: 32, distance: 2.9 },
 };
 /** Exposure: the linear level the scene's surroundings are brought to (light scenes brighter). */
-const EXPOSURE: Record<string, number> = { studio: 0.42, desk: 0.3, marble: 0.5 };
+const EXPOSURE: Record<string, number> = { studio: 0.5, desk: 0.3, marble: 0.5 };
 const SCENES: Array<Omit<BakedScene, 'views' | 'devices'>> = [
   {
     key: 'studio',

@@ -83,16 +83,10 @@ async function main() {
     'SELECT id, name FROM products WHERE device_key = ANY($1) ORDER BY name',
     [keys],
   );
-  for (const p of products) {
-    const media = await s.db.query<{ blob_key: string; name: string }>(
-      `SELECT blob_key, name FROM product_media WHERE product_id = $1 AND kind <> 'layer' ORDER BY position`,
-      [p.id],
-    );
-    for (const m of media) {
-      const bytes = await s.blobs.get(m.blob_key);
-      if (bytes) tiles.push({ image: bytes, text: `${p.name} · picture ${m.name}` });
-    }
-  }
+  // The catalog's own pictures (drawn on first use), so the sheet shows what the shop gets.
+  for (const p of products)
+    for (const pic of await s.catalog.productPictures(p.id))
+      tiles.push({ image: pic.bytes, text: `${p.name} · picture ${pic.view}` });
   const cell = TILE + 24;
   const parts = [];
   for (const [i, t] of tiles.entries()) {

@@ -20,7 +20,10 @@ def reset():
     s.cycles.use_denoising = False
     s.cycles.use_adaptive_sampling = True
     s.cycles.max_bounces = 3
-    s.cycles.adaptive_threshold = 0.05
+    s.cycles.adaptive_threshold = 0.03
+    # No denoiser in Debian's Blender: clamp the indirect fireflies and blur glossy paths instead.
+    s.cycles.sample_clamp_indirect = 2.0
+    s.cycles.blur_glossy = 1.0
     s.render.resolution_x = job['size']
     s.render.resolution_y = job['size']
     s.render.resolution_percentage = 100
@@ -152,46 +155,85 @@ def floor_material(kind):
     m = bpy.data.materials.new('floor'); m.use_nodes = True
     nt = m.node_tree; b = nt.nodes['Principled BSDF']
     tc = nt.nodes.new('ShaderNodeTexCoord')
+    # Contact shadow: ambient occlusion darkens the floor where the case and props touch it.
+    ao = nt.nodes.new('ShaderNodeAmbientOcclusion'); ao.inputs['Distance'].default_value = 0.012
+    ao.samples = 8
+    def base(color_socket):
+        mix = nt.nodes.new('ShaderNodeMixRGB'); mix.blend_type = 'MULTIPLY'
+        mix.inputs[0].default_value = 0.7
+        nt.links.new(color_socket, mix.inputs[1]); nt.links.new(ao.outputs['AO'], mix.inputs[2])
+        nt.links.new(mix.outputs[0], b.inputs['Base Color'])
     if kind == 'studio':
-        b.inputs['Base Color'].default_value = (0.45, 0.47, 0.52, 1)
-        b.inputs['Roughness'].default_value = 0.9
+        # A paper sweep: a soft gradient from the lit front to a cooler, darker back.
+        sep = nt.nodes.new('ShaderNodeSeparateXYZ'); nt.links.new(tc.outputs['Object'], sep.inputs[0])
+        r = nt.nodes.new('ShaderNodeMapRange'); nt.links.new(sep.outputs['Y'], r.inputs[0])
+        r.inputs['From Min'].default_value = -0.14; r.inputs['From Max'].default_value = 0.2
+        ramp = nt.nodes.new('ShaderNodeValToRGB')
+        ramp.color_ramp.elements[0].color = (0.78, 0.77, 0.75, 1)
+        ramp.color_ramp.elements[1].color = (0.42, 0.45, 0.5, 1)
+        nt.links.new(r.outputs[0], ramp.inputs[0])
+        base(ramp.outputs[0])
+        b.inputs['Roughness'].default_value = 0.85
         return m
     if kind == 'desk':
         # Oak: stretched noise rings with a fine fibre noise on top.
-        mp = nt.nodes.new('ShaderNodeMapping'); mp.inputs['Scale'].default_value = (0.6, 6, 1)
+        # Bands about 1.5 cm apart across the board, stretched along it, so the grain reads at
+        # the case's scale (a 16 cm phone spans ten of them); fine fibres darken between them.
+        mp = nt.nodes.new('ShaderNodeMapping'); mp.inputs['Scale'].default_value = (26, 2.2, 1)
         nt.links.new(tc.outputs['Object'], mp.inputs[0])
-        wave = nt.nodes.new('ShaderNodeTexWave'); wave.wave_type = 'BANDS'
-        wave.inputs['Scale'].default_value = 2.5; wave.inputs['Distortion'].default_value = 3
-        wave.inputs['Detail'].default_value = 4
+        wave = nt.nodes.new('ShaderNodeTexWave'); wave.wave_type = 'BANDS'; wave.wave_profile = 'SAW'
+        wave.inputs['Scale'].default_value = 2.5; wave.inputs['Distortion'].default_value = 4
+        wave.inputs['Detail'].default_value = 3; wave.inputs['Detail Scale'].default_value = 1.5
         nt.links.new(mp.outputs[0], wave.inputs['Vector'])
+        fib = nt.nodes.new('ShaderNodeMapping'); fib.inputs['Scale'].default_value = (400, 8, 1)
+        nt.links.new(tc.outputs['Object'], fib.inputs[0])
+        noise = nt.nodes.new('ShaderNodeTexNoise'); noise.inputs['Scale'].default_value = 1
+        noise.inputs['Detail'].default_value = 2
+        nt.links.new(fib.outputs[0], noise.inputs['Vector'])
+        mixf = nt.nodes.new('ShaderNodeMath'); mixf.operation = 'MULTIPLY_ADD'
+        mixf.inputs[1].default_value = 0.8; nt.links.new(wave.outputs['Fac'], mixf.inputs[0])
+        fmul = nt.nodes.new('ShaderNodeMath'); fmul.operation = 'MULTIPLY'; fmul.inputs[1].default_value = 0.25
+        nt.links.new(noise.outputs['Fac'], fmul.inputs[0]); nt.links.new(fmul.outputs[0], mixf.inputs[2])
         ramp = nt.nodes.new('ShaderNodeValToRGB')
-        ramp.color_ramp.elements[0].color = (0.20, 0.09, 0.035, 1)
-        ramp.color_ramp.elements[1].color = (0.42, 0.22, 0.10, 1)
-        nt.links.new(wave.outputs['Fac'], ramp.inputs[0])
-        nt.links.new(ramp.outputs[0], b.inputs['Base Color'])
-        b.inputs['Roughness'].default_value = 0.45
+        ramp.color_ramp.elements[0].color = (0.16, 0.075, 0.03, 1)
+        ramp.color_ramp.elements[1].color = (0.50, 0.29, 0.14, 1)
+        nt.links.new(mixf.outputs[0], ramp.inputs[0])
+        base(ramp.outputs[0])
+        b.inputs['Roughness'].default_value = 0.4
         return m
     # Marble: white with grey veins from distorted waves.
-    noise = nt.nodes.new('ShaderNodeTexNoise'); noise.inputs['Scale'].default_value = 4
-    noise.inputs['Detail'].default_value = 6
+    # Veins a few cm apart (the view is about 25 cm wide): thin dark lines where the distorted
+    # wave is near zero, a softer grey cloud around them.
+    noise = nt.nodes.new('ShaderNodeTexNoise'); noise.inputs['Scale'].default_value = 9
+    noise.inputs['Detail'].default_value = 8; noise.inputs['Roughness'].default_value = 0.6
     nt.links.new(tc.outputs['Object'], noise.inputs['Vector'])
-    wave = nt.nodes.new('ShaderNodeTexWave'); wave.inputs['Scale'].default_value = 1.6
-    wave.inputs['Distortion'].default_value = 9; wave.inputs['Detail'].default_value = 4
+    wave = nt.nodes.new('ShaderNodeTexWave'); wave.inputs['Scale'].default_value = 5
+    wave.inputs['Distortion'].default_value = 14; wave.inputs['Detail'].default_value = 6
     nt.links.new(noise.outputs['Color'], wave.inputs['Vector'])
     ramp = nt.nodes.new('ShaderNodeValToRGB')
-    ramp.color_ramp.elements[0].position = 0.0; ramp.color_ramp.elements[0].color = (0.22, 0.23, 0.25, 1)
-    ramp.color_ramp.elements[1].position = 0.42; ramp.color_ramp.elements[1].color = (0.9, 0.9, 0.88, 1)
+    ramp.color_ramp.elements[0].position = 0.0; ramp.color_ramp.elements[0].color = (0.18, 0.19, 0.21, 1)
+    ramp.color_ramp.elements[1].position = 0.1; ramp.color_ramp.elements[1].color = (0.93, 0.93, 0.91, 1)
+    mid = ramp.color_ramp.elements.new(0.04); mid.color = (0.55, 0.56, 0.58, 1)
     nt.links.new(wave.outputs['Fac'], ramp.inputs[0])
-    nt.links.new(ramp.outputs[0], b.inputs['Base Color'])
+    base(ramp.outputs[0])
     b.inputs['Roughness'].default_value = 0.2
     return m
 
 
 def props(kind):
     if kind == 'studio':
-        # A seamless sweep behind the case.
-        bpy.ops.mesh.primitive_plane_add(size=2, location=(0, 0.45, 0.3), rotation=(math.radians(90), 0, 0))
-        bpy.context.active_object.data.materials.append(bpy.data.materials['floor'])
+        # The floor curves up into the back wall (a seamless sweep, radius 25 cm, 30 cm behind).
+        prof = [(y / 10, 0.0) for y in range(-10, 4)]
+        prof += [(0.3 + 0.25 * math.sin(math.radians(a)), 0.25 - 0.25 * math.cos(math.radians(a))) for a in range(0, 91, 6)]
+        prof += [(0.55, 0.25 + z / 10) for z in range(1, 8)]
+        verts = [(x, y, z) for x in (-1, 1) for (y, z) in prof]
+        n = len(prof)
+        faces = [(i, i + 1, n + i + 1, n + i) for i in range(n - 1)]
+        me = bpy.data.meshes.new('sweep'); me.from_pydata(verts, [], faces)
+        for p in me.polygons:
+            p.use_smooth = True
+        ob = bpy.data.objects.new('sweep', me); bpy.context.scene.collection.objects.link(ob)
+        me.materials.append(bpy.data.materials['floor'])
         bpy.ops.mesh.primitive_uv_sphere_add(radius=0.03, location=(0.13, 0.09, 0.03))
         bpy.context.active_object.data.materials.append(mat('ball', srgb('#e8b4a0'), rough=0.6))
         bpy.ops.mesh.primitive_cylinder_add(radius=0.035, depth=0.05, location=(-0.14, 0.12, 0.025), vertices=64)
@@ -222,7 +264,7 @@ def lights(kind):
     w.use_nodes = True
     w.node_tree.nodes['Background'].inputs['Color'].default_value = (0.55, 0.56, 0.6, 1) if kind == 'studio' else (0.5, 0.48, 0.44, 1)
     w.node_tree.nodes['Background'].inputs['Strength'].default_value = 0.2
-    key = bpy.data.lights.new('key', 'AREA'); key.size = 0.25
+    key = bpy.data.lights.new('key', 'AREA'); key.size = 0.18
     key.energy = 22 if kind != 'desk' else 26
     if kind == 'desk':
         key.color = (1.0, 0.9, 0.78)
@@ -284,8 +326,9 @@ for scene in job['scenes']:
             out_dir = os.path.join(out_root, scene['key'], view['key'], d['key'])
             s = reset()
             fm = floor_material(scene['key'])
-            bpy.ops.mesh.primitive_plane_add(size=2, location=(0, 0, 0))
-            bpy.context.active_object.data.materials.append(fm)
+            if scene['key'] != 'studio':  # the studio's sweep is its floor
+                bpy.ops.mesh.primitive_plane_add(size=2, location=(0, 0, 0))
+                bpy.context.active_object.data.materials.append(fm)
             case, W, H, D = build_case(d, job['caseType'])
             props(scene['key'])
             lights(scene['key'])

@@ -329,6 +329,11 @@ describe('dashboard in a real browser', { skip }, () => {
     assert.match(full, /^Order_\w{26}$/);
     assert.ok((await page.locator('main').innerText()).includes(full), 'the whole reference is in the text');
     await copy.click();
+    // The label changes once the clipboard write (a promise) settles, not at the click itself.
+    await page
+      .locator('main button.copy', { hasText: /Copied|Order_/ })
+      .first()
+      .waitFor();
     assert.match(await copy.innerText(), /Copied|Order_/);
     await page.goto(`${base}/dashboard/webhooks`);
     await page.locator('main table a[href^="/dashboard/webhooks/Webhookendpoint_"]').first().click();

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,19 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { OPERATOR_TOKEN, type TestApp, createTestApp } from '../support/app.ts';
 import { products } from '../orders/helpers.ts';
 
-const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
-
-async function podctl(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  const [code] = (await once(child, 'close')) as [number];
-  return { code, stdout, stderr };
-}
+import { podctl } from '../support/podctl.ts';
 
 describe('podctl: stock, ledger, integrators', () => {
   let t: TestApp;

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,20 +7,7 @@ import { Command } from 'commander';
 import { EXAMPLES, addExamples, commandPath } from '../../src/cli/examples.ts';
 import { OPERATOR_TOKEN, type TestApp, createTestApp, operator } from '../support/app.ts';
 
-const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
-
-/** podctl as an operator runs it, in its own process (not waited for synchronously: the server is here). */
-async function podctl(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  const [code] = (await once(child, 'close')) as [number];
-  return { code, stdout, stderr };
-}
+import { podctl } from '../support/podctl.ts';
 
 describe('podctl', () => {
   let t: TestApp;

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,19 +7,7 @@ import { createOrder, orderBody, startProduction, uploadImage } from '../orders/
 import { OPERATOR_TOKEN, type TestApp, createTestApp, operator } from '../support/app.ts';
 import { pdfText, popplerMissing } from '../support/pdf-tools.ts';
 
-const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
-
-async function podctl(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  const [code] = (await once(child, 'close')) as [number];
-  return { code, stdout, stderr };
-}
+import { podctl } from '../support/podctl.ts';
 
 describe('podctl production', () => {
   let t: TestApp;

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,19 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { DAY, SHIPPED, at, shippedOrder } from '../claims/helpers.ts';
 import { OPERATOR_TOKEN, type TestApp, call, createTestApp } from '../support/app.ts';
 
-const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
-
-async function podctl(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  const [code] = (await once(child, 'close')) as [number];
-  return { code, stdout, stderr };
-}
+import { podctl } from '../support/podctl.ts';
 
 describe('podctl shipments tracking-events', () => {
   let t: TestApp;

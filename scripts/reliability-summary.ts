@@ -6,6 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
+// @ts-expect-error plain JavaScript build script without declarations
+import { ensureBuilt } from './build.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const SUITE = join(ROOT, 'test', 'reliability');
@@ -73,6 +75,8 @@ function summary(): void {
 
 if (process.argv.includes('--run')) {
   rmSync(FIGURES, { force: true });
+  // The suite's servers run the compiled build: build it once here, not inside a timed test.
+  ensureBuilt();
   const list = files(SUITE);
   process.stdout.write(`Running ${list.length} reliability files: ${list.map((f) => relative(ROOT, f)).join(', ')}\n`);
   const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...list], {

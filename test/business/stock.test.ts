@@ -43,6 +43,27 @@ describe('stock moves with orders', () => {
   });
   after(() => t.close());
 
+  it('an order keeps the product views cached and still shows the stock it left', async () => {
+    await setStock(20);
+    assert.equal(await available(), 20);
+    // Count the product-view loads (views with media) the next requests cause.
+    const seen: string[] = [];
+    const query = t.db.query.bind(t.db);
+    t.db.query = ((sql: string, params?: unknown[]) => {
+      seen.push(sql);
+      return query(sql, params);
+    }) as typeof t.db.query;
+    try {
+      await createOrder(t, protectorOrder(t, 4));
+      assert.equal(await available(), 16);
+      await createOrder(t, protectorOrder(t, 1));
+      assert.equal(await available(), 15);
+    } finally {
+      t.db.query = query;
+    }
+    assert.equal(seen.filter((q) => q.includes('FROM product_media')).length, 0, 'views were loaded again');
+  });
+
   it('reserves at creation, releases on cancel, takes the shelf on shipping', async () => {
     await setStock(10, 12);
     const order = await createOrder(t, protectorOrder(t, 3));

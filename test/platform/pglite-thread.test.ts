@@ -32,6 +32,30 @@ describe('the embedded database on its worker thread', () => {
     assert.equal(row.p, 'param');
   });
 
+  it('keeps statements prepared: a table changed under one, a failed one, more texts than the cache holds', async () => {
+    await db.exec('CREATE TABLE shapes (id int PRIMARY KEY)');
+    await db.query('INSERT INTO shapes VALUES ($1)', [1]);
+    const all = 'SELECT * FROM shapes WHERE id = $1';
+    assert.deepEqual(await db.query(all, [1]), [{ id: 1 }]);
+    // A migration adds a column: the prepared `SELECT *` fails once, then is prepared anew.
+    await db.exec("ALTER TABLE shapes ADD COLUMN label text NOT NULL DEFAULT 'x'");
+    const first = await db.query(all, [1]).then(
+      (rows) => rows,
+      (err: unknown) => err,
+    );
+    if (!Array.isArray(first)) assert.equal(pgErrorCode(first), '0A000');
+    assert.deepEqual(await db.query(all, [1]), [{ id: 1, label: 'x' }]);
+    // A statement that never prepared (syntax error) stays an error and leaves nothing behind.
+    await assert.rejects(db.query('SELEC nothing'), (e: unknown) => isFromDatabase(e));
+    await assert.rejects(db.query('SELEC nothing'), (e: unknown) => isFromDatabase(e));
+    // Optional parameters answer right with and without their value (custom plans per run).
+    const optional = 'SELECT count(*)::int AS n FROM shapes WHERE ($1::int IS NULL OR id = $1)';
+    for (let i = 0; i < 8; i++) assert.equal((await db.query(optional, [i % 2 ? null : 2]))[0].n, i % 2 ? 1 : 0);
+    // Past the cache's size the least recently used statements are closed; every text still runs.
+    for (let i = 0; i < 2100; i++) assert.equal((await db.query(`SELECT ${i}::int + $1::int AS n`, [1]))[0].n, i + 1);
+    assert.deepEqual(await db.query(all, [1]), [{ id: 1, label: 'x' }]);
+  });
+
   it('sends every kind of parameter the service uses, the same statement again from its cached types', async () => {
     await db.exec('CREATE TABLE params (id text PRIMARY KEY, doc jsonb, at timestamptz, raw bytea, n int, ok boolean)');
     const at = new Date('2026-11-24T12:00:00.000Z');

@@ -137,6 +137,11 @@ export const catalogReads = {
       media: media.map((m) => ({ ...m, modified_at: new Date(m.modified_at) })),
     }));
   },
+  /** An item's stock figure for the product views (null: no such item). */
+  async itemQuantity(ex: Executor, itemId: string): Promise<number | null> {
+    const rows = await ex.query<{ q: number }>('SELECT logical_quantity AS q FROM items WHERE id = $1', [itemId]);
+    return rows[0]?.q ?? null;
+  },
   async allProducts(ex: Executor, orgId: string): Promise<ProductView[]> {
     return ex.query<ProductView>(`${PRODUCT_VIEW} WHERE ${VISIBLE} ORDER BY p.seq`, [orgId]);
   },

@@ -4,7 +4,7 @@ import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference } from '../../platform/ids.ts';
 import { catalogAdmin } from './admin.ts';
 import type { CatalogDeps } from './deps.ts';
-import { CATALOG_TOPIC, type ProductChange, type ProductChangeListener } from './events.ts';
+import { CATALOG_TOPIC, STOCK_TOPIC, type ProductChange, type ProductChangeListener } from './events.ts';
 import {
   type ItemRow,
   type MediaRow,
@@ -193,7 +193,13 @@ export function catalogService(deps: CatalogDeps) {
     return c.full;
   };
   const cache = new ReadCache<Cached>({ maxEntries: 20_000, maxAgeMs: 60_000 });
-  deps.changes.on(CATALOG_TOPIC, () => cache.clear());
+  // Stock figures by item, apart from the views: an order drops these, not the views.
+  const stockFigures = new ReadCache<number>({ maxEntries: 20_000, maxAgeMs: 60_000 });
+  deps.changes.on(CATALOG_TOPIC, () => {
+    cache.clear();
+    stockFigures.clear();
+  });
+  deps.changes.on(STOCK_TOPIC, () => stockFigures.clear());
   const loadProducts = async (ids: string[]) =>
     new Map(
       (await reads.productsWithMedia(db, ids)).map((p): [string, Cached] => [
@@ -207,9 +213,19 @@ export function catalogService(deps: CatalogDeps) {
     const found = fresh ? await loadProducts(ids) : await cache.getMany(ids, loadProducts);
     return [...found.values()].filter((c) => isVisibleTo(orgId, c.view));
   }
+  /** The detail with its live stock: the cached view's figure may be older than the last order. */
+  async function withStock(c: Cached, fresh: boolean) {
+    const [detail, quantity] = await Promise.all([
+      full(c),
+      fresh
+        ? c.view.logical_quantity
+        : stockFigures.getOne(c.view.item_id, () => reads.itemQuantity(db, c.view.item_id)),
+    ]);
+    return { ...detail, availableQuantity: Math.max(0, quantity ?? c.view.logical_quantity) };
+  }
   async function productDetail(orgId: string, ref: string, fresh: boolean) {
     const [found] = await visibleProducts(orgId, [ref], fresh);
-    return full(mustFind(found, 'Product', ref));
+    return withStock(mustFind(found, 'Product', ref), fresh);
   }
 
   const stock = stockMovements(deps);
@@ -227,7 +243,7 @@ export function catalogService(deps: CatalogDeps) {
     /** The product as GET shows it, or null when the organization cannot see it. */
     findProduct: async (orgId: string, ref: string) => {
       const [found] = await visibleProducts(orgId, [ref]);
-      return found ? full(found) : null;
+      return found ? withStock(found, false) : null;
     },
     /**
      * Read past the cache: the change job may run on a node that has not yet heard of the change

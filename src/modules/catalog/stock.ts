@@ -3,7 +3,7 @@ import { ApiError, badRequest, mustFind } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
 import { type Keyset, type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import type { CatalogDeps } from './deps.ts';
-import { CATALOG_TOPIC, PRODUCT_CHANGED_JOB, type ProductChange } from './events.ts';
+import { PRODUCT_CHANGED_JOB, STOCK_TOPIC, type ProductChange } from './events.ts';
 import { type ItemRow, catalogWrites as w } from './repo.ts';
 import { type MovementKind, type MovementRow, stockRepo as repo } from './stock-repo.ts';
 
@@ -99,9 +99,9 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
         await enqueue(tx, clock, PRODUCT_CHANGED_JOB, change);
       }
     }
-    // availableQuantity is read from cached product views: every node drops them on commit.
-    await deps.changes.announce(tx, CATALOG_TOPIC);
-    deps.changes.changed(CATALOG_TOPIC);
+    // Every node drops its cached stock figures (availableQuantity) on commit.
+    await deps.changes.announce(tx, STOCK_TOPIC);
+    deps.changes.changed(STOCK_TOPIC);
     return [...items.values()];
   }
 

@@ -120,7 +120,7 @@ describe('partner order page', () => {
       );
       assert.match(text, /Status: in production Webhook \S+ succeeded 1 attempt/);
       assert.match(text, /Callback to the store, attempt 1 HTTP 503 the callback URL answered HTTP 503 · \d+ ms/);
-      assert.match(text, /Callback to the store retrying next attempt after 1 failed attempt/);
+      assert.match(text, /Callback to the store retrying next attempt; 1 attempt failed so far/);
 
       // Each retry is a step of its own; the last one got through.
       t.clock.advance(300_000);

@@ -58,7 +58,7 @@ describe('order timeline data', () => {
       'Updated',
       'Callback to the store, attempt 1 HTTP 500 the callback URL answered HTTP 500 · 41 ms',
       'Callback to the store, attempt 2 no answer timed out after 10000 ms · 42 ms',
-      'Callback to the store retrying next attempt after 2 failed attempts',
+      'Callback to the store retrying next attempt; 2 attempts failed so far',
     ]);
   });
 

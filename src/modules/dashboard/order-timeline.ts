@@ -69,7 +69,7 @@ function attemptSteps(attempts: CallbackAttempt[]): TimelineStep[] {
       at: a.at,
       tone: ok ? 'ok' : 'bad',
       what: html`Callback to the store, attempt ${a.attempt} ${badge(outcome, ok ? 'ok' : 'bad')}`,
-      detail: html`<span class="help">${a.error ? `${a.error} · ` : ''}${a.duration_ms} ms</span>`,
+      detail: html`<div class="help">${a.error ? `${a.error} · ` : ''}${a.duration_ms} ms</div>`,
     };
   });
 }
@@ -89,21 +89,21 @@ function callbackJobSteps(jobs: CallbackJobs, attempts: CallbackAttempt[]): Time
         at: j.run_at,
         tone: 'warn',
         what: html`Callback to the store ${badge(j.attempts ? 'retrying' : 'queued', 'warn')}`,
-        detail: html`<span class="help">${j.attempts ? `next attempt after ${plural(j.attempts, 'failed attempt')}` : 'not sent yet'}${lastError}</span>`,
+        detail: html`<div class="help">${j.attempts ? `next attempt; ${plural(j.attempts, 'attempt')} failed so far` : 'not sent yet'}${lastError}</div>`,
       });
     else if (j.status === 'dead')
       steps.push({
         at: j.updated_at,
         tone: 'bad',
         what: html`Callback to the store ${badge('given up', 'bad')}`,
-        detail: hasRows ? undefined : html`<span class="help">${plural(j.attempts, 'attempt')}${lastError}</span>`,
+        detail: hasRows ? undefined : html`<div class="help">${plural(j.attempts, 'attempt')}${lastError}</div>`,
       });
     else if (j.status === 'succeeded' && !hasRows)
       steps.push({
         at: j.updated_at,
         tone: 'ok',
         what: html`Callback to the store ${badge('delivered', 'ok')}`,
-        detail: html`<span class="help">${plural(j.attempts, 'attempt')}</span>`,
+        detail: html`<div class="help">${plural(j.attempts, 'attempt')}</div>`,
       });
   }
   return steps;

@@ -9,6 +9,8 @@ CREATE TABLE callback_attempts (
   job_id bigint NOT NULL,
   attempt integer NOT NULL,
   at timestamptz NOT NULL,
+  -- `not_sent`: the store had no callback URL any more when the job ran (nothing was called).
+  outcome text NOT NULL CHECK (outcome IN ('delivered', 'failed', 'not_sent')),
   -- The HTTP status, or null when no answer came (then `error` says why).
   response_status integer,
   -- One line, cut short, without URL query values or API keys (a URL may carry a token).

@@ -9,6 +9,7 @@ const attempt = (job: number, n: number, minute: number, status: number | null, 
   job_id: job,
   attempt: n,
   at: at(minute),
+  outcome: status !== null && status < 300 ? ('delivered' as const) : ('failed' as const),
   response_status: status,
   error,
   duration_ms: 40 + n,
@@ -71,6 +72,20 @@ describe('order timeline data', () => {
     });
     assert.deepEqual(text(steps), ['Created', 'Callback to the store, attempt 1 HTTP 204 41 ms']);
     assert.equal(steps[1].tone, 'ok');
+  });
+
+  it('shows a callback the store had no URL for any more as not sent', () => {
+    const steps = orderTimeline({
+      created,
+      events: [],
+      callbackJobs: [job(4, 'succeeded', 1, 3)],
+      callbackAttempts: [{ ...attempt(4, 1, 3, null, 'the store had no callback URL any more'), outcome: 'not_sent' }],
+    });
+    assert.deepEqual(text(steps), [
+      'Created',
+      'Callback to the store, attempt 1 not sent the store had no callback URL any more',
+    ]);
+    assert.equal(steps[1].tone, 'warn');
   });
 
   it('sums up a job whose attempts were never recorded one by one', () => {

@@ -176,6 +176,27 @@ describe('legacy order-updated callback', () => {
     }
   });
 
+  it('records a callback whose URL was removed before it ran as not sent', async () => {
+    const r = await receiver();
+    try {
+      await setCallback('DEMO1', `${r.url}/removed`);
+      const ref = await createOrder(t, orderBody(t, image));
+      await startProduction(t, ref);
+      await setCallback('DEMO1', null);
+      await t.s.worker.drain();
+      assert.equal(r.hits.length, 0);
+      const rows = await t.db.query(
+        'SELECT outcome, response_status, error FROM callback_attempts WHERE order_id = $1',
+        [ref],
+      );
+      assert.deepEqual(rows, [
+        { outcome: 'not_sent', response_status: null, error: 'the store had no callback URL any more' },
+      ]);
+    } finally {
+      await r.close();
+    }
+  });
+
   it('sends nothing for a store without a callback URL', async () => {
     const before = (await callbackJobs()).length;
     const ref = await createOrder(t, orderBody(t, image));

@@ -63,13 +63,14 @@ function eventSteps(events: Events): TimelineStep[] {
 /** One step per attempt of the store callback, coloured by its outcome. */
 function attemptSteps(attempts: CallbackAttempt[]): TimelineStep[] {
   return attempts.map((a) => {
-    const ok = a.response_status !== null && a.response_status >= 200 && a.response_status <= 299;
-    const outcome = a.response_status === null ? 'no answer' : `HTTP ${a.response_status}`;
+    const tone = a.outcome === 'delivered' ? 'ok' : a.outcome === 'failed' ? 'bad' : 'warn';
+    const label =
+      a.outcome === 'not_sent' ? 'not sent' : a.response_status === null ? 'no answer' : `HTTP ${a.response_status}`;
     return {
       at: a.at,
-      tone: ok ? 'ok' : 'bad',
-      what: html`Callback to the store, attempt ${a.attempt} ${badge(outcome, ok ? 'ok' : 'bad')}`,
-      detail: html`<div class="help">${a.error ? `${a.error} · ` : ''}${a.duration_ms} ms</div>`,
+      tone,
+      what: html`Callback to the store, attempt ${a.attempt} ${badge(label, tone)}`,
+      detail: html`<div class="help">${[a.error, a.outcome === 'not_sent' ? null : `${a.duration_ms} ms`].filter(Boolean).join(' · ')}</div>`,
     };
   });
 }

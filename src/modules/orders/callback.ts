@@ -1,12 +1,11 @@
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Executor } from '../../platform/db/index.ts';
-import { enqueue } from '../../platform/jobs/queue.ts';
-import type { JobRow } from '../../platform/jobs/queue.ts';
+import { type JobRow, enqueue } from '../../platform/jobs/queue.ts';
 import type { Worker } from '../../platform/jobs/worker.ts';
 import { deliver, describeFailure } from '../../platform/http/targets.ts';
 import type { OrdersDeps } from './deps.ts';
-import { type OrderRow, ordersRepo } from './repo.ts';
+import { type CallbackAttemptRow, type OrderRow, ordersRepo } from './repo.ts';
 
 export const CALLBACK_JOB = 'order.callback';
 
@@ -75,8 +74,20 @@ export function registerCallbackJob(
     async run(payload: { orderId: string }, job: JobRow) {
       const order = await ordersRepo.order(db, null, payload.orderId);
       if (!order) return;
+      const record = (a: Pick<CallbackAttemptRow, 'at' | 'outcome' | 'response_status' | 'error' | 'duration_ms'>) =>
+        ordersRepo.insertCallbackAttempt(db, {
+          ...a,
+          organization_id: order.organization_id,
+          order_id: order.id,
+          job_id: job.id,
+          attempt: job.attempts,
+        });
       const store = await deps.organization.storeRowIn(db, order.organization_id, order.store_id);
-      if (!store?.callback_url) return;
+      // The partner removed the URL after the change: the timeline says nothing was sent, and why.
+      if (!store?.callback_url) {
+        const error = 'the store had no callback URL any more';
+        return record({ at: clock.now(), outcome: 'not_sent', response_status: null, error, duration_ms: 0 });
+      }
       const url = callbackUrl(store.callback_url, {
         environment: config.env === 'production' ? 'prod' : 'test',
         storeCode: store.code,
@@ -93,16 +104,8 @@ export function registerCallbackJob(
       });
       const ok = res.status !== null && res.status >= 200 && res.status <= 299;
       const error = ok ? null : describeFailure(res.status, res.error, 'the callback URL');
-      await ordersRepo.insertCallbackAttempt(db, {
-        organization_id: order.organization_id,
-        order_id: order.id,
-        job_id: job.id,
-        attempt: job.attempts,
-        at,
-        response_status: res.status,
-        error,
-        duration_ms: res.durationMs,
-      });
+      const outcome = ok ? 'delivered' : 'failed';
+      await record({ at, outcome, response_status: res.status, error, duration_ms: res.durationMs });
       if (error) throw new Error(error);
     },
   });

@@ -63,6 +63,8 @@ export interface CallbackAttemptRow {
   /** The job's attempt number: it starts again at 1 for each change the store is told about. */
   attempt: number;
   at: Date;
+  /** `not_sent`: the store had no callback URL any more when the job ran. */
+  outcome: 'delivered' | 'failed' | 'not_sent';
   response_status: number | null;
   error: string | null;
   duration_ms: number;
@@ -291,15 +293,15 @@ export const ordersRepo = {
     a: CallbackAttemptRow & { organization_id: string; order_id: string },
   ): Promise<void> {
     await ex.query(
-      `INSERT INTO callback_attempts (organization_id, order_id, job_id, attempt, at, response_status, error, duration_ms)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [a.organization_id, a.order_id, a.job_id, a.attempt, a.at, a.response_status, a.error, a.duration_ms],
+      `INSERT INTO callback_attempts (organization_id, order_id, job_id, attempt, at, outcome, response_status, error, duration_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [a.organization_id, a.order_id, a.job_id, a.attempt, a.at, a.outcome, a.response_status, a.error, a.duration_ms],
     );
   },
   /** The newest `limit` attempts of an order, oldest first. */
   async callbackAttempts(ex: Executor, orgId: string, orderId: string, limit: number): Promise<CallbackAttemptRow[]> {
     return ex.query<CallbackAttemptRow>(
-      `SELECT job_id, attempt, at, response_status, error, duration_ms FROM (
+      `SELECT job_id, attempt, at, outcome, response_status, error, duration_ms FROM (
          SELECT * FROM callback_attempts WHERE organization_id = $1 AND order_id = $2 ORDER BY seq DESC LIMIT $3) x
        ORDER BY seq`,
       [orgId, orderId, limit],

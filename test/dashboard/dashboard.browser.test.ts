@@ -335,7 +335,7 @@ describe('dashboard in a real browser', { skip }, () => {
       await ship(t, [ref]);
       await t.s.worker.drain();
       await page.goto(`${base}/dashboard/orders/${ref}`);
-      const text = await page.locator('main').innerText();
+      const text = (await page.locator('main').textContent()) ?? '';
       assert.match(text, /Callback to the store, attempt 1\s+HTTP 503/);
       assert.match(text, /Callback to the store, attempt 1\s+HTTP 204/);
       assert.equal(await page.locator('ol.timeline > li.bad').count(), 1);

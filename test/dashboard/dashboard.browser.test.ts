@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { categories, itemIssues, shippedOrder } from '../claims/helpers.ts';
-import { createOrder, orderBody, uploadImage } from '../orders/helpers.ts';
+import { createOrder, orderBody, ship, startProduction, store, uploadImage } from '../orders/helpers.ts';
 import { createRender, seeded } from '../rendering/helpers.ts';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
@@ -321,6 +321,31 @@ describe('dashboard in a real browser', { skip }, () => {
     await signIn(PARTNER, 'dashboard');
   });
 
+  /** An order whose store was called back twice: refused once (red step), then delivered (green). */
+  async function orderWithCallbackAttempts() {
+    const shop = await startReceiver(() => 503);
+    const orgId = t.seed.organizations[0].reference;
+    const storeRef = store(t, 'DEMO1');
+    try {
+      await t.s.organization.updateStore(orgId, storeRef, { callbackUrl: shop.url });
+      const ref = await createOrder(t, orderBody(t, await uploadImage(t)));
+      await startProduction(t, ref);
+      await t.s.worker.drain();
+      shop.set(() => 204);
+      await ship(t, [ref]);
+      await t.s.worker.drain();
+      await page.goto(`${base}/dashboard/orders/${ref}`);
+      const text = (await page.locator('main').textContent()) ?? '';
+      assert.match(text, /Callback to the store, attempt 1\s+HTTP 503/);
+      assert.match(text, /Callback to the store, attempt 1\s+HTTP 204/);
+      assert.equal(await page.locator('ol.timeline > li.bad').count(), 1);
+      await shoot('order-callback-attempts');
+    } finally {
+      await t.s.organization.updateStore(orgId, storeRef, { callbackUrl: null });
+      await shop.close();
+    }
+  }
+
   it('shows detail pages, odd searches and copy buttons of short references', async () => {
     await page.goto(`${base}/dashboard/orders`);
     await page.locator('main table a[href^="/dashboard/orders/Order_"]').first().click();
@@ -335,6 +360,7 @@ describe('dashboard in a real browser', { skip }, () => {
       .first()
       .waitFor();
     assert.match(await copy.innerText(), /Copied|Order_/);
+    await orderWithCallbackAttempts();
     await page.goto(`${base}/dashboard/webhooks`);
     await page.locator('main table a[href^="/dashboard/webhooks/Webhookendpoint_"]').first().click();
     assert.match(await page.locator('main').innerText(), /Health \(24 h\)/);

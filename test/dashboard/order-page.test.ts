@@ -14,6 +14,23 @@ import {
 import { startReceiver } from '../webhooks/receiver.ts';
 import { type Agent, OTHER_PARTNER, signedIn, textOf } from './helpers.ts';
 
+/** Sets (or with '' clears) a store's callback URL through the store form, as a partner would. */
+async function setCallbackUrl(a: Agent, storeRef: string, callbackUrl: string) {
+  const st = (await call(a.t, 'GET', `/v2/stores/${storeRef}`)).data.store;
+  const saved = await a.submit(
+    `/dashboard/stores/${storeRef}`,
+    {
+      name: st.name,
+      integration: st.integration,
+      defaultBrandReference: st.defaultBrandReference ?? '',
+      callbackUrl,
+      ...ADDRESS,
+    },
+    `/dashboard/stores/${storeRef}`,
+  );
+  assert.equal(saved.statusCode, 303, saved.body);
+}
+
 describe('partner order page', () => {
   let t: TestApp;
   let a: Agent;
@@ -81,24 +98,12 @@ describe('partner order page', () => {
     assert.equal((await other.get(`/dashboard/orders/${ref}`)).statusCode, 404);
   });
 
-  it('shows each webhook delivery with its attempts and the store callback with its last error', async () => {
+  it('shows each webhook delivery and each store callback attempt with its outcome', async () => {
     const hooks = await startReceiver(() => 204);
     const shop = await startReceiver(() => 503);
+    const storeRef = store(t, 'DEMO1');
     try {
-      const storeRef = store(t, 'DEMO1');
-      const st = (await call(t, 'GET', `/v2/stores/${storeRef}`)).data.store;
-      const saved = await a.submit(
-        `/dashboard/stores/${storeRef}`,
-        {
-          name: st.name,
-          integration: st.integration,
-          defaultBrandReference: st.defaultBrandReference ?? '',
-          callbackUrl: shop.url,
-          ...ADDRESS,
-        },
-        `/dashboard/stores/${storeRef}`,
-      );
-      assert.equal(saved.statusCode, 303, saved.body);
+      await setCallbackUrl(a, storeRef, shop.url);
       const ep = await call(t, 'POST', '/v2/webhook-endpoints', {
         body: { webhookEndpoint: { url: hooks.url, eventTypes: ['order.created', 'order.updated'] } },
       });
@@ -107,18 +112,66 @@ describe('partner order page', () => {
       await startProduction(t, ref);
       await t.s.worker.drain();
       assert.ok(hooks.received.length >= 1, 'the webhook was delivered');
-      assert.ok(shop.received.length >= 1, 'the store was called back');
-      const text = textOf((await a.get(`/dashboard/orders/${ref}`)).body);
+      assert.equal(shop.received.length, 1, 'the store was called back once');
+      let text = textOf((await a.get(`/dashboard/orders/${ref}`)).body);
       assert.match(
         text,
         /Created Webhook http:\/\/127\.0\.0\.1:\d+\/hooks\?source=test succeeded 1 attempt \S+ \S+ UTC: HTTP 204/,
       );
       assert.match(text, /Status: in production Webhook \S+ succeeded 1 attempt/);
-      assert.match(text, /Callback to the store retrying \d+ attempts?; last error: [^.]*503/);
+      assert.match(text, /Callback to the store, attempt 1 HTTP 503 the callback URL answered HTTP 503 · \d+ ms/);
+      assert.match(text, /Callback to the store retrying next attempt; 1 attempt failed so far/);
+
+      // Each retry is a step of its own; the last one got through.
+      t.clock.advance(300_000);
+      await t.s.worker.drain();
+      shop.set(() => 204);
+      t.clock.advance(300_000);
+      await t.s.worker.drain();
+      assert.equal(shop.received.length, 3);
+      const body = (await a.get(`/dashboard/orders/${ref}`)).body;
+      text = textOf(body);
+      assert.equal(text.match(/Callback to the store, attempt \d/g)?.length, 3, text);
+      assert.match(text, /attempt 1 HTTP 503 .*attempt 2 HTTP 503 .*attempt 3 HTTP 204 \d+ ms/);
+      assert.doesNotMatch(text, /retrying/, 'delivered: no next attempt');
+      assert.equal(body.match(/<li class="bad">/g)?.length, 2, 'failed attempts are red');
+      assert.equal(body.match(/<li class="ok">/g)?.length, 1, 'the delivered one is green');
     } finally {
+      await setCallbackUrl(a, storeRef, '');
       await hooks.close();
       await shop.close();
     }
+  });
+
+  it('says why an attempt got no answer, without the query of the URL', async () => {
+    const gone = await startReceiver();
+    await gone.close();
+    const storeRef = store(t, 'DEMO1');
+    try {
+      await setCallbackUrl(a, storeRef, `${gone.url}&token=s3cret-token`);
+      const ref = await createOrder(t, orderBody(t, await uploadImage(t)));
+      await startProduction(t, ref);
+      await t.s.worker.drain();
+      const body = (await a.get(`/dashboard/orders/${ref}`)).body;
+      assert.match(
+        textOf(body),
+        /Callback to the store, attempt 1 no answer could not connect to the callback URL · \d+ ms/,
+      );
+      assert.ok(!body.includes('s3cret-token'));
+      const [row] = await t.db.query<{ error: string; response_status: number | null }>(
+        'SELECT error, response_status FROM callback_attempts WHERE order_id = $1',
+        [ref],
+      );
+      assert.deepEqual(row, { error: 'could not connect to the callback URL', response_status: null });
+    } finally {
+      await setCallbackUrl(a, storeRef, '');
+    }
+  });
+
+  it('says so when nothing but the creation is known', async () => {
+    const ref = await createOrder(t, orderBody(t, await uploadImage(t)));
+    const text = textOf((await a.get(`/dashboard/orders/${ref}`)).body);
+    assert.match(text, /Timeline \S+ \S+ UTC Created .*Nothing else has happened to this order yet/);
   });
 
   it('draws a device product that has no pictures, for organizations that may see it', async () => {

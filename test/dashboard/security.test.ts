@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dashboardPostPaths } from '../../src/modules/dashboard/routes.ts';
 import { createOrder, orderBody, product, store, uploadImage } from '../orders/helpers.ts';
+import { createRender, seeded } from '../rendering/helpers.ts';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { Agent, OPERATOR_USER, OTHER_PARTNER, csrfOf, signedIn, textOf } from './helpers.ts';
 
@@ -192,6 +193,49 @@ describe('dashboard CSRF protection and organization isolation', () => {
       accountReference: theirs.accounts[0].reference,
     });
     assert.equal(foreignAccount.statusCode, 400, 'an account of another organization cannot be used');
+  });
+
+  it('serves a partner no picture of another organization: 404 as for an unknown reference', async () => {
+    const theirs = t.seed.organizations[1].reference;
+    const [priv] = await t.db.query<{ id: string; filename: string }>(
+      `SELECT p.id, m.filename FROM products p JOIN productgroups g ON g.id = p.productgroup_id
+         JOIN product_media m ON m.product_id = p.id
+        WHERE g.private_organization_id = $1 AND p.device_key IS NOT NULL ORDER BY p.seq, m.position LIMIT 1`,
+      [theirs],
+    );
+    assert.ok(priv, 'a private device product with pictures of the other organization in the demo catalog');
+    const image = await uploadImage(t, t.otherKey);
+    const pending = await createRender(t, seeded(t).cStudioIp15, image, t.otherKey);
+    assert.equal(pending.statusCode, 200, pending.body);
+    const unknown = (prefix: string) => `${prefix}_${'7'.repeat(26)}`;
+    // Each picture route with their resource and with an unknown one of the same kind.
+    const routes = (render: string) => [
+      [`/dashboard/products/${priv.id}/picture.svg`, `/dashboard/products/${unknown('Product')}/picture.svg`],
+      [
+        `/dashboard/products/${priv.id}/media/${priv.filename}`,
+        `/dashboard/products/${unknown('Product')}/media/${priv.filename}`,
+      ],
+      [`/dashboard/images/${image}/thumbnail`, `/dashboard/images/${unknown('Image')}/thumbnail`],
+      [`/dashboard/renders/${render}/thumbnail`, `/dashboard/renders/${unknown('Render')}/thumbnail`],
+    ];
+    const judge = async (theirsUrl: string, unknownUrl: string, ref: string) => {
+      const mine = await partner.get(theirsUrl);
+      const none = await partner.get(unknownUrl);
+      assert.equal(mine.statusCode, 404, theirsUrl);
+      assert.equal(none.statusCode, 404, unknownUrl);
+      assert.equal(mine.headers['content-type'], none.headers['content-type'], theirsUrl);
+      const text = (body: string, r: string) => textOf(body).replaceAll(r, 'REF');
+      assert.equal(text(mine.body, ref), text(none.body, unknownUrl.split('/')[3]), `${theirsUrl}: the same page`);
+    };
+    const renderRef = pending.data.render.reference;
+    // A render still pending is not "not finished yet" to a stranger: it does not exist for them.
+    const [, , , [pendingUrl, pendingUnknown]] = routes(renderRef);
+    await judge(pendingUrl, pendingUnknown, renderRef);
+    await t.s.worker.drain();
+    for (const [theirsUrl, unknownUrl] of routes(renderRef)) {
+      assert.equal((await other.get(theirsUrl)).statusCode, 200, `${theirsUrl} is theirs to see`);
+      await judge(theirsUrl, unknownUrl, theirsUrl.split('/')[3]);
+    }
   });
 
   it('keeps a partner out of the console, also for state changes', async () => {

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
+import { scheduleMaintenance } from '../../src/modules/maintenance/jobs.ts';
 import { createOrder, getOrder, orderBody, ship, startProduction, store, uploadImage } from '../orders/helpers.ts';
 
 /** A local partner server: answers with the statuses given, then 200. */
@@ -17,6 +18,8 @@ async function receiver(statuses: number[] = []) {
   const port = (server.address() as AddressInfo).port;
   return { hits, url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
+
+const DAY = 24 * 3600_000;
 
 describe('legacy order-updated callback', () => {
   let t: TestApp;
@@ -136,6 +139,61 @@ describe('legacy order-updated callback', () => {
     } finally {
       await r.close();
       await setCallback('DEMO1', null);
+    }
+  });
+
+  it('records each attempt, and purges attempts after the retention of webhook deliveries', async () => {
+    const r = await receiver([502]);
+    const attempts = (ref: string) =>
+      t.db.query<{ attempt: number; response_status: number | null; error: string | null }>(
+        'SELECT attempt, response_status, error FROM callback_attempts WHERE order_id = $1 ORDER BY seq',
+        [ref],
+      );
+    try {
+      await setCallback('DEMO1', `${r.url}/kept`);
+      const ref = await createOrder(t, orderBody(t, image));
+      await startProduction(t, ref);
+      await t.s.worker.drain();
+      t.clock.advance(300_000);
+      await t.s.worker.drain();
+      assert.deepEqual(await attempts(ref), [
+        { attempt: 1, response_status: 502, error: 'the callback URL answered HTTP 502' },
+        { attempt: 2, response_status: 200, error: null },
+      ]);
+      t.clock.advance(29 * DAY);
+      await ship(t, [ref]);
+      await t.s.worker.drain();
+      await scheduleMaintenance(t.s);
+      await t.s.worker.drain();
+      assert.equal((await attempts(ref)).length, 3, 'kept for 30 days');
+      t.clock.advance(2 * DAY);
+      await scheduleMaintenance(t.s);
+      await t.s.worker.drain();
+      assert.deepEqual(await attempts(ref), [{ attempt: 1, response_status: 200, error: null }]);
+    } finally {
+      await r.close();
+      await setCallback('DEMO1', null);
+    }
+  });
+
+  it('records a callback whose URL was removed before it ran as not sent', async () => {
+    const r = await receiver();
+    try {
+      await setCallback('DEMO1', `${r.url}/removed`);
+      const ref = await createOrder(t, orderBody(t, image));
+      await startProduction(t, ref);
+      await setCallback('DEMO1', null);
+      await t.s.worker.drain();
+      assert.equal(r.hits.length, 0);
+      const rows = await t.db.query(
+        'SELECT outcome, response_status, error FROM callback_attempts WHERE order_id = $1',
+        [ref],
+      );
+      assert.deepEqual(rows, [
+        { outcome: 'not_sent', response_status: null, error: 'the store had no callback URL any more' },
+      ]);
+    } finally {
+      await r.close();
     }
   });
 

@@ -75,7 +75,7 @@ export interface DashboardPagesDeps {
     | 'stockMovements'
   >;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
-  orders: Pick<OrdersService, 'get' | 'find' | 'list' | 'findAddress' | 'startProduction'>;
+  orders: Pick<OrdersService, 'get' | 'find' | 'list' | 'findAddress' | 'startProduction' | 'callbackAttempts'>;
   shipments: Pick<ShipmentsService, 'get' | 'find' | 'ship'>;
   claims: Pick<ClaimsService, 'get' | 'list' | 'decide'>;
   rendering: Pick<RenderingService, 'findRender' | 'listRenders' | 'renderFile' | 'rendertokens'>;

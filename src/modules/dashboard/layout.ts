@@ -116,6 +116,7 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}.ref{word-
 .auth{max-width:420px;margin:2rem auto}
 .product-cell{display:flex;gap:.5rem;align-items:center}.product-cell img,img.thumb{border:1px solid var(--line);border-radius:6px;background:#fff;object-fit:contain}
 address{font-style:normal;line-height:1.4}ol.timeline{list-style:none;padding:0;margin:0;border-left:3px solid var(--line)}ol.timeline>li{position:relative;padding:.2rem 0 .6rem 1rem}ol.timeline>li::before{content:"";position:absolute;left:-.5rem;top:.6rem;width:.7rem;height:.7rem;border-radius:50%;background:var(--accent)}
+ol.timeline>li.ok::before{background:var(--ok)}ol.timeline>li.warn::before{background:var(--warn)}ol.timeline>li.bad::before{background:var(--danger)}ol.timeline>li{overflow-wrap:anywhere}
 ol.timeline time{display:block;font-size:.85rem;color:var(--muted)}ul.deliveries{margin:.2rem 0 0;padding-left:1rem;font-size:.9rem}ol.attempts{margin:0;padding-left:1.2rem;font-size:.85rem;color:var(--muted)}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .tiles{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));margin:0 0 1rem}.tile{display:flex;flex-direction:column;text-decoration:none;color:var(--fg);margin:0}.tile-label{color:var(--muted);font-size:.9rem}.tile-value{font-size:1.6rem;font-weight:700}

@@ -31,13 +31,14 @@ export const orderHistoryRepo = {
   /** The order-updated callbacks (jobs); succeeded ones are kept 7 days. */
   async callbacks(ex: Executor, orderId: string) {
     return ex.query<{
+      id: number;
       status: string;
       attempts: number;
       last_error: string | null;
-      created_at: Date;
+      run_at: Date;
       updated_at: Date;
     }>(
-      `SELECT status, attempts, last_error, created_at, updated_at FROM jobs
+      `SELECT id, status, attempts, last_error, run_at, updated_at FROM jobs
         WHERE kind = 'order.callback' AND payload->>'orderId' = $1 ORDER BY id LIMIT 100`,
       [orderId],
     );

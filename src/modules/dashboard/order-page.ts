@@ -1,35 +1,10 @@
 import type { DashboardServices } from './router.ts';
 import { type Html, badge, euros, fmtDate, html, safeUrl, shortRef, table } from './html.ts';
 import { orderHistoryRepo } from './order-history-repo.ts';
+import { orderTimeline, timelineHtml } from './order-timeline.ts';
 
 type Order = Awaited<ReturnType<DashboardServices['orders']['get']>>;
 type Shipment = Awaited<ReturnType<DashboardServices['shipments']['get']>>;
-interface Snapshot {
-  status?: { code?: string };
-  dropshipAddressReference?: string | null;
-  orderlines?: Array<{ index: number; canceledQuantity: number }>;
-}
-interface Entry {
-  at: Date;
-  what: Html;
-  detail?: Html;
-}
-
-const deliveryTone = (status: string) => (status === 'succeeded' ? 'ok' : status === 'failed' ? 'bad' : 'warn');
-
-/** What changed between two snapshots of the order, in words. */
-function changes(before: Snapshot | null, after: Snapshot): string[] {
-  if (!before) return ['Updated'];
-  const out: string[] = [];
-  if (before.status?.code !== after.status?.code) out.push(`Status: ${(after.status?.code ?? '?').replace('_', ' ')}`);
-  if (before.dropshipAddressReference !== after.dropshipAddressReference) out.push('Address changed');
-  for (const line of after.orderlines ?? []) {
-    const old = before.orderlines?.find((l) => l.index === line.index);
-    if (old && line.canceledQuantity > old.canceledQuantity)
-      out.push(`Line ${line.index}: ${line.canceledQuantity - old.canceledQuantity} canceled`);
-  }
-  return out.length ? out : ['Updated'];
-}
 
 /** The product, artwork, address, shipment and history sections of a partner's order page. */
 export async function orderSections(
@@ -44,9 +19,10 @@ export async function orderSections(
   );
   const shapes = await s.catalog.productShapes(productRefs);
   const imageIds = [...new Set(o.orderlines.map((l) => l.imageReference).filter((x): x is string => !!x))];
-  const [events, callbacks, renders, address] = await Promise.all([
+  const [events, callbackJobs, callbackAttempts, renders, address] = await Promise.all([
     orderHistoryRepo.events(s.db, orgId, o.reference),
     orderHistoryRepo.callbacks(s.db, o.reference),
+    s.orders.callbackAttempts(orgId, o.reference),
     orderHistoryRepo.renders(s.db, orgId, imageIds),
     o.dropshipAddressReference ? s.orders.findAddress(orgId, o.dropshipAddressReference) : null,
   ]);
@@ -105,38 +81,9 @@ ${
 }`
     : html`<p class="empty">Not shipped yet. The shipment and its tracking page appear here once it ships.</p>`;
 
-  const entries: Entry[] = [];
-  let previous: Snapshot | null = null;
-  for (const e of events) {
-    const snap = (e.data.order ?? {}) as Snapshot;
-    const what =
-      e.type === 'order.created'
-        ? ['Created']
-        : e.type === 'order.shipped'
-          ? ['Shipped']
-          : e.type === 'order.updated'
-            ? changes(previous, snap)
-            : [e.type];
-    previous = snap;
-    const deliveries = e.deliveries ?? [];
-    entries.push({
-      at: e.created_at,
-      what: html`${what.join('; ')}`,
-      detail: deliveries.length
-        ? html`<ul class="deliveries">${deliveries.map((d) => html`<li>Webhook <span class="ref">${d.url}</span> ${badge(d.status, deliveryTone(d.status))} <span class="help">${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}</span>${d.attempts.length ? html`<ol class="attempts">${d.attempts.map((x) => html`<li>${fmtDate(x.at)}: ${x.responseStatus === null ? 'no response' : `HTTP ${x.responseStatus}`}${x.error ? ` – ${x.error}` : ''}</li>`)}</ol>` : ''}</li>`)}</ul>`
-        : undefined,
-    });
-  }
-  if (!events.some((e) => e.type === 'order.created')) entries.push({ at: new Date(o.created), what: html`Created` });
-  for (const c of callbacks)
-    entries.push({
-      at: c.updated_at,
-      what: html`Callback to the store ${badge(c.status === 'succeeded' ? 'delivered' : c.status === 'dead' ? 'given up' : 'retrying', c.status === 'succeeded' ? 'ok' : c.status === 'dead' ? 'bad' : 'warn')}`,
-      detail: html`<span class="help">${c.attempts} attempt${c.attempts === 1 ? '' : 's'}${c.last_error ? `; last error: ${c.last_error}` : ''}</span>`,
-    });
-  entries.sort((a, b) => a.at.getTime() - b.at.getTime());
-  const timeline = html`<ol class="timeline">${entries.map((x) => html`<li><time>${fmtDate(x.at)}</time> ${x.what}${x.detail ?? ''}</li>`)}</ol>
-<p class="help">Events are kept 30 days and delivered callbacks 7 days; older steps drop out of this history.</p>`;
+  const timeline = timelineHtml(
+    orderTimeline({ created: new Date(o.created), events, callbackJobs, callbackAttempts }),
+  );
 
   return html`<h2>Lines</h2>${lines}${renderStrip}${addressBlock}
 <section class="card" aria-labelledby="ship"><h2 id="ship">Shipment</h2>${shipmentBlock}</section>

@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { Worker } from '../../platform/jobs/worker.ts';
 import type { BillingService } from '../billing/service.ts';
+import type { OrdersService } from '../orders/service.ts';
 import type { RequestLog } from '../requestlog/recorder.ts';
 import type { WebhooksService } from '../webhooks/service.ts';
 
@@ -14,6 +15,7 @@ export interface MaintenanceDeps {
   config: Pick<Config, 'requestLogRetentionDays'>;
   requestLog: Pick<RequestLog, 'purgeBefore'>;
   webhooks: Pick<WebhooksService, 'purgeExpiredEvents'>;
+  orders: Pick<OrdersService, 'purgeCallbackAttempts'>;
   /** Last month's invoices, issued by the first hourly run of a month (safe to repeat). */
   billing: Pick<BillingService, 'issueMonthlyInvoices'>;
 }

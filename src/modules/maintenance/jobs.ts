@@ -1,6 +1,7 @@
 import { purgeExpiredIdempotencyKeys } from '../../platform/http/idempotency.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
 import { jobsRepo } from '../../platform/jobs/queue.ts';
+import { EVENT_RETENTION_MS } from '../webhooks/events.ts';
 import type { MaintenanceDeps } from './deps.ts';
 
 const HOUR = 3600_000;
@@ -12,6 +13,8 @@ export function registerMaintenanceJobs(s: MaintenanceDeps): void {
       const now = s.clock.now();
       await purgeExpiredIdempotencyKeys(s.db, now);
       await s.webhooks.purgeExpiredEvents(now);
+      // Store callback attempts are kept as long as webhook deliveries: one timeline, one horizon.
+      await s.orders.purgeCallbackAttempts(new Date(now.getTime() - EVENT_RETENTION_MS));
       await s.requestLog.purgeBefore(new Date(now.getTime() - s.config.requestLogRetentionDays * 24 * HOUR));
       await jobsRepo.purgeSucceeded(s.db, new Date(now.getTime() - 7 * 24 * HOUR));
       await s.billing.issueMonthlyInvoices();

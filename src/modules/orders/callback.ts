@@ -1,11 +1,11 @@
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Executor } from '../../platform/db/index.ts';
-import { enqueue } from '../../platform/jobs/queue.ts';
+import { type JobRow, enqueue } from '../../platform/jobs/queue.ts';
 import type { Worker } from '../../platform/jobs/worker.ts';
-import { deliver } from '../../platform/http/targets.ts';
+import { deliver, describeFailure } from '../../platform/http/targets.ts';
 import type { OrdersDeps } from './deps.ts';
-import { type OrderRow, ordersRepo } from './repo.ts';
+import { type CallbackAttemptRow, type OrderRow, ordersRepo } from './repo.ts';
 
 export const CALLBACK_JOB = 'order.callback';
 
@@ -57,20 +57,37 @@ export function callbackUrl(
   return url.toString();
 }
 
+/**
+ * Each attempt is written once its HTTP call ended, in one statement, before the job itself is
+ * marked done or failed: a crash during the call leaves no row, a crash after it leaves the row
+ * and the job runs again (the store may be called twice; the callback only says "look again").
+ */
 export function registerCallbackJob(
-  deps: Pick<OrdersDeps, 'db' | 'organization'> & { config: Readonly<Config>; worker: Worker },
+  deps: Pick<OrdersDeps, 'db' | 'clock' | 'organization'> & { config: Readonly<Config>; worker: Worker },
 ): void {
-  const { db, config } = deps;
+  const { db, clock, config } = deps;
   deps.worker.register(CALLBACK_JOB, {
     pool: 'deliveries',
     // The spec promises a retry about every 5 minutes, forever, rather than a back-off.
     backoffMs: () => config.callbackRetrySeconds * 1000,
     leaseMs: config.callbackTimeoutMs + 30_000,
-    async run(payload: { orderId: string }) {
+    async run(payload: { orderId: string }, job: JobRow) {
       const order = await ordersRepo.order(db, null, payload.orderId);
       if (!order) return;
+      const record = (a: Pick<CallbackAttemptRow, 'at' | 'outcome' | 'response_status' | 'error' | 'duration_ms'>) =>
+        ordersRepo.insertCallbackAttempt(db, {
+          ...a,
+          organization_id: order.organization_id,
+          order_id: order.id,
+          job_id: job.id,
+          attempt: job.attempts,
+        });
       const store = await deps.organization.storeRowIn(db, order.organization_id, order.store_id);
-      if (!store?.callback_url) return;
+      // The partner removed the URL after the change: the timeline says nothing was sent, and why.
+      if (!store?.callback_url) {
+        const error = 'the store had no callback URL any more';
+        return record({ at: clock.now(), outcome: 'not_sent', response_status: null, error, duration_ms: 0 });
+      }
       const url = callbackUrl(store.callback_url, {
         environment: config.env === 'production' ? 'prod' : 'test',
         storeCode: store.code,
@@ -79,14 +96,17 @@ export function registerCallbackJob(
         customIdentifier: order.custom_identifier,
         viaStoreCode: order.via_store_code,
       });
+      const at = clock.now();
       const res = await deliver(url, {
         method: 'GET',
         timeoutMs: config.callbackTimeoutMs,
         allowPrivate: config.allowPrivateTargets,
       });
-      if (res.status === null || res.status < 200 || res.status > 299) {
-        throw new Error(res.error ?? `callback answered HTTP ${res.status}`);
-      }
+      const ok = res.status !== null && res.status >= 200 && res.status <= 299;
+      const error = ok ? null : describeFailure(res.status, res.error, 'the callback URL');
+      const outcome = ok ? 'delivered' : 'failed';
+      await record({ at, outcome, response_status: res.status, error, duration_ms: res.durationMs });
+      if (error) throw new Error(error);
     },
   });
 }

@@ -56,6 +56,20 @@ export interface OrderFilter {
   createdBefore?: Date;
 }
 
+/** One attempt of the legacy callback, as the order timeline shows it. */
+export interface CallbackAttemptRow {
+  /** The callback job: one per change the store is told about. */
+  job_id: number;
+  /** The job's attempt number: it starts again at 1 for each change the store is told about. */
+  attempt: number;
+  at: Date;
+  /** `not_sent`: the store had no callback URL any more when the job ran. */
+  outcome: 'delivered' | 'failed' | 'not_sent';
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
 const PAGE = organizationPage('$1', '$2');
 
 export const ordersRepo = {
@@ -271,5 +285,38 @@ export const ordersRepo = {
         await ex.query<OrderRow>('SELECT * FROM orders WHERE replaces_order_id = $1 ORDER BY seq LIMIT 1', [orderId])
       )[0] ?? null
     );
+  },
+
+  /** One statement, so a recorded attempt is always whole. */
+  async insertCallbackAttempt(
+    ex: Executor,
+    a: CallbackAttemptRow & { organization_id: string; order_id: string },
+  ): Promise<void> {
+    await ex.query(
+      `INSERT INTO callback_attempts (organization_id, order_id, job_id, attempt, at, outcome, response_status, error, duration_ms)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [a.organization_id, a.order_id, a.job_id, a.attempt, a.at, a.outcome, a.response_status, a.error, a.duration_ms],
+    );
+  },
+  /** The newest `limit` attempts of an order, oldest first. */
+  async callbackAttempts(ex: Executor, orgId: string, orderId: string, limit: number): Promise<CallbackAttemptRow[]> {
+    return ex.query<CallbackAttemptRow>(
+      `SELECT job_id, attempt, at, outcome, response_status, error, duration_ms FROM (
+         SELECT * FROM callback_attempts WHERE organization_id = $1 AND order_id = $2 ORDER BY seq DESC LIMIT $3) x
+       ORDER BY seq`,
+      [orgId, orderId, limit],
+    );
+  },
+  /** Deletes attempts older than `before` in slices, so a large backlog never holds one long lock. */
+  async purgeCallbackAttempts(ex: Executor, before: Date, slice = 5000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const rows = await ex.query(
+        `DELETE FROM callback_attempts WHERE seq IN (SELECT seq FROM callback_attempts WHERE at < $1 LIMIT $2) RETURNING seq`,
+        [before, slice],
+      );
+      total += rows.length;
+      if (rows.length < slice) return total;
+    }
   },
 };

@@ -10,7 +10,13 @@ import { enqueueOrderCallback } from './callback.ts';
 import type { OrdersDeps } from './deps.ts';
 import { orderIntake } from './intake.ts';
 import { quote } from './quote.ts';
-import { type OrderlineRow, type OrderRow, type OrderStatus, ordersRepo as repo } from './repo.ts';
+import {
+  type CallbackAttemptRow,
+  type OrderlineRow,
+  type OrderRow,
+  type OrderStatus,
+  ordersRepo as repo,
+} from './repo.ts';
 import type { CreateOrderBody, ListOrdersQuery, QuoteBody } from './schemas.ts';
 import { addressView, isOpen, orderViewIn, repriceShipping, toOrder } from './view.ts';
 import { orderChanges } from './changes.ts';
@@ -20,6 +26,8 @@ export type OrdersService = ReturnType<typeof ordersService>;
 /** An order and its lines as other modules get them from this service (shipments, claims). */
 export type OrderRecord = OrderRow;
 export type OrderlineRecord = OrderlineRow;
+/** One attempt of the store callback (the dashboard's order timeline). */
+export type CallbackAttempt = CallbackAttemptRow;
 /** Called in the transaction that puts an order into production, with the locked order row. */
 export type ProductionListener = (tx: Executor, order: OrderRow) => Promise<void>;
 
@@ -203,6 +211,11 @@ export function ordersService(deps: OrdersDeps) {
     get: async (orgId: string, ref: string) => mustFind(await findOrder(orgId, ref), 'Order', ref),
     /** The order as GET shows it, or null when it does not exist or belongs to another organization. */
     find: findOrder,
+    /** The newest attempts of the store callback for an order of the organization, oldest first. */
+    callbackAttempts: (orgId: string, ref: string, limit = 100) =>
+      isReference('Order', ref) ? repo.callbackAttempts(db, orgId, ref, limit) : Promise.resolve([]),
+    /** Callback attempts older than `before` (the hourly maintenance job). */
+    purgeCallbackAttempts: (before: Date) => repo.purgeCallbackAttempts(db, before),
 
     async list(orgId: string, q: Static<typeof ListOrdersQuery>) {
       const filter: { storeId?: string; status?: OrderStatus; createdAfter?: Date; createdBefore?: Date } = {};

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import { type Clock, realNow } from '../../platform/clock.ts';
 import type { Db, Executor } from '../../platform/db/index.ts';
-import { deliver } from '../../platform/http/targets.ts';
+import { deliver, describeFailure } from '../../platform/http/targets.ts';
 import { type EventsService, enqueueAttempt } from './events.ts';
 import { type Attempt, type EndpointRow, type EventRow, webhooksRepo as repo } from './repo.ts';
 import type { SecretBox } from './secrets.ts';
@@ -11,18 +11,6 @@ import { signatureHeader } from './secrets.ts';
 const HOUR = 3600_000;
 
 export type DeliveryAttempts = ReturnType<typeof deliveryAttempts>;
-
-const CONNECTION_FAILURE =
-  /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|socket hang up/;
-
-/**
- * What the delivery log says of a failed attempt. Refused, reset and unreachable connections all
- * read the same, so the log (and the test ping) cannot map which ports of a host are open.
- */
-function describeFailure(status: number | null, error: string | null): string {
-  if (status === null && error && CONNECTION_FAILURE.test(error)) return 'could not connect to the endpoint';
-  return error ?? `endpoint answered HTTP ${status}`;
-}
 
 /** The Standard Webhooks body: `{type, timestamp, data}`; the id travels in `webhook-id`. */
 export function webhookBody(event: EventRow): string {
@@ -122,7 +110,7 @@ export function deliveryAttempts(deps: {
       const ok = result.status !== null && result.status >= 200 && result.status < 300;
       // Standard Webhooks: 410 Gone means the receiver is gone for good; nothing more is sent.
       const gone = result.status === 410;
-      const error = ok ? null : describeFailure(result.status, result.error);
+      const error = ok ? null : describeFailure(result.status, result.error, 'the endpoint');
       const record: Attempt = {
         at: at.toISOString(),
         responseStatus: result.status,

@@ -104,6 +104,31 @@ export function checkCallbackUrl(raw: string, opts: { allowPrivate: boolean; fie
   return url;
 }
 
+const CONNECTION_FAILURE =
+  /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|socket hang up/;
+const QUERY_VALUE = /([?&][^=\s&#?]+)=[^\s&#"'<>]*/g;
+const API_KEY = /\bsk_(live|test)_[A-Za-z0-9]+/g;
+const MAX_FAILURE_TEXT = 300;
+
+/**
+ * What a delivery log shown to the partner says of a failed attempt (`target`: "the endpoint").
+ * Refused, reset and unreachable connections all read the same, so the log cannot map which ports
+ * of a host are open. Other errors are kept as one short line without query values or API keys:
+ * a partner's URL may carry a token in its query, and error texts may quote the URL.
+ */
+export function describeFailure(status: number | null, error: string | null, target: string): string {
+  if (status === null && error && CONNECTION_FAILURE.test(error)) return `could not connect to ${target}`;
+  if (!error) return `${target} answered HTTP ${status}`;
+  const line = error
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(QUERY_VALUE, '$1=[redacted]')
+    .replace(API_KEY, '[redacted key]');
+  return line.length > MAX_FAILURE_TEXT
+    ? `${line.slice(0, MAX_FAILURE_TEXT - 1)}…`
+    : line || 'failed without a message';
+}
+
 export interface DeliveryResult {
   status: number | null;
   durationMs: number;

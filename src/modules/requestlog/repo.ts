@@ -43,7 +43,6 @@ export interface RequestLogFilter {
   limit: number;
 }
 
-const COLUMNS = 11;
 const SELECT = `SELECT r.seq::text AS seq, r.request_id, r.organization_id, r.key_id, k.hint AS key_hint, k.name AS key_name,
   r.method, r.path, r.status, r.latency_ms, r.error_code, r.request_body, r.response_body, r.created_at
   FROM request_log r LEFT JOIN api_keys k ON k.id = r.key_id`;
@@ -52,31 +51,32 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** All SQL of the request log. */
 export const requestLogRepo = {
-  /** One multi-row INSERT for the whole batch. */
+  /**
+   * One INSERT for the whole batch, from one array per column: the same statement text whatever
+   * the batch's size, so the database parses it once (a VALUES list of n rows is a new text for
+   * every n).
+   */
   async insertMany(ex: Executor, rows: RequestRecord[]): Promise<void> {
     if (rows.length === 0) return;
-    const params: unknown[] = [];
-    const tuples = rows.map((r, i) => {
-      params.push(
-        r.requestId,
-        r.organizationId,
-        r.keyId,
-        r.method,
-        r.path,
-        r.status,
-        r.latencyMs,
-        r.errorCode,
-        r.requestBody === undefined || r.requestBody === null ? null : JSON.stringify(r.requestBody),
-        r.responseBody === undefined || r.responseBody === null ? null : JSON.stringify(r.responseBody),
-        r.createdAt,
-      );
-      const base = i * COLUMNS;
-      return `(${Array.from({ length: COLUMNS }, (_, j) => `$${base + j + 1}`).join(', ')})`;
-    });
+    const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
     await ex.query(
       `INSERT INTO request_log (request_id, organization_id, key_id, method, path, status, latency_ms, error_code,
-        request_body, response_body, created_at) VALUES ${tuples.join(', ')}`,
-      params,
+        request_body, response_body, created_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[],
+         $8::text[], $9::jsonb[], $10::jsonb[], $11::timestamptz[])`,
+      [
+        rows.map((r) => r.requestId),
+        rows.map((r) => r.organizationId),
+        rows.map((r) => r.keyId),
+        rows.map((r) => r.method),
+        rows.map((r) => r.path),
+        rows.map((r) => r.status),
+        rows.map((r) => r.latencyMs),
+        rows.map((r) => r.errorCode),
+        rows.map((r) => json(r.requestBody)),
+        rows.map((r) => json(r.responseBody)),
+        rows.map((r) => r.createdAt),
+      ],
     );
   },
 

@@ -54,7 +54,7 @@ const txs = new Map<number, OpenTx>();
  */
 const statements = new Map<string, { name: string; types: number[] }>();
 /** Texts built at run time (IN lists of varying length) must not grow the cache for ever. */
-const MAX_STATEMENTS = 2000;
+const MAX_STATEMENTS = 500;
 let nextStatement = 1;
 
 function concat(parts: Uint8Array[]): Uint8Array {

@@ -8,6 +8,15 @@ import { uploadTempDir } from '../../src/platform/http/upload.ts';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { bombPng, jpeg, png, upload, uploadChunked, uploadRequest } from './fixtures.ts';
 
+/**
+ * Waits (up to 10 s) for `dir` to empty: the clean-up after a request that ends without its handler
+ * (a vanished client, a replay) runs when the connection closes, which nobody awaits.
+ */
+async function emptied(dir: string): Promise<string[]> {
+  for (let i = 0; i < 200 && readdirSync(dir).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  return readdirSync(dir);
+}
+
 /** Upload bodies are written to temporary files while they arrive; none may outlive its request. */
 describe('upload bodies on disk', () => {
   const LIMIT = 300_000;
@@ -29,12 +38,6 @@ describe('upload bodies on disk', () => {
   after(() => t.close());
 
   const leftovers = () => readdirSync(dir);
-
-  /** Waits (up to 10 s) for the folder to empty: the clean-up after a vanished client is not awaited by anyone. */
-  async function emptied(): Promise<string[]> {
-    for (let i = 0; i < 200 && leftovers().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
-    return leftovers();
-  }
 
   it('removes the stale files of a killed process with the first upload', async () => {
     const res = await upload(t, await png(30, 30, 1));
@@ -94,7 +97,7 @@ describe('upload bodies on disk', () => {
     for (let i = 0; i < 200 && leftovers().length === 0; i++) await new Promise((r) => setTimeout(r, 25));
     assert.equal(leftovers().length, 1, 'the body was being written to a file');
     req.destroy();
-    assert.deepEqual(await emptied(), []);
+    assert.deepEqual(await emptied(dir), []);
   });
 
   it('keeps the request log to the size of an upload, not its bytes or its file', async () => {
@@ -137,6 +140,8 @@ describe('Idempotency-Key on uploads: the digest of the streamed body', () => {
     assert.equal(again.statusCode, 200, again.body);
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.deepEqual(JSON.parse(again.body), first.data);
+    // The replay never reached the handler: its body file goes when the request ends.
+    assert.deepEqual(await emptied(uploadTempDir(t.s.config.dataDir)), []);
   });
 
   it('refuses other bytes under the same key, even of the same size', async () => {
@@ -148,5 +153,6 @@ describe('Idempotency-Key on uploads: the digest of the streamed body', () => {
     const other = await chunked(flipped, 'digest-2');
     assert.equal(other.statusCode, 409, other.body);
     assert.equal(JSON.parse(other.body).code, 'idempotency_key_reused');
+    assert.deepEqual(await emptied(uploadTempDir(t.s.config.dataDir)), []);
   });
 });

@@ -1,10 +1,23 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
 import { uploadTempDir } from '../../src/platform/http/upload.ts';
+import { fitFileWithin } from '../../src/platform/images.ts';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { bombPng, jpeg, png, upload, uploadChunked, uploadRequest } from './fixtures.ts';
 
@@ -154,5 +167,38 @@ describe('Idempotency-Key on uploads: the digest of the streamed body', () => {
     assert.equal(other.statusCode, 409, other.body);
     assert.equal(JSON.parse(other.body).code, 'idempotency_key_reused');
     assert.deepEqual(await emptied(uploadTempDir(t.s.config.dataDir)), []);
+  });
+});
+
+describe('fitFileWithin: from a file to a file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pod-fit-file-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, bytes: Buffer) => {
+    writeFileSync(join(dir, name), bytes);
+    return { path: join(dir, name), size: bytes.length };
+  };
+
+  it('writes the downsized image to the output path and describes it', async () => {
+    const input = write('wide.jpg', await jpeg(7200, 900, 21));
+    const out = await fitFileWithin(input, 7000, join(dir, 'wide.out'));
+    assert.equal(out.path, join(dir, 'wide.out'));
+    assert.deepEqual([out.width, out.height, out.originalWidth, out.resized], [7000, 875, 7200, true]);
+    assert.equal(out.size, statSync(out.path).size);
+    const meta = await sharp(readFileSync(out.path)).metadata();
+    assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 7000, 875]);
+  });
+
+  it('hands back the input file itself when the image already fits, writing nothing', async () => {
+    const input = write('small.png', await png(50, 40, 22));
+    const out = await fitFileWithin(input, 7000, join(dir, 'small.out'));
+    assert.deepEqual([out.path, out.size, out.resized], [input.path, input.size, false]);
+    assert.equal(existsSync(join(dir, 'small.out')), false);
+  });
+
+  it('leaves nothing at the output path when the pixels turn out corrupt', async () => {
+    const whole = await jpeg(7300, 400, 23);
+    const input = write('cut.jpg', whole.subarray(0, Math.floor(whole.length / 2)));
+    await assert.rejects(fitFileWithin(input, 7000, join(dir, 'cut.out')), /truncated or corrupt/);
+    assert.equal(existsSync(join(dir, 'cut.out')), false);
   });
 });

@@ -31,9 +31,13 @@ export class UploadedFile {
     return p;
   }
 
-  /** Idempotent; a path already moved into the blob store is simply not there any more. */
+  /**
+   * Idempotent; a path already moved into the blob store is simply not there any more. Never
+   * rejects (it also runs unawaited when a connection closes): a file that cannot be removed now is
+   * swept as stale by a later process.
+   */
   async remove(): Promise<void> {
-    await Promise.all(this.paths.map((p) => rm(p, { force: true })));
+    await Promise.all(this.paths.map((p) => rm(p, { force: true }).catch(() => {})));
   }
 
   /** What logs and the request log show of it: never the path or the bytes. */

@@ -70,7 +70,7 @@ export function acceptRawUploads(scope: FastifyInstance, tempDir: string): void 
   });
 }
 
-/** The body is a Buffer, not JSON: only the other parts go through the schema validator. */
+/** The body is a file, not JSON: only the other parts go through the schema validator. */
 const skipBodyValidation: FastifySchemaCompiler<any> = (route) =>
   route.httpPart === 'body' ? () => true : validatorCompiler(route);
 
@@ -134,13 +134,13 @@ export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T
         }
         const declared = request.headers['content-length'];
         if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
+        await prepareUploadDir(route.tempDir);
         // A chunked body may grow to the limit: it reserves that much.
         const size = Number(declared);
         const release = await uploadMemory.acquire(
           Number.isSafeInteger(size) && size >= 0 ? size : limit,
           request.principal?.organizationId ?? null,
         );
-        await prepareUploadDir(route.tempDir);
         const state: BodyState = { file: null, inHandler: false, closed: false };
         bodies.set(request, state);
         // Given back once the answer is sent or the connection is gone, whichever comes first; the

@@ -163,7 +163,7 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     name: 'UPLOAD_MEMORY_MB',
     default: '64',
     description:
-      'Memory upload bodies of one process may hold together; further uploads are read only when earlier ones were answered.',
+      'Bytes of upload bodies one process takes in at once (written to DATA_DIR/tmp/uploads, not kept in memory); further uploads are read only when earlier ones were answered.',
   },
   {
     name: 'IMAGE_MEMORY_MB',

@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import { ApiError } from './errors.ts';
 
 /**
@@ -17,12 +18,48 @@ export interface ImageInfo {
   height: number;
 }
 
-export interface FittedImage extends ImageInfo {
-  bytes: Buffer;
+interface Fitted extends ImageInfo {
   /** True when the image was larger than the box and has been downsized. */
   resized: boolean;
   originalWidth: number;
   originalHeight: number;
+}
+
+export interface FittedImage extends Fitted {
+  bytes: Buffer;
+}
+
+/** A downsized image written to a file, or the input file itself when it already fitted. */
+export interface FittedFile extends Fitted {
+  path: string;
+  size: number;
+}
+
+/** An image on disk (an upload body): sharp reads it from there, never whole into memory. */
+export interface ImageFile {
+  path: string;
+  size: number;
+}
+
+/** What the checks read: the input for sharp, its size and its first bytes (for the magic number). */
+interface Source {
+  input: Buffer | string;
+  size: number;
+  head: Buffer;
+}
+
+async function sourceOf(from: Buffer | ImageFile): Promise<Source> {
+  if (Buffer.isBuffer(from)) return { input: from, size: from.length, head: from.subarray(0, 8) };
+  const head = Buffer.alloc(Math.min(8, from.size));
+  if (head.length > 0) {
+    const fh = await open(from.path, 'r');
+    try {
+      await fh.read(head, 0, head.length, 0);
+    } finally {
+      await fh.close();
+    }
+  }
+  return { input: from.path, size: from.size, head };
 }
 
 /**
@@ -199,15 +236,15 @@ function decodeMemory(meta: Metadata, width: number, height: number): number {
 }
 
 /** Format, dimensions and the pixel limit, from the header only. Throws `400 invalid_image`. */
-async function readHeader(bytes: Buffer, maxPixels: number): Promise<ImageInfo & { memory: number }> {
-  if (bytes.length === 0) throw invalid('The body is empty; send the bytes of a JPEG or PNG image');
-  const format = sniff(bytes);
+async function readHeader(src: Source, maxPixels: number): Promise<ImageInfo & { memory: number }> {
+  if (src.size === 0) throw invalid('The body is empty; send the bytes of a JPEG or PNG image');
+  const format = sniff(src.head);
   if (!format) throw invalid('The body is not a JPEG or PNG image; only JPEG and PNG are accepted');
 
   let meta: Metadata;
   try {
     // Reads the header only; the pixel limit is checked below with a clearer message.
-    meta = await sharp(bytes, { limitInputPixels: false, failOn: 'truncated' }).metadata();
+    meta = await sharp(src.input, { limitInputPixels: false, failOn: 'truncated' }).metadata();
   } catch {
     throw invalid(`The ${format.toUpperCase()} header is damaged; the image cannot be read`);
   }
@@ -234,10 +271,10 @@ const undecodable = (format: ImageFormat) =>
   invalid(`The ${format.toUpperCase()} image is truncated or corrupt and cannot be decoded`);
 
 /** A small decode of every pixel row: truncated or corrupt data fails here, nothing large is allocated. */
-async function checkDecodes(bytes: Buffer, format: ImageFormat, maxPixels: number, memory: number): Promise<void> {
+async function checkDecodes(src: Source, format: ImageFormat, maxPixels: number, memory: number): Promise<void> {
   try {
     await withDecodeSlot(memory, () =>
-      sharp(bytes, { limitInputPixels: maxPixels, failOn: 'truncated', sequentialRead: true })
+      sharp(src.input, { limitInputPixels: maxPixels, failOn: 'truncated', sequentialRead: true })
         .timeout({ seconds: PROCESSING_TIMEOUT_SECONDS })
         .resize(64, 64, { fit: 'inside' })
         .raw()
@@ -249,14 +286,58 @@ async function checkDecodes(bytes: Buffer, format: ImageFormat, maxPixels: numbe
 }
 
 /**
- * Checks that `bytes` are a complete, decodable JPEG or PNG and returns its format and size.
- * Dimensions are checked from the header before any pixel is decoded. Throws `400 invalid_image`.
+ * Checks that `image` (bytes, or a file) is a complete, decodable JPEG or PNG and returns its format
+ * and size. Dimensions are checked from the header before any pixel is decoded. Throws `400 invalid_image`.
  */
-export async function inspectImage(bytes: Buffer, opts: { maxPixels?: number } = {}): Promise<ImageInfo> {
+export async function inspectImage(image: Buffer | ImageFile, opts: { maxPixels?: number } = {}): Promise<ImageInfo> {
   const maxPixels = opts.maxPixels ?? DEFAULT_MAX_INPUT_PIXELS;
-  const { memory, ...info } = await readHeader(bytes, maxPixels);
-  await checkDecodes(bytes, info.format, maxPixels, memory);
+  const src = await sourceOf(image);
+  const { memory, ...info } = await readHeader(src, maxPixels);
+  await checkDecodes(src, info.format, maxPixels, memory);
   return info;
+}
+
+/**
+ * The checks of `inspectImage`, then either `fits` (the image is within `max` x `max`: checked by a
+ * small decode) or `encode`, the downsizing pipeline (aspect ratio, format and metadata kept) run in
+ * a decode slot, whose output is handed to the caller's sink (a buffer, or a file).
+ */
+async function fit(
+  image: Buffer | ImageFile,
+  max: number,
+  opts: { maxPixels?: number },
+): Promise<{
+  header: ImageInfo;
+  original: { originalWidth: number; originalHeight: number };
+  encode: Sharp | null;
+  run: <T>(sink: () => Promise<T>) => Promise<T>;
+}> {
+  const maxPixels = opts.maxPixels ?? DEFAULT_MAX_INPUT_PIXELS;
+  const src = await sourceOf(image);
+  const { memory, ...header } = await readHeader(src, maxPixels);
+  const original = { originalWidth: header.width, originalHeight: header.height };
+  const run = async <T>(sink: () => Promise<T>): Promise<T> => {
+    try {
+      return await withDecodeSlot(memory, sink);
+    } catch {
+      throw undecodable(header.format);
+    }
+  };
+  if (header.width <= max && header.height <= max) {
+    await checkDecodes(src, header.format, maxPixels, memory);
+    return { header, original, encode: null, run };
+  }
+  // Downsizing decodes every row itself and fails on truncated data: a check decode first would
+  // decode the whole image twice (for 7500x7500, ~0.2 s more of a core competing with requests).
+  const pipeline = sharp(src.input, { limitInputPixels: maxPixels, failOn: 'truncated', sequentialRead: true })
+    .timeout({ seconds: PROCESSING_TIMEOUT_SECONDS })
+    .resize(max, max, { fit: 'inside', withoutEnlargement: true })
+    .keepMetadata();
+  const encode =
+    header.format === 'jpeg'
+      ? pipeline.jpeg({ quality: 95, optimiseCoding: false })
+      : pipeline.png({ compressionLevel: 6 });
+  return { header, original, encode, run };
 }
 
 /**
@@ -265,35 +346,39 @@ export async function inspectImage(bytes: Buffer, opts: { maxPixels?: number } =
  * very same bytes.
  */
 export async function fitWithin(bytes: Buffer, max: number, opts: { maxPixels?: number } = {}): Promise<FittedImage> {
-  const maxPixels = opts.maxPixels ?? DEFAULT_MAX_INPUT_PIXELS;
-  const { memory, ...header } = await readHeader(bytes, maxPixels);
-  const original = { originalWidth: header.width, originalHeight: header.height };
-  if (header.width <= max && header.height <= max) {
-    await checkDecodes(bytes, header.format, maxPixels, memory);
-    return { ...header, ...original, bytes, resized: false };
-  }
-  // Downsizing decodes every row itself and fails on truncated data: a check decode first would
-  // decode the whole image twice (for 7500x7500, ~0.2 s more of a core competing with requests).
-  const pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'truncated', sequentialRead: true })
-    .timeout({ seconds: PROCESSING_TIMEOUT_SECONDS })
-    .resize(max, max, { fit: 'inside', withoutEnlargement: true })
-    .keepMetadata();
-  const encoded =
-    header.format === 'jpeg'
-      ? pipeline.jpeg({ quality: 95, optimiseCoding: false })
-      : pipeline.png({ compressionLevel: 6 });
-  let out: { data: Buffer; info: OutputInfo };
+  const { header, original, encode, run } = await fit(bytes, max, opts);
+  if (!encode) return { ...header, ...original, bytes, resized: false };
+  const out = await run(() => encode.toBuffer({ resolveWithObject: true }));
+  return { ...header, width: out.info.width, height: out.info.height, bytes: out.data, resized: true, ...original };
+}
+
+/**
+ * `fitWithin` from a file to a file: the encoder writes `outPath` as it goes, so neither the input
+ * nor the output is ever whole in memory (for a 7500x7500 PNG, 34-44 MB in and ~62 MB out). An image
+ * that already fits comes back as the input file itself; `outPath` is then not written. On a
+ * failure nothing is left at `outPath`.
+ */
+export async function fitFileWithin(
+  file: ImageFile,
+  max: number,
+  outPath: string,
+  opts: { maxPixels?: number } = {},
+): Promise<FittedFile> {
+  const { header, original, encode, run } = await fit(file, max, opts);
+  if (!encode) return { ...header, ...original, path: file.path, size: file.size, resized: false };
   try {
-    out = await withDecodeSlot(memory, () => encoded.toBuffer({ resolveWithObject: true }));
-  } catch {
-    throw undecodable(header.format);
+    const info = await run(() => encode.toFile(outPath));
+    return {
+      ...header,
+      width: info.width,
+      height: info.height,
+      path: outPath,
+      size: info.size,
+      resized: true,
+      ...original,
+    };
+  } catch (err) {
+    await rm(outPath, { force: true });
+    throw err;
   }
-  return {
-    format: header.format,
-    width: out.info.width,
-    height: out.info.height,
-    bytes: out.data,
-    resized: true,
-    ...original,
-  };
 }

@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
@@ -53,6 +55,19 @@ export class S3BlobStore implements BlobStore {
     const Key = this.key(key);
     const { sdk, client } = await this.ready;
     await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body: data, ContentLength: data.length }));
+  }
+
+  /** Streamed from the file with its length: the SDK then sends it without buffering it whole. */
+  async putFile(key: string, path: string): Promise<void> {
+    const Key = this.key(key);
+    const { sdk, client } = await this.ready;
+    const { size } = await stat(path);
+    const Body = createReadStream(path);
+    try {
+      await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body, ContentLength: size }));
+    } finally {
+      Body.destroy();
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {

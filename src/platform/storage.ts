@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomId } from './ids.ts';
@@ -11,6 +11,11 @@ import { randomId } from './ids.ts';
  */
 export interface BlobStore {
   put(key: string, data: Buffer): Promise<void>;
+  /**
+   * Stores the file at `path` without reading it into memory (a large upload or its downsized copy).
+   * The file may be moved: the caller must not use it afterwards, and removes it if it is still there.
+   */
+  putFile(key: string, path: string): Promise<void>;
   get(key: string): Promise<Buffer | null>;
   stream(key: string): Promise<{ stream: Readable; size: number } | null>;
   delete(key: string): Promise<void>;
@@ -34,6 +39,24 @@ export class LocalBlobStore implements BlobStore {
     const tmp = `${path}.${randomId(8)}.tmp`;
     await writeFile(tmp, data, { mode: 0o600 });
     await rename(tmp, path);
+  }
+
+  /** Renamed into place (the same file system as DATA_DIR's temporary files); copied when not. */
+  async putFile(key: string, from: string): Promise<void> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    try {
+      await rename(from, path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      const tmp = `${path}.${randomId(8)}.tmp`;
+      try {
+        await copyFile(from, tmp);
+        await rename(tmp, path);
+      } finally {
+        await rm(tmp, { force: true });
+      }
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {

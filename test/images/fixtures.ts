@@ -1,3 +1,5 @@
+import { type ClientRequest, type IncomingMessage, request } from 'node:http';
+import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { type TestApp, call } from '../support/app.ts';
@@ -37,4 +39,42 @@ export function upload(t: TestApp, bytes: Buffer, opts: { key?: string; headers?
     payload: bytes,
     headers: { 'content-type': 'application/octet-stream', ...opts.headers },
   });
+}
+
+/** An upload without Content-Length, its body read from `chunks` (an iterable, also lazy). */
+export function uploadChunked(t: TestApp, chunks: Iterable<Buffer>, headers: Record<string, string> = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/v2/images',
+    headers: {
+      'x-service-secret-key': t.key,
+      'content-type': 'application/octet-stream',
+      'transfer-encoding': 'chunked',
+      ...headers,
+    },
+    payload: Readable.from(chunks),
+  });
+}
+
+/** A real HTTP upload to a listening test app that declares `length` bytes; the caller writes them. */
+export function uploadRequest(
+  t: TestApp,
+  port: number,
+  length: number,
+  onResponse?: (res: IncomingMessage) => void,
+): ClientRequest {
+  return request(
+    {
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/v2/images',
+      headers: {
+        'x-service-secret-key': t.key,
+        'content-type': 'application/octet-stream',
+        'content-length': length,
+      },
+    },
+    onResponse,
+  );
 }

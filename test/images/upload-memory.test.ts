@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { uploadMemory } from '../../src/platform/http/upload.ts';
 import { MemoryBudget } from '../../src/platform/memory-budget.ts';
 import { type TestApp, createTestApp } from '../support/app.ts';
+import { uploadRequest } from './fixtures.ts';
 
 describe('upload bodies share a memory budget (UPLOAD_MEMORY_MB)', () => {
   it('hands out bytes first come, first served, and a request over the whole budget runs alone', async () => {
@@ -64,23 +64,10 @@ describe('upload bodies share a memory budget (UPLOAD_MEMORY_MB)', () => {
     function upload(bytes: Buffer, first: number) {
       let status = 0;
       const done = new Promise<number>((resolve, reject) => {
-        const req = request(
-          {
-            host: '127.0.0.1',
-            port,
-            method: 'POST',
-            path: '/v2/images',
-            headers: {
-              'x-service-secret-key': t.key,
-              'content-type': 'application/octet-stream',
-              'content-length': bytes.length,
-            },
-          },
-          (res) => {
-            res.resume();
-            res.on('end', () => resolve((status = res.statusCode ?? 0)));
-          },
-        );
+        const req = uploadRequest(t, port, bytes.length, (res) => {
+          res.resume();
+          res.on('end', () => resolve((status = res.statusCode ?? 0)));
+        });
         req.on('error', reject);
         req.write(bytes.subarray(0, first));
         finishers.push(() => req.end(bytes.subarray(first)));

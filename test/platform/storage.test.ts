@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -94,6 +94,23 @@ function contract(name: string, make: () => BlobStore, opts: { skip: string | fa
       assert.equal(found?.size, data.length);
       assert.ok((await readAll(found!.stream)).equals(data));
       assert.ok((await store.get(`${base}/large.bin`))!.equals(data));
+    });
+
+    it('stores a file without the caller holding its bytes, the same as put', async () => {
+      const data = randomBytes(3 * 1024 * 1024 + 17);
+      const dir = mkdtempSync(join(tmpdir(), 'pod-blobs-file-'));
+      try {
+        const file = join(dir, 'body.upload');
+        writeFileSync(file, data);
+        await store.putFile(`${base}/a/from-file.png`, file);
+        const found = await store.stream(`${base}/a/from-file.png`);
+        assert.equal(found?.size, data.length);
+        assert.ok((await readAll(found!.stream)).equals(data));
+        await assert.rejects(store.putFile(`${base}/missing.png`, join(dir, 'never-written')), /ENOENT/);
+        assert.equal(await store.get(`${base}/missing.png`), null);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('refuses keys that could leave the store', async () => {

@@ -1,5 +1,6 @@
 import type { Executor } from '../../platform/db/index.ts';
 import { ApiError, badRequest } from '../../platform/errors.ts';
+import type { UploadedFile } from '../../platform/http/upload-file.ts';
 import { isReference, newReference, randomId } from '../../platform/ids.ts';
 import { inspectImage } from '../../platform/images.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
@@ -38,17 +39,17 @@ export function evidenceService(deps: EvidenceDeps) {
 
   return {
     /** The blob is written first; the row (and its expiry job) only when the file is in place. */
-    async upload(orgId: string, bytes: Buffer) {
-      const info = await inspectImage(bytes);
+    async upload(orgId: string, body: UploadedFile) {
+      const info = await inspectImage(body);
       const id = newReference('Evidence');
       const blobKey = `evidence/${orgId}/${id}.${info.format === 'jpeg' ? 'jpg' : 'png'}`;
-      await blobs.put(blobKey, bytes);
+      await blobs.putFile(blobKey, body.path);
       const now = clock.now();
       const row = {
         id,
         organization_id: orgId,
         format: info.format,
-        size: bytes.length,
+        size: body.size,
         blob_key: blobKey,
         token: randomId(32),
         created_at: now,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Open, Page, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
-import { formatBytes, postRawUpload } from '../../platform/http/upload.ts';
+import { formatBytes, postRawUpload, uploadTempDir } from '../../platform/http/upload.ts';
 import type { Config } from '../../config.ts';
 import type { ClaimsService } from './service.ts';
 import {
@@ -21,7 +21,7 @@ const tags = ['Claims'];
 const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
 
 /** What the claims routes use. */
-export type ClaimsRouteDeps = { claims: ClaimsService; config: Pick<Config, 'env' | 'uploadLimitBytes'> };
+export type ClaimsRouteDeps = { claims: ClaimsService; config: Pick<Config, 'env' | 'uploadLimitBytes' | 'dataDir'> };
 
 export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
   // The octet-stream parser stays inside this scope, so the JSON endpoints keep answering 415 to it.
@@ -29,6 +29,7 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
     postRawUpload(scope, {
       url: '/evidence',
       limitBytes: s.config.uploadLimitBytes,
+      tempDir: uploadTempDir(s.config.dataDir),
       noun: 'Evidence files',
       access: 'write',
       bucket: 'uploads',
@@ -39,8 +40,8 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
         description: `The format is judged from the bytes. Each evidence can be used by one claim; evidence not used by a claim within 1 day is deleted. Counts to the \`uploads\` and \`default\` buckets. Limit: ${formatBytes(s.config.uploadLimitBytes)}.`,
         response: { 200: Open({ evidence: Evidence }), ...errors(403, 413, 415) },
       },
-      handler: async (req, bytes) => ({
-        evidence: await s.claims.evidence.upload(req.principal.organizationId, bytes),
+      handler: async (req, body) => ({
+        evidence: await s.claims.evidence.upload(req.principal.organizationId, body),
       }),
     });
   });

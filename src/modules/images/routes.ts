@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Open, Page, PageQuery, RefParams, Strict, errors } from '../../platform/http/schemas.ts';
-import { postRawUpload } from '../../platform/http/upload.ts';
+import { postRawUpload, uploadTempDir } from '../../platform/http/upload.ts';
 import type { Config } from '../../config.ts';
 import type { ImagesService } from './service.ts';
 import { Image } from './schemas.ts';
@@ -14,7 +14,7 @@ const tags = ['Images'];
  */
 export function imagesRoutes(
   app: FastifyInstance,
-  s: { images: ImagesService; config: Pick<Config, 'uploadLimitBytes'> },
+  s: { images: ImagesService; config: Pick<Config, 'uploadLimitBytes' | 'dataDir'> },
 ): void {
   app.register(async (scope) => {
     const r = scope.withTypeProvider<TypeBoxTypeProvider>();
@@ -22,6 +22,7 @@ export function imagesRoutes(
     postRawUpload(scope, {
       url: '/images',
       limitBytes: s.config.uploadLimitBytes,
+      tempDir: uploadTempDir(s.config.dataDir),
       noun: 'Images',
       access: 'write',
       bucket: 'uploads',
@@ -32,8 +33,8 @@ export function imagesRoutes(
         description: `The format is judged from the bytes, not from a header. Identical bytes return the same reference. Images larger than 7000x7000 pixels are downsized to fit, keeping the aspect ratio; \`originalWidth\`/\`originalHeight\` then give the uploaded size. Counts to the \`uploads\` and \`default\` buckets.`,
         response: { 200: Open({ image: Image }), ...errors(403, 413, 415) },
       },
-      handler: async (req, bytes, upload) => ({
-        image: await s.images.upload(req.principal.organizationId, bytes, upload),
+      handler: async (req, body) => ({
+        image: await s.images.upload(req.principal.organizationId, body),
       }),
     });
 

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { ReadCache } from '../../platform/cache.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import { mustFind } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
-import { type FittedImage, fitWithin, type ImageFormat } from '../../platform/images.ts';
+import type { UploadedFile } from '../../platform/http/upload-file.ts';
+import { fitFileWithin, type ImageFormat } from '../../platform/images.ts';
 import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import type { ImagesDeps } from './deps.ts';
 import { type ImageRow, imagesRepo as repo } from './repo.ts';
@@ -55,18 +55,18 @@ export function imagesService(deps: ImagesDeps) {
     /**
      * Stores an upload once per organization and content (sha256 of the uploaded bytes): repeats,
      * also concurrent ones, get the first reference. The blob key is content-addressed, so writing
-     * it before the row is harmless when another request wins the insert. The upload route passes
-     * the digest it computed while the body arrived; hashing a large body here in one go would hold
-     * the event loop (WebCrypto's digest too: it copies the bytes on the calling thread first).
+     * it before the row is harmless when another request wins the insert. The body is a file with
+     * the digest computed while it arrived; the downsized copy is written beside it and moved (or
+     * streamed) into the blob store, so neither is ever whole in memory.
      */
-    async upload(orgId: string, bytes: Buffer, given: { sha256?: string } = {}) {
-      const sha256 = given.sha256 ?? createHash('sha256').update(bytes).digest('hex');
+    async upload(orgId: string, body: UploadedFile) {
+      const { sha256 } = body;
       const known = await repo.bySha(db, orgId, sha256);
       if (known) return toImage(known);
 
-      const fitted: FittedImage = await fitWithin(bytes, MAX_IMAGE_SIDE);
+      const fitted = await fitFileWithin(body, MAX_IMAGE_SIDE, body.derivedPath('fitted'));
       const blobKey = `images/${orgId}/${sha256}.${fitted.format === 'jpeg' ? 'jpg' : 'png'}`;
-      await blobs.put(blobKey, fitted.bytes);
+      await blobs.putFile(blobKey, fitted.path);
       const stored = await db.tx(async (tx) => {
         await repo.insertIfAbsent(tx, {
           id: newReference('Image'),
@@ -75,7 +75,7 @@ export function imagesService(deps: ImagesDeps) {
           format: fitted.format,
           width: fitted.width,
           height: fitted.height,
-          size: fitted.bytes.length,
+          size: fitted.size,
           original_width: fitted.resized ? fitted.originalWidth : null,
           original_height: fitted.resized ? fitted.originalHeight : null,
           blob_key: blobKey,

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Db } from '../../platform/db/index.ts';
+import { UploadedFile } from '../../platform/http/upload-file.ts';
 import { redact, redactPayload } from './redact.ts';
 import { type RequestLogFilter, type RequestLogRow, type RequestRecord, requestLogRepo } from './repo.ts';
 
@@ -128,6 +129,7 @@ export function installRequestLog(scope: FastifyInstance, log: RequestLog, now: 
 function bodyOf(body: unknown): unknown {
   if (body === undefined || body === null) return null;
   if (Buffer.isBuffer(body)) return `[${body.length} bytes]`;
+  if (body instanceof UploadedFile) return `[${body.size} bytes]`;
   if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function') return '[upload]';
   return redact(body);
 }

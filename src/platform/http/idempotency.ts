@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { type Db, prepared } from '../db/index.ts';
 import { ApiError } from '../errors.ts';
+import { UploadedFile } from './upload-file.ts';
 
 const TTL_MS = 24 * 3600 * 1000;
 /** A request that died mid-way (crash) leaves its key in flight; after this it may be retried. */
@@ -15,6 +16,9 @@ declare module 'fastify' {
 }
 
 function bodyHash(body: unknown): string {
+  // An upload's body is on disk with the SHA-256 computed as it arrived: the same digest as hashing
+  // its bytes here, without reading 50 MB back.
+  if (body instanceof UploadedFile) return body.sha256;
   const data = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body ?? null));
   return createHash('sha256').update(data).digest('hex');
 }

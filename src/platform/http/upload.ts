@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
 import { MemoryBudget } from '../memory-budget.ts';
 import type { Access } from './auth.ts';
 import { type TSchema, Type } from './schemas.ts';
+import { UploadedFile, prepareUploadDir, receiveToFile } from './upload-file.ts';
 import { validatorCompiler } from './validation.ts';
 
 /**
@@ -28,98 +29,48 @@ const tooLarge = (limit: number) =>
     headers: { connection: 'close' },
   });
 
+/** Where the bodies of uploads are written while they arrive (beside DATA_DIR's blobs: a rename). */
+export const uploadTempDir = (dataDir: string): string => join(dataDir, 'tmp', 'uploads');
+
 function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
 }
 
 /**
- * Upload bodies are held whole in memory until answered; together they stay within
- * `UPLOAD_MEMORY_MB` (default 64: one upload at the 50 MB limit, or many
- * ordinary ones). A body that does not fit is not read until enough was answered: its sender
- * waits (TCP back-pressure) instead of the process growing by 50 MB per concurrent upload.
+ * Upload bodies in flight share `UPLOAD_MEMORY_MB` (default 64: one upload at the 50 MB limit, or
+ * many ordinary ones). Bodies go to temporary files, not memory, since issue 20; the budget still
+ * bounds what uploads hold together (their files, and the decodes that follow), so a body that does
+ * not fit is not read until enough was answered: its sender waits (TCP back-pressure).
  */
 export const uploadMemory = new MemoryBudget(64 * 1024 * 1024);
 
-/** Chunks of a body handled before other I/O gets a turn (~0.1 ms each). */
-const YIELD_EVERY_CHUNKS = 4;
-/** SHA-256 (hex) of each raw body, computed chunk by chunk while it arrived. */
-const bodyDigests = new WeakMap<FastifyRequest, string>();
-
-/**
- * Collects the body up to the route's `bodyLimit` and gives up (413) at the first byte past it.
- * With a Content-Length the body is copied into one buffer of that size and hashed chunk by chunk
- * as it arrives (~0.1 ms per 64 KB chunk). Joining and hashing a 34 MB image at the end held the
- * event loop for about half a second under load: both copy it into fresh memory in one go. A
- * chunked body (no Content-Length) is still joined at the end.
- */
-function readLimited(
-  request: FastifyRequest,
-  payload: Readable,
-  done: (err: Error | null, body?: Buffer) => void,
-): void {
-  const limit = request.routeOptions.bodyLimit ?? 0;
-  const declared = Number(request.headers['content-length']);
-  let whole = Number.isSafeInteger(declared) && declared > 0 && declared <= limit ? Buffer.allocUnsafe(declared) : null;
-  const chunks: Buffer[] = [];
-  const hash = createHash('sha256');
-  let received = 0;
-  let sinceYield = 0;
-  let finished = false;
-  const finish = (err: Error | null, body?: Buffer) => {
-    if (finished) return;
-    finished = true;
-    payload.removeListener('data', onData);
-    payload.removeListener('end', onEnd);
-    payload.removeListener('error', onError);
-    done(err, body);
-  };
-  const onData = (chunk: Buffer) => {
-    const at = received;
-    received += chunk.length;
-    if (received > limit) {
-      payload.pause();
-      finish(tooLarge(limit));
-      return;
-    }
-    hash.update(chunk);
-    if (whole && received > whole.length) {
-      // More than declared (Node's parser does not let this happen): fall back to collecting chunks.
-      chunks.push(whole.subarray(0, at));
-      whole = null;
-    }
-    if (whole) chunk.copy(whole, at);
-    else chunks.push(chunk);
-    // A fast sender fills the socket faster than it is hashed: without a pause, up to 32 chunks are
-    // handled in one go while other requests (and their database answers) wait.
-    if (++sinceYield === YIELD_EVERY_CHUNKS) {
-      sinceYield = 0;
-      payload.pause();
-      setImmediate(() => {
-        if (!finished) payload.resume();
-      });
-    }
-  };
-  const onEnd = () => {
-    bodyDigests.set(request, hash.digest('hex'));
-    // Only the bytes received: never uninitialised memory of the preallocated buffer.
-    finish(null, whole ? whole.subarray(0, received) : Buffer.concat(chunks, received));
-  };
-  const onError = () =>
-    finish(new ApiError('invalid_request', 'The upload was interrupted before the body was complete'));
-  payload.on('data', onData);
-  payload.on('end', onEnd);
-  payload.on('error', onError);
+/** Bodies already written to disk whose request is not finished; see `postRawUpload`. */
+interface BodyState {
+  file: UploadedFile | null;
+  /** The handler works on the file: it removes it itself when done. */
+  inHandler: boolean;
+  /** The answer was sent or the connection is gone: a file arriving now is removed at once. */
+  closed: boolean;
 }
+const bodies = new WeakMap<FastifyRequest, BodyState>();
 
 /** Registers the octet-stream body parser in `scope` (once). */
-export function acceptRawUploads(scope: FastifyInstance): void {
+export function acceptRawUploads(scope: FastifyInstance, tempDir: string): void {
   if (scope.hasContentTypeParser(RAW_UPLOAD_TYPE)) return;
-  scope.addContentTypeParser(RAW_UPLOAD_TYPE, (request, payload, done) =>
-    readLimited(request, payload as Readable, done as never),
-  );
+  scope.addContentTypeParser(RAW_UPLOAD_TYPE, (request, payload, done) => {
+    const limit = request.routeOptions.bodyLimit ?? 0;
+    receiveToFile(payload as Readable, { dir: tempDir, limit, tooLarge: () => tooLarge(limit) }, (err, file) => {
+      if (err || !file) return done(err ?? new Error('upload body missing'), undefined);
+      const state = bodies.get(request);
+      if (state) state.file = file;
+      // Nobody will run the handler for a request that is already over.
+      if (!state || state.closed) void file.remove();
+      done(null, file);
+    });
+  });
 }
 
-/** The body is a Buffer, not JSON: only the other parts go through the schema validator. */
+/** The body is a file, not JSON: only the other parts go through the schema validator. */
 const skipBodyValidation: FastifySchemaCompiler<any> = (route) =>
   route.httpPart === 'body' ? () => true : validatorCompiler(route);
 
@@ -137,8 +88,13 @@ export interface RawUploadRoute<T> {
     summary: string;
     response: Record<number, TSchema>;
   };
-  /** `upload.sha256`: the hex SHA-256 of `bytes`, computed while they arrived. */
-  handler: (request: FastifyRequest, bytes: Buffer, upload: { sha256: string }) => Promise<T>;
+  /** Where bodies are written while they arrive: under DATA_DIR, so stored ones are only renamed. */
+  tempDir: string;
+  /**
+   * The body on disk, with its size and SHA-256. It is removed after the handler returns or
+   * throws, unless the handler moved it into the blob store (`BlobStore.putFile`).
+   */
+  handler: (request: FastifyRequest, body: UploadedFile) => Promise<T>;
 }
 
 /**
@@ -147,7 +103,7 @@ export interface RawUploadRoute<T> {
  * The route draws from the `default` and the named bucket.
  */
 export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T>): void {
-  acceptRawUploads(scope);
+  acceptRawUploads(scope, route.tempDir);
   const limit = route.limitBytes;
   scope.post(
     route.url,
@@ -160,7 +116,7 @@ export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T
         description:
           `${route.schema.description ?? ''}\n\nBody: the raw file bytes, \`Content-Type: ${RAW_UPLOAD_TYPE}\`, at most ${formatBytes(limit)}.`.trim(),
         consumes: [RAW_UPLOAD_TYPE],
-        body: Type.Unsafe<Buffer>({
+        body: Type.Unsafe<UploadedFile>({
           type: 'string',
           format: 'binary',
           description: `Raw file bytes, at most ${limit} bytes`,
@@ -178,22 +134,39 @@ export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T
         }
         const declared = request.headers['content-length'];
         if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
+        await prepareUploadDir(route.tempDir);
         // A chunked body may grow to the limit: it reserves that much.
         const size = Number(declared);
         const release = await uploadMemory.acquire(
           Number.isSafeInteger(size) && size >= 0 ? size : limit,
           request.principal?.organizationId ?? null,
         );
-        // Given back once the answer is sent or the connection is gone, whichever comes first.
-        reply.raw.once('close', release);
-        if (request.raw.destroyed) release();
+        const state: BodyState = { file: null, inHandler: false, closed: false };
+        bodies.set(request, state);
+        // Given back once the answer is sent or the connection is gone, whichever comes first; the
+        // body file goes then too, unless the handler still reads it (it removes it itself).
+        const over = () => {
+          state.closed = true;
+          release();
+          if (!state.inHandler) void state.file?.remove();
+        };
+        reply.raw.once('close', over);
+        if (request.raw.destroyed) over();
       },
     },
     async (request) => {
-      const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      return route.handler(request, bytes, {
-        sha256: bodyDigests.get(request) ?? createHash('sha256').update(bytes).digest('hex'),
-      });
+      const state = bodies.get(request);
+      const file = request.body;
+      if (!state || !(file instanceof UploadedFile)) throw new Error('upload body was not received to a file');
+      // The client left while the body was checked (rate limit, idempotency): nobody would get the answer.
+      if (state.closed) throw new ApiError('invalid_request', 'The client closed the connection before the answer');
+      state.inHandler = true;
+      try {
+        return await route.handler(request, file);
+      } finally {
+        state.inHandler = false;
+        await file.remove();
+      }
     },
   );
 }

@@ -58,6 +58,26 @@ async function read16(file: string) {
   return { px: new Uint16Array(data.buffer, data.byteOffset, data.length / 2), ...info };
 }
 
+/**
+ * Keeps the shading and highlight only on and just around the case (R, the mask, says where):
+ * elsewhere the compositor never reads them, and the scene's light left there would triple the
+ * PNG's size. The 4 px margin covers the resampling when the output size differs.
+ */
+export function trimLayers(layers: Buffer, W: number, H: number, margin = 4) {
+  const near = new Uint8Array(W * H);
+  for (let i = 0; i < W * H; i++) near[i] = layers[i * 3] > 0 ? 1 : 0;
+  for (let pass = 0; pass < margin; pass++) {
+    const grown = near.slice();
+    for (let y = 1; y < H - 1; y++)
+      for (let x = 1; x < W - 1; x++) {
+        const i = y * W + x;
+        if (!near[i] && (near[i - 1] || near[i + 1] || near[i - W] || near[i + W])) grown[i] = 1;
+      }
+    near.set(grown);
+  }
+  for (let i = 0; i < W * H; i++) if (!near[i]) layers[i * 3 + 1] = layers[i * 3 + 2] = 0;
+}
+
 /** Turns one bake's linear passes into the template files. */
 export async function finish(src: string, dst: string, backMm: [number, number], level = 0.3) {
   const image = await read16(join(src, 'image_0001.png'));
@@ -125,6 +145,7 @@ export async function finish(src: string, dst: string, backMm: [number, number],
     .raw()
     .toBuffer();
   for (let i = 0; i < n; i++) smooth[i * 3] = m[i];
+  trimLayers(smooth, W, H);
   await sharp(smooth, { raw: { width: W, height: H, channels: 3 } })
     .png({ compressionLevel: 9 })
     .toFile(join(dst, 'layers.png'));

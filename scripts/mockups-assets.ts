@@ -23,16 +23,22 @@ const SAMPLES = Number(process.env.MOCKUP_SAMPLES ?? 24);
 const CASE = CASE_TYPES.magsafe;
 
 const VIEWS = {
-  left: { name: 'Angled from the left', elevation: 52, azimuth: -28, distance: 2.7 },
+  left: { name: 'Angled from the left', elevation: 52, azimuth: -28, distance: 3.0 },
   right: { name: 'Angled from the right', elevation: 40, azimuth: 32, distance: 2.9 },
 };
-/** Exposure: the linear level the scene's surroundings are brought to (light scenes brighter). */
-const EXPOSURE: Record<string, number> = { studio: 0.5, desk: 0.3, marble: 0.5 };
+/**
+ * Exposure: the linear level the scene's surroundings are brought to. The light scenes sit near
+ * white (0.7 is sRGB 219) with the shoulder of `tone` keeping the key's hot spot from clipping.
+ */
+const EXPOSURE: Record<string, number> = { studio: 0.76, desk: 0.34, marble: 0.72 };
+/** Linear up to the knee, then an exponential shoulder that approaches white without reaching it. */
+const KNEE = 0.78;
+export const tone = (e: number) => (e <= KNEE ? e : KNEE + (1 - KNEE) * (1 - Math.exp(-(e - KNEE) / (1 - KNEE))));
 const SCENES: Array<Omit<BakedScene, 'views' | 'devices'>> = [
   {
     key: 'studio',
     name: 'Studio',
-    description: 'The case on a seamless grey sweep with studio props, soft key light.',
+    description: 'The case on a warm white seamless sweep with studio props, soft key light.',
   },
   {
     key: 'desk',
@@ -50,6 +56,26 @@ async function read16(file: string) {
     .raw({ depth: 'ushort' })
     .toBuffer({ resolveWithObject: true });
   return { px: new Uint16Array(data.buffer, data.byteOffset, data.length / 2), ...info };
+}
+
+/**
+ * Keeps the shading and highlight only on and just around the case (R, the mask, says where):
+ * elsewhere the compositor never reads them, and the scene's light left there would triple the
+ * PNG's size. The 4 px margin covers the resampling when the output size differs.
+ */
+export function trimLayers(layers: Buffer, W: number, H: number, margin = 4) {
+  const near = new Uint8Array(W * H);
+  for (let i = 0; i < W * H; i++) near[i] = layers[i * 3] > 0 ? 1 : 0;
+  for (let pass = 0; pass < margin; pass++) {
+    const grown = near.slice();
+    for (let y = 1; y < H - 1; y++)
+      for (let x = 1; x < W - 1; x++) {
+        const i = y * W + x;
+        if (!near[i] && (near[i - 1] || near[i + 1] || near[i - W] || near[i + W])) grown[i] = 1;
+      }
+    near.set(grown);
+  }
+  for (let i = 0; i < W * H; i++) if (!near[i]) layers[i * 3 + 1] = layers[i * 3 + 2] = 0;
 }
 
 /** Turns one bake's linear passes into the template files. */
@@ -70,21 +96,18 @@ export async function finish(src: string, dst: string, backMm: [number, number],
   for (let i = 0; i < n; i += 7) if (m[i] > 250) lit.push(lum(diff.px, i, diff.channels));
   lit.sort((a, b) => a - b);
   const ref = lit[Math.floor(lit.length * 0.95)] || 1;
-  // Exposure: the scene's surroundings (outside the case) at a mid grey, highlights rolled off
-  // (Reinhard) instead of clipped, so every scene and model comes out alike without hand tuning.
+  // Exposure: the scene's surroundings (outside the case) at the scene's level, highlights rolled
+  // off instead of clipped, so every scene and model comes out alike without hand tuning.
   const around: number[] = [];
   for (let i = 0; i < n; i += 11) if (m[i] === 0) around.push(lum(image.px, i, c));
   around.sort((a, b) => a - b);
   const exposure = level / (around[Math.floor(around.length * 0.6)] || level);
-  const tone = (x: number) => {
-    const e = x * exposure;
-    return (e * (1 + e / 4)) / (1 + e);
-  };
   const bg = Buffer.alloc(n * 3);
   const layers = Buffer.alloc(n * 3);
   const uvOut = new Uint16Array(n * 3);
   for (let i = 0; i < n; i++) {
-    for (let k = 0; k < 3; k++) bg[i * 3 + k] = Math.round(255 * Math.min(1, srgb(tone(image.px[i * c + k] / 65535))));
+    for (let k = 0; k < 3; k++)
+      bg[i * 3 + k] = Math.round(255 * Math.min(1, srgb(tone((exposure * image.px[i * c + k]) / 65535))));
     layers[i * 3] = m[i];
     layers[i * 3 + 1] = Math.round(255 * Math.min(1, srgb(Math.min(1, lum(diff.px, i, diff.channels) / ref))));
     layers[i * 3 + 2] = Math.round(
@@ -122,6 +145,7 @@ export async function finish(src: string, dst: string, backMm: [number, number],
     .raw()
     .toBuffer();
   for (let i = 0; i < n; i++) smooth[i * 3] = m[i];
+  trimLayers(smooth, W, H);
   await sharp(smooth, { raw: { width: W, height: H, channels: 3 } })
     .png({ compressionLevel: 9 })
     .toFile(join(dst, 'layers.png'));
@@ -139,12 +163,14 @@ async function main() {
   const devices = all.slice(from, to);
   const only = process.argv[2]; // e.g. "desk" to re-bake one scene
   const scenes = SCENES.filter((s) => !only || s.key === only);
+  // MOCKUP_VIEWS=left bakes some views only (quick previews).
+  const views = Object.entries(VIEWS).filter(([k]) => (process.env.MOCKUP_VIEWS ?? k).split(',').includes(k));
   const work = mkdtempSync(join(tmpdir(), 'mockups-'));
   const job = {
     samples: SAMPLES,
     size: SIZE,
     caseType: { wallMm: CASE.wallMm },
-    scenes: scenes.map((s) => ({ key: s.key, views: Object.entries(VIEWS).map(([key, v]) => ({ key, ...v })) })),
+    scenes: scenes.map((s) => ({ key: s.key, views: views.map(([key, v]) => ({ key, ...v })) })),
     devices: devices.map((d) => ({ ...d, phoneHex: phoneColour(d) })),
   };
   writeFileSync(join(work, 'job.json'), JSON.stringify(job));
@@ -166,7 +192,7 @@ async function main() {
   );
   if (run.status !== 0) throw new Error(`blender failed (${run.status ?? run.error})`);
   for (const s of scenes)
-    for (const view of Object.keys(VIEWS))
+    for (const [view] of views)
       for (const d of devices) {
         const o = caseOutline(d, CASE);
         await finish(
@@ -191,7 +217,7 @@ async function main() {
     })),
   };
   writeFileSync(join(MOCKUP_ASSETS, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
-  rmSync(work, { recursive: true, force: true });
+  if (!process.env.MOCKUP_KEEP) rmSync(work, { recursive: true, force: true });
 }
 
 // Run as a command, not when imported (the contact sheet and checks reuse `finish`).

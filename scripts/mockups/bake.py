@@ -19,8 +19,13 @@ def reset():
     s.cycles.samples = job['samples']
     s.cycles.use_denoising = False
     s.cycles.use_adaptive_sampling = True
+    # Light bounces off the floor onto the case and props once or twice; more costs time unseen.
     s.cycles.max_bounces = 3
-    s.cycles.adaptive_threshold = 0.03
+    s.cycles.diffuse_bounces = 2
+    s.cycles.glossy_bounces = 1
+    s.cycles.transmission_bounces = 0
+    s.cycles.transparent_max_bounces = 0
+    s.cycles.adaptive_threshold = 0.04
     # No denoiser in Debian's Blender: clamp the indirect fireflies and blur glossy paths instead.
     s.cycles.sample_clamp_indirect = 2.0
     s.cycles.blur_glossy = 1.0
@@ -151,76 +156,142 @@ def build_case(d, ct):
     return case, W, H, D
 
 
+def node(nt, kind, inputs=None, **props):
+    """A shader node with its properties and input defaults set (keeps the recipes short)."""
+    n = nt.nodes.new(kind)
+    for k, v in props.items():
+        setattr(n, k, v)
+    for k, v in (inputs or {}).items():
+        n.inputs[k].default_value = v
+    return n
+
+
+def ramp(nt, fac, stops):
+    """A colour ramp fed by `fac` with (position, linear RGB) stops."""
+    r = nt.nodes.new('ShaderNodeValToRGB')
+    els = r.color_ramp.elements
+    while len(els) < len(stops):
+        els.new(0.5)
+    for e, (pos, col) in zip(els, stops):
+        e.position = pos
+        e.color = (*col, 1)
+    nt.links.new(fac, r.inputs['Fac'])
+    return r.outputs['Color']
+
+
+def multiply(nt, *colors):
+    """The product of colour sockets (layers of a procedural texture)."""
+    out = colors[0]
+    for c in colors[1:]:
+        mix = node(nt, 'ShaderNodeMixRGB', {0: 1}, blend_type='MULTIPLY')
+        nt.links.new(out, mix.inputs[1]); nt.links.new(c, mix.inputs[2])
+        out = mix.outputs[0]
+    return out
+
+
+def stretched(nt, tc, scale):
+    """Object coordinates scaled per axis: noise stretched along the wood's grain or a vein."""
+    m = node(nt, 'ShaderNodeMapping', {'Scale': scale})
+    nt.links.new(tc.outputs['Object'], m.inputs['Vector'])
+    return m.outputs['Vector']
+
+
 def floor_material(kind):
     m = bpy.data.materials.new('floor'); m.use_nodes = True
     nt = m.node_tree; b = nt.nodes['Principled BSDF']
     tc = nt.nodes.new('ShaderNodeTexCoord')
     # Contact shadow: ambient occlusion darkens the floor where the case and props touch it.
-    ao = nt.nodes.new('ShaderNodeAmbientOcclusion'); ao.inputs['Distance'].default_value = 0.012
-    ao.samples = 8
-    def base(color_socket):
-        mix = nt.nodes.new('ShaderNodeMixRGB'); mix.blend_type = 'MULTIPLY'
-        mix.inputs[0].default_value = 0.7
+    ao = node(nt, 'ShaderNodeAmbientOcclusion', {'Distance': 0.02}, samples=2)
+
+    def base(color_socket, strength=0.75):
+        mix = node(nt, 'ShaderNodeMixRGB', {0: strength}, blend_type='MULTIPLY')
         nt.links.new(color_socket, mix.inputs[1]); nt.links.new(ao.outputs['AO'], mix.inputs[2])
         nt.links.new(mix.outputs[0], b.inputs['Base Color'])
+
     if kind == 'studio':
-        # A paper sweep: a soft gradient from the lit front to a cooler, darker back.
+        # Warm white paper, a touch darker and cooler up the back wall (object Y/Z of the sweep).
         sep = nt.nodes.new('ShaderNodeSeparateXYZ'); nt.links.new(tc.outputs['Object'], sep.inputs[0])
-        r = nt.nodes.new('ShaderNodeMapRange'); nt.links.new(sep.outputs['Y'], r.inputs[0])
-        r.inputs['From Min'].default_value = -0.14; r.inputs['From Max'].default_value = 0.2
-        ramp = nt.nodes.new('ShaderNodeValToRGB')
-        ramp.color_ramp.elements[0].color = (0.78, 0.77, 0.75, 1)
-        ramp.color_ramp.elements[1].color = (0.42, 0.45, 0.5, 1)
-        nt.links.new(r.outputs[0], ramp.inputs[0])
-        base(ramp.outputs[0])
-        b.inputs['Roughness'].default_value = 0.85
+        r = node(nt, 'ShaderNodeMapRange', {'From Min': -0.1, 'From Max': 0.45})
+        nt.links.new(sep.outputs['Y'], r.inputs[0])
+        base(ramp(nt, r.outputs[0], [(0, (0.86, 0.80, 0.72)), (1, (0.78, 0.76, 0.74))]))
+        b.inputs['Roughness'].default_value = 0.9
+        b.inputs['Specular'].default_value = 0.2
         return m
     if kind == 'desk':
-        # Oak: stretched noise rings with a fine fibre noise on top.
-        # Bands about 1.5 cm apart across the board, stretched along it, so the grain reads at
-        # the case's scale (a 16 cm phone spans ten of them); fine fibres darken between them.
-        mp = nt.nodes.new('ShaderNodeMapping'); mp.inputs['Scale'].default_value = (26, 2.2, 1)
-        nt.links.new(tc.outputs['Object'], mp.inputs[0])
-        wave = nt.nodes.new('ShaderNodeTexWave'); wave.wave_type = 'BANDS'; wave.wave_profile = 'SAW'
-        wave.inputs['Scale'].default_value = 2.5; wave.inputs['Distortion'].default_value = 4
-        wave.inputs['Detail'].default_value = 3; wave.inputs['Detail Scale'].default_value = 1.5
-        nt.links.new(mp.outputs[0], wave.inputs['Vector'])
-        fib = nt.nodes.new('ShaderNodeMapping'); fib.inputs['Scale'].default_value = (400, 8, 1)
-        nt.links.new(tc.outputs['Object'], fib.inputs[0])
-        noise = nt.nodes.new('ShaderNodeTexNoise'); noise.inputs['Scale'].default_value = 1
-        noise.inputs['Detail'].default_value = 2
-        nt.links.new(fib.outputs[0], noise.inputs['Vector'])
-        mixf = nt.nodes.new('ShaderNodeMath'); mixf.operation = 'MULTIPLY_ADD'
-        mixf.inputs[1].default_value = 0.8; nt.links.new(wave.outputs['Fac'], mixf.inputs[0])
-        fmul = nt.nodes.new('ShaderNodeMath'); fmul.operation = 'MULTIPLY'; fmul.inputs[1].default_value = 0.25
-        nt.links.new(noise.outputs['Fac'], fmul.inputs[0]); nt.links.new(fmul.outputs[0], mixf.inputs[2])
-        ramp = nt.nodes.new('ShaderNodeValToRGB')
-        ramp.color_ramp.elements[0].color = (0.16, 0.075, 0.03, 1)
-        ramp.color_ramp.elements[1].color = (0.50, 0.29, 0.14, 1)
-        nt.links.new(mixf.outputs[0], ramp.inputs[0])
-        base(ramp.outputs[0])
-        b.inputs['Roughness'].default_value = 0.4
+        # Oak, flat sawn: the growth rings are cylinders around the trunk's axis (along X, a few cm
+        # under the board and slightly tilted to it), so the board cuts them into the arches and
+        # straight stretches of real oak with uneven spacing. Their radius wobbles with a noise
+        # stretched along the grain; fine fibre streaks and a slow colour drift go on top.
+        flat = node(nt, 'ShaderNodeMapping', {'Scale': (1, 1, 0), 'Rotation': (0, math.radians(9), 0),
+                                               'Location': (0, -0.03, 0.045)})
+        nt.links.new(tc.outputs['Object'], flat.inputs['Vector'])
+        axis = node(nt, 'ShaderNodeMapping', {'Scale': (0.08, 1, 1)})
+        nt.links.new(flat.outputs[0], axis.inputs['Vector'])
+        rings = node(nt, 'ShaderNodeTexWave', {'Scale': 60, 'Distortion': 4, 'Detail': 3, 'Detail Scale': 0.12,
+                                               'Detail Roughness': 0.5}, wave_type='RINGS', wave_profile='SAW')
+        nt.links.new(axis.outputs[0], rings.inputs['Vector'])
+        fibre = node(nt, 'ShaderNodeTexNoise', {'Scale': 1, 'Detail': 6, 'Roughness': 0.6})
+        nt.links.new(stretched(nt, tc, (6, 500, 1)), fibre.inputs['Vector'])
+        drift = node(nt, 'ShaderNodeTexNoise', {'Scale': 1, 'Detail': 2})
+        nt.links.new(stretched(nt, tc, (1.5, 9, 1)), drift.inputs['Vector'])
+        ring = ramp(nt, rings.outputs['Fac'], [(0, (0.58, 0.37, 0.18)), (0.6, (0.52, 0.32, 0.15)),
+                                               (0.88, (0.36, 0.20, 0.08)), (1, (0.46, 0.27, 0.12))])
+        grain = ramp(nt, fibre.outputs['Fac'], [(0.3, (0.72, 0.68, 0.64)), (0.7, (1, 1, 1))])
+        tone = ramp(nt, drift.outputs['Fac'], [(0.3, (0.82, 0.80, 0.78)), (0.7, (1.08, 1.05, 1.0))])
+        base(multiply(nt, ring, grain, tone))
+        bump = node(nt, 'ShaderNodeBump', {'Strength': 0.08, 'Distance': 0.0005})
+        nt.links.new(fibre.outputs['Fac'], bump.inputs['Height'])
+        nt.links.new(bump.outputs['Normal'], b.inputs['Normal'])
+        b.inputs['Roughness'].default_value = 0.42
+        b.inputs['Specular'].default_value = 0.4
         return m
-    # Marble: white with grey veins from distorted waves.
-    # Veins a few cm apart (the view is about 25 cm wide): thin dark lines where the distorted
-    # wave is near zero, a softer grey cloud around them.
-    noise = nt.nodes.new('ShaderNodeTexNoise'); noise.inputs['Scale'].default_value = 9
-    noise.inputs['Detail'].default_value = 8; noise.inputs['Roughness'].default_value = 0.6
-    nt.links.new(tc.outputs['Object'], noise.inputs['Vector'])
-    wave = nt.nodes.new('ShaderNodeTexWave'); wave.inputs['Scale'].default_value = 5
-    wave.inputs['Distortion'].default_value = 14; wave.inputs['Detail'].default_value = 6
-    nt.links.new(noise.outputs['Color'], wave.inputs['Vector'])
-    ramp = nt.nodes.new('ShaderNodeValToRGB')
-    ramp.color_ramp.elements[0].position = 0.0; ramp.color_ramp.elements[0].color = (0.18, 0.19, 0.21, 1)
-    ramp.color_ramp.elements[1].position = 0.1; ramp.color_ramp.elements[1].color = (0.93, 0.93, 0.91, 1)
-    mid = ramp.color_ramp.elements.new(0.04); mid.color = (0.55, 0.56, 0.58, 1)
-    nt.links.new(wave.outputs['Fac'], ramp.inputs[0])
-    base(ramp.outputs[0])
-    b.inputs['Roughness'].default_value = 0.2
+    # Marble: white stone with soft grey veins (a distorted diagonal wave through a wide ramp band)
+    # and a second, finer and fainter vein family at another angle, over a faint cloudy drift.
+    veins = node(nt, 'ShaderNodeTexWave', {'Scale': 3.2, 'Distortion': 5, 'Detail': 8, 'Detail Scale': 1.4,
+                                           'Detail Roughness': 0.6}, wave_type='BANDS',
+                 bands_direction='DIAGONAL')
+    nt.links.new(tc.outputs['Object'], veins.inputs['Vector'])
+    fine = node(nt, 'ShaderNodeTexWave', {'Scale': 3, 'Distortion': 10, 'Detail': 8, 'Detail Scale': 0.9,
+                                          'Detail Roughness': 0.6}, wave_type='BANDS', bands_direction='X')
+    rot = node(nt, 'ShaderNodeMapping', {'Rotation': (0, 0, math.radians(62)), 'Location': (0.3, 0.1, 0)})
+    nt.links.new(tc.outputs['Object'], rot.inputs['Vector']); nt.links.new(rot.outputs[0], fine.inputs['Vector'])
+    cloud = node(nt, 'ShaderNodeTexNoise', {'Scale': 14, 'Detail': 6, 'Roughness': 0.55})
+    nt.links.new(tc.outputs['Object'], cloud.inputs['Vector'])
+    white = (0.86, 0.86, 0.84)
+    v1 = ramp(nt, veins.outputs['Fac'], [(0, (0.40, 0.41, 0.43)), (0.07, (0.60, 0.61, 0.62)), (0.3, white)])
+    v2 = ramp(nt, fine.outputs['Fac'], [(0, (0.70, 0.71, 0.73)), (0.03, (0.88, 0.88, 0.89)), (0.09, (1, 1, 1))])
+    cl = ramp(nt, cloud.outputs['Fac'], [(0.35, (0.93, 0.93, 0.94)), (0.65, (1, 1, 1))])
+    base(multiply(nt, v1, v2, cl))
+    b.inputs['Roughness'].default_value = 0.16
+    b.inputs['Specular'].default_value = 0.5
     return m
 
 
+def add(obj_op, material, **kw):
+    """Adds a primitive with one material; returns the object."""
+    obj_op(**kw)
+    o = bpy.context.active_object
+    o.data.materials.append(material)
+    for p in o.data.polygons:
+        p.use_smooth = True
+    return o
+
+
+def vessel(r, h, at, shell, fill, wall=0.004):
+    """A hollow cylinder (mug, pot) with its contents a little below the rim: seen from above a
+    solid cylinder reads as a puck."""
+    o = add(bpy.ops.mesh.primitive_cylinder_add, shell, radius=r, depth=h, location=(at[0], at[1], h / 2),
+            vertices=64, end_fill_type='NOTHING')
+    sol = o.modifiers.new('wall', 'SOLIDIFY'); sol.thickness = wall; sol.offset = -1
+    bev = o.modifiers.new('round', 'BEVEL'); bev.width = wall / 3; bev.segments = 2
+    add(bpy.ops.mesh.primitive_cylinder_add, shell, radius=r, depth=0.004, location=(at[0], at[1], 0.002), vertices=64)
+    add(bpy.ops.mesh.primitive_cylinder_add, fill, radius=r - wall, depth=0.002, location=(at[0], at[1], h * 0.82),
+        vertices=64)
+
+
 def props(kind):
+    add_sphere = bpy.ops.mesh.primitive_uv_sphere_add
+    add_cyl = bpy.ops.mesh.primitive_cylinder_add
     if kind == 'studio':
         # The floor curves up into the back wall (a seamless sweep, radius 25 cm, 30 cm behind).
         prof = [(y / 10, 0.0) for y in range(-10, 4)]
@@ -234,46 +305,81 @@ def props(kind):
             p.use_smooth = True
         ob = bpy.data.objects.new('sweep', me); bpy.context.scene.collection.objects.link(ob)
         me.materials.append(bpy.data.materials['floor'])
-        bpy.ops.mesh.primitive_uv_sphere_add(radius=0.03, location=(0.13, 0.09, 0.03))
-        bpy.context.active_object.data.materials.append(mat('ball', srgb('#e8b4a0'), rough=0.6))
-        bpy.ops.mesh.primitive_cylinder_add(radius=0.035, depth=0.05, location=(-0.14, 0.12, 0.025), vertices=64)
-        bpy.context.active_object.data.materials.append(mat('plinth', (0.8, 0.8, 0.78), rough=0.7))
+        # Soft-coloured geometric props: a sage plinth with a small sphere on it, a peach ball.
+        sage = mat('plinth', srgb('#b9c4ad'), rough=0.8, spec=0.3)
+        add(add_cyl, sage, radius=0.04, depth=0.06, location=(-0.105, 0.08, 0.03), vertices=96)
+        add(add_sphere, mat('pearl', srgb('#f3ece4'), rough=0.35), radius=0.016, location=(-0.105, 0.08, 0.076),
+            segments=48, ring_count=24)
+        add(add_sphere, mat('ball', srgb('#e9b49a'), rough=0.65, spec=0.3), radius=0.028, location=(0.11, 0.1, 0.028),
+            segments=64, ring_count=32)
     elif kind == 'desk':
-        bpy.ops.mesh.primitive_cylinder_add(radius=0.04, depth=0.09, location=(0.16, 0.12, 0.045), vertices=64)
-        bpy.context.active_object.data.materials.append(mat('mug', srgb('#f1ede4'), rough=0.2))
-        bpy.ops.mesh.primitive_torus_add(major_radius=0.022, minor_radius=0.006, location=(0.205, 0.12, 0.05), rotation=(math.radians(90), 0, 0))
-        bpy.context.active_object.data.materials.append(bpy.data.materials['mug'])
-        bpy.ops.mesh.primitive_cube_add(size=1, location=(-0.17, 0.02, 0.006), rotation=(0, 0, math.radians(12)))
-        nb = bpy.context.active_object; nb.scale = (0.15, 0.21, 0.012)
-        nb.data.materials.append(mat('notebook', srgb('#3d5a80'), rough=0.8))
-        bpy.ops.mesh.primitive_cylinder_add(radius=0.0035, depth=0.17, location=(0.12, -0.1, 0.0035), rotation=(0, math.radians(90), math.radians(25)), vertices=6)
-        bpy.context.active_object.data.materials.append(mat('pencil', srgb('#e9c46a'), rough=0.5))
+        mug = mat('mug', srgb('#f3efe6'), rough=0.15)
+        vessel(0.04, 0.09, (0.125, 0.105), mug, mat('coffee', (0.05, 0.025, 0.012), rough=0.1, spec=0.6))
+        add(bpy.ops.mesh.primitive_torus_add, mug, major_radius=0.022, minor_radius=0.006,
+            location=(0.17, 0.105, 0.05), rotation=(math.radians(90), 0, 0))
+        # A notebook: paper block under a linen cover.
+        rotz = math.radians(12)
+        pages = add(bpy.ops.mesh.primitive_cube_add, mat('pages', srgb('#f2eee3'), rough=0.9), size=1,
+                    location=(-0.16, 0.02, 0.006), rotation=(0, 0, rotz))
+        pages.scale = (0.145, 0.205, 0.01)
+        cover = add(bpy.ops.mesh.primitive_cube_add, mat('notebook', srgb('#3d5a80'), rough=0.85), size=1,
+                    location=(-0.161, 0.02, 0.0115), rotation=(0, 0, rotz))
+        cover.scale = (0.15, 0.21, 0.0015)
+        # A hexagonal yellow pencil with a sharpened tip.
+        rot = (0, math.radians(90), math.radians(25))
+        add(add_cyl, mat('pencil', srgb('#e9c46a'), rough=0.45), radius=0.0035, depth=0.15,
+            location=(0.1, -0.095, 0.0035), rotation=rot, vertices=6)
+        tip = add(bpy.ops.mesh.primitive_cone_add, mat('wood', srgb('#e2c49b'), rough=0.8), radius1=0.0035,
+                  depth=0.018, location=(0.1 - 0.084 * math.cos(math.radians(25)), -0.095 - 0.084 * math.sin(math.radians(25)), 0.0035),
+                  rotation=(0, math.radians(-90), math.radians(25)), vertices=6)
+        tip.data.polygons.foreach_set('use_smooth', [False] * len(tip.data.polygons))
     else:
-        bpy.ops.mesh.primitive_cylinder_add(radius=0.035, depth=0.06, location=(0.14, 0.13, 0.03), vertices=64)
-        bpy.context.active_object.data.materials.append(mat('pot', srgb('#d9a88a'), rough=0.8))
-        for i, (x, y) in enumerate([(0.14, 0.13), (0.125, 0.14), (0.155, 0.12), (0.135, 0.115)]):
-            bpy.ops.mesh.primitive_uv_sphere_add(radius=0.016, location=(x, y, 0.066 + 0.004 * i))
-            o = bpy.context.active_object; o.scale = (1, 0.6, 0.8)
-            o.data.materials.append(mat(f'leaf{i}', srgb('#5a7d4f'), rough=0.5))
-        bpy.ops.mesh.primitive_torus_add(major_radius=0.024, minor_radius=0.003, location=(-0.15, -0.08, 0.003))
-        bpy.context.active_object.data.materials.append(mat('gold', srgb('#c9a227'), rough=0.2, spec=1))
+        # A succulent (a rosette of fleshy leaves) in a terracotta pot, and a gold ring.
+        vessel(0.034, 0.055, (0.115, 0.1), mat('pot', srgb('#d49a7a'), rough=0.85),
+               mat('soil', (0.06, 0.04, 0.03), rough=1))
+        leaf = mat('leaf', srgb('#7f9c78'), rough=0.45)
+        for ring_i, (count, reach, tilt, size) in enumerate([(9, 0.018, 70, 0.016), (7, 0.01, 50, 0.012), (5, 0.004, 25, 0.008)]):
+            for i in range(count):
+                a = 2 * math.pi * (i + 0.5 * ring_i) / count
+                o = add(add_sphere, leaf, radius=size, segments=24, ring_count=12,
+                        location=(0.115 + reach * math.cos(a), 0.1 + reach * math.sin(a), 0.05 + 0.004 * ring_i),
+                        rotation=(0, math.radians(tilt), a))
+                o.scale = (0.42, 0.42, 1)
+        gold = bpy.data.materials.new('gold'); gold.use_nodes = True
+        g = gold.node_tree.nodes['Principled BSDF']
+        g.inputs['Base Color'].default_value = (1.0, 0.74, 0.32, 1)
+        g.inputs['Metallic'].default_value = 1; g.inputs['Roughness'].default_value = 0.18
+        add(bpy.ops.mesh.primitive_torus_add, gold, major_radius=0.011, minor_radius=0.0017,
+            location=(-0.1, -0.075, 0.0017), major_segments=64, minor_segments=16)
+
+
+LIGHT = {
+    # world colour, world strength, key colour, key power (W), key size (m), key position
+    'studio': ((0.97, 0.97, 1.0), 0.3, (1.0, 0.97, 0.93), 55, 0.35, (-0.5, -0.3, 0.48)),
+    'desk': ((1.0, 0.93, 0.84), 0.55, (1.0, 0.86, 0.70), 16, 0.4, (-0.65, 0.05, 0.45)),
+    'marble': ((0.96, 0.97, 1.0), 0.9, (1.0, 0.98, 0.95), 12, 0.6, (-0.4, 0.25, 0.6)),
+}
+
+
+# The passes are 16-bit PNG, which clamps at 1: the light is scaled down so nothing clips, and
+# mockups-assets.ts sets the exposure (only the ratios between the lights matter).
+LIGHT_SCALE = 0.1
 
 
 def lights(kind):
+    """Soft daylight: a bright ambient world and one large key aimed at the case."""
+    world_col, world_k, key_col, power, size, at = LIGHT[kind]
+    world_k *= LIGHT_SCALE; power *= LIGHT_SCALE
     w = bpy.data.worlds.new('w'); bpy.context.scene.world = w
     w.use_nodes = True
-    w.node_tree.nodes['Background'].inputs['Color'].default_value = (0.55, 0.56, 0.6, 1) if kind == 'studio' else (0.5, 0.48, 0.44, 1)
-    w.node_tree.nodes['Background'].inputs['Strength'].default_value = 0.2
-    key = bpy.data.lights.new('key', 'AREA'); key.size = 0.18
-    key.energy = 22 if kind != 'desk' else 26
-    if kind == 'desk':
-        key.color = (1.0, 0.9, 0.78)
+    w.node_tree.nodes['Background'].inputs['Color'].default_value = (*world_col, 1)
+    w.node_tree.nodes['Background'].inputs['Strength'].default_value = world_k
+    key = bpy.data.lights.new('key', 'AREA'); key.size = size; key.energy = power; key.color = key_col
     o = bpy.data.objects.new('key', key); bpy.context.scene.collection.objects.link(o)
-    o.location = (-0.35, -0.25, 0.6)
-    o.rotation_euler = (math.radians(35), 0, math.radians(-50))
-    fill = bpy.data.lights.new('fill', 'AREA'); fill.size = 0.8; fill.energy = 5
-    o = bpy.data.objects.new('fill', fill); bpy.context.scene.collection.objects.link(o)
-    o.location = (0.5, 0.1, 0.5); o.rotation_euler = (math.radians(40), 0, math.radians(80))
+    o.location = at
+    aim = bpy.data.objects.new('aim', None); bpy.context.scene.collection.objects.link(aim)
+    c = o.constraints.new('TRACK_TO'); c.target = aim
+    c.track_axis = 'TRACK_NEGATIVE_Z'; c.up_axis = 'UP_Y'
 
 
 def camera(view, H):

@@ -8,12 +8,19 @@ import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { categories, itemIssues, shippedOrder } from '../claims/helpers.ts';
 import { createOrder, orderBody, ship, startProduction, store, uploadImage } from '../orders/helpers.ts';
+import sharp from 'sharp';
 import { createRender, seeded } from '../rendering/helpers.ts';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { OPERATOR_USER, PARTNER, csrfOf, signedIn } from './helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** A partner's artwork as they might upload it: colour fields, shapes and a word. */
+const ARTWORK_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="1600">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ff7a59"/><stop offset="1" stop-color="#5b3cc4"/></linearGradient></defs>
+<rect width="800" height="1600" fill="url(#g)"/><circle cx="400" cy="700" r="260" fill="#ffd23f" opacity="0.9"/>
+<circle cx="560" cy="1150" r="140" fill="#3bceac" opacity="0.85"/><rect x="90" y="1250" width="300" height="200" rx="40" fill="#ee4266"/>
+<text x="400" y="740" font-family="DejaVu Sans, sans-serif" font-size="120" font-weight="bold" text-anchor="middle" fill="#1b1b3a">hello</text></svg>`;
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
 const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } };
@@ -282,6 +289,23 @@ describe('dashboard in a real browser', { skip }, () => {
     await page.getByRole('link', { name: 'browser-lookup-1' }).click();
     assert.match(await page.locator('main').innerText(), /not_found/);
     await shoot('request-detail');
+    // A render of a 3D scene with a real-looking artwork, on the render's own page.
+    const [baked] = await t.db.query<{ id: string }>(
+      `SELECT c.id FROM compositions c JOIN scenes s ON s.id = c.scene_id JOIN products p ON p.id = c.product_id
+       WHERE s.import_key = 'scene-desk' AND p.name LIKE '%Leather%' ORDER BY c.import_key LIMIT 1`,
+    );
+    assert.ok(baked, 'a baked desk composition of a leather case in the demo catalog');
+    const artwork = await call(t, 'POST', '/v2/images', {
+      payload: await sharp(Buffer.from(ARTWORK_SVG)).png().toBuffer(),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    assert.equal(artwork.statusCode, 200, artwork.body);
+    const scene = await createRender(t, baked.id, artwork.data.image.reference);
+    assert.equal(scene.statusCode, 200, scene.body);
+    await t.s.worker.drain();
+    await page.goto(`${base}/dashboard/renders?reference=${scene.data.render.reference}`);
+    await page.waitForFunction(() => (document.querySelector('img.render-full') as HTMLImageElement | null)?.complete);
+    await shoot('render-detail');
     await signOut();
     await signIn(OPERATOR_USER, 'console');
     await nav('Support lookup');

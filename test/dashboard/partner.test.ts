@@ -475,6 +475,12 @@ describe('partner dashboard pages', () => {
     assert.equal(thumb.statusCode, 200);
     assert.match(thumb.headers['content-type'] as string, /^image\//);
     assert.ok((await sharp(thumb.rawPayload).metadata()).width! > 0);
+    // The render itself, larger than its thumbnail, on the render's own page.
+    const one = await a.get(`/dashboard/renders?reference=${ref}`);
+    assert.match(one.body, new RegExp(`<img class="render-full" src="/dashboard/renders/${ref}/media"`));
+    const media = await a.get(`/dashboard/renders/${ref}/media`);
+    assert.equal(media.statusCode, 200);
+    assert.ok((await sharp(media.rawPayload).metadata()).width! > (await sharp(thumb.rawPayload).metadata()).width!);
     assert.equal(
       (await new Agent(t).get(`/dashboard/renders/${ref}/thumbnail`)).statusCode,
       303,

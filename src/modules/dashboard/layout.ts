@@ -110,6 +110,7 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}.ref{word-
 .preview{border-radius:10px;overflow:hidden;border:1px solid var(--line);max-width:360px}.preview .pv-head{padding:.8rem 1rem;display:flex;gap:.6rem;align-items:center;font-weight:700}
 .preview .pv-head img{max-height:32px;max-width:96px}.preview .pv-body{padding:1rem}.preview .pv-step{display:inline-block;padding:.2rem .6rem;border-radius:999px;font-weight:600}
 .thumbs{display:grid;grid-template-columns:repeat(auto-fill,minmax(140px,1fr));gap:.75rem}.thumbs figure{margin:0;background:#fff;border:1px solid var(--line);border-radius:8px;padding:.5rem}.thumbs img{width:100%;height:auto;display:block}
+.render-full{display:block;width:100%;max-width:640px;height:auto;border-radius:8px;border:1px solid var(--line)}
 .thumbs figcaption{font-size:.8rem;word-break:break-all}td .thumbs{grid-template-columns:repeat(auto-fill,minmax(96px,120px))}
 .filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end}.filters .field{margin:0}
 .meter{height:.7rem;background:#e6e9ed;border-radius:999px;overflow:hidden}.meter span{display:block;height:100%;background:var(--accent)}

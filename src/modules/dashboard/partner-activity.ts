@@ -199,7 +199,7 @@ ${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby
       const one = await s.rendering.findRender(ctx.orgId, wanted);
       if (!one) error = `No render ${wanted} in this organization`;
       else
-        found = html`<section class="card"><h2>Render ${one.reference}</h2><p>${badge(one.status, statusTone(one.status === 'completed' ? 'succeeded' : one.status))} ${one.failureReason ?? ''}</p>${one.status === 'completed' ? html`<img src="/dashboard/renders/${one.reference}/thumbnail" alt="Thumbnail of render ${one.reference}" width="200">` : ''}</section>`;
+        found = html`<section class="card"><h2>Render</h2><p>${shortRef(one.reference)}</p><p>${badge(one.status, statusTone(one.status === 'completed' ? 'succeeded' : one.status))} ${one.failureReason ?? ''}</p>${one.status === 'completed' ? html`<a href="/dashboard/renders/${one.reference}/media"><img class="render-full" src="/dashboard/renders/${one.reference}/media" alt="Render ${one.reference}"></a><p><a href="/dashboard/renders/${one.reference}/media">Open at full size</a></p>` : ''}</section>`;
     }
     const [{ renders }, tokens] = await Promise.all([
       s.rendering.listRenders(ctx.orgId, { limit: 60 }),
@@ -214,19 +214,22 @@ ${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby
       { error },
     );
   });
-  r.app.get(
-    '/dashboard/renders/:ref/thumbnail',
-    { config: { access: 'public', dashboard: 'partner' } },
-    async (req, reply) => {
-      const f = await s.rendering.renderFile(req.dashboardSession!.user.organization_id!, refParam(req), 'thumbnail');
-      if (!f.ready) throw badRequest('The render is not finished yet', 'render_pending');
-      return reply
-        .type(f.mimeType)
-        .header('cache-control', 'private, max-age=3600')
-        .header('content-length', f.size)
-        .send(f.stream);
-    },
-  );
+  // The render itself (as `GET /v2/renders/{ref}/media` gives it) and its thumbnail, for the
+  // signed-in partner: another organization's render is a 404 like an unknown one.
+  for (const which of ['thumbnail', 'media'] as const)
+    r.app.get(
+      `/dashboard/renders/:ref/${which}`,
+      { config: { access: 'public', dashboard: 'partner' } },
+      async (req, reply) => {
+        const f = await s.rendering.renderFile(req.dashboardSession!.user.organization_id!, refParam(req), which);
+        if (!f.ready) throw badRequest('The render is not finished yet', 'render_pending');
+        return reply
+          .type(f.mimeType)
+          .header('cache-control', 'private, max-age=3600')
+          .header('content-length', f.size)
+          .send(f.stream);
+      },
+    );
 
   r.page('/dashboard/usage', 'partner', async (_req, ctx) => {
     const org = await s.organization.organizationRow(ctx.orgId);

@@ -25,7 +25,7 @@ export interface BenchFixture {
 }
 
 /** Creates a database of its own for the run: a PGlite folder, or a fresh PostgreSQL database. */
-async function freshDatabase(): Promise<{ url: string | null; drop: () => Promise<void> }> {
+export async function freshDatabase(): Promise<{ url: string | null; drop: () => Promise<void> }> {
   const admin = process.env.BENCH_DATABASE_URL;
   if (!admin) return { url: null, drop: async () => {} };
   const name = `pod_bench_${Date.now().toString(36)}`;

@@ -2,7 +2,9 @@
  * The server's resident memory around three distinct 7500x7500 PNG uploads (34-44 MB bodies,
  * downsized to 7000 px) sent one after another, without the rest of the benchmark:
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<a database of your own> tsx bench/upload-rss.ts
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/<a database of your own> tsx bench/upload-rss.ts
+ *
+ * (a fresh database is created beside the one named, and dropped at the end, as in the benchmark).
  *
  * Runs the compiled server (`npm run build` first) with `MALLOC_ARENA_MAX=2`, as the benchmark does
  * (`UPLOAD_RSS_ENTRY=src/main.ts` runs it from source). Prints the RSS 3 s after start, the peak
@@ -18,10 +20,11 @@ import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
 import { seedDemoOnce } from '../src/seed/demo-keys.ts';
 import { rssMb, startProcess } from './processes.ts';
-import { patternPng } from './setup.ts';
+import { freshDatabase, patternPng } from './setup.ts';
 
-const databaseUrl = process.env.DATABASE_URL;
-if (!databaseUrl) throw new Error('set DATABASE_URL to a PostgreSQL database of your own');
+if (!process.env.BENCH_DATABASE_URL) throw new Error('set BENCH_DATABASE_URL to a PostgreSQL database of your own');
+const database = await freshDatabase();
+const databaseUrl = database.url!;
 const SIDE = Number(process.env.UPLOAD_RSS_SIDE ?? 7500);
 const dataDir = mkdtempSync(join(tmpdir(), 'pod-upload-rss-'));
 const env = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SECRET_KEY: 'upload-rss', MALLOC_ARENA_MAX: '2' };
@@ -34,8 +37,8 @@ await s.db.close();
 const files: string[] = [];
 for (let i = 0; i < 3; i++) {
   files.push(join(dataDir, `huge-${i}.png`));
-  // A seed of its own per run: earlier runs on the same database must not deduplicate these.
-  writeFileSync(files[i], await patternPng(SIDE, SIDE, 7 + i + (Date.now() % 97) * 3));
+  // The benchmark's images (34-44 MB each at 7500 px).
+  writeFileSync(files[i], await patternPng(SIDE, SIDE, 7 + i));
 }
 
 const server = await startProcess(process.env.UPLOAD_RSS_ENTRY ?? 'dist/main.js', env, /Base URL: +http/);
@@ -66,4 +69,5 @@ for (const file of files) {
 clearInterval(sampler);
 console.log(`RSS before ${before} MB, peak ${peak} MB (sampled), VmHWM ${hwm()} MB, after ${rssMb(pid)} MB`);
 await server.stop();
+await database.drop();
 rmSync(dataDir, { recursive: true, force: true });

@@ -298,9 +298,10 @@ export async function inspectImage(image: Buffer | ImageFile, opts: { maxPixels?
 }
 
 /**
- * The checks of `inspectImage`, then either `fits` (the image is within `max` x `max`: checked by a
- * small decode) or `encode`, the downsizing pipeline (aspect ratio, format and metadata kept) run in
- * a decode slot, whose output is handed to the caller's sink (a buffer, or a file).
+ * The checks of `inspectImage`, then `encode`: null when the image is within `max` x `max` (checked
+ * by a small decode), else the downsizing pipeline (aspect ratio, format and metadata kept), which
+ * the caller runs through `run` (a decode slot; failures become `400 invalid_image`) into its own
+ * sink, a buffer or a file.
  */
 async function fit(
   image: Buffer | ImageFile,

@@ -138,11 +138,13 @@ export function receiveToFile(
   const onEnd = () => {
     if (finished) return;
     detach();
-    out.end(() => {
+    // 'finish' only when every byte is written; a write error goes to `fail` instead.
+    out.once('finish', () => {
       if (finished) return;
       finished = true;
       done(null, new UploadedFile(path, received, hash.digest('hex')));
     });
+    out.end();
   };
   const interrupted = () =>
     fail(new ApiError('invalid_request', 'The upload was interrupted before the body was complete'));

@@ -3,7 +3,8 @@
  * demo catalog in a throw-away data folder, renders every composition of the flagship models (the
  * straight-on shot in every case type, every 3D scene view) and the demo fixtures with a sample
  * artwork through the service's own template code, and adds the product pictures (catalog media)
- * of the flagships. `MOCKUP_SHEET_ALL=1` renders the compositions of every product (slow).
+ * of the flagships. `MOCKUP_SHEET_ALL=1` renders the compositions of every product (slow),
+ * `MOCKUP_SHEET_DEVICES=iphone-17-pro,pixel-11` those of some models only.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,8 @@ async function main() {
   });
   await seedDemoOnce(s, dataDir);
   const art = await sampleArtwork();
-  const keys = flagships().map((d) => d.key);
+  // MOCKUP_SHEET_DEVICES=a,b restricts the sheet to some models (a quicker look after a bake).
+  const keys = process.env.MOCKUP_SHEET_DEVICES?.split(',') ?? flagships().map((d) => d.key);
   const all = process.env.MOCKUP_SHEET_ALL === '1';
   const rows = await s.db.query<{
     product_id: string;

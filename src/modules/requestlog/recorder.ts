@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db/index.ts';
 import { UploadedFile } from '../../platform/http/upload-file.ts';
 import { redact, redactPayload } from './redact.ts';
@@ -101,11 +101,21 @@ export class RequestLog {
 
 /** Records every request of the scope that has an organization (authenticated), once answered. */
 export function installRequestLog(scope: FastifyInstance, log: RequestLog, now: () => Date): void {
-  scope.addHook('onSend', async (req, reply, payload) => {
+  // Callback hooks, not async ones: they run on every request, and an async hook costs a promise
+  // and a microtask turn each time (a measurable share of a GET on PostgreSQL).
+  scope.addHook('onSend', (req, reply, payload, done) => {
     if (reply.statusCode >= 400) req.loggedResponse = payload;
-    return payload;
+    done(null, payload);
   });
-  scope.addHook('onResponse', async (req, reply) => {
+  scope.addHook('onResponse', (req, reply, done) => {
+    try {
+      record(req, reply);
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  });
+  function record(req: FastifyRequest, reply: FastifyReply): void {
     const principal = req.principal;
     if (!principal) return;
     const status = reply.statusCode;
@@ -125,7 +135,7 @@ export function installRequestLog(scope: FastifyInstance, log: RequestLog, now: 
       responseBody: response,
       createdAt: now(),
     });
-  });
+  }
 }
 
 function bodyOf(body: unknown): unknown {

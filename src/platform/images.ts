@@ -125,6 +125,31 @@ function lowerImageThreadPriority(): void {
   }
 }
 
+/** The ids of this process's threads now (Linux; empty elsewhere). */
+export function threadIds(): Set<string> {
+  try {
+    return new Set(readdirSync('/proc/self/task'));
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * Lowers the threads started since `before` (a `threadIds()` snapshot) to the image threads'
+ * priority: for a thread pool of our own doing pixel work (the mockup compositor's workers), found
+ * the way libvips' are, since Node does not tell a worker thread's id.
+ */
+export function lowerThreadsStartedSince(before: Set<string>): void {
+  for (const tid of threadIds()) {
+    if (before.has(tid)) continue;
+    try {
+      if (getPriority(Number(tid)) < IMAGE_THREAD_NICE) setPriority(Number(tid), IMAGE_THREAD_NICE);
+    } catch {
+      // the thread has just exited, or the system refuses: its priority stays as it was
+    }
+  }
+}
+
 let imageWork = 0;
 let rescan: NodeJS.Timeout | null = null;
 

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { lowerThreadsStartedSince, threadIds } from '../../platform/images.ts';
 
 /**
  * The per-pixel half of a mockup: every output pixel looks up where on the artwork it lies (the UV
@@ -201,7 +202,10 @@ class WarpPool {
   constructor(private size: number) {}
 
   private spawn() {
+    const before = threadIds();
     const w = new Worker(WORKER_SOURCE, { eval: true });
+    // Below the event loop, like libvips' threads: a run of renders must not hold API requests.
+    w.once('online', () => lowerThreadsStartedSince(before));
     const slot = { w, busy: 0 };
     w.on('message', (msg: { id: number; error?: string }) => {
       slot.busy--;

@@ -6,7 +6,9 @@ import { type TestApp, createTestApp } from '../support/app.ts';
 import { createRender, seeded, uploadSolid } from './helpers.ts';
 
 const threads = () =>
-  new Map(readdirSync('/proc/self/task').map((tid) => [tid, readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim()]));
+  new Map(
+    readdirSync('/proc/self/task').map((tid) => [tid, readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim()]),
+  );
 
 describe('render work runs below the event loop', { skip: process.platform !== 'linux' && 'Linux only' }, () => {
   let t: TestApp;

@@ -1,12 +1,12 @@
 import { billingOperatorRoutes } from './modules/billing/routes.ts';
 import { productionOperatorRoutes } from './modules/production/routes.ts';
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { installAuth, requireDeclaredAccess } from './platform/http/auth.ts';
 import { installDrain, isDraining } from './platform/http/drain.ts';
 import { installRequestLog } from './modules/requestlog/recorder.ts';
 import { runInScope } from './platform/context.ts';
+import { uuidV7 } from './platform/ids.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
 import {
   clientErrorHandler,
@@ -82,7 +82,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     bodyLimit: s.config.bodyLimitBytes,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : uuidV7(s.clock.now().getTime());
     },
     return503OnClosing: true,
     // Client addresses (throttles, logs) from X-Forwarded-For only behind a proxy we were told of.

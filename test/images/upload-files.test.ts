@@ -120,10 +120,9 @@ describe('upload bodies on disk', () => {
     });
     assert.equal(res.statusCode, 400);
     await t.s.requestLog.flush();
-    const [row] = await t.s.requestLog.list(t.seed.organizations[0].reference, {
-      requestId: 'upload-file-log',
-      limit: 1,
-    });
+    const {
+      rows: [row],
+    } = await t.s.requestLog.list(t.seed.organizations[0].reference, { requestId: 'upload-file-log', limit: 1 });
     assert.equal(row.request_body, '[19 bytes]');
   });
 });

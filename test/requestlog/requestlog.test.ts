@@ -27,7 +27,9 @@ describe('request log', () => {
     assert.equal(anonymous.statusCode, 401);
     await t.s.requestLog.flush();
     const org = t.seed.organizations[0].reference;
-    const [row] = await t.s.requestLog.list(org, { requestId: 'rl-ok-1', limit: 10 });
+    const {
+      rows: [row],
+    } = await t.s.requestLog.list(org, { requestId: 'rl-ok-1', limit: 10 });
     assert.equal(row.method, 'GET');
     assert.equal(row.path, '/v2/stores');
     assert.equal(row.status, 200);
@@ -35,7 +37,9 @@ describe('request log', () => {
     assert.ok(row.key_hint?.startsWith('sk_test_'), 'the key hint, never the key');
     assert.equal(row.error_code, null);
     assert.equal(row.request_body, null, 'bodies are kept for errors only');
-    const [err] = await t.s.requestLog.list(org, { requestId: 'rl-404-1', limit: 10 });
+    const {
+      rows: [err],
+    } = await t.s.requestLog.list(org, { requestId: 'rl-404-1', limit: 10 });
     assert.equal(err.status, 404);
     assert.equal(err.error_code, 'not_found');
     assert.equal(
@@ -170,7 +174,7 @@ describe('request log recorder', () => {
   });
   const silent = { warn: () => {} } as never;
 
-  it('writes a full batch in one INSERT and the rest on flush, with one statement text for any size', async () => {
+  it('writes one batch row per organization in one INSERT, with one statement text for any size', async () => {
     const statements: Array<{ sql: string; params: unknown[] }> = [];
     const db = {
       query: async (sql: string, params: unknown[]) => {
@@ -180,15 +184,38 @@ describe('request log recorder', () => {
     };
     const log = new RequestLog({ db: db as never, log: silent, batchRows: 3, flushMs: 60_000 });
     for (let i = 0; i < 4; i++) log.record(record(i));
+    log.record({ ...record(4), organizationId: 'Organization_y' });
     await log.flush();
     assert.equal(statements.length, 2);
-    // One array per column: three rows in the first INSERT, one in the second, the same text.
-    assert.deepEqual(
-      statements.map((s) => s.params.map((p) => (p as unknown[]).length)),
-      [Array(11).fill(3), Array(11).fill(1)],
-    );
     assert.equal(statements[0].sql, statements[1].sql);
-    assert.deepEqual(statements[0].params[0], ['r0', 'r1', 'r2']);
+    assert.match(statements[0].sql, /synchronous_commit/, 'the log never waits for a disk flush');
+    // Three requests of one organization packed in one row; then one row for each organization.
+    assert.deepEqual(statements[0].params[0], ['Organization_x']);
+    assert.deepEqual(
+      JSON.parse((statements[0].params[2] as string[])[0]).map((e: unknown[]) => e[0]),
+      ['r0', 'r1', 'r2'],
+    );
+    assert.deepEqual(statements[1].params[0], ['Organization_x', 'Organization_y']);
+  });
+
+  it('writes an error with its bodies in the same transaction as its batch', async () => {
+    const statements: Array<{ sql: string; params: unknown[] }> = [];
+    const ex = {
+      query: async (sql: string, params: unknown[] = []) => {
+        statements.push({ sql, params });
+        return sql.includes('RETURNING') ? [{ id: '7', organization_id: 'Organization_x' }] : [];
+      },
+    };
+    const db = { ...ex, tx: (fn: (e: typeof ex) => Promise<unknown>) => fn(ex) };
+    const log = new RequestLog({ db: db as never, log: silent, flushMs: 60_000 });
+    log.record(record(0));
+    log.record({ ...record(1), status: 422, requestBody: { a: 1 }, responseBody: { code: 'x' } });
+    await log.flush();
+    assert.equal(statements.length, 3);
+    assert.match(statements[0].sql, /SET LOCAL synchronous_commit = off/);
+    assert.match(statements[2].sql, /INSERT INTO request_log_errors/);
+    assert.deepEqual(statements[2].params[0], ['7001'], 'batch 7, second request');
+    assert.deepEqual(statements[2].params[3], ['{"a":1}']);
   });
 
   it('never throws when the database fails, and drops rows beyond its buffer', async () => {

@@ -50,7 +50,7 @@ export function requestLogPages(r: DashRouter): void {
     const requestId = text(query.requestId, 128);
     const keyId = apiKeys.some((k) => k.reference === query.key) ? query.key : undefined;
     const before = /^\d{1,18}$/.test(query.before ?? '') ? query.before : undefined;
-    const rows = await s.requestLog.list(ctx.orgId, {
+    const { rows, next, searchedTo } = await s.requestLog.list(ctx.orgId, {
       statusClass,
       path: path || undefined,
       keyId,
@@ -63,7 +63,7 @@ export function requestLogPages(r: DashRouter): void {
         [string, string]
       >,
     );
-    if (rows.length === PAGE_SIZE) keep.set('before', rows[rows.length - 1].seq);
+    if (next) keep.set('before', next);
     const filtered = statusClass || path || keyId || requestId;
     return page(
       ctx.page,
@@ -91,7 +91,13 @@ ${table(
       : 'No requests yet. Call the API with one of your keys (for example GET /v2/stores) and it appears here.',
   },
 )}
-${rows.length === PAGE_SIZE ? html`<p><a href="/dashboard/requests?${keep.toString()}">Older requests</a></p>` : ''}`,
+${
+  !next
+    ? ''
+    : rows.length === PAGE_SIZE
+      ? html`<p><a href="/dashboard/requests?${keep.toString()}">Older requests</a></p>`
+      : html`<p>Searched back to ${fmtDate(searchedTo ?? new Date())}. <a href="/dashboard/requests?${keep.toString()}">Search older requests</a></p>`
+}`,
     );
   });
 

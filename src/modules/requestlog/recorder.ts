@@ -2,7 +2,13 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { Db } from '../../platform/db/index.ts';
 import { UploadedFile } from '../../platform/http/upload-file.ts';
 import { redact, redactPayload } from './redact.ts';
-import { type RequestLogFilter, type RequestLogRow, type RequestRecord, requestLogRepo } from './repo.ts';
+import {
+  type RequestLogFilter,
+  type RequestLogRow,
+  type RequestRecord,
+  SEQ_PER_BATCH,
+  requestLogRepo,
+} from './repo.ts';
 
 /** A stored request as other modules get it (the dashboard's request log). */
 export type RequestLogRecord = RequestLogRow;
@@ -41,7 +47,7 @@ export class RequestLog {
   constructor(private readonly o: RequestLogOptions) {
     // 100 rows take the database ~5 ms on PGlite, 500 rows 20-35 ms: on its one thread every other
     // statement waits that long, which showed as the p99 of many organizations' small requests.
-    this.batchRows = o.batchRows ?? 100;
+    this.batchRows = Math.min(o.batchRows ?? 100, SEQ_PER_BATCH - 1);
     this.flushMs = o.flushMs ?? 1000;
     this.maxBuffered = o.maxBuffered ?? 20_000;
   }
@@ -89,7 +95,7 @@ export class RequestLog {
     return requestLogRepo.list(this.o.db, orgId, f);
   }
   get(orgId: string, seq: string) {
-    return /^\d{1,18}$/.test(seq) ? requestLogRepo.get(this.o.db, orgId, seq) : Promise.resolve(null);
+    return /^\d{1,17}$/.test(seq) ? requestLogRepo.get(this.o.db, orgId, seq) : Promise.resolve(null);
   }
   byRequestId(requestId: string) {
     return requestLogRepo.byRequestId(this.o.db, requestId);

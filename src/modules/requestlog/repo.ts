@@ -1,4 +1,5 @@
-import type { Executor } from '../../platform/db/index.ts';
+import type { Db, Executor } from '../../platform/db/index.ts';
+import { uuidV7Time } from '../../platform/ids.ts';
 
 export interface RequestRecord {
   requestId: string;
@@ -34,101 +35,278 @@ export interface RequestLogRow {
 export interface RequestLogFilter {
   /** 2, 4 or 5: the first digit of the status. */
   statusClass?: number;
-  /** Part of the path, matched anywhere in it. */
+  /** Part of the path, matched anywhere in it, any case. */
   path?: string;
   keyId?: string;
   requestId?: string;
-  /** Rows older than this sequence number (the next page). */
+  /** Requests older than this one (the next page). */
   beforeSeq?: string;
   limit: number;
+  /** Batches one page may read before it stops and says how far back it searched. */
+  scanBatches?: number;
 }
 
-const SELECT = `SELECT r.seq::text AS seq, r.request_id, r.organization_id, r.key_id, k.hint AS key_hint, k.name AS key_name,
-  r.method, r.path, r.status, r.latency_ms, r.error_code, r.request_body, r.response_body, r.created_at
-  FROM request_log r LEFT JOIN api_keys k ON k.id = r.key_id`;
+export interface RequestLogPage {
+  rows: RequestLogRow[];
+  /** Where the next page starts; null when every older request was searched. */
+  next: string | null;
+  /** Set when the search stopped before the page was full: the oldest time it looked at. */
+  searchedTo?: Date;
+}
 
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** One stored request as packed in its batch (see migration 0018). */
+type Entry = [string, string | null, string, string, number, number, string | null, number];
+interface Batch {
+  id: string;
+  organization_id: string;
+  entries: string;
+}
+
+/** A batch holds fewer requests than this, so a request's address is batch id × 1000 + index. */
+export const SEQ_PER_BATCH = 1000;
+/** Batches one page may read: a search that matches rarely stops there and offers to go on. */
+const SCAN_BATCHES = 2000;
+const CHUNK = 50;
+
+const seqOf = (batchId: string, idx: number) => (BigInt(batchId) * BigInt(SEQ_PER_BATCH) + BigInt(idx)).toString();
+function splitSeq(seq: string): { batch: string; idx: number } {
+  const n = BigInt(seq);
+  return { batch: (n / BigInt(SEQ_PER_BATCH)).toString(), idx: Number(n % BigInt(SEQ_PER_BATCH)) };
+}
+
+function matches(e: Entry, f: RequestLogFilter, pathLower: string | undefined): boolean {
+  if (f.statusClass && Math.floor(e[4] / 100) !== f.statusClass) return false;
+  if (f.keyId && e[1] !== f.keyId) return false;
+  if (f.requestId && e[0] !== f.requestId) return false;
+  if (pathLower && !e[3].toLowerCase().includes(pathLower)) return false;
+  return true;
+}
+
+function toRow(b: Batch, idx: number, e: Entry): RequestLogRow {
+  return {
+    seq: seqOf(b.id, idx),
+    request_id: e[0],
+    organization_id: b.organization_id,
+    key_id: e[1],
+    key_hint: null,
+    key_name: null,
+    method: e[2],
+    path: e[3],
+    status: e[4],
+    latency_ms: e[5],
+    error_code: e[6],
+    request_body: null,
+    response_body: null,
+    created_at: new Date(e[7]),
+  };
+}
+
+/** Adds the key's hint and name and an error's bodies: one query each, for a page of rows. */
+async function complete(ex: Executor, rows: RequestLogRow[]): Promise<RequestLogRow[]> {
+  const keyIds = [...new Set(rows.flatMap((r) => (r.key_id ? [r.key_id] : [])))];
+  const errorSeqs = rows.filter((r) => r.status >= 400).map((r) => r.seq);
+  const [keys, bodies] = await Promise.all([
+    keyIds.length ? ex.query('SELECT id, hint, name FROM api_keys WHERE id = ANY($1::text[])', [keyIds]) : [],
+    errorSeqs.length
+      ? ex.query(
+          'SELECT seq::text AS seq, request_body, response_body FROM request_log_errors WHERE seq = ANY($1::bigint[])',
+          [errorSeqs],
+        )
+      : [],
+  ]);
+  const keyById = new Map(keys.map((k) => [k.id as string, k]));
+  const bodyBySeq = new Map(bodies.map((b) => [b.seq as string, b]));
+  for (const r of rows) {
+    const k = r.key_id ? keyById.get(r.key_id) : undefined;
+    r.key_hint = k?.hint ?? null;
+    r.key_name = k?.name ?? null;
+    const b = bodyBySeq.get(r.seq);
+    if (b) {
+      r.request_body = b.request_body;
+      r.response_body = b.response_body;
+    }
+  }
+  return rows;
+}
 
 /** All SQL of the request log. */
 export const requestLogRepo = {
   /**
-   * One INSERT for the whole batch, from one array per column: the same statement text whatever
-   * the batch's size, so the database parses it once (a VALUES list of n rows is a new text for
-   * every n).
+   * One batch row per organization. The log's commit does not wait for its WAL to reach the disk:
+   * a database crash may lose the last fraction of a second of log rows (never an order), and the
+   * orders' own commits do not queue behind the log's disk flushes.
    */
-  async insertMany(ex: Executor, rows: RequestRecord[]): Promise<void> {
+  async insertMany(db: Db, rows: RequestRecord[]): Promise<void> {
     if (rows.length === 0) return;
-    const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
-    await ex.query(
-      `INSERT INTO request_log (request_id, organization_id, key_id, method, path, status, latency_ms, error_code,
-        request_body, response_body, created_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[],
-         $8::text[], $9::jsonb[], $10::jsonb[], $11::timestamptz[])`,
-      [
-        rows.map((r) => r.requestId),
-        rows.map((r) => r.organizationId),
-        rows.map((r) => r.keyId),
-        rows.map((r) => r.method),
-        rows.map((r) => r.path),
-        rows.map((r) => r.status),
-        rows.map((r) => r.latencyMs),
-        rows.map((r) => r.errorCode),
-        rows.map((r) => json(r.requestBody)),
-        rows.map((r) => json(r.responseBody)),
-        rows.map((r) => r.createdAt),
-      ],
-    );
+    const byOrg = new Map<string, RequestRecord[]>();
+    for (const r of rows) {
+      const list = byOrg.get(r.organizationId);
+      if (list) list.push(r);
+      else byOrg.set(r.organizationId, [r]);
+    }
+    const orgs = [...byOrg.keys()];
+    const batches = orgs.map((o) => byOrg.get(o)!);
+    const params = [
+      orgs,
+      batches.map((b) => new Date(Math.max(...b.map((r) => r.createdAt.getTime())))),
+      batches.map((b) =>
+        JSON.stringify(
+          b.map(
+            (r): Entry => [
+              r.requestId,
+              r.keyId,
+              r.method,
+              r.path,
+              r.status,
+              r.latencyMs,
+              r.errorCode,
+              r.createdAt.getTime(),
+            ],
+          ),
+        ),
+      ),
+    ];
+    const insert = `INSERT INTO request_log_batches (organization_id, created_at, entries)
+      SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[])`;
+    if (!rows.some((r) => r.status >= 400)) {
+      // One statement, one round trip: set_config(…, true) lasts until this statement's own commit.
+      await db.query(`${insert} WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL`, params);
+      return;
+    }
+    await db.tx(async (ex) => {
+      await ex.query('SET LOCAL synchronous_commit = off');
+      const ids = await ex.query<{ id: string; organization_id: string }>(
+        `${insert} RETURNING id::text AS id, organization_id`,
+        params,
+      );
+      const idOf = new Map(ids.map((x) => [x.organization_id, x.id]));
+      const errors = batches.flatMap((b) =>
+        b.flatMap((r, idx) => (r.status >= 400 ? [{ r, seq: seqOf(idOf.get(r.organizationId)!, idx) }] : [])),
+      );
+      const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+      await ex.query(
+        `INSERT INTO request_log_errors (seq, organization_id, request_id, request_body, response_body, created_at)
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::timestamptz[])`,
+        [
+          errors.map((e) => e.seq),
+          errors.map((e) => e.r.organizationId),
+          errors.map((e) => e.r.requestId),
+          errors.map((e) => json(e.r.requestBody)),
+          errors.map((e) => json(e.r.responseBody)),
+          errors.map((e) => e.r.createdAt),
+        ],
+      );
+    });
   },
 
-  async list(ex: Executor, orgId: string, f: RequestLogFilter): Promise<RequestLogRow[]> {
-    const where = ['r.organization_id = $1'];
-    const params: unknown[] = [orgId];
-    const add = (sql: (n: number) => string, v: unknown) => {
-      params.push(v);
-      where.push(sql(params.length));
-    };
-    if (f.statusClass) add((n) => `r.status >= $${n} * 100 AND r.status < ($${n} + 1) * 100`, f.statusClass);
-    if (f.path) add((n) => `r.path ILIKE '%' || $${n} || '%'`, likeEscape(f.path));
-    if (f.keyId) add((n) => `r.key_id = $${n}`, f.keyId);
-    if (f.requestId) add((n) => `r.request_id = $${n}`, f.requestId);
-    if (f.beforeSeq) add((n) => `r.seq < $${n}::bigint`, f.beforeSeq);
-    params.push(f.limit);
-    return ex.query<RequestLogRow & Record<string, unknown>>(
-      `${SELECT} WHERE ${where.join(' AND ')} ORDER BY r.seq DESC LIMIT $${params.length}`,
-      params,
-    );
+  /**
+   * An organization's requests, newest first, read batch by batch until the page is full. A search
+   * that rarely matches stops after SCAN_BATCHES batches and returns where to go on from.
+   */
+  async list(ex: Executor, orgId: string, f: RequestLogFilter): Promise<RequestLogPage> {
+    const from = f.beforeSeq ? splitSeq(f.beforeSeq) : null;
+    const pathLower = f.path?.toLowerCase();
+    const rows: RequestLogRow[] = [];
+    // The first read includes the batch the page starts in; later reads go on below the last batch.
+    let cursor = from ? (BigInt(from.batch) + 1n).toString() : null;
+    let scanned = 0;
+    for (;;) {
+      const batches = await ex.query<Batch & Record<string, unknown>>(
+        `SELECT b.id::text AS id, b.organization_id, b.entries FROM request_log_batches b
+         WHERE b.organization_id = $1 AND ($2::bigint IS NULL OR b.id < $2::bigint)
+           AND ($3::text IS NULL OR strpos(b.entries, $3) > 0)
+         ORDER BY b.id DESC LIMIT ${CHUNK}`,
+        [orgId, cursor, f.requestId ? JSON.stringify(f.requestId) : null],
+      );
+      for (const b of batches) {
+        const entries = JSON.parse(b.entries) as Entry[];
+        const top = from && b.id === from.batch ? from.idx : entries.length;
+        for (let i = top - 1; i >= 0; i--) {
+          if (!matches(entries[i], f, pathLower)) continue;
+          rows.push(toRow(b, i, entries[i]));
+          if (rows.length === f.limit) return { rows: await complete(ex, rows), next: rows[rows.length - 1].seq };
+        }
+        scanned++;
+        cursor = b.id;
+        if (scanned >= (f.scanBatches ?? SCAN_BATCHES))
+          return { rows: await complete(ex, rows), next: seqOf(b.id, 0), searchedTo: new Date(entries[0][7]) };
+      }
+      if (batches.length < CHUNK) return { rows: await complete(ex, rows), next: null };
+    }
   },
 
   async get(ex: Executor, orgId: string, seq: string): Promise<RequestLogRow | null> {
-    const rows = await ex.query<RequestLogRow & Record<string, unknown>>(
-      `${SELECT} WHERE r.organization_id = $1 AND r.seq = $2::bigint`,
-      [orgId, seq],
+    const { batch, idx } = splitSeq(seq);
+    const [b] = await ex.query<Batch & Record<string, unknown>>(
+      'SELECT id::text AS id, organization_id, entries FROM request_log_batches WHERE id = $1::bigint AND organization_id = $2',
+      [batch, orgId],
     );
-    return rows[0] ?? null;
+    const entry = b ? (JSON.parse(b.entries) as Entry[])[idx] : undefined;
+    if (!b || !entry) return null;
+    return (await complete(ex, [toRow(b, idx, entry)]))[0];
   },
 
-  /** The operator's support lookup: every organization's requests with this id. */
+  /**
+   * The operator's support lookup across organizations. Errors are indexed by request id. Other
+   * requests are searched in the batches written around the id's own time when it is one of ours
+   * (UUID version 7), else in the newest SCAN_BATCHES batches.
+   */
   async byRequestId(
     ex: Executor,
     requestId: string,
   ): Promise<Array<RequestLogRow & { organization_name: string | null }>> {
-    return ex.query<RequestLogRow & { organization_name: string | null } & Record<string, unknown>>(
-      `SELECT x.*, o.name AS organization_name FROM (${SELECT} WHERE r.request_id = $1 ORDER BY r.seq DESC LIMIT 20) x
-       LEFT JOIN organizations o ON o.id = x.organization_id ORDER BY x.seq::bigint DESC`,
+    const at = uuidV7Time(requestId);
+    const batches = await ex.query<Batch & Record<string, unknown>>(
+      `SELECT b.id::text AS id, b.organization_id, b.entries FROM request_log_batches b
+       WHERE strpos(b.entries, $1) > 0
+         AND ($2::timestamptz IS NULL OR b.created_at BETWEEN $2::timestamptz - interval '1 minute' AND $2::timestamptz + interval '15 minutes')
+         AND b.id IN (SELECT n.id FROM request_log_batches n ORDER BY n.id DESC
+           LIMIT CASE WHEN $2::timestamptz IS NULL THEN ${SCAN_BATCHES} END)
+       ORDER BY b.id DESC LIMIT 20`,
+      [JSON.stringify(requestId), at === null ? null : new Date(at)],
+    );
+    const errors = await ex.query<{ seq: string; organization_id: string }>(
+      `SELECT e.seq::text AS seq, e.organization_id FROM request_log_errors e WHERE e.request_id = $1 ORDER BY e.seq DESC LIMIT 20`,
       [requestId],
     );
+    const found = new Map<string, RequestLogRow>();
+    for (const b of batches)
+      (JSON.parse(b.entries) as Entry[]).forEach((e, i) => {
+        if (e[0] === requestId) found.set(seqOf(b.id, i), toRow(b, i, e));
+      });
+    for (const e of errors)
+      if (!found.has(e.seq)) {
+        const row = await requestLogRepo.get(ex, e.organization_id, e.seq);
+        if (row) found.set(e.seq, row);
+      }
+    const rows = await complete(
+      ex,
+      [...found.values()].sort((a, b) => b.created_at.getTime() - a.created_at.getTime()).slice(0, 20),
+    );
+    const orgIds = [...new Set(rows.map((r) => r.organization_id))];
+    const names = orgIds.length
+      ? await ex.query<{ id: string; name: string }>('SELECT id, name FROM organizations WHERE id = ANY($1::text[])', [
+          orgIds,
+        ])
+      : [];
+    const nameOf = new Map(names.map((n) => [n.id, n.name]));
+    return rows.map((r) => ({ ...r, organization_name: nameOf.get(r.organization_id) ?? null }));
   },
 
-  /** Deletes rows older than `before` in slices, so a large backlog never holds one long lock. */
+  /** Deletes batches and errors older than `before` in slices, so a large backlog never holds one long lock. */
   async purgeBefore(ex: Executor, before: Date, slice = 5000): Promise<number> {
     let total = 0;
-    for (;;) {
-      const rows = await ex.query<{ seq: string }>(
-        `DELETE FROM request_log WHERE seq IN (SELECT seq FROM request_log WHERE created_at < $1 LIMIT $2) RETURNING seq`,
-        [before, slice],
-      );
-      total += rows.length;
-      if (rows.length < slice) return total;
+    for (const table of ['request_log_batches', 'request_log_errors']) {
+      const key = table === 'request_log_batches' ? 'id' : 'seq';
+      for (;;) {
+        const rows = await ex.query(
+          `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE created_at < $1 LIMIT $2) RETURNING 1`,
+          [before, slice],
+        );
+        if (table === 'request_log_batches') total += rows.length;
+        if (rows.length < slice) break;
+      }
     }
+    return total;
   },
 };

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { RequestLog } from '../../src/modules/requestlog/recorder.ts';
+import type { RequestRecord } from '../../src/modules/requestlog/repo.ts';
+import { MIGRATIONS_DIR, migrate } from '../../src/platform/db/migrate.ts';
+import { PgliteDb } from '../../src/platform/db/pglite.ts';
+import { uuidV7, uuidV7Time } from '../../src/platform/ids.ts';
+import { type TestApp, call, createTestApp } from '../support/app.ts';
+
+const silent = { warn: () => {} } as never;
+const rec = (requestId: string, extra: Partial<RequestRecord> = {}): RequestRecord => ({
+  requestId,
+  organizationId: 'Organization_batches',
+  keyId: null,
+  method: 'GET',
+  path: '/v2/stores',
+  status: 200,
+  latencyMs: 2,
+  errorCode: null,
+  requestBody: null,
+  responseBody: null,
+  createdAt: new Date(),
+  ...extra,
+});
+
+describe('request log batches', () => {
+  let t: TestApp;
+  let log: RequestLog;
+  const org = 'Organization_batches';
+  before(async () => {
+    t = await createTestApp();
+    log = new RequestLog({ db: t.s.db, log: silent, batchRows: 40, flushMs: 60_000 });
+    // 250 requests in batches of 40, one 404 in the middle, 5 of another organization mixed in.
+    for (let i = 0; i < 250; i++) {
+      log.record(rec(`b-${i}`, i === 120 ? { status: 404, errorCode: 'not_found', path: '/v2/orders/X' } : {}));
+      if (i % 50 === 0) log.record(rec(`other-${i}`, { organizationId: 'Organization_elsewhere' }));
+    }
+    await log.flush();
+  });
+  after(() => t.close());
+
+  it('pages through every request of the organization, newest first, none twice', async () => {
+    const seen: string[] = [];
+    let before: string | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await log.list(org, { limit: 60, beforeSeq: before });
+      seen.push(...page.rows.map((r) => r.request_id));
+      if (!page.next) break;
+      before = page.next;
+    }
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 250 }, (_, i) => `b-${249 - i}`),
+    );
+  });
+
+  it('filters inside batches, and a rare match across a bounded search says where it stopped', async () => {
+    const errors = await log.list(org, { limit: 50, statusClass: 4 });
+    assert.deepEqual(
+      errors.rows.map((r) => [r.request_id, r.error_code, r.path]),
+      [['b-120', 'not_found', '/v2/orders/X']],
+    );
+    assert.equal(errors.next, null, 'everything was searched');
+    // Searching two batches at a time: the first page stops short and says how far it looked.
+    const first = await log.list(org, { limit: 50, path: 'ORDERS', scanBatches: 2 });
+    assert.deepEqual(first.rows, []);
+    assert.ok(first.next && first.searchedTo instanceof Date);
+    let page = first;
+    const found: string[] = [];
+    while (page.next) {
+      page = await log.list(org, { limit: 50, path: 'orders', scanBatches: 2, beforeSeq: page.next });
+      found.push(...page.rows.map((r) => r.request_id));
+    }
+    assert.deepEqual(found, ['b-120']);
+  });
+
+  it('finds a request by id, in its organization only', async () => {
+    const [row] = (await log.list(org, { limit: 5, requestId: 'b-7' })).rows;
+    assert.equal(row.request_id, 'b-7');
+    assert.equal(await log.get('Organization_elsewhere', row.seq), null);
+    assert.equal((await log.get(org, row.seq))?.request_id, 'b-7');
+    assert.equal(await log.get(org, '99999999999999'), null);
+    assert.deepEqual((await log.list(org, { limit: 5, requestId: 'other-0' })).rows, []);
+    const [elsewhere] = await log.byRequestId('other-0');
+    assert.equal(elsewhere.organization_id, 'Organization_elsewhere');
+  });
+
+  it('makes request ids that carry their time, and finds an old one by that time', async () => {
+    const at = Date.now() - 3 * 86400_000;
+    const id = uuidV7(at);
+    assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(uuidV7Time(id), at);
+    assert.equal(uuidV7Time('b-7'), null);
+    log.record(rec(id, { createdAt: new Date(at) }));
+    await log.flush();
+    assert.equal((await log.byRequestId(id))[0]?.request_id, id);
+    // A request without an X-Request-Id gets one of these, and the operator finds it.
+    const res = await call(t, 'GET', '/v2/stores');
+    const generated = String(res.headers['x-request-id']);
+    assert.ok(Math.abs((uuidV7Time(generated) ?? 0) - Date.now()) < 60_000, generated);
+    await t.s.requestLog.flush();
+    assert.equal((await t.s.requestLog.byRequestId(generated))[0]?.request_id, generated);
+  });
+});
+
+describe('request log migration to batches (0018)', () => {
+  it('moves every stored request, errors with their bodies, into batches', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    for (const f of readdirSync(MIGRATIONS_DIR).filter((f) => f < '0018'))
+      cpSync(join(MIGRATIONS_DIR, f), join(dir, f));
+    const db = await PgliteDb.open({});
+    try {
+      await migrate(db, dir);
+      await db.query(
+        `INSERT INTO request_log (request_id, organization_id, key_id, method, path, status, latency_ms, error_code,
+           request_body, response_body, created_at)
+         SELECT 'old-' || i, CASE WHEN i % 3 = 0 THEN 'Organization_b' ELSE 'Organization_a' END, NULL, 'POST',
+           '/v2/orders', CASE WHEN i = 150 THEN 422 ELSE 201 END, i, CASE WHEN i = 150 THEN 'invalid_request' END,
+           CASE WHEN i = 150 THEN '{"note":"[redacted]"}'::jsonb END, CASE WHEN i = 150 THEN '{"code":"invalid_request"}'::jsonb END,
+           now() - (300 - i) * interval '1 second'
+         FROM generate_series(1, 300) i`,
+      );
+      await migrate(db);
+      const log = new RequestLog({ db, log: silent });
+      const a: string[] = [];
+      let before: string | undefined;
+      do {
+        const page = await log.list('Organization_a', { limit: 70, beforeSeq: before });
+        a.push(...page.rows.map((r) => r.request_id));
+        before = page.next ?? undefined;
+      } while (before);
+      const expected = Array.from({ length: 300 }, (_, i) => 300 - i).filter((i) => i % 3 !== 0);
+      assert.deepEqual(
+        a,
+        expected.map((i) => `old-${i}`),
+      );
+      const [err] = await log.byRequestId('old-150');
+      assert.equal(err.organization_id, 'Organization_b');
+      assert.equal(err.status, 422);
+      assert.deepEqual(err.response_body, { code: 'invalid_request' });
+      assert.equal(err.latency_ms, 150);
+      // New batches continue after the moved ones.
+      log.record(rec('new-1', { organizationId: 'Organization_a' }));
+      await log.flush();
+      assert.equal((await log.list('Organization_a', { limit: 1 })).rows[0].request_id, 'new-1');
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

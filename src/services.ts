@@ -105,6 +105,7 @@ export function createServices(core: CoreDeps) {
     db,
     clock,
     cursors,
+    changes,
     organization,
     images,
     events,

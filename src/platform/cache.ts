@@ -10,12 +10,16 @@ const CHANNEL = 'pod_changes';
  * rollback). A node whose listening connection drops forgets everything it cached.
  */
 export class ChangeFeed {
-  private readonly handlers = new Map<string, Array<() => void>>();
+  private readonly handlers = new Map<string, Array<(key?: string) => void>>();
   private listening = false;
 
   constructor(private readonly db: Db) {}
 
-  on(topic: string, handler: () => void): void {
+  /**
+   * `handler` gets the key of a keyed change (`topic:key`, e.g. `order:Order_…` sent by a trigger),
+   * and no key when everything of the topic may have changed (a missed notification).
+   */
+  on(topic: string, handler: (key?: string) => void): void {
     this.handlers.set(topic, [...(this.handlers.get(topic) ?? []), handler]);
     if (this.listening) return;
     this.listening = true;
@@ -33,9 +37,12 @@ export class ChangeFeed {
     await tx.query('SELECT pg_notify($1, $2)', [CHANNEL, topic]);
   }
 
-  /** On this node, once the writer committed. */
-  changed(topic: string): void {
-    for (const h of this.handlers.get(topic) ?? []) h();
+  /** On this node, once the writer committed; `payload` is a topic or `topic:key`. */
+  changed(payload: string): void {
+    const colon = payload.indexOf(':');
+    const topic = colon < 0 ? payload : payload.slice(0, colon);
+    const key = colon < 0 ? undefined : payload.slice(colon + 1);
+    for (const h of this.handlers.get(topic) ?? []) h(key);
   }
 }
 
@@ -48,6 +55,8 @@ export class ChangeFeed {
 export class ReadCache<V> {
   private readonly entries = new Map<string, { value: V; at: number }>();
   private generation = 0;
+  /** Keys a transaction of this node is changing: not stored until their change is announced. */
+  private readonly held = new Map<string, number>();
 
   constructor(private readonly opts: { maxEntries: number; maxAgeMs: number }) {}
 
@@ -83,8 +92,34 @@ export class ReadCache<V> {
     if (hit !== undefined) return hit;
     const generation = this.generation;
     const value = await load();
-    if (value !== null && generation === this.generation) this.set(key, value);
+    if (value !== null && generation === this.generation && !this.isHeld(key)) this.set(key, value);
     return value;
+  }
+
+  /**
+   * A transaction of this node is changing `key`: drop it and store no read of it until `delete`
+   * (its committed change was announced) or `ms` later (the transaction rolled back). Reads in
+   * between go to the database, so the writer's client reads its own write.
+   */
+  hold(key: string, ms = 5000): void {
+    this.generation++;
+    this.entries.delete(key);
+    this.held.set(key, Date.now() + ms);
+  }
+
+  /** One key changed (a committed change was announced). */
+  delete(key: string): void {
+    this.generation++;
+    this.entries.delete(key);
+    this.held.delete(key);
+  }
+
+  private isHeld(key: string): boolean {
+    const until = this.held.get(key);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.held.delete(key);
+    return false;
   }
 
   private set(key: string, value: V): void {

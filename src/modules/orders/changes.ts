@@ -10,7 +10,12 @@ import { type OrderlineRow, type OrderRow, type OrderStatus, ordersRepo as repo 
 import { isOpen, orderViewIn, repriceShipping } from './view.ts';
 import { stockLines } from './writer.ts';
 
+/** `order:<id>` on the change feed: announced by the triggers of migration 0019 on commit. */
+export const ORDER_TOPIC = 'order';
+
 interface ChangeDeps extends Pick<OrdersDeps, 'db' | 'clock' | 'organization' | 'events' | 'catalog' | 'billing'> {
+  /** This node is changing the order: its cached view is held until the change is announced. */
+  touch: (orderId: string) => void;
   writable: (store: StoreRecord) => void;
   storeOf: (ex: Executor, o: OrderRow) => Promise<StoreRecord>;
   /** Other modules' work that starts with production (print files), in the same transaction. */
@@ -42,6 +47,7 @@ export function orderChanges(deps: ChangeDeps) {
     tx: Executor,
     o: OrderRow,
   ): Promise<{ order: OrderRow; lines: OrderlineRow[]; store: StoreRecord }> {
+    deps.touch(o.id);
     const order = (await repo.order(tx, o.organization_id, o.id, true))!;
     return { order, lines: await repo.lines(tx, [o.id]), store: await deps.storeOf(tx, order) };
   }
@@ -160,6 +166,7 @@ export function orderChanges(deps: ChangeDeps) {
       return db.tx(async (tx) => {
         let released = 0;
         for (const orderId of await repo.launchProduct(tx, productReference)) {
+          deps.touch(orderId);
           const order = (await repo.order(tx, null, orderId, true))!;
           if (order.status !== 'preorder' || (await repo.stillAwaiting(tx, orderId))) continue;
           await repo.setStatus(tx, orderId, 'pending', clock.now());

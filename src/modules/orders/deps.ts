@@ -1,3 +1,4 @@
+import type { ChangeFeed } from '../../platform/cache.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { Cursors } from '../../platform/http/pagination.ts';
@@ -12,6 +13,7 @@ export interface OrdersDeps {
   db: Db;
   clock: Clock;
   cursors: Cursors;
+  changes: Pick<ChangeFeed, 'on'>;
   organization: Pick<
     OrganizationService,
     'cachedStoreRow' | 'storeRowIn' | 'findBrand' | 'nextOrderNumber' | 'takeOrderNumbers'

@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import { type Executor, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from '../../platform/db/index.ts';
 import { ApiError, badRequest, conflict, mustFind } from '../../platform/errors.ts';
 import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
+import { ReadCache } from '../../platform/cache.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { StoreRecord } from '../organization/service.ts';
 import { type Address, isPackstation, normalizeAddress, validateAddress } from '../shipping/address.ts';
@@ -19,7 +20,7 @@ import {
 } from './repo.ts';
 import type { CreateOrderBody, ListOrdersQuery, QuoteBody } from './schemas.ts';
 import { addressView, isOpen, orderViewIn, repriceShipping, toOrder } from './view.ts';
-import { orderChanges } from './changes.ts';
+import { ORDER_TOPIC, orderChanges } from './changes.ts';
 import { orderWriter } from './writer.ts';
 
 export type OrdersService = ReturnType<typeof ordersService>;
@@ -53,9 +54,18 @@ export function ordersService(deps: OrdersDeps) {
     return codes;
   }
 
+  // Order views by id, dropped on every node when any statement changes the order (the triggers
+  // of migration 0019 announce `order:<id>` on commit), and held by this node's own changes from
+  // their first statement on, so a writer's client always reads its own write.
+  const views = new ReadCache<{ order: OrderRow; lines: OrderlineRow[] }>({ maxEntries: 5000, maxAgeMs: 10 * 60_000 });
+  deps.changes.on(ORDER_TOPIC, (id) => (id ? views.delete(id) : views.clear()));
+  const touch = (orderId: string) => views.hold(orderId);
+
   async function findOrder(orgId: string, ref: string) {
-    const found = isReference('Order', ref) ? await repo.orderWithLines(db, orgId, ref) : null;
-    if (!found) return null;
+    if (!isReference('Order', ref)) return null;
+    const found = await views.getOne(ref, () => repo.orderWithLines(db, orgId, ref));
+    // Cached for whoever asked first: another organization's order is not found here.
+    if (!found || found.order.organization_id !== orgId) return null;
     const codes = await storeCodes(orgId, [found.order]);
     return toOrder(found.order, found.lines, codes.get(found.order.store_id)!);
   }
@@ -73,6 +83,7 @@ export function ordersService(deps: OrdersDeps) {
   const productionListeners: ProductionListener[] = [];
   const changes = orderChanges({
     ...deps,
+    touch,
     writable,
     storeOf: (ex, o) => organization.storeRowIn(ex, o.organization_id, o.store_id) as Promise<StoreRecord>,
     async productionStarted(tx, o) {
@@ -327,6 +338,7 @@ export function ordersService(deps: OrdersDeps) {
         })),
       );
       for (const o of orders) {
+        touch(o.id);
         await repo.markShipped(tx, o.id, shipmentId, at);
         await deps.events.record(tx, {
           organizationId: o.organization_id,

@@ -19,7 +19,7 @@ import {
   CompositionLookup,
   CreateRender,
   CreatePreview,
-  ImportComposition,
+  type ImportComposition,
   ImportRendering,
   LookupQuery,
   Perspective,

@@ -14,7 +14,14 @@ export type Request =
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }
   | { id: number; op: 'dump' }
+  | { id: number; op: 'listen'; channel: string }
   | { id: number; op: 'close' };
+
+/** Worker → main thread, unasked: a NOTIFY on a channel the main thread listens on. */
+export interface Notification {
+  notify: string;
+  payload: string;
+}
 
 export interface SerializedError {
   name: string;
@@ -66,9 +73,14 @@ export class PgliteThreadDb implements Db {
   private readonly pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
   private gone: Error | null = null;
   private closing: Promise<void> | null = null;
+  private readonly listeners = new Map<string, Array<(payload: string) => void>>();
 
   private constructor(private readonly worker: Worker) {
-    worker.on('message', (reply: Reply) => {
+    worker.on('message', (reply: Reply | Notification) => {
+      if ('notify' in reply) {
+        for (const l of this.listeners.get(reply.notify) ?? []) l(reply.payload);
+        return;
+      }
       const p = this.pending.get(reply.id);
       if (!p) return;
       this.pending.delete(reply.id);
@@ -144,8 +156,15 @@ export class PgliteThreadDb implements Db {
     return result;
   }
 
-  /** PGlite belongs to one process, whose writers invalidate their caches themselves. */
-  listen(): void {}
+  /**
+   * PGlite belongs to one process, whose writers invalidate their caches themselves; notifications
+   * still matter for what triggers announce (an order changed by any statement).
+   */
+  listen(channel: string, onMessage: (payload: string) => void): void {
+    const known = this.listeners.get(channel);
+    this.listeners.set(channel, [...(known ?? []), onMessage]);
+    if (!known) void this.call({ id: this.nextId++, op: 'listen', channel }).catch(() => {});
+  }
 
   async exec(sql: string): Promise<void> {
     await this.call({ id: this.nextId++, op: 'exec', sql });

@@ -169,6 +169,9 @@ async function handle(msg: Request): Promise<Reply> {
       const dump = await pg.dumpDataDir('none');
       return { id: msg.id, rows: [], dump: new Uint8Array(await dump.arrayBuffer()) };
     }
+    case 'listen':
+      await pg.listen(msg.channel, (payload) => port!.postMessage({ notify: msg.channel, payload }));
+      return { id: msg.id, rows: [] };
     case 'close':
       if (!pg.closed) await pg.close();
       return { id: msg.id, rows: [] };

@@ -60,8 +60,13 @@ export class PgliteDb implements Db {
     );
   }
 
-  /** PGlite belongs to one process, whose writers invalidate their caches themselves. */
-  listen(): void {}
+  /**
+   * PGlite belongs to one process, whose writers invalidate their caches themselves; notifications
+   * still matter for what triggers announce (an order changed by any statement).
+   */
+  listen(channel: string, onMessage: (payload: string) => void): void {
+    void this.pg.listen(channel, onMessage).catch(() => {});
+  }
 
   async exec(sql: string): Promise<void> {
     await this.pg.exec(sql);

@@ -89,12 +89,19 @@ export type BrandRecord = BrandRow;
 
 /** The `ChangeFeed` topic of store changes. */
 const STORES_TOPIC = 'stores';
+/** `organization:<id>`, announced by a trigger (migration 0019). */
+const ORGANIZATION_TOPIC = 'organization';
 
 export function organizationService(deps: OrganizationDeps) {
   const { db, clock, cursors } = deps;
   // Every order reads its store; stores change rarely, and every change is announced.
   const stores = new ReadCache<StoreRow>({ maxEntries: 20_000, maxAgeMs: 60_000 });
   deps.changes.on(STORES_TOPIC, () => stores.clear());
+  // Every GET /v2/organization and many pages read the organization: kept per process, dropped on
+  // every node when a trigger (migration 0019) announces `organization:<id>` on commit.
+  const organizations = new ReadCache<OrganizationRow>({ maxEntries: 20_000, maxAgeMs: 10 * 60_000 });
+  deps.changes.on(ORGANIZATION_TOPIC, (id) => (id ? organizations.delete(id) : organizations.clear()));
+  const organizationRow = (id: string) => organizations.getOne(id, () => repo.organization(db, id));
 
   async function mustExist<T>(resource: string, ref: string, load: (id: string) => Promise<T | null>): Promise<T> {
     if (!isReference(resource, ref)) throw notFound(resource, ref);
@@ -112,14 +119,13 @@ export function organizationService(deps: OrganizationDeps) {
     } satisfies KeyResolver,
 
     async organization(orgId: string) {
-      return toOrganization(await mustExist('Organization', orgId, (id) => repo.organization(db, id)));
+      return toOrganization(await mustExist('Organization', orgId, organizationRow));
     },
     async organizationRow(orgId: string) {
-      return mustExist('Organization', orgId, (id) => repo.organization(db, id));
+      return mustExist('Organization', orgId, organizationRow);
     },
     /** The organization, or null when there is none with this reference. */
-    findOrganization: async (orgId: string) =>
-      isReference('Organization', orgId) ? repo.organization(db, orgId) : null,
+    findOrganization: async (orgId: string) => (isReference('Organization', orgId) ? organizationRow(orgId) : null),
     async listOrganizations(page: PageRequest) {
       return listPage(cursors, page, {
         plural: 'organizations',
@@ -415,6 +421,7 @@ export function organizationService(deps: OrganizationDeps) {
 
     async setRateLimits(orgId: string, limits: RateLimitOverrides | null) {
       await service.organizationRow(orgId);
+      organizations.hold(orgId);
       await repo.setRateLimits(db, orgId, limits && Object.keys(limits).length ? limits : null);
       deps.keys().evictOrganization(orgId);
       return { rateLimits: limits };
@@ -423,6 +430,7 @@ export function organizationService(deps: OrganizationDeps) {
       if (!Number.isInteger(limit) || limit < 0)
         throw new ApiError('invalid_request', 'limit must be a whole number ≥ 0');
       await service.organizationRow(orgId);
+      organizations.hold(orgId);
       await repo.setRendertokenLimit(db, orgId, limit);
       return { rendertokenLimit: limit };
     },

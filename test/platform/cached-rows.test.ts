@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
-import { createOrder, getOrder, orderBody, uploadImage } from './helpers.ts';
+import { createOrder, getOrder, orderBody, uploadImage } from '../orders/helpers.ts';
 
-/** GET /v2/orders/{ref} is served from a per-process cache that every change of the order drops. */
-describe('order view cache', () => {
+/**
+ * Orders (GET /v2/orders/{ref}) and organizations are served from per-process caches that every
+ * change drops, announced by the database's triggers on commit (migration 0019).
+ */
+describe('cached rows', () => {
   let t: TestApp;
   let image: string;
   before(async () => {
@@ -55,5 +58,23 @@ describe('order view cache', () => {
     assert.equal((await getOrder(t, ref)).orderlines[0].canceledQuantity, 1, 'no wait for the notification');
     const foreign = await call(t, 'GET', `/v2/orders/${ref}`, { key: t.otherKey });
     assert.equal(foreign.statusCode, 404);
+  });
+
+  it('drops a cached organization when any statement changes it', async () => {
+    const org = t.seed.organizations[0].reference;
+    const name = async () => (await call(t, 'GET', '/v2/organization')).data.organization.name;
+    const before = await name();
+    await t.s.db.exec('ALTER TABLE organizations DISABLE TRIGGER organizations_changed');
+    try {
+      await t.s.db.query('UPDATE organizations SET name = $2 WHERE id = $1', [org, 'Renamed elsewhere']);
+      assert.equal(await name(), before, 'cached');
+    } finally {
+      await t.s.db.exec('ALTER TABLE organizations ENABLE TRIGGER organizations_changed');
+    }
+    await t.s.db.query('UPDATE organizations SET name = $2 WHERE id = $1', [org, 'Renamed again']);
+    await eventually(async () => (await name()) === 'Renamed again', 'the change is seen');
+    // The operator's own change is read back at once.
+    await t.s.organization.setRendertokenLimit(org, 4321);
+    assert.equal((await t.s.organization.organizationRow(org)).rendertoken_limit, 4321);
   });
 });

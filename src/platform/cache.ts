@@ -57,6 +57,7 @@ export class ReadCache<V> {
   private generation = 0;
   /** Keys a transaction of this node is changing: not stored until their change is announced. */
   private readonly held = new Map<string, number>();
+  private sweepAt = 1024;
 
   constructor(private readonly opts: { maxEntries: number; maxAgeMs: number }) {}
 
@@ -104,6 +105,12 @@ export class ReadCache<V> {
   hold(key: string, ms = 5000): void {
     this.generation++;
     this.entries.delete(key);
+    // A rolled-back change is never announced: its key leaves when read again, or in this sweep.
+    if (this.held.size >= this.sweepAt) {
+      const now = Date.now();
+      for (const [k, until] of this.held) if (until <= now) this.held.delete(k);
+      this.sweepAt = Math.max(1024, this.held.size * 2);
+    }
     this.held.set(key, Date.now() + ms);
   }
 

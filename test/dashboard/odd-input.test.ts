@@ -13,6 +13,7 @@ const ODD = [
   '-1',
   '9'.repeat(30),
   '2026-13-45',
+  '\u001e\t\r\n',
 ];
 const PARAMS = [
   'q',
@@ -73,9 +74,22 @@ describe('dashboard and console with odd input', () => {
       for (const path of pages) {
         for (const value of ODD) {
           const res = await agent.get(`${path}?${query(value)}`);
-          assert.equal(res.statusCode, 200, `${path} with ${value.slice(0, 20)}`);
+          assert.equal(res.statusCode, 200, `${path} with ${JSON.stringify(value.slice(0, 20))}: ${res.statusCode} ${res.body.slice(0, 300)}`);
           assert.ok(!res.body.includes('<script>alert(1)'), `${path} echoes markup`);
         }
+      }
+    }
+  });
+
+  it('refuses a NUL in any search with a page that says so, never a 500', async () => {
+    for (const [agent, pages] of [
+      [partner, PARTNER_PAGES],
+      [op, CONSOLE_PAGES],
+    ] as const) {
+      for (const path of pages) {
+        const res = await agent.get(`${path}?${query('a\u0000b')}`);
+        assert.equal(res.statusCode, 400, path);
+        assert.match(textOf(res.body), /not accepted/, path);
       }
     }
   });

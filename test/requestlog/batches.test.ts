@@ -88,6 +88,21 @@ describe('request log batches', () => {
     assert.equal(elsewhere.organization_id, 'Organization_elsewhere');
   });
 
+  it('stores paths and client request ids with quotes, backslashes and control characters as sent', async () => {
+    const odd = 'odd-"\\\u001e\té';
+    const path = '/v2/orders/"a\\b"\u001e{c},[d]';
+    log.record(rec(odd, { organizationId: 'Organization_odd', path }));
+    log.record(rec('odd-plain', { organizationId: 'Organization_odd2' }));
+    await log.flush();
+    const [row] = (await log.list('Organization_odd', { limit: 5 })).rows;
+    assert.deepEqual([row.request_id, row.path], [odd, path]);
+    assert.equal((await log.list('Organization_odd2', { limit: 5 })).rows[0].request_id, 'odd-plain');
+    assert.equal((await log.byRequestId(odd))[0]?.path, path);
+    // A search box may send a NUL, which PostgreSQL refuses in text: it finds nothing.
+    assert.deepEqual(await log.byRequestId('a\u0000b'), []);
+    assert.deepEqual((await log.list('Organization_odd', { limit: 5, requestId: '\u0000' })).rows, []);
+  });
+
   it('makes request ids that carry their time, and finds an old one by that time', async () => {
     const at = Date.now() - 3 * 86400_000;
     const id = uuidV7(at);
@@ -97,6 +112,17 @@ describe('request log batches', () => {
     log.record(rec(id, { createdAt: new Date(at) }));
     await log.flush();
     assert.equal((await log.byRequestId(id))[0]?.request_id, id);
+    // An error is found through its index even outside its id's time window (a client's own v7 id).
+    const early = uuidV7(at - 86400_000);
+    log.record(rec(early, { status: 409, errorCode: 'conflict', requestBody: { n: 1 } }));
+    log.record(rec(early, { status: 409, errorCode: 'conflict', organizationId: 'Organization_elsewhere' }));
+    await log.flush();
+    const both = await log.byRequestId(early);
+    assert.deepEqual(both.map((r) => [r.organization_id, r.error_code]).sort(), [
+      ['Organization_batches', 'conflict'],
+      ['Organization_elsewhere', 'conflict'],
+    ]);
+    assert.deepEqual(both.find((r) => r.organization_id === org)?.request_body, { n: 1 });
     // A request without an X-Request-Id gets one of these, and the operator finds it.
     const res = await call(t, 'GET', '/v2/stores');
     const generated = String(res.headers['x-request-id']);

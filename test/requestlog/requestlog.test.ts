@@ -192,10 +192,15 @@ describe('request log recorder', () => {
     // Three requests of one organization packed in one row; then one row for each organization.
     assert.deepEqual(statements[0].params[0], ['Organization_x']);
     assert.deepEqual(
-      JSON.parse((statements[0].params[2] as string[])[0]).map((e: unknown[]) => e[0]),
+      JSON.parse(statements[0].params[2] as string).map((e: unknown[]) => e[0]),
       ['r0', 'r1', 'r2'],
     );
     assert.deepEqual(statements[1].params[0], ['Organization_x', 'Organization_y']);
+    assert.deepEqual(
+      (statements[1].params[2] as string).split('\u001e').map((t) => JSON.parse(t).map((e: unknown[]) => e[0])),
+      [['r3'], ['r4']],
+      'one entries text per organization, split in SQL',
+    );
   });
 
   it('writes an error with its bodies in the same transaction as its batch', async () => {
@@ -224,6 +229,30 @@ describe('request log recorder', () => {
     for (let i = 0; i < 3; i++) log.record(record(i));
     await log.flush();
     assert.equal(log.dropped, 3, 'one over the buffer, two in the failed write');
+  });
+
+  it('bounds what waits behind a slow database: rows past maxBuffered, written or not, are dropped', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const written: string[] = [];
+    const db = {
+      query: async (_sql: string, params: unknown[]) => {
+        await gate;
+        written.push(...JSON.parse(params[2] as string).map((e: unknown[]) => e[0]));
+        return [];
+      },
+    };
+    const log = new RequestLog({ db: db as never, log: silent, batchRows: 2, flushMs: 60_000, maxBuffered: 5 });
+    for (let i = 0; i < 10; i++) log.record(record(i));
+    assert.equal(log.dropped, 5, 'two writes of two wait, one row is pending, the rest is dropped');
+    open();
+    await log.flush();
+    assert.deepEqual(written, ['r0', 'r1', 'r2', 'r3', 'r4']);
+    log.record(record(10));
+    await log.flush();
+    assert.equal(written.at(-1), 'r10', 'room again once the writes are done');
   });
 
   it('redacts secrets, addresses and e-mails in nested bodies', () => {

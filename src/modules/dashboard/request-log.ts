@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { mustFind } from '../../platform/errors.ts';
-import type { RequestLogRecord } from '../requestlog/recorder.ts';
+import { type RequestLogRecord, isRequestSeq } from '../requestlog/recorder.ts';
 import { type Html, badge, field, fmtDate, html, select, shortRef, table } from './html.ts';
 import { page } from './layout.ts';
 import type { DashRouter } from './router.ts';
@@ -49,7 +49,7 @@ export function requestLogPages(r: DashRouter): void {
     const path = text(query.path, 200);
     const requestId = text(query.requestId, 128);
     const keyId = apiKeys.some((k) => k.reference === query.key) ? query.key : undefined;
-    const before = /^\d{1,18}$/.test(query.before ?? '') ? query.before : undefined;
+    const before = query.before && isRequestSeq(query.before) ? query.before : undefined;
     const { rows, next, searchedTo } = await s.requestLog.list(ctx.orgId, {
       statusClass,
       path: path || undefined,

@@ -3,12 +3,17 @@ import type { Db } from '../../platform/db/index.ts';
 import { UploadedFile } from '../../platform/http/upload-file.ts';
 import { redact, redactPayload } from './redact.ts';
 import {
+  type PendingBatch,
   type RequestLogFilter,
   type RequestLogRow,
   type RequestRecord,
   SEQ_PER_BATCH,
+  addToBatch,
   requestLogRepo,
 } from './repo.ts';
+
+/** A request's address as pages link it: digits that fit the bigint it is stored as. */
+export const isRequestSeq = (seq: string): boolean => /^\d{1,18}$/.test(seq);
 
 /** A stored request as other modules get it (the dashboard's request log). */
 export type RequestLogRecord = RequestLogRow;
@@ -32,11 +37,14 @@ export interface RequestLogOptions {
 
 /**
  * Collects one record per /v2 request in memory and writes them in batches, one INSERT each, off
- * the request path: recording is a push onto an array, and a failed write is logged and dropped
+ * the request path: recording appends a short string, and a failed write is logged and dropped
  * instead of failing or slowing any request.
  */
 export class RequestLog {
-  private buffer: RequestRecord[] = [];
+  private pending = new Map<string, PendingBatch>();
+  private pendingRows = 0;
+  /** Rows handed to a write that has not finished yet: they count against maxBuffered too. */
+  private writingRows = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private readonly batchRows: number;
@@ -53,12 +61,17 @@ export class RequestLog {
   }
 
   record(r: RequestRecord): void {
-    if (this.buffer.length >= this.maxBuffered) {
+    if (this.pendingRows + this.writingRows >= this.maxBuffered) {
       this.dropped++;
       return;
     }
-    this.buffer.push(r);
-    if (this.buffer.length >= this.batchRows) void this.flush();
+    let batch = this.pending.get(r.organizationId);
+    if (!batch) {
+      batch = { organizationId: r.organizationId, entries: [], newest: 0, errors: [] };
+      this.pending.set(r.organizationId, batch);
+    }
+    addToBatch(batch, r);
+    if (++this.pendingRows >= this.batchRows) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = null;
@@ -74,18 +87,21 @@ export class RequestLog {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    const rows = this.buffer;
-    this.buffer = [];
-    // Batches are written one after the other, so a slow database sees one INSERT at a time.
+    const batches = [...this.pending.values()];
+    const rows = this.pendingRows;
+    this.pending = new Map();
+    this.pendingRows = 0;
+    this.writingRows += rows;
+    // Writes run one after the other, so a slow database sees one INSERT at a time; while it is
+    // slow, rows wait here up to maxBuffered and later ones are dropped.
     this.writing = this.writing.then(async () => {
-      for (let i = 0; i < rows.length; i += this.batchRows) {
-        const batch = rows.slice(i, i + this.batchRows);
-        try {
-          await requestLogRepo.insertMany(this.o.db, batch);
-        } catch (err) {
-          this.dropped += batch.length;
-          this.o.log.warn({ err, rows: batch.length }, 'request log batch not written');
-        }
+      try {
+        await requestLogRepo.insertMany(this.o.db, batches);
+      } catch (err) {
+        this.dropped += rows;
+        this.o.log.warn({ err, rows }, 'request log batch not written');
+      } finally {
+        this.writingRows -= rows;
       }
     });
     return this.writing;
@@ -95,7 +111,7 @@ export class RequestLog {
     return requestLogRepo.list(this.o.db, orgId, f);
   }
   get(orgId: string, seq: string) {
-    return /^\d{1,17}$/.test(seq) ? requestLogRepo.get(this.o.db, orgId, seq) : Promise.resolve(null);
+    return isRequestSeq(seq) ? requestLogRepo.get(this.o.db, orgId, seq) : Promise.resolve(null);
   }
   byRequestId(requestId: string) {
     return requestLogRepo.byRequestId(this.o.db, requestId);

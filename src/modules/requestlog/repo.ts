@@ -67,11 +67,34 @@ export const SEQ_PER_BATCH = 1000;
 /** Batches one page may read: a search that matches rarely stops there and offers to go on. */
 const SCAN_BATCHES = 2000;
 const CHUNK = 50;
+const RS = '\u001e';
 
 const seqOf = (batchId: string, idx: number) => (BigInt(batchId) * BigInt(SEQ_PER_BATCH) + BigInt(idx)).toString();
 function splitSeq(seq: string): { batch: string; idx: number } {
   const n = BigInt(seq);
   return { batch: (n / BigInt(SEQ_PER_BATCH)).toString(), idx: Number(n % BigInt(SEQ_PER_BATCH)) };
+}
+
+/**
+ * One organization's requests waiting to be written as one batch row. Each request is kept as its
+ * entry's JSON text from the moment it is recorded: a short string is cheaper to hold until the
+ * write than the record object, and the write only joins them.
+ */
+export interface PendingBatch {
+  organizationId: string;
+  entries: string[];
+  /** Epoch ms of the newest request: the batch's created_at. */
+  newest: number;
+  /** Errors keep their whole record: their bodies go to request_log_errors. */
+  errors: Array<{ idx: number; record: RequestRecord }>;
+}
+
+export function addToBatch(b: PendingBatch, r: RequestRecord): void {
+  const at = r.createdAt.getTime();
+  const entry: Entry = [r.requestId, r.keyId, r.method, r.path, r.status, r.latencyMs, r.errorCode, at];
+  if (r.status >= 400) b.errors.push({ idx: b.entries.length, record: r });
+  b.entries.push(JSON.stringify(entry));
+  if (at > b.newest) b.newest = at;
 }
 
 function matches(e: Entry, f: RequestLogFilter, pathLower: string | undefined): boolean {
@@ -136,39 +159,18 @@ export const requestLogRepo = {
    * a database crash may lose the last fraction of a second of log rows (never an order), and the
    * orders' own commits do not queue behind the log's disk flushes.
    */
-  async insertMany(db: Db, rows: RequestRecord[]): Promise<void> {
-    if (rows.length === 0) return;
-    const byOrg = new Map<string, RequestRecord[]>();
-    for (const r of rows) {
-      const list = byOrg.get(r.organizationId);
-      if (list) list.push(r);
-      else byOrg.set(r.organizationId, [r]);
-    }
-    const orgs = [...byOrg.keys()];
-    const batches = orgs.map((o) => byOrg.get(o)!);
+  async insertMany(db: Db, batches: PendingBatch[]): Promise<void> {
+    if (batches.length === 0) return;
     const params = [
-      orgs,
-      batches.map((b) => new Date(Math.max(...b.map((r) => r.createdAt.getTime())))),
-      batches.map((b) =>
-        JSON.stringify(
-          b.map(
-            (r): Entry => [
-              r.requestId,
-              r.keyId,
-              r.method,
-              r.path,
-              r.status,
-              r.latencyMs,
-              r.errorCode,
-              r.createdAt.getTime(),
-            ],
-          ),
-        ),
-      ),
+      batches.map((b) => b.organizationId),
+      batches.map((b) => new Date(b.newest)),
+      // The entries as one text, batches split by U+001E, which JSON text never holds raw: as an
+      // array literal the driver would escape every quote of every entry.
+      batches.map((b) => `[${b.entries.join(',')}]`).join(RS),
     ];
     const insert = `INSERT INTO request_log_batches (organization_id, created_at, entries)
-      SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[])`;
-    if (!rows.some((r) => r.status >= 400)) {
+      SELECT * FROM unnest($1::text[], $2::timestamptz[], string_to_array($3::text, chr(30)))`;
+    if (!batches.some((b) => b.errors.length > 0)) {
       // One statement, one round trip: set_config(…, true) lasts until this statement's own commit.
       await db.query(`${insert} WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL`, params);
       return;
@@ -180,20 +182,18 @@ export const requestLogRepo = {
         params,
       );
       const idOf = new Map(ids.map((x) => [x.organization_id, x.id]));
-      const errors = batches.flatMap((b) =>
-        b.flatMap((r, idx) => (r.status >= 400 ? [{ r, seq: seqOf(idOf.get(r.organizationId)!, idx) }] : [])),
-      );
+      const errors = batches.flatMap((b) => b.errors.map((e) => ({ ...e, seq: seqOf(idOf.get(b.organizationId)!, e.idx) })));
       const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
       await ex.query(
         `INSERT INTO request_log_errors (seq, organization_id, request_id, request_body, response_body, created_at)
          SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6::timestamptz[])`,
         [
           errors.map((e) => e.seq),
-          errors.map((e) => e.r.organizationId),
-          errors.map((e) => e.r.requestId),
-          errors.map((e) => json(e.r.requestBody)),
-          errors.map((e) => json(e.r.responseBody)),
-          errors.map((e) => e.r.createdAt),
+          errors.map((e) => e.record.organizationId),
+          errors.map((e) => e.record.requestId),
+          errors.map((e) => json(e.record.requestBody)),
+          errors.map((e) => json(e.record.responseBody)),
+          errors.map((e) => e.record.createdAt),
         ],
       );
     });
@@ -204,6 +204,7 @@ export const requestLogRepo = {
    * that rarely matches stops after SCAN_BATCHES batches and returns where to go on from.
    */
   async list(ex: Executor, orgId: string, f: RequestLogFilter): Promise<RequestLogPage> {
+    if (f.requestId?.includes('\u0000')) return { rows: [], next: null };
     const from = f.beforeSeq ? splitSeq(f.beforeSeq) : null;
     const pathLower = f.path?.toLowerCase();
     const rows: RequestLogRow[] = [];
@@ -255,6 +256,8 @@ export const requestLogRepo = {
     ex: Executor,
     requestId: string,
   ): Promise<Array<RequestLogRow & { organization_name: string | null }>> {
+    // No stored id holds a NUL (HTTP headers cannot carry one), and PostgreSQL refuses it in text.
+    if (requestId.includes('\u0000')) return [];
     const at = uuidV7Time(requestId);
     const batches = await ex.query<Batch & Record<string, unknown>>(
       `SELECT b.id::text AS id, b.organization_id, b.entries FROM request_log_batches b
@@ -265,20 +268,18 @@ export const requestLogRepo = {
        ORDER BY b.id DESC LIMIT 20`,
       [JSON.stringify(requestId), at === null ? null : new Date(at)],
     );
-    const errors = await ex.query<{ seq: string; organization_id: string }>(
-      `SELECT e.seq::text AS seq, e.organization_id FROM request_log_errors e WHERE e.request_id = $1 ORDER BY e.seq DESC LIMIT 20`,
+    // Errors are indexed by request id: their batches, however old, in one query.
+    const errorBatches = await ex.query<Batch & Record<string, unknown>>(
+      `SELECT b.id::text AS id, b.organization_id, b.entries FROM request_log_batches b
+       WHERE b.id IN (SELECT e.seq / ${SEQ_PER_BATCH} FROM request_log_errors e WHERE e.request_id = $1
+         ORDER BY e.seq DESC LIMIT 20)`,
       [requestId],
     );
     const found = new Map<string, RequestLogRow>();
-    for (const b of batches)
+    for (const b of [...batches, ...errorBatches])
       (JSON.parse(b.entries) as Entry[]).forEach((e, i) => {
         if (e[0] === requestId) found.set(seqOf(b.id, i), toRow(b, i, e));
       });
-    for (const e of errors)
-      if (!found.has(e.seq)) {
-        const row = await requestLogRepo.get(ex, e.organization_id, e.seq);
-        if (row) found.set(e.seq, row);
-      }
     const rows = await complete(
       ex,
       [...found.values()].sort((a, b) => b.created_at.getTime() - a.created_at.getTime()).slice(0, 20),

@@ -74,7 +74,11 @@ describe('dashboard and console with odd input', () => {
       for (const path of pages) {
         for (const value of ODD) {
           const res = await agent.get(`${path}?${query(value)}`);
-          assert.equal(res.statusCode, 200, `${path} with ${JSON.stringify(value.slice(0, 20))}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+          assert.equal(
+            res.statusCode,
+            200,
+            `${path} with ${JSON.stringify(value.slice(0, 20))}: ${res.statusCode} ${res.body.slice(0, 300)}`,
+          );
           assert.ok(!res.body.includes('<script>alert(1)'), `${path} echoes markup`);
         }
       }

@@ -75,21 +75,21 @@ describe('ReadCache', () => {
   });
 });
 
-  it('holds a key a local write is changing, and forgets holds of rolled-back writes never read again', async () => {
-    const cache = new ReadCache<number>({ maxEntries: 10, maxAgeMs: 60_000 });
-    cache.hold('a');
-    assert.equal(await cache.getOne('a', async () => 1), 1);
-    assert.equal(cache.get('a'), undefined, 'a held key is read from the database, not stored');
-    cache.delete('a');
-    await cache.getOne('a', async () => 2);
-    assert.equal(cache.get('a'), 2, 'stored again once its change was announced');
-    // Thousands of holds that expire unannounced (rolled back) and are never read again.
-    for (let i = 0; i < 5000; i++) cache.hold(`gone-${i}`, 0);
-    cache.hold('b');
-    const held = (cache as unknown as { held: Map<string, number> }).held;
-    assert.ok(held.size <= 1024, `${held.size} holds kept`);
-    assert.ok(held.has('b'));
-  });
+it('holds a key a local write is changing, and forgets holds of rolled-back writes never read again', async () => {
+  const cache = new ReadCache<number>({ maxEntries: 10, maxAgeMs: 60_000 });
+  cache.hold('a');
+  assert.equal(await cache.getOne('a', async () => 1), 1);
+  assert.equal(cache.get('a'), undefined, 'a held key is read from the database, not stored');
+  cache.delete('a');
+  await cache.getOne('a', async () => 2);
+  assert.equal(cache.get('a'), 2, 'stored again once its change was announced');
+  // Thousands of holds that expire unannounced (rolled back) and are never read again.
+  for (let i = 0; i < 5000; i++) cache.hold(`gone-${i}`, 0);
+  cache.hold('b');
+  const held = (cache as unknown as { held: Map<string, number> }).held;
+  assert.ok(held.size <= 1024, `${held.size} holds kept`);
+  assert.ok(held.has('b'));
+});
 
 describe('caches of catalog and stores on one node', () => {
   let t: TestApp;

@@ -182,7 +182,9 @@ export const requestLogRepo = {
         params,
       );
       const idOf = new Map(ids.map((x) => [x.organization_id, x.id]));
-      const errors = batches.flatMap((b) => b.errors.map((e) => ({ ...e, seq: seqOf(idOf.get(b.organizationId)!, e.idx) })));
+      const errors = batches.flatMap((b) =>
+        b.errors.map((e) => ({ ...e, seq: seqOf(idOf.get(b.organizationId)!, e.idx) })),
+      );
       const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
       await ex.query(
         `INSERT INTO request_log_errors (seq, organization_id, request_id, request_body, response_body, created_at)

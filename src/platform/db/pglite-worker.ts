@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { parse, protocol, type Transaction } from '@electric-sql/pglite';
+import { rememberFileSizes } from './nodefs-sizes.ts';
 import { createPglite } from './pglite.ts';
 import type { Reply, Request, SerializedError, WorkerInit } from './pglite-thread.ts';
 import type { Row } from './types.ts';
@@ -38,6 +39,7 @@ interface OpenTx {
 }
 
 const init = workerData as WorkerInit;
+rememberFileSizes();
 const pg = await createPglite({
   dataDir: init.dataDir,
   loadDataDir: init.loadDataDir ? new Blob([init.loadDataDir]) : undefined,

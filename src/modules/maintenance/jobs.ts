@@ -3,6 +3,7 @@ import { enqueue } from '../../platform/jobs/queue.ts';
 import { jobsRepo } from '../../platform/jobs/queue.ts';
 import { EVENT_RETENTION_MS } from '../webhooks/events.ts';
 import type { MaintenanceDeps } from './deps.ts';
+import { maintenanceRepo } from './repo.ts';
 
 const HOUR = 3600_000;
 
@@ -18,6 +19,7 @@ export function registerMaintenanceJobs(s: MaintenanceDeps): void {
       await s.requestLog.purgeBefore(new Date(now.getTime() - s.config.requestLogRetentionDays * 24 * HOUR));
       await jobsRepo.purgeSucceeded(s.db, new Date(now.getTime() - 7 * 24 * HOUR));
       await s.billing.issueMonthlyInvoices();
+      if (s.db.kind === 'pglite') await maintenanceRepo.vacuumEmbedded(s.db);
       await scheduleMaintenance(s, new Date(now.getTime() + HOUR));
     },
   });

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { scheduleMaintenance } from '../../src/modules/maintenance/jobs.ts';
+import { maintenanceRepo } from '../../src/modules/maintenance/repo.ts';
+import { type TestApp, createTestApp } from '../support/app.ts';
+
+interface Stat {
+  n_dead_tup: number;
+  vacuumed: boolean;
+  analyzed: boolean;
+}
+
+describe('the hourly maintenance on the embedded database', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  const stat = async (table: string) =>
+    (
+      await t.db.query<Stat & Record<string, unknown>>(
+        `SELECT n_dead_tup::int AS n_dead_tup, last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed
+         FROM pg_stat_user_tables WHERE relname = $1`,
+        [table],
+      )
+    )[0];
+
+  it('vacuums and analyzes what changed enough, as autovacuum would, and nothing else', async (ctx) => {
+    if (t.db.kind !== 'pglite') return ctx.skip('PostgreSQL vacuums itself (autovacuum); only PGlite needs this');
+    await t.db.exec(`CREATE TABLE churn (id int PRIMARY KEY, v int);
+      INSERT INTO churn SELECT g, 0 FROM generate_series(1, 3000) g;
+      CREATE TABLE fresh (id int);
+      INSERT INTO fresh SELECT g FROM generate_series(1, 200) g;
+      CREATE TABLE quiet (id int);
+      INSERT INTO quiet VALUES (1)`);
+    await t.db.query('UPDATE churn SET v = v + 1');
+    await t.db.query('UPDATE churn SET v = v + 1');
+    await t.db.query('SELECT pg_stat_force_next_flush()');
+    assert.ok((await stat('churn')).n_dead_tup > 0, 'dead rows left by the updates');
+
+    await scheduleMaintenance(t.s);
+    await t.s.worker.drain();
+
+    assert.deepEqual(await stat('churn'), { n_dead_tup: 0, vacuumed: true, analyzed: true });
+    assert.deepEqual(await stat('fresh'), { n_dead_tup: 0, vacuumed: false, analyzed: true }, '200 new rows: analyzed');
+    assert.deepEqual(await stat('quiet'), { n_dead_tup: 0, vacuumed: false, analyzed: false }, 'one row: left alone');
+    assert.equal(
+      Number((await t.db.query(`SELECT count(*) AS n FROM pg_stats WHERE tablename = 'churn'`))[0].n) > 0,
+      true,
+      'the planner has statistics now',
+    );
+    const again = await maintenanceRepo.vacuumEmbedded(t.db);
+    assert.ok(!again.includes('churn') && !again.includes('fresh'), `nothing new to do for them: ${again}`);
+    assert.equal((await t.db.query<{ v: number }>('SELECT sum(v)::int AS v FROM churn'))[0].v, 6000);
+  });
+});

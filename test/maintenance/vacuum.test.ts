@@ -54,4 +54,26 @@ describe('the hourly maintenance on the embedded database', () => {
     assert.ok(!again.includes('churn') && !again.includes('fresh'), `nothing new to do for them: ${again}`);
     assert.equal((await t.db.query<{ v: number }>('SELECT sum(v)::int AS v FROM churn'))[0].v, 6000);
   });
+
+  it('books the next hour before it vacuums, so a failing vacuum never stops the chain', async (ctx) => {
+    if (t.db.kind !== 'pglite') return ctx.skip('PostgreSQL vacuums itself (autovacuum); only PGlite needs this');
+    t.clock.set('2026-06-01T10:00:00.000Z');
+    const exec = t.db.exec.bind(t.db);
+    t.db.exec = async (sql: string) => {
+      if (/VACUUM|ANALYZE/.test(sql)) throw new Error('vacuum failed');
+      return exec(sql);
+    };
+    await t.db.exec('CREATE TABLE churn2 (id int); INSERT INTO churn2 SELECT g FROM generate_series(1, 500) g');
+    try {
+      await scheduleMaintenance(t.s);
+      await t.s.worker.drain();
+    } finally {
+      t.db.exec = exec;
+    }
+    const next = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM jobs WHERE kind = 'maintenance.hourly' AND dedupe_key = $1`,
+      ['maintenance.hourly:2026-06-01T11:00:00.000Z'],
+    );
+    assert.equal(next[0].n, 1, 'the next hour is booked although this run failed');
+  });
 });

@@ -19,8 +19,10 @@ export function registerMaintenanceJobs(s: MaintenanceDeps): void {
       await s.requestLog.purgeBefore(new Date(now.getTime() - s.config.requestLogRetentionDays * 24 * HOUR));
       await jobsRepo.purgeSucceeded(s.db, new Date(now.getTime() - 7 * 24 * HOUR));
       await s.billing.issueMonthlyInvoices();
-      if (s.db.kind === 'pglite') await maintenanceRepo.vacuumEmbedded(s.db);
       await scheduleMaintenance(s, new Date(now.getTime() + HOUR));
+      // Last, after the next hour is booked: a vacuum that fails retries this job (every step above
+      // is safe to repeat) but never stops the chain.
+      if (s.db.kind === 'pglite') await maintenanceRepo.vacuumEmbedded(s.db);
     },
   });
 }

@@ -103,6 +103,28 @@ describe('request log batches', () => {
     assert.deepEqual((await log.list('Organization_odd', { limit: 5, requestId: '\u0000' })).rows, []);
   });
 
+  it('stores an error whose body holds a NUL, a lone surrogate or a pair cut in two, and its batch with it', async () => {
+    const cut = `${'a'.repeat(499)}\\ud83d\\ude00`;
+    const payload = `{"order":{"k\\u0000":"x\\u0000y","lone":"a\\ud800b","cut":"${cut}"}}`;
+    const before = await call(t, 'GET', '/v2/stores');
+    const bad = await call(t, 'POST', '/v2/orders', { payload, headers: { 'content-type': 'application/json' } });
+    assert.equal(bad.statusCode, 400, bad.body);
+    const after = await call(t, 'GET', '/v2/stores');
+    await t.s.requestLog.flush();
+    const ids = [after, bad, before].map((r) => String(r.headers['x-request-id']));
+    const orgId = t.seed.organizations[0].reference;
+    const page = await t.s.requestLog.list(orgId, { limit: 3 });
+    assert.deepEqual(
+      page.rows.map((r) => r.request_id),
+      ids,
+      'the error and the requests around it were all written',
+    );
+    const body = (page.rows[1].request_body as { order: Record<string, string> }).order;
+    assert.equal(body['k\uFFFD'], 'x\uFFFDy');
+    assert.equal(body.lone, 'a\uFFFDb');
+    assert.ok(body.cut.startsWith(`${'a'.repeat(499)}\uFFFD`), body.cut.slice(495));
+  });
+
   it('makes request ids that carry their time, and finds an old one by that time', async () => {
     const at = Date.now() - 3 * 86400_000;
     const id = uuidV7(at);

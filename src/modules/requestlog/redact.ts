@@ -39,9 +39,15 @@ export function redactEmails(s: string): string {
   return copied === 0 ? s : out + s.slice(copied);
 }
 
+// jsonb refuses NUL and lone UTF-16 surrogates; one such string in a body (a request refused for
+// holding it) would fail the write of its whole batch of requests.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const storable = (s: string) => s.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATE, '\uFFFD');
+
 function text(s: string): string {
   const clean = redactEmails(s).replace(API_KEY, '[redacted key]');
-  return clean.length > MAX_STRING ? `${clean.slice(0, MAX_STRING)}… (cut)` : clean;
+  // After the cut, which may fall between the two halves of a surrogate pair.
+  return storable(clean.length > MAX_STRING ? `${clean.slice(0, MAX_STRING)}… (cut)` : clean);
 }
 
 /** A copy of `value` with the fields of an address kept as names only (the country stays). */
@@ -63,7 +69,8 @@ export function redact(value: unknown, depth = 0): unknown {
     return items;
   }
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const k = storable(key);
     if (SECRET_KEY.test(k)) out[k] = REDACTED;
     else if (ADDRESS_KEY.test(k)) out[k] = address(v);
     else if (PERSONAL_KEY.test(k) && v !== null && typeof v !== 'object') out[k] = REDACTED;

@@ -91,6 +91,13 @@ export class Metrics {
       '# HELP nodejs_heap_used_bytes V8 heap in use.',
       '# TYPE nodejs_heap_used_bytes gauge',
       `nodejs_heap_used_bytes ${mem.heapUsed}`,
+      // Image work holds its pixels outside the V8 heap: Buffers and SharedArrayBuffers count here.
+      '# HELP nodejs_external_memory_bytes Memory of C++ objects bound to JavaScript, Buffers included.',
+      '# TYPE nodejs_external_memory_bytes gauge',
+      `nodejs_external_memory_bytes ${mem.external}`,
+      '# HELP nodejs_array_buffers_bytes Memory of ArrayBuffers, SharedArrayBuffers and Buffers.',
+      '# TYPE nodejs_array_buffers_bytes gauge',
+      `nodejs_array_buffers_bytes ${mem.arrayBuffers}`,
     );
     out.push(
       '# HELP process_uptime_seconds Seconds since this process started serving.',

@@ -7,7 +7,7 @@ import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import { phoneColour } from '../../src/modules/rendering/materials.ts';
 import { RenderInputError, type Template, artworkFit, composeRender } from '../../src/modules/rendering/renderer.ts';
 import { PLAIN_MATERIAL, layersPng, uvPng } from '../../src/modules/rendering/templates.ts';
-import { hexRgb } from '../../src/modules/rendering/warp.ts';
+import { hexRgb, leaseShared, releaseShared, spareSharedBytes } from '../../src/modules/rendering/warp.ts';
 import { near, pixel } from './helpers.ts';
 
 const W = 200;
@@ -155,5 +155,36 @@ describe('the compositor (UV map, layers, material)', () => {
     assert.equal(artworkFit({ width: 4000, height: 20 }, [100, 100], 100).fit, 'contain');
     assert.equal(artworkFit({ width: 150, height: 100 }, [100, 100], 100).fit, 'cover');
     assert.ok(near(await pixel((await composeRender(t, odd.grey16)).media, 100, 50), [128, 128, 128], 4));
+  });
+});
+
+describe('shared buffers reused between renders', () => {
+  it('hands a released buffer out again, and only whole shared buffers, once each, within the bound', () => {
+    const a = leaseShared(4096);
+    const before = spareSharedBytes();
+    releaseShared(a);
+    releaseShared(a);
+    assert.equal(spareSharedBytes(), before + 4096, 'a second release of the same buffer is ignored');
+    const b = leaseShared(4096);
+    assert.equal(b.buffer, a.buffer, 'the spare is reused');
+    assert.equal(spareSharedBytes(), before);
+    releaseShared(b.subarray(16));
+    releaseShared(new Uint8Array(4096));
+    assert.equal(spareSharedBytes(), before, 'views of part of a buffer and unshared memory are not kept');
+    const big = Array.from({ length: 5 }, () => leaseShared(16 * 1024 * 1024));
+    for (const x of big) releaseShared(x);
+    assert.ok(spareSharedBytes() <= 64 * 1024 * 1024, `spares stay within 64 MB (${spareSharedBytes()})`);
+  });
+
+  it('gives the same picture from reused buffers: nothing of the render before shows through', async () => {
+    const t = await template((x, y) => [(x - 50) / 100, y / 100]);
+    const first = await composeRender(t, await quadrants());
+    const red = await sharp({ create: { width: 100, height: 100, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
+    const other = await composeRender(t, red);
+    assert.ok(near(await pixel(other.media, 140, 80), [255, 0, 0], 3), 'the second artwork, not the first');
+    const again = await composeRender(t, await quadrants());
+    assert.deepEqual(again.media, first.media, 'byte for byte the same as the first render');
   });
 });

@@ -1,6 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
-import { type Material, materialParams, runWarp, sharedBytes, sharedCopy } from './warp.ts';
+import { type Material, leaseShared, materialParams, releaseShared, runWarp, sharedCopy } from './warp.ts';
 
 export type { Material } from './warp.ts';
 
@@ -188,7 +188,9 @@ async function artwork(imageBytes: Buffer, backMm: [number, number], longEdge: n
     .ensureAlpha()
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
-  return { data: sharedCopy(data), width: f.width, height: f.height };
+  const shared = leaseShared(data.length);
+  shared.set(data);
+  return { data: shared, width: f.width, height: f.height };
 }
 
 /**
@@ -219,32 +221,38 @@ async function compose(template: Template, imageBytes: Buffer): Promise<RenderOu
   if (problem) throw new RenderInputError(`template output: ${problem}`);
   const p = await preparedFor(template);
   const art = await artwork(imageBytes, template.backMm, Math.max(p.width, p.height));
-  const out = sharedBytes(p.width * p.height * 3);
-  await runWarp({
-    width: p.width,
-    height: p.height,
-    out,
-    background: p.background,
-    uv: p.uv,
-    layers: p.layers,
-    art: art.data,
-    artWidth: art.width,
-    artHeight: art.height,
-    backMm: template.backMm,
-    grainTex: await grain(),
-    grainSize: 256,
-    params: materialParams(template.material),
-  });
-  const pixels = Buffer.from(out.buffer);
-  const composed = () => sharp(pixels, { raw: { width: p.width, height: p.height, channels: 3 } });
-  const format = template.output.format;
-  const thumbWidth = Math.min(THUMBNAIL_WIDTH, p.width);
-  // One after the other: in parallel the three pipelines kept three threads busy at once, more than
-  // a 2-core node can give a background render without delaying the API.
-  const media = await encode(composed(), format);
-  const thumbnail = await encode(composed().resize({ width: thumbWidth }), format);
-  const thumbhash = await thumbhashOf(composed());
-  return { media, thumbnail, thumbhash };
+  const out = leaseShared(p.width * p.height * 3);
+  try {
+    await runWarp({
+      width: p.width,
+      height: p.height,
+      out,
+      background: p.background,
+      uv: p.uv,
+      layers: p.layers,
+      art: art.data,
+      artWidth: art.width,
+      artHeight: art.height,
+      backMm: template.backMm,
+      grainTex: await grain(),
+      grainSize: 256,
+      params: materialParams(template.material),
+    });
+    const pixels = Buffer.from(out.buffer);
+    const composed = () => sharp(pixels, { raw: { width: p.width, height: p.height, channels: 3 } });
+    const format = template.output.format;
+    const thumbWidth = Math.min(THUMBNAIL_WIDTH, p.width);
+    // One after the other: in parallel the three pipelines kept three threads busy at once, more than
+    // a 2-core node can give a background render without delaying the API.
+    const media = await encode(composed(), format);
+    const thumbnail = await encode(composed().resize({ width: thumbWidth }), format);
+    const thumbhash = await thumbhashOf(composed());
+    return { media, thumbnail, thumbhash };
+  } finally {
+    // Every reader is done: the warp thread has answered and the encodes above were awaited.
+    releaseShared(out);
+    releaseShared(art.data);
+  }
 }
 
 /** ThumbHash wants RGBA of at most 100x100. */

@@ -256,6 +256,41 @@ export function sharedCopy(src: Uint8Array): Uint8Array {
   return b;
 }
 
+/**
+ * Spare shared buffers by length, for the per-render output and artwork. V8 frees a SharedArrayBuffer
+ * only when a garbage collection finds it, and image work allocates little on the JavaScript heap, so
+ * a run of renders left hundreds of MB of dead buffers (and glibc kept the memory after they went).
+ * Renders repeat the same few sizes, so reuse makes that garbage nearly nothing. Bounded in bytes.
+ */
+const SPARE_MAX_BYTES = 64 * 1024 * 1024;
+const spare = new Map<number, SharedArrayBuffer[]>();
+let spareBytes = 0;
+
+/** A shared buffer of this length with undefined contents: the caller writes all of it. */
+export function leaseShared(length: number): Uint8Array {
+  const buf = spare.get(length)?.pop();
+  if (!buf) return sharedBytes(length);
+  spareBytes -= length;
+  return new Uint8Array(buf);
+}
+
+/** Hands a leased buffer back once nothing reads it any more (no worker, no pending encode). */
+export function releaseShared(view: Uint8Array): void {
+  const buf = view.buffer;
+  if (!(buf instanceof SharedArrayBuffer) || view.byteOffset !== 0 || view.byteLength !== buf.byteLength) return;
+  if (spareBytes + buf.byteLength > SPARE_MAX_BYTES) return;
+  const list = spare.get(buf.byteLength) ?? [];
+  if (list.includes(buf)) return;
+  list.push(buf);
+  spare.set(buf.byteLength, list);
+  spareBytes += buf.byteLength;
+}
+
+/** Bytes held as spares (tests and metrics). */
+export function spareSharedBytes(): number {
+  return spareBytes;
+}
+
 /** Runs the kernel on a worker thread. */
 export function runWarp(job: WarpJob): Promise<void> {
   return pool.run(job);

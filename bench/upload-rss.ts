@@ -27,7 +27,13 @@ const database = await freshDatabase();
 const databaseUrl = database.url!;
 const SIDE = Number(process.env.UPLOAD_RSS_SIDE ?? 7500);
 const dataDir = mkdtempSync(join(tmpdir(), 'pod-upload-rss-'));
-const env = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SECRET_KEY: 'upload-rss', MALLOC_ARENA_MAX: '2' };
+const env = {
+  DATA_DIR: dataDir,
+  DATABASE_URL: databaseUrl,
+  SECRET_KEY: 'upload-rss',
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '1048576',
+};
 
 const s = await startRuntime(loadConfig(env), { log: pino({ level: 'silent' }) as never });
 const key = (await seedDemoOnce(s, dataDir, { rotateKeys: true })).result!.organizations[0].apiKeys.full;

@@ -41,6 +41,7 @@ export async function startProcess(
       // The deployment setting docs/operations.md asks for: glibc's default of 8 malloc arenas per
       // core lets libvips' threads keep ~130 MB more resident than two arenas do.
       MALLOC_ARENA_MAX: '2',
+      MALLOC_MMAP_THRESHOLD_: '1048576',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

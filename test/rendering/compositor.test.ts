@@ -5,7 +5,15 @@ import { CASE_TYPES, CASE_TYPE_KEYS } from '../../src/modules/catalog/casetypes.
 import { loadDevices } from '../../src/modules/catalog/devices.ts';
 import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import { phoneColour } from '../../src/modules/rendering/materials.ts';
-import { RenderInputError, type Template, artworkFit, composeRender } from '../../src/modules/rendering/renderer.ts';
+import {
+  RENDER_IDLE_MS,
+  RenderInputError,
+  type Template,
+  artworkFit,
+  composeRender,
+  preparedTemplates,
+  releaseRenderMemory,
+} from '../../src/modules/rendering/renderer.ts';
 import { PLAIN_MATERIAL, layersPng, uvPng } from '../../src/modules/rendering/templates.ts';
 import { hexRgb, leaseShared, releaseShared, spareSharedBytes } from '../../src/modules/rendering/warp.ts';
 import { near, pixel } from './helpers.ts';
@@ -186,5 +194,35 @@ describe('shared buffers reused between renders', () => {
     assert.ok(near(await pixel(other.media, 140, 80), [255, 0, 0], 3), 'the second artwork, not the first');
     const again = await composeRender(t, await quadrants());
     assert.deepEqual(again.media, first.media, 'byte for byte the same as the first render');
+  });
+});
+
+describe('render memory between runs of renders', () => {
+  it('lets the decoded templates and spare buffers go once renders stop, never during one', async () => {
+    const t = { ...(await template((x, y) => [(x - 50) / 100, y / 100])), cacheKey: 'idle-test' };
+    const art = await quadrants();
+    const first = await composeRender(t, art);
+    const under = composeRender(t, art);
+    releaseRenderMemory();
+    assert.ok(preparedTemplates() > 0, 'a render under way keeps its template');
+    await under;
+    assert.ok(preparedTemplates() > 0 && spareSharedBytes() > 0);
+    releaseRenderMemory();
+    assert.equal(preparedTemplates(), 0);
+    assert.equal(spareSharedBytes(), 0);
+    const after = await composeRender(t, art);
+    assert.deepEqual(after.media, first.media, 'the next render decodes again and starts a thread: same picture');
+  });
+
+  it('does so by itself once no render has run for RENDER_IDLE_MS', async (ctx) => {
+    const t = { ...(await template(() => [0.25, 0.25])), cacheKey: 'idle-timer-test' };
+    ctx.mock.timers.enable({ apis: ['setTimeout'] });
+    await composeRender(t, await quadrants());
+    assert.ok(preparedTemplates() > 0);
+    ctx.mock.timers.tick(RENDER_IDLE_MS - 1);
+    assert.ok(preparedTemplates() > 0, 'not before');
+    ctx.mock.timers.tick(1);
+    assert.equal(preparedTemplates(), 0);
+    assert.equal(spareSharedBytes(), 0);
   });
 });

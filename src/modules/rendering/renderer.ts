@@ -1,6 +1,14 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
-import { type Material, leaseShared, materialParams, releaseShared, runWarp, sharedCopy } from './warp.ts';
+import {
+  type Material,
+  leaseShared,
+  materialParams,
+  releaseIdleWarpMemory,
+  releaseShared,
+  runWarp,
+  sharedCopy,
+} from './warp.ts';
 
 export type { Material } from './warp.ts';
 
@@ -199,13 +207,40 @@ async function artwork(imageBytes: Buffer, backMm: [number, number], longEdge: n
  * (bytes in, bytes out) so the benchmark can run it next to a bare pipeline.
  */
 export async function composeRender(template: Template, imageBytes: Buffer): Promise<RenderOutput> {
+  rendering++;
   try {
     return await compose(template, imageBytes);
   } catch (err) {
     // Pure CPU work on given bytes: a failure here fails again on every retry (e.g. a truncated image).
     if (err instanceof RenderInputError) throw err;
     throw new RenderInputError(`composition failed: ${(err as Error).message}`);
+  } finally {
+    rendering--;
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(releaseRenderMemory, RENDER_IDLE_MS).unref();
   }
+}
+
+/**
+ * Renders come in runs. Between runs, an API node that also renders should not hold the decoded
+ * templates, spare buffers and warp threads (~50-100 MB at 1000 px): after this long without a render
+ * they go, and the next render pays one template decode (~0.1 s) and a thread start.
+ */
+export const RENDER_IDLE_MS = 20_000;
+let rendering = 0;
+let idleTimer: NodeJS.Timeout | undefined;
+
+/** What the idle timer runs; exported for tests. Does nothing while a render is under way. */
+export function releaseRenderMemory(): void {
+  idleTimer = undefined;
+  if (rendering > 0) return;
+  prepared.clear();
+  releaseIdleWarpMemory();
+}
+
+/** Templates whose decoded layers are held (tests). */
+export function preparedTemplates(): number {
+  return prepared.size;
 }
 
 /** Checks an output size before any pixel work. */

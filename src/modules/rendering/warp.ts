@@ -230,6 +230,13 @@ class WarpPool {
     return slot;
   }
 
+  /** Ends the threads with nothing to do; the next job starts a fresh one. */
+  stopIdle(): void {
+    const idle = this.workers.filter((s) => s.busy === 0);
+    this.workers = this.workers.filter((s) => s.busy !== 0);
+    for (const s of idle) void s.w.terminate();
+  }
+
   run(job: WarpJob): Promise<void> {
     let slot = this.workers.find((s) => s.busy === 0);
     if (!slot) slot = this.workers.length < this.size ? this.spawn() : this.workers.sort((a, b) => a.busy - b.busy)[0];
@@ -284,6 +291,16 @@ export function releaseShared(view: Uint8Array): void {
   list.push(buf);
   spare.set(buf.byteLength, list);
   spareBytes += buf.byteLength;
+}
+
+/**
+ * Lets go of what renders keep between them (the spare buffers and idle warp threads), for a node
+ * whose renders have stopped for a while.
+ */
+export function releaseIdleWarpMemory(): void {
+  spare.clear();
+  spareBytes = 0;
+  pool.stopIdle();
 }
 
 /** Bytes held as spares (tests and metrics). */

@@ -189,6 +189,7 @@ parentPort.on('message', (msg) => {
 interface Pending {
   resolve: () => void;
   reject: (e: Error) => void;
+  worker: Worker;
 }
 
 /**
@@ -217,9 +218,11 @@ class WarpPool {
       else p.resolve();
     });
     w.on('error', (err) => {
-      // A crashed worker takes its jobs with it; the next call starts a fresh one.
+      // A crashed worker takes its own jobs with it (only those: the other thread may still be
+      // writing into its job's buffers); the next call starts a fresh one.
       this.workers = this.workers.filter((s) => s !== slot);
       for (const [id, p] of this.pending) {
+        if (p.worker !== w) continue;
         p.reject(err);
         this.pending.delete(id);
       }
@@ -245,7 +248,7 @@ class WarpPool {
     const id = this.nextId++;
     const target = slot;
     return new Promise<void>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, worker: target.w });
       target.w.postMessage({ id, job });
     });
   }

@@ -54,8 +54,11 @@ export function paced(base: string, opts: PacedOptions): Promise<PacedResult> {
       let due = start + Math.random() * interval;
       let pending = Buffer.alloc(0);
       let timer: NodeJS.Timeout | undefined;
+      let done = false;
 
       const finish = () => {
+        if (done) return;
+        done = true;
         if (timer) clearTimeout(timer);
         socket.destroy();
         resolve();
@@ -72,7 +75,12 @@ export function paced(base: string, opts: PacedOptions): Promise<PacedResult> {
       };
       socket.on('connect', schedule);
       socket.on('error', () => {
-        errors++;
+        if (!done) errors++;
+        finish();
+      });
+      // A server that closes the connection must end this connection's run, not leave it waiting.
+      socket.on('close', () => {
+        if (!done && performance.now() < end) errors++;
         finish();
       });
       socket.on('data', (chunk) => {

@@ -79,6 +79,17 @@ export function rssMb(pid: number): number {
   }
 }
 
+/**
+ * CPU time a process has used so far, every thread, user and system, in ms (Linux: /proc/<pid>/stat,
+ * in clock ticks of 10 ms). Time on the CPU only: a thread waiting for a core does not count.
+ */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Samples a process's RSS while `work` runs and returns the peak. */
 export async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
   let peak = rssMb(pid);

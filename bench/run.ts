@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { Cursors } from '../src/platform/http/pagination.ts';
 import { mockupScenarios } from './mockups.ts';
 import { paced } from './paced.ts';
+import { requestLogCost } from './request-log.ts';
 import { noisePng, patternPng, prepare } from './setup.ts';
 import { peakRss, rssMb, startProcess } from './processes.ts';
 // @ts-expect-error plain JavaScript build script without declarations
@@ -586,8 +587,9 @@ async function main() {
       });
     }
 
-    // What the request log costs: GET by reference and POST /v2/orders on servers started with and
-    // without it (REQUEST_LOG=false). PGlite admits one process, so this comes last.
+    // What the request log costs: GET by reference and POST /v2/orders on a server with it and one
+    // without, side by side in alternating slices (bench/request-log.ts). PGlite admits one process
+    // per data directory, so this comes last: the main server stops and its directory is copied.
     if (want('request log')) {
       const getReq = { path: `/v2/orders/${demoOrder.reference}`, headers: H(f.small.key) };
       const postReq = {
@@ -596,53 +598,48 @@ async function main() {
         headers: H(f.demoKey, { 'content-type': 'application/json' }),
         setupRequest: (r: any) => ({ ...r, body: orderBody() }),
       };
-      const half = Math.max(1, Math.round(SECONDS / 2));
-      const pair = async (url: string, procPid: number) => {
-        const one = async (req: Req, opts: LoadOpts) => {
-          await warm(url, req);
-          return peakRss(procPid, () => load(url, req, { ...opts, seconds: half }));
-        };
-        return [await one(getReq, {}), await one(postReq, { connections: 20 })];
-      };
-      // Each side on a freshly started server: the one that ran every scenario before carries their
-      // heap and allocator state (500+ MB after the uploads), which is not the log's cost. The sides
-      // run on, off, off, on, each half the time: the database drifts as orders pile up (a POST run
-      // without any log write was 79 % of the next one), and this order cancels that drift.
       await server.stop();
-      const runs: Record<'on' | 'off', Array<Awaited<ReturnType<typeof pair>>>> = { on: [], off: [] };
-      // An unmeasured round first: the first POST run after the fixtures was always the slowest one.
-      for (const side of ['warm-up', 'on', 'off', 'off', 'on'] as const) {
-        const p = await startProcess('dist/main.js', { ...env, REQUEST_LOG: String(side !== 'off') }, READY);
-        try {
-          const got = await pair(`http://127.0.0.1:${p.port}`, p.child.pid!);
-          if (side !== 'warm-up') runs[side].push(got);
-          process.stdout.write(
-            `  request log ${side}: ${got.map((g) => Math.round(g.result.requests.average)).join(' / ')} req/s (GET / POST)\n`,
-          );
-        } finally {
-          await p.stop();
-        }
-      }
-      const names = ['GET /v2/orders/{ref}', 'POST /v2/orders'];
-      const merged = (side: 'on' | 'off') =>
-        names.map((name, i) => {
-          const [a, b] = runs[side].map((r) => r[i]);
-          const r = row(`${name} (request log ${side})`, a.result, Math.max(a.peakMb, b.peakMb));
-          r.rps = Math.round((a.result.requests.average + b.result.requests.average) / 2);
-          r.p50 = Math.max(a.result.latency.p50, b.result.latency.p50);
-          r.p99 = Math.max(a.result.latency.p99, b.result.latency.p99);
-          r.errors += b.result.errors + b.result.timeouts;
-          r.non2xx += b.result.non2xx;
-          r.note = `mean of two ${half} s runs (on, off, off, on); latencies the worse of the two`;
+      const slices = SMOKE ? 2 : 6;
+      const cost = await requestLogCost({
+        entry: 'dist/main.js',
+        env,
+        dataDir: f.dataDir,
+        onPostgres: !!f.databaseUrl,
+        ready: READY,
+        endpoints: [
+          (url, seconds) => load(url, getReq, { seconds }),
+          (url, seconds) => load(url, postReq, { connections: 20, seconds }),
+        ],
+        seconds: SECONDS,
+        slices,
+        warm: !SMOKE,
+      });
+      const note = `${cost.slices} slices of ${cost.sliceSeconds} s per side, taking turns with the other side's server (on, off, off, on, ...); latencies the worst slice`;
+      ['GET /v2/orders/{ref}', 'POST /v2/orders'].forEach((name, i) => {
+        const sides = cost.results[i];
+        const add = (side: 'on' | 'off') => {
+          const s = sides[side];
+          const { rps, p50, p99, errors, non2xx } = s;
+          const r: Row = {
+            scenario: `${name} (request log ${side})`,
+            rps,
+            p50,
+            p99,
+            errors,
+            non2xx,
+            rssMb: s.peakMb,
+            load: load1(),
+            note: `server CPU ${s.cpuUs} µs per request (every thread); ${note}`,
+          };
           rows.push(r);
           process.stdout.write(`  ${r.scenario}: ${r.rps} req/s, p99 ${r.p99} ms\n`);
           return r;
-        });
-      const on = merged('on');
-      const off = merged('off');
-      for (let i = 0; i < on.length; i++)
-        on[i].ratio =
-          `${((on[i].rps / Math.max(off[i].rps, 1)) * 100).toFixed(0)}% of the same without it (target ≥ 95%)`;
+        };
+        const on = add('on');
+        add('off');
+        const pct = (a: number, b: number) => ((a / Math.max(b, 1)) * 100).toFixed(0);
+        on.ratio = `${pct(on.rps, sides.off.rps)}% of the same without it (target ≥ 95%); CPU per request ${pct(sides.on.cpuUs, sides.off.cpuUs)}% of it`;
+      });
     }
 
     void ceilingHttp;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RequestLog } from '../../src/modules/requestlog/recorder.ts';
-import type { RequestRecord } from '../../src/modules/requestlog/repo.ts';
+import { type RequestRecord, entryText } from '../../src/modules/requestlog/repo.ts';
 import { MIGRATIONS_DIR, migrate } from '../../src/platform/db/migrate.ts';
 import { PgliteDb } from '../../src/platform/db/pglite.ts';
 import { uuidV7, uuidV7Time } from '../../src/platform/ids.ts';
@@ -101,6 +101,41 @@ describe('request log batches', () => {
     // A search box may send a NUL, which PostgreSQL refuses in text: it finds nothing.
     assert.deepEqual(await log.byRequestId('a\u0000b'), []);
     assert.deepEqual((await log.list('Organization_odd', { limit: 5, requestId: '\u0000' })).rows, []);
+  });
+
+  it('writes each entry exactly as JSON.stringify writes its tuple, whatever the text holds', () => {
+    const texts = [
+      '',
+      'plain-id_1.2:3@x+y/z',
+      'q"uote',
+      'back\\slash',
+      'tab\t',
+      '\u0000\u001e\u007f',
+      'é日本',
+      '\ud800',
+      'a\udc00b',
+      '😀',
+      '</script>',
+      '\u2028',
+    ];
+    const numbers = [0, 200, 404, 12345, Number.NaN, Number.POSITIVE_INFINITY];
+    for (const text of texts)
+      for (const [i, n] of numbers.entries()) {
+        const r = rec(text, {
+          keyId: i % 2 ? null : text,
+          method: text || 'GET',
+          path: `/v2/${text}`,
+          status: n,
+          latencyMs: n,
+        });
+        const e = { ...r, errorCode: i % 3 ? null : text };
+        const at = 1_764_057_600_000 + i;
+        assert.equal(
+          entryText(e, at),
+          JSON.stringify([e.requestId, e.keyId, e.method, e.path, e.status, e.latencyMs, e.errorCode, at]),
+          JSON.stringify(text),
+        );
+      }
   });
 
   it('stores an error whose body holds a NUL, a lone surrogate or a pair cut in two, and its batch with it', async () => {

@@ -12,6 +12,10 @@ export function registerMaintenanceJobs(s: MaintenanceDeps): void {
   s.worker.register('maintenance.hourly', {
     async run() {
       const now = s.clock.now();
+      // First, the next hour: a step below that fails retries this job (each is safe to repeat) and
+      // may end it dead after its attempts, but never stops the chain. The slot's dedupe key makes a
+      // retry book the same hour again, not a second one.
+      await scheduleMaintenance(s, new Date(now.getTime() + HOUR));
       await purgeExpiredIdempotencyKeys(s.db, now);
       await s.webhooks.purgeExpiredEvents(now);
       // Store callback attempts are kept as long as webhook deliveries: one timeline, one horizon.
@@ -19,9 +23,6 @@ export function registerMaintenanceJobs(s: MaintenanceDeps): void {
       await s.requestLog.purgeBefore(new Date(now.getTime() - s.config.requestLogRetentionDays * 24 * HOUR));
       await jobsRepo.purgeSucceeded(s.db, new Date(now.getTime() - 7 * 24 * HOUR));
       await s.billing.issueMonthlyInvoices();
-      await scheduleMaintenance(s, new Date(now.getTime() + HOUR));
-      // Last, after the next hour is booked: a vacuum that fails retries this job (every step above
-      // is safe to repeat) but never stops the chain.
       if (s.db.kind === 'pglite') await maintenanceRepo.vacuumEmbedded(s.db);
     },
   });

@@ -10,7 +10,7 @@ interface Stat {
   analyzed: boolean;
 }
 
-describe('the hourly maintenance on the embedded database', () => {
+describe('the hourly maintenance', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
@@ -75,5 +75,29 @@ describe('the hourly maintenance on the embedded database', () => {
       ['maintenance.hourly:2026-06-01T11:00:00.000Z'],
     );
     assert.equal(next[0].n, 1, 'the next hour is booked although this run failed');
+  });
+  it('books the next hour first, so a failing clean-up step never stops the chain either', async () => {
+    t.clock.set('2026-07-01T10:00:00.000Z');
+    const purge = t.s.requestLog.purgeBefore;
+    t.s.requestLog.purgeBefore = async () => {
+      throw new Error('purge failed');
+    };
+    try {
+      await scheduleMaintenance(t.s);
+      await t.s.worker.drain();
+    } finally {
+      t.s.requestLog.purgeBefore = purge;
+    }
+    const jobs = await t.db.query<{ dedupe_key: string; status: string; last_error: string | null }>(
+      `SELECT dedupe_key, status, last_error FROM jobs WHERE kind = 'maintenance.hourly' AND dedupe_key LIKE 'maintenance.hourly:2026-07-01%'
+       ORDER BY dedupe_key`,
+    );
+    assert.deepEqual(
+      jobs.map((j) => j.dedupe_key),
+      ['maintenance.hourly:2026-07-01T10:00:00.000Z', 'maintenance.hourly:2026-07-01T11:00:00.000Z'],
+      'this hour, and the next one booked once although this run failed',
+    );
+    assert.notEqual(jobs[0].status, 'succeeded', 'the failed run is not shown as done');
+    assert.match(jobs[0].last_error ?? '', /purge failed/);
   });
 });

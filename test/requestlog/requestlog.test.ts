@@ -174,7 +174,7 @@ describe('request log recorder', () => {
   });
   const silent = { warn: () => {} } as never;
 
-  it('writes one batch row per organization in one INSERT, with one statement text for any size', async () => {
+  it('writes one batch row per organization in one INSERT, with two statement texts for any size', async () => {
     const statements: Array<{ sql: string; params: unknown[] }> = [];
     const db = {
       query: async (sql: string, params: unknown[]) => {
@@ -186,15 +186,21 @@ describe('request log recorder', () => {
     for (let i = 0; i < 4; i++) log.record(record(i));
     log.record({ ...record(4), organizationId: 'Organization_y' });
     await log.flush();
-    assert.equal(statements.length, 2);
-    assert.equal(statements[0].sql, statements[1].sql);
-    assert.match(statements[0].sql, /synchronous_commit/, 'the log never waits for a disk flush');
-    // Three requests of one organization packed in one row; then one row for each organization.
-    assert.deepEqual(statements[0].params[0], ['Organization_x']);
+    log.record({ ...record(5), organizationId: 'Organization_y' });
+    await log.flush();
+    assert.equal(statements.length, 3);
+    for (const s of statements) assert.match(s.sql, /synchronous_commit/, 'the log never waits for a disk flush');
+    // One organization alone: plain parameters, the same text every time (one prepared statement).
+    assert.equal(statements[0].sql, statements[2].sql);
+    assert.doesNotMatch(statements[0].sql, /unnest/);
+    assert.equal(statements[0].params[0], 'Organization_x');
     assert.deepEqual(
       JSON.parse(statements[0].params[2] as string).map((e: unknown[]) => e[0]),
       ['r0', 'r1', 'r2'],
     );
+    assert.equal(statements[2].params[0], 'Organization_y');
+    // Several organizations: one row each, from one entries text split in SQL.
+    assert.match(statements[1].sql, /unnest/);
     assert.deepEqual(statements[1].params[0], ['Organization_x', 'Organization_y']);
     assert.deepEqual(
       (statements[1].params[2] as string).split('\u001e').map((t) => JSON.parse(t).map((e: unknown[]) => e[0])),

@@ -53,11 +53,12 @@ export class RequestLog {
   dropped = 0;
 
   constructor(private readonly o: RequestLogOptions) {
-    // Each INSERT has a fixed cost on PGlite (~0.5 ms of its thread, as much as ~40 rows' text), and
-    // that thread shares the machine's cores with HTTP: 250 rows a write instead of 100 cut that part
-    // by 60 %. They take PGlite ~3-4 ms while every other statement waits; 500 rows took 20-35 ms,
-    // which showed as the p99 of many organizations' small requests.
-    this.batchRows = Math.min(o.batchRows ?? 250, SEQ_PER_BATCH - 1);
+    // Each INSERT has a fixed cost on PGlite (~0.6 ms of its thread, as much as ~250 rows' text),
+    // and that thread shares the machine's cores with HTTP: 500 rows a write instead of 250 halve
+    // that part, and with the entries uncompressed (migration 0020) a write still holds PGlite no
+    // longer than 250 compressed rows did (~1.5 ms). 800 rows cost less again but held ~60 MB more
+    // resident memory under load (docs/performance.md).
+    this.batchRows = Math.min(o.batchRows ?? 500, SEQ_PER_BATCH - 1);
     this.flushMs = o.flushMs ?? 1000;
     this.maxBuffered = o.maxBuffered ?? 20_000;
   }

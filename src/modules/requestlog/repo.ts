@@ -175,14 +175,21 @@ export const requestLogRepo = {
    */
   async insertMany(db: Db, batches: PendingBatch[]): Promise<void> {
     if (batches.length === 0) return;
-    const params = [
-      batches.map((b) => b.organizationId),
-      batches.map((b) => new Date(b.newest)),
-      // The entries as one text, batches split by U+001E, which JSON text never holds raw: as an
-      // array literal the driver would escape every quote of every entry.
-      batches.map((b) => `[${b.entries.join(',')}]`).join(RS),
-    ];
-    const insert = `INSERT INTO request_log_batches (organization_id, created_at, entries)
+    // One organization (most writes of a busy node) takes plain parameters: unnest and the split
+    // cost PGlite ~0.2 ms of planning and copying per write.
+    const one = batches.length === 1;
+    const params = one
+      ? [batches[0].organizationId, new Date(batches[0].newest), `[${batches[0].entries.join(',')}]`]
+      : [
+          batches.map((b) => b.organizationId),
+          batches.map((b) => new Date(b.newest)),
+          // The entries as one text, batches split by U+001E, which JSON text never holds raw: as an
+          // array literal the driver would escape every quote of every entry.
+          batches.map((b) => `[${b.entries.join(',')}]`).join(RS),
+        ];
+    const insert = one
+      ? 'INSERT INTO request_log_batches (organization_id, created_at, entries) SELECT $1::text, $2::timestamptz, $3::text'
+      : `INSERT INTO request_log_batches (organization_id, created_at, entries)
       SELECT * FROM unnest($1::text[], $2::timestamptz[], string_to_array($3::text, chr(30)))`;
     if (!batches.some((b) => b.errors.length > 0)) {
       // One statement, one round trip: set_config(…, true) lasts until this statement's own commit.

@@ -3,12 +3,11 @@ import type { Db } from '../../platform/db/index.ts';
 import { UploadedFile } from '../../platform/http/upload-file.ts';
 import { redact, redactPayload } from './redact.ts';
 import {
-  type PendingBatch,
+  PendingBatch,
   type RequestLogFilter,
   type RequestLogRow,
   type RequestRecord,
   SEQ_PER_BATCH,
-  addToBatch,
   requestLogRepo,
 } from './repo.ts';
 
@@ -56,8 +55,8 @@ export class RequestLog {
     // Each INSERT has a fixed cost on PGlite (~0.6 ms of its thread, as much as ~250 rows' text),
     // and that thread shares the machine's cores with HTTP: 500 rows a write instead of 250 halve
     // that part, and with the entries uncompressed (migration 0020) a write still holds PGlite no
-    // longer than 250 compressed rows did (~1.5 ms). 800 rows cost less again but held ~60 MB more
-    // resident memory under load (docs/performance.md).
+    // longer than 250 compressed rows did (~1.5 ms). 800 rows measured no better over HTTP and hold
+    // PGlite ~2 ms (docs/performance.md).
     this.batchRows = Math.min(o.batchRows ?? 500, SEQ_PER_BATCH - 1);
     this.flushMs = o.flushMs ?? 1000;
     this.maxBuffered = o.maxBuffered ?? 20_000;
@@ -70,10 +69,10 @@ export class RequestLog {
     }
     let batch = this.pending.get(r.organizationId);
     if (!batch) {
-      batch = { organizationId: r.organizationId, entries: [], newest: 0, errors: [] };
+      batch = new PendingBatch(r.organizationId);
       this.pending.set(r.organizationId, batch);
     }
-    addToBatch(batch, r);
+    batch.add(r);
     if (++this.pendingRows >= this.batchRows) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => {

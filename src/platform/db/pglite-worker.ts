@@ -108,6 +108,8 @@ async function run(sql: string, params: unknown[], inTx: boolean): Promise<Row[]
   const { name, types } = await statement(sql);
   const values = params.map((v, i) => {
     if (v === null || v === undefined) return null;
+    // Bytes go as a parameter in binary form, as node-postgres sends a Buffer: for text, its UTF-8.
+    if (v instanceof Uint8Array) return v;
     const serializer = pg.serializers[types[i]];
     return serializer ? serializer(v) : String(v);
   });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { ReadCache } from '../../src/platform/cache.ts';
 import { prepared } from '../../src/platform/db/index.ts';
+import { statementName } from '../../src/platform/db/prepared.ts';
 import { PostgresDb } from '../../src/platform/db/postgres.ts';
 import { MemoryRateLimitStore } from '../../src/platform/ratelimit/index.ts';
 import { createServices, type Services } from '../../src/services.ts';
@@ -182,6 +183,25 @@ describe('caches across nodes on PostgreSQL', {
       async () => (await t.s.organization.cachedStoreRow(orgId, store.reference))?.name === 'Renamed elsewhere',
       'the store change is seen',
     );
+  });
+
+  it('plans every run of a prepared statement with its own values, however many runs before', async () => {
+    // 2,000 rows of one status and one of another: a generic plan (what PostgreSQL may switch a
+    // named statement to after five runs) would keep the parameter and the plan of the common value.
+    await t.db.query('CREATE TABLE plan_probe (id int PRIMARY KEY, status text NOT NULL)');
+    await t.db.query(
+      "INSERT INTO plan_probe SELECT g, CASE WHEN g = 1 THEN 'rare' ELSE 'common' END FROM generate_series(1, 2000) g",
+    );
+    await t.db.query('CREATE INDEX plan_probe_status ON plan_probe (status)');
+    await t.db.query('ANALYZE plan_probe');
+    const sql = prepared('SELECT count(*) AS n FROM plan_probe WHERE status = $1');
+    await t.db.tx(async (tx) => {
+      for (let i = 0; i < 8; i++) assert.equal((await tx.query(sql, ['common']))[0].n, 1999);
+      const plan = await tx.query(`EXPLAIN (COSTS OFF) EXECUTE "${statementName(sql)}"('rare')`);
+      const text = plan.map((r) => r['QUERY PLAN']).join('\n');
+      assert.match(text, /'rare'/, `planned with the value:\n${text}`);
+      assert.doesNotMatch(text, /\$1/);
+    });
   });
 
   it('runs a prepared statement again after a migration changed its table', async () => {

@@ -3,11 +3,10 @@ import { createHash } from 'node:crypto';
 const names = new Map<string, string | null>();
 
 /**
- * Marks a statement of a hot path to be prepared on PostgreSQL: parsed and planned once per
- * connection instead of on every run. Returns the text unchanged, so a repo writes
- * `ex.query(prepared('…'), params)`. Only for statements without optional parameters
- * (`$2 IS NULL OR …`): the generic plan PostgreSQL switches to after a few runs cannot simplify
- * those and may scan where a custom plan would seek.
+ * Marks a statement of a hot path to be prepared on PostgreSQL: parsed once per connection instead
+ * of on every run, and planned on every run with its values (`plan_cache_mode`, set on each
+ * connection in postgres.ts). Returns the text unchanged, so a repo writes
+ * `ex.query(prepared('…'), params)`.
  */
 export function prepared(sql: string): string {
   if (!names.has(sql)) names.set(sql, `p_${createHash('sha1').update(sql).digest('base64url')}`);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RequestLog } from '../../src/modules/requestlog/recorder.ts';
-import { type RequestRecord, entryText } from '../../src/modules/requestlog/repo.ts';
+import { PendingBatch, type RequestRecord, entryText } from '../../src/modules/requestlog/repo.ts';
 import { MIGRATIONS_DIR, migrate } from '../../src/platform/db/migrate.ts';
 import { PgliteDb } from '../../src/platform/db/pglite.ts';
 import { uuidV7, uuidV7Time } from '../../src/platform/ids.ts';
@@ -135,6 +135,24 @@ describe('request log batches', () => {
       `SELECT attstorage FROM pg_attribute WHERE attrelid = 'request_log_batches'::regclass AND attname = 'entries'`,
     );
     assert.equal(col.attstorage, 'e');
+  });
+
+  it('keeps waiting entries as one UTF-8 JSON array, grown as they come', () => {
+    const batch = new PendingBatch('Organization_grow');
+    const records = Array.from({ length: 300 }, (_, i) =>
+      rec(`grow-${i}`, { path: `/v2/orders/${'é😀"\\'.repeat(i % 40)}`, status: i % 50 === 0 ? 500 : 200 }),
+    );
+    for (const r of records) batch.add(r);
+    const parsed = JSON.parse(batch.bytes().toString('utf8')) as unknown[][];
+    assert.deepEqual(
+      parsed,
+      records.map((r) => JSON.parse(entryText(r, r.createdAt.getTime()))),
+    );
+    assert.equal(batch.count, 300);
+    assert.deepEqual(
+      batch.errors.map((e) => e.idx),
+      [0, 50, 100, 150, 200, 250],
+    );
   });
 
   it('writes each entry exactly as JSON.stringify writes its tuple, whatever the text holds', () => {

@@ -82,8 +82,11 @@ function splitSeq(seq: string): { batch: string; idx: number } {
  * PGlite's thread bytes it sends on as they are.
  */
 export class PendingBatch {
-  /** The entries array's bytes so far: `[` and the entries, separated by commas. */
-  private buf = Buffer.allocUnsafeSlow(16 * 1024);
+  /**
+   * The entries array's bytes so far: `[` and the entries, separated by commas. It starts at one
+   * entry's size and doubles: up to 20,000 organizations may each wait with one request.
+   */
+  private buf = Buffer.allocUnsafeSlow(1024);
   private len = 0;
   count = 0;
   /** Epoch ms of the newest request: the batch's created_at. */

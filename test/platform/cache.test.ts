@@ -204,6 +204,19 @@ describe('caches across nodes on PostgreSQL', {
     });
   });
 
+  it("keeps the database URL's own startup options beside its plan setting", async () => {
+    const url = new URL((t.db as PostgresDb).pool.options.connectionString!);
+    url.searchParams.set('options', '-c work_mem=5MB');
+    const db = new PostgresDb(url.toString());
+    try {
+      const [work] = await db.query<{ work_mem: string }>('SHOW work_mem');
+      const [plans] = await db.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode');
+      assert.deepEqual([work.work_mem, plans.plan_cache_mode], ['5MB', 'force_custom_plan']);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('runs a prepared statement again after a migration changed its table', async () => {
     await t.db.query('CREATE TABLE prepared_probe (id int PRIMARY KEY)');
     await t.db.query('INSERT INTO prepared_probe VALUES (1)');

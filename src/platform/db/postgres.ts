@@ -31,6 +31,25 @@ interface Listener {
   onReset: () => void;
 }
 
+const PLAN_EVERY_RUN = '-c plan_cache_mode=force_custom_plan';
+
+/**
+ * The connection settings with our startup option added to any the URL already has: node-postgres
+ * lets a URL's `options` replace the config's, which would drop ours without a word.
+ */
+function planEveryRun(connectionString: string): { connectionString: string; options: string } {
+  let url: URL;
+  try {
+    url = new URL(connectionString);
+  } catch {
+    return { connectionString, options: PLAN_EVERY_RUN };
+  }
+  const own = url.searchParams.get('options');
+  if (own === null) return { connectionString, options: PLAN_EVERY_RUN };
+  url.searchParams.delete('options');
+  return { connectionString: url.toString(), options: `${own} ${PLAN_EVERY_RUN}` };
+}
+
 function statement(text: string, values: unknown[]): pg.QueryConfig {
   const name = statementName(text);
   return name ? { name, text, values } : { text, values };
@@ -54,13 +73,7 @@ export class PostgresDb implements Db {
     // so while the tables were small kept plans that got slower as they grew (one of two nodes on
     // one database wrote orders at half the other's rate, falling slice after slice). Every run is
     // planned with its own values, as PGlite's worker does; parsing is still saved.
-    this.pool = new pg.Pool({
-      connectionString,
-      max: poolSize,
-      types,
-      connectionTimeoutMillis: 5000,
-      options: '-c plan_cache_mode=force_custom_plan',
-    });
+    this.pool = new pg.Pool({ ...planEveryRun(connectionString), max: poolSize, types, connectionTimeoutMillis: 5000 });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => {});
   }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { RequestLog } from '../../src/modules/requestlog/recorder.ts';
-import { PendingBatch, type RequestRecord, entryText } from '../../src/modules/requestlog/repo.ts';
+import { PackedWriter, packedId, unpack } from '../../src/modules/requestlog/packed.ts';
+import { PendingBatch, type RequestRecord } from '../../src/modules/requestlog/repo.ts';
 import { MIGRATIONS_DIR, migrate } from '../../src/platform/db/migrate.ts';
 import { PgliteDb } from '../../src/platform/db/pglite.ts';
 import { uuidV7, uuidV7Time } from '../../src/platform/ids.ts';
@@ -130,32 +131,62 @@ describe('request log batches', () => {
     assert.equal((await log.byRequestId('alone-404'))[0]?.organization_id, alone);
   });
 
-  it('keeps the batches uncompressed (migration 0020): pglz on every write cost PGlite ~40 % of it', async () => {
-    const [col] = await t.s.db.query<{ attstorage: string }>(
-      `SELECT attstorage FROM pg_attribute WHERE attrelid = 'request_log_batches'::regclass AND attname = 'entries'`,
+  it('keeps the batches uncompressed (migrations 0020, 0021): pglz on every write cost PGlite ~40 % of it', async () => {
+    const cols = await t.s.db.query<{ attname: string; attstorage: string }>(
+      `SELECT attname, attstorage FROM pg_attribute WHERE attrelid = 'request_log_batches'::regclass
+         AND attname IN ('entries', 'packed') ORDER BY attname`,
     );
-    assert.equal(col.attstorage, 'e');
+    assert.deepEqual(
+      cols.map((c) => [c.attname, c.attstorage]),
+      [
+        ['entries', 'e'],
+        ['packed', 'e'],
+      ],
+    );
   });
 
-  it('keeps waiting entries as one UTF-8 JSON array, grown as they come', () => {
+  it('packs waiting entries as they come, a few dozen bytes each, and unpacks them as recorded', () => {
     const batch = new PendingBatch('Organization_grow');
+    const start = 1_764_057_600_000;
     const records = Array.from({ length: 300 }, (_, i) =>
-      rec(`grow-${i}`, { path: `/v2/orders/${'é😀"\\'.repeat(i % 40)}`, status: i % 50 === 0 ? 500 : 200 }),
+      rec(i % 7 === 0 ? `client-${i}` : uuidV7(start + i), {
+        keyId: i % 5 === 0 ? null : `Key_${i % 3}`,
+        path: `/v2/orders/${'é😀"\\'.repeat(i % 40)}`,
+        status: i % 50 === 0 ? 500 : 200,
+        errorCode: i % 50 === 0 ? 'internal' : null,
+        latencyMs: i * 1000,
+        // Out of order and back in time too: a test clock, or the system clock stepped back.
+        createdAt: new Date(start + (i % 10 === 3 ? -86_400_000 : i * 37)),
+      }),
     );
     for (const r of records) batch.add(r);
-    const parsed = JSON.parse(batch.bytes().toString('utf8')) as unknown[][];
     assert.deepEqual(
-      parsed,
-      records.map((r) => JSON.parse(entryText(r, r.createdAt.getTime()))),
+      unpack(batch.bytes()),
+      records.map((r) => [
+        r.requestId,
+        r.keyId,
+        r.method,
+        r.path,
+        r.status,
+        r.latencyMs,
+        r.errorCode,
+        r.createdAt.getTime(),
+      ]),
     );
     assert.equal(batch.count, 300);
+    assert.equal(batch.newest, start + 299 * 37);
     assert.deepEqual(
       batch.errors.map((e) => e.idx),
       [0, 50, 100, 150, 200, 250],
     );
+    // The GET of one order, again and again: a repeated path costs one byte after its first time.
+    const same = new PendingBatch('Organization_same');
+    for (let i = 0; i < 500; i++)
+      same.add(rec(uuidV7(start + i), { keyId: 'Key_0123456789', path: '/v2/orders/ORD-1' }));
+    assert.ok(same.bytes().length < 500 * 26, `${same.bytes().length} bytes for 500 requests`);
   });
 
-  it('writes each entry exactly as JSON.stringify writes its tuple, whatever the text holds', () => {
+  it('packs any text and number and gives them back, and finds a request id inside the bytes', () => {
     const texts = [
       '',
       'plain-id_1.2:3@x+y/z',
@@ -164,30 +195,44 @@ describe('request log batches', () => {
       'tab\t',
       '\u0000\u001e\u007f',
       'é日本',
-      '\ud800',
-      'a\udc00b',
       '😀',
-      '</script>',
       '\u2028',
     ];
-    const numbers = [0, 200, 404, 12345, Number.NaN, Number.POSITIVE_INFINITY];
+    const numbers = [0, 200, 404, 12345, 2 ** 31, Number.NaN, Number.POSITIVE_INFINITY, -5, 2.6];
+    const w = new PackedWriter();
+    const expected: unknown[] = [];
     for (const text of texts)
       for (const [i, n] of numbers.entries()) {
-        const r = rec(text, {
-          keyId: i % 2 ? null : text,
-          method: text || 'GET',
-          path: `/v2/${text}`,
-          status: n,
-          latencyMs: n,
-        });
-        const e = { ...r, errorCode: i % 3 ? null : text };
-        const at = 1_764_057_600_000 + i;
-        assert.equal(
-          entryText(e, at),
-          JSON.stringify([e.requestId, e.keyId, e.method, e.path, e.status, e.latencyMs, e.errorCode, at]),
-          JSON.stringify(text),
-        );
+        const r = { requestId: text, keyId: i % 2 ? null : text, method: text || 'GET', path: `/v2/${text}` };
+        const e = { ...r, status: n, latencyMs: n, errorCode: i % 3 ? null : text };
+        w.add(e, 1_764_057_600_000 + i);
+        const whole = Number.isFinite(n) && n > 0 ? Math.round(n) : 0;
+        expected.push([e.requestId, e.keyId, e.method, e.path, whole, whole, e.errorCode, 1_764_057_600_000 + i]);
       }
+    assert.deepEqual(unpack(w.bytes()), expected);
+    // Text the log never gets (HTTP carries no lone surrogates) is kept as U+FFFD, not refused.
+    const lone = new PackedWriter();
+    lone.add(
+      { requestId: 'a\ud800', keyId: null, method: 'GET', path: '/\udc00', status: 200, latencyMs: 1, errorCode: null },
+      1,
+    );
+    assert.deepEqual(unpack(lone.bytes())[0].slice(0, 4), ['a\ufffd', null, 'GET', '/\ufffd']);
+    // Our ids are 16 bytes; an uppercase UUID is a client's text and comes back as sent.
+    const id = uuidV7();
+    const upper = id.toUpperCase();
+    const both = new PackedWriter();
+    both.add({ requestId: id, keyId: null, method: 'GET', path: '/', status: 200, latencyMs: 1, errorCode: null }, 1);
+    both.add(
+      { requestId: upper, keyId: null, method: 'GET', path: '/', status: 200, latencyMs: 1, errorCode: null },
+      2,
+    );
+    assert.deepEqual(
+      unpack(both.bytes()).map((e) => e[0]),
+      [id, upper],
+    );
+    for (const x of [id, upper]) assert.ok(both.bytes().includes(packedId(x)), x);
+    assert.ok(!both.bytes().includes(packedId(uuidV7())));
+    assert.throws(() => unpack(Buffer.from([2, 0])), /unknown format 2/);
   });
 
   it('stores an error whose body holds a NUL, a lone surrogate or a pair cut in two, and its batch with it', async () => {
@@ -277,10 +322,28 @@ describe('request log migration to batches (0018)', () => {
       assert.equal(err.status, 422);
       assert.deepEqual(err.response_body, { code: 'invalid_request' });
       assert.equal(err.latency_ms, 150);
-      // New batches continue after the moved ones.
+      // New batches continue after the moved ones, packed (0021), and pages and searches read both.
       log.record(rec('new-1', { organizationId: 'Organization_a' }));
       await log.flush();
-      assert.equal((await log.list('Organization_a', { limit: 1 })).rows[0].request_id, 'new-1');
+      assert.deepEqual(
+        (await log.list('Organization_a', { limit: 2 })).rows.map((r) => r.request_id),
+        ['new-1', 'old-299'],
+      );
+      const [packed] = await db.query<{ entries: string | null; packed: Uint8Array | null }>(
+        'SELECT entries, packed FROM request_log_batches ORDER BY id DESC LIMIT 1',
+      );
+      assert.equal(packed.entries, null);
+      assert.ok(packed.packed && packed.packed.length > 0);
+      for (const id of ['old-299', 'new-1'])
+        assert.deepEqual(
+          (await log.list('Organization_a', { requestId: id, limit: 5 })).rows.map((r) => r.request_id),
+          [id],
+        );
+      assert.equal((await log.byRequestId('new-1'))[0]?.organization_id, 'Organization_a');
+      await assert.rejects(
+        db.query(`INSERT INTO request_log_batches (organization_id, created_at) VALUES ('x', now())`),
+        /request_log_batches_one_form/,
+      );
     } finally {
       await db.close();
       rmSync(dir, { recursive: true, force: true });

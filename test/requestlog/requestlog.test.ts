@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { type Agent, OPERATOR_USER, OTHER_PARTNER, signedIn, textOf } from '../dashboard/helpers.ts';
+import { unpack } from '../../src/modules/requestlog/packed.ts';
 import { RequestLog } from '../../src/modules/requestlog/recorder.ts';
 import { redact } from '../../src/modules/requestlog/redact.ts';
 
@@ -195,17 +196,22 @@ describe('request log recorder', () => {
     assert.doesNotMatch(statements[0].sql, /unnest/);
     assert.equal(statements[0].params[0], 'Organization_x');
     assert.deepEqual(
-      JSON.parse(statements[0].params[2] as string).map((e: unknown[]) => e[0]),
+      unpack(statements[0].params[2] as Buffer).map((e) => e[0]),
       ['r0', 'r1', 'r2'],
     );
     assert.equal(statements[2].params[0], 'Organization_y');
-    // Several organizations: one row each, from one entries text split in SQL.
+    // Several organizations: one row each, cut in SQL from one bytea at 1-based offsets.
     assert.match(statements[1].sql, /unnest/);
     assert.deepEqual(statements[1].params[0], ['Organization_x', 'Organization_y']);
+    const [all, starts, lengths] = statements[1].params.slice(2) as [Buffer, number[], number[]];
     assert.deepEqual(
-      (statements[1].params[2] as string).split('\u001e').map((t) => JSON.parse(t).map((e: unknown[]) => e[0])),
+      starts.map((s, i) => unpack(all.subarray(s - 1, s - 1 + lengths[i])).map((e) => e[0])),
       [['r3'], ['r4']],
-      'one entries text per organization, split in SQL',
+      'one packed batch per organization, cut in SQL',
+    );
+    assert.equal(
+      lengths.reduce((n, l) => n + l, 0),
+      all.length,
     );
   });
 
@@ -246,7 +252,7 @@ describe('request log recorder', () => {
     const db = {
       query: async (_sql: string, params: unknown[]) => {
         await gate;
-        written.push(...JSON.parse(params[2] as string).map((e: unknown[]) => e[0]));
+        written.push(...unpack(params[2] as Buffer).map((e) => e[0]));
         return [];
       },
     };

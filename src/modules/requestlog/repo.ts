@@ -1,15 +1,9 @@
 import type { Db, Executor } from '../../platform/db/index.ts';
 import { uuidV7Time } from '../../platform/ids.ts';
+import { type Entry, type PackedRecord, PackedWriter, packedId, unpack } from './packed.ts';
 
-export interface RequestRecord {
-  requestId: string;
+export interface RequestRecord extends PackedRecord {
   organizationId: string;
-  keyId: string | null;
-  method: string;
-  path: string;
-  status: number;
-  latencyMs: number;
-  errorCode: string | null;
   requestBody: unknown;
   responseBody: unknown;
   createdAt: Date;
@@ -54,20 +48,21 @@ export interface RequestLogPage {
   searchedTo?: Date;
 }
 
-/** One stored request as packed in its batch (see migration 0018). */
-type Entry = [string, string | null, string, string, number, number, string | null, number];
+/** A stored batch: packed (migration 0021), or JSON text when written before it (0018). */
 interface Batch {
   id: string;
   organization_id: string;
-  entries: string;
+  entries: string | null;
+  packed: Uint8Array | null;
 }
+const entriesOf = (b: Batch): Entry[] => (b.packed ? unpack(b.packed) : (JSON.parse(b.entries!) as Entry[]));
+const BATCH_COLUMNS = 'b.id::text AS id, b.organization_id, b.entries, b.packed';
 
 /** A batch holds fewer requests than this, so a request's address is batch id × 1000 + index. */
 export const SEQ_PER_BATCH = 1000;
 /** Batches one page may read: a search that matches rarely stops there and offers to go on. */
 const SCAN_BATCHES = 2000;
 const CHUNK = 50;
-const RS = '\u001e';
 
 const seqOf = (batchId: string, idx: number) => (BigInt(batchId) * BigInt(SEQ_PER_BATCH) + BigInt(idx)).toString();
 function splitSeq(seq: string): { batch: string; idx: number } {
@@ -75,19 +70,9 @@ function splitSeq(seq: string): { batch: string; idx: number } {
   return { batch: (n / BigInt(SEQ_PER_BATCH)).toString(), idx: Number(n % BigInt(SEQ_PER_BATCH)) };
 }
 
-/**
- * One organization's requests waiting to be written as one batch row: their entries' JSON text,
- * written into one growing buffer as each request is recorded. The buffer lives outside the JS heap,
- * so hundreds of waiting entries add nothing for the garbage collector to copy, and the write hands
- * PGlite's thread bytes it sends on as they are.
- */
+/** One organization's requests waiting to be written as one batch row, packed as they come. */
 export class PendingBatch {
-  /**
-   * The entries array's bytes so far: `[` and the entries, separated by commas. It starts at one
-   * entry's size and doubles: up to 20,000 organizations may each wait with one request.
-   */
-  private buf = Buffer.allocUnsafeSlow(1024);
-  private len = 0;
+  private readonly packed = new PackedWriter();
   count = 0;
   /** Epoch ms of the newest request: the batch's created_at. */
   newest = 0;
@@ -98,40 +83,14 @@ export class PendingBatch {
   add(r: RequestRecord): void {
     const at = r.createdAt.getTime();
     if (r.status >= 400) this.errors.push({ idx: this.count, record: r });
-    const text = entryText(r, at);
-    // UTF-8 takes at most 3 bytes per UTF-16 unit; 2 more for the separator and the closing `]`.
-    const need = this.len + text.length * 3 + 2;
-    if (need > this.buf.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(need, this.buf.length * 2));
-      this.buf.copy(grown, 0, 0, this.len);
-      this.buf = grown;
-    }
-    this.buf[this.len++] = this.count === 0 ? 0x5b : 0x2c;
-    this.len += this.buf.write(text, this.len, 'utf8');
+    this.packed.add(r, at);
     this.count++;
     if (at > this.newest) this.newest = at;
   }
 
-  /** The entries as one JSON array, UTF-8. */
   bytes(): Buffer {
-    this.buf[this.len] = 0x5d;
-    return this.buf.subarray(0, this.len + 1);
+    return this.packed.bytes();
   }
-}
-
-/** Text JSON writes as is: our ids, methods and most paths. A client's own request id may need escaping. */
-const PLAIN = /^[\w.:@+/-]*$/;
-const jsonString = (s: string) => (PLAIN.test(s) ? `"${s}"` : JSON.stringify(s));
-const jsonNumber = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
-
-/**
- * The entry's JSON text, exactly as `JSON.stringify` writes the Entry tuple, built by hand: this
- * runs on every request, and the generic serializer of an 8-element array took twice as long.
- */
-export function entryText(r: RequestRecord, at: number): string {
-  const key = r.keyId === null ? 'null' : jsonString(r.keyId);
-  const code = r.errorCode === null ? 'null' : jsonString(r.errorCode);
-  return `[${jsonString(r.requestId)},${key},${jsonString(r.method)},${jsonString(r.path)},${jsonNumber(r.status)},${jsonNumber(r.latencyMs)},${code},${jsonNumber(at)}]`;
 }
 
 function matches(e: Entry, f: RequestLogFilter, pathLower: string | undefined): boolean {
@@ -189,6 +148,10 @@ async function complete(ex: Executor, rows: RequestLogRow[]): Promise<RequestLog
   return rows;
 }
 
+/** A request id as a packed batch holds it and as a JSON one does: one of them, or neither. */
+const idSearch = (requestId: string | undefined) =>
+  requestId ? [packedId(requestId), JSON.stringify(requestId)] : [null, null];
+
 /** All SQL of the request log. */
 export const requestLogRepo = {
   /**
@@ -198,23 +161,26 @@ export const requestLogRepo = {
    */
   async insertMany(db: Db, batches: PendingBatch[]): Promise<void> {
     if (batches.length === 0) return;
-    // One organization (most writes of a busy node) takes plain parameters: unnest and the split
-    // cost PGlite ~0.2 ms of planning and copying per write.
+    // One organization (most writes of a busy node) takes plain parameters: unnest costs PGlite
+    // ~0.2 ms of planning and copying per write. Several go as one bytea cut by offsets: as an array
+    // the drivers would write every byte of every batch as hex.
     const one = batches.length === 1;
+    const bytes = batches.map((b) => b.bytes());
+    let offset = 1;
     const params = one
-      ? // The bytes as they are: a text parameter in binary form is its UTF-8 (PostgreSQL checks it).
-        [batches[0].organizationId, new Date(batches[0].newest), batches[0].bytes()]
+      ? [batches[0].organizationId, new Date(batches[0].newest), bytes[0]]
       : [
           batches.map((b) => b.organizationId),
           batches.map((b) => new Date(b.newest)),
-          // The entries as one text, batches split by U+001E, which JSON text never holds raw: as an
-          // array literal the driver would escape every quote of every entry.
-          batches.map((b) => b.bytes().toString('utf8')).join(RS),
+          Buffer.concat(bytes),
+          bytes.map((x) => (offset += x.length) - x.length),
+          bytes.map((x) => x.length),
         ];
     const insert = one
-      ? 'INSERT INTO request_log_batches (organization_id, created_at, entries) SELECT $1::text, $2::timestamptz, $3::text'
-      : `INSERT INTO request_log_batches (organization_id, created_at, entries)
-      SELECT * FROM unnest($1::text[], $2::timestamptz[], string_to_array($3::text, chr(30)))`;
+      ? 'INSERT INTO request_log_batches (organization_id, created_at, packed) SELECT $1::text, $2::timestamptz, $3::bytea'
+      : `INSERT INTO request_log_batches (organization_id, created_at, packed)
+      SELECT u.o, u.c, substring($3::bytea FROM u.s FOR u.l)
+      FROM unnest($1::text[], $2::timestamptz[], $4::int[], $5::int[]) AS u(o, c, s, l)`;
     if (!batches.some((b) => b.errors.length > 0)) {
       // One statement, one round trip: set_config(…, true) lasts until this statement's own commit.
       await db.query(`${insert} WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL`, params);
@@ -260,14 +226,14 @@ export const requestLogRepo = {
     let scanned = 0;
     for (;;) {
       const batches = await ex.query<Batch & Record<string, unknown>>(
-        `SELECT b.id::text AS id, b.organization_id, b.entries FROM request_log_batches b
+        `SELECT ${BATCH_COLUMNS} FROM request_log_batches b
          WHERE b.organization_id = $1 AND ($2::bigint IS NULL OR b.id < $2::bigint)
-           AND ($3::text IS NULL OR strpos(b.entries, $3) > 0)
+           AND ($3::bytea IS NULL OR position($3::bytea IN b.packed) > 0 OR strpos(b.entries, $4::text) > 0)
          ORDER BY b.id DESC LIMIT ${CHUNK}`,
-        [orgId, cursor, f.requestId ? JSON.stringify(f.requestId) : null],
+        [orgId, cursor, ...idSearch(f.requestId)],
       );
       for (const b of batches) {
-        const entries = JSON.parse(b.entries) as Entry[];
+        const entries = entriesOf(b);
         const top = from && b.id === from.batch ? from.idx : entries.length;
         for (let i = top - 1; i >= 0; i--) {
           if (!matches(entries[i], f, pathLower)) continue;
@@ -286,10 +252,10 @@ export const requestLogRepo = {
   async get(ex: Executor, orgId: string, seq: string): Promise<RequestLogRow | null> {
     const { batch, idx } = splitSeq(seq);
     const [b] = await ex.query<Batch & Record<string, unknown>>(
-      'SELECT id::text AS id, organization_id, entries FROM request_log_batches WHERE id = $1::bigint AND organization_id = $2',
+      `SELECT ${BATCH_COLUMNS} FROM request_log_batches b WHERE b.id = $1::bigint AND b.organization_id = $2`,
       [batch, orgId],
     );
-    const entry = b ? (JSON.parse(b.entries) as Entry[])[idx] : undefined;
+    const entry = b ? entriesOf(b)[idx] : undefined;
     if (!b || !entry) return null;
     return (await complete(ex, [toRow(b, idx, entry)]))[0];
   },
@@ -307,24 +273,24 @@ export const requestLogRepo = {
     if (requestId.includes('\u0000')) return [];
     const at = uuidV7Time(requestId);
     const batches = await ex.query<Batch & Record<string, unknown>>(
-      `SELECT b.id::text AS id, b.organization_id, b.entries FROM request_log_batches b
-       WHERE strpos(b.entries, $1) > 0
+      `SELECT ${BATCH_COLUMNS} FROM request_log_batches b
+       WHERE (position($1::bytea IN b.packed) > 0 OR strpos(b.entries, $3::text) > 0)
          AND ($2::timestamptz IS NULL OR b.created_at BETWEEN $2::timestamptz - interval '1 minute' AND $2::timestamptz + interval '15 minutes')
          AND b.id IN (SELECT n.id FROM request_log_batches n ORDER BY n.id DESC
            LIMIT CASE WHEN $2::timestamptz IS NULL THEN ${SCAN_BATCHES} END)
        ORDER BY b.id DESC LIMIT 20`,
-      [JSON.stringify(requestId), at === null ? null : new Date(at)],
+      [packedId(requestId), at === null ? null : new Date(at), JSON.stringify(requestId)],
     );
     // Errors are indexed by request id: their batches, however old, in one query.
     const errorBatches = await ex.query<Batch & Record<string, unknown>>(
-      `SELECT b.id::text AS id, b.organization_id, b.entries FROM request_log_batches b
+      `SELECT ${BATCH_COLUMNS} FROM request_log_batches b
        WHERE b.id IN (SELECT e.seq / ${SEQ_PER_BATCH} FROM request_log_errors e WHERE e.request_id = $1
          ORDER BY e.seq DESC LIMIT 20)`,
       [requestId],
     );
     const found = new Map<string, RequestLogRow>();
     for (const b of [...batches, ...errorBatches])
-      (JSON.parse(b.entries) as Entry[]).forEach((e, i) => {
+      entriesOf(b).forEach((e, i) => {
         if (e[0] === requestId) found.set(seqOf(b.id, i), toRow(b, i, e));
       });
     const rows = await complete(

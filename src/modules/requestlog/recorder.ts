@@ -52,12 +52,11 @@ export class RequestLog {
   dropped = 0;
 
   constructor(private readonly o: RequestLogOptions) {
-    // Each INSERT has a fixed cost on PGlite (~0.6 ms of its thread, as much as ~250 rows' text),
-    // and that thread shares the machine's cores with HTTP: 500 rows a write instead of 250 halve
-    // that part, and with the entries uncompressed (migration 0020) a write still holds PGlite no
-    // longer than 250 compressed rows did (~1.5 ms). 800 rows measured no better over HTTP and hold
-    // PGlite ~2 ms (docs/performance.md).
-    this.batchRows = Math.min(o.batchRows ?? 500, SEQ_PER_BATCH - 1);
+    // As many rows a write as a batch holds: each INSERT costs PGlite's thread, which shares the
+    // machine's cores with HTTP, a fixed ~0.3-0.6 ms, now most of a write since the batches are
+    // packed (~25 KB for 999 rows, ~1 ms of that thread). Against 500 rows, the thread's CPU per
+    // request with the log went from ~3.4 to ~1.5 µs (docs/performance.md, ninth session).
+    this.batchRows = Math.min(o.batchRows ?? SEQ_PER_BATCH - 1, SEQ_PER_BATCH - 1);
     this.flushMs = o.flushMs ?? 1000;
     this.maxBuffered = o.maxBuffered ?? 20_000;
   }

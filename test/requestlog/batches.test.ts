@@ -233,6 +233,8 @@ describe('request log batches', () => {
     for (const x of [id, upper]) assert.ok(both.bytes().includes(packedId(x)), x);
     assert.ok(!both.bytes().includes(packedId(uuidV7())));
     assert.throws(() => unpack(Buffer.from([2, 0])), /unknown format 2/);
+    for (const cut of [both.bytes().length - 1, 20, 18])
+      assert.throws(() => unpack(both.bytes().subarray(0, cut)), /cut short/);
   });
 
   it('stores an error whose body holds a NUL, a lone surrogate or a pair cut in two, and its batch with it', async () => {

@@ -129,6 +129,8 @@ export function unpack(bytes: Uint8Array): Entry[] {
   const varint = (): number => {
     let n = 0;
     for (let mul = 1; ; mul *= 128) {
+      // A row cut short must fail, not read past its end for ever.
+      if (at >= buf.length) throw new Error('request log batch cut short');
       const b = buf[at++];
       n += (b & 127) * mul;
       if (b < 128) return n;

@@ -45,6 +45,8 @@ export interface Config {
   requestLogRetentionDays: number;
   /** Whether /v2 requests are recorded for the request log at all. */
   requestLog: boolean;
+  /** How far V8's heap may grow past what survived its last full collection, in %; 0 leaves V8's own rule. */
+  heapGrowthPercent: number;
   /** Where returned parcels go: printed on shipping labels and packing slips. Lines, country code last. */
   returnAddress: string[];
   blobStore: 'local' | 's3';
@@ -190,6 +192,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     default: '14',
     description:
       'Days the request log of the dashboard keeps each /v2 request (1-365); the hourly maintenance job deletes older ones.',
+  },
+  {
+    name: 'HEAP_GROWTH_PERCENT',
+    default: '50',
+    description:
+      "How far the JavaScript heap may grow past what survived its last full garbage collection before the next one, in % (0-400); `0` keeps V8's own rule, which lets a busy process grow its heap several times over (docs/performance.md).",
   },
   {
     name: 'RETURN_ADDRESS',
@@ -403,6 +411,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     webhookRetrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     requestLogRetentionDays: int(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 365),
     requestLog: bool(env, 'REQUEST_LOG', true),
+    heapGrowthPercent: int(env, 'HEAP_GROWTH_PERCENT', 50, 0, 400),
     returnAddress: parseReturnAddress(env.RETURN_ADDRESS),
     ...blobStoreConfig(env),
   });

@@ -2,6 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from './app.ts';
 import { startDraining } from './platform/http/drain.ts';
+import { boundHeapGrowth } from './platform/heap.ts';
 import { type Config, loadConfigOrExit } from './config.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 import { startRuntime } from './runtime.ts';
@@ -54,6 +55,7 @@ function banner(config: Readonly<Config>, s: Services, base: string, demo: SeedR
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  boundHeapGrowth(config.heapGrowthPercent);
   const s = await startRuntime(config);
   const operatorToken = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
 

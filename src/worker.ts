@@ -1,5 +1,6 @@
 import { loadConfigOrExit } from './config.ts';
 import { startRuntime } from './runtime.ts';
+import { boundHeapGrowth } from './platform/heap.ts';
 import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
 
 // Files this process creates (the embedded database, blobs, secrets) are its user's alone.
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
+  boundHeapGrowth(config.heapGrowthPercent);
   const s = await startRuntime(config);
   await scheduleMaintenance(s);
   s.worker.start();

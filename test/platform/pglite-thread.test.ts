@@ -32,6 +32,13 @@ describe('the embedded database on its worker thread', () => {
     assert.equal(row.p, 'param');
   });
 
+  it('runs with a small young generation: its garbage dies within a statement', () => {
+    // V8's default grows the thread's young generation to 32 MB and more, resident for good.
+    const limits = (db as unknown as { worker: { resourceLimits: { maxYoungGenerationSizeMb: number } } }).worker
+      .resourceLimits;
+    assert.ok(limits.maxYoungGenerationSizeMb > 0 && limits.maxYoungGenerationSizeMb <= 8, JSON.stringify(limits));
+  });
+
   it('keeps statements prepared: a table changed under one, a failed one, more texts than the cache holds', async () => {
     await db.exec('CREATE TABLE shapes (id int PRIMARY KEY)');
     await db.query('INSERT INTO shapes VALUES ($1)', [1]);

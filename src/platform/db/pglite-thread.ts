@@ -46,17 +46,26 @@ function lost(reason: string): Error {
 }
 
 /**
+ * The database thread's garbage (each statement's parsed rows and their message to the event loop)
+ * dies within a statement, so a small young generation collects it as well as V8's default, which
+ * grows to 32 MB and more and stays resident: ~25 MB less at the same orders/s (docs/performance.md,
+ * tenth session).
+ */
+const limits = () => ({ resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+
+/**
  * Compiled (dist/), the worker is a plain `.js` file. Through tsx (tests, the benchmark, `npm run
  * dev`) a worker thread does not inherit tsx's loader, so a two-line bootstrap registers it first.
  */
 function startWorker(workerData: WorkerInit): Worker {
   if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData });
+    return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData, ...limits() });
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const entry = JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href);
   return new Worker(`import(${tsx}).then((m) => { m.register(); return import(${entry}); });`, {
     eval: true,
     workerData,
+    ...limits(),
   });
 }
 

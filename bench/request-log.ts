@@ -31,7 +31,8 @@ export interface RequestLogCost {
  * log and one without (REQUEST_LOG=false), taking turns in short slices (on, off, off, on, ...).
  * Run one after the other, the sides differed by up to 30 % between two runs of the same side on a
  * shared 2-core machine: other tenants of the host and the database growing under POST drift over a
- * minute. Alternating slices spread that drift over both sides alike.
+ * minute. Alternating slices spread that drift over both sides alike, and two rounds with the
+ * servers started in opposite orders cancel what starting first costs.
  *
  * On PGlite the server without the log gets its own copy of the data directory (PGlite admits one
  * process per directory); on PostgreSQL both use the same database.
@@ -53,54 +54,73 @@ export async function requestLogCost(o: {
   // The database and the blobs; not the other scenarios' upload files or the baseline's copy.
   const copied = (src: string) => !/^(huge-.*|baseline|tmp)$/.test(basename(src));
   if (!o.onPostgres) cpSync(o.dataDir, offDir, { recursive: true, filter: copied });
-  const started: Proc[] = [];
+  // BENCH_REQUEST_LOG_AA=1: both sides without the log, to see what the pair measures on its own.
+  const onLog = process.env.BENCH_REQUEST_LOG_AA ? 'false' : 'true';
+  const got = o.endpoints.map(() => ({ on: [] as Slice[], off: [] as Slice[] }));
+  const perRound = Math.max(1, Math.ceil(o.slices / 2));
+  const sliceSeconds = Math.max(1, Math.round((o.seconds / (perRound * 2)) * 10) / 10);
   try {
-    const on = await startProcess(o.entry, { ...o.env, REQUEST_LOG: 'true' }, o.ready);
-    started.push(on);
-    const off = await startProcess(o.entry, { ...o.env, DATA_DIR: offDir, REQUEST_LOG: 'false' }, o.ready);
-    started.push(off);
-    const url = (p: Proc) => `http://127.0.0.1:${p.port}`;
-    const sliceSeconds = Math.max(1, Math.round((o.seconds / o.slices) * 10) / 10);
-    const results: RequestLogCost['results'] = [];
-    for (const endpoint of o.endpoints) {
-      // Unmeasured: JIT, caches and the first statements of each server.
-      if (o.warm) for (const p of [on, off]) await endpoint(url(p), 2);
-      const got: Record<'on' | 'off', Slice[]> = { on: [], off: [] };
-      for (let i = 0; i < o.slices; i++) {
-        // on, off, off, on, on, off...: neither side always goes first after the other.
-        const order = i % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
-        for (const side of order) {
-          const p = side === 'on' ? on : off;
-          const cpuBefore = cpuMs(p.child.pid!);
-          const { result, peakMb } = await peakRss(p.child.pid!, () => endpoint(url(p), sliceSeconds));
-          got[side].push({ r: result, peakMb, cpuMs: cpuMs(p.child.pid!) - cpuBefore });
+    // Two rounds, the servers started in opposite orders: in A/A pairs (both without the log) the
+    // server started first used ~3 % more CPU per request, whichever side it was (tenth session).
+    for (const onFirst of [true, false]) {
+      const started: Proc[] = [];
+      try {
+        const start = async (side: 'on' | 'off') => {
+          const env: Record<string, string> =
+            side === 'on' ? { REQUEST_LOG: onLog } : { DATA_DIR: offDir, REQUEST_LOG: 'false' };
+          const p = await startProcess(o.entry, { ...o.env, ...env }, o.ready);
+          started.push(p);
+          return p;
+        };
+        const servers = {} as Record<'on' | 'off', Proc>;
+        for (const side of onFirst ? (['on', 'off'] as const) : (['off', 'on'] as const))
+          servers[side] = await start(side);
+        const url = (p: Proc) => `http://127.0.0.1:${p.port}`;
+        for (const [e, endpoint] of o.endpoints.entries()) {
+          // Unmeasured: JIT, caches and the first statements of each server.
+          if (o.warm) for (const p of started) await endpoint(url(p), 2);
+          for (let i = 0; i < perRound; i++) {
+            // on, off, off, on, on, off...: neither side always goes first after the other.
+            const order = i % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
+            for (const side of order) {
+              const pid = servers[side].child.pid!;
+              const cpuBefore = cpuMs(pid);
+              const { result, peakMb } = await peakRss(pid, () => endpoint(url(servers[side]), sliceSeconds));
+              got[e][side].push({ r: result, peakMb, cpuMs: cpuMs(pid) - cpuBefore });
+            }
+          }
         }
+      } finally {
+        for (const p of started) await p.stop();
       }
-      const summary = (xs: Slice[]): SideResult => ({
-        rps: Math.round(xs.reduce((n, x) => n + x.r.requests.average, 0) / xs.length),
-        cpuUs: Math.round(
-          (xs.reduce((n, x) => n + x.cpuMs, 0) * 1000) /
-            Math.max(
-              1,
-              xs.reduce((n, x) => n + x.r.requests.total, 0),
-            ),
-        ),
-        p50: Math.max(...xs.map((x) => x.r.latency.p50)),
-        p99: Math.max(...xs.map((x) => x.r.latency.p99)),
-        errors: xs.reduce((n, x) => n + x.r.errors + x.r.timeouts, 0),
-        non2xx: xs.reduce((n, x) => n + x.r.non2xx, 0),
-        peakMb: Math.max(...xs.map((x) => x.peakMb)),
-      });
-      results.push({ on: summary(got.on), off: summary(got.off) });
-      const each = (xs: Slice[]) => xs.map((x) => Math.round(x.r.requests.average)).join(' ');
-      const cpu = (xs: Slice[]) =>
-        xs.map((x) => Math.round((x.cpuMs * 1000) / Math.max(1, x.r.requests.total))).join(' ');
-      process.stdout.write(`  request log slices, req/s: on ${each(got.on)}; off ${each(got.off)}\n`);
-      process.stdout.write(`  request log slices, CPU µs per request: on ${cpu(got.on)}; off ${cpu(got.off)}\n`);
     }
-    return { results, slices: o.slices, sliceSeconds };
   } finally {
-    for (const p of started) await p.stop();
     if (!o.onPostgres) rmSync(offDir, { recursive: true, force: true });
   }
+  const summary = (xs: Slice[]): SideResult => ({
+    rps: Math.round(xs.reduce((n, x) => n + x.r.requests.average, 0) / xs.length),
+    cpuUs: Math.round(
+      (xs.reduce((n, x) => n + x.cpuMs, 0) * 1000) /
+        Math.max(
+          1,
+          xs.reduce((n, x) => n + x.r.requests.total, 0),
+        ),
+    ),
+    p50: Math.max(...xs.map((x) => x.r.latency.p50)),
+    p99: Math.max(...xs.map((x) => x.r.latency.p99)),
+    errors: xs.reduce((n, x) => n + x.r.errors + x.r.timeouts, 0),
+    non2xx: xs.reduce((n, x) => n + x.r.non2xx, 0),
+    peakMb: Math.max(...xs.map((x) => x.peakMb)),
+  });
+  const each = (xs: Slice[]) => xs.map((x) => Math.round(x.r.requests.average)).join(' ');
+  const cpu = (xs: Slice[]) => xs.map((x) => Math.round((x.cpuMs * 1000) / Math.max(1, x.r.requests.total))).join(' ');
+  for (const sides of got) {
+    process.stdout.write(`  request log slices, req/s: on ${each(sides.on)}; off ${each(sides.off)}\n`);
+    process.stdout.write(`  request log slices, CPU µs per request: on ${cpu(sides.on)}; off ${cpu(sides.off)}\n`);
+  }
+  return {
+    results: got.map((sides) => ({ on: summary(sides.on), off: summary(sides.off) })),
+    slices: perRound * 2,
+    sliceSeconds,
+  };
 }

@@ -7,13 +7,8 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { CASE_TYPES, CASE_TYPE_KEYS } from '../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../src/modules/catalog/devices.ts';
-import {
-  ACCESSORY_KINDS,
-  type PictureSubject,
-  drawPicture,
-  pictureSubject,
-  viewsOf,
-} from '../src/modules/catalog/pictures/index.ts';
+import { ACCESSORY_KINDS } from '../src/modules/catalog/look.ts';
+import { type PictureSubject, drawPicture, pictureSubject, viewsOf } from '../src/modules/catalog/pictures/index.ts';
 
 const { values } = parseArgs({
   options: { devices: { type: 'string' }, out: { type: 'string', default: 'pictures-sheet.png' } },

@@ -6,7 +6,7 @@ import type { ImportDocument, ProductStatus } from '../modules/catalog/schemas.t
 import type { Static } from '../platform/http/schemas.ts';
 import { SUFFIXED_SKU_FROM } from '../modules/catalog/writer.ts';
 import type { SeedDeps } from './deps.ts';
-import type { AccessoryKind } from '../modules/catalog/pictures/index.ts';
+import type { AccessoryKind } from '../modules/catalog/look.ts';
 
 /**
  * The day the demo catalog's lifecycle stages are computed for. Fixed, so the demo and the tests

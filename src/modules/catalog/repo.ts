@@ -1,4 +1,4 @@
-import type { ProductLook } from './pictures/index.ts';
+import type { ProductLook } from './look.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 import type { DeviceGeometry } from './devices.ts';

@@ -1,4 +1,4 @@
-import { ACCESSORY_KINDS, type AccessoryKind } from './pictures/index.ts';
+import { ACCESSORY_KINDS, type AccessoryKind } from './look.ts';
 import { CASE_TYPE_KEYS } from './casetypes.ts';
 import { Cents, Nullable, Open, PageQuery, Reference, Strict, Timestamp, Type } from '../../platform/http/schemas.ts';
 

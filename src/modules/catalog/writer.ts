@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ProductLook } from './pictures/index.ts';
+import type { ProductLook } from './look.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';

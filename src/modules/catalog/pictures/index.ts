@@ -11,25 +11,10 @@ import {
 } from './accessories.ts';
 import { PICTURE_PX, renderDrawing } from './canvas.ts';
 import { type CaseView, caseDrawing, showcaseColor } from './case.ts';
+import type { AccessoryKind, ProductLook } from '../look.ts';
 
 /** Bumped whenever the drawing changes, so cached pictures are drawn again. */
 export const PICTURES_VERSION = 4;
-
-export const ACCESSORY_KINDS = [
-  'screen-protector',
-  'wall-charger',
-  'wireless-charger',
-  'crossbody-strap',
-  'wrist-strap',
-] as const;
-export type AccessoryKind = (typeof ACCESSORY_KINDS)[number];
-
-/** What a product's `look` may say about its pictures (the rest follows from device and case type). */
-export interface ProductLook {
-  accessory?: AccessoryKind;
-  /** The phone colour a case is shown on, or the accessory's colour. */
-  colorHex?: string;
-}
 
 /** What a picture shows: everything the drawing depends on, and nothing else. */
 export type PictureSubject =

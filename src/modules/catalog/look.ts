@@ -1,0 +1,19 @@
+/**
+ * What a product's `look` may say about its pictures: a leaf of the catalog, so that the schemas
+ * that validate it and the picture makers that draw it both stand on it, not on each other.
+ */
+export const ACCESSORY_KINDS = [
+  'screen-protector',
+  'wall-charger',
+  'wireless-charger',
+  'crossbody-strap',
+  'wrist-strap',
+] as const;
+export type AccessoryKind = (typeof ACCESSORY_KINDS)[number];
+
+/** What a product's `look` may say about its pictures (the rest follows from device and case type). */
+export interface ProductLook {
+  accessory?: AccessoryKind;
+  /** The phone colour a case is shown on, or the accessory's colour. */
+  colorHex?: string;
+}

@@ -66,7 +66,7 @@ describe('jobs', () => {
 
   it('runs a crashed worker’s job again once its lease has run out', async () => {
     await enqueue(t.db, t.clock, 'test.crash', { x: 1 });
-    const claimed = await jobsRepo.claim(t.db, 'dead-worker', ['test.crash'], t.clock.now(), 30_000, 1);
+    const claimed = await jobsRepo.claim(t.db, 'dead-worker', ['test.crash'], t.clock.now(), [30_000], 1);
     assert.equal(claimed.length, 1);
     const w = makeWorker('test.crash', async () => {});
     assert.equal(await w.drain(), 0, 'lease still held');
@@ -75,6 +75,47 @@ describe('jobs', () => {
     const [job] = await jobsRepo.list(t.db, { kind: 'test.crash', limit: 1 });
     assert.equal(job.status, 'succeeded');
     assert.equal(job.attempts, 2);
+  });
+
+  it('leases each kind of job for its own time when one claim takes several kinds', async () => {
+    await t.db.query("DELETE FROM jobs WHERE kind IN ('test.quick', 'test.slow')");
+    await enqueue(t.db, t.clock, 'test.quick', {});
+    await enqueue(t.db, t.clock, 'test.slow', {});
+    const now = t.clock.now();
+    const claimed = await jobsRepo.claim(t.db, 'w1', ['test.quick', 'test.slow'], now, [10_000, 300_000], 10);
+    const until = Object.fromEntries(claimed.map((j) => [j.kind, j.locked_until!.getTime() - now.getTime()]));
+    assert.deepEqual(until, { 'test.quick': 10_000, 'test.slow': 300_000 });
+    await t.db.query("DELETE FROM jobs WHERE kind IN ('test.quick', 'test.slow')");
+  });
+
+  it('renews a running job’s lease, so a job longer than its lease keeps its claim, and lets it go when done', async () => {
+    await t.db.query("DELETE FROM jobs WHERE kind = 'test.long'");
+    let release!: () => void;
+    const hang = new Promise<void>((r) => (release = r));
+    const w = makeWorker('test.long', () => hang, { leaseMs: 3000 });
+    const other = makeWorker('test.long', async () => {}, { leaseMs: 3000 });
+    await enqueue(t.db, t.clock, 'test.long', {});
+    const running = w.drain(1);
+    const lockedUntil = async () =>
+      (await t.db.query<{ u: Date | null }>("SELECT locked_until AS u FROM jobs WHERE kind = 'test.long'"))[0].u;
+    try {
+      for (let i = 0; i < 100 && runs.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(runs.length, 1, 'the job started');
+      const first = (await lockedUntil())!.getTime();
+      // Past the first lease on the clock the worker renews with: only its renewal keeps the claim.
+      t.clock.advance(5000);
+      for (let i = 0; i < 100 && (await lockedUntil())!.getTime() === first; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.ok((await lockedUntil())!.getTime() >= first + 5000, 'renewed from the later time');
+      assert.equal(await other.drain(1), 0, 'another worker does not take a job whose worker is alive');
+    } finally {
+      release();
+      await running;
+    }
+    const [job] = await jobsRepo.list(t.db, { kind: 'test.long', limit: 1 });
+    assert.equal(job.status, 'succeeded');
+    assert.equal(job.attempts, 1);
+    assert.equal(job.locked_until, null);
   });
 
   it('retries with back-off and goes dead after the last attempt', async () => {
@@ -173,14 +214,14 @@ describe('jobs', () => {
     await t.db.query("DELETE FROM jobs WHERE kind = 'test.fair'");
     for (let i = 0; i < 20; i++) await runInScope(() => enqueue(t.db, t.clock, 'test.fair', { org: 'a', i }), a);
     for (let i = 0; i < 2; i++) await runInScope(() => enqueue(t.db, t.clock, 'test.fair', { org: 'b', i }), b);
-    const first = await jobsRepo.claim(t.db, 'w1', ['test.fair'], t.clock.now(), 60_000, 4, null, 2);
+    const first = await jobsRepo.claim(t.db, 'w1', ['test.fair'], t.clock.now(), [60_000], 4, null, 2);
     assert.deepEqual(
       first.map((j) => j.payload.org).sort(),
       ['a', 'a', 'b', 'b'],
       "B's jobs are not queued behind A's twenty",
     );
     // A already runs its cap of 2: the next claim takes nothing of A's, B has nothing left.
-    const second = await jobsRepo.claim(t.db, 'w1', ['test.fair'], t.clock.now(), 60_000, 4, null, 2);
+    const second = await jobsRepo.claim(t.db, 'w1', ['test.fair'], t.clock.now(), [60_000], 4, null, 2);
     assert.deepEqual(second, [], "A's running jobs hold its share");
     await t.db.query("DELETE FROM jobs WHERE kind = 'test.fair'");
   });

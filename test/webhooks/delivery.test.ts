@@ -242,7 +242,7 @@ describe('webhook delivery to a real receiver', () => {
     });
     t.clock.advance(5000);
     // The first worker claims the retry and dies mid-attempt (its lease runs out).
-    const claimed = await jobsRepo.claim(t.db, 'crashed-worker', ['webhooks.deliver'], t.clock.now(), 1000, 10);
+    const claimed = await jobsRepo.claim(t.db, 'crashed-worker', ['webhooks.deliver'], t.clock.now(), [1000], 10);
     assert.equal(claimed.length, 1);
     assert.equal(await restarted.worker.drain(), 0, 'leased by the crashed worker');
     t.clock.advance(2000);

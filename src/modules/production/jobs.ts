@@ -12,7 +12,6 @@ export function registerProductionJobs(s: { worker: Worker; production: Pick<Pro
   const { make } = s.production;
   s.worker.register(PRINT_FILES_JOB, {
     pool: 'renders',
-    leaseMs: 5 * 60_000,
     async run(payload: { organizationId: string; orderId: string }, job) {
       try {
         await make.printFiles(payload.organizationId, payload.orderId);

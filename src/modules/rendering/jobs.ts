@@ -3,13 +3,13 @@ import { RENDER_JOB } from './renders.ts';
 import type { RenderingService } from './service.ts';
 
 /**
- * One render per job. The lease outlives a slow render comfortably; a worker that dies mid-render
- * loses the lease and another one renders it again (the render is still pending).
+ * One render per job. The worker renews the lease while the render runs; a worker that dies
+ * mid-render stops renewing it, and another one renders it again a minute later (the render is
+ * still pending).
  */
 export function registerRenderingJobs(s: { worker: Worker; rendering: RenderingService }): void {
   s.worker.register(RENDER_JOB, {
     pool: 'renders',
-    leaseMs: 120_000,
     backoffMs: (attempts) => Math.min(600_000, 5000 * 2 ** (attempts - 1)),
     run: (payload: { renderId: string }, job) =>
       s.rendering.runRender(String(payload.renderId), {

@@ -75,7 +75,8 @@ export const jobsRepo = {
     workerId: string,
     kinds: string[],
     now: Date,
-    leaseMs: number,
+    /** Each kind's lease, in the order of `kinds`: a quick job of a dead worker is not held as long as a slow one. */
+    leasesMs: number[],
     limit: number,
     organizationId: string | null = null,
     perOrganization = limit,
@@ -98,15 +99,17 @@ export const jobsRepo = {
          WHERE due.organization_id IS NULL OR COALESCE(busy.n, 0) + due.rn <= $7
          ORDER BY due.rn, due.run_at, due.id
          LIMIT $5)
-       UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, locked_until = $2, updated_at = $3
-       WHERE id IN (
+       UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, updated_at = $3,
+         locked_until = $3::timestamptz + make_interval(secs => lease.ms / 1000.0)
+       FROM unnest($4::text[], $2::int[]) AS lease(kind, ms)
+       WHERE jobs.kind = lease.kind AND jobs.id IN (
          -- The due condition again under the lock: a row another worker claimed and committed since
          -- this statement's snapshot is re-read here and dropped, so no job is claimed twice.
          SELECT id FROM jobs WHERE id IN (SELECT id FROM pick)
            AND ((status = 'pending' AND run_at <= $3) OR (status = 'running' AND locked_until < $3))
          FOR UPDATE SKIP LOCKED)
-       RETURNING *`,
-      [workerId, new Date(now.getTime() + leaseMs), now, kinds, limit, organizationId, perOrganization],
+       RETURNING jobs.*`,
+      [workerId, leasesMs, now, kinds, limit, organizationId, perOrganization],
     );
   },
   async succeed(ex: Executor, id: number, workerId: string, now: Date): Promise<void> {
@@ -131,8 +134,13 @@ export const jobsRepo = {
       [id, workerId, now, retryAt ? 'pending' : 'dead', retryAt, error.slice(0, 2000)],
     );
   },
-  async extend(ex: Executor, id: number, workerId: string, until: Date): Promise<void> {
-    await ex.query('UPDATE jobs SET locked_until = $3 WHERE id = $1 AND locked_by = $2', [id, workerId, until]);
+  /** Renews a running job's lease; false when the job is no longer this worker's. */
+  async extend(ex: Executor, id: number, workerId: string, until: Date): Promise<boolean> {
+    const rows = await ex.query(
+      `UPDATE jobs SET locked_until = $3 WHERE id = $1 AND locked_by = $2 AND status = 'running' RETURNING id`,
+      [id, workerId, until],
+    );
+    return rows.length === 1;
   },
   async list(ex: Executor, filter: { status?: string; kind?: string; limit: number }): Promise<JobRow[]> {
     return ex.query<JobRow>(

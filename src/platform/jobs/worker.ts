@@ -15,12 +15,19 @@ export interface JobHandler {
   pool?: JobPool;
   /** Delay before attempt n+1 after n failed attempts (default: exponential from 5 s, capped at 1 h). */
   backoffMs?(attempts: number): number;
-  /** How long one attempt may hold the job before another worker takes it over. */
+  /**
+   * How long a worker that stopped answering (killed, cut off from the database) holds the job
+   * before another takes it over. A running attempt renews it every third of it, so a slow job
+   * keeps its claim however long it runs.
+   */
   leaseMs?: number;
 }
 
 /** A failure that will not get better by retrying: the job goes straight to `dead`. */
 export class PermanentJobError extends Error {}
+
+/** A silent worker's jobs are taken over after this; a live one renews it while the job runs. */
+export const DEFAULT_LEASE_MS = 60_000;
 
 export const defaultBackoff = (attempts: number) => Math.min(3600_000, 5000 * 2 ** (attempts - 1));
 
@@ -53,8 +60,34 @@ export class Worker {
     return [...this.handlers].filter(([, h]) => (h.pool ?? 'maintenance') === pool).map(([k]) => k);
   }
 
-  private leaseOf(kinds: string[]): number {
-    return Math.max(...kinds.map((k) => this.handlers.get(k)?.leaseMs ?? 60_000));
+  private leaseOf(kind: string): number {
+    return this.handlers.get(kind)?.leaseMs ?? DEFAULT_LEASE_MS;
+  }
+
+  private leasesOf(kinds: string[]): number[] {
+    return kinds.map((k) => this.leaseOf(k));
+  }
+
+  /** Renews the job's lease while its handler runs; the returned function stops it. */
+  private holdLease(job: JobRow): () => void {
+    const { db, clock, log } = this.deps;
+    const leaseMs = this.leaseOf(job.kind);
+    const timer = setInterval(
+      () => {
+        jobsRepo
+          .extend(db, job.id, this.id, new Date(realNow(clock).getTime() + leaseMs))
+          .then((held) => {
+            if (!held) {
+              clearInterval(timer);
+              log.warn({ jobId: job.id, kind: job.kind }, 'job lease lost: another worker may run it again');
+            }
+          })
+          .catch((err) => log.warn({ err, jobId: job.id }, 'job lease not renewed'));
+      },
+      Math.max(1000, Math.floor(leaseMs / 3)),
+    );
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   /** Claims and runs what is due now; returns how many jobs ran. Tests call this directly. */
@@ -66,7 +99,7 @@ export class Worker {
       this.id,
       kinds,
       realNow(this.deps.clock),
-      this.leaseOf(kinds),
+      this.leasesOf(kinds),
       limit,
       organizationId,
     );
@@ -89,9 +122,14 @@ export class Worker {
     const handler = this.handlers.get(job.kind);
     const { db, clock, log } = this.deps;
     if (!handler) return;
+    const release = this.holdLease(job);
     try {
       // The handler runs as work of the job's organization, so its clock is that organization's.
-      await runInScope(() => handler.run(job.payload, job), job.organization_id);
+      try {
+        await runInScope(() => handler.run(job.payload, job), job.organization_id);
+      } finally {
+        release();
+      }
       await jobsRepo.succeed(db, job.id, this.id, realNow(clock));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -147,7 +185,7 @@ export class Worker {
             this.id,
             kinds,
             realNow(this.deps.clock),
-            this.leaseOf(kinds),
+            this.leasesOf(kinds),
             free,
             null,
             perOrganization,

@@ -20,8 +20,13 @@ export interface SideResult {
 }
 
 export interface RequestLogCost {
-  /** Per endpoint, in the order given: the side with the log, the side without. */
-  results: Array<{ on: SideResult; off: SideResult }>;
+  /**
+   * Per endpoint, in the order given: the side with the log, the side without, and the median over
+   * the pairs of slices that ran next to each other of on / off (req/s, and CPU per request): on a
+   * machine whose speed drifts, a pair compares like with like, and one slow slice moves the
+   * median less than the mean.
+   */
+  results: Array<{ on: SideResult; off: SideResult; pairedRps: number; pairedCpu: number }>;
   slices: number;
   sliceSeconds: number;
 }
@@ -118,9 +123,24 @@ export async function requestLogCost(o: {
     process.stdout.write(`  request log slices, req/s: on ${each(sides.on)}; off ${each(sides.off)}\n`);
     process.stdout.write(`  request log slices, CPU µs per request: on ${cpu(sides.on)}; off ${cpu(sides.off)}\n`);
   }
+  const rps = (x: Slice) => x.r.requests.average;
+  const cpuPer = (x: Slice) => x.cpuMs / Math.max(1, x.r.requests.total);
+  const paired = (sides: { on: Slice[]; off: Slice[] }, f: (x: Slice) => number) =>
+    median(sides.on.map((on, i) => f(on) / Math.max(f(sides.off[i]), 1e-9)));
   return {
-    results: got.map((sides) => ({ on: summary(sides.on), off: summary(sides.off) })),
+    results: got.map((sides) => ({
+      on: summary(sides.on),
+      off: summary(sides.off),
+      pairedRps: paired(sides, rps),
+      pairedCpu: paired(sides, cpuPer),
+    })),
     slices: perRound * 2,
     sliceSeconds,
   };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }

@@ -599,7 +599,10 @@ async function main() {
         setupRequest: (r: any) => ({ ...r, body: orderBody() }),
       };
       await server.stop();
-      const slices = SMOKE ? 2 : 6;
+      // More slices resolve a smaller cost on a machine whose speed drifts (BENCH_REQUEST_LOG_SLICES).
+      const slices = SMOKE ? 2 : Number(process.env.BENCH_REQUEST_LOG_SLICES ?? 12);
+      // BENCH_REQUEST_LOG_ONLY=GET or POST: one endpoint of the pair (iterating on one of them).
+      const only = process.env.BENCH_REQUEST_LOG_ONLY?.toUpperCase();
       const cost = await requestLogCost({
         entry: 'dist/main.js',
         env,
@@ -607,39 +610,41 @@ async function main() {
         onPostgres: !!f.databaseUrl,
         ready: READY,
         endpoints: [
-          (url, seconds) => load(url, getReq, { seconds }),
-          (url, seconds) => load(url, postReq, { connections: 20, seconds }),
-        ],
+          (url: string, seconds: number) => load(url, getReq, { seconds }),
+          (url: string, seconds: number) => load(url, postReq, { connections: 20, seconds }),
+        ].filter((_, i) => !only || only === ['GET', 'POST'][i]),
         seconds: SECONDS,
         slices,
         warm: !SMOKE,
       });
       const note = `${cost.slices} slices of ${cost.sliceSeconds} s per side, taking turns with the other side's server (on, off, off, on, ...), in two rounds with the servers started in opposite orders; latencies the worst slice`;
-      ['GET /v2/orders/{ref}', 'POST /v2/orders'].forEach((name, i) => {
-        const sides = cost.results[i];
-        const add = (side: 'on' | 'off') => {
-          const s = sides[side];
-          const { rps, p50, p99, errors, non2xx } = s;
-          const r: Row = {
-            scenario: `${name} (request log ${side})`,
-            rps,
-            p50,
-            p99,
-            errors,
-            non2xx,
-            rssMb: s.peakMb,
-            load: load1(),
-            note: `server CPU ${s.cpuUs} µs per request (every thread); ${note}`,
+      ['GET /v2/orders/{ref}', 'POST /v2/orders']
+        .filter((name) => !only || name.startsWith(only))
+        .forEach((name, i) => {
+          const sides = cost.results[i];
+          const add = (side: 'on' | 'off') => {
+            const s = sides[side];
+            const { rps, p50, p99, errors, non2xx } = s;
+            const r: Row = {
+              scenario: `${name} (request log ${side})`,
+              rps,
+              p50,
+              p99,
+              errors,
+              non2xx,
+              rssMb: s.peakMb,
+              load: load1(),
+              note: `server CPU ${s.cpuUs} µs per request (every thread); ${note}`,
+            };
+            rows.push(r);
+            process.stdout.write(`  ${r.scenario}: ${r.rps} req/s, p99 ${r.p99} ms\n`);
+            return r;
           };
-          rows.push(r);
-          process.stdout.write(`  ${r.scenario}: ${r.rps} req/s, p99 ${r.p99} ms\n`);
-          return r;
-        };
-        const on = add('on');
-        add('off');
-        const pct = (a: number, b: number) => ((a / Math.max(b, 1)) * 100).toFixed(0);
-        on.ratio = `${pct(on.rps, sides.off.rps)}% of the same without it (target ≥ 95%); CPU per request ${pct(sides.on.cpuUs, sides.off.cpuUs)}% of it`;
-      });
+          const on = add('on');
+          add('off');
+          const pct = (a: number, b: number) => ((a / Math.max(b, 1)) * 100).toFixed(0);
+          on.ratio = `${pct(on.rps, sides.off.rps)}% of the same without it (target ≥ 95%); CPU per request ${pct(sides.on.cpuUs, sides.off.cpuUs)}% of it; median of adjacent slice pairs ${pct(sides.pairedRps, 1)}% (CPU ${pct(sides.pairedCpu, 1)}%)`;
+        });
     }
 
     void ceilingHttp;

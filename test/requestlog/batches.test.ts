@@ -33,8 +33,9 @@ describe('request log batches', () => {
   const org = 'Organization_batches';
   before(async () => {
     t = await createTestApp();
-    log = new RequestLog({ db: t.s.db, log: silent, batchRows: 40, flushMs: 60_000 });
-    // 250 requests in batches of 40, one 404 in the middle, 5 of another organization mixed in.
+    log = new RequestLog({ db: t.s.db, log: silent, batchRows: 40, writeRows: 120, flushMs: 60_000 });
+    // 250 requests in batches of 40, three full batches a write, one 404 in the middle, 5 of another
+    // organization mixed in.
     for (let i = 0; i < 250; i++) {
       log.record(rec(`b-${i}`, i === 120 ? { status: 404, errorCode: 'not_found', path: '/v2/orders/X' } : {}));
       if (i % 50 === 0) log.record(rec(`other-${i}`, { organizationId: 'Organization_elsewhere' }));

@@ -78,6 +78,38 @@ describe('request log', () => {
     assert.match(text, /NL/, 'the country stays');
   });
 
+  it("keeps each error's response as sent: not found, refused before the handler, and an idempotent replay", async () => {
+    const org = t.seed.organizations[0].reference;
+    const responseOf = async (id: string) => {
+      await t.s.requestLog.flush();
+      const [row] = (await t.s.requestLog.list(org, { requestId: id, limit: 1 })).rows;
+      return row?.response_body as { code?: string; requestId?: string } | null;
+    };
+    assert.equal((await req('rl-resp-404', 'GET', '/v2/orders/Order_doesnotexist')).statusCode, 404);
+    const notFound = await responseOf('rl-resp-404');
+    assert.deepEqual([notFound?.code, notFound?.requestId], ['not_found', 'rl-resp-404']);
+    assert.equal((await req('rl-resp-route', 'GET', '/v2/no-such-thing')).statusCode, 404);
+    assert.equal((await responseOf('rl-resp-route'))?.code, 'not_found');
+    const bad = await call(t, 'POST', '/v2/orders', {
+      body: '{"order":',
+      headers: { 'x-request-id': 'rl-resp-json', 'content-type': 'application/json' },
+    });
+    assert.equal(bad.statusCode, 400);
+    assert.equal((await responseOf('rl-resp-json'))?.code, 'invalid_request');
+    // Refused by the handler (validation comes before the key is taken): stored, then replayed.
+    const cancel = '/v2/orders/Order_doesnotexist/cancel';
+    const once = { orderlines: [{ index: 1, canceledQuantity: 1 }] };
+    const headers = (id: string) => ({ 'x-request-id': id, 'idempotency-key': 'rl-replay-key' });
+    const first = await call(t, 'POST', cancel, { body: once, headers: headers('rl-resp-first') });
+    assert.equal(first.statusCode, 404, first.body);
+    const again = await call(t, 'POST', cancel, { body: once, headers: headers('rl-resp-replay') });
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.statusCode, first.statusCode);
+    const replayed = await responseOf('rl-resp-replay');
+    assert.equal(replayed?.code, JSON.parse(first.body).code, 'the replayed error is kept like the first');
+    assert.equal(replayed?.requestId, 'rl-resp-first', 'as sent: the stored answer names the first request');
+  });
+
   it('filters by path, key and request id; any search text is fine', async () => {
     await req('rl-path-1', 'GET', '/v2/brands');
     await t.s.requestLog.flush();
@@ -183,7 +215,7 @@ describe('request log recorder', () => {
         return [];
       },
     };
-    const log = new RequestLog({ db: db as never, log: silent, batchRows: 3, flushMs: 60_000 });
+    const log = new RequestLog({ db: db as never, log: silent, writeRows: 3, flushMs: 60_000 });
     for (let i = 0; i < 4; i++) log.record(record(i));
     log.record({ ...record(4), organizationId: 'Organization_y' });
     await log.flush();
@@ -235,9 +267,47 @@ describe('request log recorder', () => {
     assert.deepEqual(statements[2].params[3], ['{"a":1}']);
   });
 
+  it('writes the full batches of a busy organization together, each error under its own batch', async () => {
+    const statements: Array<{ sql: string; params: unknown[] }> = [];
+    const ex = {
+      query: async (sql: string, params: unknown[] = []) => {
+        statements.push({ sql, params });
+        // Ids come back in any order: x's batches got 11 and 13, y's 12.
+        return sql.includes('RETURNING')
+          ? [
+              { id: '13', organization_id: 'Organization_x' },
+              { id: '12', organization_id: 'Organization_y' },
+              { id: '11', organization_id: 'Organization_x' },
+            ]
+          : [];
+      },
+    };
+    const db = { ...ex, tx: (fn: (e: typeof ex) => Promise<unknown>) => fn(ex) };
+    const log = new RequestLog({ db: db as never, log: silent, batchRows: 2, writeRows: 5, flushMs: 60_000 });
+    const failed = (i: number) => ({ ...record(i), status: 500, responseBody: { code: `e${i}` } });
+    log.record(record(0));
+    log.record(failed(1));
+    log.record({ ...record(2), organizationId: 'Organization_y' });
+    log.record(failed(3));
+    assert.equal(statements.length, 0, 'four rows wait for the fifth');
+    log.record(record(4));
+    await log.flush();
+    const insert = statements.find((x) => x.sql.includes('INSERT INTO request_log_batches'))!;
+    assert.deepEqual(insert.params[0], ['Organization_x', 'Organization_x', 'Organization_y']);
+    const [all, starts, lengths] = insert.params.slice(2) as [Buffer, number[], number[]];
+    assert.deepEqual(
+      starts.map((st, i) => unpack(all.subarray(st - 1, st - 1 + lengths[i])).map((e) => e[0])),
+      [['r0', 'r1'], ['r3', 'r4'], ['r2']],
+      "x's first batch is full at two; its second goes in the same write",
+    );
+    const errors = statements.find((x) => x.sql.includes('INSERT INTO request_log_errors'))!;
+    assert.deepEqual(errors.params[0], ['11001', '13000'], 'r1 is the second of batch 11, r3 the first of 13');
+    assert.deepEqual(errors.params[4], ['{"code":"e1"}', '{"code":"e3"}']);
+  });
+
   it('never throws when the database fails, and drops rows beyond its buffer', async () => {
     const db = { query: async () => Promise.reject(new Error('down')) };
-    const log = new RequestLog({ db: db as never, log: silent, batchRows: 100, flushMs: 60_000, maxBuffered: 2 });
+    const log = new RequestLog({ db: db as never, log: silent, writeRows: 100, flushMs: 60_000, maxBuffered: 2 });
     for (let i = 0; i < 3; i++) log.record(record(i));
     await log.flush();
     assert.equal(log.dropped, 3, 'one over the buffer, two in the failed write');
@@ -256,7 +326,7 @@ describe('request log recorder', () => {
         return [];
       },
     };
-    const log = new RequestLog({ db: db as never, log: silent, batchRows: 2, flushMs: 60_000, maxBuffered: 5 });
+    const log = new RequestLog({ db: db as never, log: silent, writeRows: 2, flushMs: 60_000, maxBuffered: 5 });
     for (let i = 0; i < 10; i++) log.record(record(i));
     assert.equal(log.dropped, 5, 'two writes of two wait, one row is pending, the rest is dropped');
     open();

@@ -17,18 +17,13 @@ export const isRequestSeq = (seq: string): boolean => /^\d{1,18}$/.test(seq);
 /** A stored request as other modules get it (the dashboard's request log). */
 export type RequestLogRecord = RequestLogRow;
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The error response as sent, kept for the request log (errors only). */
-    loggedResponse?: unknown;
-  }
-}
-
 export interface RequestLogOptions {
   db: Db;
   log: FastifyBaseLogger;
-  /** A batch is written when this many rows wait, or `flushMs` after the first one. */
+  /** Requests one stored batch holds (at most SEQ_PER_BATCH - 1). */
   batchRows?: number;
+  /** A write goes when this many rows wait, or `flushMs` after the first one. */
+  writeRows?: number;
   flushMs?: number;
   /** Rows beyond this many waiting are dropped (the database is down or slow): the API never waits. */
   maxBuffered?: number;
@@ -40,25 +35,29 @@ export interface RequestLogOptions {
  * instead of failing or slowing any request.
  */
 export class RequestLog {
+  /** Each organization's batch being filled; full ones wait in `full` for the next write. */
   private pending = new Map<string, PendingBatch>();
+  private full: PendingBatch[] = [];
   private pendingRows = 0;
   /** Rows handed to a write that has not finished yet: they count against maxBuffered too. */
   private writingRows = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private readonly batchRows: number;
+  private readonly writeRows: number;
   private readonly flushMs: number;
   private readonly maxBuffered: number;
   dropped = 0;
 
   constructor(private readonly o: RequestLogOptions) {
-    // As many rows a write as a batch holds: each INSERT costs PGlite's thread, which shares the
-    // machine's cores with HTTP, a fixed ~0.3-0.6 ms, now most of a write since the batches are
-    // packed (~25 KB for 999 rows, ~1 ms of that thread). Against 500 rows, the thread's CPU per
-    // request with the log went from ~3.4 to ~1.5 µs (docs/performance.md, ninth session).
-    this.batchRows = Math.min(o.batchRows ?? SEQ_PER_BATCH - 1, SEQ_PER_BATCH - 1);
-    this.flushMs = o.flushMs ?? 1000;
+    // Each INSERT costs PGlite's thread, which shares the machine's cores with HTTP, a fixed
+    // ~0.3-0.6 ms, most of a packed 999-row write. Against 500 rows a write, 999 took the thread's
+    // CPU per request from ~3.4 to ~1.5 µs (docs/performance.md, ninth session); a busy node now
+    // writes up to eight full batches in one statement, about once a second.
+    this.batchRows = Math.max(1, Math.min(o.batchRows ?? SEQ_PER_BATCH - 1, SEQ_PER_BATCH - 1));
     this.maxBuffered = o.maxBuffered ?? 20_000;
+    this.writeRows = Math.max(1, Math.min(o.writeRows ?? 8 * this.batchRows, this.maxBuffered));
+    this.flushMs = o.flushMs ?? 1000;
   }
 
   record(r: RequestRecord): void {
@@ -72,7 +71,11 @@ export class RequestLog {
       this.pending.set(r.organizationId, batch);
     }
     batch.add(r);
-    if (++this.pendingRows >= this.batchRows) void this.flush();
+    if (batch.count >= this.batchRows) {
+      this.full.push(batch);
+      this.pending.delete(r.organizationId);
+    }
+    if (++this.pendingRows >= this.writeRows) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = null;
@@ -88,8 +91,9 @@ export class RequestLog {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    const batches = [...this.pending.values()];
+    const batches = [...this.full, ...this.pending.values()];
     const rows = this.pendingRows;
+    this.full = [];
     this.pending = new Map();
     this.pendingRows = 0;
     this.writingRows += rows;
@@ -124,12 +128,10 @@ export class RequestLog {
 
 /** Records every request of the scope that has an organization (authenticated), once answered. */
 export function installRequestLog(scope: FastifyInstance, log: RequestLog, now: () => Date): void {
-  // Callback hooks, not async ones: they run on every request, and an async hook costs a promise
-  // and a microtask turn each time (a measurable share of a GET on PostgreSQL).
-  scope.addHook('onSend', (req, reply, payload, done) => {
-    if (reply.statusCode >= 400) req.loggedResponse = payload;
-    done(null, payload);
-  });
+  // A callback hook, not an async one: it runs on every request, and an async hook costs a promise
+  // and a microtask turn each time (a measurable share of a GET on PostgreSQL). The error body comes
+  // from `req.errorBody`, which the error paths set, instead of an onSend hook that every answer
+  // would pass through for the sake of the few errors.
   scope.addHook('onResponse', (req, reply, done) => {
     try {
       record(req, reply);
@@ -143,7 +145,7 @@ export function installRequestLog(scope: FastifyInstance, log: RequestLog, now: 
     if (!principal) return;
     const status = reply.statusCode;
     const error = status >= 400;
-    const response = error ? redactPayload(req.loggedResponse) : null;
+    const response = error ? redactPayload(req.errorBody) : null;
     const code = response && typeof response === 'object' ? (response as { code?: unknown }).code : undefined;
     log.record({
       requestId: req.id,

@@ -148,6 +148,26 @@ async function complete(ex: Executor, rows: RequestLogRow[]): Promise<RequestLog
   return rows;
 }
 
+/**
+ * Which returned id is which batch's. Identities are drawn in the order the rows are inserted, and
+ * the rows go in the order of the batches, so an organization's ids, ascending, are its batches in
+ * order (one organization may fill several batches in one write).
+ */
+function batchIds(batches: PendingBatch[], ids: Array<{ id: string; organization_id: string }>): string[] {
+  const byOrg = new Map<string, bigint[]>();
+  for (const x of ids) {
+    const list = byOrg.get(x.organization_id) ?? [];
+    list.push(BigInt(x.id));
+    byOrg.set(x.organization_id, list);
+  }
+  for (const list of byOrg.values()) list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return batches.map((b) => {
+    const id = byOrg.get(b.organizationId)?.shift();
+    if (id === undefined) throw new Error(`request log: no batch row came back for ${b.organizationId}`);
+    return id.toString();
+  });
+}
+
 /** A request id as a packed batch holds it and as a JSON one does: one of them, or neither. */
 const idSearch = (requestId: string | undefined) =>
   requestId ? [packedId(requestId), JSON.stringify(requestId)] : [null, null];
@@ -155,7 +175,7 @@ const idSearch = (requestId: string | undefined) =>
 /** All SQL of the request log. */
 export const requestLogRepo = {
   /**
-   * One batch row per organization. The log's commit does not wait for its WAL to reach the disk:
+   * One row per batch, in one statement (a busy organization may fill several). The log's commit does not wait for its WAL to reach the disk:
    * a database crash may lose the last fraction of a second of log rows (never an order), and the
    * orders' own commits do not queue behind the log's disk flushes.
    */
@@ -192,10 +212,8 @@ export const requestLogRepo = {
         `${insert} RETURNING id::text AS id, organization_id`,
         params,
       );
-      const idOf = new Map(ids.map((x) => [x.organization_id, x.id]));
-      const errors = batches.flatMap((b) =>
-        b.errors.map((e) => ({ ...e, seq: seqOf(idOf.get(b.organizationId)!, e.idx) })),
-      );
+      const idOf = batchIds(batches, ids);
+      const errors = batches.flatMap((b, i) => b.errors.map((e) => ({ ...e, seq: seqOf(idOf[i], e.idx) })));
       const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
       await ex.query(
         `INSERT INTO request_log_errors (seq, organization_id, request_id, request_body, response_body, created_at)

@@ -44,10 +44,18 @@ function isUnavailable(err: unknown): boolean {
   );
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The error body this request is answered with, as sent (the request log keeps it). */
+    errorBody?: unknown;
+  }
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
   if (err.headers) reply.headers(err.headers);
   const body: Record<string, unknown> = { code: err.code, message: err.message, requestId: request.id };
   if (err.details !== undefined) body.details = err.details;
+  request.errorBody = body;
   return reply.status(err.status).type('application/json; charset=utf-8').send(body);
 }
 

@@ -90,6 +90,7 @@ export function installIdempotency(app: FastifyInstance, deps: { db: Db; clock: 
     }
     reply.header('idempotent-replayed', 'true');
     reply.status(stored.status);
+    if (stored.status >= 400) request.errorBody = stored.response;
     return reply.send(stored.response ?? undefined);
   };
 

@@ -181,7 +181,7 @@ export const requestLogRepo = {
    */
   async insertMany(db: Db, batches: PendingBatch[]): Promise<void> {
     if (batches.length === 0) return;
-    // One organization (most writes of a busy node) takes plain parameters: unnest costs PGlite
+    // One batch (the many small writes of a quiet node) takes plain parameters: unnest costs PGlite
     // ~0.2 ms of planning and copying per write. Several go as one bytea cut by offsets: as an array
     // the drivers would write every byte of every batch as hex.
     const one = batches.length === 1;

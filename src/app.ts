@@ -34,6 +34,7 @@ import { shipmentsOperatorRoutes, shipmentsRoutes } from './modules/shipments/ro
 import { trackingRoutes } from './modules/shipments/tracking.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { testClockRoutes } from './modules/testclocks/routes.ts';
+import { realNow } from './platform/clock.ts';
 import { triggerRoutes } from './modules/triggers/routes.ts';
 import { dashboardOperatorRoutes, dashboardRoutes } from './modules/dashboard/routes.ts';
 import { claimsOperatorRoutes, claimsPublicRoutes, claimsRoutes } from './modules/claims/routes.ts';
@@ -143,7 +144,8 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
   await app.register(
     async (v2) => {
       installAuth(v2, { config: s.config, keys: s.keys, rateLimits: s.rateLimits });
-      if (s.config.requestLog) installRequestLog(v2, s.requestLog, () => s.clock.now());
+      // Real time, not an organization's test clock: the log says when a request reached the service.
+      if (s.config.requestLog) installRequestLog(v2, s.requestLog, () => realNow(s.clock));
       installIdempotency(v2, { db: s.db, clock: s.clock });
       installStrictRoutes(v2);
       if (s.testClocks) {

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 /** Lowercase Crockford base32: no i, l, o, u. */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -28,16 +28,43 @@ export function referencePattern(resource: string): string {
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
+const HEX_DIGIT = Buffer.from('0123456789abcdef', 'latin1');
+/** Random bytes drawn 4 KB at a time: one system call per ~400 ids. */
+const entropy = Buffer.allocUnsafeSlow(4096);
+let entropyAt = entropy.length;
+const idText = Buffer.allocUnsafeSlow(36);
+/** Where the random hex digits go: after the version digit (14), in the variant's group and the last. */
+const RANDOM_AT = [15, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35];
+
 /**
  * A UUID version 7 (RFC 9562): the time in milliseconds, then random bits. Request ids carry their
  * time, so a support lookup knows where in the request log to look.
+ *
+ * Written as bytes and made into one flat string: every request gets one. Built from slices of a
+ * `randomUUID()` and the time's `toString(16)` it took ~2 µs, and the template literal made a
+ * string of pieces that every later read of it (the request log packs its 16 bytes) walked again.
  */
 export function uuidV7(now = Date.now()): string {
-  // randomUUID draws from Node's pooled entropy (far cheaper per call than randomBytes(16)); its
-  // version and variant nibbles are rewritten below.
-  const r = randomUUID();
-  const hex = now.toString(16).padStart(12, '0').slice(-12);
-  return `${hex.slice(0, 8)}-${hex.slice(8)}-7${r.slice(15, 18)}-${r.slice(19)}`;
+  if (entropyAt + 10 > entropy.length) {
+    randomFillSync(entropy);
+    entropyAt = 0;
+  }
+  const out = idText;
+  let t = Math.max(0, Math.floor(now));
+  for (let i = 11; i >= 0; i--) {
+    out[i < 8 ? i : i + 1] = HEX_DIGIT[t % 16];
+    t = Math.floor(t / 16);
+  }
+  for (let k = 0; k < RANDOM_AT.length; k++) {
+    const b = entropy[entropyAt + (k >> 1)];
+    out[RANDOM_AT[k]] = HEX_DIGIT[(k & 1 ? b : b >> 4) & 15];
+  }
+  // The variant: 10 and two random bits.
+  out[19] = HEX_DIGIT[8 | (entropy[entropyAt + 1] & 3)];
+  entropyAt += 10;
+  out[8] = out[13] = out[18] = out[23] = 45;
+  out[14] = 55;
+  return out.toString('latin1', 0, 36);
 }
 
 /** The milliseconds a UUID version 7 was made at, or null for any other id. */

@@ -120,9 +120,10 @@ function sameToken(given: string, expected: string): boolean {
  */
 export function installMetrics(app: FastifyInstance, deps: { db: Db }, operatorToken: string): Metrics {
   const metrics = new Metrics();
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions?.url ?? 'unmatched';
     metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   app.get('/metrics', { config: { access: 'operator' }, schema: { hide: true } }, async (request, reply) => {
     const auth = request.headers.authorization ?? '';

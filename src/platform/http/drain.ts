@@ -11,8 +11,9 @@ const state = new WeakMap<FastifyInstance, { draining: boolean }>();
 export function installDrain(app: FastifyInstance): void {
   const s = { draining: false };
   state.set(app, s);
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     if (s.draining) reply.header('connection', 'close');
+    done();
   });
 }
 

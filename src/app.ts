@@ -34,7 +34,7 @@ import { shipmentsOperatorRoutes, shipmentsRoutes } from './modules/shipments/ro
 import { trackingRoutes } from './modules/shipments/tracking.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { testClockRoutes } from './modules/testclocks/routes.ts';
-import { realNow } from './platform/clock.ts';
+import { realNowMs } from './platform/clock.ts';
 import { triggerRoutes } from './modules/triggers/routes.ts';
 import { dashboardOperatorRoutes, dashboardRoutes } from './modules/dashboard/routes.ts';
 import { claimsOperatorRoutes, claimsPublicRoutes, claimsRoutes } from './modules/claims/routes.ts';
@@ -83,7 +83,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     bodyLimit: s.config.bodyLimitBytes,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : uuidV7(s.clock.now().getTime());
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : uuidV7(realNowMs(s.clock));
     },
     return503OnClosing: true,
     // Client addresses (throttles, logs) from X-Forwarded-For only behind a proxy we were told of.
@@ -147,7 +147,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     async (v2) => {
       installAuth(v2, { config: s.config, keys: s.keys, rateLimits: s.rateLimits });
       // Real time, not an organization's test clock: the log says when a request reached the service.
-      if (s.config.requestLog) installRequestLog(v2, s.requestLog, () => realNow(s.clock));
+      if (s.config.requestLog) installRequestLog(v2, s.requestLog, () => realNowMs(s.clock));
       installIdempotency(v2, { db: s.db, clock: s.clock });
       installStrictRoutes(v2);
       if (s.testClocks) {

@@ -23,7 +23,7 @@ const rec = (requestId: string, extra: Partial<RequestRecord> = {}): RequestReco
   errorCode: null,
   requestBody: null,
   responseBody: null,
-  createdAt: new Date(),
+  at: Date.now(),
   ...extra,
 });
 
@@ -157,22 +157,13 @@ describe('request log batches', () => {
         errorCode: i % 50 === 0 ? 'internal' : null,
         latencyMs: i * 1000,
         // Out of order and back in time too: a test clock, or the system clock stepped back.
-        createdAt: new Date(start + (i % 10 === 3 ? -86_400_000 : i * 37)),
+        at: start + (i % 10 === 3 ? -86_400_000 : i * 37),
       }),
     );
     for (const r of records) batch.add(r);
     assert.deepEqual(
       unpack(batch.bytes()),
-      records.map((r) => [
-        r.requestId,
-        r.keyId,
-        r.method,
-        r.path,
-        r.status,
-        r.latencyMs,
-        r.errorCode,
-        r.createdAt.getTime(),
-      ]),
+      records.map((r) => [r.requestId, r.keyId, r.method, r.path, r.status, r.latencyMs, r.errorCode, r.at]),
     );
     assert.equal(batch.count, 300);
     assert.equal(batch.newest, start + 299 * 37);
@@ -232,6 +223,19 @@ describe('request log batches', () => {
       [id, upper],
     );
     for (const x of [id, upper]) assert.ok(both.bytes().includes(packedId(x)), x);
+    // One character off anywhere (a non-hex digit, a dash moved, a character past ASCII) is text too.
+    const near = new PackedWriter();
+    const nearIds = [...id].flatMap((_, i) =>
+      ['g', '-', 'é', '0'].map((c) => id.slice(0, i) + c + id.slice(i + 1)).filter((x) => x !== id),
+    );
+    for (const x of nearIds) {
+      near.add({ requestId: x, keyId: null, method: 'GET', path: '/', status: 200, latencyMs: 1, errorCode: null }, 1);
+    }
+    const back = unpack(near.bytes()).map((e) => e[0]);
+    assert.deepEqual(back, nearIds);
+    const textual = nearIds.filter((x) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(x));
+    assert.ok(textual.length > 100);
+    for (const x of textual) assert.equal(packedId(x).toString('utf8'), x, 'stored as its text');
     assert.ok(!both.bytes().includes(packedId(uuidV7())));
     assert.throws(() => unpack(Buffer.from([2, 0])), /unknown format 2/);
     for (const cut of [both.bytes().length - 1, 20, 18])
@@ -266,7 +270,7 @@ describe('request log batches', () => {
     assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(uuidV7Time(id), at);
     assert.equal(uuidV7Time('b-7'), null);
-    log.record(rec(id, { createdAt: new Date(at) }));
+    log.record(rec(id, { at }));
     await log.flush();
     assert.equal((await log.byRequestId(id))[0]?.request_id, id);
     // An error is found through its index even outside its id's time window (a client's own v7 id).

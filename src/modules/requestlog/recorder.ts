@@ -127,7 +127,7 @@ export class RequestLog {
 }
 
 /** Records every request of the scope that has an organization (authenticated), once answered. */
-export function installRequestLog(scope: FastifyInstance, log: RequestLog, now: () => Date): void {
+export function installRequestLog(scope: FastifyInstance, log: RequestLog, nowMs: () => number): void {
   // A callback hook, not an async one: it runs on every request, and an async hook costs a promise
   // and a microtask turn each time (a measurable share of a GET on PostgreSQL). The error body comes
   // from `req.errorBody`, which the error paths set, instead of an onSend hook that every answer
@@ -158,7 +158,7 @@ export function installRequestLog(scope: FastifyInstance, log: RequestLog, now: 
       errorCode: typeof code === 'string' ? code.slice(0, 100) : null,
       requestBody: error ? bodyOf(req.body) : null,
       responseBody: response,
-      createdAt: now(),
+      at: nowMs(),
     });
   }
 }

@@ -6,7 +6,8 @@ export interface RequestRecord extends PackedRecord {
   organizationId: string;
   requestBody: unknown;
   responseBody: unknown;
-  createdAt: Date;
+  /** Epoch milliseconds: a number, not a Date, since every request makes one. */
+  at: number;
 }
 
 export interface RequestLogRow {
@@ -81,7 +82,7 @@ export class PendingBatch {
   constructor(readonly organizationId: string) {}
 
   add(r: RequestRecord): void {
-    const at = r.createdAt.getTime();
+    const at = r.at;
     if (r.status >= 400) this.errors.push({ idx: this.count, record: r });
     this.packed.add(r, at);
     this.count++;
@@ -224,7 +225,7 @@ export const requestLogRepo = {
           errors.map((e) => e.record.requestId),
           errors.map((e) => json(e.record.requestBody)),
           errors.map((e) => json(e.record.responseBody)),
-          errors.map((e) => e.record.createdAt),
+          errors.map((e) => new Date(e.record.at)),
         ],
       );
     });

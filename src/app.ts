@@ -150,11 +150,13 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
       if (s.config.requestLog) installRequestLog(v2, s.requestLog, () => realNowMs(s.clock));
       installIdempotency(v2, { db: s.db, clock: s.clock });
       installStrictRoutes(v2);
+      // Test clocks: wait for an advancing clock, then run the handler in its organization's scope
+      // (only there: a scope costs every promise, see platform/context.ts).
       if (s.testClocks) {
         const clocks = s.testClocks;
         v2.addHook('preHandler', async () => clocks.ready());
+        v2.addHook('preHandler', (req, _reply, done) => runInScope(done, req.principal?.organizationId ?? null));
       }
-      v2.addHook('preHandler', (req, _reply, done) => runInScope(done, req.principal?.organizationId ?? null));
       // Unknown /v2 paths answer after authentication and rate limiting, like every /v2 request.
       v2.setNotFoundHandler(notFound);
       v2.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());

@@ -1,4 +1,4 @@
-import { currentOrganization } from './context.ts';
+import { currentOrganization, useOrganizationScopes } from './context.ts';
 
 export interface Clock {
   now(): Date;
@@ -39,7 +39,9 @@ export class ScopedClock implements Clock {
   constructor(
     private readonly base: Clock,
     private readonly timeOf: (organizationId: string) => Date | null,
-  ) {}
+  ) {
+    useOrganizationScopes();
+  }
   now(): Date {
     const org = currentOrganization();
     return (org && this.timeOf(org)) || this.base.now();

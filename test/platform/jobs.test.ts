@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import pino from 'pino';
-import { runInScope } from '../../src/platform/context.ts';
 import { enqueue, jobsRepo } from '../../src/platform/jobs/queue.ts';
 import { PermanentJobError, Worker } from '../../src/platform/jobs/worker.ts';
 import { type TestApp, createTestApp, operator } from '../support/app.ts';
@@ -38,13 +37,13 @@ describe('jobs', () => {
   it('enqueues in the caller’s transaction: a rollback leaves no job', async () => {
     await assert.rejects(
       t.db.tx(async (tx) => {
-        await enqueue(tx, t.clock, 'test.rollback', { n: 1 });
+        await enqueue(tx, t.clock, 'test.rollback', { n: 1 }, { organizationId: null });
         throw new Error('boom');
       }),
     );
     const w = makeWorker('test.rollback', async () => {});
     assert.equal(await w.drain(), 0);
-    await t.db.tx((tx) => enqueue(tx, t.clock, 'test.rollback', { n: 2 }));
+    await t.db.tx((tx) => enqueue(tx, t.clock, 'test.rollback', { n: 2 }, { organizationId: null }));
     assert.equal(await w.drain(), 1);
     assert.deepEqual(
       runs.map((r) => r.payload.n),
@@ -53,7 +52,7 @@ describe('jobs', () => {
   });
 
   it('never runs one job on two workers at once', async () => {
-    for (let i = 0; i < 20; i++) await enqueue(t.db, t.clock, 'test.once', { i });
+    for (let i = 0; i < 20; i++) await enqueue(t.db, t.clock, 'test.once', { i }, { organizationId: null });
     const a = makeWorker('test.once', async () => new Promise((r) => setTimeout(r, 2)));
     const b = makeWorker('test.once', async () => new Promise((r) => setTimeout(r, 2)));
     await Promise.all([a.drain(), b.drain(), a.drain(), b.drain()]);
@@ -65,7 +64,7 @@ describe('jobs', () => {
   });
 
   it('runs a crashed worker’s job again once its lease has run out', async () => {
-    await enqueue(t.db, t.clock, 'test.crash', { x: 1 });
+    await enqueue(t.db, t.clock, 'test.crash', { x: 1 }, { organizationId: null });
     const claimed = await jobsRepo.claim(t.db, 'dead-worker', ['test.crash'], t.clock.now(), [30_000], 1);
     assert.equal(claimed.length, 1);
     const w = makeWorker('test.crash', async () => {});
@@ -79,8 +78,8 @@ describe('jobs', () => {
 
   it('leases each kind of job for its own time when one claim takes several kinds', async () => {
     await t.db.query("DELETE FROM jobs WHERE kind IN ('test.quick', 'test.slow')");
-    await enqueue(t.db, t.clock, 'test.quick', {});
-    await enqueue(t.db, t.clock, 'test.slow', {});
+    await enqueue(t.db, t.clock, 'test.quick', {}, { organizationId: null });
+    await enqueue(t.db, t.clock, 'test.slow', {}, { organizationId: null });
     const now = t.clock.now();
     const claimed = await jobsRepo.claim(t.db, 'w1', ['test.quick', 'test.slow'], now, [10_000, 300_000], 10);
     const until = Object.fromEntries(claimed.map((j) => [j.kind, j.locked_until!.getTime() - now.getTime()]));
@@ -94,7 +93,7 @@ describe('jobs', () => {
     const hang = new Promise<void>((r) => (release = r));
     const w = makeWorker('test.long', () => hang, { leaseMs: 3000 });
     const other = makeWorker('test.long', async () => {}, { leaseMs: 3000 });
-    await enqueue(t.db, t.clock, 'test.long', {});
+    await enqueue(t.db, t.clock, 'test.long', {}, { organizationId: null });
     const running = w.drain(1);
     const lockedUntil = async () =>
       (await t.db.query<{ u: Date | null }>("SELECT locked_until AS u FROM jobs WHERE kind = 'test.long'"))[0].u;
@@ -119,7 +118,7 @@ describe('jobs', () => {
   });
 
   it('retries with back-off and goes dead after the last attempt', async () => {
-    await enqueue(t.db, t.clock, 'test.fail', {}, { maxAttempts: 3 });
+    await enqueue(t.db, t.clock, 'test.fail', {}, { maxAttempts: 3, organizationId: null });
     const w = makeWorker(
       'test.fail',
       async () => {
@@ -149,7 +148,7 @@ describe('jobs', () => {
   });
 
   it('sends a permanent failure straight to dead', async () => {
-    await enqueue(t.db, t.clock, 'test.permanent', {});
+    await enqueue(t.db, t.clock, 'test.permanent', {}, { organizationId: null });
     const w = makeWorker('test.permanent', async () => {
       throw new PermanentJobError('bad input');
     });
@@ -160,8 +159,8 @@ describe('jobs', () => {
   });
 
   it('keeps one job per dedupe key', async () => {
-    await enqueue(t.db, t.clock, 'test.dedupe', { a: 1 }, { dedupeKey: 'same' });
-    await enqueue(t.db, t.clock, 'test.dedupe', { a: 2 }, { dedupeKey: 'same' });
+    await enqueue(t.db, t.clock, 'test.dedupe', { a: 1 }, { dedupeKey: 'same', organizationId: null });
+    await enqueue(t.db, t.clock, 'test.dedupe', { a: 2 }, { dedupeKey: 'same', organizationId: null });
     const w = makeWorker('test.dedupe', async () => {});
     assert.equal(await w.drain(), 1);
     assert.deepEqual(
@@ -171,7 +170,13 @@ describe('jobs', () => {
   });
 
   it('does not run jobs scheduled in the future', async () => {
-    await enqueue(t.db, t.clock, 'test.later', {}, { runAt: new Date(t.clock.now().getTime() + 60_000) });
+    await enqueue(
+      t.db,
+      t.clock,
+      'test.later',
+      {},
+      { runAt: new Date(t.clock.now().getTime() + 60_000), organizationId: null },
+    );
     const w = makeWorker('test.later', async () => {});
     assert.equal(await w.drain(), 0);
     t.clock.advance(60_000);
@@ -181,7 +186,7 @@ describe('jobs', () => {
   it('polls in the background and stops cleanly', async () => {
     const w = makeWorker('test.poll', async () => {});
     w.start();
-    await enqueue(t.db, t.clock, 'test.poll', {});
+    await enqueue(t.db, t.clock, 'test.poll', {}, { organizationId: null });
     w.nudge();
     for (let i = 0; i < 50 && runs.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     await w.stop();
@@ -199,8 +204,9 @@ describe('jobs', () => {
         done.push(p.name);
       },
     });
-    await enqueue(t.db, t.clock, 'test.slowfast', { slow: true, name: 'slow' });
-    for (let i = 0; i < 5; i++) await enqueue(t.db, t.clock, 'test.slowfast', { name: `fast${i}` });
+    await enqueue(t.db, t.clock, 'test.slowfast', { slow: true, name: 'slow' }, { organizationId: null });
+    for (let i = 0; i < 5; i++)
+      await enqueue(t.db, t.clock, 'test.slowfast', { name: `fast${i}` }, { organizationId: null });
     w.start();
     for (let i = 0; i < 200 && done.length < 5; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(done.length, 5, 'the five quick jobs ran past the hanging one');
@@ -212,8 +218,8 @@ describe('jobs', () => {
   it('claims fairly across organizations: round by round, at most the cap of running jobs each', async () => {
     const [a, b] = t.seed.organizations.map((o) => o.reference);
     await t.db.query("DELETE FROM jobs WHERE kind = 'test.fair'");
-    for (let i = 0; i < 20; i++) await runInScope(() => enqueue(t.db, t.clock, 'test.fair', { org: 'a', i }), a);
-    for (let i = 0; i < 2; i++) await runInScope(() => enqueue(t.db, t.clock, 'test.fair', { org: 'b', i }), b);
+    for (let i = 0; i < 20; i++) await enqueue(t.db, t.clock, 'test.fair', { org: 'a', i }, { organizationId: a });
+    for (let i = 0; i < 2; i++) await enqueue(t.db, t.clock, 'test.fair', { org: 'b', i }, { organizationId: b });
     const first = await jobsRepo.claim(t.db, 'w1', ['test.fair'], t.clock.now(), [60_000], 4, null, 2);
     assert.deepEqual(
       first.map((j) => j.payload.org).sort(),
@@ -239,8 +245,8 @@ describe('jobs', () => {
         done.push('render');
       },
     });
-    for (let i = 0; i < 10; i++) await runInScope(() => enqueue(t.db, t.clock, 'test.deliver', { i }), a);
-    await runInScope(() => enqueue(t.db, t.clock, 'test.render', {}), b);
+    for (let i = 0; i < 10; i++) await enqueue(t.db, t.clock, 'test.deliver', { i }, { organizationId: a });
+    await enqueue(t.db, t.clock, 'test.render', {}, { organizationId: b });
     w.start();
     try {
       const runningDeliveries = async () =>

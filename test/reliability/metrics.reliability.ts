@@ -66,7 +66,7 @@ describe('GET /metrics (Prometheus text format, operator token)', () => {
   it('reflects the job queue', async () => {
     const { enqueue } = await import('../../src/platform/jobs/queue.ts');
     const before = Number(/^jobs\{status="pending"\} (\d+)$/m.exec((await scrape()).body)![1]);
-    await t.db.tx((tx) => enqueue(tx, t.clock, 'reliability.noop', {}, {}));
+    await t.db.tx((tx) => enqueue(tx, t.clock, 'reliability.noop', {}, { organizationId: null }));
     const after = Number(/^jobs\{status="pending"\} (\d+)$/m.exec((await scrape()).body)![1]);
     assert.equal(after, before + 1);
   });

@@ -96,7 +96,7 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
           organizationIds: p.private_organization_id ? [p.private_organization_id] : 'all',
           stockCrossedZero: true,
         };
-        await enqueue(tx, clock, PRODUCT_CHANGED_JOB, change);
+        await enqueue(tx, clock, PRODUCT_CHANGED_JOB, change, { organizationId: null });
       }
     }
     // Every node drops its cached stock figures (availableQuantity) on commit.

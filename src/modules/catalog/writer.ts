@@ -127,7 +127,8 @@ export const allFiles = (f: ProductFiles) => [...(f.layers ?? []), ...(f.media ?
 
 /** The rules of writing one product and its item's stock, shared by the import and product changes. */
 export function productWriter(clock: Clock) {
-  const emit = (tx: Executor, change: ProductChange) => enqueue(tx, clock, PRODUCT_CHANGED_JOB, change);
+  const emit = (tx: Executor, change: ProductChange) =>
+    enqueue(tx, clock, PRODUCT_CHANGED_JOB, change, { organizationId: null });
   const audience = (privateOrg: string | null): string[] | 'all' => (privateOrg ? [privateOrg] : 'all');
 
   async function setStock(tx: Executor, item: ItemRow, logical: number, physical: number): Promise<boolean> {

@@ -153,7 +153,7 @@ export function claimDecisions(deps: DecideDeps) {
             });
           }
         }
-        await deps.evidence.schedulePurge(tx, claim.id, now);
+        await deps.evidence.schedulePurge(tx, claim, now);
         await deps.changed(tx, claim, 'claim.updated');
       });
     },

@@ -61,7 +61,12 @@ export function evidenceService(deps: EvidenceDeps) {
           clock,
           EXPIRE_JOB,
           { evidenceId: id },
-          { runAt: addDays(now, UNUSED_EVIDENCE_DAYS), dedupeKey: `${EXPIRE_JOB}:${id}`, maxAttempts: 5 },
+          {
+            runAt: addDays(now, UNUSED_EVIDENCE_DAYS),
+            dedupeKey: `${EXPIRE_JOB}:${id}`,
+            maxAttempts: 5,
+            organizationId: orgId,
+          },
         );
       });
       return toEvidence({ ...row, seq: 0, claim_id: null, claim_position: null, attached_at: null });
@@ -118,13 +123,18 @@ export function evidenceService(deps: EvidenceDeps) {
       repo.attachEvidence(tx, evidenceId, claimId, position, clock.now()),
 
     /** After a decision or retraction, in its transaction: the files go about four months later. */
-    schedulePurge: (tx: Executor, claimId: string, closedAt: Date) =>
+    schedulePurge: (tx: Executor, claim: { id: string; organization_id: string }, closedAt: Date) =>
       enqueue(
         tx,
         clock,
         PURGE_JOB,
-        { claimId },
-        { runAt: addDays(closedAt, EVIDENCE_RETENTION_DAYS), dedupeKey: `${PURGE_JOB}:${claimId}`, maxAttempts: 10 },
+        { claimId: claim.id },
+        {
+          runAt: addDays(closedAt, EVIDENCE_RETENTION_DAYS),
+          dedupeKey: `${PURGE_JOB}:${claim.id}`,
+          maxAttempts: 10,
+          organizationId: claim.organization_id,
+        },
       ),
 
     /** Job: evidence still unused after a day is deleted, row and file. */

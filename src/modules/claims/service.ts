@@ -335,7 +335,7 @@ export function claimsService(deps: ClaimsDeps) {
           );
         const now = clock.now();
         await repo.retract(tx, c.id, now);
-        await evidence.schedulePurge(tx, c.id, now);
+        await evidence.schedulePurge(tx, locked, now);
         await changed(tx, locked, 'claim.updated');
       });
     },

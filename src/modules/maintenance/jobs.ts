@@ -35,6 +35,6 @@ export async function scheduleMaintenance(s: Pick<MaintenanceDeps, 'db' | 'clock
     s.clock,
     'maintenance.hourly',
     {},
-    { runAt: at, dedupeKey: `maintenance.hourly:${slot}`, maxAttempts: 3 },
+    { runAt: at, dedupeKey: `maintenance.hourly:${slot}`, maxAttempts: 3, organizationId: null },
   );
 }

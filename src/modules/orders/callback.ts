@@ -17,11 +17,17 @@ export const CALLBACK_JOB = 'order.callback';
 export async function enqueueOrderCallback(
   tx: Executor,
   clock: Clock,
-  order: Pick<OrderRow, 'id'>,
+  order: Pick<OrderRow, 'id' | 'organization_id'>,
   store: { callback_url: string | null },
 ): Promise<void> {
   if (!store.callback_url) return;
-  await enqueue(tx, clock, CALLBACK_JOB, { orderId: order.id }, { maxAttempts: null });
+  await enqueue(
+    tx,
+    clock,
+    CALLBACK_JOB,
+    { orderId: order.id },
+    { maxAttempts: null, organizationId: order.organization_id },
+  );
 }
 
 /**

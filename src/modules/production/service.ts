@@ -78,18 +78,16 @@ export function productionService(deps: ProductionDeps) {
       lines.map((l) => ({ index: l.line_index, copies: l.quantity - l.canceled_quantity })),
       clock.now(),
     );
-    await enqueue(tx, clock, PRINT_FILES_JOB, { organizationId: o.organization_id, orderId: o.id }, { maxAttempts: 5 });
+    await queueJob(tx, PRINT_FILES_JOB, o.organization_id, { orderId: o.id });
     return lines.length;
   }
   async function queueDocuments(tx: Executor, s: ShipmentRecord): Promise<void> {
     await repo.queueDocuments(tx, s.organization_id, s.id, clock.now());
-    await enqueue(
-      tx,
-      clock,
-      DOCUMENTS_JOB,
-      { organizationId: s.organization_id, shipmentId: s.id },
-      { maxAttempts: 5 },
-    );
+    await queueJob(tx, DOCUMENTS_JOB, s.organization_id, { shipmentId: s.id });
+  }
+  /** A document job, owned by the organization whose order or shipment the payload names. */
+  function queueJob(tx: Executor, kind: string, organizationId: string, payload: Record<string, string>) {
+    return enqueue(tx, clock, kind, { organizationId, ...payload }, { maxAttempts: 5, organizationId });
   }
   async function pdf(row: { status: string; blob_key: string | null; error: string | null } | null, what: string) {
     const found = mustFind(row, what);

@@ -181,7 +181,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
           createdAt: now,
         });
         // `created` is true for exactly one caller (insert or failed→pending), so no dedupe key is needed.
-        if (r.created) await enqueue(tx, clock, RENDER_JOB, { renderId: r.id });
+        if (r.created) await enqueue(tx, clock, RENDER_JOB, { renderId: r.id }, { organizationId: orgId });
         return r.id;
       });
       return { reference: id };

@@ -129,7 +129,8 @@ export function deliveryAttempts(deps: {
         });
         if (!recorded) return;
         if (ok) return repo.endpointSucceeded(tx, endpoint.id);
-        if (nextAt) await enqueueAttempt(tx, clock, deliveryId, attempt + 1, nextAt);
+        if (nextAt)
+          await enqueueAttempt(tx, clock, { id: deliveryId, organizationId: d.organization_id }, attempt + 1, nextAt);
         const since = await repo.endpointFailed(tx, endpoint.id, at);
         if (gone) await disable(tx, endpoint, `Disabled on ${now.toISOString()}: the endpoint answered 410 Gone`, now);
         else if (since && now.getTime() - since.getTime() >= config.webhookDisableAfterHours * HOUR) {

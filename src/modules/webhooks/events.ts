@@ -49,7 +49,7 @@ export interface EventInput {
 export async function enqueueAttempt(
   tx: Executor,
   clock: Clock,
-  deliveryId: string,
+  delivery: { id: string; organizationId: string },
   attempt: number,
   runAt: Date,
 ): Promise<void> {
@@ -57,8 +57,13 @@ export async function enqueueAttempt(
     tx,
     clock,
     DELIVER_JOB,
-    { deliveryId, attempt },
-    { runAt, maxAttempts: 5, dedupeKey: `${DELIVER_JOB}:${deliveryId}:${attempt}` },
+    { deliveryId: delivery.id, attempt },
+    {
+      runAt,
+      maxAttempts: 5,
+      dedupeKey: `${DELIVER_JOB}:${delivery.id}:${attempt}`,
+      organizationId: delivery.organizationId,
+    },
   );
 }
 
@@ -80,7 +85,7 @@ export async function createDelivery(
     nextAttemptAt: runAt,
     now,
   });
-  await enqueueAttempt(tx, clock, id, 1, runAt);
+  await enqueueAttempt(tx, clock, { id, organizationId: d.organizationId }, 1, runAt);
   return id;
 }
 

@@ -1,8 +1,13 @@
 import { type Clock, realNow } from '../clock.ts';
-import { currentOrganization } from '../context.ts';
 import { type Executor, prepared } from '../db/index.ts';
 
 export interface JobOptions {
+  /**
+   * Whose work the job is (claims are fair between organizations), or null for the platform's own
+   * (maintenance, catalog changes). Given by the caller rather than read from the request's
+   * scope: keeping a scope across awaits costs every promise of every request (async hooks).
+   */
+  organizationId: string | null;
   /** When to run first (default: now). */
   runAt?: Date;
   /** Attempts before the job goes `dead`; null retries forever (the legacy callback does). */
@@ -38,7 +43,7 @@ export async function enqueue(
   clock: Clock,
   kind: string,
   payload: unknown,
-  opts: JobOptions = {},
+  opts: JobOptions,
 ): Promise<void> {
   // Due times are wall-clock: a delay asked for in an organization's test-clock time becomes
   // the same delay from now, and advancing that clock moves the organization's jobs forward.
@@ -56,7 +61,7 @@ export async function enqueue(
       runAt,
       opts.dedupeKey ?? null,
       now,
-      currentOrganization(),
+      opts.organizationId,
     ],
   );
 }

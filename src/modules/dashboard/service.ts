@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { pgErrorCode, PG_UNIQUE_VIOLATION } from '../../platform/db/index.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
@@ -25,7 +25,7 @@ const MAX_PASSWORD = 200;
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
 const EMAIL = /^[^\s@<>"']{1,64}@[^\s@<>"']+\.[^\s@<>"']+$/;
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const sha256 = (s: string) => hash('sha256', s);
 const token = () => randomBytes(32).toString('base64url');
 
 function scryptAsync(password: string, salt: Buffer, n: number): Promise<Buffer> {

@@ -6,8 +6,12 @@ import { jobsRepo } from './jobs/queue.ts';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-interface Histogram {
-  counts: number[];
+/** One method and route template: its answers by status and its durations. */
+interface RouteFigures {
+  method: string;
+  route: string;
+  statuses: Map<number, number>;
+  buckets: number[];
   sum: number;
   count: number;
 }
@@ -20,49 +24,52 @@ const label = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').repla
  * API node is scraped on its own and Prometheus sums them; job counts come from the shared table.
  */
 export class Metrics {
-  private requests = new Map<string, number>();
-  private durations = new Map<string, Histogram>();
+  /** By method, then route template: counting a request looks up two short strings, builds none. */
+  private routes = new Map<string, Map<string, RouteFigures>>();
   private refusals = new Map<string, number>();
   private readonly started = Date.now();
 
   observe(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method}\u0000${route}\u0000${status}`;
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
-    const hkey = `${method}\u0000${route}`;
-    let h = this.durations.get(hkey);
-    if (!h) {
-      h = { counts: BUCKETS.map(() => 0), sum: 0, count: 0 };
-      this.durations.set(hkey, h);
+    let byRoute = this.routes.get(method);
+    if (!byRoute) {
+      byRoute = new Map();
+      this.routes.set(method, byRoute);
     }
-    for (const [i, b] of BUCKETS.entries()) if (seconds <= b) h.counts[i]++;
-    h.sum += seconds;
-    h.count++;
+    let r = byRoute.get(route);
+    if (!r) {
+      r = { method, route, statuses: new Map(), buckets: BUCKETS.map(() => 0), sum: 0, count: 0 };
+      byRoute.set(route, r);
+    }
+    r.statuses.set(status, (r.statuses.get(status) ?? 0) + 1);
+    for (let i = 0; i < BUCKETS.length; i++) if (seconds <= BUCKETS[i]) r.buckets[i]++;
+    r.sum += seconds;
+    r.count++;
     if (status === 429) this.refusals.set(route, (this.refusals.get(route) ?? 0) + 1);
   }
 
   render(extra: { jobs: Record<string, number> | null; databaseUp: boolean }): string {
     const out: string[] = [];
+    const all = [...this.routes.values()].flatMap((byRoute) => [...byRoute.values()]);
     out.push(
       '# HELP http_requests_total HTTP requests answered, by method, route template and status.',
       '# TYPE http_requests_total counter',
     );
-    for (const [key, n] of this.requests) {
-      const [method, route, status] = key.split('\u0000');
-      out.push(`http_requests_total{method="${method}",route="${label(route)}",status="${status}"} ${n}`);
+    for (const r of all) {
+      for (const [status, n] of r.statuses)
+        out.push(`http_requests_total{method="${r.method}",route="${label(r.route)}",status="${status}"} ${n}`);
     }
     out.push(
       '# HELP http_request_duration_seconds Time from request to response, by method and route template.',
       '# TYPE http_request_duration_seconds histogram',
     );
-    for (const [key, h] of this.durations) {
-      const [method, route] = key.split('\u0000');
-      const l = `method="${method}",route="${label(route)}"`;
+    for (const r of all) {
+      const l = `method="${r.method}",route="${label(r.route)}"`;
       for (const [i, b] of BUCKETS.entries())
-        out.push(`http_request_duration_seconds_bucket{${l},le="${b}"} ${h.counts[i]}`);
+        out.push(`http_request_duration_seconds_bucket{${l},le="${b}"} ${r.buckets[i]}`);
       out.push(
-        `http_request_duration_seconds_bucket{${l},le="+Inf"} ${h.count}`,
-        `http_request_duration_seconds_sum{${l}} ${h.sum.toFixed(6)}`,
-        `http_request_duration_seconds_count{${l}} ${h.count}`,
+        `http_request_duration_seconds_bucket{${l},le="+Inf"} ${r.count}`,
+        `http_request_duration_seconds_sum{${l}} ${r.sum.toFixed(6)}`,
+        `http_request_duration_seconds_count{${l}} ${r.count}`,
       );
     }
     out.push(

@@ -4,11 +4,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { PRODUCT_CHANGED_JOB } from '../../src/modules/catalog/events.ts';
+import { EXPIRE_JOB } from '../../src/modules/claims/evidence.ts';
+import { PRINT_FILES_JOB } from '../../src/modules/production/service.ts';
 import { CALLBACK_JOB } from '../../src/modules/orders/callback.ts';
 import { RENDER_JOB } from '../../src/modules/rendering/renders.ts';
 import { DELIVER_JOB } from '../../src/modules/webhooks/events.ts';
 import { ScopedClock } from '../../src/platform/clock.ts';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
+import { uploadEvidence } from '../claims/helpers.ts';
 import { createOrder, orderBody, store, uploadImage } from '../orders/helpers.ts';
 import { createRender, seeded, uploadSolid } from '../rendering/helpers.ts';
 import { clearEndpoints, createEndpoint, recordEvent } from '../webhooks/helpers.ts';
@@ -35,8 +38,8 @@ describe('the organization of queued jobs', () => {
 
   const jobs = async (kind: string) =>
     (
-      await t.db.query<{ organization_id: string | null; status: string }>(
-        'SELECT organization_id, status FROM jobs WHERE kind = $1 ORDER BY id',
+      await t.db.query<{ organization_id: string | null }>(
+        'SELECT organization_id FROM jobs WHERE kind = $1 ORDER BY id',
         [kind],
       )
     ).map((j) => j.organization_id);
@@ -69,9 +72,15 @@ describe('the organization of queued jobs', () => {
       const owners = await jobs(CALLBACK_JOB);
       assert.ok(owners.length > 0);
       assert.ok(owners.every((o) => o === org) && !owners.includes(other), JSON.stringify(owners));
+      assert.deepEqual([...new Set(await jobs(PRINT_FILES_JOB))], [org], 'the print files of the order');
     } finally {
       await t.s.organization.updateStore(org, store(t, 'DEMO1'), { callbackUrl: null });
     }
+  });
+
+  it('evidence that expires unused belongs to the organization that uploaded it', async () => {
+    await uploadEvidence(t);
+    assert.deepEqual([...new Set(await jobs(EXPIRE_JOB))], [org]);
   });
 
   it('catalog changes are the platform’s own', async () => {

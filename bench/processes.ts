@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -84,10 +84,27 @@ export function rssMb(pid: number): number {
  * in clock ticks of 10 ms). Time on the CPU only: a thread waiting for a core does not count.
  */
 export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+function statCpuMs(path: string): number {
+  const stat = readFileSync(path, 'utf8');
   // Fields after the command name, which is in parentheses and may hold spaces.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU ms of each of a process's threads by thread id (a thread that ended is missing). */
+export function threadCpuMs(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(Number(tid), statCpuMs(`/proc/${pid}/task/${tid}/stat`));
+    } catch {
+      // Ended between the listing and the read.
+    }
+  }
+  return out;
 }
 
 /** Samples a process's RSS while `work` runs and returns the peak. */

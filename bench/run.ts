@@ -617,7 +617,7 @@ async function main() {
         slices,
         warm: !SMOKE,
       });
-      const note = `${cost.slices} slices of ${cost.sliceSeconds} s per side, taking turns with the other side's server (on, off, off, on, ...), in two rounds with the servers started in opposite orders; latencies the worst slice`;
+      const note = `${cost.slices} slices of ${cost.sliceSeconds} s per side, taking turns with the other side's server (on, off, off, on, ...), in two rounds with the servers started, and the slices begun, in opposite orders; latencies the worst slice`;
       ['GET /v2/orders/{ref}', 'POST /v2/orders']
         .filter((name) => !only || name.startsWith(only))
         .forEach((name, i) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
-import { ADDRESS, createOrder, products, store } from '../orders/helpers.ts';
+import { ADDRESS, createOrder, products, store, uploadImage } from '../orders/helpers.ts';
 
 const protectorOrder = (t: TestApp, quantity: number) => ({
   order: {
@@ -124,6 +124,48 @@ describe('stock moves with orders', () => {
     assert.equal((a.statusCode === 400 ? a : b).data.code, 'product_not_orderable');
     assert.equal((await quantities()).logical_quantity, 0);
     assert.equal(await available(), 0);
+  });
+
+  it('orders written together move each of their items, and every ledger row adds up', async () => {
+    const clearItem = (
+      await t.db.query<{ item_id: string }>('SELECT item_id FROM products WHERE id = $1', [products(t).clear])
+    )[0].item_id;
+    assert.notEqual(clearItem, item);
+    const image = await uploadImage(t);
+    await setStock(50);
+    const put = await operator(t, 'PUT', `/catalog/items/${clearItem}/stock`, {
+      logicalQuantity: 30,
+      physicalQuantity: 30,
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    const body = {
+      order: {
+        ...protectorOrder(t, 2).order,
+        orderlines: [
+          { productReference: products(t).protector, quantity: 2 },
+          { productReference: products(t).clear, imageReference: image, quantity: 1 },
+        ],
+      },
+    };
+    // At once, so that the group commit writes several orders (and both items) in one batch.
+    const res = await Promise.all(Array.from({ length: 6 }, () => call(t, 'POST', '/v2/orders', { body })));
+    for (const r of res) assert.equal(r.statusCode, 200, r.body);
+    const logical = async (id: string) =>
+      (await t.db.query<{ n: number }>('SELECT logical_quantity AS n FROM items WHERE id = $1', [id]))[0].n;
+    assert.equal(await logical(item), 38);
+    assert.equal(await logical(clearItem), 24);
+    for (const [id, start, per] of [
+      [item, 50, 2],
+      [clearItem, 30, 1],
+    ] as const) {
+      const ledger = await operator(t, 'GET', `/catalog/items/${id}/movements?limit=6`);
+      assert.equal(ledger.statusCode, 200, ledger.body);
+      const rows = ledger.data.movements.reverse();
+      assert.deepEqual(
+        rows.map((m: any) => [m.kind, m.logicalDelta, m.logicalAfter]),
+        rows.map((_: unknown, i: number) => ['reserve', -per, start - per * (i + 1)]),
+      );
+    }
   });
 
   it('tells webhook listeners when the available quantity crosses zero', async () => {

@@ -1,4 +1,4 @@
-import type { Executor } from '../../platform/db/index.ts';
+import { type Executor, together } from '../../platform/db/index.ts';
 import { ApiError, badRequest, mustFind } from '../../platform/errors.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
 import { type Keyset, type PageRequest, listPage } from '../../platform/http/pagination.ts';
@@ -46,10 +46,15 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
       line?: number;
     }>,
     opts: { mayOversell?: boolean } = {},
+    /** The items, already locked by the caller (orders lock them with their products). */
+    locked?: ItemRow[],
   ): Promise<ItemRow[]> {
     const wanted = moves.filter((m) => m.logical !== 0 || m.physical !== 0);
     if (wanted.length === 0) return [];
-    const items = new Map((await repo.lockItems(tx, [...new Set(wanted.map((m) => m.itemId))])).map((i) => [i.id, i]));
+    const ids = new Set(wanted.map((m) => m.itemId));
+    const items = new Map(
+      (locked ? locked.filter((i) => ids.has(i.id)) : await repo.lockItems(tx, [...ids])).map((i) => [i.id, i]),
+    );
     const now = clock.now();
     const before = new Map([...items].map(([id, i]) => [id, i.logical_quantity]));
     const rows: Array<Omit<MovementRow, 'id'>> = [];
@@ -82,12 +87,13 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
         );
       }
     }
-    for (const [id, i] of items) {
-      const delta = i.logical_quantity - before.get(id)!;
-      const physical = rows.filter((r) => r.item_id === id).reduce((s, r) => s + r.physical_delta, 0);
-      await repo.move(tx, id, delta, physical, now);
-    }
-    await repo.insertMovements(tx, rows);
+    const itemMoves = [...items].map(([id, i]) => ({
+      id,
+      logical: i.logical_quantity - before.get(id)!,
+      physical: rows.filter((r) => r.item_id === id).reduce((s, r) => s + r.physical_delta, 0),
+    }));
+    // Every node drops its cached stock figures (availableQuantity) on commit.
+    await together(repo.applyMoves(tx, itemMoves, rows, now), deps.changes.announce(tx, STOCK_TOPIC));
     for (const [id, i] of items) {
       if (before.get(id)! > 0 === i.logical_quantity > 0) continue;
       for (const p of await w.productsOfItem(tx, id)) {
@@ -99,14 +105,14 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
         await enqueue(tx, clock, PRODUCT_CHANGED_JOB, change, { organizationId: null });
       }
     }
-    // Every node drops its cached stock figures (availableQuantity) on commit.
-    await deps.changes.announce(tx, STOCK_TOPIC);
     deps.changes.changed(STOCK_TOPIC);
     return [...items.values()];
   }
 
-  async function byItem(tx: Executor, orders: StockLines[], sign: number, kind: MovementKind) {
-    const itemOf = await repo.itemsOfProducts(tx, [...new Set(orders.flatMap((o) => o.lines.map((l) => l.productId)))]);
+  /** Each order line moves its product's item; the items are locked with the products, in one statement. */
+  async function byItem(tx: Executor, kind: MovementKind, orders: StockLines[], sign: number, opts = {}) {
+    const productIds = [...new Set(orders.flatMap((o) => o.lines.map((l) => l.productId)))];
+    const { itemOf, items } = await repo.lockItemsOfProducts(tx, productIds);
     const moves = orders.flatMap((o) =>
       o.lines.map((l, line) => ({
         productId: l.productId,
@@ -119,7 +125,13 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
         reason: null,
       })),
     );
-    return moves.filter((m) => m.itemId !== undefined);
+    await apply(
+      tx,
+      kind,
+      moves.filter((m) => m.itemId !== undefined),
+      opts,
+      items,
+    );
   }
 
   const operatorItem = async (tx: Executor, key: string) =>
@@ -137,15 +149,15 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
      * item would go below zero; `mayOversell` (replacement orders: support promised them) lets it.
      */
     async reserveStock(tx: Executor, orders: StockLines[], opts: { mayOversell?: boolean } = {}): Promise<void> {
-      await apply(tx, 'reserve', await byItem(tx, orders, -1, 'reserve'), opts);
+      await byItem(tx, 'reserve', orders, -1, opts);
     },
     /** Canceled quantities go back to the available stock. */
     async releaseStock(tx: Executor, order: StockLines): Promise<void> {
-      await apply(tx, 'release', await byItem(tx, [order], 1, 'release'));
+      await byItem(tx, 'release', [order], 1);
     },
     /** The parcel left: the reserved blanks leave the shelf (physical quantity). */
     async shipStock(tx: Executor, orders: StockLines[]): Promise<void> {
-      await apply(tx, 'ship', await byItem(tx, orders, -1, 'ship'));
+      await byItem(tx, 'ship', orders, -1);
     },
     /** Operator: goods arrived; both quantities go up. */
     async receiveStock(key: string, quantity: number, reason: string) {

@@ -19,6 +19,26 @@ export interface Db extends Executor {
   close(): Promise<void>;
 }
 
+/**
+ * Statements of one transaction that do not need each other's results, sent without waiting for
+ * one another: the executor runs them in the order they were sent, and on PGlite each wait is a
+ * round trip between threads. Waits for every one, so that nothing runs after the transaction has
+ * ended, and throws the first failure in time: once a statement fails, the ones after it fail only
+ * because the transaction is aborted.
+ */
+export async function together<T extends unknown[]>(...work: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  let failed: { err: unknown } | null = null;
+  const results = await Promise.all(
+    work.map((p) =>
+      p.catch((err: unknown) => {
+        failed ??= { err };
+      }),
+    ),
+  );
+  if (failed) throw (failed as { err: unknown }).err;
+  return results as T;
+}
+
 /** Postgres error codes the service reacts to. */
 export const PG_UNIQUE_VIOLATION = '23505';
 export const PG_SERIALIZATION_FAILURE = '40001';

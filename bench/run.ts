@@ -9,7 +9,7 @@ import { mockupScenarios } from './mockups.ts';
 import { paced } from './paced.ts';
 import { requestLogCost } from './request-log.ts';
 import { noisePng, patternPng, prepare } from './setup.ts';
-import { peakRss, rssMb, startProcess } from './processes.ts';
+import { cpuMs, peakRss, rssMb, startProcess } from './processes.ts';
 // @ts-expect-error plain JavaScript build script without declarations
 import { ensureBuilt } from '../scripts/build.mjs';
 
@@ -174,10 +174,16 @@ async function main() {
     return { status: res.status, data: await res.json().catch(() => null) };
   };
   const measure = async (name: string, req: Req, opts?: LoadOpts, note?: string, url = base) => {
+    const cpuBefore = cpuMs(pid);
     const { result, peakMb } = await peakRss(pid, () => load(url, req, opts));
     const r = row(name, result, url === base ? peakMb : 0, note);
     rows.push(r);
-    process.stdout.write(`  ${name}: ${r.rps} req/s, p99 ${r.p99} ms\n`);
+    // The server's CPU per answered request, every thread: on a shared machine it moves less than req/s.
+    const cpu =
+      url === base
+        ? `, server CPU ${Math.round(((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total))} µs a request`
+        : '';
+    process.stdout.write(`  ${name}: ${r.rps} req/s, p99 ${r.p99} ms${cpu}\n`);
     return r;
   };
 

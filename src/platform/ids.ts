@@ -4,11 +4,28 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const BODY = /^[0-9a-hjkmnp-tv-z]{26}$/;
 
+/** Random bytes drawn 4 KB at a time: one system call per ~150 references or ~400 request ids. */
+const entropy = Buffer.allocUnsafeSlow(4096);
+let entropyAt = entropy.length;
+/** Where `n` fresh random bytes start in `entropy`; no byte is handed out twice. */
+function draw(n: number): number {
+  if (entropyAt + n > entropy.length) {
+    randomFillSync(entropy);
+    entropyAt = 0;
+  }
+  entropyAt += n;
+  return entropyAt - n;
+}
+
 /** 26 characters of 5 bits each from a cryptographic source (130 bits). */
 export function randomId(length = 26): string {
-  const bytes = randomBytes(length);
+  if (length > 256) return randomIdOf(randomBytes(length), 0, length);
+  return randomIdOf(entropy, draw(length), length);
+}
+
+function randomIdOf(bytes: Buffer, at: number, length: number): string {
   let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i] & 31];
+  for (let i = 0; i < length; i++) out += ALPHABET[bytes[at + i] & 31];
   return out;
 }
 
@@ -29,9 +46,6 @@ export function referencePattern(resource: string): string {
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 const HEX_DIGIT = Buffer.from('0123456789abcdef', 'latin1');
-/** Random bytes drawn 4 KB at a time: one system call per ~400 ids. */
-const entropy = Buffer.allocUnsafeSlow(4096);
-let entropyAt = entropy.length;
 const idText = Buffer.allocUnsafeSlow(36);
 /** Where the random hex digits go: after the version digit (14), in the variant's group and the last. */
 const RANDOM_AT = [15, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35];
@@ -45,10 +59,7 @@ const RANDOM_AT = [15, 16, 17, 19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 3
  * string of pieces that every later read of it (the request log packs its 16 bytes) walked again.
  */
 export function uuidV7(now = Date.now()): string {
-  if (entropyAt + 10 > entropy.length) {
-    randomFillSync(entropy);
-    entropyAt = 0;
-  }
+  const at = draw(10);
   const out = idText;
   let t = Math.max(0, Math.floor(now));
   for (let i = 11; i >= 0; i--) {
@@ -56,12 +67,11 @@ export function uuidV7(now = Date.now()): string {
     t = Math.floor(t / 16);
   }
   for (let k = 0; k < RANDOM_AT.length; k++) {
-    const b = entropy[entropyAt + (k >> 1)];
+    const b = entropy[at + (k >> 1)];
     out[RANDOM_AT[k]] = HEX_DIGIT[(k & 1 ? b : b >> 4) & 15];
   }
   // The variant: 10 and two random bits.
-  out[19] = HEX_DIGIT[8 | (entropy[entropyAt + 1] & 3)];
-  entropyAt += 10;
+  out[19] = HEX_DIGIT[8 | (entropy[at + 1] & 3)];
   out[8] = out[13] = out[18] = out[23] = 45;
   out[14] = 55;
   return out.toString('latin1', 0, 36);

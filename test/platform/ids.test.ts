@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { uuidV7, uuidV7Time } from '../../src/platform/ids.ts';
+import { isReference, newReference, randomId, uuidV7, uuidV7Time } from '../../src/platform/ids.ts';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -28,5 +28,26 @@ describe('request ids (UUID version 7)', () => {
       assert.equal(counts.size, 16, `position ${at} takes every hex digit`);
       for (const n of counts.values()) assert.ok(n > 1000 && n < 1500, `position ${at}: ${n} of 20,000 (~1,250)`);
     }
+  });
+});
+
+describe('references and random ids', () => {
+  it('never repeat, across the entropy pool they share with request ids, and spread over the alphabet', () => {
+    // Interleaved with request ids and of several lengths, so that draws straddle each refill of the pool.
+    const ids = Array.from({ length: 12_000 }, (_, i) => {
+      if (i % 3 === 0) uuidV7();
+      return randomId(i % 2 ? 26 : 40);
+    });
+    assert.equal(new Set(ids).size, ids.length);
+    const refs = Array.from({ length: 3000 }, () => newReference('Order'));
+    assert.ok(refs.every((r) => isReference('Order', r)));
+    assert.equal(new Set(refs).size, refs.length);
+    const counts = new Map<string, number>();
+    for (const id of ids) for (const c of id) counts.set(c, (counts.get(c) ?? 0) + 1);
+    assert.equal(counts.size, 32, 'every character of the alphabet');
+    const each = [...counts.values()];
+    const mean = each.reduce((a, b) => a + b, 0) / each.length;
+    for (const n of each) assert.ok(Math.abs(n - mean) < mean * 0.05, `${n} against ~${Math.round(mean)}`);
+    assert.equal(randomId(300).length, 300);
   });
 });

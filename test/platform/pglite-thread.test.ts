@@ -172,6 +172,26 @@ describe('the embedded database on its worker thread', () => {
     assert.equal(new Set(names).size, 4);
   });
 
+  it('holds statements sent behind a begin until their transaction has begun, and ends one that never ran', async () => {
+    let release = () => {};
+    const holding = db.tx(async (tx) => {
+      await tx.query(`INSERT INTO items VALUES (30, 'held')`);
+      await new Promise<void>((r) => (release = r));
+    });
+    // Sent while `holding` is open: its begin and first statement wait on the worker.
+    const waiting = db.tx((tx) => tx.query<{ c: number }>('SELECT count(*)::int AS c FROM items WHERE id = 30'));
+    const empty = db.tx(async () => 'nothing');
+    const abandoned = db.tx(async () => {
+      throw new Error('before it began');
+    });
+    setTimeout(() => release(), 30);
+    await holding;
+    assert.deepEqual(await waiting, [{ c: 1 }]);
+    assert.equal(await empty, 'nothing');
+    await assert.rejects(abandoned, /before it began/);
+    assert.deepEqual(await db.query('SELECT 1::int AS one'), [{ one: 1 }]);
+  });
+
   // The worker remembers each file's size until it changes (nodefs-sizes.ts). A size remembered
   // wrong shows here: a scan reads a relation up to the size it is told, so rows go missing or a
   // read past the end fails.

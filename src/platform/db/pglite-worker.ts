@@ -33,6 +33,8 @@ const send = (reply: Reply) => {
 
 interface OpenTx {
   t: Transaction | null;
+  /** The transaction once PGlite has begun it: statements sent with the `begin` wait for it here. */
+  ready: Promise<Transaction>;
   /** Resolved by the main thread's `end`: true commits, false rolls back. */
   finish: (commit: boolean) => void;
   endId: number | null;
@@ -134,11 +136,20 @@ async function run(sql: string, params: unknown[], inTx: boolean): Promise<Row[]
 function begin(id: number): void {
   let finish: (commit: boolean) => void = () => {};
   const decided = new Promise<boolean>((resolve) => (finish = resolve));
-  const open: OpenTx = { t: null, finish, endId: null };
+  let started: (t: Transaction) => void = () => {};
+  let failed: (err: unknown) => void = () => {};
+  const ready = new Promise<Transaction>((resolve, reject) => {
+    started = resolve;
+    failed = reject;
+  });
+  // Statements that wait for it see the failure; nobody else has to.
+  ready.catch(() => {});
+  const open: OpenTx = { t: null, ready, finish, endId: null };
   txs.set(id, open);
   // PGlite's own transaction holds its lock: statements outside it wait, exactly as on one thread.
   pg.transaction(async (t) => {
     open.t = t;
+    started(t);
     send({ id, rows: [] });
     if (!(await decided)) await t.rollback();
   }).then(
@@ -147,6 +158,7 @@ function begin(id: number): void {
       if (open.endId !== null) send({ id: open.endId, rows: [] });
     },
     (err) => {
+      failed(err);
       txs.delete(id);
       send({ id: open.endId ?? id, error: serialize(err) });
     },
@@ -162,7 +174,8 @@ async function handle(msg: Request): Promise<Reply> {
           id: msg.id,
           rows: await pg._runExclusiveTransaction(() => pg._runExclusiveQuery(() => run(msg.sql, msg.params, false))),
         };
-      const t = txs.get(msg.tx)?.t;
+      const open = txs.get(msg.tx);
+      const t = open && (open.t ?? (await open.ready));
       if (!t || t.closed) throw new Error('Transaction is closed');
       return { id: msg.id, rows: await pg._runExclusiveQuery(() => run(msg.sql, msg.params, true)) };
     }

@@ -110,7 +110,13 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
   }
 
   /** Each order line moves its product's item; the items are locked with the products, in one statement. */
-  async function byItem(tx: Executor, kind: MovementKind, orders: StockLines[], sign: number, opts = {}) {
+  async function byItem(
+    tx: Executor,
+    kind: MovementKind,
+    orders: StockLines[],
+    sign: number,
+    opts: { mayOversell?: boolean } = {},
+  ) {
     const productIds = [...new Set(orders.flatMap((o) => o.lines.map((l) => l.productId)))];
     const { itemOf, items } = await repo.lockItemsOfProducts(tx, productIds);
     const moves = orders.flatMap((o) =>

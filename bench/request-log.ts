@@ -41,18 +41,24 @@ export interface RequestLogCost {
    * machine whose speed drifts, a pair compares like with like, and one slow slice moves the
    * median less than the mean.
    */
-  results: Array<{ on: SideResult; off: SideResult; pairedRps: number; pairedCpu: number }>;
+  results: Array<{ on: SideResult; off: SideResult; pairedRps: number; pairedCpu: number; roundsCpu: number[] }>;
   slices: number;
+  rounds: number;
   sliceSeconds: number;
 }
 
 /**
- * What the request log costs: the same endpoints on two servers that run side by side, one with the
- * log and one without (REQUEST_LOG=false), taking turns in short slices (on, off, off, on, ...).
- * Run one after the other, the sides differed by up to 30 % between two runs of the same side on a
- * shared 2-core machine: other tenants of the host and the database growing under POST drift over a
- * minute. Alternating slices spread that drift over both sides alike, and two rounds with the
- * servers started in opposite orders cancel what starting first costs.
+ * What the request log costs: the same endpoints on two servers, one with the log and one without
+ * (REQUEST_LOG=false), loaded at the same time in slices, so that they share the machine's cores at
+ * each instant and whatever else the host runs slows both alike. The cost is the server's CPU time
+ * per request (every thread) with the log against without: with both loaded by one process, their
+ * requests per second stay close whatever either costs, so req/s is reported, not judged.
+ *
+ * History: run one after the other, the sides differed by up to 30 % between two runs of the same
+ * side on a shared 2-core machine; taking turns in slices (on, off, off, on, ...; still there with
+ * BENCH_REQUEST_LOG_TURNS=1) left pairs of the same code 20 points apart within an hour. Loaded
+ * together over four rounds, A/A pairs (BENCH_REQUEST_LOG_AA=1) came to 98.8 % and 100.6 % of the
+ * CPU per request (fifteenth session).
  *
  * On PGlite the server without the log gets its own copy of the data directory (PGlite admits one
  * process per directory); on PostgreSQL both use the same database.
@@ -68,6 +74,8 @@ export async function requestLogCost(o: {
   /** Measured seconds per side and endpoint, split into `slices` turns. */
   seconds: number;
   slices: number;
+  /** Pairs of freshly started servers the slices are spread over. */
+  rounds: number;
   warm: boolean;
 }): Promise<RequestLogCost> {
   const offDir = o.onPostgres ? o.dataDir : `${o.dataDir}-without-request-log`;
@@ -77,17 +85,25 @@ export async function requestLogCost(o: {
   // BENCH_REQUEST_LOG_AA=1: both sides without the log, to see what the pair measures on its own.
   const onLog = process.env.BENCH_REQUEST_LOG_AA ? 'false' : 'true';
   const got = o.endpoints.map(() => ({ on: [] as Slice[], off: [] as Slice[] }));
-  const perRound = Math.max(1, Math.ceil(o.slices / 2));
-  const sliceSeconds = Math.max(1, Math.round((o.seconds / (perRound * 2)) * 10) / 10);
+  const together = !process.env.BENCH_REQUEST_LOG_TURNS;
+  const rounds = Math.max(1, o.rounds);
+  const perRound = Math.max(1, Math.ceil(o.slices / rounds));
+  // Together, a slice takes the wall time two turns would: twice as long per side in the same run time.
+  const sliceSeconds = Math.max(1, Math.round((o.seconds / (perRound * rounds)) * 10) / 10) * (together ? 2 : 1);
   try {
-    // Two rounds, the servers started in opposite orders: in A/A pairs (both without the log) the
-    // server started first used ~3 % more CPU per request, whichever side it was (tenth session).
-    for (const onFirst of [true, false]) {
+    // Rounds of fresh servers, started in turn in opposite orders (in A/A pairs, both without the
+    // log, the server started first used ~3 % more CPU per request, whichever side it was: tenth
+    // session), and on PGlite with the data directories swapped every other pair of rounds: a
+    // server's own speed varies from one start to the next by a few per cent, so more starts
+    // resolve a smaller cost than more slices of the same two servers.
+    for (let round = 0; round < rounds; round++) {
+      const onFirst = round % 2 === 0;
+      const swapDirs = !o.onPostgres && (round >> 1) % 2 === 1;
       const started: Proc[] = [];
       try {
         const start = async (side: 'on' | 'off') => {
-          const env: Record<string, string> =
-            side === 'on' ? { REQUEST_LOG: onLog } : { DATA_DIR: offDir, REQUEST_LOG: 'false' };
+          const dir = (side === 'on') !== swapDirs ? o.dataDir : offDir;
+          const env: Record<string, string> = { DATA_DIR: dir, REQUEST_LOG: side === 'on' ? onLog : 'false' };
           const p = await startProcess(o.entry, { ...o.env, ...env }, o.ready);
           started.push(p);
           return p;
@@ -98,20 +114,22 @@ export async function requestLogCost(o: {
         const url = (p: Proc) => `http://127.0.0.1:${p.port}`;
         for (const [e, endpoint] of o.endpoints.entries()) {
           // Unmeasured: JIT, caches and the first statements of each server.
-          if (o.warm) for (const p of started) await endpoint(url(p), 2);
+          if (o.warm) await Promise.all(started.map((p) => endpoint(url(p), 2)));
           for (let i = 0; i < perRound; i++) {
             // on, off, off, on, on, off...: neither side always goes first after the other. The
             // second round starts with the other side: the first slice after the warm-up ran 5-20 %
             // slower in A/A pairs too (thirteenth session), and it was always the log's side.
             const order = (i + (onFirst ? 0 : 1)) % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
-            for (const side of order) {
+            const slice = async (side: 'on' | 'off', seconds: number) => {
               const pid = servers[side].child.pid!;
               const cpuBefore = cpuMs(pid);
               const threadsBefore = threadCpuMs(pid);
-              const { result, peakMb } = await peakRss(pid, () => endpoint(url(servers[side]), sliceSeconds));
+              const { result, peakMb } = await peakRss(pid, () => endpoint(url(servers[side]), seconds));
               const threads = threadsBetween(pid, threadsBefore, threadCpuMs(pid));
               got[e][side].push({ r: result, peakMb, cpuMs: cpuMs(pid) - cpuBefore, threads });
-            }
+            };
+            if (together) await Promise.all(order.map((side) => slice(side, sliceSeconds)));
+            else for (const side of order) await slice(side, sliceSeconds);
           }
         }
       } finally {
@@ -158,14 +176,30 @@ export async function requestLogCost(o: {
   const cpuPer = (x: Slice) => x.cpuMs / Math.max(1, x.r.requests.total);
   const paired = (sides: { on: Slice[]; off: Slice[] }, f: (x: Slice) => number) =>
     median(sides.on.map((on, i) => f(on) / Math.max(f(sides.off[i]), 1e-9)));
+  const perRoundCpu = (sides: { on: Slice[]; off: Slice[] }) =>
+    Array.from({ length: rounds }, (_, r) => {
+      const cpuUs = (xs: Slice[]) => {
+        const some = xs.slice(r * perRound, (r + 1) * perRound);
+        return (
+          some.reduce((n, x) => n + x.cpuMs, 0) /
+          Math.max(
+            1,
+            some.reduce((n, x) => n + x.r.requests.total, 0),
+          )
+        );
+      };
+      return cpuUs(sides.on) / Math.max(cpuUs(sides.off), 1e-9);
+    });
   return {
     results: got.map((sides) => ({
+      roundsCpu: perRoundCpu(sides),
       on: summary(sides.on),
       off: summary(sides.off),
       pairedRps: paired(sides, rps),
       pairedCpu: paired(sides, cpuPer),
     })),
-    slices: perRound * 2,
+    slices: perRound * rounds,
+    rounds,
     sliceSeconds,
   };
 }

@@ -71,7 +71,10 @@ export async function requestLogCost(o: {
   ready: RegExp;
   /** One load per endpoint, each for the given seconds against the given server. */
   endpoints: Load[];
-  /** Measured seconds per side and endpoint, split into `slices` turns. */
+  /**
+   * Run time per endpoint, as seconds of turns per side: split into `slices`; loaded together, each
+   * side is measured for twice this in the same run time.
+   */
   seconds: number;
   slices: number;
   /** Pairs of freshly started servers the slices are spread over. */

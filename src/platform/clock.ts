@@ -4,6 +4,8 @@ export interface Clock {
   now(): Date;
   /** Wall-clock time, whatever organization the current work is for (job scheduling). */
   realNow?(): Date;
+  /** `realNow` in epoch ms, where the clock can say it without making a Date. */
+  realNowMs?(): number;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -12,7 +14,8 @@ export const systemClock: Clock = { now: () => new Date() };
 export const realNow = (clock: Clock): Date => (clock.realNow ? clock.realNow() : clock.now());
 
 /** `realNow` in epoch ms, without making a Date on the system clock (request ids and the log, per request). */
-export const realNowMs = (clock: Clock): number => (clock === systemClock ? Date.now() : realNow(clock).getTime());
+export const realNowMs = (clock: Clock): number =>
+  clock === systemClock ? Date.now() : clock.realNowMs ? clock.realNowMs() : realNow(clock).getTime();
 
 /** A clock tests move by hand, so day- and week-based rules run without sleeping. */
 export class ManualClock implements Clock {
@@ -48,5 +51,9 @@ export class ScopedClock implements Clock {
   }
   realNow(): Date {
     return realNow(this.base);
+  }
+  // Every request asks twice (its id, the request log): `new Date()` costs ~0.5 µs, Date.now() ~0.03.
+  realNowMs(): number {
+    return realNowMs(this.base);
   }
 }

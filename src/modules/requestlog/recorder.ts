@@ -39,6 +39,8 @@ export class RequestLog {
   private pending = new Map<string, PendingBatch>();
   private full: PendingBatch[] = [];
   private pendingRows = 0;
+  /** The batch the last request went to, while it is still being filled. */
+  private lastBatch: PendingBatch | null = null;
   /** Rows handed to a write that has not finished yet: they count against maxBuffered too. */
   private writingRows = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -65,15 +67,19 @@ export class RequestLog {
       this.dropped++;
       return;
     }
-    let batch = this.pending.get(r.organizationId);
+    // Most requests come from the organization the last one did: no lookup then.
+    let batch =
+      r.organizationId === this.lastBatch?.organizationId ? this.lastBatch : this.pending.get(r.organizationId);
     if (!batch) {
       batch = new PendingBatch(r.organizationId);
       this.pending.set(r.organizationId, batch);
     }
     batch.add(r);
+    this.lastBatch = batch;
     if (batch.count >= this.batchRows) {
       this.full.push(batch);
       this.pending.delete(r.organizationId);
+      this.lastBatch = null;
     }
     if (++this.pendingRows >= this.writeRows) void this.flush();
     else if (!this.timer) {
@@ -95,6 +101,7 @@ export class RequestLog {
     const rows = this.pendingRows;
     this.full = [];
     this.pending = new Map();
+    this.lastBatch = null;
     this.pendingRows = 0;
     this.writingRows += rows;
     // Writes run one after the other, so a slow database sees one INSERT at a time; while it is

@@ -1,0 +1,148 @@
+/**
+ * Where the request log's CPU goes, function by function: a diagnostic beside `npm run bench`, not
+ * part of it. Servers with and without the log answer a fixed number of GETs by reference one after
+ * the other, and Linux `perf` samples the server's on-CPU time (cpu-clock: needs no hardware
+ * counters; `--perf-basic-prof` names V8's compiled functions). It prints µs per request by symbol
+ * of the event loop's thread, with the log against without, averaged over the rounds.
+ *
+ * The pair in `npm run bench` judges the total; its rounds differ by a few points. A symbol's share
+ * here is steady from run to run (the log's own functions to ±0.1 µs), while the total moves with
+ * the machine like the pair's. Sixteenth session, docs/performance.md.
+ *
+ *   npm run build && node --import tsx bench/request-log-perf.ts
+ *   PERF_REQUESTS=60000 PERF_ROUNDS=2 BENCH_DATABASE_URL=postgres://… (optional) PERF_TOP=40
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { freePort } from './processes.ts';
+import { prepare } from './setup.ts';
+
+const REQUESTS = Number(process.env.PERF_REQUESTS ?? 60_000);
+const ROUNDS = Number(process.env.PERF_ROUNDS ?? 2);
+const TOP = Number(process.env.PERF_TOP ?? 30);
+const HZ = 1999;
+const ROOT = join(import.meta.dirname, '..');
+const OUT = join(ROOT, 'bench', 'results', 'perf');
+
+try {
+  execFileSync('perf', ['--version'], { stdio: 'ignore' });
+} catch {
+  process.stderr.write('request-log-perf needs Linux perf on PATH (Debian: linux-perf)\n');
+  process.exit(1);
+}
+
+const f = await prepare({ bigOrders: 200, smallOrders: 1000, tenants: 1 });
+// PGlite admits one process per directory: each side gets its own copy; PostgreSQL is shared.
+const dirs = [f.dataDir, join(f.dataDir, 'copy')];
+if (f.databaseUrl) mkdirSync(dirs[1], { recursive: true });
+else cpSync(join(f.dataDir, 'pglite'), join(dirs[1], 'pglite'), { recursive: true });
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+
+function load(base: string, path: string, key: string, amount: number): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url: base,
+        connections: 10,
+        amount,
+        requests: [{ method: 'GET', path, headers: { 'x-service-secret-key': key } }],
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    ),
+  );
+}
+
+const exited = (child: ChildProcess) => new Promise((resolve) => child.once('exit', resolve));
+
+/** One server: warmed, then sampled over REQUESTS GETs. Returns the perf data file. */
+async function side(label: string, logOn: boolean, dataDir: string): Promise<string> {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    ...(f.databaseUrl ? { DATABASE_URL: f.databaseUrl } : {}),
+    DATA_DIR: dataDir,
+    SECRET_KEY: f.secretKey,
+    LOG_LEVEL: 'warn',
+    MALLOC_ARENA_MAX: '2',
+    PORT: String(port),
+    REQUEST_LOG: String(logOn),
+  };
+  const child = spawn(process.execPath, ['--perf-basic-prof', join(ROOT, 'dist/main.js')], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (/Base URL: +http/.test(seen)) resolve();
+    });
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const list = await fetch(`${base}/v2/orders?limit=1`, { headers: { 'x-service-secret-key': f.small.key } });
+  const path = `/v2/orders/${((await list.json()) as { orders: Array<{ reference: string }> }).orders[0].reference}`;
+  await load(base, path, f.small.key, 20_000);
+  const file = join(OUT, `${label}.data`);
+  const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(HZ), '-p', String(child.pid), '-o', file], {
+    stdio: 'ignore',
+  });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await load(base, path, f.small.key, REQUESTS);
+  perf.kill('SIGINT');
+  await exited(perf);
+  child.kill('SIGTERM');
+  await exited(child);
+  return file;
+}
+
+/** µs per request by symbol, on the thread with the most samples (the event loop). */
+function bySymbol(file: string): Map<string, number> {
+  const report = (args: string[]) =>
+    execFileSync('perf', ['report', '-i', file, '-n', '--stdio', ...args], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .split('\n')
+      .filter((line) => line.trim() && !line.startsWith('#'));
+  const loop = report(['--sort', 'pid'])[0].trim().split(/\s+/)[2].split(':')[0];
+  const out = new Map<string, number>();
+  for (const line of report(['--tid', loop, '--sort', 'dso,sym'])) {
+    const [, samples, ...rest] = line.trim().split(/\s+/);
+    const symbol = rest.join(' ').replace(/tid \d+ /, '');
+    out.set(symbol, (out.get(symbol) ?? 0) + (Number(samples) * 1e6) / HZ / REQUESTS);
+  }
+  return out;
+}
+
+const diffs: Array<Map<string, number>> = [];
+const totals: string[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  // Who goes first and which copy each side gets alternate, so neither side always starts warmer.
+  const onFirst = round % 2 === 0;
+  const on = bySymbol(await side(`on${round}`, true, dirs[onFirst ? 0 : 1]));
+  const off = bySymbol(await side(`off${round}`, false, dirs[onFirst ? 1 : 0]));
+  const d = new Map<string, number>();
+  for (const key of new Set([...on.keys(), ...off.keys()])) d.set(key, (on.get(key) ?? 0) - (off.get(key) ?? 0));
+  diffs.push(d);
+  const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  totals.push(
+    `round ${round + 1}: event loop ${sum(on).toFixed(1)} µs per request with the log, ${sum(off).toFixed(1)} without`,
+  );
+}
+rmSync(f.dataDir, { recursive: true, force: true });
+
+process.stdout.write(`${totals.join('\n')}\n\nµs per request, with the log minus without (mean, then each round):\n`);
+const keys = new Set(diffs.flatMap((d) => [...d.keys()]));
+const rows = [...keys].map((key) => {
+  const each = diffs.map((d) => d.get(key) ?? 0);
+  return { key, mean: each.reduce((a, b) => a + b, 0) / each.length, each };
+});
+rows.sort((a, b) => Math.abs(b.mean) - Math.abs(a.mean));
+for (const r of rows.slice(0, TOP))
+  process.stdout.write(
+    `${r.mean.toFixed(2).padStart(7)} ${r.each.map((x) => x.toFixed(2).padStart(6)).join(' ')}  ${r.key.slice(0, 110)}\n`,
+  );

@@ -141,6 +141,9 @@ export function installAuth(
   deps: { config: Pick<Config, 'env' | 'rateLimits'>; keys: KeyCache; rateLimits: RateLimitStore },
 ): void {
   const other = keyPrefix(deps.config.env === 'production' ? 'test' : 'production');
+  // Declared, so every request of the scope has the field from its start: set only on success, it
+  // changed each request's shape midway, and the hooks that read it after saw two shapes.
+  app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const cfg = request.routeOptions.config;
     if (cfg?.access === 'public') return;

@@ -1,19 +1,20 @@
 /**
  * Where the request log's CPU goes, function by function: a diagnostic beside `npm run bench`, not
- * part of it. Servers with and without the log answer a fixed number of GETs by reference one after
- * the other, and Linux `perf` samples the server's on-CPU time (cpu-clock: needs no hardware
- * counters; `--perf-basic-prof` names V8's compiled functions). It prints µs per request by symbol
- * of the event loop's thread, with the log against without, averaged over the rounds.
+ * part of it. One server answers a fixed number of GETs by reference with the log recording, then
+ * as many with it paused (the order alternating by round), and Linux `perf` samples the server's
+ * on-CPU time (cpu-clock: needs no hardware counters; `--perf-basic-prof` names V8's compiled
+ * functions). It prints µs per request by symbol of the event loop's thread, with the log against
+ * without, averaged over the rounds, and the busiest other threads' totals.
  *
- * The pair in `npm run bench` judges the total; its rounds differ by a few points. A symbol's share
- * here is steady from run to run (the log's own functions to ±0.1 µs), while the total moves with
- * the machine like the pair's. Sixteenth session, docs/performance.md.
+ * A symbol's share is steady from run to run (the log's own functions to ±0.1 µs), while the total
+ * moves with the machine. Sixteenth session (two servers then), seventeenth (one, toggled),
+ * docs/performance.md.
  *
  *   npm run build && node --import tsx bench/request-log-perf.ts
  *   PERF_REQUESTS=60000 PERF_ROUNDS=2 BENCH_DATABASE_URL=postgres://… (optional) PERF_TOP=40
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from './processes.ts';
@@ -34,10 +35,6 @@ try {
 }
 
 const f = await prepare({ bigOrders: 200, smallOrders: 1000, tenants: 1 });
-// PGlite admits one process per directory: each side gets its own copy; PostgreSQL is shared.
-const dirs = [f.dataDir, join(f.dataDir, 'copy')];
-if (f.databaseUrl) mkdirSync(dirs[1], { recursive: true });
-else cpSync(join(f.dataDir, 'pglite'), join(dirs[1], 'pglite'), { recursive: true });
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 
@@ -57,8 +54,13 @@ function load(base: string, path: string, key: string, amount: number): Promise<
 
 const exited = (child: ChildProcess) => new Promise((resolve) => child.once('exit', resolve));
 
-/** One server: warmed, then sampled over REQUESTS GETs. Returns the perf data file. */
-async function side(label: string, logOn: boolean, dataDir: string): Promise<string> {
+const TOKEN = 'perf-operator-token';
+
+/**
+ * One server for both sides, the log recording or paused (PUT /operator/request-log) between
+ * samples: the same process, so the same compiled code, heap and caches on both sides.
+ */
+async function startServer(dataDir: string) {
   const port = await freePort();
   const env = {
     ...process.env,
@@ -68,7 +70,8 @@ async function side(label: string, logOn: boolean, dataDir: string): Promise<str
     LOG_LEVEL: 'warn',
     MALLOC_ARENA_MAX: '2',
     PORT: String(port),
-    REQUEST_LOG: String(logOn),
+    OPERATOR_TOKEN: TOKEN,
+    REQUEST_LOG: 'false',
   };
   const child = spawn(process.execPath, ['--perf-basic-prof', join(ROOT, 'dist/main.js')], {
     env,
@@ -84,22 +87,42 @@ async function side(label: string, logOn: boolean, dataDir: string): Promise<str
   const base = `http://127.0.0.1:${port}`;
   const list = await fetch(`${base}/v2/orders?limit=1`, { headers: { 'x-service-secret-key': f.small.key } });
   const path = `/v2/orders/${((await list.json()) as { orders: Array<{ reference: string }> }).orders[0].reference}`;
-  await load(base, path, f.small.key, 20_000);
-  const file = join(OUT, `${label}.data`);
-  const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(HZ), '-p', String(child.pid), '-o', file], {
-    stdio: 'ignore',
-  });
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  await load(base, path, f.small.key, REQUESTS);
-  perf.kill('SIGINT');
-  await exited(perf);
-  child.kill('SIGTERM');
-  await exited(child);
-  return file;
+  const setRecording = async (recording: boolean) => {
+    const res = await fetch(`${base}/operator/request-log`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ recording }),
+    });
+    if (res.status !== 200) throw new Error(`PUT /operator/request-log: ${res.status}`);
+  };
+  // Both paths of the hook warmed.
+  await setRecording(true);
+  await load(base, path, f.small.key, 10_000);
+  await setRecording(false);
+  await load(base, path, f.small.key, 10_000);
+  /** REQUESTS GETs sampled with the log on or off; the log paused (and written) before the sample ends. */
+  const sample = async (label: string, logOn: boolean): Promise<string> => {
+    await setRecording(logOn);
+    const file = join(OUT, `${label}.data`);
+    const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(HZ), '-p', String(child.pid), '-o', file], {
+      stdio: 'ignore',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await load(base, path, f.small.key, REQUESTS);
+    await setRecording(false);
+    perf.kill('SIGINT');
+    await exited(perf);
+    return file;
+  };
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await exited(child);
+  };
+  return { sample, stop };
 }
 
 /** µs per request by symbol, on the thread with the most samples (the event loop). */
-function bySymbol(file: string): Map<string, number> {
+function bySymbol(file: string): [Map<string, number>, string] {
   const report = (args: string[]) =>
     execFileSync('perf', ['report', '-i', file, '-n', '--stdio', ...args], {
       encoding: 'utf8',
@@ -108,31 +131,44 @@ function bySymbol(file: string): Map<string, number> {
     })
       .split('\n')
       .filter((line) => line.trim() && !line.startsWith('#'));
-  const loop = report(['--sort', 'pid'])[0].trim().split(/\s+/)[2].split(':')[0];
+  const threads = report(['--sort', 'pid']).map((line) => {
+    const cols = line.trim().split(/\s+/);
+    return { tid: cols[2].split(':')[0], us: (Number(cols[1]) * 1e6) / HZ / REQUESTS };
+  });
+  const loop = threads[0].tid;
+  const others = threads
+    .slice(1, 4)
+    .map((t) => t.us.toFixed(1))
+    .join(' + ');
   const out = new Map<string, number>();
   for (const line of report(['--tid', loop, '--sort', 'dso,sym'])) {
     const [, samples, ...rest] = line.trim().split(/\s+/);
     const symbol = rest.join(' ').replace(/tid \d+ /, '');
     out.set(symbol, (out.get(symbol) ?? 0) + (Number(samples) * 1e6) / HZ / REQUESTS);
   }
-  return out;
+  return [out, others];
 }
 
 const diffs: Array<Map<string, number>> = [];
 const totals: string[] = [];
+const server = await startServer(f.dataDir);
 for (let round = 0; round < ROUNDS; round++) {
-  // Who goes first and which copy each side gets alternate, so neither side always starts warmer.
+  // Which side goes first alternates, so neither always follows the other.
   const onFirst = round % 2 === 0;
-  const on = bySymbol(await side(`on${round}`, true, dirs[onFirst ? 0 : 1]));
-  const off = bySymbol(await side(`off${round}`, false, dirs[onFirst ? 1 : 0]));
+  const files: Record<string, string> = {};
+  for (const logOn of onFirst ? [true, false] : [false, true])
+    files[String(logOn)] = await server.sample(`${logOn ? 'on' : 'off'}${round}`, logOn);
+  const [on, onThreads] = bySymbol(files.true);
+  const [off, offThreads] = bySymbol(files.false);
   const d = new Map<string, number>();
   for (const key of new Set([...on.keys(), ...off.keys()])) d.set(key, (on.get(key) ?? 0) - (off.get(key) ?? 0));
   diffs.push(d);
   const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   totals.push(
-    `round ${round + 1}: event loop ${sum(on).toFixed(1)} µs per request with the log, ${sum(off).toFixed(1)} without`,
+    `round ${round + 1}: event loop ${sum(on).toFixed(1)} µs per request with the log, ${sum(off).toFixed(1)} without; other threads ${onThreads} with, ${offThreads} without`,
   );
 }
+await server.stop();
 rmSync(f.dataDir, { recursive: true, force: true });
 
 process.stdout.write(`${totals.join('\n')}\n\nµs per request, with the log minus without (mean, then each round):\n`);

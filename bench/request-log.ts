@@ -3,12 +3,12 @@ import { basename } from 'node:path';
 import type autocannon from 'autocannon';
 import { cpuMs, peakRss, type Proc, startProcess, threadCpuMs } from './processes.ts';
 
-type Load = (url: string, seconds: number) => Promise<autocannon.Result>;
+export type Load = (url: string, seconds: number) => Promise<autocannon.Result>;
 /** A slice's CPU ms by thread: the event loop, the busiest other thread (PGlite's), all the rest. */
-type Threads = { loop: number; busiest: number; rest: number };
-type Slice = { r: autocannon.Result; peakMb: number; cpuMs: number; threads: Threads };
+export type Threads = { loop: number; busiest: number; rest: number };
+export type Slice = { r: autocannon.Result; peakMb: number; cpuMs: number; threads: Threads };
 
-function threadsBetween(pid: number, before: Map<number, number>, after: Map<number, number>): Threads {
+export function threadsBetween(pid: number, before: Map<number, number>, after: Map<number, number>): Threads {
   const t: Threads = { loop: 0, busiest: 0, rest: 0 };
   for (const [tid, ms] of after) {
     const d = ms - (before.get(tid) ?? 0);
@@ -63,7 +63,7 @@ export interface RequestLogCost {
  * On PGlite the server without the log gets its own copy of the data directory (PGlite admits one
  * process per directory); on PostgreSQL both use the same database.
  */
-export async function requestLogCost(o: {
+export interface RequestLogBench {
   entry: string;
   env: Record<string, string>;
   dataDir: string;
@@ -80,11 +80,22 @@ export async function requestLogCost(o: {
   /** Pairs of freshly started servers the slices are spread over. */
   rounds: number;
   warm: boolean;
-}): Promise<RequestLogCost> {
-  const offDir = o.onPostgres ? o.dataDir : `${o.dataDir}-without-request-log`;
-  // The database and the blobs; not the other scenarios' upload files or the baseline's copy.
-  const copied = (src: string) => !/^(huge-.*|baseline|tmp)$/.test(basename(src));
-  if (!o.onPostgres) cpSync(o.dataDir, offDir, { recursive: true, filter: copied });
+}
+
+/**
+ * The second server's data directory: on PGlite a copy (one process per directory) of the database
+ * and the blobs, not the other scenarios' upload files or the baseline's copy; on PostgreSQL the
+ * same directory.
+ */
+export function secondDataDir(o: Pick<RequestLogBench, 'dataDir' | 'onPostgres'>, suffix: string): string {
+  if (o.onPostgres) return o.dataDir;
+  const dir = `${o.dataDir}-${suffix}`;
+  cpSync(o.dataDir, dir, { recursive: true, filter: (src) => !/^(huge-.*|baseline|tmp)$/.test(basename(src)) });
+  return dir;
+}
+
+export async function requestLogCost(o: RequestLogBench): Promise<RequestLogCost> {
+  const offDir = secondDataDir(o, 'without-request-log');
   // BENCH_REQUEST_LOG_AA=1: both sides without the log, to see what the pair measures on its own.
   const onLog = process.env.BENCH_REQUEST_LOG_AA ? 'false' : 'true';
   const got = o.endpoints.map(() => ({ on: [] as Slice[], off: [] as Slice[] }));
@@ -142,6 +153,15 @@ export async function requestLogCost(o: {
   } finally {
     if (!o.onPostgres) rmSync(offDir, { recursive: true, force: true });
   }
+  return { results: summarize(got, rounds, perRound), slices: perRound * rounds, rounds, sliceSeconds };
+}
+
+/** Each endpoint's sides over every slice, printed slice by slice and summed up for the table. */
+export function summarize(
+  got: Array<{ on: Slice[]; off: Slice[] }>,
+  rounds: number,
+  perRound: number,
+): RequestLogCost['results'] {
   const summary = (xs: Slice[]): SideResult => ({
     rps: Math.round(xs.reduce((n, x) => n + x.r.requests.average, 0) / xs.length),
     cpuUs: Math.round(
@@ -193,18 +213,13 @@ export async function requestLogCost(o: {
       };
       return cpuUs(sides.on) / Math.max(cpuUs(sides.off), 1e-9);
     });
-  return {
-    results: got.map((sides) => ({
-      roundsCpu: perRoundCpu(sides),
-      on: summary(sides.on),
-      off: summary(sides.off),
-      pairedRps: paired(sides, rps),
-      pairedCpu: paired(sides, cpuPer),
-    })),
-    slices: perRound * rounds,
-    rounds,
-    sliceSeconds,
-  };
+  return got.map((sides) => ({
+    roundsCpu: perRoundCpu(sides),
+    on: summary(sides.on),
+    off: summary(sides.off),
+    pairedRps: paired(sides, rps),
+    pairedCpu: paired(sides, cpuPer),
+  }));
 }
 
 function median(xs: number[]): number {

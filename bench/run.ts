@@ -8,6 +8,7 @@ import { Cursors } from '../src/platform/http/pagination.ts';
 import { mockupScenarios } from './mockups.ts';
 import { paced } from './paced.ts';
 import { requestLogCost } from './request-log.ts';
+import { requestLogCrossoverCost } from './request-log-crossover.ts';
 import { noisePng, patternPng, prepare } from './setup.ts';
 import { cpuMs, peakRss, rssMb, startProcess } from './processes.ts';
 // @ts-expect-error plain JavaScript build script without declarations
@@ -619,22 +620,32 @@ async function main() {
       const postPairRate = SMOKE ? 0 : Number(process.env.BENCH_REQUEST_LOG_POST_RATE ?? 150);
       // BENCH_REQUEST_LOG_ONLY=GET or POST: one endpoint of the pair (iterating on one of them).
       const only = process.env.BENCH_REQUEST_LOG_ONLY?.toUpperCase();
-      const cost = await requestLogCost({
+      const endpoints = [
+        (url: string, seconds: number) => load(url, getReq, { seconds }),
+        (url: string, seconds: number) => load(url, postReq, { connections: 20, seconds, rate: postPairRate }),
+      ].filter((_, i) => !only || only === ['GET', 'POST'][i]);
+      // Two servers recording in turns (bench/request-log-crossover.ts), the default since the
+      // seventeenth session; BENCH_REQUEST_LOG_METHOD=pair: two servers, one without the log.
+      const pair = process.env.BENCH_REQUEST_LOG_METHOD === 'pair';
+      const rounds = SMOKE ? (pair ? 2 : 1) : Number(process.env.BENCH_REQUEST_LOG_ROUNDS ?? (pair ? 4 : 2));
+      const bench = {
         entry: 'dist/main.js',
         env,
         dataDir: f.dataDir,
         onPostgres: !!f.databaseUrl,
         ready: READY,
-        endpoints: [
-          (url: string, seconds: number) => load(url, getReq, { seconds }),
-          (url: string, seconds: number) => load(url, postReq, { connections: 20, seconds, rate: postPairRate }),
-        ].filter((_, i) => !only || only === ['GET', 'POST'][i]),
+        endpoints,
         seconds: pairSeconds,
         slices,
-        rounds: SMOKE ? 2 : Number(process.env.BENCH_REQUEST_LOG_ROUNDS ?? 4),
+        rounds,
         warm: !SMOKE,
-      });
-      const note = `${cost.slices} slices of ${cost.sliceSeconds} s per side, ${process.env.BENCH_REQUEST_LOG_TURNS ? 'taking turns with the other side (on, off, off, on, ...)' : 'both sides loaded at the same time'}, over ${cost.rounds} rounds of freshly started servers (start order and, on PGlite, data directories swapped); latencies the worst slice`;
+      };
+      const cost = pair
+        ? await requestLogCost(bench)
+        : await requestLogCrossoverCost({ ...bench, aa: !!process.env.BENCH_REQUEST_LOG_AA });
+      const note = pair
+        ? `${cost.slices} slices of ${cost.sliceSeconds} s per side, ${process.env.BENCH_REQUEST_LOG_TURNS ? 'taking turns with the other side (on, off, off, on, ...)' : 'both sides loaded at the same time'}, over ${cost.rounds} rounds of freshly started servers (start order and, on PGlite, data directories swapped); latencies the worst slice`
+        : `crossover: two servers loaded at the same time, one recording, the other paused, the roles swapped every slice; ${cost.slices} slices of ${cost.sliceSeconds} s per side over ${cost.rounds} rounds of freshly started servers${process.env.BENCH_REQUEST_LOG_AA ? '; A/A: both paused throughout' : ''}; latencies the worst slice`;
       ['GET /v2/orders/{ref}', 'POST /v2/orders']
         .filter((name) => !only || name.startsWith(only))
         .forEach((name, i) => {

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { installAuth, requireDeclaredAccess } from './platform/http/auth.ts';
 import { installDrain, isDraining } from './platform/http/drain.ts';
+import { requestLogOperatorRoutes } from './modules/requestlog/routes.ts';
 import { installRequestLog } from './modules/requestlog/recorder.ts';
 import { runInScope } from './platform/context.ts';
 import { uuidV7 } from './platform/ids.ts';
@@ -72,6 +73,7 @@ const OPERATOR_MODULES: Mount[] = [
   renderingOperatorRoutes,
   dashboardOperatorRoutes,
   productionOperatorRoutes,
+  requestLogOperatorRoutes,
 ];
 
 /** Pages and files without an API key (tracking pages, evidence files, dashboard), at the root. */
@@ -147,7 +149,7 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     async (v2) => {
       installAuth(v2, { config: s.config, keys: s.keys, rateLimits: s.rateLimits });
       // Real time, not an organization's test clock: the log says when a request reached the service.
-      if (s.config.requestLog) installRequestLog(v2, s.requestLog, () => realNowMs(s.clock));
+      installRequestLog(v2, s.requestLog, () => realNowMs(s.clock));
       installIdempotency(v2, { db: s.db, clock: s.clock });
       installStrictRoutes(v2);
       // Test clocks: wait for an advancing clock, then run the handler in its organization's scope

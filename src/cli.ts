@@ -114,6 +114,24 @@ jobs
     });
   });
 
+program
+  .command('request-log [state]')
+  .description("a running server's request log: whether it records, rows waiting and dropped; `pause` or `resume` it")
+  .option('--json', 'print JSON')
+  .action(function (this: Command, state?: string) {
+    return ctx.run(this, async (c, json) => {
+      if (state !== undefined && state !== 'pause' && state !== 'resume')
+        throw new CliError(`unknown state "${state}": pause or resume`);
+      // In-process, the CLI would pause a log of its own that records nothing.
+      if (c.mode === 'direct')
+        throw new CliError("no running server: the request log is a server's (start it, or pass --url)");
+      const res = state
+        ? await c.request('PUT', '/request-log', { recording: state === 'resume' })
+        : await c.request('GET', '/request-log');
+      print(json, expectOk(res));
+    });
+  });
+
 addExamples(program);
 
 program.parseAsync(process.argv).catch((err) => {

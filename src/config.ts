@@ -185,7 +185,7 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     name: 'REQUEST_LOG',
     default: 'true',
     description:
-      'Record every authenticated /v2 request for the dashboard request log; `false` records none (the benchmark measures its cost this way).',
+      'Record every authenticated /v2 request for the dashboard request log; `false` starts the log paused. An operator pauses or resumes it at runtime (`PUT /operator/request-log`, `podctl request-log`).',
   },
   {
     name: 'REQUEST_LOG_RETENTION_DAYS',

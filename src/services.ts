@@ -148,7 +148,7 @@ export function createServices(core: CoreDeps) {
     rateLimits: core.rateLimits,
     env: config.env,
   });
-  const requestLog = new RequestLog({ db, log });
+  const requestLog = new RequestLog({ db, log, recording: config.requestLog });
 
   const services = {
     ...base,

@@ -60,6 +60,7 @@ export const EXAMPLES: Record<string, string> = {
   'keys create': 'podctl keys create DEMO1 --name "shop backend" --read-only',
   'jobs list': 'podctl jobs list --status dead',
   'jobs retry': 'podctl jobs retry 4711',
+  'request-log': 'podctl request-log pause',
 };
 
 /** The words that reach a command from the program, e.g. `claims categories add`. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { type Agent, OPERATOR_USER, OTHER_PARTNER, signedIn, textOf } from '../dashboard/helpers.ts';
 import { unpack } from '../../src/modules/requestlog/packed.ts';
 import { RequestLog } from '../../src/modules/requestlog/recorder.ts';
@@ -164,6 +164,34 @@ describe('request log', () => {
     assert.match(textOf((await op.get('/console/requests?requestId=nothing-like-it')).body), /No request with this id/);
     assert.equal((await op.get('/console/requests')).statusCode, 200);
     assert.equal((await a.get('/console/requests?requestId=rl-404-1')).statusCode, 403);
+  });
+
+  it('is paused and resumed by an operator: paused, nothing is recorded and what waited is stored', async () => {
+    const state = await operator(t, 'GET', '/request-log');
+    assert.equal(state.statusCode, 200);
+    assert.equal(state.data.recording, true);
+    await req('rl-before-pause', 'GET', '/v2/stores');
+    const paused = await operator(t, 'PUT', '/request-log', { recording: false });
+    assert.equal(paused.statusCode, 200);
+    assert.deepEqual(paused.data, { recording: false, buffered: 0, dropped: 0 }, 'pausing stores what waited');
+    assert.equal((await t.s.requestLog.byRequestId('rl-before-pause')).length, 1);
+    assert.equal((await req('rl-while-paused', 'GET', '/v2/stores')).statusCode, 200, 'the API answers as before');
+    assert.equal((await operator(t, 'GET', '/request-log')).data.buffered, 0);
+    const resumed = await operator(t, 'PUT', '/request-log', { recording: true });
+    assert.equal(resumed.data.recording, true);
+    await req('rl-after-resume', 'GET', '/v2/stores');
+    await t.s.requestLog.flush();
+    assert.equal((await t.s.requestLog.byRequestId('rl-while-paused')).length, 0);
+    assert.equal((await t.s.requestLog.byRequestId('rl-after-resume')).length, 1);
+
+    for (const body of [{}, { recording: 'false' }, { recording: false, extra: 1 }, null]) {
+      const bad = await operator(t, 'PUT', '/request-log', body);
+      assert.equal(bad.statusCode, 400, JSON.stringify(body));
+      assert.equal(bad.data.code, 'invalid_request');
+    }
+    const partner = await call(t, 'PUT', '/operator/request-log', { body: { recording: false } });
+    assert.equal(partner.statusCode, 401, 'an API key is no operator token');
+    assert.equal((await operator(t, 'GET', '/request-log')).data.recording, true);
   });
 
   it('is deleted after the retention by the maintenance purge', async () => {

@@ -27,6 +27,17 @@ export interface RequestLogOptions {
   flushMs?: number;
   /** Rows beyond this many waiting are dropped (the database is down or slow): the API never waits. */
   maxBuffered?: number;
+  /** Whether requests are recorded from the start (REQUEST_LOG); an operator can pause and resume. */
+  recording?: boolean;
+}
+
+/** What an operator sees of the log in this process. */
+export interface RequestLogState {
+  recording: boolean;
+  /** Rows recorded and not yet stored (waiting or being written). */
+  buffered: number;
+  /** Rows given up on since the process started: over maxBuffered, or their write failed. */
+  dropped: number;
 }
 
 /**
@@ -50,8 +61,11 @@ export class RequestLog {
   private readonly flushMs: number;
   private readonly maxBuffered: number;
   dropped = 0;
+  /** Read by the hook on every request: paused, a request costs the hook one check. */
+  recording: boolean;
 
   constructor(private readonly o: RequestLogOptions) {
+    this.recording = o.recording ?? true;
     // Each INSERT costs PGlite's thread, which shares the machine's cores with HTTP, a fixed
     // ~0.3-0.6 ms, most of a packed 999-row write. Against 500 rows a write, 999 took the thread's
     // CPU per request from ~3.4 to ~1.5 µs (docs/performance.md, ninth session); a busy node now
@@ -89,6 +103,21 @@ export class RequestLog {
       }, this.flushMs);
       this.timer.unref();
     }
+  }
+
+  /**
+   * Stops or resumes recording. Pausing writes what is buffered first, so the answer's `buffered`
+   * is what could not be stored. For an incident (the database struggling with writes) or to
+   * measure what the log costs a running node, with everything else the same (`npm run bench`).
+   */
+  async setRecording(recording: boolean): Promise<RequestLogState> {
+    this.recording = recording;
+    if (!recording) await this.flush();
+    return this.state();
+  }
+
+  state(): RequestLogState {
+    return { recording: this.recording, buffered: this.pendingRows + this.writingRows, dropped: this.dropped };
   }
 
   /** Writes everything recorded so far; resolves when it is stored (or given up on). */
@@ -133,7 +162,11 @@ export class RequestLog {
   }
 }
 
-/** Records every request of the scope that has an organization (authenticated), once answered. */
+/**
+ * Records every request of the scope that has an organization (authenticated), once answered. The
+ * hook is there whether the log records or not (REQUEST_LOG=false only starts it paused), so a
+ * paused log costs exactly what recording adds to a request and nothing else differs.
+ */
 export function installRequestLog(scope: FastifyInstance, log: RequestLog, nowMs: () => number): void {
   // A callback hook, not an async one: it runs on every request, and an async hook costs a promise
   // and a microtask turn each time (a measurable share of a GET on PostgreSQL). The error body comes
@@ -149,7 +182,7 @@ export function installRequestLog(scope: FastifyInstance, log: RequestLog, nowMs
   });
   function record(req: FastifyRequest, reply: FastifyReply): void {
     const principal = req.principal;
-    if (!principal) return;
+    if (!principal || !log.recording) return;
     const status = reply.statusCode;
     const error = status >= 400;
     const response = error ? redactPayload(req.errorBody) : null;

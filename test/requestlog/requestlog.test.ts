@@ -337,7 +337,12 @@ describe('request log recorder', () => {
     const db = { query: async () => Promise.reject(new Error('down')) };
     const log = new RequestLog({ db: db as never, log: silent, writeRows: 100, flushMs: 60_000, maxBuffered: 2 });
     for (let i = 0; i < 3; i++) log.record(record(i));
-    await log.flush();
+    assert.deepEqual(log.state(), { recording: true, buffered: 2, dropped: 1 });
+    assert.deepEqual(
+      await log.setRecording(false),
+      { recording: false, buffered: 0, dropped: 3 },
+      'paused, the write was tried',
+    );
     assert.equal(log.dropped, 3, 'one over the buffer, two in the failed write');
   });
 

@@ -12,9 +12,10 @@
  *
  *   npm run build && node --import tsx bench/request-log-perf.ts
  *   PERF_REQUESTS=60000 PERF_ROUNDS=2 BENCH_DATABASE_URL=postgres://… (optional) PERF_TOP=40
+ *   PERF_STAT=1: per request CPU, page faults, context switches and migrations instead of symbols
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from './processes.ts';
@@ -23,6 +24,9 @@ import { prepare } from './setup.ts';
 const REQUESTS = Number(process.env.PERF_REQUESTS ?? 60_000);
 const ROUNDS = Number(process.env.PERF_ROUNDS ?? 2);
 const TOP = Number(process.env.PERF_TOP ?? 30);
+/** PERF_STAT=1: counts instead of samples (CPU, page faults, context switches, migrations per request). */
+const STAT = !!process.env.PERF_STAT;
+const EVENTS = 'task-clock,page-faults,context-switches,cpu-migrations';
 const HZ = 1999;
 const ROOT = join(import.meta.dirname, '..');
 const OUT = join(ROOT, 'bench', 'results', 'perf');
@@ -103,10 +107,11 @@ async function startServer(dataDir: string) {
   /** REQUESTS GETs sampled with the log on or off; the log paused (and written) before the sample ends. */
   const sample = async (label: string, logOn: boolean): Promise<string> => {
     await setRecording(logOn);
-    const file = join(OUT, `${label}.data`);
-    const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(HZ), '-p', String(child.pid), '-o', file], {
-      stdio: 'ignore',
-    });
+    const file = join(OUT, `${label}.${STAT ? 'stat' : 'data'}`);
+    const args = STAT
+      ? ['stat', '-e', EVENTS, '-x', ',', '-p', String(child.pid), '-o', file]
+      : ['record', '-e', 'cpu-clock', '-F', String(HZ), '-p', String(child.pid), '-o', file];
+    const perf = spawn('perf', args, { stdio: 'ignore' });
     await new Promise((resolve) => setTimeout(resolve, 500));
     await load(base, path, f.small.key, REQUESTS);
     await setRecording(false);
@@ -149,9 +154,35 @@ function bySymbol(file: string): [Map<string, number>, string] {
   return [out, others];
 }
 
+/** perf stat's counts per request, by event (task-clock in µs). */
+function counts(file: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const [value, , event] = line.split(',');
+    if (event && EVENTS.includes(event))
+      out.set(event, (Number(value) * (event === 'task-clock' ? 1000 : 1)) / REQUESTS);
+  }
+  return out;
+}
+
 const diffs: Array<Map<string, number>> = [];
 const totals: string[] = [];
 const server = await startServer(f.dataDir);
+if (STAT) {
+  for (let round = 0; round < ROUNDS; round++) {
+    const onFirst = round % 2 === 0;
+    const got: Record<string, Map<string, number>> = {};
+    for (const logOn of onFirst ? [true, false] : [false, true])
+      got[String(logOn)] = counts(await server.sample(`${logOn ? 'on' : 'off'}${round}`, logOn));
+    const line = [...got.true.keys()]
+      .map((k) => `${k} ${got.true.get(k)!.toFixed(3)} / ${got.false.get(k)?.toFixed(3)}`)
+      .join('; ');
+    process.stdout.write(`round ${round + 1}, per request with / without the log: ${line}\n`);
+  }
+  await server.stop();
+  rmSync(f.dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
 for (let round = 0; round < ROUNDS; round++) {
   // Which side goes first alternates, so neither always follows the other.
   const onFirst = round % 2 === 0;

@@ -111,13 +111,16 @@ describe('podpartner', () => {
       pollIntervalMs: 100,
       log: () => {},
     });
-    await new Promise((r) => setTimeout(r, 300));
-    await server.client.testHelpers.triggerEvent({ event: { type: 'order.created' } });
-    await assert.rejects(running, (err: unknown) => {
+    // Watched from the start: on a fast machine `listen` polls and fails while the trigger's own
+    // answer is still on its way, and a rejection nobody listens to yet fails the run.
+    const stopped = assert.rejects(running, (err: unknown) => {
       assert.ok(err instanceof CliFailure);
       assert.match(err.message, /connection refused/);
       return true;
     });
+    await new Promise((r) => setTimeout(r, 300));
+    await server.client.testHelpers.triggerEvent({ event: { type: 'order.created' } });
+    await stopped;
   });
 
   it('keeps one local secret per user, private to them', () => {

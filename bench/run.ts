@@ -613,20 +613,22 @@ async function main() {
       // 12-slice pair's ratio ±5 % or so, as large as the cost it is there to show (thirteenth
       // session). BENCH_REQUEST_LOG_SECONDS sets it.
       const pairSeconds = SMOKE ? SECONDS : Number(process.env.BENCH_REQUEST_LOG_SECONDS ?? Math.max(SECONDS, 30));
-      // POST at a steady rate below what two servers sharing the machine manage together (~260/s each
-      // on the slowest machine so far): saturated, each order's CPU depends on how many the
-      // database thread happens to batch, and rounds of the same code spread ±9 points (sixteenth
-      // session). BENCH_REQUEST_LOG_POST_RATE=0 loads it flat out as before.
-      const postPairRate = SMOKE ? 0 : Number(process.env.BENCH_REQUEST_LOG_POST_RATE ?? 150);
+      // Two servers recording in turns (bench/request-log-crossover.ts), the default since the
+      // seventeenth session; BENCH_REQUEST_LOG_METHOD=pair: two servers, one without the log.
+      const pair = process.env.BENCH_REQUEST_LOG_METHOD === 'pair';
+      // POST flat out by default: in the crossover each server is loaded as much with the log as
+      // without, so how many orders its database thread happens to batch weighs on both sides, and
+      // ~2,500 orders a slice resolve finer than ~750 at a paced 150/s, whose slices' CPU spread
+      // ±20 % (seventeenth session). In the fixed pair (BENCH_REQUEST_LOG_METHOD=pair) flat out
+      // spread ±9 points a round (sixteenth session): paced at 150/s a side there.
+      // BENCH_REQUEST_LOG_POST_RATE sets the rate (0 flat out).
+      const postPairRate = SMOKE ? 0 : Number(process.env.BENCH_REQUEST_LOG_POST_RATE ?? (pair ? 150 : 0));
       // BENCH_REQUEST_LOG_ONLY=GET or POST: one endpoint of the pair (iterating on one of them).
       const only = process.env.BENCH_REQUEST_LOG_ONLY?.toUpperCase();
       const endpoints = [
         (url: string, seconds: number) => load(url, getReq, { seconds }),
         (url: string, seconds: number) => load(url, postReq, { connections: 20, seconds, rate: postPairRate }),
       ].filter((_, i) => !only || only === ['GET', 'POST'][i]);
-      // Two servers recording in turns (bench/request-log-crossover.ts), the default since the
-      // seventeenth session; BENCH_REQUEST_LOG_METHOD=pair: two servers, one without the log.
-      const pair = process.env.BENCH_REQUEST_LOG_METHOD === 'pair';
       const rounds = SMOKE ? (pair ? 2 : 1) : Number(process.env.BENCH_REQUEST_LOG_ROUNDS ?? (pair ? 4 : 2));
       const bench = {
         entry: 'dist/main.js',

@@ -106,9 +106,9 @@ export class RequestLog {
   }
 
   /**
-   * Stops or resumes recording. Pausing writes what is buffered first, so the answer's `buffered`
-   * is what could not be stored. For an incident (the database struggling with writes) or to
-   * measure what the log costs a running node, with everything else the same (`npm run bench`).
+   * Stops or resumes recording. Pausing first writes what is buffered (rows whose write fails count
+   * as dropped), so a paused log holds nothing. For an incident (the database struggling with
+   * writes) or to measure what the log costs a running node, all else the same (`npm run bench`).
    */
   async setRecording(recording: boolean): Promise<RequestLogState> {
     this.recording = recording;
@@ -164,8 +164,8 @@ export class RequestLog {
 
 /**
  * Records every request of the scope that has an organization (authenticated), once answered. The
- * hook is there whether the log records or not (REQUEST_LOG=false only starts it paused), so a
- * paused log costs exactly what recording adds to a request and nothing else differs.
+ * hook is there whether the log records or not (REQUEST_LOG=false only starts it paused): paused,
+ * it costs a request one check, and pausing takes away exactly what recording adds.
  */
 export function installRequestLog(scope: FastifyInstance, log: RequestLog, nowMs: () => number): void {
   // A callback hook, not an async one: it runs on every request, and an async hook costs a promise

@@ -5,26 +5,19 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Command } from 'commander';
 import { EXAMPLES, addExamples, commandPath } from '../../src/cli/examples.ts';
-import { OPERATOR_TOKEN, type TestApp, createTestApp, operator } from '../support/app.ts';
+import { type TestApp, operator } from '../support/app.ts';
 
-import { podctl } from '../support/podctl.ts';
+import { podctl, podctlServer } from '../support/podctl.ts';
 
 describe('podctl', () => {
   let t: TestApp;
   let url: string;
-  let dataDir: string;
   let env: Record<string, string>;
+  let close: () => Promise<void>;
   before(async () => {
-    t = await createTestApp();
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-    dataDir = mkdtempSync(join(tmpdir(), 'podctl-'));
-    env = { DATA_DIR: dataDir, OPERATOR_TOKEN };
+    ({ t, url, env, close } = await podctlServer('podctl-'));
   });
-  after(async () => {
-    await t.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => close());
 
   it('takes an organization as reference, store code or exact name', async () => {
     const org = t.seed.organizations[0];

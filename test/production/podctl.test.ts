@@ -1,30 +1,23 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createOrder, orderBody, startProduction, uploadImage } from '../orders/helpers.ts';
-import { OPERATOR_TOKEN, type TestApp, createTestApp, operator } from '../support/app.ts';
+import { type TestApp, operator } from '../support/app.ts';
 import { pdfText, popplerMissing } from '../support/pdf-tools.ts';
 
-import { podctl } from '../support/podctl.ts';
+import { podctl, podctlServer } from '../support/podctl.ts';
 
 describe('podctl production', () => {
   let t: TestApp;
   let url: string;
   let dir: string;
   let env: Record<string, string>;
+  let close: () => Promise<void>;
   before(async () => {
-    t = await createTestApp();
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-    dir = mkdtempSync(join(tmpdir(), 'podctl-production-'));
-    env = { DATA_DIR: dir, OPERATOR_TOKEN };
+    ({ t, url, dir, env, close } = await podctlServer('podctl-production-'));
   });
-  after(async () => {
-    await t.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => close());
 
   it('lists the queue, saves print files, labels and slips, and says why a file cannot be had', async () => {
     const ref = await createOrder(t, orderBody(t, await uploadImage(t), { dropshipMinimalShippingLevel: 'tracked' }));

@@ -1,27 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { OPERATOR_TOKEN, type TestApp, createTestApp } from '../support/app.ts';
-import { podctl } from '../support/podctl.ts';
+import type { TestApp } from '../support/app.ts';
+import { podctl, podctlServer } from '../support/podctl.ts';
 
 describe('podctl request-log', () => {
   let t: TestApp;
   let url: string;
-  let dir: string;
   let env: Record<string, string>;
+  let close: () => Promise<void>;
   before(async () => {
-    t = await createTestApp({ env: { REQUEST_LOG: 'false' } });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-    dir = mkdtempSync(join(tmpdir(), 'podctl-request-log-'));
-    env = { DATA_DIR: dir, OPERATOR_TOKEN };
+    ({ t, url, env, close } = await podctlServer('podctl-request-log-', { env: { REQUEST_LOG: 'false' } }));
   });
-  after(async () => {
-    await t.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => close());
 
   it('shows, resumes and pauses a running server’s log; REQUEST_LOG=false starts it paused', async () => {
     const shown = await podctl(['--url', url, 'request-log'], env);

@@ -1,29 +1,22 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DAY, SHIPPED, at, shippedOrder } from '../claims/helpers.ts';
-import { OPERATOR_TOKEN, type TestApp, call, createTestApp } from '../support/app.ts';
+import { type TestApp, call } from '../support/app.ts';
 
-import { podctl } from '../support/podctl.ts';
+import { podctl, podctlServer } from '../support/podctl.ts';
 
 describe('podctl shipments tracking-events', () => {
   let t: TestApp;
   let url: string;
   let dir: string;
   let env: Record<string, string>;
+  let close: () => Promise<void>;
   before(async () => {
-    t = await createTestApp();
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-    dir = mkdtempSync(join(tmpdir(), 'podctl-tracking-'));
-    env = { DATA_DIR: dir, OPERATOR_TOKEN };
+    ({ t, url, dir, env, close } = await podctlServer('podctl-tracking-'));
   });
-  after(async () => {
-    await t.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => close());
 
   it('feeds a batch, keeps the good events, names each refusal and ignores a replay', async () => {
     const { shipment } = await shippedOrder(t, { level: 'tracked' });

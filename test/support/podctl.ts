@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { OPERATOR_TOKEN, createTestApp } from './app.ts';
 
 const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
 
@@ -15,4 +18,21 @@ export async function podctl(args: string[], env: Record<string, string>) {
   child.stderr.on('data', (c) => (stderr += c));
   const [code] = (await once(child, 'close')) as [number];
   return { code, stdout, stderr };
+}
+
+/**
+ * A test app listening on a port, for podctl to reach with `--url`, and a data directory of its own
+ * for podctl's `DATA_DIR`; `close` stops the app and removes the directory.
+ */
+export async function podctlServer(prefix: string, opts: Parameters<typeof createTestApp>[0] = {}) {
+  const t = await createTestApp(opts);
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const env: Record<string, string> = { DATA_DIR: dir, OPERATOR_TOKEN };
+  const close = async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { t, url, dir, env, close };
 }

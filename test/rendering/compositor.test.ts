@@ -15,7 +15,8 @@ import {
   releaseRenderMemory,
 } from '../../src/modules/rendering/renderer.ts';
 import { PLAIN_MATERIAL, layersPng, uvPng } from '../../src/modules/rendering/templates.ts';
-import { hexRgb, leaseShared, releaseShared, spareSharedBytes } from '../../src/modules/rendering/warp.ts';
+import { leaseShared, releaseShared, spareSharedBytes } from '../../src/modules/rendering/pixel-threads.ts';
+import { hexRgb } from '../../src/modules/rendering/warp.ts';
 import { near, pixel } from './helpers.ts';
 
 const W = 200;

@@ -4,7 +4,8 @@ import type { DeviceGeometry } from '../catalog/devices.ts';
 import { caseOutline, outlinePaths } from '../catalog/geometry.ts';
 import { materialFor, phoneColour } from './materials.ts';
 import type { Template } from './renderer.ts';
-import { uvPng } from './templates.ts';
+import { runFrontal, sharedBytes, sharedCopy } from './pixel-threads.ts';
+import { rgbPng, uv16Png } from './templates.ts';
 
 /**
  * The straight-on product perspective of one case, drawn from the device's geometry: the back fills
@@ -75,29 +76,26 @@ export async function frontalTemplate(
       <path d="${body}" transform="translate(${f(0.7 * k)} ${f(0.7 * k)})" fill="none" stroke="#fff" stroke-opacity="0.8" stroke-width="${f(0.9 * k)}" filter="url(#g)"/></g>`,
     ),
   );
-  const layers = Buffer.alloc(W * H * 3);
-  const uv = new Float32Array(W * H * 2);
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) {
-      const i = y * W + x;
-      const u = (x + 0.5 - x0) / bw;
-      const v = (y + 0.5 - y0) / bh;
-      uv[i * 2] = u;
-      uv[i * 2 + 1] = v;
-      const light = 1 - 0.1 * (u + v) * 0.5;
-      const roll = 0.55 + (0.45 * rim[i]) / 255;
-      const pressed = seamLayer ? 1 - (0.35 * seamLayer[i]) / 255 : 1;
-      layers[i * 3] = mask[i];
-      layers[i * 3 + 1] = Math.round(255 * light * roll * pressed);
-      layers[i * 3 + 2] = shine[i];
-    }
-  }
+  const layers = sharedBytes(W * H * 3);
+  const uv = new Uint16Array(new SharedArrayBuffer(W * H * 6));
+  await runFrontal({
+    width: W,
+    height: H,
+    x0,
+    y0,
+    bw,
+    bh,
+    mask: sharedCopy(mask),
+    rim: sharedCopy(rim),
+    seam: seamLayer && sharedCopy(seamLayer),
+    shine: sharedCopy(shine),
+    layers,
+    uv,
+  });
   return {
     background: await background(device, caseType, { W, H, k, x0, y0, body, hole, phone }),
-    uv: await uvPng(W, H, uv),
-    layers: await sharp(layers, { raw: { width: W, height: H, channels: 3 } })
-      .png({ compressionLevel: 9 })
-      .toBuffer(),
+    uv: await uv16Png(W, H, uv),
+    layers: await rgbPng(W, H, layers),
     material,
     backMm: [o.widthMm, o.heightMm],
   };

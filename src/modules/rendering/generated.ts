@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { caseOutline } from '../catalog/geometry.ts';
 import type { ProductShape } from '../catalog/service.ts';
+import { asBackgroundImageWork } from '../../platform/images.ts';
 import type { BlobStore } from '../../platform/storage.ts';
 import { FRONTAL_EDGE, FRONTAL_VERSION, frontalTemplate } from './frontal.ts';
 import { materialFor, phoneColour } from './materials.ts';
@@ -69,7 +70,10 @@ export async function generatedTemplate(
     run = (async () => {
       const keys = ['background', 'uv', 'layers'].map((n) => `${base}/${n}.png`);
       const stored = await Promise.all(keys.map((k) => blobs.get(k)));
-      const made = stored.every((b) => b !== null) ? null : await frontalTemplate(device, caseType, size);
+      // Drawn once per device, case type and size: its libvips encodes below the event loop too.
+      const made = stored.every((b) => b !== null)
+        ? null
+        : await asBackgroundImageWork(() => frontalTemplate(device, caseType, size));
       if (made) {
         await blobs.put(keys[0], made.background);
         await blobs.put(keys[1], made.uv);

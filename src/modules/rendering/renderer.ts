@@ -1,14 +1,14 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
-import { rgbaToThumbHash } from 'thumbhash';
 import {
-  type Material,
   leaseShared,
-  materialParams,
   releaseIdleWarpMemory,
   releaseShared,
+  runUvPack,
   runWarp,
   sharedCopy,
-} from './warp.ts';
+  thumbHashOnThreads,
+} from './pixel-threads.ts';
+import { type Material, materialParams } from './warp.ts';
 
 export type { Material } from './warp.ts';
 
@@ -107,12 +107,9 @@ async function prepare(t: Template): Promise<Prepared> {
   if (bg.channels !== 3 || layers.channels !== 3 || uv.channels !== 3)
     throw new RenderInputError('template layers must be RGB images');
   // Keep u and v only (the map's third channel is unused), as 16-bit values in shared memory.
-  const src = new Uint16Array(uv.data.buffer, uv.data.byteOffset, uv.data.length / 2);
+  const decoded = sharedCopy(uv.data);
   const uv2 = new Uint16Array(new SharedArrayBuffer(width * height * 4));
-  for (let i = 0, j = 0; j < uv2.length; i += 3, j += 2) {
-    uv2[j] = src[i];
-    uv2[j + 1] = src[i + 1];
-  }
+  await runUvPack({ pixels: width * height, from: new Uint16Array(decoded.buffer), to: uv2 });
   return { width, height, background: sharedCopy(bg.data), uv: uv2, layers: sharedCopy(layers.data) };
 }
 
@@ -297,5 +294,5 @@ export async function thumbhashOf(image: Sharp): Promise<string> {
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
+  return Buffer.from(await thumbHashOnThreads(info.width, info.height, data)).toString('base64');
 }

@@ -126,7 +126,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
     const cacheKey = `${c.background_blob_key}|${c.mask_blob_key}|${c.overlay_blob_key}|${c.print_x},${c.print_y},${c.print_width},${c.print_height},${c.print_rotation}`;
     let converted = legacy.get(cacheKey);
     if (!converted) {
-      converted = (async () =>
+      converted = asBackgroundImageWork(async () =>
         fromPrintArea({
           background: await asset('background', c.background_blob_key),
           mask: await asset('mask', c.mask_blob_key),
@@ -138,7 +138,8 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
             height: c.print_height ?? 1,
             rotation: c.print_rotation,
           },
-        }))();
+        }),
+      );
       legacy.set(cacheKey, converted);
       converted.catch(() => legacy.delete(cacheKey));
       while (legacy.size > 16) legacy.delete(legacy.keys().next().value!);

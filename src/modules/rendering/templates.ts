@@ -1,23 +1,29 @@
 import sharp, { type Metadata } from 'sharp';
 import { type PrintArea, RenderInputError, type Template } from './renderer.ts';
+import { runPrintArea, sharedBytes, sharedCopy } from './pixel-threads.ts';
 import type { Material } from './warp.ts';
 
 /** Encoders for template layers, and the conversion of the old print-area templates. */
 
-/** u, v (0..1 floats, 2 per pixel) → 16-bit RGB PNG (R = u, G = v, B = 0). */
+/** u, v (0..1 floats, 2 per pixel) → 16-bit RGB PNG (R = u, G = v, B = 0). For tests and tools. */
 export async function uvPng(width: number, height: number, uv: Float32Array): Promise<Buffer> {
   const data = new Uint16Array(width * height * 3);
   for (let i = 0, j = 0; i < width * height; i++, j += 2) {
     data[i * 3] = Math.round(Math.min(1, Math.max(0, uv[j])) * 65535);
     data[i * 3 + 1] = Math.round(Math.min(1, Math.max(0, uv[j + 1])) * 65535);
   }
+  return uv16Png(width, height, data);
+}
+
+/** A UV map already in 16-bit samples (3 a pixel) → its PNG. */
+export function uv16Png(width: number, height: number, data: Uint16Array): Promise<Buffer> {
   return sharp(data, { raw: { width, height, channels: 3 } })
     .toColourspace('rgb16')
     .png({ compressionLevel: 9 })
     .toBuffer();
 }
 
-/** mask, shading, highlight (one byte each per pixel) → one RGB PNG. */
+/** mask, shading, highlight (one byte each per pixel) → one RGB PNG. For tests and tools. */
 export async function layersPng(
   width: number,
   height: number,
@@ -31,6 +37,11 @@ export async function layersPng(
     data[i * 3 + 1] = shading[i];
     data[i * 3 + 2] = highlight[i];
   }
+  return rgbPng(width, height, data);
+}
+
+/** Layers already interleaved (3 bytes a pixel) → their PNG. */
+export function rgbPng(width: number, height: number, data: Uint8Array): Promise<Buffer> {
   return sharp(data, { raw: { width, height, channels: 3 } })
     .png({ compressionLevel: 9 })
     .toBuffer();
@@ -84,39 +95,25 @@ export async function fromPrintArea(
   const a = t.printArea;
   const mask = await grey('mask', t.mask, a.width, a.height, 1);
   const overlay = t.overlay ? await grey('overlay', t.overlay, a.width, a.height, 4) : null;
-  const uv = new Float32Array(W * H * 2);
-  const m = new Uint8Array(W * H);
-  const sh = new Uint8Array(W * H).fill(255);
-  const hl = new Uint8Array(W * H);
-  const rad = (-a.rotation * Math.PI) / 180;
-  const cos = Math.cos(rad);
-  const sin = Math.sin(rad);
-  const cx = a.x + a.width / 2;
-  const cy = a.y + a.height / 2;
-  for (let y = 0; y < H; y++) {
-    for (let x = 0; x < W; x++) {
-      const dx = x + 0.5 - cx;
-      const dy = y + 0.5 - cy;
-      const u = (dx * cos - dy * sin) / a.width + 0.5;
-      const v = (dx * sin + dy * cos) / a.height + 0.5;
-      const i = y * W + x;
-      uv[i * 2] = u;
-      uv[i * 2 + 1] = v;
-      if (u < 0 || u >= 1 || v < 0 || v >= 1) continue;
-      const s = Math.floor(v * a.height) * a.width + Math.floor(u * a.width);
-      m[i] = mask[s];
-      if (overlay) {
-        const alpha = overlay[s * 4 + 3] / 255;
-        const lum = (overlay[s * 4] + overlay[s * 4 + 1] + overlay[s * 4 + 2]) / 3 / 255;
-        sh[i] = Math.round(255 * (1 - alpha * (1 - lum)));
-        hl[i] = lum > 0.5 ? Math.round(255 * alpha * lum) : 0;
-      }
-    }
-  }
+  const layers = sharedBytes(W * H * 3);
+  const uv = new Uint16Array(new SharedArrayBuffer(W * H * 6));
+  await runPrintArea({
+    width: W,
+    height: H,
+    x: a.x,
+    y: a.y,
+    areaWidth: a.width,
+    areaHeight: a.height,
+    radians: (a.rotation * Math.PI) / 180,
+    mask: sharedCopy(mask),
+    overlay: overlay && sharedCopy(overlay),
+    layers,
+    uv,
+  });
   return {
     background: t.background,
-    uv: await uvPng(W, H, uv),
-    layers: await layersPng(W, H, m, sh, hl),
+    uv: await uv16Png(W, H, uv),
+    layers: await rgbPng(W, H, layers),
     material: PLAIN_MATERIAL,
     backMm: [a.width, a.height],
   };

@@ -1,0 +1,184 @@
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { lowerThreadsStartedSince, threadIds } from '../../platform/images.ts';
+import {
+  type FrontalJob,
+  type PrintAreaJob,
+  type UvPackJob,
+  frontalKernel,
+  printAreaKernel,
+  uvPackKernel,
+} from './kernels.ts';
+import { type WarpJob, warpKernel } from './warp.ts';
+
+/**
+ * The compositor's threads: every per-pixel loop of the mockups runs here, never on the event loop
+ * (a 1000 px template is a million pixels; in JavaScript that is tens of ms in which no API request
+ * is answered). Buffers are SharedArrayBuffer views: posting them costs nothing. The ThumbHash of a
+ * render (a DCT over its 100 px picture, ~3 ms) runs here too, from the `thumbhash` package.
+ */
+const KERNELS = { warp: warpKernel, frontal: frontalKernel, printArea: printAreaKernel, uvPack: uvPackKernel };
+type Kind = keyof typeof KERNELS | 'thumbhash';
+
+// esbuild (tsx) may wrap named functions in __name(); the worker defines it as a no-op.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+var __name = (f) => f;
+const kernels = { ${Object.entries(KERNELS)
+  .map(([k, f]) => `${k}: ${f.toString()}`)
+  .join(',\n')} };
+let thumbhash;
+parentPort.on('message', async (msg) => {
+  try {
+    let result;
+    if (msg.kind === 'thumbhash') {
+      thumbhash ??= await import(workerData.thumbhash);
+      result = thumbhash.rgbaToThumbHash(msg.job.width, msg.job.height, msg.job.rgba);
+    } else kernels[msg.kind](msg.job);
+    parentPort.postMessage({ id: msg.id, result });
+  } catch (err) { parentPort.postMessage({ id: msg.id, error: String(err && err.stack || err) }); }
+});`;
+
+const THUMBHASH_URL = pathToFileURL(createRequire(import.meta.url).resolve('thumbhash')).href;
+
+interface Pending {
+  resolve: (result: unknown) => void;
+  reject: (e: Error) => void;
+  worker: Worker;
+}
+
+/** Jobs run by kind since the process started (tests: which work went to the threads). */
+const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, uvPack: 0, thumbhash: 0 };
+
+class PixelPool {
+  private workers: Array<{ w: Worker; busy: number }> = [];
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+  constructor(private size: number) {}
+
+  private spawn() {
+    const before = threadIds();
+    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { thumbhash: THUMBHASH_URL } });
+    // Below the event loop, like libvips' threads: a run of renders must not hold API requests.
+    w.once('online', () => lowerThreadsStartedSince(before));
+    const slot = { w, busy: 0 };
+    w.on('message', (msg: { id: number; result?: unknown; error?: string }) => {
+      slot.busy--;
+      if (slot.busy === 0) w.unref();
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (!p) return;
+      if (msg.error) p.reject(new Error(msg.error));
+      else p.resolve(msg.result);
+    });
+    w.on('error', (err) => {
+      // A crashed worker takes its own jobs with it (only those: the other thread may still be
+      // writing into its job's buffers); the next call starts a fresh one.
+      this.workers = this.workers.filter((s) => s !== slot);
+      for (const [id, p] of this.pending) {
+        if (p.worker !== w) continue;
+        p.reject(err);
+        this.pending.delete(id);
+      }
+    });
+    // Idle threads must not keep the process alive (busy ones must: a render is waiting on them).
+    w.unref();
+    this.workers.push(slot);
+    return slot;
+  }
+
+  /** Ends the threads with nothing to do; the next job starts a fresh one. */
+  stopIdle(): void {
+    const idle = this.workers.filter((s) => s.busy === 0);
+    this.workers = this.workers.filter((s) => s.busy !== 0);
+    for (const s of idle) void s.w.terminate();
+  }
+
+  run(kind: Kind, job: unknown): Promise<unknown> {
+    let slot = this.workers.find((s) => s.busy === 0);
+    if (!slot) slot = this.workers.length < this.size ? this.spawn() : this.workers.sort((a, b) => a.busy - b.busy)[0];
+    slot.busy++;
+    slot.w.ref();
+    ran[kind]++;
+    const id = this.nextId++;
+    const target = slot;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, worker: target.w });
+      target.w.postMessage({ id, kind, job });
+    });
+  }
+}
+
+const pool = new PixelPool(Math.max(1, Math.min(2, availableParallelism())));
+
+/** Buffers handed to the threads must live in shared memory; this allocates them. */
+export function sharedBytes(length: number): Uint8Array {
+  return new Uint8Array(new SharedArrayBuffer(length));
+}
+export function sharedCopy(src: Uint8Array): Uint8Array {
+  const b = sharedBytes(src.length);
+  b.set(src);
+  return b;
+}
+
+/**
+ * Spare shared buffers by length, for the per-render output and artwork. V8 frees a SharedArrayBuffer
+ * only when a garbage collection finds it, and image work allocates little on the JavaScript heap, so
+ * a run of renders left hundreds of MB of dead buffers (and glibc kept the memory after they went).
+ * Renders repeat the same few sizes, so reuse makes that garbage nearly nothing. Bounded in bytes.
+ */
+const SPARE_MAX_BYTES = 64 * 1024 * 1024;
+const spare = new Map<number, SharedArrayBuffer[]>();
+let spareBytes = 0;
+
+/** A shared buffer of this length with undefined contents: the caller writes all of it. */
+export function leaseShared(length: number): Uint8Array {
+  const buf = spare.get(length)?.pop();
+  if (!buf) return sharedBytes(length);
+  spareBytes -= length;
+  return new Uint8Array(buf);
+}
+
+/** Hands a leased buffer back once nothing reads it any more (no worker, no pending encode). */
+export function releaseShared(view: Uint8Array): void {
+  const buf = view.buffer;
+  if (!(buf instanceof SharedArrayBuffer) || view.byteOffset !== 0 || view.byteLength !== buf.byteLength) return;
+  if (spareBytes + buf.byteLength > SPARE_MAX_BYTES) return;
+  const list = spare.get(buf.byteLength) ?? [];
+  if (list.includes(buf)) return;
+  list.push(buf);
+  spare.set(buf.byteLength, list);
+  spareBytes += buf.byteLength;
+}
+
+/**
+ * Lets go of what renders keep between them (the spare buffers and idle threads), for a node whose
+ * renders have stopped for a while.
+ */
+export function releaseIdleWarpMemory(): void {
+  spare.clear();
+  spareBytes = 0;
+  pool.stopIdle();
+}
+
+/** Bytes held as spares (tests and metrics). */
+export function spareSharedBytes(): number {
+  return spareBytes;
+}
+
+/** Jobs of each kind the threads have been given (tests). */
+export function pixelJobsRun(): Readonly<Record<Kind, number>> {
+  return { ...ran };
+}
+
+export const runWarp = (job: WarpJob) => pool.run('warp', job) as Promise<void>;
+export const runFrontal = (job: FrontalJob) => pool.run('frontal', job) as Promise<void>;
+export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as Promise<void>;
+export const runUvPack = (job: UvPackJob) => pool.run('uvPack', job) as Promise<void>;
+
+/** The ThumbHash of an RGBA picture of at most 100x100 px, computed on the threads. */
+export async function thumbHashOnThreads(width: number, height: number, rgba: Uint8Array): Promise<Uint8Array> {
+  return (await pool.run('thumbhash', { width, height, rgba })) as Uint8Array;
+}

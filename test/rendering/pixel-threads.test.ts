@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, it } from 'node:test';
+import sharp, { type Color } from 'sharp';
+import { CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
+import { loadDevices } from '../../src/modules/catalog/devices.ts';
+import { FRONTAL_VERSION, frontalTemplate } from '../../src/modules/rendering/frontal.ts';
+import { pixelJobsRun } from '../../src/modules/rendering/pixel-threads.ts';
+import { composeRender } from '../../src/modules/rendering/renderer.ts';
+import { fromPrintArea } from '../../src/modules/rendering/templates.ts';
+
+/** The decoded samples of a PNG: stable across zlib and libvips versions, unlike its bytes. */
+const pixelsHash = async (png: Buffer) =>
+  createHash('sha256')
+    .update(await sharp(png).raw().toBuffer())
+    .digest('hex')
+    .slice(0, 16);
+
+const solid = (width: number, height: number, channels: 3 | 4, background: Color) =>
+  sharp({ create: { width, height, channels, background } }).png().toBuffer();
+
+const legacy = async () =>
+  fromPrintArea({
+    background: await solid(120, 90, 3, '#808080'),
+    mask: await solid(40, 60, 3, '#ffffff'),
+    overlay: await solid(40, 60, 4, { r: 200, g: 30, b: 30, alpha: 0.5 }),
+    printArea: { x: 30, y: 10, width: 40, height: 60, rotation: 17 },
+  });
+
+describe("the mockups' pixel loops run on the compositor's threads", () => {
+  it('draws a template, converts an old one and renders without a per-pixel loop on the event loop', async () => {
+    const device = loadDevices().find((d) => d.key === 'iphone-17-pro')!;
+    const before = pixelJobsRun();
+    const t = await frontalTemplate(device, CASE_TYPES.leather, { width: 150, height: 200 });
+    const old = await legacy();
+    // A size no other test uses: its layers are decoded (and packed) afresh.
+    await composeRender(
+      { ...t, output: { widthPx: 75, heightPx: 100, format: 'png' } },
+      await solid(30, 40, 3, '#3060c0'),
+    );
+    const after = pixelJobsRun();
+    assert.equal(after.frontal - before.frontal, 1, 'the drawn template');
+    assert.equal(after.printArea - before.printArea, 1, 'the old template');
+    assert.equal(after.uvPack - before.uvPack, 1, "the UV map's decode");
+    assert.equal(after.warp - before.warp, 1, 'the warp');
+    assert.equal(after.thumbhash - before.thumbhash, 1, 'the ThumbHash');
+    assert.ok(old.uv.length > 0 && old.layers.length > 0);
+  });
+
+  it(`draws the same template as FRONTAL_VERSION ${FRONTAL_VERSION} names (stored drawings are found by it)`, async () => {
+    const device = loadDevices().find((d) => d.key === 'iphone-17-pro')!;
+    const t = await frontalTemplate(device, CASE_TYPES.leather, { width: 150, height: 200 });
+    // Bump FRONTAL_VERSION when the drawing changes on purpose, then update these.
+    assert.deepEqual([await pixelsHash(t.uv), await pixelsHash(t.layers)], ['78b226a9a9658c0a', '18c0bd86b7d02831']);
+  });
+
+  it('converts an old print-area template as before: rotated UV map, mask and overlay', async () => {
+    const t = await legacy();
+    assert.deepEqual([await pixelsHash(t.uv), await pixelsHash(t.layers)], ['3224ad50eaafbaa8', '22d58e2cc457463d']);
+    // The print area's centre shows the artwork's centre through the mask.
+    const uv = await sharp(t.uv).toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer();
+    const layers = await sharp(t.layers).raw().toBuffer();
+    const i = 40 * 120 + 50;
+    assert.ok(
+      Math.abs(uv.readUInt16LE(i * 6) / 65535 - 0.5) < 0.02 &&
+        Math.abs(uv.readUInt16LE(i * 6 + 2) / 65535 - 0.5) < 0.02,
+    );
+    assert.equal(layers[i * 3], 255);
+    // A corner lies outside it: no mask, shading untouched.
+    assert.deepEqual([...layers.subarray(0, 3)], [0, 255, 0]);
+  });
+});

@@ -111,7 +111,13 @@ class PixelPool {
   }
 }
 
-const pool = new PixelPool(Math.max(1, Math.min(2, availableParallelism())));
+/**
+ * One thread per core beyond the event loop's, at most 2: renders run one at a time and each needs
+ * one thread, so a second only serves a preview composed next to a render or another preview. On a
+ * 2-core node that second thread (~10 MB of isolate) would compete with the event loop and the
+ * database thread for the same two cores; the preview waits a few ms for the first instead.
+ */
+const pool = new PixelPool(Math.max(1, Math.min(2, availableParallelism() - 1)));
 
 /** Buffers handed to the threads must live in shared memory; this allocates them. */
 export function sharedBytes(length: number): Uint8Array {

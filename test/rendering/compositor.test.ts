@@ -6,16 +6,23 @@ import { loadDevices } from '../../src/modules/catalog/devices.ts';
 import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import { phoneColour } from '../../src/modules/rendering/materials.ts';
 import {
+  PREPARED_MAX_BYTES,
   RENDER_IDLE_MS,
   RenderInputError,
   type Template,
   artworkFit,
   composeRender,
+  preparedTemplateBytes,
   preparedTemplates,
   releaseRenderMemory,
 } from '../../src/modules/rendering/renderer.ts';
 import { PLAIN_MATERIAL, layersPng, uvPng } from '../../src/modules/rendering/templates.ts';
-import { leaseShared, releaseShared, spareSharedBytes } from '../../src/modules/rendering/pixel-threads.ts';
+import {
+  leaseShared,
+  pixelJobsRun,
+  releaseShared,
+  spareSharedBytes,
+} from '../../src/modules/rendering/pixel-threads.ts';
 import { hexRgb } from '../../src/modules/rendering/warp.ts';
 import { near, pixel } from './helpers.ts';
 
@@ -213,6 +220,35 @@ describe('render memory between runs of renders', () => {
     assert.equal(spareSharedBytes(), 0);
     const after = await composeRender(t, art);
     assert.deepEqual(after.media, first.media, 'the next render decodes again and starts a thread: same picture');
+  });
+
+  it('holds decoded templates up to PREPARED_MAX_BYTES, the least recently used going first', async () => {
+    releaseRenderMemory();
+    const art = await quadrants();
+    const base = await template((x, y) => [(x - 50) / 100, y / 100]);
+    // 1200 px: 14.4 MB decoded each, so three fit in 48 MB and a fourth pushes out the first.
+    const big = (key: string, edge = 1200) =>
+      composeRender({ ...base, cacheKey: key, output: { widthPx: edge, heightPx: edge, format: 'webp' } }, art);
+    for (const key of ['a', 'b', 'c']) await big(key);
+    assert.equal(preparedTemplates(), 3);
+    await big('a'); // used again: now the most recent
+    await big('d');
+    assert.equal(preparedTemplates(), 3);
+    assert.ok(preparedTemplateBytes() <= PREPARED_MAX_BYTES);
+    // A held template is not decoded again (its UV map is not packed again); the one that went is.
+    const decodes = async (key: string) => {
+      const before = pixelJobsRun().uvPack;
+      await big(key);
+      return pixelJobsRun().uvPack - before;
+    };
+    assert.equal(await decodes('a'), 0, 'a stayed: used after b');
+    assert.equal(await decodes('b'), 1, 'b went: the least recently used');
+    // One template over the budget on its own (2000 px, 40 MB) still stays while it is the last used.
+    await big('e', 2000);
+    assert.equal(preparedTemplates(), 1);
+    assert.equal(preparedTemplateBytes(), 2000 * 2000 * 10);
+    releaseRenderMemory();
+    assert.equal(preparedTemplateBytes(), 0);
   });
 
   it('does so by itself once no render has run for RENDER_IDLE_MS', async (ctx) => {

@@ -82,9 +82,23 @@ interface Prepared {
   layers: Uint8Array;
 }
 
-/** Decoded layers of the last templates used: decoding a 16-bit UV map costs more than the warp. */
-const CACHE_SIZE = 6;
-const prepared = new Map<string, Promise<Prepared>>();
+/**
+ * Decoded layers of the last templates used: decoding a 16-bit UV map costs more than the warp.
+ * Bounded in bytes, not entries (10 a pixel: a 1000 px template 10 MB, a 2000 px one 40 MB, so six
+ * of those were 240 MB), and it always keeps the one just used. Templates of the benchmark's four
+ * perspectives and their previews take ~32 MB.
+ */
+export const PREPARED_MAX_BYTES = 48 * 1024 * 1024;
+const PREPARED_BYTES_PER_PIXEL = 10;
+const prepared = new Map<string, { layers: Promise<Prepared>; bytes: number }>();
+let preparedBytes = 0;
+
+function forget(key: string): void {
+  const entry = prepared.get(key);
+  if (!entry) return;
+  prepared.delete(key);
+  preparedBytes -= entry.bytes;
+}
 
 async function prepare(t: Template): Promise<Prepared> {
   const { widthPx: width, heightPx: height } = t.output;
@@ -116,16 +130,19 @@ async function prepare(t: Template): Promise<Prepared> {
 function preparedFor(t: Template): Promise<Prepared> {
   if (!t.cacheKey) return prepare(t);
   const key = `${t.cacheKey}@${t.output.widthPx}x${t.output.heightPx}`;
-  let p = prepared.get(key);
-  if (p) {
-    prepared.delete(key); // re-inserted: most recently used last
-  } else {
-    p = prepare(t);
-    p.catch(() => prepared.delete(key));
+  let entry = prepared.get(key);
+  if (!entry) {
+    const layers = prepare(t);
+    layers.catch(() => {
+      if (prepared.get(key)?.layers === layers) forget(key);
+    });
+    entry = { layers, bytes: t.output.widthPx * t.output.heightPx * PREPARED_BYTES_PER_PIXEL };
   }
-  prepared.set(key, p);
-  while (prepared.size > CACHE_SIZE) prepared.delete(prepared.keys().next().value!);
-  return p;
+  forget(key); // (re-)inserted: most recently used last
+  prepared.set(key, entry);
+  preparedBytes += entry.bytes;
+  while (preparedBytes > PREPARED_MAX_BYTES && prepared.size > 1) forget(prepared.keys().next().value!);
+  return entry.layers;
 }
 
 let grainTexture: Promise<Uint8Array> | undefined;
@@ -232,12 +249,18 @@ export function releaseRenderMemory(): void {
   idleTimer = undefined;
   if (rendering > 0) return;
   prepared.clear();
+  preparedBytes = 0;
   releaseIdleWarpMemory();
 }
 
 /** Templates whose decoded layers are held (tests). */
 export function preparedTemplates(): number {
   return prepared.size;
+}
+
+/** Bytes of decoded layers held (tests). */
+export function preparedTemplateBytes(): number {
+  return preparedBytes;
 }
 
 /** Checks an output size before any pixel work. */

@@ -16,7 +16,7 @@ import {
   preparedTemplates,
   releaseRenderMemory,
 } from '../../src/modules/rendering/renderer.ts';
-import { PLAIN_MATERIAL, layersPng, uvPng } from '../../src/modules/rendering/templates.ts';
+import { PLAIN_MATERIAL } from '../../src/modules/rendering/templates.ts';
 import {
   leaseShared,
   pixelJobsRun,
@@ -24,7 +24,7 @@ import {
   spareSharedBytes,
 } from '../../src/modules/rendering/pixel-threads.ts';
 import { hexRgb } from '../../src/modules/rendering/warp.ts';
-import { near, pixel } from './helpers.ts';
+import { layersPng, near, pixel, uvPng } from './helpers.ts';
 
 const W = 200;
 const H = 100;

@@ -5,39 +5,12 @@ import type { Material } from './warp.ts';
 
 /** Encoders for template layers, and the conversion of the old print-area templates. */
 
-/** u, v (0..1 floats, 2 per pixel) → 16-bit RGB PNG (R = u, G = v, B = 0). For tests and tools. */
-export async function uvPng(width: number, height: number, uv: Float32Array): Promise<Buffer> {
-  const data = new Uint16Array(width * height * 3);
-  for (let i = 0, j = 0; i < width * height; i++, j += 2) {
-    data[i * 3] = Math.round(Math.min(1, Math.max(0, uv[j])) * 65535);
-    data[i * 3 + 1] = Math.round(Math.min(1, Math.max(0, uv[j + 1])) * 65535);
-  }
-  return uv16Png(width, height, data);
-}
-
 /** A UV map already in 16-bit samples (3 a pixel) → its PNG. */
 export function uv16Png(width: number, height: number, data: Uint16Array): Promise<Buffer> {
   return sharp(data, { raw: { width, height, channels: 3 } })
     .toColourspace('rgb16')
     .png({ compressionLevel: 9 })
     .toBuffer();
-}
-
-/** mask, shading, highlight (one byte each per pixel) → one RGB PNG. For tests and tools. */
-export async function layersPng(
-  width: number,
-  height: number,
-  mask: Uint8Array,
-  shading: Uint8Array,
-  highlight: Uint8Array,
-) {
-  const data = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < width * height; i++) {
-    data[i * 3] = mask[i];
-    data[i * 3 + 1] = shading[i];
-    data[i * 3 + 2] = highlight[i];
-  }
-  return rgbPng(width, height, data);
 }
 
 /** Layers already interleaved (3 bytes a pixel) → their PNG. */

@@ -79,17 +79,19 @@ async function decoded(t: Template) {
   const { widthPx: W, heightPx: H } = t.output;
   const bg = await sharp(t.background).resize(W, H).removeAlpha().raw().toBuffer();
   const layers = await sharp(t.layers).resize(W, H).removeAlpha().raw().toBuffer();
-  const uv3 = await sharp(t.uv)
-    .resize(W, H, { kernel: 'linear' })
-    .toColourspace('rgb16')
-    .raw({ depth: 'ushort' })
-    .toBuffer();
-  const src = new Uint16Array(uv3.buffer, uv3.byteOffset, uv3.length / 2);
+  // u then v, each band split out by libvips, as the service's renderer holds them.
+  const plane = (band: 0 | 1) =>
+    sharp(t.uv)
+      .toColourspace('rgb16')
+      .removeAlpha()
+      .extractChannel(band)
+      .resize(W, H, { kernel: 'linear' })
+      .raw({ depth: 'ushort' })
+      .toBuffer();
   const uv = new Uint16Array(W * H * 2);
-  for (let i = 0, j = 0; j < uv.length; i += 3, j += 2) {
-    uv[j] = src[i];
-    uv[j + 1] = src[i + 1];
-  }
+  const bytes = new Uint8Array(uv.buffer);
+  bytes.set(await plane(0), 0);
+  bytes.set(await plane(1), W * H * 2);
   return { bg, uv, layers };
 }
 

@@ -38,10 +38,11 @@ export async function startProcess(
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'warn',
-      // The deployment setting docs/operations.md asks for: glibc's default of 8 malloc arenas per
+      // The deployment settings docs/operations.md asks for: glibc's default of 8 malloc arenas per
       // core lets libvips' threads keep ~130 MB more resident than two arenas do.
       MALLOC_ARENA_MAX: '2',
       MALLOC_MMAP_THRESHOLD_: '1048576',
+      NODE_OPTIONS: '--max-semi-space-size=8',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

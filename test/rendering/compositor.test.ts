@@ -15,14 +15,10 @@ import {
   preparedTemplateBytes,
   preparedTemplates,
   releaseRenderMemory,
+  templatesDecoded,
 } from '../../src/modules/rendering/renderer.ts';
 import { PLAIN_MATERIAL } from '../../src/modules/rendering/templates.ts';
-import {
-  leaseShared,
-  pixelJobsRun,
-  releaseShared,
-  spareSharedBytes,
-} from '../../src/modules/rendering/pixel-threads.ts';
+import { leaseShared, releaseShared, spareSharedBytes } from '../../src/modules/rendering/pixel-threads.ts';
 import { hexRgb } from '../../src/modules/rendering/warp.ts';
 import { layersPng, near, pixel, uvPng } from './helpers.ts';
 
@@ -235,11 +231,11 @@ describe('render memory between runs of renders', () => {
     await big('d');
     assert.equal(preparedTemplates(), 3);
     assert.ok(preparedTemplateBytes() <= PREPARED_MAX_BYTES);
-    // A held template is not decoded again (its UV map is not packed again); the one that went is.
+    // A held template is not decoded again; the one that went is.
     const decodes = async (key: string) => {
-      const before = pixelJobsRun().uvPack;
+      const before = templatesDecoded();
       await big(key);
-      return pixelJobsRun().uvPack - before;
+      return templatesDecoded() - before;
     };
     assert.equal(await decodes('a'), 0, 'a stayed: used after b');
     assert.equal(await decodes('b'), 1, 'b went: the least recently used');

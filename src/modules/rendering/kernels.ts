@@ -103,18 +103,3 @@ export function printAreaKernel(j: PrintAreaJob): void {
     }
   }
 }
-
-/** A decoded 16-bit UV map (3 samples a pixel) to the u, v pairs the warp reads. */
-export interface UvPackJob {
-  pixels: number;
-  from: Uint16Array;
-  to: Uint16Array;
-}
-
-export function uvPackKernel(j: UvPackJob): void {
-  const { pixels, from, to } = j;
-  for (let i = 0, k = 0; i < pixels; i++, k += 3) {
-    to[i * 2] = from[k];
-    to[i * 2 + 1] = from[k + 1];
-  }
-}

@@ -3,14 +3,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { lowerThreadsStartedSince, threadIds } from '../../platform/images.ts';
-import {
-  type FrontalJob,
-  type PrintAreaJob,
-  type UvPackJob,
-  frontalKernel,
-  printAreaKernel,
-  uvPackKernel,
-} from './kernels.ts';
+import { type FrontalJob, type PrintAreaJob, frontalKernel, printAreaKernel } from './kernels.ts';
 import { type WarpJob, warpKernel } from './warp.ts';
 
 /**
@@ -19,7 +12,7 @@ import { type WarpJob, warpKernel } from './warp.ts';
  * is answered). Buffers are SharedArrayBuffer views: posting them costs nothing. The ThumbHash of a
  * render (a DCT over its 100 px picture, ~3 ms) runs here too, from the `thumbhash` package.
  */
-const KERNELS = { warp: warpKernel, frontal: frontalKernel, printArea: printAreaKernel, uvPack: uvPackKernel };
+const KERNELS = { warp: warpKernel, frontal: frontalKernel, printArea: printAreaKernel };
 type Kind = keyof typeof KERNELS | 'thumbhash';
 
 // esbuild (tsx) may wrap named functions in __name(); the worker defines it as a no-op.
@@ -50,7 +43,7 @@ interface Pending {
 }
 
 /** Jobs run by kind since the process started (tests: which work went to the threads). */
-const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, uvPack: 0, thumbhash: 0 };
+const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, thumbhash: 0 };
 
 class PixelPool {
   private workers: Array<{ w: Worker; busy: number }> = [];
@@ -182,7 +175,6 @@ export function pixelJobsRun(): Readonly<Record<Kind, number>> {
 export const runWarp = (job: WarpJob) => pool.run('warp', job) as Promise<void>;
 export const runFrontal = (job: FrontalJob) => pool.run('frontal', job) as Promise<void>;
 export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as Promise<void>;
-export const runUvPack = (job: UvPackJob) => pool.run('uvPack', job) as Promise<void>;
 
 /** The ThumbHash of an RGBA picture of at most 100x100 px, computed on the threads. */
 export async function thumbHashOnThreads(width: number, height: number, rgba: Uint8Array): Promise<Uint8Array> {

@@ -3,7 +3,6 @@ import {
   leaseShared,
   releaseIdleWarpMemory,
   releaseShared,
-  runUvPack,
   runWarp,
   sharedCopy,
   thumbHashOnThreads,
@@ -92,6 +91,8 @@ export const PREPARED_MAX_BYTES = 48 * 1024 * 1024;
 const PREPARED_BYTES_PER_PIXEL = 10;
 const prepared = new Map<string, { layers: Promise<Prepared>; bytes: number }>();
 let preparedBytes = 0;
+/** Templates decoded since the process started (tests: whether a held one was used). */
+let templateDecodes = 0;
 
 function forget(key: string): void {
   const entry = prepared.get(key);
@@ -117,14 +118,21 @@ async function prepare(t: Template): Promise<Prepared> {
     'uchar',
   );
   const layers = await raw('layers', () => sharp(t.layers).toColourspace('srgb').removeAlpha(), 'uchar');
-  const uv = await raw('uv map', () => sharp(t.uv).toColourspace('rgb16').removeAlpha(), 'ushort');
-  if (bg.channels !== 3 || layers.channels !== 3 || uv.channels !== 3)
+  // u and v as two planes of 16-bit values, each band extracted by libvips (two decodes of a map
+  // that is decoded once per template and held): no per-pixel loop here or on a thread, and no
+  // 6-byte-a-pixel copy of the whole map in shared memory left for a collection to find.
+  const plane = (band: 0 | 1) =>
+    raw('uv map', () => sharp(t.uv).toColourspace('rgb16').removeAlpha().extractChannel(band), 'ushort');
+  const u = await plane(0);
+  const v = await plane(1);
+  if (bg.channels !== 3 || layers.channels !== 3 || u.channels !== 1 || v.channels !== 1)
     throw new RenderInputError('template layers must be RGB images');
-  // Keep u and v only (the map's third channel is unused), as 16-bit values in shared memory.
-  const decoded = sharedCopy(uv.data);
-  const uv2 = new Uint16Array(new SharedArrayBuffer(width * height * 4));
-  await runUvPack({ pixels: width * height, from: new Uint16Array(decoded.buffer), to: uv2 });
-  return { width, height, background: sharedCopy(bg.data), uv: uv2, layers: sharedCopy(layers.data) };
+  const uv = new Uint16Array(new SharedArrayBuffer(width * height * 4));
+  const bytes = new Uint8Array(uv.buffer);
+  bytes.set(u.data, 0);
+  bytes.set(v.data, width * height * 2);
+  templateDecodes++;
+  return { width, height, background: sharedCopy(bg.data), uv, layers: sharedCopy(layers.data) };
 }
 
 function preparedFor(t: Template): Promise<Prepared> {
@@ -256,6 +264,11 @@ export function releaseRenderMemory(): void {
 /** Templates whose decoded layers are held (tests). */
 export function preparedTemplates(): number {
   return prepared.size;
+}
+
+/** Templates decoded from their pictures since the process started (tests). */
+export function templatesDecoded(): number {
+  return templateDecodes;
 }
 
 /** Bytes of decoded layers held (tests). */

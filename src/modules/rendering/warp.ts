@@ -32,7 +32,7 @@ export interface WarpJob {
   out: Uint8Array;
   /** RGB background, width*height*3. */
   background: Uint8Array;
-  /** u, v per pixel as 0..65535 (u left→right, v top→bottom of the case back). */
+  /** u for every pixel, then v for every pixel, as 0..65535 (u left→right, v top→bottom of the case back). */
   uv: Uint16Array;
   /** mask, shading, highlight per pixel (3 bytes). */
   layers: Uint8Array;
@@ -92,8 +92,8 @@ export function warpKernel(j: WarpJob): void {
       out[o + 2] = bg[o + 2];
       continue;
     }
-    const u = uv[i * 2] / 65535;
-    const v = uv[i * 2 + 1] / 65535;
+    const u = uv[i] / 65535;
+    const v = uv[n + i] / 65535;
     // Bilinear sample of the artwork at (u, v); coordinates clamp at the edges.
     let x = u * aw - 0.5;
     let y = v * ah - 0.5;

@@ -10,7 +10,7 @@ import { rgbaToThumbHash } from 'thumbhash';
 import { CASE_TYPES } from '../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../src/modules/catalog/devices.ts';
 import { frontalTemplate } from '../src/modules/rendering/frontal.ts';
-import { type Template, artworkFit, composeRender } from '../src/modules/rendering/renderer.ts';
+import { type Template, type TemplatePictures, artworkFit, composeRender } from '../src/modules/rendering/renderer.ts';
 import { materialParams, warpKernel } from '../src/modules/rendering/warp.ts';
 
 export interface MockupRow {
@@ -75,7 +75,7 @@ async function bareRender(t: Template, raw: { bg: Buffer; uv: Uint16Array; layer
   rgbaToThumbHash(th.info.width, th.info.height, th.data);
 }
 
-async function decoded(t: Template) {
+async function decoded(t: Template & TemplatePictures) {
   const { widthPx: W, heightPx: H } = t.output;
   const bg = await sharp(t.background).resize(W, H).removeAlpha().raw().toBuffer();
   const layers = await sharp(t.layers).resize(W, H).removeAlpha().raw().toBuffer();

@@ -10,11 +10,13 @@ import {
   RENDER_IDLE_MS,
   RenderInputError,
   type Template,
+  type TemplatePictures,
   artworkFit,
   composeRender,
   preparedTemplateBytes,
   preparedTemplates,
   releaseRenderMemory,
+  TemplateUnavailableError,
   templatesDecoded,
 } from '../../src/modules/rendering/renderer.ts';
 import { PLAIN_MATERIAL } from '../../src/modules/rendering/templates.ts';
@@ -28,8 +30,8 @@ const H = 100;
 /** A template whose UV map is `fn(x, y)` everywhere and whose mask covers x in [50, 150). */
 async function template(
   fn: (x: number, y: number) => [number, number],
-  over: Partial<Template> = {},
-): Promise<Template> {
+  over: Partial<Template & TemplatePictures> = {},
+): Promise<Template & TemplatePictures> {
   const uv = new Float32Array(W * H * 2);
   const mask = new Uint8Array(W * H);
   for (let y = 0; y < H; y++)
@@ -216,6 +218,47 @@ describe('render memory between runs of renders', () => {
     assert.equal(spareSharedBytes(), 0);
     const after = await composeRender(t, art);
     assert.deepEqual(after.media, first.media, 'the next render decodes again and starts a thread: same picture');
+  });
+
+  it("reads a template's pictures only when their decoded layers are not held", async () => {
+    releaseRenderMemory();
+    const { background, uv, layers, ...look } = await template((x, y) => [(x - 50) / 100, y / 100]);
+    let loads = 0;
+    const t: Template = {
+      ...look,
+      cacheKey: 'lazy-pictures-test',
+      load: async () => {
+        loads++;
+        return { background, uv, layers };
+      },
+    };
+    const art = await quadrants();
+    await composeRender(t, art);
+    await composeRender(t, art);
+    assert.equal(loads, 1, 'the second render used the held layers');
+    await composeRender({ ...t, output: { ...t.output, widthPx: 100, heightPx: 50 } }, art);
+    assert.equal(loads, 2, 'another output size is decoded from the pictures');
+    releaseRenderMemory();
+    await composeRender(t, art);
+    assert.equal(loads, 3, 'let go: read again');
+  });
+
+  it("tells a storage failure reading a template's pictures (retried) from a missing picture (not)", async () => {
+    const { material, backMm, output } = await template(() => [0.5, 0.5]);
+    const look = { material, backMm, output };
+    const art = await quadrants();
+    const reached = new Error('storage temporarily unreachable');
+    const flaky: Template = { ...look, cacheKey: 'flaky-storage-test', load: async () => Promise.reject(reached) };
+    await assert.rejects(composeRender(flaky, art), (err) => err === reached);
+    const gone: Template = {
+      ...look,
+      cacheKey: 'missing-picture-test',
+      load: async () => Promise.reject(new RenderInputError('template asset missing: uv (x)')),
+    };
+    await assert.rejects(
+      composeRender(gone, art),
+      (err) => err instanceof TemplateUnavailableError && /asset missing: uv/.test(err.message),
+    );
   });
 
   it('holds decoded templates up to PREPARED_MAX_BYTES, the least recently used going first', async () => {

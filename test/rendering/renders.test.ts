@@ -197,6 +197,13 @@ describe('renders', () => {
     await set({ kind: 'scene', scene: 'nowhere', view: 'none' });
     try {
       await t.s.worker.drain();
+      // A live preview of it says the composition cannot be rendered, not a server error.
+      const preview = await call(t, 'POST', '/v2/renders/preview', {
+        body: { preview: { compositionReference: d.cStudioS24, imageReference: image } },
+      });
+      assert.equal(preview.statusCode, 410);
+      assert.equal(preview.data.code, 'composition_unavailable');
+      assert.match(preview.data.message, /scene asset missing: nowhere\/none\//);
     } finally {
       await set({ kind: 'front' });
     }

@@ -3,7 +3,7 @@ import type { CaseType } from '../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../catalog/devices.ts';
 import { caseOutline, outlinePaths } from '../catalog/geometry.ts';
 import { materialFor, phoneColour } from './materials.ts';
-import type { Template } from './renderer.ts';
+import type { DrawnTemplate } from './renderer.ts';
 import { runFrontal, sharedBytes, sharedCopy } from './pixel-threads.ts';
 import { rgbPng, uv16Png } from './templates.ts';
 
@@ -24,7 +24,7 @@ export async function frontalTemplate(
   device: DeviceGeometry,
   caseType: CaseType,
   size: { width: number; height: number },
-): Promise<Pick<Template, 'background' | 'uv' | 'layers' | 'material' | 'backMm'>> {
+): Promise<DrawnTemplate> {
   const W = size.width;
   const H = size.height;
   const o = caseOutline(device, caseType);

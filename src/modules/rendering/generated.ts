@@ -7,7 +7,7 @@ import { asBackgroundImageWork } from '../../platform/images.ts';
 import type { BlobStore } from '../../platform/storage.ts';
 import { FRONTAL_EDGE, FRONTAL_VERSION, frontalTemplate } from './frontal.ts';
 import { materialFor, phoneColour } from './materials.ts';
-import { RenderInputError, type Template } from './renderer.ts';
+import { RenderInputError, type TemplateParts, type TemplatePictures } from './renderer.ts';
 
 /**
  * Templates the service makes itself from the product's geometry and case type, so hundreds of
@@ -18,12 +18,12 @@ import { RenderInputError, type Template } from './renderer.ts';
  */
 export type Generator = { kind: 'front' } | { kind: 'scene'; scene: string; view: string };
 
-export type TemplateParts = Pick<Template, 'background' | 'uv' | 'layers' | 'material' | 'backMm' | 'cacheKey'>;
+export type { TemplateParts };
 
 /** The committed scene assets (repository root, also from dist/). */
 export const MOCKUP_ASSETS = join(import.meta.dirname, '..', '..', '..', 'assets', 'mockups');
 
-const inFlight = new Map<string, Promise<TemplateParts>>();
+const inFlight = new Map<string, Promise<TemplatePictures>>();
 
 export async function generatedTemplate(
   blobs: BlobStore,
@@ -45,9 +45,11 @@ export async function generatedTemplate(
     };
     const meta = JSON.parse((await file('template.json')).toString()) as { backMm: [number, number] };
     return {
-      background: await file('background.webp'),
-      uv: await file('uv.png'),
-      layers: await file('layers.png'),
+      load: async () => ({
+        background: await file('background.webp'),
+        uv: await file('uv.png'),
+        layers: await file('layers.png'),
+      }),
       backMm: meta.backMm,
       material: materialFor(caseType, phoneColour(device)),
       cacheKey: `scene:${g.scene}/${g.view}/${device.key}`,
@@ -65,32 +67,32 @@ export async function generatedTemplate(
     .digest('hex')
     .slice(0, 32);
   const base = `rendering/generated/front/${digest}`;
-  let run = inFlight.get(base);
-  if (!run) {
-    run = (async () => {
-      const keys = ['background', 'uv', 'layers'].map((n) => `${base}/${n}.png`);
-      const stored = await Promise.all(keys.map((k) => blobs.get(k)));
-      // Drawn once per device, case type and size: its libvips encodes below the event loop too.
-      const made = stored.every((b) => b !== null)
-        ? null
-        : await asBackgroundImageWork(() => frontalTemplate(device, caseType, size));
-      if (made) {
+  // Read (or drawn and stored) only when the renderer does not hold this drawing's decoded layers.
+  const load = () => {
+    let run = inFlight.get(base);
+    if (!run) {
+      run = (async () => {
+        const keys = ['background', 'uv', 'layers'].map((n) => `${base}/${n}.png`);
+        const stored = await Promise.all(keys.map((k) => blobs.get(k)));
+        if (stored[0] && stored[1] && stored[2]) return { background: stored[0], uv: stored[1], layers: stored[2] };
+        // Drawn once per device, case type and size: its libvips encodes below the event loop too.
+        const made = await asBackgroundImageWork(() => frontalTemplate(device, caseType, size));
         await blobs.put(keys[0], made.background);
         await blobs.put(keys[1], made.uv);
         await blobs.put(keys[2], made.layers);
-      }
-      return {
-        background: made?.background ?? stored[0]!,
-        uv: made?.uv ?? stored[1]!,
-        layers: made?.layers ?? stored[2]!,
-        // The material and the back size are cheap to compute, so they are not stored.
-        material: materialFor(caseType, phoneColour(device)),
-        backMm: [caseOutline(device, caseType).widthMm, caseOutline(device, caseType).heightMm],
-        cacheKey: base,
-      };
-    })();
-    inFlight.set(base, run);
-    run.finally(() => inFlight.delete(base)).catch(() => {});
-  }
-  return run;
+        return made;
+      })();
+      inFlight.set(base, run);
+      run.finally(() => inFlight.delete(base)).catch(() => {});
+    }
+    return run;
+  };
+  const outline = caseOutline(device, caseType);
+  return {
+    load,
+    // The material and the back size are cheap to compute, so they are not stored.
+    material: materialFor(caseType, phoneColour(device)),
+    backMm: [outline.widthMm, outline.heightMm],
+    cacheKey: base,
+  };
 }

@@ -29,23 +29,61 @@ export interface PrintArea {
   rotation: number;
 }
 
-/**
- * Everything a composition needs, already read from storage. The three images have one size (the
- * template's); the output may be another size and is cut from them like `fit: cover`.
- */
-export interface Template {
+/** A render that can never succeed (bad template or image): retrying is pointless. */
+export class RenderInputError extends Error {}
+
+/** A template's three pictures, all of one size (the template's). */
+export interface TemplatePictures {
   /** The scene with the phone and case in it, RGB. */
   background: Buffer;
   /** 16-bit PNG: R = u, G = v (0..65535 across the case back) of the artwork each pixel shows. */
   uv: Buffer;
   /** R = mask (255: the printed back), G = shading (multiply), B = highlight (screen). */
   layers: Buffer;
+}
+
+/**
+ * A template's pictures given, or read by `load` only when their decoded layers are not held: a
+ * render of a held template then reads nothing (its three files were ~1-2 MB read and left for the
+ * collector on every render). `load` needs the cache key the decoded layers are held under.
+ */
+export type TemplateSource = TemplatePictures | { load: () => Promise<TemplatePictures>; cacheKey: string };
+
+/** What a composition needs besides its output size. */
+export type TemplateParts = TemplateSource & {
   material: Material;
   /** The printable back in mm: the artwork is fitted to this aspect. */
   backMm: [number, number];
-  output: { widthPx: number; heightPx: number; format: OutputFormat };
   /** Names this template for the decoded-layer cache (e.g. its blob keys); none: not cached. */
   cacheKey?: string;
+};
+
+/** A template drawn or converted here: its pictures and its look. */
+export type DrawnTemplate = TemplatePictures & { material: Material; backMm: [number, number] };
+
+/**
+ * Everything a composition needs. The output may be another size than the template's pictures and
+ * is cut from them like `fit: cover`.
+ */
+export type Template = TemplateParts & { output: { widthPx: number; heightPx: number; format: OutputFormat } };
+
+/** A template's pictures could not be read (storage): not the render's fault, so it may be retried. */
+class TemplateLoadError extends Error {
+  constructor(readonly reason: unknown) {
+    super('template pictures could not be read');
+  }
+}
+
+/** A template's pictures are gone (a deleted asset or scene file): the composition's fault. */
+export class TemplateUnavailableError extends RenderInputError {}
+
+async function picturesOf(t: Template): Promise<TemplatePictures> {
+  if (!('load' in t)) return t;
+  try {
+    return await t.load();
+  } catch (err) {
+    throw err instanceof RenderInputError ? new TemplateUnavailableError(err.message) : new TemplateLoadError(err);
+  }
 }
 
 export interface RenderOutput {
@@ -54,9 +92,6 @@ export interface RenderOutput {
   /** base64 */
   thumbhash: string;
 }
-
-/** A render that can never succeed (bad template or image): retrying is pointless. */
-export class RenderInputError extends Error {}
 
 export const THUMBNAIL_WIDTH = 256;
 /** Largest output edge and largest artwork texture edge. */
@@ -103,6 +138,7 @@ function forget(key: string): void {
 
 async function prepare(t: Template): Promise<Prepared> {
   const { widthPx: width, heightPx: height } = t.output;
+  const pictures = await picturesOf(t);
   const cut = { width, height, fit: 'cover' as const, kernel: 'linear' as const };
   const raw = async (what: string, img: () => Sharp, depth: 'uchar' | 'ushort') => {
     try {
@@ -114,15 +150,15 @@ async function prepare(t: Template): Promise<Prepared> {
   };
   const bg = await raw(
     'background',
-    () => sharp(t.background).flatten({ background: '#ffffff' }).toColourspace('srgb').removeAlpha(),
+    () => sharp(pictures.background).flatten({ background: '#ffffff' }).toColourspace('srgb').removeAlpha(),
     'uchar',
   );
-  const layers = await raw('layers', () => sharp(t.layers).toColourspace('srgb').removeAlpha(), 'uchar');
+  const layers = await raw('layers', () => sharp(pictures.layers).toColourspace('srgb').removeAlpha(), 'uchar');
   // u and v as two planes of 16-bit values, each band extracted by libvips (two decodes of a map
   // that is decoded once per template and held): no per-pixel loop here or on a thread, and no
   // 6-byte-a-pixel copy of the whole map in shared memory left for a collection to find.
   const plane = (band: 0 | 1) =>
-    raw('uv map', () => sharp(t.uv).toColourspace('rgb16').removeAlpha().extractChannel(band), 'ushort');
+    raw('uv map', () => sharp(pictures.uv).toColourspace('rgb16').removeAlpha().extractChannel(band), 'ushort');
   const u = await plane(0);
   const v = await plane(1);
   if (bg.channels !== 3 || layers.channels !== 3 || u.channels !== 1 || v.channels !== 1)
@@ -235,6 +271,7 @@ export async function composeRender(template: Template, imageBytes: Buffer): Pro
   } catch (err) {
     // Pure CPU work on given bytes: a failure here fails again on every retry (e.g. a truncated image).
     if (err instanceof RenderInputError) throw err;
+    if (err instanceof TemplateLoadError) throw err.reason;
     throw new RenderInputError(`composition failed: ${(err as Error).message}`);
   } finally {
     rendering--;

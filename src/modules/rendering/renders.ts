@@ -7,7 +7,7 @@ import { enqueue } from '../../platform/jobs/queue.ts';
 import { Gate } from '../../platform/gate.ts';
 import type { RenderingDeps } from './deps.ts';
 import type { renderingLibrary } from './library.ts';
-import { FORMATS, RenderInputError, type Template, composeRender } from './renderer.ts';
+import { FORMATS, RenderInputError, type Template, TemplateUnavailableError, composeRender } from './renderer.ts';
 import { type CompositionRow, type RenderRow, renderingRepo as repo } from './repo.ts';
 import { type TemplateParts, generatedTemplate } from './generated.ts';
 import { PLAIN_MATERIAL, fromPrintArea } from './templates.ts';
@@ -114,9 +114,11 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
     }
     if (c.uv_blob_key) {
       return {
-        background: await asset('background', c.background_blob_key),
-        uv: await asset('uv', c.uv_blob_key),
-        layers: await asset('layers', c.layers_blob_key),
+        load: async () => ({
+          background: await asset('background', c.background_blob_key),
+          uv: await asset('uv', c.uv_blob_key),
+          layers: await asset('layers', c.layers_blob_key),
+        }),
         material: c.material ?? PLAIN_MATERIAL,
         backMm: c.back_mm ?? [1, 1],
         cacheKey: `${c.background_blob_key}|${c.uv_blob_key}|${c.layers_blob_key}`,
@@ -214,8 +216,14 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
           widthPx: Math.max(1, Math.round(template.output.widthPx * scale)),
           heightPx: Math.max(1, Math.round(template.output.heightPx * scale)),
         };
-        const out = await composeRender({ ...template, output } as Template, made.image);
-        return { bytes: out.media, mimeType: FORMATS[output.format].mimeType };
+        try {
+          const out = await composeRender({ ...template, output } as Template, made.image);
+          return { bytes: out.media, mimeType: FORMATS[output.format].mimeType };
+        } catch (err) {
+          // The pictures are read when the renderer needs them, so a missing one is found here.
+          if (err instanceof TemplateUnavailableError) throw new ApiError('composition_unavailable', err.message);
+          throw err;
+        }
       });
     },
 

@@ -1,5 +1,5 @@
 import sharp, { type Metadata } from 'sharp';
-import { type PrintArea, RenderInputError, type Template } from './renderer.ts';
+import { type PrintArea, RenderInputError, type DrawnTemplate } from './renderer.ts';
 import { runPrintArea, sharedBytes, sharedCopy } from './pixel-threads.ts';
 import type { Material } from './warp.ts';
 
@@ -54,9 +54,7 @@ const grey = async (what: string, input: Buffer, w: number, h: number, channels:
  * UV map and layers, so every composition goes through the one warp. The overlay's dark parts
  * become shading (multiply by 1 - alpha), its light parts highlight (screen by alpha).
  */
-export async function fromPrintArea(
-  t: LegacyTemplate,
-): Promise<Pick<Template, 'background' | 'uv' | 'layers' | 'material' | 'backMm'>> {
+export async function fromPrintArea(t: LegacyTemplate): Promise<DrawnTemplate> {
   let bg: Metadata;
   try {
     bg = await sharp(t.background).metadata();

@@ -5,7 +5,7 @@ import sharp, { type Color } from 'sharp';
 import { CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../../src/modules/catalog/devices.ts';
 import { FRONTAL_VERSION, frontalTemplate } from '../../src/modules/rendering/frontal.ts';
-import { pixelJobsRun } from '../../src/modules/rendering/pixel-threads.ts';
+import { pixelJobsRun, pixelThreads } from '../../src/modules/rendering/pixel-threads.ts';
 import { composeRender, templatesDecoded } from '../../src/modules/rendering/renderer.ts';
 import { fromPrintArea } from '../../src/modules/rendering/templates.ts';
 
@@ -69,5 +69,19 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
     assert.equal(layers[i * 3], 255);
     // A corner lies outside it: no mask, shading untouched.
     assert.deepEqual([...layers.subarray(0, 3)], [0, 255, 0]);
+  });
+
+  it('ends a thread that drew a template once it is idle, and keeps one that only renders', async () => {
+    const device = loadDevices().find((d) => d.key === 'iphone-17-pro')!;
+    const t = await frontalTemplate(device, CASE_TYPES.clear, { width: 120, height: 160 });
+    // Its isolate would hold the drawing's shared buffers until a collection it seldom makes.
+    assert.equal(pixelThreads(), 0, 'the drawing thread ended');
+    await composeRender(
+      { ...t, output: { widthPx: 60, heightPx: 80, format: 'png' } },
+      await solid(30, 40, 3, '#c03060'),
+    );
+    assert.equal(pixelThreads(), 1, 'the render thread stays for the next render');
+    await legacy();
+    assert.equal(pixelThreads(), 0, 'converting an old template is one-off work too');
   });
 });

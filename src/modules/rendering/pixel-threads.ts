@@ -45,8 +45,24 @@ interface Pending {
 /** Jobs run by kind since the process started (tests: which work went to the threads). */
 const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, thumbhash: 0 };
 
+/**
+ * Jobs whose buffers are used once (a template drawn or converted, ~13 bytes a pixel: ~15 MB at
+ * 1000 x 1400). A thread that ran one ends once idle: its isolate keeps every shared buffer it was
+ * posted until its own full collection, which a thread that allocates next to nothing seldom makes
+ * (measured: the drawing's buffers still held after any number of the event loop's collections,
+ * freed when the thread ended). Renders reuse theirs, so a thread that only warps stays.
+ */
+const ONE_OFF: ReadonlySet<Kind> = new Set(['frontal', 'printArea']);
+
+interface Slot {
+  w: Worker;
+  busy: number;
+  /** Ran a one-off job: ends when next idle. */
+  retire: boolean;
+}
+
 class PixelPool {
-  private workers: Array<{ w: Worker; busy: number }> = [];
+  private workers: Slot[] = [];
   private pending = new Map<number, Pending>();
   private nextId = 1;
   constructor(private size: number) {}
@@ -56,10 +72,13 @@ class PixelPool {
     const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { thumbhash: THUMBHASH_URL } });
     // Below the event loop, like libvips' threads: a run of renders must not hold API requests.
     w.once('online', () => lowerThreadsStartedSince(before));
-    const slot = { w, busy: 0 };
+    const slot: Slot = { w, busy: 0, retire: false };
     w.on('message', (msg: { id: number; result?: unknown; error?: string }) => {
       slot.busy--;
-      if (slot.busy === 0) w.unref();
+      if (slot.busy === 0) {
+        w.unref();
+        if (slot.retire) this.end(slot);
+      }
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       if (!p) return;
@@ -82,17 +101,26 @@ class PixelPool {
     return slot;
   }
 
+  private end(slot: Slot): void {
+    this.workers = this.workers.filter((s) => s !== slot);
+    void slot.w.terminate();
+  }
+
   /** Ends the threads with nothing to do; the next job starts a fresh one. */
   stopIdle(): void {
-    const idle = this.workers.filter((s) => s.busy === 0);
-    this.workers = this.workers.filter((s) => s.busy !== 0);
-    for (const s of idle) void s.w.terminate();
+    for (const s of this.workers.filter((s) => s.busy === 0)) this.end(s);
+  }
+
+  /** Threads running now (tests). */
+  get threads(): number {
+    return this.workers.length;
   }
 
   run(kind: Kind, job: unknown): Promise<unknown> {
     let slot = this.workers.find((s) => s.busy === 0);
     if (!slot) slot = this.workers.length < this.size ? this.spawn() : this.workers.sort((a, b) => a.busy - b.busy)[0];
     slot.busy++;
+    slot.retire ||= ONE_OFF.has(kind);
     slot.w.ref();
     ran[kind]++;
     const id = this.nextId++;
@@ -165,6 +193,11 @@ export function releaseIdleWarpMemory(): void {
 /** Bytes held as spares (tests and metrics). */
 export function spareSharedBytes(): number {
   return spareBytes;
+}
+
+/** The compositor's threads running now (tests). */
+export function pixelThreads(): number {
+  return pool.threads;
 }
 
 /** Jobs of each kind the threads have been given (tests). */

@@ -156,7 +156,7 @@ async function prepare(t: Template): Promise<Prepared> {
   const layers = await raw('layers', () => sharp(pictures.layers).toColourspace('srgb').removeAlpha(), 'uchar');
   // u and v as two planes of 16-bit values, each band extracted by libvips (two decodes of a map
   // that is decoded once per template and held): no per-pixel loop here or on a thread, and no
-  // 6-byte-a-pixel copy of the whole map in shared memory left for a collection to find.
+  // 6-byte-a-pixel copy of the whole map posted to a thread (whose isolate kept it; pixel-threads.ts).
   const plane = (band: 0 | 1) =>
     raw('uv map', () => sharp(pictures.uv).toColourspace('rgb16').removeAlpha().extractChannel(band), 'ushort');
   const u = await plane(0);

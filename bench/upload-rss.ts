@@ -34,7 +34,6 @@ const env = {
   SECRET_KEY: 'upload-rss',
   MALLOC_ARENA_MAX: '2',
   MALLOC_MMAP_THRESHOLD_: '1048576',
-  NODE_OPTIONS: '--max-semi-space-size=8',
 };
 
 const s = await startRuntime(loadConfig(env), { log: pino({ level: 'silent' }) as never });

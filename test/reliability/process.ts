@@ -42,7 +42,8 @@ export async function startProcess(
       // core lets libvips' threads keep ~130 MB more resident than two arenas do.
       MALLOC_ARENA_MAX: '2',
       MALLOC_MMAP_THRESHOLD_: '1048576',
-      NODE_OPTIONS: '--max-semi-space-size=8',
+      // On the embedded database only, as docs/operations.md advises (on PostgreSQL V8's default).
+      ...(env.DATABASE_URL ? {} : { NODE_OPTIONS: '--max-semi-space-size=8' }),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

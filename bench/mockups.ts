@@ -10,7 +10,13 @@ import { rgbaToThumbHash } from 'thumbhash';
 import { CASE_TYPES } from '../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../src/modules/catalog/devices.ts';
 import { frontalTemplate } from '../src/modules/rendering/frontal.ts';
-import { type Template, type TemplatePictures, artworkFit, composeRender } from '../src/modules/rendering/renderer.ts';
+import {
+  type Template,
+  type TemplatePictures,
+  artworkFit,
+  composeRender,
+  maskBox,
+} from '../src/modules/rendering/renderer.ts';
 import { materialParams, warpKernel } from '../src/modules/rendering/warp.ts';
 
 export interface MockupRow {
@@ -37,7 +43,7 @@ async function artwork(): Promise<Buffer> {
 }
 
 /** The bare pipeline: what a render must do at least, with the layers already decoded. */
-async function bareRender(t: Template, raw: { bg: Buffer; uv: Uint16Array; layers: Buffer }, art: Buffer) {
+async function bareRender(t: Template, raw: Awaited<ReturnType<typeof decoded>>, art: Buffer) {
   const { widthPx: W, heightPx: H, format } = t.output;
   const meta = await sharp(art).metadata();
   const f = artworkFit({ width: meta.width!, height: meta.height! }, t.backMm, Math.max(W, H));
@@ -52,6 +58,7 @@ async function bareRender(t: Template, raw: { bg: Buffer; uv: Uint16Array; layer
     height: H,
     out,
     background: raw.bg,
+    box: raw.box,
     uv: raw.uv,
     layers: raw.layers,
     art: tex,
@@ -78,21 +85,24 @@ async function bareRender(t: Template, raw: { bg: Buffer; uv: Uint16Array; layer
 async function decoded(t: Template & TemplatePictures) {
   const { widthPx: W, heightPx: H } = t.output;
   const bg = await sharp(t.background).resize(W, H).removeAlpha().raw().toBuffer();
-  const layers = await sharp(t.layers).resize(W, H).removeAlpha().raw().toBuffer();
-  // u then v, each band split out by libvips, as the service's renderer holds them.
+  const layers = () => sharp(t.layers).resize(W, H).removeAlpha();
+  // The UV map and the layers for the mask's box alone, u then v, as the service's renderer holds them.
+  const box = await maskBox(await layers().raw().toBuffer(), W, H);
   const plane = (band: 0 | 1) =>
     sharp(t.uv)
       .toColourspace('rgb16')
       .removeAlpha()
       .extractChannel(band)
       .resize(W, H, { kernel: 'linear' })
+      .extract(box)
       .raw({ depth: 'ushort' })
       .toBuffer();
-  const uv = new Uint16Array(W * H * 2);
+  const n = box.width * box.height;
+  const uv = new Uint16Array(n * 2);
   const bytes = new Uint8Array(uv.buffer);
   bytes.set(await plane(0), 0);
-  bytes.set(await plane(1), W * H * 2);
-  return { bg, uv, layers };
+  bytes.set(await plane(1), n * 2);
+  return { bg, box, uv, layers: await layers().extract(box).raw().toBuffer() };
 }
 
 export async function mockupScenarios(runs = 12): Promise<MockupRow[]> {

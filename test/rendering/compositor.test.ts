@@ -13,6 +13,7 @@ import {
   type TemplatePictures,
   artworkFit,
   composeRender,
+  maskBox,
   preparedTemplateBytes,
   preparedTemplates,
   releaseRenderMemory,
@@ -265,9 +266,10 @@ describe('render memory between runs of renders', () => {
     releaseRenderMemory();
     const art = await quadrants();
     const base = await template((x, y) => [(x - 50) / 100, y / 100]);
-    // 1200 px: 14.4 MB decoded each, so three fit in 48 MB and a fourth pushes out the first.
-    const big = (key: string, edge = 1200) =>
-      composeRender({ ...base, cacheKey: key, output: { widthPx: edge, heightPx: edge, format: 'webp' } }, art);
+    // The mask covers the middle half of the width: at 2000 x 1000 a template holds its background
+    // (3 bytes a pixel) and the UV map and layers of that half (7), ~13 MB, so three fit in 48 MB.
+    const big = (key: string) =>
+      composeRender({ ...base, cacheKey: key, output: { widthPx: 2000, heightPx: 1000, format: 'webp' } }, art);
     for (const key of ['a', 'b', 'c']) await big(key);
     assert.equal(preparedTemplates(), 3);
     await big('a'); // used again: now the most recent
@@ -282,12 +284,71 @@ describe('render memory between runs of renders', () => {
     };
     assert.equal(await decodes('a'), 0, 'a stayed: used after b');
     assert.equal(await decodes('b'), 1, 'b went: the least recently used');
-    // One template over the budget on its own (2000 px, 40 MB) still stays while it is the last used.
-    await big('e', 2000);
-    assert.equal(preparedTemplates(), 1);
-    assert.equal(preparedTemplateBytes(), 2000 * 2000 * 10);
     releaseRenderMemory();
     assert.equal(preparedTemplateBytes(), 0);
+  });
+
+  it("finds the mask's box exactly: any masked pixel, however faint, and none at all", async () => {
+    const w = 300;
+    const h = 200;
+    const box = (f: (x: number, y: number) => number) => {
+      const layers = Buffer.alloc(w * h * 3, 0);
+      for (let y = 0; y < h; y++)
+        for (let x = 0; x < w; x++) {
+          layers[(y * w + x) * 3] = f(x, y);
+          layers[(y * w + x) * 3 + 1] = 200; // shading and highlight do not count
+          layers[(y * w + x) * 3 + 2] = 90;
+        }
+      return maskBox(layers, w, h);
+    };
+    assert.deepEqual(await box((x, y) => (x === 17 && y === 33 ? 1 : 0)), { left: 17, top: 33, width: 1, height: 1 });
+    assert.deepEqual(await box((x, y) => (x === w - 1 && y === h - 1 ? 255 : 0)), {
+      left: w - 1,
+      top: h - 1,
+      width: 1,
+      height: 1,
+    });
+    assert.deepEqual(await box((x, y) => ((x === 3 && y === 150) || (x === 250 && y === 4) ? 2 : 0)), {
+      left: 3,
+      top: 4,
+      width: 248,
+      height: 147,
+    });
+    assert.deepEqual(await box((x) => (x >= 50 && x < 150 ? 255 : 0)), { left: 50, top: 0, width: 100, height: h });
+    assert.deepEqual(await box(() => 9), { left: 0, top: 0, width: w, height: h });
+    assert.deepEqual(await box(() => 0), { left: 0, top: 0, width: 0, height: 0 });
+  });
+
+  it("holds a template's UV map and layers for its mask's box only, and renders as if whole", async () => {
+    releaseRenderMemory();
+    const art = await quadrants();
+    const t = { ...(await template((x, y) => [(x - 50) / 100, y / 100])), cacheKey: 'box-test' };
+    const held = await composeRender(t, art);
+    // 200 x 100: background 3 bytes a pixel; the mask's 100 columns 7 (4 of UV, 3 of layers).
+    assert.equal(preparedTemplateBytes(), W * H * 3 + 100 * H * 7);
+    // Not cached, the same template renders byte for byte the same (decoded anew, same box).
+    const { cacheKey: _, ...uncached } = t;
+    const again = await composeRender(uncached, art);
+    assert.deepEqual(await sharp(again.media).raw().toBuffer(), await sharp(held.media).raw().toBuffer());
+    // A mask of one pixel in a corner: the box is that pixel; the rest of the frame is background.
+    const corner = new Uint8Array(W * H);
+    corner[W * H - 1] = 255;
+    const one = await template(() => [0.75, 0.25], {
+      layers: await layersPng(W, H, corner, new Uint8Array(W * H).fill(255), new Uint8Array(W * H)),
+      cacheKey: 'corner-test',
+    });
+    const dot = await composeRender(one, art);
+    assert.equal(preparedTemplateBytes(), W * H * 3 + 100 * H * 7 + W * H * 3 + 7);
+    assert.ok(near(await pixel(dot.media, W - 1, H - 1), [0, 255, 0], 3), 'the one masked pixel shows the artwork');
+    assert.ok(near(await pixel(dot.media, W - 2, H - 1), [0, 0, 0], 3));
+    // No mask at all: the background, and no UV map held.
+    const none = await template(() => [0.75, 0.25], {
+      layers: await layersPng(W, H, new Uint8Array(W * H), new Uint8Array(W * H).fill(255), new Uint8Array(W * H)),
+      cacheKey: 'empty-mask-test',
+    });
+    const plain = await composeRender(none, art);
+    assert.equal((await sharp(plain.media).stats()).channels[1].max, 0, 'all background (black)');
+    releaseRenderMemory();
   });
 
   it('does so by itself once no render has run for RENDER_IDLE_MS', async (ctx) => {

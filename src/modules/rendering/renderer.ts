@@ -4,10 +4,11 @@ import {
   releaseIdleWarpMemory,
   releaseShared,
   runWarp,
+  sharedBytes,
   sharedCopy,
   thumbHashOnThreads,
 } from './pixel-threads.ts';
-import { type Material, materialParams } from './warp.ts';
+import { type MaskBox, type Material, materialParams } from './warp.ts';
 
 export type { Material } from './warp.ts';
 
@@ -107,23 +108,31 @@ function encode(img: Sharp, format: OutputFormat): Promise<Buffer> {
   return img.png({ compressionLevel: 4 }).toBuffer();
 }
 
-/** A template's layers decoded and cut to one output size, in shared memory for the warp threads. */
+/**
+ * A template's layers decoded and cut to one output size, in shared memory for the warp threads.
+ * The UV map and the layers are kept for the mask's box alone: outside it a render shows the
+ * background, and the case back covers a third of a scene's frame or less (3 + 7 x box bytes a
+ * pixel instead of 10).
+ */
 interface Prepared {
   width: number;
   height: number;
   background: Uint8Array;
+  box: MaskBox;
   uv: Uint16Array;
   layers: Uint8Array;
+  bytes: number;
 }
 
 /**
  * Decoded layers of the last templates used: decoding a 16-bit UV map costs more than the warp.
- * Bounded in bytes, not entries (10 a pixel: a 1000 px template 10 MB, a 2000 px one 40 MB, so six
- * of those were 240 MB), and it always keeps the one just used. Templates of the benchmark's four
- * perspectives and their previews take ~32 MB.
+ * Bounded in bytes, not entries (a 2000 px scene ~20 MB, so a few of those were over 100 MB), and
+ * it always keeps the one just used. Templates of the benchmark's four perspectives and their
+ * previews take ~20 MB.
  */
 export const PREPARED_MAX_BYTES = 48 * 1024 * 1024;
-const PREPARED_BYTES_PER_PIXEL = 10;
+/** What a template is counted at while it decodes (its background); decoded, what it holds. */
+const PREPARED_MIN_BYTES_PER_PIXEL = 3;
 const prepared = new Map<string, { layers: Promise<Prepared>; bytes: number }>();
 let preparedBytes = 0;
 /** Templates decoded since the process started (tests: whether a held one was used). */
@@ -136,13 +145,54 @@ function forget(key: string): void {
   preparedBytes -= entry.bytes;
 }
 
+/**
+ * The smallest box holding every masked pixel (the layers' first band above 0). Not a loop over
+ * pixels on the event loop: libvips splits out the mask, and turned a quarter for the columns, and
+ * each row is compared with zeros by memcmp; a row and a column of the box are found from each end.
+ */
+export async function maskBox(layers: Buffer, width: number, height: number): Promise<MaskBox> {
+  const mask = () => sharp(layers, { raw: { width, height, channels: 3 } }).extractChannel(0);
+  // Turned clockwise, column x of the frame is row x.
+  const [rows, columns] = await Promise.all([mask().raw().toBuffer(), mask().rotate(90).raw().toBuffer()]);
+  const y = rowsInUse(rows, width, height);
+  const x = rowsInUse(columns, height, width);
+  if (!y || !x) return { left: 0, top: 0, width: 0, height: 0 };
+  return { left: x[0], top: y[0], width: x[1] - x[0] + 1, height: y[1] - y[0] + 1 };
+}
+
+/** The first and last row of `count` rows `length` bytes long with a byte other than 0. */
+function rowsInUse(buf: Buffer, length: number, count: number): [number, number] | null {
+  const zeros = Buffer.alloc(length);
+  const empty = (r: number) => buf.compare(zeros, 0, length, r * length, (r + 1) * length) === 0;
+  let first = 0;
+  while (first < count && empty(first)) first++;
+  if (first === count) return null;
+  let last = count - 1;
+  while (empty(last)) last--;
+  return [first, last];
+}
+
+/** The rows of `box` out of a picture `width` wide, into shared memory. */
+function cutBox(src: Uint8Array, width: number, box: MaskBox, channels: number): Uint8Array {
+  const out = sharedBytes(box.width * box.height * channels);
+  const span = box.width * channels;
+  for (let y = 0; y < box.height; y++) {
+    const from = ((box.top + y) * width + box.left) * channels;
+    out.set(src.subarray(from, from + span), y * span);
+  }
+  return out;
+}
+
 async function prepare(t: Template): Promise<Prepared> {
   const { widthPx: width, heightPx: height } = t.output;
   const pictures = await picturesOf(t);
   const cut = { width, height, fit: 'cover' as const, kernel: 'linear' as const };
-  const raw = async (what: string, img: () => Sharp, depth: 'uchar' | 'ushort') => {
+  const raw = async (what: string, img: () => Sharp, depth: 'uchar' | 'ushort', box?: MaskBox) => {
     try {
-      const { data, info } = await img().resize(cut).raw({ depth }).toBuffer({ resolveWithObject: true });
+      const resized = img().resize(cut);
+      const { data, info } = await (box ? resized.extract(box) : resized)
+        .raw({ depth })
+        .toBuffer({ resolveWithObject: true });
       return { data, channels: info.channels };
     } catch (err) {
       throw new RenderInputError(`template ${what} does not decode: ${(err as Error).message}`);
@@ -154,21 +204,34 @@ async function prepare(t: Template): Promise<Prepared> {
     'uchar',
   );
   const layers = await raw('layers', () => sharp(pictures.layers).toColourspace('srgb').removeAlpha(), 'uchar');
-  // u and v as two planes of 16-bit values, each band extracted by libvips (two decodes of a map
-  // that is decoded once per template and held): no per-pixel loop here or on a thread, and no
-  // 6-byte-a-pixel copy of the whole map posted to a thread (whose isolate kept it; pixel-threads.ts).
-  const plane = (band: 0 | 1) =>
-    raw('uv map', () => sharp(pictures.uv).toColourspace('rgb16').removeAlpha().extractChannel(band), 'ushort');
-  const u = await plane(0);
-  const v = await plane(1);
-  if (bg.channels !== 3 || layers.channels !== 3 || u.channels !== 1 || v.channels !== 1)
-    throw new RenderInputError('template layers must be RGB images');
-  const uv = new Uint16Array(new SharedArrayBuffer(width * height * 4));
-  const bytes = new Uint8Array(uv.buffer);
-  bytes.set(u.data, 0);
-  bytes.set(v.data, width * height * 2);
+  if (bg.channels !== 3 || layers.channels !== 3) throw new RenderInputError('template layers must be RGB images');
+  const box = await maskBox(layers.data, width, height);
+  const n = box.width * box.height;
+  const uv = new Uint16Array(new SharedArrayBuffer(n * 4));
+  if (n > 0) {
+    // u and v as two planes of 16-bit values, each band extracted by libvips and cut to the box
+    // (two decodes of a map that is decoded once per template and held): no per-pixel loop here.
+    const plane = (band: 0 | 1) =>
+      raw('uv map', () => sharp(pictures.uv).toColourspace('rgb16').removeAlpha().extractChannel(band), 'ushort', box);
+    const u = await plane(0);
+    const v = await plane(1);
+    if (u.channels !== 1 || v.channels !== 1) throw new RenderInputError('template layers must be RGB images');
+    const bytes = new Uint8Array(uv.buffer);
+    bytes.set(u.data, 0);
+    bytes.set(v.data, n * 2);
+  }
   templateDecodes++;
-  return { width, height, background: sharedCopy(bg.data), uv, layers: sharedCopy(layers.data) };
+  const background = sharedCopy(bg.data);
+  const boxLayers = cutBox(layers.data, width, box, 3);
+  return {
+    width,
+    height,
+    background,
+    box,
+    uv,
+    layers: boxLayers,
+    bytes: background.byteLength + uv.byteLength + boxLayers.byteLength,
+  };
 }
 
 function preparedFor(t: Template): Promise<Prepared> {
@@ -177,16 +240,29 @@ function preparedFor(t: Template): Promise<Prepared> {
   let entry = prepared.get(key);
   if (!entry) {
     const layers = prepare(t);
-    layers.catch(() => {
-      if (prepared.get(key)?.layers === layers) forget(key);
-    });
-    entry = { layers, bytes: t.output.widthPx * t.output.heightPx * PREPARED_BYTES_PER_PIXEL };
+    const held = { layers, bytes: t.output.widthPx * t.output.heightPx * PREPARED_MIN_BYTES_PER_PIXEL };
+    layers.then(
+      (p) => {
+        if (prepared.get(key) !== held) return;
+        preparedBytes += p.bytes - held.bytes;
+        held.bytes = p.bytes;
+        evictOverBudget();
+      },
+      () => {
+        if (prepared.get(key) === held) forget(key);
+      },
+    );
+    entry = held;
   }
   forget(key); // (re-)inserted: most recently used last
   prepared.set(key, entry);
   preparedBytes += entry.bytes;
-  while (preparedBytes > PREPARED_MAX_BYTES && prepared.size > 1) forget(prepared.keys().next().value!);
+  evictOverBudget();
   return entry.layers;
+}
+
+function evictOverBudget(): void {
+  while (preparedBytes > PREPARED_MAX_BYTES && prepared.size > 1) forget(prepared.keys().next().value!);
 }
 
 let grainTexture: Promise<Uint8Array> | undefined;
@@ -333,6 +409,7 @@ async function compose(template: Template, imageBytes: Buffer): Promise<RenderOu
       height: p.height,
       out,
       background: p.background,
+      box: p.box,
       uv: p.uv,
       layers: p.layers,
       art: art.data,

@@ -24,17 +24,27 @@ export interface Material {
   magsafeRing: boolean;
 }
 
+/** Where in the frame the case back's mask is (px); outside it every pixel shows the background. */
+export interface MaskBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
 /** One warp job: all pixel buffers share memory with the caller (no copy into the worker). */
 export interface WarpJob {
   width: number;
   height: number;
-  /** RGB, width*height*3; also receives the result. */
+  /** RGB, width*height*3: receives the result. */
   out: Uint8Array;
   /** RGB background, width*height*3. */
   background: Uint8Array;
-  /** u for every pixel, then v for every pixel, as 0..65535 (u left→right, v top→bottom of the case back). */
+  /** The box `uv` and `layers` cover, row by row; the mask is 0 everywhere outside it. */
+  box: MaskBox;
+  /** u for every pixel of the box, then v for every pixel, as 0..65535 (u left→right, v top→bottom of the case back). */
   uv: Uint16Array;
-  /** mask, shading, highlight per pixel (3 bytes). */
+  /** mask, shading, highlight per pixel of the box (3 bytes). */
   layers: Uint8Array;
   /** RGBA artwork already fitted to the case back. */
   art: Uint8Array;
@@ -68,7 +78,7 @@ export function materialParams(m: Material): Float64Array {
  * text is what the worker threads run.
  */
 export function warpKernel(j: WarpJob): void {
-  const { width, height, out, background: bg, uv, layers, art, artWidth: aw, artHeight: ah, params: p } = j;
+  const { width, out, background: bg, uv, layers, art, artWidth: aw, artHeight: ah, params: p } = j;
   const baseR = p[0];
   const baseG = p[1];
   const baseB = p[2];
@@ -82,92 +92,93 @@ export function warpKernel(j: WarpJob): void {
   const wMm = j.backMm[0];
   const hMm = j.backMm[1];
   const ringR = Math.min(wMm, hMm) * 0.3;
-  const n = width * height;
-  for (let i = 0; i < n; i++) {
-    const o = i * 3;
-    const m = layers[o];
-    if (m === 0) {
-      out[o] = bg[o];
-      out[o + 1] = bg[o + 1];
-      out[o + 2] = bg[o + 2];
-      continue;
-    }
-    const u = uv[i] / 65535;
-    const v = uv[n + i] / 65535;
-    // Bilinear sample of the artwork at (u, v); coordinates clamp at the edges.
-    let x = u * aw - 0.5;
-    let y = v * ah - 0.5;
-    if (x < 0) x = 0;
-    if (y < 0) y = 0;
-    if (x > aw - 1) x = aw - 1;
-    if (y > ah - 1) y = ah - 1;
-    const x0 = x | 0;
-    const y0 = y | 0;
-    const x1 = x0 + 1 < aw ? x0 + 1 : x0;
-    const y1 = y0 + 1 < ah ? y0 + 1 : y0;
-    const fx = x - x0;
-    const fy = y - y0;
-    const a00 = (y0 * aw + x0) * 4;
-    const a10 = (y0 * aw + x1) * 4;
-    const a01 = (y1 * aw + x0) * 4;
-    const a11 = (y1 * aw + x1) * 4;
-    const w00 = (1 - fx) * (1 - fy);
-    const w10 = fx * (1 - fy);
-    const w01 = (1 - fx) * fy;
-    const w11 = fx * fy;
-    // Premultiplied, so a transparent pixel's colour does not bleed into its neighbours.
-    const aa00 = art[a00 + 3] * w00;
-    const aa10 = art[a10 + 3] * w10;
-    const aa01 = art[a01 + 3] * w01;
-    const aa11 = art[a11 + 3] * w11;
-    const alpha = (aa00 + aa10 + aa01 + aa11) / 255;
-    let r = 0;
-    let g = 0;
-    let b = 0;
-    if (alpha > 0) {
-      r = (art[a00] * aa00 + art[a10] * aa10 + art[a01] * aa01 + art[a11] * aa11) / 255;
-      g = (art[a00 + 1] * aa00 + art[a10 + 1] * aa10 + art[a01 + 1] * aa01 + art[a11 + 1] * aa11) / 255;
-      b = (art[a00 + 2] * aa00 + art[a10 + 2] * aa10 + art[a01 + 2] * aa01 + art[a11 + 2] * aa11) / 255;
-    }
-    // Ink over the shell material; what shows of the shell is its base (with the phone behind it).
-    const cover = alpha * ink;
-    let sr = baseR;
-    let sg = baseG;
-    let sb = baseB;
-    if (ring) {
-      const d = Math.hypot((u - 0.5) * wMm, (v - 0.5) * hMm) - ringR;
-      if (d > -1.5 && d < 1.5) {
-        sr *= 0.82;
-        sg *= 0.82;
-        sb *= 0.82;
+  const { left, top, width: bw, height: bh } = j.box;
+  const n = bw * bh;
+  out.set(bg);
+  for (let by = 0, i = 0; by < bh; by++) {
+    const row = ((top + by) * width + left) * 3;
+    for (let bx = 0; bx < bw; bx++, i++) {
+      const l = i * 3;
+      const m = layers[l];
+      if (m === 0) continue;
+      const o = row + bx * 3;
+      const u = uv[i] / 65535;
+      const v = uv[n + i] / 65535;
+      // Bilinear sample of the artwork at (u, v); coordinates clamp at the edges.
+      let x = u * aw - 0.5;
+      let y = v * ah - 0.5;
+      if (x < 0) x = 0;
+      if (y < 0) y = 0;
+      if (x > aw - 1) x = aw - 1;
+      if (y > ah - 1) y = ah - 1;
+      const x0 = x | 0;
+      const y0 = y | 0;
+      const x1 = x0 + 1 < aw ? x0 + 1 : x0;
+      const y1 = y0 + 1 < ah ? y0 + 1 : y0;
+      const fx = x - x0;
+      const fy = y - y0;
+      const a00 = (y0 * aw + x0) * 4;
+      const a10 = (y0 * aw + x1) * 4;
+      const a01 = (y1 * aw + x0) * 4;
+      const a11 = (y1 * aw + x1) * 4;
+      const w00 = (1 - fx) * (1 - fy);
+      const w10 = fx * (1 - fy);
+      const w01 = (1 - fx) * fy;
+      const w11 = fx * fy;
+      // Premultiplied, so a transparent pixel's colour does not bleed into its neighbours.
+      const aa00 = art[a00 + 3] * w00;
+      const aa10 = art[a10 + 3] * w10;
+      const aa01 = art[a01 + 3] * w01;
+      const aa11 = art[a11 + 3] * w11;
+      const alpha = (aa00 + aa10 + aa01 + aa11) / 255;
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      if (alpha > 0) {
+        r = (art[a00] * aa00 + art[a10] * aa10 + art[a01] * aa01 + art[a11] * aa11) / 255;
+        g = (art[a00 + 1] * aa00 + art[a10 + 1] * aa10 + art[a01 + 1] * aa01 + art[a11 + 1] * aa11) / 255;
+        b = (art[a00 + 2] * aa00 + art[a10 + 2] * aa10 + art[a01 + 2] * aa01 + art[a11 + 2] * aa11) / 255;
       }
+      // Ink over the shell material; what shows of the shell is its base (with the phone behind it).
+      const cover = alpha * ink;
+      let sr = baseR;
+      let sg = baseG;
+      let sb = baseB;
+      if (ring) {
+        const d = Math.hypot((u - 0.5) * wMm, (v - 0.5) * hMm) - ringR;
+        if (d > -1.5 && d < 1.5) {
+          sr *= 0.82;
+          sg *= 0.82;
+          sb *= 0.82;
+        }
+      }
+      r = r + sr * (1 - cover);
+      g = g + sg * (1 - cover);
+      b = b + sb * (1 - cover);
+      if (grainK > 0) {
+        const gx = ((u * wMm * 6) | 0) % gs;
+        const gy = ((v * hMm * 6) | 0) % gs;
+        const k = 1 - grainK + (grainK * grain[gy * gs + gx]) / 160;
+        r *= k;
+        g *= k;
+        b *= k;
+      }
+      const sh = 1 - shadingK + (shadingK * layers[l + 1]) / 255;
+      const hl = (highlightK * layers[l + 2]) / 255;
+      r = r * sh;
+      g = g * sh;
+      b = b * sh;
+      // Screen: 1 - (1 - c)(1 - h).
+      r = 255 - (255 - r) * (1 - hl);
+      g = 255 - (255 - g) * (1 - hl);
+      b = 255 - (255 - b) * (1 - hl);
+      const mk = m / 255;
+      const rr = bg[o] + (r - bg[o]) * mk;
+      const gg = bg[o + 1] + (g - bg[o + 1]) * mk;
+      const bb = bg[o + 2] + (b - bg[o + 2]) * mk;
+      out[o] = rr > 255 ? 255 : rr < 0 ? 0 : rr + 0.5;
+      out[o + 1] = gg > 255 ? 255 : gg < 0 ? 0 : gg + 0.5;
+      out[o + 2] = bb > 255 ? 255 : bb < 0 ? 0 : bb + 0.5;
     }
-    r = r + sr * (1 - cover);
-    g = g + sg * (1 - cover);
-    b = b + sb * (1 - cover);
-    if (grainK > 0) {
-      const gx = ((u * wMm * 6) | 0) % gs;
-      const gy = ((v * hMm * 6) | 0) % gs;
-      const k = 1 - grainK + (grainK * grain[gy * gs + gx]) / 160;
-      r *= k;
-      g *= k;
-      b *= k;
-    }
-    const sh = 1 - shadingK + (shadingK * layers[o + 1]) / 255;
-    const hl = (highlightK * layers[o + 2]) / 255;
-    r = r * sh;
-    g = g * sh;
-    b = b * sh;
-    // Screen: 1 - (1 - c)(1 - h).
-    r = 255 - (255 - r) * (1 - hl);
-    g = 255 - (255 - g) * (1 - hl);
-    b = 255 - (255 - b) * (1 - hl);
-    const mk = m / 255;
-    const rr = bg[o] + (r - bg[o]) * mk;
-    const gg = bg[o + 1] + (g - bg[o + 1]) * mk;
-    const bb = bg[o + 2] + (b - bg[o + 2]) * mk;
-    out[o] = rr > 255 ? 255 : rr < 0 ? 0 : rr + 0.5;
-    out[o + 1] = gg > 255 ? 255 : gg < 0 ? 0 : gg + 0.5;
-    out[o + 2] = bb > 255 ? 255 : bb < 0 ? 0 : bb + 0.5;
   }
 }

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { drawMask, drawTemplate } from '../../src/modules/rendering/assets.ts';
-import { RenderInputError, type Template, composeRender } from '../../src/modules/rendering/renderer.ts';
+import { CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
+import { loadDevices } from '../../src/modules/catalog/devices.ts';
+import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
+import {
+  RenderInputError,
+  type Template,
+  composeRender,
+  releaseRenderMemory,
+} from '../../src/modules/rendering/renderer.ts';
 import { type LegacyTemplate, checkPrintArea, fromPrintArea } from '../../src/modules/rendering/templates.ts';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { createRender, near, pixel, seeded, uploadSolid } from './helpers.ts';
@@ -175,6 +183,50 @@ describe('operator import of scenes, perspectives and compositions', () => {
     const completed = events.find((e) => e.data.render.reference === ref);
     assert.equal(completed?.type, 'render.completed');
     assert.equal(completed?.data.render.status, 'completed');
+  });
+
+  it('renders an imported UV-mapped template; once its UV map is gone, a preview is 410 and a render fails', async () => {
+    const device = loadDevices().find((x) => x.key === 'iphone-17-pro')!;
+    const tpl = await frontalTemplate(device, CASE_TYPES.clear, { width: 300, height: 300 });
+    const body = await payload();
+    body.perspectives[0].key = 'test-beach-uv';
+    body.compositions[0] = {
+      ...body.compositions[0],
+      key: 'test-beach-s24-uv',
+      perspectiveKey: 'test-beach-uv',
+      template: {
+        background: b64(tpl.background),
+        uv: b64(tpl.uv),
+        layers: b64(tpl.layers),
+        material: tpl.material,
+        backMm: tpl.backMm,
+      } as never,
+    };
+    const res = await operator(t, 'POST', '/rendering/import', body);
+    assert.equal(res.statusCode, 200, res.body);
+    const composition = res.data.compositions[0].reference;
+    const image = await uploadSolid(t, { r: 20, g: 160, b: 90 });
+    const ok = (await createRender(t, composition, image)).data.render.reference;
+    await t.s.worker.drain();
+    assert.equal((await call(t, 'GET', `/v2/renders/${ok}`)).data.render.status, 'completed');
+
+    const [row] = await t.db.query<{ uv_blob_key: string }>(`SELECT uv_blob_key FROM compositions WHERE id = $1`, [
+      composition,
+    ]);
+    await t.s.blobs.delete(row.uv_blob_key);
+    releaseRenderMemory(); // the decoded template went with the renders' idle time
+    const preview = await call(t, 'POST', '/v2/renders/preview', {
+      body: { preview: { compositionReference: composition, imageReference: image } },
+    });
+    assert.equal(preview.statusCode, 410, preview.body);
+    assert.equal(preview.data.code, 'composition_unavailable');
+    assert.match(preview.data.message, /template asset missing: uv/);
+    const other = await uploadSolid(t, { r: 21, g: 161, b: 91 });
+    const failed = (await createRender(t, composition, other)).data.render.reference;
+    await t.s.worker.drain();
+    const r = (await call(t, 'GET', `/v2/renders/${failed}`)).data.render;
+    assert.equal(r.status, 'failed');
+    assert.match(r.failureReason, /template asset missing: uv/);
   });
 
   it('retires a composition (410) and makes it available again', async () => {

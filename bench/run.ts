@@ -673,7 +673,7 @@ async function main() {
               non2xx,
               rssMb: s.peakMb,
               load: load1(),
-              note: `server CPU ${s.cpuUs} µs per request (every thread); ${note}`,
+              note: `server CPU ${s.cpuUs.toFixed(1)} µs per request (every thread); ${note}`,
             };
             rows.push(r);
             process.stdout.write(`  ${r.scenario}: ${r.rps} req/s, p99 ${r.p99} ms\n`);
@@ -682,7 +682,7 @@ async function main() {
           const on = add('on');
           add('off');
           const pct = (a: number, b: number) => ((a / Math.max(b, 1)) * 100).toFixed(0);
-          on.ratio = `CPU per request ${pct(sides.on.cpuUs, sides.off.cpuUs)}% of the same without it (target ≤ 105%; by round ${sides.roundsCpu.map((x) => pct(x, 1)).join(', ')}); req/s ${pct(on.rps, sides.off.rps)}%; median of adjacent slice pairs ${pct(sides.pairedRps, 1)}% (CPU ${pct(sides.pairedCpu, 1)}%)`;
+          on.ratio = `CPU per request ${((sides.on.cpuUs / Math.max(sides.off.cpuUs, 1e-9)) * 100).toFixed(1)}% of the same without it (target ≤ 105%; by round ${sides.roundsCpu.map((x) => (x * 100).toFixed(1)).join(', ')}); req/s ${pct(on.rps, sides.off.rps)}%; median of adjacent slice pairs ${pct(sides.pairedRps, 1)}% (CPU ${pct(sides.pairedCpu, 1)}%)`;
         });
     }
 

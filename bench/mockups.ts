@@ -10,13 +10,8 @@ import { rgbaToThumbHash } from 'thumbhash';
 import { CASE_TYPES } from '../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../src/modules/catalog/devices.ts';
 import { frontalTemplate } from '../src/modules/rendering/frontal.ts';
-import {
-  type Template,
-  type TemplatePictures,
-  artworkFit,
-  composeRender,
-  maskBox,
-} from '../src/modules/rendering/renderer.ts';
+import { type Template, type TemplatePictures, artworkFit, composeRender } from '../src/modules/rendering/renderer.ts';
+import { maskBox } from '../src/modules/rendering/mask-box.ts';
 import { materialParams, warpKernel } from '../src/modules/rendering/warp.ts';
 
 export interface MockupRow {

@@ -13,7 +13,6 @@ import {
   type TemplatePictures,
   artworkFit,
   composeRender,
-  maskBox,
   preparedTemplateBytes,
   preparedTemplates,
   releaseRenderMemory,
@@ -22,7 +21,8 @@ import {
 } from '../../src/modules/rendering/renderer.ts';
 import { PLAIN_MATERIAL } from '../../src/modules/rendering/templates.ts';
 import { leaseShared, releaseShared, spareSharedBytes } from '../../src/modules/rendering/pixel-threads.ts';
-import { hexRgb } from '../../src/modules/rendering/warp.ts';
+import { cutBox, maskBox } from '../../src/modules/rendering/mask-box.ts';
+import { hexRgb, materialParams, warpKernel } from '../../src/modules/rendering/warp.ts';
 import { layersPng, near, pixel, uvPng } from './helpers.ts';
 
 const W = 200;
@@ -317,6 +317,73 @@ describe('render memory between runs of renders', () => {
     assert.deepEqual(await box((x) => (x >= 50 && x < 150 ? 255 : 0)), { left: 50, top: 0, width: 100, height: h });
     assert.deepEqual(await box(() => 9), { left: 0, top: 0, width: w, height: h });
     assert.deepEqual(await box(() => 0), { left: 0, top: 0, width: 0, height: 0 });
+  });
+
+  it('warps a template cut to its mask box exactly as the whole frame, pixel for pixel', async () => {
+    // An irregular mask (two blobs and a stray pixel) over random UV, shading, highlight and artwork.
+    const w = 61;
+    const h = 47;
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const layers = Buffer.alloc(w * h * 3);
+    const u = new Uint16Array(w * h);
+    const v = new Uint16Array(w * h);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const i = y * w + x;
+        const inside = Math.hypot(x - 20, y - 15) < 9 || Math.hypot(x - 40, y - 30) < 7 || (x === 50 && y === 6);
+        layers[i * 3] = inside ? 1 + Math.floor(rnd() * 255) : 0;
+        layers[i * 3 + 1] = Math.floor(rnd() * 256);
+        layers[i * 3 + 2] = Math.floor(rnd() * 256);
+        u[i] = Math.floor(rnd() * 65536);
+        v[i] = Math.floor(rnd() * 65536);
+      }
+    const background = Uint8Array.from({ length: w * h * 3 }, () => Math.floor(rnd() * 256));
+    const art = Uint8Array.from({ length: 17 * 23 * 4 }, () => Math.floor(rnd() * 256));
+    const box = await maskBox(layers, w, h);
+    assert.deepEqual(box, { left: 12, top: 6, width: 39, height: 31 });
+    const uvOf = (b: typeof box) => {
+      const n = b.width * b.height;
+      const out = new Uint16Array(n * 2);
+      for (let y = 0; y < b.height; y++)
+        for (let x = 0; x < b.width; x++) {
+          out[y * b.width + x] = u[(b.top + y) * w + b.left + x];
+          out[n + y * b.width + x] = v[(b.top + y) * w + b.left + x];
+        }
+      return out;
+    };
+    const warp = (b: typeof box, boxLayers: Uint8Array) => {
+      const out = new Uint8Array(w * h * 3);
+      warpKernel({
+        width: w,
+        height: h,
+        out,
+        background,
+        box: b,
+        uv: uvOf(b),
+        layers: boxLayers,
+        art,
+        artWidth: 17,
+        artHeight: 23,
+        backMm: [70, 150],
+        grainTex: new Uint8Array(256 * 256).fill(140),
+        grainSize: 256,
+        params: materialParams({
+          baseHex: '#8a5a3b',
+          phoneHex: '#222222',
+          transparency: 0.3,
+          shading: 0.8,
+          highlight: 0.5,
+          grain: 0.3,
+          ink: 0.9,
+          magsafeRing: true,
+        }),
+      });
+      return out;
+    };
+    const whole = warp({ left: 0, top: 0, width: w, height: h }, layers);
+    assert.deepEqual(warp(box, cutBox(layers, w, box, 3)), whole);
+    assert.notDeepEqual(whole, background, 'the mask shows artwork, not only background');
   });
 
   it("holds a template's UV map and layers for its mask's box only, and renders as if whole", async () => {

@@ -171,11 +171,17 @@ describe('request log batches', () => {
       batch.errors.map((e) => e.idx),
       [0, 50, 100, 150, 200, 250],
     );
-    // The GET of one order, again and again: a repeated path costs one byte after its first time.
+    // The GET of one order, again and again: what repeats the request before costs nothing, and our
+    // request id 10 bytes and its time's difference from the request's.
     const same = new PendingBatch('Organization_same');
-    for (let i = 0; i < 500; i++)
-      same.add(rec(uuidV7(start + i), { keyId: 'Key_0123456789', path: '/v2/orders/ORD-1' }));
-    assert.ok(same.bytes().length < 500 * 26, `${same.bytes().length} bytes for 500 requests`);
+    const ids = Array.from({ length: 500 }, (_, i) => uuidV7(start + i * 3));
+    for (const [i, id] of ids.entries())
+      same.add(rec(id, { keyId: 'Key_0123456789', path: '/v2/orders/ORD-1', at: start + i * 3 + 2 }));
+    assert.ok(same.bytes().length < 500 * 15, `${same.bytes().length} bytes for 500 requests`);
+    assert.deepEqual(
+      unpack(same.bytes()).map((e) => [e[0], e[1], e[3], e[7]]),
+      ids.map((id, i) => [id, 'Key_0123456789', '/v2/orders/ORD-1', start + i * 3 + 2]),
+    );
   });
 
   it('packs any text and number and gives them back, and finds a request id inside the bytes', () => {
@@ -214,6 +220,7 @@ describe('request log batches', () => {
     const upper = id.toUpperCase();
     const both = new PackedWriter();
     both.add({ requestId: id, keyId: null, method: 'GET', path: '/', status: 200, latencyMs: 1, errorCode: null }, 1);
+    const firstEnd = both.bytes().length;
     both.add(
       { requestId: upper, keyId: null, method: 'GET', path: '/', status: 200, latencyMs: 1, errorCode: null },
       2,
@@ -237,9 +244,41 @@ describe('request log batches', () => {
     assert.ok(textual.length > 100);
     for (const x of textual) assert.equal(packedId(x).toString('utf8'), x, 'stored as its text');
     assert.ok(!both.bytes().includes(packedId(uuidV7())));
-    assert.throws(() => unpack(Buffer.from([2, 0])), /unknown format 2/);
-    for (const cut of [both.bytes().length - 1, 20, 18])
-      assert.throws(() => unpack(both.bytes().subarray(0, cut)), /cut short/);
+    // A client's version 7 id made at any time, or none (the system clock's 0 and its far end).
+    const clients = new PackedWriter();
+    const far = [uuidV7(0), uuidV7(2 ** 48 - 1), uuidV7(1), id, '00000000-0000-7000-8000-000000000000'];
+    for (const [i, x] of far.entries())
+      clients.add(
+        { requestId: x, keyId: 'k', method: 'GET', path: '/', status: 201, latencyMs: 0, errorCode: 'e' },
+        i ? 1e12 : Number.NaN,
+      );
+    assert.deepEqual(
+      unpack(clients.bytes()).map((e) => [e[0], e[4], e[6], e[7]]),
+      far.map((x, i) => [x, 201, 'e', i ? 1e12 : 0]),
+    );
+    assert.throws(() => unpack(Buffer.from([2, 3, 0])), /unknown request id form 3/);
+    assert.throws(() => unpack(Buffer.from([2, 4 | 64 | 32, 0, 0, 0, 0])), /repeats a request before its first/);
+    assert.throws(() => unpack(Buffer.from([3, 0])), /unknown format 3/);
+    // Cut anywhere inside a request, the batch fails instead of reading past its end.
+    for (let cut = 2; cut < both.bytes().length; cut++)
+      if (cut !== firstEnd) assert.throws(() => unpack(both.bytes().subarray(0, cut)), /cut short/, `cut at ${cut}`);
+  });
+
+  it('reads the batches written in the first packed format as they were recorded', () => {
+    // Three requests as format 1 (2026-11-28 to 2026-12-02) stored them: ids as 16 bytes or text.
+    const v1 = Buffer.from(
+      '0100019ad5a03c007abc8def0123456789ab0b4b65795f3107474554212f76322f6f72646572732f4f52442d31c8010300f6c1b6a0d7660108636c69656e742d370009504f5354152f76322f6f7264657273a6030c2376616c69646174696f6e5f6661696c65642d00019ad5a03c017abc8def0123456789ac020406c8010100c801',
+      'hex',
+    );
+    assert.deepEqual(unpack(v1), [
+      ['019ad5a0-3c00-7abc-8def-0123456789ab', 'Key_1', 'GET', '/v2/orders/ORD-1', 200, 3, null, 1764057600123],
+      ['client-7', null, 'POST', '/v2/orders', 422, 12, 'validation_failed', 1764057600100],
+      ['019ad5a0-3c01-7abc-8def-0123456789ac', 'Key_1', 'GET', '/v2/orders/ORD-1', 200, 1, null, 1764057600200],
+    ]);
+    // The search for a request id finds it in either format.
+    for (const id of ['019ad5a0-3c00-7abc-8def-0123456789ab', 'client-7']) assert.ok(v1.includes(packedId(id)), id);
+    assert.ok(!v1.includes(packedId('019ad5a0-3c00-7abc-8def-0123456789ad')));
+    for (const cut of [5, 40, v1.length - 1]) assert.throws(() => unpack(v1.subarray(0, cut)), /cut short/);
   });
 
   it('stores an error whose body holds a NUL, a lone surrogate or a pair cut in two, and its batch with it', async () => {

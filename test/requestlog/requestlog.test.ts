@@ -370,6 +370,42 @@ describe('request log recorder', () => {
     assert.equal(written.at(-1), 'r10', 'room again once the writes are done');
   });
 
+  it('queues records and packs them a few dozen at a time, in order, the quiet ones by the timer', async () => {
+    const writes: string[][] = [];
+    const db = {
+      query: async (_sql: string, params: unknown[]) => {
+        const one = !Array.isArray(params[0]);
+        const all = params[2] as Buffer;
+        const parts = one
+          ? [all]
+          : (params[3] as number[]).map((st, i) => all.subarray(st - 1, st - 1 + (params[4] as number[])[i]));
+        writes.push(parts.flatMap((b) => unpack(b).map((e) => e[0])));
+        return [];
+      },
+    };
+    const log = new RequestLog({ db: db as never, log: silent, flushMs: 30 });
+    const orgOf = (i: number) => (i % 3 === 0 ? 'Organization_b' : 'Organization_a');
+    for (let i = 0; i < 150; i++) log.record({ ...record(i), organizationId: orgOf(i) });
+    assert.deepEqual(log.state(), { recording: true, buffered: 150, dropped: 0 }, 'queued and packed alike');
+    assert.equal(writes.length, 0, 'nothing written before the timer');
+    for (let waited = 0; log.state().buffered > 0 && waited < 100; waited++)
+      await new Promise((r) => setTimeout(r, 20));
+    assert.equal(writes.length, 1, 'one write when the timer fires');
+    const ids = Array.from({ length: 150 }, (_, i) => `r${i}`);
+    assert.deepEqual([...writes[0]].sort(), [...ids].sort(), 'the queued ones (150 is not a multiple of 64) too');
+    const inOrder = (org: string) => writes[0].filter((id) => orgOf(Number(id.slice(1))) === org);
+    for (const org of ['Organization_a', 'Organization_b'])
+      assert.deepEqual(
+        inOrder(org),
+        ids.filter((id) => orgOf(Number(id.slice(1))) === org),
+        org,
+      );
+    // A lone request on a quiet node is written by the timer too.
+    log.record(record(150));
+    for (let waited = 0; writes.length < 2 && waited < 100; waited++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(writes[1], ['r150']);
+  });
+
   it('redacts secrets, addresses and e-mails in nested bodies', () => {
     const out = redact({
       secret: 'x',

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { parse, protocol, type Transaction } from '@electric-sql/pglite';
 import { rememberFileSizes } from './nodefs-sizes.ts';
 import { createPglite } from './pglite.ts';
+import { boundMessage, type WireValue } from './pglite-protocol.ts';
 import type { Reply, Request, SerializedError, WorkerInit } from './pglite-thread.ts';
 import type { Row } from './types.ts';
 
@@ -103,12 +104,12 @@ async function statement(sql: string): Promise<{ name: string; types: number[] }
  * the statement, bind, describe the portal, execute, sync), each a separate pass through its
  * protocol loop; here bind, describe, execute and sync go as one buffer to the prepared statement,
  * with the parameter types PostgreSQL described, so that PGlite's own serializers and result
- * parsers see exactly what they see in `query`.
+ * parsers see exactly what they see in `query`. The buffer is built at its exact size
+ * (`pglite-protocol.ts`), the messages PGlite's serializers would make.
  */
 async function run(sql: string, params: unknown[], inTx: boolean): Promise<Row[]> {
-  const { serialize } = protocol;
   const { name, types } = await statement(sql);
-  const values = params.map((v, i) => {
+  const values = params.map((v, i): WireValue => {
     if (v === null || v === undefined) return null;
     // Bytes go as a parameter in binary form, as node-postgres sends a Buffer: for text, its UTF-8.
     if (v instanceof Uint8Array) return v;
@@ -116,15 +117,7 @@ async function run(sql: string, params: unknown[], inTx: boolean): Promise<Row[]
     return serializer ? serializer(v) : String(v);
   });
   try {
-    const { messages } = await pg.execProtocol(
-      concat([
-        serialize.bind({ statement: name, values }),
-        serialize.describe({ type: 'P' }),
-        serialize.execute({}),
-        serialize.sync(),
-      ]),
-      { syncToFs: !inTx },
-    );
+    const { messages } = await pg.execProtocol(boundMessage(name, values), { syncToFs: !inTx });
     return (parse.parseResults(messages, pg.parsers)[0]?.rows ?? []) as Row[];
   } catch (err) {
     // A table changed under a prepared `SELECT *` (a migration): prepared anew on the next run.

@@ -2,11 +2,12 @@
  * One statement's protocol messages for the PGlite worker, built in one buffer of the exact size:
  * Bind (the named statement, its values), Describe the portal, Execute, Sync. Byte for byte what
  * PGlite's own serializers give (test/platform/pglite-protocol.test.ts), without their copies: for a
- * bytes value PGlite's `bind` slices it, grows a parameter writer and a message writer by copying and
- * slices both again, and the four messages were then joined into a fifth copy. A request-log write
- * (~112 KB) made seven copies on the database thread, and V8 counts the bytes of ArrayBuffers made
- * since its last full collection against the heap's limit: that thread's isolate collected every ~17
- * writes (docs/performance.md, twenty-first session). Now one copy.
+ * bytes value PGlite's `bind` made five (a slice of it, a parameter writer growing and its flush, the
+ * message writer growing and its flush) and the four messages were then joined into a sixth. V8
+ * counts the bytes of ArrayBuffers made since its last full collection against the heap's limit, and
+ * a request-log write carries ~112 KB: the worker's isolate collected every ~17 such writes, 3 times
+ * in 300 now (docs/performance.md, twenty-first session). Now one copy, besides the structured clone
+ * that brought the value to this thread.
  */
 
 /** A parameter as the worker sends it: text (already serialized), bytes (binary format) or NULL. */

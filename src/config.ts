@@ -47,6 +47,8 @@ export interface Config {
   requestLog: boolean;
   /** How far V8's heap may grow past what survived its last full collection, in %; 0 leaves V8's own rule. */
   heapGrowthPercent: number;
+  /** How often freed C-heap pages go back to the system, in seconds; 0 never. */
+  memoryTrimSeconds: number;
   /** Where returned parcels go: printed on shipping labels and packing slips. Lines, country code last. */
   returnAddress: string[];
   blobStore: 'local' | 's3';
@@ -198,6 +200,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     default: '50',
     description:
       "How far the JavaScript heap may grow past what survived its last full garbage collection before the next one, in % (0-400); `0` keeps V8's own rule, which lets a busy process grow its heap several times over (docs/performance.md).",
+  },
+  {
+    name: 'MEMORY_TRIM_SECONDS',
+    default: '5',
+    description:
+      "Every so many seconds (0-3600) the process gives the memory its C allocator holds free back to the system (glibc's `malloc_trim`; ~25-70 MB on a node that renders or runs the embedded database); `0` never does. Linux with glibc only (docs/operations.md).",
   },
   {
     name: 'RETURN_ADDRESS',
@@ -412,6 +420,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     requestLogRetentionDays: int(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 365),
     requestLog: bool(env, 'REQUEST_LOG', true),
     heapGrowthPercent: int(env, 'HEAP_GROWTH_PERCENT', 50, 0, 400),
+    memoryTrimSeconds: int(env, 'MEMORY_TRIM_SECONDS', 5, 0, 3600),
     returnAddress: parseReturnAddress(env.RETURN_ADDRESS),
     ...blobStoreConfig(env),
   });

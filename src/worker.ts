@@ -1,6 +1,7 @@
 import { loadConfigOrExit } from './config.ts';
 import { startRuntime } from './runtime.ts';
 import { boundHeapGrowth } from './platform/heap.ts';
+import { startMemoryTrim } from './platform/memory-trim.ts';
 import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
 
 // Files this process creates (the embedded database, blobs, secrets) are its user's alone.
@@ -19,8 +20,10 @@ async function main(): Promise<void> {
   const s = await startRuntime(config);
   await scheduleMaintenance(s);
   s.worker.start();
+  const memory = startMemoryTrim(config.memoryTrimSeconds, s.log);
   s.log.info({ worker: s.worker.id, kinds: s.worker.kinds }, 'worker started');
   const stop = async () => {
+    memory.stop();
     await s.worker.stop();
     await s.rateLimits.close();
     await s.db.close();

@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import { startMemoryTrim } from '../../src/platform/memory-trim.ts';
 
 const run = promisify(execFile);
-const glibc = process.platform === 'linux' && Boolean((process.report.getReport() as any).header.glibcVersionRuntime);
+const report = process.report.getReport() as { header?: { glibcVersionRuntime?: string } };
+const glibc = process.platform === 'linux' && Boolean(report.header?.glibcVersionRuntime);
 
 /**
  * A fresh process fills the C heap with 64 KB blocks (below glibc's mmap threshold, so they live in
@@ -56,8 +57,25 @@ describe('startMemoryTrim', () => {
     const first = memory.trim();
     assert.equal(memory.trim(), first);
     await first;
-    assert.notEqual(memory.trim(), first, 'a later call starts a new trim');
+    const second = memory.trim();
+    assert.notEqual(second, first, 'a later call starts a new trim');
+    await second;
     memory.stop();
+  });
+
+  it('trims on its own every so many seconds until stopped', {
+    skip: !glibc && 'needs Linux with glibc',
+  }, async () => {
+    let trims = 0;
+    const log = { debug: (_: unknown, msg?: string) => void (msg === 'memory trimmed' && trims++), warn: () => {} };
+    const memory = startMemoryTrim(1, log as unknown as Parameters<typeof startMemoryTrim>[1]);
+    // Nobody calls trim(): only the timer can; wait for two of its runs (at most 10 s).
+    for (let waited = 0; trims < 2 && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    memory.stop();
+    assert.ok(trims >= 2, `the timer trimmed ${trims} times`);
+    const stoppedAt = trims;
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(trims, stoppedAt, 'no trim after stop()');
   });
 
   it('does nothing when switched off', async () => {

@@ -17,9 +17,9 @@ const TOKEN = 'bench-operator-token';
  * starts with), the roles swapped every slice. The cost is the CPU time per request (every thread)
  * over the slices where a server recorded against those where it did not.
  *
- * Why: this machine's speed moves by ±25 % from one 2.5 s slice to the next (seventeenth session:
- * one server, toggled alone, gave slices of 71 to 142 µs a GET), and loaded together two servers
- * meet the same machine at every instant. But two servers of the same code differ from one start to
+ * Why: a shared machine's speed moves by ±25 % from one 2.5 s slice to the next (one server, toggled
+ * alone, gives slices of 71 to 142 µs a GET), and loaded together two servers meet the same machine
+ * at every instant. But two servers of the same code differ from one start to
  * the next (JIT, heap and data layout: ±4-6 % a round in A/A pairs, more than the log costs). With
  * the roles swapped every slice each server is measured as often with the log as without, so a
  * server's own speed weighs on both sides alike and cancels, while the machine's drift is shared.

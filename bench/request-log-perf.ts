@@ -7,8 +7,7 @@
  * without, averaged over the rounds, and the busiest other threads' totals.
  *
  * A symbol's share is steady from run to run (the log's own functions to ±0.1 µs), while the total
- * moves with the machine. Sixteenth session (two servers then), seventeenth (one, toggled),
- * docs/performance.md.
+ * moves with the machine (docs/performance.md, "How the hard ones are measured").
  *
  *   npm run build && node --import tsx bench/request-log-perf.ts
  *   PERF_REQUESTS=60000 PERF_ROUNDS=2 BENCH_DATABASE_URL=postgres://… (optional) PERF_TOP=40

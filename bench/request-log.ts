@@ -54,11 +54,10 @@ export interface RequestLogCost {
  * per request (every thread) with the log against without: with both loaded by one process, their
  * requests per second stay close whatever either costs, so req/s is reported, not judged.
  *
- * History: run one after the other, the sides differed by up to 30 % between two runs of the same
- * side on a shared 2-core machine; taking turns in slices (on, off, off, on, ...; still there with
- * BENCH_REQUEST_LOG_TURNS=1) left pairs of the same code 20 points apart within an hour. Loaded
- * together over four rounds, A/A pairs (BENCH_REQUEST_LOG_AA=1) came to 98.8 % and 100.6 % of the
- * CPU per request (fifteenth session).
+ * Why loaded together: run one after the other, two runs of the same side differ by up to 30 % on a
+ * shared 2-core machine; taking turns in slices (on, off, off, on, ...; BENCH_REQUEST_LOG_TURNS=1)
+ * leaves pairs of the same code 20 points apart within an hour. Loaded together over four rounds,
+ * A/A pairs (BENCH_REQUEST_LOG_AA=1) come to within ~1.5 % of each other in CPU per request.
  *
  * On PGlite the server without the log gets its own copy of the data directory (PGlite admits one
  * process per directory); on PostgreSQL both use the same database.
@@ -106,10 +105,10 @@ export async function requestLogCost(o: RequestLogBench): Promise<RequestLogCost
   const sliceSeconds = Math.max(1, Math.round((o.seconds / (perRound * rounds)) * 10) / 10) * (together ? 2 : 1);
   try {
     // Rounds of fresh servers, started in turn in opposite orders (in A/A pairs, both without the
-    // log, the server started first used ~3 % more CPU per request, whichever side it was: tenth
-    // session), and on PGlite with the data directories swapped every other pair of rounds: a
-    // server's own speed varies from one start to the next by a few per cent, so more starts
-    // resolve a smaller cost than more slices of the same two servers.
+    // log, the server started first uses ~3 % more CPU per request, whichever side it is), and on
+    // PGlite with the data directories swapped every other pair of rounds: a server's own speed
+    // varies from one start to the next by a few per cent, so more starts resolve a smaller cost
+    // than more slices of the same two servers.
     for (let round = 0; round < rounds; round++) {
       const onFirst = round % 2 === 0;
       const swapDirs = !o.onPostgres && (round >> 1) % 2 === 1;
@@ -131,8 +130,8 @@ export async function requestLogCost(o: RequestLogBench): Promise<RequestLogCost
           if (o.warm) await Promise.all(started.map((p) => endpoint(url(p), 2)));
           for (let i = 0; i < perRound; i++) {
             // on, off, off, on, on, off...: neither side always goes first after the other. The
-            // second round starts with the other side: the first slice after the warm-up ran 5-20 %
-            // slower in A/A pairs too (thirteenth session), and it was always the log's side.
+            // second round starts with the other side: the first slice after the warm-up runs 5-20 %
+            // slower, in A/A pairs too, and must not always be the same side's.
             const order = (i + (onFirst ? 0 : 1)) % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
             const slice = async (side: 'on' | 'off', seconds: number) => {
               const pid = servers[side].child.pid!;

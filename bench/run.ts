@@ -148,7 +148,7 @@ async function main() {
       .join(' '),
   };
   // The server as `npm start` runs it: compiled. Its start-up and memory are compared with the same
-  // server run from source through tsx (the way it ran before it was compiled), same machine, same run.
+  // server run from source through tsx (as `npm run dev` and the tests run it), same machine, same run.
   ensureBuilt();
   const fromSource = await startProcess('src/main.ts', env, READY);
   const sourceStart = { ms: fromSource.startupMs, rssMb: rssMb(fromSource.child.pid!) };
@@ -618,18 +618,18 @@ async function main() {
       // More slices resolve a smaller cost on a machine whose speed drifts (BENCH_REQUEST_LOG_SLICES).
       const slices = SMOKE ? 2 : Number(process.env.BENCH_REQUEST_LOG_SLICES ?? 12);
       // At least 30 s of turns per side (12 slices of 2.5 s, or 12 of 5 s when loaded together)
-      // whatever BENCH_SECONDS says: slices of 1 s varied by ±15 % on a shared machine, which left a
-      // 12-slice pair's ratio ±5 % or so, as large as the cost it is there to show (thirteenth
-      // session). BENCH_REQUEST_LOG_SECONDS sets it.
+      // whatever BENCH_SECONDS says: slices of 1 s vary by ±15 % on a shared machine, which leaves a
+      // 12-slice pair's ratio ±5 % or so, as large as the cost it is there to show.
+      // BENCH_REQUEST_LOG_SECONDS sets it.
       const pairSeconds = SMOKE ? SECONDS : Number(process.env.BENCH_REQUEST_LOG_SECONDS ?? Math.max(SECONDS, 30));
-      // Two servers recording in turns (bench/request-log-crossover.ts), the default since the
-      // seventeenth session; BENCH_REQUEST_LOG_METHOD=pair: two servers, one without the log.
+      // Two servers recording in turns (bench/request-log-crossover.ts) by default;
+      // BENCH_REQUEST_LOG_METHOD=pair: two servers, one without the log.
       const pair = process.env.BENCH_REQUEST_LOG_METHOD === 'pair';
       // POST flat out by default: in the crossover each server is loaded as much with the log as
       // without, so how many orders its database thread happens to batch weighs on both sides, and
-      // ~2,500 orders a slice resolve finer than ~750 at a paced 150/s, whose slices' CPU spread
-      // ±20 % (seventeenth session). In the fixed pair (BENCH_REQUEST_LOG_METHOD=pair) flat out
-      // spread ±9 points a round (sixteenth session): paced at 150/s a side there.
+      // ~2,500 orders a slice resolve finer than ~750 at a paced 150/s, whose slices' CPU spreads
+      // ±20 %. In the fixed pair (BENCH_REQUEST_LOG_METHOD=pair) flat out spreads ±9 points a round:
+      // paced at 150/s a side there.
       // BENCH_REQUEST_LOG_POST_RATE sets the rate (0 flat out).
       const postPairRate = SMOKE ? 0 : Number(process.env.BENCH_REQUEST_LOG_POST_RATE ?? (pair ? 150 : 0));
       // BENCH_REQUEST_LOG_ONLY=GET or POST: one endpoint of the pair (iterating on one of them).

@@ -119,13 +119,13 @@ export async function prepare(opts: {
     'SELECT id FROM orders WHERE organization_id = $1 ORDER BY seq DESC LIMIT 1',
     [small.orgId],
   );
-  // Orders reserve stock (issue 22): the write scenarios create far more orders than the demo
+  // Orders reserve stock: the write scenarios create far more orders than the demo
   // warehouse holds, and an order refused for stock would measure a refusal, not a write.
   await s.db.query('UPDATE items SET logical_quantity = 1000000000, physical_quantity = 1000000000');
   // Settle what the bulk seed left behind before anything is measured: a million inserted rows make
   // autovacuum's insert threshold fire, and their WAL makes the next checkpoint write for minutes.
-  // Both used to run during the first scenarios (on PostgreSQL, the POST run in the sequence measured
-  // ~65 % of the same run on a fresh server later). A long-running database has done both long ago.
+  // Left to run during the first scenarios, they slow them (on PostgreSQL the POST run measured ~65 %
+  // of the same run on a settled database). A long-running database has done both long ago.
   await s.db.query('VACUUM (ANALYZE)');
   await s.db.query('CHECKPOINT');
   // The list's own SQL (ordersRepo.orders), run through an executor that prefixes EXPLAIN.

@@ -55,7 +55,7 @@ describe('dashboard CSRF protection and organization isolation', () => {
       const wrong = await agent.post(url, { _csrf: 'x'.repeat(43), name: 'x' });
       assert.equal(wrong.statusCode, 403, `${url} with a wrong token`);
       if (!isPublic) {
-        // The token of another signed-in user's session does not work with this session's cookie.
+        // The token of another signed-in user does not work with this user's cookie.
         const foreign = csrfOf((await stranger.get(stranger === op ? '/console' : '/dashboard')).body);
         assert.ok(foreign);
         assert.equal(

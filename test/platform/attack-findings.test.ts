@@ -30,7 +30,7 @@ function capturingLogger() {
   return { log: createLogger({ logLevel: 'info' }, sink), lines };
 }
 
-describe('findings of the outside attack', () => {
+describe('hostile clients probing from outside', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();

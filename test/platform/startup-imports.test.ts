@@ -31,7 +31,7 @@ const res = await t.app.inject({ method: 'GET', url: '/docs/js/scalar.js' });
 if (res.statusCode !== 200) throw new Error('/docs/js/scalar.js answered ' + res.statusCode);
 await t.close();`;
 
-// Both are tens of MB in every server (issue 10), and only some servers use them.
+// Both are tens of MB in every server that loads them, and only some servers use them.
 describe('what a started server has loaded', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pod-startup-imports-'));
   after(() => rmSync(dir, { recursive: true, force: true }));

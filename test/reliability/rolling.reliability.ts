@@ -102,7 +102,7 @@ describe('rolling restart: two API nodes and a worker behind HAProxy, on Postgre
     await startNode(1);
     await startWorker();
     seed = JSON.parse(readFileSync(join(dir, 'demo-keys.json'), 'utf8'));
-    // Orders reserve stock (issue 22): the steady load outlasts the demo warehouse, and a refusal for
+    // Orders reserve stock: the steady load outlasts the demo warehouse, and a refusal for
     // stock is not what this test measures.
     const stock = new pg.Client({ connectionString: db.url });
     await stock.connect();

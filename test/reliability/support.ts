@@ -23,7 +23,7 @@ export interface Figures {
   memoryPeakMb?: number;
   /** Peak resident memory of a test process that hosts its server in-process (fuzz, fairness, ...). */
   testProcessPeakMb?: number;
-  /** B's render latency under A's trickling webhooks over idle (issue 18's attack). */
+  /** B's render latency under A's trickling webhooks over idle (one tenant's slow receivers against another's renders). */
   fairnessRatio?: number;
   /** Requests sent through the proxy during the rolling restart, and how many failed. */
   rollingRequests?: number;

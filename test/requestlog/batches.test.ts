@@ -265,7 +265,7 @@ describe('request log batches', () => {
   });
 
   it('reads the batches written in the first packed format as they were recorded', () => {
-    // Three requests as format 1 (2026-11-28 to 2026-12-02) stored them: ids as 16 bytes or text.
+    // Three requests as format 1 stores them: ids as 16 bytes or text.
     const v1 = Buffer.from(
       '0100019ad5a03c007abc8def0123456789ab0b4b65795f3107474554212f76322f6f72646572732f4f52442d31c8010300f6c1b6a0d7660108636c69656e742d370009504f5354152f76322f6f7264657273a6030c2376616c69646174696f6e5f6661696c65642d00019ad5a03c017abc8def0123456789ac020406c8010100c801',
       'hex',

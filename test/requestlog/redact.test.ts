@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { redactEmails } from '../../src/modules/requestlog/redact.ts';
 
-// The shape the log used to redact with a regular expression; the scan must agree with it.
+// The address shape as a regular expression; the scan must agree with it.
 const SHAPE = /[^\s@"'<>]+@[^\s@"'<>]+\.[^\s@"'<>]+/g;
 
 describe('e-mail redaction in the request log', () => {

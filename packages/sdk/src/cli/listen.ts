@@ -31,7 +31,7 @@ const OVERLAP_MS = 60_000;
 
 /**
  * The local signing secret: made once per user and kept in the config folder, so the receiving
- * app's configuration stays valid across `listen` sessions (like a real endpoint's secret).
+ * app's configuration stays valid from one run of `listen` to the next (like a real endpoint's secret).
  */
 export function localSecret(env: Record<string, string | undefined> = process.env): string {
   const dir = join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'podpartner');

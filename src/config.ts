@@ -78,7 +78,10 @@ export function parsePgliteThread(raw: string | undefined, name = 'PGLITE_THREAD
 
 type Env = Record<string, string | undefined>;
 
-/** One entry per variable: the README's table is generated from the same list. */
+/**
+ * One entry per variable: the README's configuration table is generated from this list
+ * (`npm run docs:config`), and test/platform/config.test.ts fails when the two differ.
+ */
 export const CONFIG_VARIABLES: Array<{ name: string; default: string; description: string }> = [
   { name: 'APP_ENV', default: 'test', description: '`test` or `production`; test helpers exist only in `test`.' },
   { name: 'HOST', default: '127.0.0.1', description: 'Address the HTTP server binds to.' },
@@ -120,7 +123,7 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     name: 'TRUST_PROXY',
     default: 'false',
     description:
-      'The service sits behind a TLS-terminating reverse proxy: client addresses come from X-Forwarded-For and session cookies are Secure. Production refuses an http PUBLIC_BASE_URL (other than loopback) without it.',
+      'Behind a TLS-terminating reverse proxy: client addresses from X-Forwarded-For, Secure sign-in cookies. Production refuses an http `PUBLIC_BASE_URL` (other than loopback) without it.',
   },
   {
     name: 'SHUTDOWN_DRAIN_SECONDS',
@@ -133,12 +136,13 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     name: 'JOB_CONCURRENCY',
     default: 'renders=1,deliveries=8,maintenance=2',
     description:
-      'Jobs run at once per worker process, per pool: renders, outbound deliveries (webhooks and callbacks), maintenance. One organization takes at most half of a pool.',
+      'Jobs at once per worker process, per pool (renders; webhook and callback deliveries; maintenance). One organization takes at most half of a pool, and jobs are claimed round by round across organizations.',
   },
   {
     name: 'WEBHOOK_DISABLE_AFTER_HOURS',
     default: '72',
-    description: 'An endpoint failing every delivery for this long is disabled (and `webhook_endpoint.disabled` sent).',
+    description:
+      'An endpoint failing every delivery for this long is disabled and `webhook_endpoint.disabled` is sent.',
   },
   {
     name: 'OPERATOR_TOKEN',

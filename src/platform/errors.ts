@@ -65,7 +65,8 @@ export const ERRORS = {
   insufficient_permissions: {
     status: 403,
     group: 'any',
-    description: 'a write (`POST`, `PUT`, `PATCH`, `DELETE`) with a read-only key',
+    description:
+      'a read-only key on an endpoint that needs a full key, whatever its HTTP method: anything that creates, changes or deletes something, and live render previews. A read-only key may read everything, validate itself (`POST /v2/auth/validate`) and ask for a shipping quote (`POST /v2/quote`); the OpenAPI document marks those two with `x-read-only-allowed`',
   },
   not_found: {
     status: 404,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { README, configTable, renderConfigDocs } from '../../scripts/config-docs.ts';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../src/config.ts';
 
 describe('configuration', () => {
@@ -40,5 +41,15 @@ describe('configuration', () => {
   it('documents every variable in the README', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     for (const v of CONFIG_VARIABLES) assert.ok(readme.includes(`\`${v.name}\``), `${v.name} is in the README table`);
+  });
+
+  it("and the README's table agree word for word (run `npm run docs:config` after changing the list)", () => {
+    const readme = readFileSync(README, 'utf8');
+    assert.equal(readme, renderConfigDocs(readme));
+    const rows = configTable().split('\n').slice(2);
+    assert.equal(rows.length, CONFIG_VARIABLES.length, 'one row per variable');
+    const drifted = readme.replace('Address the HTTP server binds to.', 'Where it listens.');
+    assert.notEqual(drifted, readme);
+    assert.equal(renderConfigDocs(drifted), readme, 'a description edited in the README alone is a difference');
   });
 });

@@ -36,9 +36,9 @@ export class S3BlobStore implements BlobStore {
   constructor(opts: S3BlobStoreOptions) {
     this.bucket = opts.bucket;
     // The SDK warns on Node 20 that its releases after January 2027 will need Node 22. The version
-    // in package-lock supports Node 20 (engines >=20); the move is tracked in docs/decisions.md,
-    // so the notice is acknowledged here instead of printed by every process (an operator's own
-    // setting of the variable wins).
+    // in package-lock supports Node 20 (engines >=20); the move is tracked in
+    // docs/decisions/0170-node-20-pins.md, so the notice is acknowledged here instead of printed by
+    // every process (an operator's own setting of the variable wins).
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     this.ready = import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: new sdk.S3Client(clientConfig(opts)) }));
     // A failed import is reported by every call that needs the SDK, not as an unhandled rejection.

@@ -1,5 +1,6 @@
 import type { Address } from '../shipping/address.ts';
 import { printable } from '../../platform/pdf-fonts.ts';
+import { drawLaid, layoutText } from '../../platform/pdf-text.ts';
 import { MM, inkOn } from './ink.ts';
 
 /** Everything a shipment's label and packing slip print, gathered by the job before drawing. */
@@ -40,23 +41,40 @@ export const countryName = (code: string | undefined) => {
   }
 };
 
-/** An address as carriers want it printed: name, street, extra, postcode and city, country. */
-export function addressLines(a: Address): string[] {
-  const name = [a.firstname, a.lastname].filter(Boolean).join(' ');
+const EAST_ASIAN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * An address as carriers want it printed: name, street, extra, postcode and city, country. One
+ * written in Chinese, Japanese or Korean for its own country is printed as post there reads it: from
+ * the postcode and region down to the street, then the company and the name, family name first.
+ * The country is always last, in English capitals, for the carriers on the way.
+ */
+export function addressLines(a: Address, withCountry = true): string[] {
   const street = [a.streetname, [a.housenumber, a.housenumberAddition].filter(Boolean).join('')]
     .filter(Boolean)
     .join(' ');
-  return [
-    a.company,
-    name,
-    street,
-    a.additionalInfo,
-    [a.zipcode, a.city].filter(Boolean).join(' '),
-    a.state,
-    countryName(a.countryCode),
-  ]
-    .filter((l): l is string => !!l && l.trim() !== '')
-    .map(printable);
+  const local =
+    ['JP', 'KR', 'CN', 'TW', 'HK', 'MO'].includes(a.countryCode ?? '') &&
+    EAST_ASIAN.test([a.company, a.firstname, a.lastname, a.streetname, a.city, a.state].join(''));
+  const lines = local
+    ? [
+        a.zipcode && (a.countryCode === 'JP' ? `〒${a.zipcode}` : a.zipcode),
+        [a.state, a.city].filter(Boolean).join(' '),
+        street,
+        a.additionalInfo,
+        a.company,
+        [a.lastname, a.firstname].filter(Boolean).join(' '),
+      ]
+    : [
+        a.company,
+        [a.firstname, a.lastname].filter(Boolean).join(' '),
+        street,
+        a.additionalInfo,
+        [a.zipcode, a.city].filter(Boolean).join(' '),
+        a.state,
+      ];
+  if (withCountry) lines.push(countryName(a.countryCode));
+  return lines.filter((l): l is string => !!l && l.trim() !== '').map(printable);
 }
 
 export function returnLines(input: ShipmentDocInput): string[] {
@@ -101,16 +119,10 @@ export function brandBand(
       // An unreadable logo is left out, the name still says whose parcel it is.
     }
   }
-  doc
-    .fillColor(ink)
-    .font('Helvetica-Bold')
-    .fontSize(Math.min(18, h * 0.45));
-  doc.text(printable(brand.name), textX, y + h / 2 - Math.min(18, h * 0.45) * 0.55, {
-    width: x + w - textX - pad,
-    height: h,
-    lineBreak: false,
-    ellipsis: true,
-  });
+  // The name in up to two lines, 18 pt shrinking to 9, centred on the band; a longer one ends in an ellipsis.
+  const box = { x: textX, width: x + w - textX - pad, size: Math.min(18, h * 0.45), minSize: 9, maxLines: 2 };
+  const laid = layoutText(doc, brand.name, { ...box, y, font: 'Helvetica-Bold' });
+  drawLaid(doc, laid, { ...box, y: y + (h - laid.height) / 2, font: 'Helvetica-Bold', color: ink });
   doc.restore();
 }
 

@@ -2,15 +2,24 @@ import bwipjs from 'bwip-js';
 import PDFDocument from 'pdfkit';
 import { useUnicodeFonts } from '../../platform/pdf-fonts.ts';
 
-/** A pdfkit document with reproducible output (fixed dates, no random ids from the clock) in Unicode fonts. */
-export function newDocument(opts: { size: [number, number]; title: string; at: Date; margin?: number }) {
+/**
+ * A pdfkit document with reproducible output (fixed dates, no random ids from the clock) in Unicode
+ * fonts; `countryCode`, the destination's, picks the regional forms of Chinese, Japanese and Korean letters.
+ */
+export function newDocument(opts: {
+  size: [number, number];
+  title: string;
+  at: Date;
+  margin?: number;
+  countryCode?: string;
+}) {
   const doc = new PDFDocument({
     size: opts.size,
     margin: opts.margin ?? 0,
     autoFirstPage: true,
     info: { Title: opts.title, Producer: 'pod-partner-api', Creator: 'pod-partner-api', CreationDate: opts.at },
   });
-  return useUnicodeFonts(doc);
+  return useUnicodeFonts(doc, { countryCode: opts.countryCode });
 }
 
 export function finish(doc: PDFKit.PDFDocument): Promise<Buffer> {

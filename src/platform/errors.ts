@@ -139,7 +139,7 @@ export const ERRORS = {
     status: 400,
     group: 'orders',
     description:
-      'a required address field missing, an unknown country code, a bad e-mail or phone number, a field over the carrier label length',
+      'a required address field missing, an unknown country code, a bad e-mail or phone number, a field over the carrier label length, a field in a script the label cannot print (Arabic, Hebrew, Thai, Indic…: Latin, Greek, Cyrillic, Chinese, Japanese and Korean print)',
   },
   invalid_address_missing_email: { status: 400, group: 'orders', description: 'the address has no `email`' },
   invalid_address_denied_country: {

@@ -153,6 +153,30 @@ export function fontLetters(doc: PDFKit.PDFDocument, text: string, face: Face): 
   return out;
 }
 
+/**
+ * What the faces above draw: scripts written left to right whose letters need no shaping. Arabic and
+ * Hebrew (right to left) and the Indic and South-East Asian scripts (shaped) are not among them.
+ * Common covers digits, punctuation and symbols; Inherited the combining accents.
+ */
+const NOT_PRINTED = new RegExp(
+  `[^${['Latin', 'Greek', 'Cyrillic', 'Armenian', 'Georgian', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Bopomofo', 'Common', 'Inherited'].map((s) => `\\p{Script=${s}}`).join('')}]`,
+  'u',
+);
+const NAMED = ['Arabic', 'Hebrew', 'Syriac', 'Thaana', 'Thai', 'Lao', 'Khmer', 'Myanmar', 'Devanagari', 'Bengali']
+  .concat(['Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Tibetan'])
+  .concat(['Mongolian', 'Ethiopic', 'Cherokee', 'Tifinagh']);
+
+/**
+ * The script of the first letter in `text` that documents cannot print (`Arabic`, `Thai`…, or the
+ * code point), or null when every letter prints.
+ */
+export function unprintedScript(text: string): string | null {
+  const m = NOT_PRINTED.exec(text);
+  if (!m) return null;
+  const name = NAMED.find((n) => new RegExp(`\\p{Script=${n}}`, 'u').test(m[0]));
+  return name ?? `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 // Whole emoji (with their skin tones, joiners, flags and keycaps) first, then stray pieces of them.
 const EMOJI = new RegExp('\\p{RGI_Emoji}|\\p{Emoji_Presentation}|\\p{Regional_Indicator}', 'gv');
 const EMOJI_PARTS = /[\u20e3\ufe00-\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0100}-\u{e01ef}]/gu;

@@ -274,6 +274,32 @@ describe('POST /v2/orders and reading orders', () => {
     expectError(await post({ ...ADDRESS, zipcode: 5 }), 400, 'invalid_request', 'zipcode');
   });
 
+  it('refuses address text in scripts the shipping label cannot print, and takes Chinese, Japanese and Korean', async () => {
+    const post = (address: Record<string, unknown>) =>
+      call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { dropshipAddress: address }) });
+    const arabic = await post({ ...ADDRESS, countryCode: 'AE', streetname: 'شارع الشيخ زايد' });
+    expectError(arabic, 400, 'invalid_address', 'body.order.dropshipAddress.streetname has Arabic letters');
+    assert.match(arabic.data.message, /Latin letters/);
+    expectError(await post({ ...ADDRESS, city: 'กรุงเทพฯ' }), 400, 'invalid_address', 'city has Thai letters');
+    expectError(await post({ ...ADDRESS, lastname: 'כהן' }), 400, 'invalid_address', 'lastname has Hebrew letters');
+    expectError(await post({ ...ADDRESS, company: 'Old 𐌀 Italic' }), 400, 'invalid_address', 'U+10300');
+    // Emoji and format characters are taken; documents leave them out.
+    for (const address of [
+      {
+        ...ADDRESS,
+        countryCode: 'JP',
+        zipcode: '150-0001',
+        state: '東京都',
+        city: '渋谷区',
+        streetname: '神宮前1丁目',
+      },
+      { ...ADDRESS, countryCode: 'KR', city: '서울특별시', streetname: '테헤란로' },
+      { ...ADDRESS, countryCode: 'CN', city: '北京市', streetname: '建国路' },
+      { ...ADDRESS, firstname: 'Anna 🌷', lastname: 'Jansen\u200d' },
+    ])
+      await createOrder(t, orderBody(t, image, { dropshipAddress: address }));
+  });
+
   it('keeps customIdentifier unique per organization and looks orders up by it', async () => {
     const ref = await createOrder(t, orderBody(t, image, { customIdentifier: 'dup-1' }));
     const again = await call(t, 'POST', '/v2/orders', { body: orderBody(t, image, { customIdentifier: 'dup-1' }) });

@@ -1,4 +1,5 @@
 import { ApiError } from '../../platform/errors.ts';
+import { unprintedScript } from '../../platform/pdf-fonts.ts';
 import { ADDRESS_FIELDS, type AddressField } from '../../platform/http/schemas.ts';
 import { isDeniedCountry } from './data.ts';
 
@@ -33,6 +34,9 @@ export const ADDRESS_LIMITS: Record<AddressField, number> = {
   phonenumber: 20,
   email: 100,
 };
+
+/** The fields the shipping label prints (the e-mail and phone number go to the carrier as data). */
+const LABEL_FIELDS = new Set<AddressField>(ADDRESS_FIELDS.filter((f) => f !== 'email' && f !== 'phonenumber'));
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ()./-]+$/;
@@ -84,6 +88,12 @@ export function validateAddress(input: Record<string, unknown>, field: string): 
     const v = a[f];
     if (v !== undefined && v.length > ADDRESS_LIMITS[f])
       throw invalid(`${field}.${f}`, `is longer than ${ADDRESS_LIMITS[f]} characters (carrier label limit)`);
+    const script = LABEL_FIELDS.has(f) && v !== undefined ? unprintedScript(v) : null;
+    if (script)
+      throw invalid(
+        `${field}.${f}`,
+        `has ${script.startsWith('U+') ? `a character (${script})` : `${script} letters`} that the shipping label cannot print: write it in Latin letters (Chinese, Japanese and Korean print as they are)`,
+      );
   }
   return a;
 }

@@ -29,8 +29,9 @@ function poppler<T>(pdf: Buffer, run: (file: string, dir: string) => T): T {
   }
 }
 
-export const pdfText = (pdf: Buffer): string =>
-  poppler(pdf, (f) => execFileSync('pdftotext', ['-layout', f, '-'], { encoding: 'utf8' }));
+/** The text in reading layout; `raw`: in the order it was drawn, each box's lines together. */
+export const pdfText = (pdf: Buffer, mode: 'layout' | 'raw' = 'layout'): string =>
+  poppler(pdf, (f) => execFileSync('pdftotext', [`-${mode}`, f, '-'], { encoding: 'utf8' }));
 
 export const pdfInfo = (pdf: Buffer): Record<string, string> =>
   poppler(pdf, (f) =>
@@ -90,3 +91,71 @@ export async function code128Values(png: Buffer): Promise<string[]> {
   const found = await readBarcodes(new Blob([new Uint8Array(png)]), { formats: ['Code128'], tryHarder: true });
   return found.filter((b) => b.isValid).map((b) => b.text);
 }
+
+export interface PdfWord {
+  page: number;
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+}
+
+/** Every word poppler finds, with its box in points from the page's top left (`pdftotext -bbox`). */
+export function pdfWords(pdf: Buffer): { pages: Array<{ width: number; height: number }>; words: PdfWord[] } {
+  const html = poppler(pdf, (f) => execFileSync('pdftotext', ['-bbox', f, '-'], { encoding: 'utf8' }));
+  const pages: Array<{ width: number; height: number }> = [];
+  const words: PdfWord[] = [];
+  const fromHtml = (s: string) =>
+    s
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
+  for (const m of html.matchAll(
+    /<page width="([\d.]+)" height="([\d.]+)">|<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">([^<]*)<\/word>/g,
+  )) {
+    if (m[1]) pages.push({ width: Number(m[1]), height: Number(m[2]) });
+    else
+      words.push({
+        page: pages.length,
+        text: fromHtml(m[7]),
+        xMin: Number(m[3]),
+        yMin: Number(m[4]),
+        xMax: Number(m[5]),
+        yMax: Number(m[6]),
+      });
+  }
+  return { pages, words };
+}
+
+/**
+ * Pairs of words whose boxes overlap by more than `tolerance` points both ways (text printed over
+ * text), and words reaching outside their page.
+ */
+export function overprinted(pdf: Buffer, tolerance = 0.5): string[] {
+  const { pages, words } = pdfWords(pdf);
+  const out: string[] = [];
+  for (const w of words) {
+    const p = pages[w.page - 1];
+    if (w.xMin < -tolerance || w.yMin < -tolerance || w.xMax > p.width + tolerance || w.yMax > p.height + tolerance)
+      out.push(`"${w.text}" runs off page ${w.page}`);
+  }
+  for (const [i, a] of words.entries())
+    for (const b of words.slice(i + 1)) {
+      if (a.page !== b.page) continue;
+      const dx = Math.min(a.xMax, b.xMax) - Math.max(a.xMin, b.xMin);
+      const dy = Math.min(a.yMax, b.yMax) - Math.max(a.yMin, b.yMin);
+      if (dx > tolerance && dy > tolerance) out.push(`"${a.text}" and "${b.text}" overlap on page ${a.page}`);
+    }
+  return out;
+}
+
+/** The names of the fonts a PDF embeds (`pdffonts`), without their subset prefixes. */
+export const pdfFonts = (pdf: Buffer): string[] =>
+  poppler(pdf, (f) => execFileSync('pdffonts', [f], { encoding: 'utf8' }))
+    .split('\n')
+    .slice(2)
+    .filter((l) => l.trim())
+    .map((l) => l.split(/\s+/)[0].replace(/^[A-Z]{6}\+/, ''));

@@ -63,7 +63,8 @@ export function addressLines(a: Address, withCountry = true): string[] {
         street,
         a.additionalInfo,
         a.company,
-        [a.lastname, a.firstname].filter(Boolean).join(' '),
+        // Japanese names keep a space between family and given name; Chinese and Korean ones do not.
+        [a.lastname, a.firstname].filter(Boolean).join(a.countryCode === 'JP' ? ' ' : ''),
       ]
     : [
         a.company,

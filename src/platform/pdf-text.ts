@@ -41,6 +41,8 @@ interface Token {
   opens?: boolean;
 }
 const OPENING = /[\p{Ps}\p{Pi}]$/u;
+const HYPHENATED = /\p{L}[-\u2010\u2013\u2014]$/u;
+const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const words = new Intl.Segmenter('und', { granularity: 'word' });
 const letters = new Intl.Segmenter('und', { granularity: 'grapheme' });
 const widthOf = (cells: Cell[]) => cells.reduce((s, c) => s + c.w, 0);
@@ -63,7 +65,11 @@ function tokens(text: string, cells: Cell[]): Token[] {
     at += n;
     const space = /^\s+$/.test(seg.segment);
     const prev = out[out.length - 1];
-    if (!space && ((!seg.isWordLike && prev && !prev.space) || prev?.opens)) prev.cells.push(...part);
+    const before = prev && !prev.space ? prev.cells.map((c) => c.text).join('') : null;
+    // A line may break at spaces, after a hyphen that follows a letter, and between CJK words; not
+    // inside "https://example.com", "150-0001" or "a/b".
+    const breaks = before !== null && (HYPHENATED.test(before) || CJK.test(before.slice(-1)) || CJK.test(seg.segment));
+    if (!space && before !== null && (prev.opens || !seg.isWordLike || !breaks)) prev.cells.push(...part);
     else out.push({ cells: part, space });
     // An opening bracket or quote stays with the word after it.
     if (!space) out[out.length - 1].opens = OPENING.test(seg.segment);

@@ -45,6 +45,19 @@ describe('text boxes', () => {
       size: 10,
     });
     assert.deepEqual(laid.lines.map(text), ['Account: Demo account', '(Account_01jabcdefghjkmnpqrstvwxyz)']);
+    const url = layoutText(doc, 'Contact us at https://democases.example or 150-0001 Müller-Lüdenscheidt', {
+      x: 0,
+      y: 0,
+      width: 170,
+      size: 10,
+    }).lines.map(text);
+    for (const whole of ['https://democases.example', '150-0001'])
+      assert.ok(
+        url.some((l) => l.includes(whole)),
+        `${whole} kept on one line: ${url.join(' | ')}`,
+      );
+    const name = layoutText(doc, 'Müller-Lüdenscheidt', { x: 0, y: 0, width: 60, size: 10 }).lines.map(text);
+    assert.equal(name[0], 'Müller-', 'a hyphenated name breaks after its hyphen');
   });
 
   it('has a glyph for every letter of every script it accepts, in both weights', () => {

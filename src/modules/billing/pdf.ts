@@ -159,7 +159,7 @@ export function invoicePdf(inv: InvoiceRow, correctsNumber: string | null): Prom
     margin: 50,
     info: { Title: `${title} ${inv.number}`, Author: SELLER.name, CreationDate: inv.issued_at },
   });
-  useUnicodeFonts(doc);
+  useUnicodeFonts(doc, { countryCode: inv.buyer.billingAddress.countryCode });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {

@@ -69,13 +69,10 @@ export const billingRepo = {
   /**
    * Books an entry once per (kind, source) and moves the account's (or, simulated, the would-be)
    * balance by it in the same statement. `mustCover`: a prepaid account refuses it when its balance
-   * would drop below zero.
+   * would drop below zero. `invoice_id` set: the entry is on that document already (a credit note's
+   * adjustment), so no monthly invoice bills it.
    */
-  async book(
-    ex: Executor,
-    e: Omit<LedgerRow, 'seq' | 'invoice_id'>,
-    mustCover: boolean,
-  ): Promise<'booked' | 'repeat' | 'uncovered'> {
+  async book(ex: Executor, e: Omit<LedgerRow, 'seq'>, mustCover: boolean): Promise<'booked' | 'repeat' | 'uncovered'> {
     const rows = await ex.query<{ id: string }>(
       `WITH acc AS (
          UPDATE accounts SET
@@ -85,8 +82,8 @@ export const billingRepo = {
            AND NOT EXISTS (SELECT 1 FROM ledger_entries WHERE kind = $4 AND source = $6)
            AND (NOT $11 OR NOT prepaid OR $9 OR balance_cents + $5::bigint >= 0)
          RETURNING id)
-       INSERT INTO ledger_entries (id, organization_id, account_id, kind, amount_cents, source, order_id, claim_id, description, simulated, created_at)
-       SELECT $1, $2, acc.id, $4, $5, $6, $7, $8, $10, $9, $12 FROM acc
+       INSERT INTO ledger_entries (id, organization_id, account_id, kind, amount_cents, source, order_id, claim_id, description, simulated, created_at, invoice_id)
+       SELECT $1, $2, acc.id, $4, $5, $6, $7, $8, $10, $9, $12, $13 FROM acc
        RETURNING id`,
       [
         e.id,
@@ -101,6 +98,7 @@ export const billingRepo = {
         e.description,
         mustCover,
         e.created_at,
+        e.invoice_id,
       ],
     );
     if (rows.length === 1) return 'booked';

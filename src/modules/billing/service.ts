@@ -86,6 +86,8 @@ export function billingService(deps: BillingDeps) {
       orderId?: string;
       claimId?: string;
       description: string;
+      /** The document the entry is already on (a credit note): never billed by a monthly invoice. */
+      invoiceId?: string;
     },
     mustCover = false,
   ) {
@@ -103,6 +105,7 @@ export function billingService(deps: BillingDeps) {
         description: e.description,
         simulated,
         created_at: clock.now(),
+        invoice_id: e.invoiceId ?? null,
       },
       mustCover,
     );
@@ -126,6 +129,9 @@ export function billingService(deps: BillingDeps) {
         netCents: -e.amount_cents,
       }));
       const net = lines.reduce((s, l) => s + l.netCents, 0);
+      // Credits that cover the charges make no invoice: the entries stay open and are carried to the
+      // first month whose charges exceed them, where each appears once.
+      if (net <= 0) return null;
       const vatCents = vatOf(net, vat.ratePercent);
       const issuedAt = clock.now();
       const year = issuedAt.getUTCFullYear();
@@ -362,6 +368,7 @@ export function billingService(deps: BillingDeps) {
           amountCents: net,
           source: row.id,
           description: `Credit note ${number} for invoice ${inv.number}`,
+          invoiceId: row.id,
         });
         return { invoice: toInvoice(row) };
       });

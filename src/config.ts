@@ -51,6 +51,8 @@ export interface Config {
   memoryTrimSeconds: number;
   /** Where returned parcels go: printed on shipping labels and packing slips. Lines, country code last. */
   returnAddress: string[];
+  /** VIES's REST `check-vat-number` endpoint for live VAT number checks; null: no live check. */
+  viesUrl: string | null;
   blobStore: 'local' | 's3';
   s3: S3Config | null;
 }
@@ -216,6 +218,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     default: 'c/o POD Fulfilment Centre|Industrieweg 12|3044 AS Rotterdam|NL',
     description:
       'Return address on shipping labels and packing slips: lines separated by `|`, the ISO country code last. The brand name is printed above it.',
+  },
+  {
+    name: 'VIES_URL',
+    default: '(unset)',
+    description:
+      "Live VAT number checks against VIES's REST service, e.g. `https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number`; unset: no live check (the form and check digits are still checked, and an operator confirms the number).",
   },
   {
     name: 'BLOB_STORE',
@@ -426,6 +434,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     heapGrowthPercent: int(env, 'HEAP_GROWTH_PERCENT', 50, 0, 400),
     memoryTrimSeconds: int(env, 'MEMORY_TRIM_SECONDS', 5, 0, 3600),
     returnAddress: parseReturnAddress(env.RETURN_ADDRESS),
+    viesUrl: url(env, 'VIES_URL', ['https:', 'http:']),
     ...blobStoreConfig(env),
   });
 }

@@ -33,6 +33,8 @@ import { registerClaimsJobs } from './modules/claims/jobs.ts';
 import { dashboardService } from './modules/dashboard/service.ts';
 import { RequestLog } from './modules/requestlog/recorder.ts';
 import { productionService } from './modules/production/service.ts';
+import { type VatNumberChecker, noLiveVatCheck, viesChecker } from './modules/billing/vat-checker.ts';
+import { SELLER_VAT } from './modules/billing/vat.ts';
 import { registerProductionJobs } from './modules/production/jobs.ts';
 
 export interface CoreDeps {
@@ -44,6 +46,8 @@ export interface CoreDeps {
   secretKey: string;
   /** Defaults to the store chosen by BLOB_STORE (files under DATA_DIR/blobs, or S3). */
   blobs?: BlobStore;
+  /** Defaults to VIES at VIES_URL, or no live check when it is unset. */
+  vatChecker?: VatNumberChecker;
 }
 
 /**
@@ -97,7 +101,9 @@ export function createServices(core: CoreDeps) {
   const images = imagesService({ db, clock, cursors, blobs });
 
   // --- billing: ledger, invoices (issue 22) ---
-  const billing = billingService({ db, clock, cursors, config, organization });
+  const vatChecker =
+    core.vatChecker ?? (config.viesUrl ? viesChecker({ url: config.viesUrl, requester: SELLER_VAT }) : noLiveVatCheck);
+  const billing = billingService({ db, clock, cursors, config, organization, vatChecker });
 
   // --- orders, shipping, shipments, callback (issue 4) ---
   const orders = ordersService({

@@ -345,6 +345,12 @@ export const ERRORS = {
     group: 'operator',
     description: 'a credit note larger than what is left to credit on its invoice',
   },
+  tax_request_decided: {
+    status: 409,
+    group: 'operator',
+    description:
+      'approving or rejecting a request to change an account’s tax details that was decided (or replaced by a newer one) already',
+  },
   integrator_code_in_use: {
     status: 409,
     group: 'operator',

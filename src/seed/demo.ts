@@ -110,6 +110,9 @@ const DEMO: OrgSpec[] = [
   },
 ];
 
+/** Made-up numbers with the right form and check digits (no register knows them). */
+const DEMO_VAT_NUMBERS: Record<string, string> = { NL: 'NL123456782B01', DE: 'DE123456788' };
+
 const KEY_NAMES = { full: 'demo (full access)', readOnly: 'demo (read-only)' };
 
 async function createOrganization(s: SeedDeps, spec: OrgSpec) {
@@ -117,12 +120,16 @@ async function createOrganization(s: SeedDeps, spec: OrgSpec) {
   const accounts = [];
   for (const a of spec.accounts) {
     accounts.push(
-      await s.organization.createAccount(org.reference, {
-        name: a.name,
-        balance: a.balance,
-        legalEntity: { name: a.address.company, vatNumber: `${a.address.countryCode}123456789B01` },
-        billingAddress: a.address as never,
-      }),
+      await s.billing.openAccount(
+        org.reference,
+        {
+          name: a.name,
+          balance: a.balance,
+          legalEntity: { name: a.address.company, vatNumber: DEMO_VAT_NUMBERS[a.address.countryCode] },
+          billingAddress: a.address as never,
+        },
+        'demo seed',
+      ),
     );
   }
   const brands = [];

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { BillingService } from '../modules/billing/service.ts';
 import type { CatalogService } from '../modules/catalog/service.ts';
 import type { ClaimsService } from '../modules/claims/service.ts';
 import type { DashboardService } from '../modules/dashboard/service.ts';
@@ -16,7 +17,6 @@ export interface SeedDeps {
     OrganizationService,
     | 'storeByCode'
     | 'createOrganization'
-    | 'createAccount'
     | 'createBrand'
     | 'createStore'
     | 'reissueKeys'
@@ -26,6 +26,8 @@ export interface SeedDeps {
     | 'listBrands'
     | 'listAccounts'
   >;
+  /** Accounts open through billing, which checks their VAT numbers. */
+  billing: Pick<BillingService, 'openAccount'>;
   catalog: Pick<CatalogService, 'importCatalogOnce' | 'productSummaries' | 'visibleProduct' | 'productShapes'>;
   claims: Pick<ClaimsService, 'ensureDefaultCategories'>;
   rendering: Pick<RenderingService, 'importRendering'>;

@@ -113,7 +113,7 @@ describe('partner dashboard pages', () => {
       {
         name: 'Benelux',
         legalEntityName: 'Demo Cases B.V.',
-        vatNumber: 'NL1B01',
+        vatNumber: 'NL123456782B01',
         'billingAddress.company': 'Demo',
         'billingAddress.city': 'Utrecht',
         'billingAddress.countryCode': 'NL',
@@ -125,7 +125,7 @@ describe('partner dashboard pages', () => {
     const a2 = (await call(t, 'GET', `/v2/accounts/${acc}`)).data.account;
     assert.equal(a2.name, 'Benelux');
     assert.equal(a2.billingAddress.city, 'Utrecht');
-    assert.equal(a2.legalEntity.vatNumber, 'NL1B01');
+    assert.equal(a2.legalEntity.vatNumber, 'NL123456782B01', 'the tax details as they were');
     assert.equal(a2.paymentTermDays, 14, 'not changeable here');
     const bad = await a.submit(
       `/dashboard/accounts/${acc}`,

@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { Cursors } from '../../platform/http/pagination.ts';
 import type { OrganizationService } from '../organization/service.ts';
+import type { VatNumberChecker } from './vat-checker.ts';
 
 /** What the billing module uses from other modules, and nothing more. */
 export interface BillingDeps {
@@ -10,5 +11,7 @@ export interface BillingDeps {
   clock: Clock;
   cursors: Cursors;
   config: Pick<Config, 'env' | 'publicBaseUrl'>;
-  organization: Pick<OrganizationService, 'storeRowIn'>;
+  organization: Pick<OrganizationService, 'storeRowIn' | 'createAccount'>;
+  /** The live VAT number check (VIES), or its stand-in. */
+  vatChecker: VatNumberChecker;
 }

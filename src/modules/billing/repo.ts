@@ -1,5 +1,6 @@
 import type { Executor } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
+import type { VatStatus } from './repo-tax.ts';
 
 export type EntryKind = 'opening' | 'charge' | 'refund' | 'payment' | 'adjustment';
 
@@ -224,6 +225,10 @@ export interface BillingAccountRow {
   vat_number: string | null;
   billing_address: Record<string, string>;
   balance_cents: number;
+  vat_status: VatStatus;
+  vat_checked_at: Date | null;
+  vat_checked_by: string | null;
+  vat_check_detail: string | null;
 }
 export const accountsRepo = {
   async account(ex: Executor, orgId: string | null, id: string): Promise<BillingAccountRow | null> {

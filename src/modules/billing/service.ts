@@ -11,6 +11,7 @@ import {
   accountsRepo,
   billingRepo as repo,
 } from './repo.ts';
+import { taxDetailsUseCases } from './tax-details.ts';
 import { vatOf, vatTreatment } from './vat.ts';
 
 const DAY = 86_400_000;
@@ -120,7 +121,8 @@ export function billingService(deps: BillingDeps) {
       const acc = (await accountsRepo.account(tx, null, accountId))!;
       const entries = await repo.billable(tx, accountId, period.endAt);
       if (entries.length === 0) return null;
-      const vat = vatTreatment(acc.billing_address.countryCode, acc.vat_number);
+      // Only a VAT number checked valid (by the register or an operator) can make it reverse-charged.
+      const vat = vatTreatment(acc.billing_address.countryCode, acc.vat_status === 'valid' ? acc.vat_number : null);
       const lines = entries.map((e) => ({
         description: e.description,
         orderReference: e.order_id,
@@ -174,6 +176,7 @@ export function billingService(deps: BillingDeps) {
   }
 
   return {
+    ...taxDetailsUseCases(deps),
     /**
      * Orders, in the production-start transaction: the products and shipping as the order shows
      * them. Replacement orders cost nothing. A prepaid account whose balance does not cover the

@@ -2,11 +2,13 @@
 export const SELLER = {
   name: 'POD Partner Services B.V.',
   address: ['Keizersgracht 100', '1015 CV Amsterdam', 'Netherlands'],
-  vatNumber: 'NL859999999B01',
+  vatNumber: 'NL859999993B01',
   iban: 'NL91 ABNA 0417 1643 00',
   country: 'NL',
 };
 export const DOMESTIC_VAT_PERCENT = 21;
+/** The seller's VAT number as VIES takes a requester: with it, VIES answers with a consultation number. */
+export const SELLER_VAT = { prefix: SELLER.vatNumber.slice(0, 2), number: SELLER.vatNumber.slice(2) };
 
 const EU = new Set('AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '));
 

@@ -2,10 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
 import { integer, required, text } from './forms.ts';
 import { type Html, badge, euros, field, fmtDate, form, html, table } from './html.ts';
+import { consoleTaxPages, pendingTaxCard, taxCard } from './console-tax.ts';
 import { page } from './layout.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
-/** Operator console: an account's ledger and invoices, payments, credit notes, the monthly run. */
+/** Operator console: an account's ledger, invoices and tax details, payments, credit notes, the monthly run. */
 export function consoleBillingPages(r: DashRouter): void {
   const { s } = r;
   const accountOf = (req: FastifyRequest) =>
@@ -18,7 +19,7 @@ export function consoleBillingPages(r: DashRouter): void {
       ctx.page.csrf,
       html`${field({ label: 'Month (YYYY-MM)', name: 'month', pattern: '\\d{4}-\\d{2}', help: 'Empty: last month. The hourly maintenance job issues last month’s invoices by itself; issuing again changes nothing.' })}<button type="submit">Issue invoices</button>`,
     )}</section></div>`;
-    if (!account) return page(ctx.page, 'Billing', top, opts);
+    if (!account) return page(ctx.page, 'Billing', html`${top}${await pendingTaxCard(s)}`, opts);
     let ledger: Awaited<ReturnType<typeof s.billing.ledger>>;
     try {
       ledger = await s.billing.ledger(null, account, { limit: 50 });
@@ -44,6 +45,7 @@ export function consoleBillingPages(r: DashRouter): void {
       ctx.page,
       `Billing of ${account}`,
       html`${top}<dl class="facts"><dt>Balance</dt><dd><strong>${euros(ledger.balance)}</strong></dd>${ledger.wouldBeBalance !== undefined ? html`<dt>Would be</dt><dd>${badge('test environment', 'warn')} ${euros(ledger.wouldBeBalance)}</dd>` : ''}</dl>
+${await taxCard(s, account, ctx)}
 <section class="card"><h2>Record a payment</h2>${form(
         `/console/billing/payments?account=${encodeURIComponent(account)}`,
         ctx.page.csrf,
@@ -65,6 +67,7 @@ export function consoleBillingPages(r: DashRouter): void {
   const back = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => billingPage(accountOf(req), ctx, opts);
   const to = (req: FastifyRequest) => `/console/billing?account=${encodeURIComponent(accountOf(req))}`;
   r.page('/console/billing', 'operator', async (req, ctx) => billingPage(accountOf(req), ctx, {}));
+  consoleTaxPages(r, back);
   r.action(
     '/console/billing/issue',
     'operator',

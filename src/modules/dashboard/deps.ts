@@ -95,7 +95,17 @@ export interface DashboardPagesDeps {
   requestLog: Pick<RequestLog, 'list' | 'get' | 'byRequestId'>;
   billing: Pick<
     BillingService,
-    'ledger' | 'invoices' | 'invoicePdf' | 'issueMonthlyInvoices' | 'recordPayment' | 'issueCreditNote'
+    | 'ledger'
+    | 'invoices'
+    | 'invoicePdf'
+    | 'issueMonthlyInvoices'
+    | 'recordPayment'
+    | 'issueCreditNote'
+    | 'taxDetails'
+    | 'requestTaxChange'
+    | 'pendingTaxChanges'
+    | 'approveTaxChange'
+    | 'rejectTaxChange'
   >;
   production: Pick<
     ProductionService,

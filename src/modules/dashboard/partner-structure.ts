@@ -4,7 +4,6 @@ import { type FormBody, color, file, required, text, value } from './forms.ts';
 import {
   type Html,
   badge,
-  euros,
   field,
   fmtDate,
   form,
@@ -65,9 +64,9 @@ export function addressFrom(body: unknown, prefix: string, label: string): Recor
 }
 
 /** Values typed before an error win over the stored ones, so nothing typed is lost. */
-const typed = (opts: PageOptions, name: string, stored: string | null | undefined) =>
+export const typed = (opts: PageOptions, name: string, stored: string | null | undefined) =>
   opts.values ? (value(opts.values, name) ?? '') : (stored ?? '');
-const typedAddress = (opts: PageOptions, prefix: string, stored: Record<string, string> | null | undefined) => {
+export const typedAddress = (opts: PageOptions, prefix: string, stored: Record<string, string> | null | undefined) => {
   if (!opts.values) return stored;
   return Object.fromEntries(ADDRESS.map(([k]) => [k, value(opts.values, `${prefix}.${k}`) ?? '']));
 };
@@ -153,53 +152,6 @@ export function partnerStructurePages(r: DashRouter): void {
   const o = s.organization;
   const show = (_req: FastifyRequest, ctx: Ctx, title: string, body: Html, opts: PageOptions) =>
     page(ctx.page, title, body, { error: opts.error, notice: opts.notice });
-
-  const accountsPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
-    const { accounts } = await o.listAccounts(ctx.orgId, ALL);
-    const editing = (req.params as { ref?: string }).ref;
-    return show(
-      req,
-      ctx,
-      'Accounts',
-      html`<p>Accounts are the billing entities; each store bills to one account. Payment terms and balance are set by the service.</p>
-${accounts.map(
-  (a) => html`<section class="card" aria-labelledby="acc-${a.reference}"><h2 id="acc-${a.reference}">${a.name}</h2>
-<dl class="facts"><dt>Reference</dt><dd>${shortRef(a.reference)}</dd><dt>Payment terms</dt><dd>${a.paymentTermDays} days</dd><dt>Balance</dt><dd>${euros(a.balance)}</dd></dl>
-${form(
-  `/dashboard/accounts/${a.reference}`,
-  ctx.page.csrf,
-  html`
-${field({ label: 'Account name', name: 'name', required: true, maxlength: 200, value: editing === a.reference ? typed(opts, 'name', a.name) : a.name })}
-<div class="grid">${field({ label: 'Legal entity name', name: 'legalEntityName', required: true, maxlength: 200, value: editing === a.reference ? typed(opts, 'legalEntityName', a.legalEntity.name) : a.legalEntity.name })}
-${field({ label: 'VAT number', name: 'vatNumber', maxlength: 30, value: editing === a.reference ? typed(opts, 'vatNumber', a.legalEntity.vatNumber) : a.legalEntity.vatNumber })}</div>
-${addressFieldset('Billing address', 'billingAddress', editing === a.reference ? typedAddress(opts, 'billingAddress', a.billingAddress) : a.billingAddress)}
-<button type="submit">Save account</button>`,
-  { label: `Edit account ${a.name}` },
-)}</section>`,
-)}`,
-      opts,
-    );
-  };
-  r.page('/dashboard/accounts', 'partner', accountsPage);
-  r.action(
-    '/dashboard/accounts/:ref',
-    'partner',
-    async (req, ctx) => {
-      const ref = (req.params as { ref: string }).ref;
-      const address = addressFrom(req.body, 'billingAddress', 'Billing address');
-      if (!address) throw badRequest('Billing address: fill in the address');
-      const a = await o.updateAccount(ctx.orgId, ref, {
-        name: required(req.body, 'name', 'Account name'),
-        legalEntity: {
-          name: required(req.body, 'legalEntityName', 'Legal entity name'),
-          vatNumber: text(req.body, 'vatNumber', 'VAT number', { max: 30 }) ?? null,
-        },
-        billingAddress: address,
-      });
-      return { redirect: '/dashboard/accounts', notice: `Account ${a.name} saved.` };
-    },
-    accountsPage,
-  );
 
   const storeForm = async (ctx: Ctx, opts: PageOptions, st?: Awaited<ReturnType<typeof o.store>>) => {
     const [{ accounts }, { brands }] = await Promise.all([

@@ -19,6 +19,7 @@ import { consoleStockPages } from './console-stock.ts';
 import { consoleBillingPages } from './console-billing.ts';
 import { partnerIntegrationPages } from './partner-integration.ts';
 import { partnerStructurePages } from './partner-structure.ts';
+import { partnerAccountPages } from './partner-accounts.ts';
 import { requestLogPages } from './request-log.ts';
 import { overviewPages } from './overview.ts';
 import { DashRouter, LOGIN_CSRF_COOKIE, SESSION_COOKIE, errorPage, formToken, sendHtml } from './router.ts';
@@ -264,6 +265,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     const r = new DashRouter(scope, s, postPaths);
     overviewPages(r);
     partnerStructurePages(r);
+    partnerAccountPages(r);
     partnerIntegrationPages(r);
     partnerActivityPages(r);
     partnerBillingPages(r);

@@ -102,7 +102,7 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
     '/organizations/:organizationReference/accounts',
     { config: { access: 'operator' }, schema: { params: OrgParams, body: CreateAccount } },
     async (req) => ({
-      account: await o.createAccount(req.params.organizationReference, req.body),
+      account: await s.billing.openAccount(req.params.organizationReference, req.body, 'operator API'),
     }),
   );
   r.get(

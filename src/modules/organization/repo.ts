@@ -251,34 +251,24 @@ export const organizationRepo = {
     );
     return rows.length === 1;
   },
-  /** Dashboard (issue 8): name, legal entity and billing address; balance and payment terms stay. */
+  /**
+   * Dashboard: name and billing address; the address keeps its country (a tax detail, set by the
+   * billing module), balance and payment terms stay.
+   */
   async updateAccount(
     ex: Executor,
     orgId: string,
     id: string,
-    patch: {
-      name?: string;
-      legal_entity_name?: string;
-      vat_number?: string | null;
-      billing_address?: Record<string, string>;
-    },
+    patch: { name?: string; billing_address?: Record<string, string> },
   ): Promise<boolean> {
     const rows = await ex.query(
       `UPDATE accounts SET
          name = COALESCE($3, name),
-         legal_entity_name = COALESCE($4, legal_entity_name),
-         vat_number = CASE WHEN $5 THEN $6 ELSE vat_number END,
-         billing_address = COALESCE($7::jsonb, billing_address)
-       WHERE organization_id = $1 AND id = $2 RETURNING id`,
-      [
-        orgId,
-        id,
-        patch.name ?? null,
-        patch.legal_entity_name ?? null,
-        'vat_number' in patch,
-        patch.vat_number ?? null,
-        patch.billing_address ? JSON.stringify(patch.billing_address) : null,
-      ],
+         billing_address = COALESCE($4::jsonb, billing_address)
+       WHERE organization_id = $1 AND id = $2
+         AND ($4::jsonb IS NULL OR billing_address->>'countryCode' = $4::jsonb->>'countryCode')
+       RETURNING id`,
+      [orgId, id, patch.name ?? null, patch.billing_address ? JSON.stringify(patch.billing_address) : null],
     );
     return rows.length === 1;
   },

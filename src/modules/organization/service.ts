@@ -221,22 +221,20 @@ export function organizationService(deps: OrganizationDeps) {
       await repo.updateBrand(db, orgId, ref, patch);
       return service.brand(orgId, ref);
     },
-    /** Dashboard (issue 8): balance and payment terms are not the partner's to change. */
-    async updateAccount(
-      orgId: string,
-      ref: string,
-      input: {
-        name?: string;
-        legalEntity?: { name?: string; vatNumber?: string | null };
-        billingAddress?: Record<string, string>;
-      },
-    ) {
-      await mustExist('Account', ref, (id) => repo.account(db, orgId, id));
+    /**
+     * Dashboard: the account's name and billing address within its country. Balance and payment
+     * terms are not the partner's to change, nor the fields that decide VAT (legal entity, VAT
+     * number, billing country): those change through the billing module's tax details.
+     */
+    async updateAccount(orgId: string, ref: string, input: { name?: string; billingAddress?: Record<string, string> }) {
+      const current = await mustExist('Account', ref, (id) => repo.account(db, orgId, id));
       const patch: Parameters<typeof repo.updateAccount>[3] = {};
       if (input.name !== undefined) patch.name = input.name;
-      if (input.legalEntity?.name !== undefined) patch.legal_entity_name = input.legalEntity.name;
-      if (input.legalEntity?.vatNumber !== undefined) patch.vat_number = input.legalEntity.vatNumber;
-      if (input.billingAddress !== undefined) patch.billing_address = input.billingAddress;
+      if (input.billingAddress !== undefined) {
+        if (input.billingAddress.countryCode !== current.billing_address.countryCode)
+          throw badRequest('Billing address: the country decides VAT; it changes through a tax details request');
+        patch.billing_address = input.billingAddress;
+      }
       await repo.updateAccount(db, orgId, ref, patch);
       return service.account(orgId, ref);
     },

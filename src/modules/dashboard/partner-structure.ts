@@ -316,7 +316,7 @@ ${form(`/dashboard/brands/${b.reference}/logo`, ctx.page.csrf, html`${field({ la
       return { redirect: `/dashboard/brands/${b.reference}`, notice: 'Logo uploaded.' };
     },
     brandPage,
-    { bodyLimit: LOGO_MAX_BYTES + 64 * 1024 },
+    { bodyLimit: LOGO_MAX_BYTES + 64 * 1024, files: true },
   );
 
   const usersPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {

@@ -87,12 +87,16 @@ export class DashRouter {
     area: 'partner' | 'operator',
     run: (req: FastifyRequest, ctx: Ctx) => Promise<ActionResult>,
     back?: PageFn,
-    opts: { bodyLimit?: number } = {},
+    /** `files`: the form uploads a file, so it alone accepts `multipart/form-data`. */
+    opts: { bodyLimit?: number; files?: boolean } = {},
   ): void {
     this.postPaths.push(path);
     this.app.post(
       path,
-      { config: { access: 'public', dashboard: area }, ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}) },
+      {
+        config: { access: 'public', dashboard: area, dashboardFiles: opts.files === true },
+        ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}),
+      },
       async (req, reply) => {
         const ctx = await this.context(req, area);
         try {

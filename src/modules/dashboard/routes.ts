@@ -24,6 +24,7 @@ import { requestLogPages } from './request-log.ts';
 import { overviewPages } from './overview.ts';
 import { DashRouter, LOGIN_CSRF_COOKIE, SESSION_COOKIE, errorPage, formToken, sendHtml } from './router.ts';
 import { LOGO_PREFIX } from './logos.ts';
+import { LOGIN_TOKEN, csrfRefused, installFormGate } from './form-gate.ts';
 
 const same = (a: string, b: string) => {
   const x = Buffer.from(a);
@@ -64,20 +65,16 @@ export function dashboardRoutes(root: FastifyInstance, s: DashboardServices): vo
         reply.header('cache-control', 'no-store');
     });
 
-    // Session and role first, then the CSRF token of every POST; both before any handler runs.
+    // The session, and a POST that cannot pass the CSRF check, before the body is read.
+    installFormGate(scope, s.dashboard);
+    // Role, and the CSRF token of every POST; both before any handler runs.
     scope.addHook('preHandler', async (req, reply) => {
       const area = req.routeOptions.config.dashboard;
       if (!area) return;
-      req.dashboardSession = await s.dashboard.session(req.cookies[SESSION_COOKIE]);
       const session = req.dashboardSession;
       if (req.method === 'POST') {
         const expected = area === 'public' ? (req.cookies[LOGIN_CSRF_COOKIE] ?? '') : (session?.csrf ?? '');
-        if (!same(formToken(req), expected)) {
-          throw new ApiError(
-            'csrf_token_invalid',
-            'This form has expired or did not come from this site (missing or wrong security token). Reload the page and submit it again.',
-          );
-        }
+        if (!same(formToken(req), expected)) throw csrfRefused();
       }
       if (area === 'public') return;
       if (!session) {
@@ -110,7 +107,7 @@ export function dashboardRoutes(root: FastifyInstance, s: DashboardServices): vo
     // A double-submit token protects the forms used before there is a session (sign-in, invitation).
     const loginToken = (req: FastifyRequest, reply: FastifyReply) => {
       let t = req.cookies[LOGIN_CSRF_COOKIE];
-      if (!t || !/^[\w-]{43}$/.test(t)) {
+      if (!t || !LOGIN_TOKEN.test(t)) {
         t = randomBytes(32).toString('base64url');
         reply.setCookie(LOGIN_CSRF_COOKIE, t, { ...sessionCookie, maxAge: 3600 });
       }

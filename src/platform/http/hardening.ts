@@ -63,6 +63,8 @@ function flawAt(value: unknown, path: string, depth = 0): { path: string; flaw: 
     return flaw ? { path, flaw } : null;
   }
   if (depth > 64 || !value || typeof value !== 'object') return null;
+  // Bytes (an uploaded file) are not text: walking them would cost one entry per byte.
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return null;
   for (const [k, v] of Object.entries(value)) {
     const here = Array.isArray(value) ? `${path}[${k}]` : `${path}.${k}`;
     const flaw = flawOf(k);
@@ -88,8 +90,7 @@ export function rejectNulCharacters(app: FastifyInstance): void {
     // A path holds references, and a malformed reference in a path is a 404 like any other.
     if (flawAt(request.params, 'path'))
       throw new ApiError('not_found', 'No such resource: the path holds a character no reference has');
-    const found =
-      flawAt(request.query, 'query') ?? (Buffer.isBuffer(request.body) ? null : flawAt(request.body, 'body'));
+    const found = flawAt(request.query, 'query') ?? flawAt(request.body, 'body');
     if (found) throw new ApiError('invalid_request', `${found.path} ${PROBLEM[found.flaw]}`);
   });
 }

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import pino from 'pino';
 import { openDb } from './platform/db/index.ts';
 import { migrate } from './platform/db/migrate.ts';
-import { CliError, requireDatabase, runningServer } from './cli/client.ts';
+import { CliError, lockForCli, requireDatabase, runningServer } from './cli/client.ts';
 import { createContext } from './cli/context.ts';
 import { addExamples } from './cli/examples.ts';
 import { expectOk, print } from './cli/output.ts';
@@ -37,7 +37,11 @@ program
     if (!config.databaseUrl && runningServer(config))
       throw new CliError('a server is running on the embedded database; it migrated at start');
     requireDatabase(config, program.opts<{ init?: boolean }>().init === true);
-    const db = await openDb(config);
+    const lock = lockForCli(config);
+    const db = await openDb(config).catch((err) => {
+      lock?.release();
+      throw err;
+    });
     try {
       const applied = await migrate(db);
       print(
@@ -47,6 +51,7 @@ program
       );
     } finally {
       await db.close();
+      lock?.release();
     }
   });
 

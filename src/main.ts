@@ -1,6 +1,5 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { buildApp } from './app.ts';
+import { DataDirBusy, type DataDirLock, lockDataDir } from './platform/data-dir-lock.ts';
 import { startDraining } from './platform/http/drain.ts';
 import { boundHeapGrowth } from './platform/heap.ts';
 import { startMemoryTrim } from './platform/memory-trim.ts';
@@ -54,8 +53,27 @@ function banner(config: Readonly<Config>, s: Services, base: string, demo: SeedR
   return `\n${lines.join('\n')}\n\n`;
 }
 
+/** Stops the start in one line on stderr. */
+function refuse(message: string): never {
+  process.stderr.write(`error: ${message}\n`);
+  process.exit(1);
+}
+
+/** One server per data directory: taken before the embedded database opens, held until exit. */
+function claimDataDir(config: Readonly<Config>): DataDirLock | null {
+  if (config.databaseUrl) return null;
+  try {
+    return lockDataDir(config.dataDir, 'server', config.port);
+  } catch (err) {
+    if (err instanceof DataDirBusy)
+      refuse(`${err.message}: one server per DATA_DIR; stop that one first, or set DATA_DIR to another folder`);
+    throw err;
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  const dataDir = claimDataDir(config);
   boundHeapGrowth(config.heapGrowthPercent);
   const s = await startRuntime(config);
   const operatorToken = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
@@ -67,15 +85,8 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = config.publicBaseUrl.replace(`:${config.port}`, `:${port}`);
-  const lockFile = join(config.dataDir, 'server.json');
-  if (!config.databaseUrl)
-    writeFileSync(
-      lockFile,
-      JSON.stringify({
-        pid: process.pid,
-        url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
-      }),
-    );
+  // Where the operator CLI finds this server's operator API while it holds the database.
+  dataDir?.describe({ port, url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}` });
 
   await scheduleMaintenance(s);
   if (config.runWorker) s.worker.start();
@@ -104,7 +115,7 @@ async function main(): Promise<void> {
       await s.worker.stop();
       await s.rateLimits.close();
       await s.db.close();
-      if (!config.databaseUrl) rmSync(lockFile, { force: true });
+      dataDir?.release();
     } finally {
       clearTimeout(force);
       process.exit(0);

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
+import { DataDirBusy, type DataDirLock, dataDirHeld, lockDataDir, lockFile } from '../platform/data-dir-lock.ts';
 import { loadOrCreateSecret, readSecretFile } from '../platform/secrets.ts';
 import { startRuntime } from '../runtime.ts';
 import type { Services } from '../services.ts';
@@ -24,24 +25,32 @@ export interface OperatorClient {
 
 export class CliError extends Error {}
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/**
+ * The server that holds the embedded database and listens, if one runs; a CliError when another
+ * process holds it that the CLI cannot go through (podctl itself, or a server still starting).
+ */
+export function runningServer(config: Pick<Config, 'dataDir'>): { pid: number; url: string } | null {
+  const held = dataDirHeld(config.dataDir);
+  if (!held) return null;
+  const { holder } = held;
+  if (holder?.role === 'server' && holder.url) return { pid: holder.pid, url: holder.url };
+  throw busy(new DataDirBusy(config.dataDir, holder));
 }
 
-/** The server that holds the embedded database, if one runs on this machine. */
-export function runningServer(config: Pick<Config, 'dataDir'>): { pid: number; url: string } | null {
-  const file = join(config.dataDir, 'server.json');
-  if (!existsSync(file)) return null;
+const busy = (err: DataDirBusy) =>
+  new CliError(
+    `${err.message}; the embedded database has one process at a time: ${
+      err.holder?.role === 'server' ? 'try again once it listens, or pass --url' : 'try again when it is done'
+    }`,
+  );
+
+/** The data directory for this CLI process while it works on the database itself. */
+export function lockForCli(config: Pick<Config, 'dataDir' | 'databaseUrl'>): DataDirLock | null {
+  if (config.databaseUrl) return null;
   try {
-    const info = JSON.parse(readFileSync(file, 'utf8')) as { pid: number; url: string };
-    return processAlive(info.pid) ? info : null;
-  } catch {
-    return null;
+    return lockDataDir(config.dataDir, 'podctl');
+  } catch (err) {
+    throw err instanceof DataDirBusy ? busy(err) : err;
   }
 }
 
@@ -95,6 +104,7 @@ class DirectClient implements OperatorClient {
     private readonly app: FastifyInstance,
     private readonly s: Services,
     private readonly token: string,
+    private readonly lock: DataDirLock | null,
   ) {}
 
   async request(
@@ -129,6 +139,7 @@ class DirectClient implements OperatorClient {
     await this.app.close();
     await this.s.rateLimits.close();
     await this.s.db.close();
+    this.lock?.release();
   }
 }
 
@@ -149,7 +160,7 @@ export function requireDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>,
   throw new CliError(
     [
       'no server and no database found. Looked for:',
-      `  a running server: ${join(config.dataDir, 'server.json')} (written by \`npm start\`) - none`,
+      `  a running server: ${lockFile(config.dataDir)} (held by \`npm start\`) - none`,
       `  an embedded database: ${pglite} - none`,
       '  DATABASE_URL - not set',
       'Run it where the server keeps its data (or set DATA_DIR), point --url at a running server,',
@@ -172,9 +183,15 @@ export async function connect(
     return new HttpClient(server.url.replace(/\/$/, ''), token);
   }
   requireDatabase(config, opts.init === true);
-  const s = await startRuntime(config, { log: pino({ level: 'silent' }) as never });
-  const token = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
-  const app = await buildApp(s, { operatorToken: token });
-  await app.ready();
-  return new DirectClient(app, s, token);
+  const lock = lockForCli(config);
+  try {
+    const s = await startRuntime(config, { log: pino({ level: 'silent' }) as never });
+    const token = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
+    const app = await buildApp(s, { operatorToken: token });
+    await app.ready();
+    return new DirectClient(app, s, token, lock);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
 }

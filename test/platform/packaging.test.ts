@@ -108,6 +108,34 @@ describe('the compiled server', () => {
     await waitFor(child, () => text, /operator@pod-service\.example/);
     return { child, text: () => text, curl };
   }
+  /** A start that must be refused: its exit code and all it printed. */
+  async function refusedStart(extra: Record<string, string>) {
+    const child = spawn(process.execPath, [join(out, 'main.js')], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', RUN_WORKER: 'false', ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let text = '';
+    child.stdout!.on('data', (c) => (text += c));
+    child.stderr!.on('data', (c) => (text += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    clearTimeout(timer);
+    assert.notEqual(code, null, `not refused within 60 s:\n${text}`);
+    return { code, text };
+  }
+  /** `podctl orgs list --json`, compiled, on the test's data directory. */
+  async function orgsList() {
+    const cli = spawn(process.execPath, [join(out, 'cli.js'), 'orgs', 'list', '--json'], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    cli.stdout!.on('data', (c) => (text += c));
+    cli.stderr!.on('data', (c) => (text += c));
+    const [code] = (await once(cli, 'exit')) as [number];
+    return { code, text };
+  }
   async function stop(child: ChildProcess) {
     child.kill('SIGTERM');
     if (child.exitCode === null) await once(child, 'exit');
@@ -128,6 +156,20 @@ describe('the compiled server', () => {
     );
     const valid = await fetch(`${base}/v2/auth/validate`, { method: 'POST', headers: { 'x-service-secret-key': key } });
     assert.equal(valid.status, 200);
+
+    // A second server on the same data directory (another port) is refused in one line naming the first.
+    const port = new URL(base).port;
+    const twin = await refusedStart({ DATA_DIR: dataDir, PORT: '0' });
+    assert.equal(twin.code, 1);
+    assert.equal(
+      twin.text,
+      `error: ${dataDir} is in use by the server with pid ${first.child.pid} on port ${port} (${base}): one server per DATA_DIR; stop that one first, or set DATA_DIR to another folder\n`,
+    );
+    // The CLI goes through the live server's operator API.
+    const listed = await orgsList();
+    assert.equal(listed.code, 0, listed.text);
+    assert.ok(JSON.parse(listed.text).organizations.length >= 2);
+    assert.equal((await fetch(`${base}/healthz`)).status, 200, 'the first server runs on');
     await stop(first.child);
 
     const second = await start({ LOG_FORMAT: 'pretty' });
@@ -158,16 +200,9 @@ describe('the compiled server', () => {
     assert.equal(code, 1);
     assert.match(text, /npm run worker needs DATABASE_URL/);
 
-    const cli = spawn(process.execPath, [join(out, 'cli.js'), 'orgs', 'list', '--json'], {
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let listed = '';
-    cli.stdout!.on('data', (c) => (listed += c));
-    cli.stderr!.on('data', (c) => (listed += c));
-    const [cliCode] = await once(cli, 'exit');
-    assert.equal(cliCode, 0, listed);
-    assert.ok(JSON.parse(listed).organizations.some((o: { name: string }) => o.name === 'Demo Cases Co'));
+    const listed = await orgsList();
+    assert.equal(listed.code, 0, listed.text);
+    assert.ok(JSON.parse(listed.text).organizations.some((o: { name: string }) => o.name === 'Demo Cases Co'));
   });
 
   it('npm scripts run the compiled entry points, and dev runs the source with a watch', () => {

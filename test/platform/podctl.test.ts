@@ -77,7 +77,7 @@ describe('podctl', () => {
       const res = await podctl(['orgs', 'list'], { DATA_DIR: empty });
       assert.equal(res.code, 1);
       assert.match(res.stderr, /no server and no database found/);
-      assert.ok(res.stderr.includes(join(empty, 'server.json')));
+      assert.ok(res.stderr.includes(join(empty, 'server.lock')));
       assert.ok(res.stderr.includes(join(empty, 'pglite')));
       assert.match(res.stderr, /--init/);
       assert.equal(existsSync(join(empty, 'pglite')), false, 'no database was created');

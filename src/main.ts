@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { DataDirBusy, type DataDirLock, lockDataDir } from './platform/data-dir-lock.ts';
+import { listenProblem, portProblem } from './platform/port.ts';
 import { startDraining } from './platform/http/drain.ts';
 import { boundHeapGrowth } from './platform/heap.ts';
 import { startMemoryTrim } from './platform/memory-trim.ts';
@@ -74,6 +75,9 @@ function claimDataDir(config: Readonly<Config>): DataDirLock | null {
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const dataDir = claimDataDir(config);
+  // Before the start-up work (migrations, the demo data): a busy port is said at once.
+  const busyPort = await portProblem(config.host, config.port);
+  if (busyPort) refuse(busyPort);
   boundHeapGrowth(config.heapGrowthPercent);
   const s = await startRuntime(config);
   const operatorToken = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
@@ -81,7 +85,11 @@ async function main(): Promise<void> {
   const demo = config.env === 'test' ? await demoOnStart(s) : null;
 
   const app = await buildApp(s, { operatorToken, logRequests: true });
-  await app.listen({ host: config.host, port: config.port });
+  // Taken in the moment since the check: the same one line.
+  await app.listen({ host: config.host, port: config.port }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code?.startsWith('EADDR') || err.code === 'EACCES') refuse(listenProblem(err, config.host, config.port));
+    throw err;
+  });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = config.publicBaseUrl.replace(`:${config.port}`, `:${port}`);

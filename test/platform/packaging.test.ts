@@ -170,6 +170,19 @@ describe('the compiled server', () => {
     assert.equal(listed.code, 0, listed.text);
     assert.ok(JSON.parse(listed.text).organizations.length >= 2);
     assert.equal((await fetch(`${base}/healthz`)).status, 200, 'the first server runs on');
+    // Its port, taken by another data directory's server: one line naming PORT, before any start-up work.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'pod-busy-port-'));
+    try {
+      const busy = await refusedStart({ DATA_DIR: elsewhere, PORT: port });
+      assert.equal(busy.code, 1);
+      assert.equal(
+        busy.text,
+        `error: PORT ${port} is already in use on 127.0.0.1: stop what listens there, or set PORT to a free port\n`,
+      );
+      assert.equal(existsSync(join(elsewhere, 'pglite')), false, 'the database was not even opened');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
     await stop(first.child);
 
     const second = await start({ LOG_FORMAT: 'pretty' });

@@ -43,6 +43,21 @@ function storeContract(name: string, make: () => StoreUnderTest | null) {
       assert.equal(first.states[0].resetSeconds, 0);
     });
 
+    it('gives a token back, never above the quota', async (t) => {
+      if (!store) return t.skip('REDIS_URL not set: Redis store not tested');
+      const s = subject();
+      const tiny = { name: 'sign-in', quota: 2, windowSeconds: 86400 };
+      assert.ok((await store.consume(s, [tiny])).allowed);
+      assert.ok((await store.consume(s, [tiny])).allowed);
+      assert.equal((await store.consume(s, [tiny])).allowed, false);
+      await store.giveBack(s, [tiny]);
+      assert.ok((await store.consume(s, [tiny])).allowed, 'the token given back is taken again');
+      const other = subject();
+      await store.giveBack(other, [tiny]);
+      await store.giveBack(other, [tiny]);
+      assert.equal((await store.peek(other, [tiny]))[0].remaining, 2, 'a full bucket stays at its quota');
+    });
+
     it('refuses when a bucket is empty and takes from no bucket then', async (t) => {
       if (!store) return t.skip('REDIS_URL not set: Redis store not tested');
       const s = subject();

@@ -126,7 +126,7 @@ export const dashboardRepo = {
   async beginAttempt(
     ex: Executor,
     a: { email: string; ip: string; at: Date; since: Date },
-  ): Promise<{ id: number; mine: Date[]; all: number }> {
+  ): Promise<{ id: number; mine: Date[]; networks: number }> {
     const [row] = await ex.query<{ id: number }>(
       'INSERT INTO dashboard_login_attempts (email, ip, succeeded, at) VALUES ($1, $2, false, $3) RETURNING id',
       [a.email, a.ip, a.at],
@@ -138,7 +138,8 @@ export const dashboardRepo = {
        ORDER BY at`,
       [a.email, a.since, row.id],
     );
-    return { id: Number(row.id), mine: rows.filter((r) => r.ip === a.ip).map((r) => r.at), all: rows.length };
+    const mine = rows.filter((r) => r.ip === a.ip).map((r) => r.at);
+    return { id: Number(row.id), mine, networks: new Set(rows.map((r) => r.ip)).size };
   },
   async forgetAttempt(ex: Executor, id: number) {
     await ex.query('DELETE FROM dashboard_login_attempts WHERE id = $1', [id]);

@@ -8,7 +8,7 @@ import { logoFile, storeLogo } from './logos.ts';
 import {
   CLIENT_ATTEMPTS_PER_MINUTE,
   FAILURE_WINDOW_MS,
-  GLOBAL_FREE_FAILURES,
+  GLOBAL_FREE_NETWORKS,
   clientNetwork,
   delayAfter,
 } from './throttle.ts';
@@ -156,10 +156,10 @@ export function dashboardService(deps: DashboardDeps) {
    * a lock per client address would let one client behind a shared proxy lock everybody out.
    */
   /** How long the attempt must wait, given the failures recorded before it; 0 lets it through. */
-  function waitMs(before: { mine: Date[]; all: number }, now: Date): number {
+  function waitMs(before: { mine: Date[]; networks: number }, now: Date): number {
     const last = before.mine.at(-1);
     const own = last ? last.getTime() + delayAfter(before.mine.length) - now.getTime() : 0;
-    const all = before.all >= GLOBAL_FREE_FAILURES ? delayAfter(before.all, GLOBAL_FREE_FAILURES) : 0;
+    const all = before.networks >= GLOBAL_FREE_NETWORKS ? delayAfter(before.networks, GLOBAL_FREE_NETWORKS) : 0;
     return Math.max(own, all, 0);
   }
 
@@ -218,9 +218,12 @@ export function dashboardService(deps: DashboardDeps) {
       const now = clock.now();
       const network = clientNetwork(input.ip);
       // Failed sign-ins of a network, whatever the e-mail (a password sprayer): a token per failure.
+      // Taken before the password check, so concurrent attempts cannot all pass a look at the
+      // bucket; given back when the attempt turns out not to be a failed guess.
       const subject = `sign-in:${network}`;
-      const [client] = await deps.rateLimits.peek(subject, [CLIENT_POLICY]);
-      if (client.remaining < 1) throw tooMany(client.resetSeconds);
+      const client = await deps.rateLimits.consume(subject, [CLIENT_POLICY]);
+      if (!client.allowed) throw tooMany(Math.ceil(client.waitSeconds));
+      const giveBack = () => deps.rateLimits.giveBack(subject, [CLIENT_POLICY]);
       const before = await repo.beginAttempt(db, {
         email,
         ip: network,
@@ -231,6 +234,7 @@ export function dashboardService(deps: DashboardDeps) {
       if (wait > 0) {
         // A refused attempt was never a guess: it does not lengthen the delay.
         await repo.forgetAttempt(db, before.id);
+        await giveBack();
         throw tooMany(Math.ceil(wait / 1000));
       }
       const user = await repo.userByEmail(db, email);
@@ -241,11 +245,9 @@ export function dashboardService(deps: DashboardDeps) {
       const stored = usable ? user!.password_hash! : await DUMMY_HASH;
       const matches = await passwordChecks.run(() => verifyPassword(candidate, stored));
       const ok = usable && matches;
-      if (!ok || !user) {
-        await deps.rateLimits.consume(subject, [CLIENT_POLICY]);
-        throw new ApiError('invalid_credentials', 'The e-mail or password is wrong.');
-      }
+      if (!ok || !user) throw new ApiError('invalid_credentials', 'The e-mail or password is wrong.');
       await repo.attemptSucceeded(db, before.id);
+      await giveBack();
       return startSession(user);
     },
 

@@ -45,5 +45,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     ).states;
   }
 
+  async giveBack(subject: string, policies: RateLimitPolicy[]): Promise<void> {
+    const now = this.nowMs();
+    for (const p of policies) {
+      const b = this.current(subject, p, now);
+      b.tokens = Math.min(p.quota, b.tokens + 1);
+    }
+  }
+
   async close(): Promise<void> {}
 }

@@ -20,6 +20,8 @@ export interface RateLimitStore {
   consume(subject: string, policies: RateLimitPolicy[]): Promise<ConsumeResult>;
   /** Current state without taking a token (dashboard usage). */
   peek(subject: string, policies: RateLimitPolicy[]): Promise<BucketState[]>;
+  /** Puts back a token taken by `consume` (never above the quota): the attempt turned out free. */
+  giveBack(subject: string, policies: RateLimitPolicy[]): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -36,6 +36,7 @@ import { trackingRoutes } from './modules/shipments/tracking.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { testClockRoutes } from './modules/testclocks/routes.ts';
 import { realNowMs } from './platform/clock.ts';
+import { rememberSecret } from './platform/redact.ts';
 import { triggerRoutes } from './modules/triggers/routes.ts';
 import { dashboardOperatorRoutes, dashboardRoutes } from './modules/dashboard/routes.ts';
 import { claimsOperatorRoutes, claimsPublicRoutes, claimsRoutes } from './modules/claims/routes.ts';
@@ -80,6 +81,7 @@ const OPERATOR_MODULES: Mount[] = [
 const PUBLIC_MODULES: Mount[] = [trackingRoutes, claimsPublicRoutes, dashboardRoutes];
 
 export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyInstance> {
+  rememberSecret(opts.operatorToken);
   const app = Fastify({
     ...(opts.logRequests ? { loggerInstance: s.log } : { logger: false }),
     bodyLimit: s.config.bodyLimitBytes,

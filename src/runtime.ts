@@ -9,6 +9,7 @@ import { createRateLimitStore } from './platform/ratelimit/index.ts';
 import { uploadMemory } from './platform/http/upload.ts';
 import { setImageMemoryBudget } from './platform/images.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
+import { redactSecrets } from './platform/redact.ts';
 import { createServices, type Services } from './services.ts';
 
 export const REDACT = [
@@ -33,9 +34,16 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${params.join('&')}`;
 }
 
-/** The request as a log line shows it: no query values, no headers. */
+/** The request as a log line shows it: no query values, no secret in the path, no headers. */
 function requestForLog(req: { method?: string; url?: string; ip?: string; id?: string }) {
-  return { method: req.method, url: redactUrl(String(req.url ?? '')), remoteAddress: req.ip };
+  return { method: req.method, url: redactSecrets(redactUrl(String(req.url ?? ''))), remoteAddress: req.ip };
+}
+
+/** An error as a log line shows it: its message and stack may quote what a client sent. */
+function errorForLog(err: Error) {
+  const out = pino.stdSerializers.err(err) as Record<string, unknown>;
+  for (const k of ['message', 'stack']) if (typeof out[k] === 'string') out[k] = redactSecrets(out[k] as string);
+  return out;
 }
 
 /** Readable lines for a person at a terminal; pino-pretty is loaded only then. */
@@ -54,7 +62,7 @@ export function createLogger(
     {
       level: config.logLevel,
       redact: { paths: REDACT, censor: '[redacted]' },
-      serializers: { req: requestForLog },
+      serializers: { req: requestForLog, err: errorForLog },
     },
     pretty ? prettyStream() : destination,
   ) as unknown as FastifyBaseLogger;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db/index.ts';
 import { UploadedFile } from '../../platform/http/upload-file.ts';
+import { redactSecrets } from '../../platform/redact.ts';
 import { redact, redactPayload } from './redact.ts';
 import {
   PendingBatch,
@@ -236,9 +237,10 @@ export function installRequestLog(scope: FastifyInstance, log: RequestLog, nowMs
   }
 }
 
+/** The path without the query, and without a secret a client put in it. */
 function pathOf(url: string): string {
   const q = url.indexOf('?');
-  return (q === -1 ? url : url.slice(0, q)).slice(0, 500);
+  return redactSecrets(q === -1 ? url : url.slice(0, q)).slice(0, 500);
 }
 
 function bodyOf(body: unknown): unknown {

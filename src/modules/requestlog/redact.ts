@@ -1,3 +1,5 @@
+import { redactSecrets } from '../../platform/redact.ts';
+
 /**
  * What the request log may keep of a request or response body: secrets, addresses and e-mail
  * addresses are replaced before anything is stored, and large bodies are cut.
@@ -8,7 +10,6 @@ const PERSONAL_KEY =
   /^(e-?mail|phone|phonenumber|additionalinfo|firstname|lastname|streetname|street|housenumber|housenumberaddition|zipcode|postalcode|city|state|addressline\d?)$/i;
 /** Characters an e-mail address is made of, for the scan in `redactEmails`. */
 const EMAIL_CHAR = /[^\s@"'<>]/;
-const API_KEY = /\bsk_(live|test)_[A-Za-z0-9]+/g;
 const MAX_STRING = 500;
 const MAX_ITEMS = 50;
 const MAX_DEPTH = 8;
@@ -45,7 +46,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const storable = (s: string) => s.replaceAll('\u0000', '\uFFFD').replace(LONE_SURROGATE, '\uFFFD');
 
 function text(s: string): string {
-  const clean = redactEmails(s).replace(API_KEY, '[redacted key]');
+  const clean = redactSecrets(redactEmails(s));
   // After the cut, which may fall between the two halves of a surrogate pair.
   return storable(clean.length > MAX_STRING ? `${clean.slice(0, MAX_STRING)}… (cut)` : clean);
 }

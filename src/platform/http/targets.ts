@@ -3,6 +3,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { badRequest } from '../errors.ts';
+import { redactSecrets } from '../redact.ts';
 
 const blocked = new BlockList();
 for (const [net, bits] of [
@@ -107,7 +108,6 @@ export function checkCallbackUrl(raw: string, opts: { allowPrivate: boolean; fie
 const CONNECTION_FAILURE =
   /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|socket hang up/;
 const QUERY_VALUE = /([?&][^=\s&#?]+)=[^\s&#"'<>]*/g;
-const API_KEY = /\bsk_(live|test)_[A-Za-z0-9]+/g;
 const MAX_FAILURE_TEXT = 300;
 
 /**
@@ -119,11 +119,7 @@ const MAX_FAILURE_TEXT = 300;
 export function describeFailure(status: number | null, error: string | null, target: string): string {
   if (status === null && error && CONNECTION_FAILURE.test(error)) return `could not connect to ${target}`;
   if (!error) return `${target} answered HTTP ${status}`;
-  const line = error
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(QUERY_VALUE, '$1=[redacted]')
-    .replace(API_KEY, '[redacted key]');
+  const line = redactSecrets(error.replace(/\s+/g, ' ').trim().replace(QUERY_VALUE, '$1=[redacted]'));
   return line.length > MAX_FAILURE_TEXT
     ? `${line.slice(0, MAX_FAILURE_TEXT - 1)}…`
     : line || 'failed without a message';

@@ -332,6 +332,11 @@ export const ERRORS = {
     group: 'testHelpers',
     description: 'moving the test clock to a time before its own',
   },
+  clock_out_of_range: {
+    status: 400,
+    group: 'testHelpers',
+    description: 'moving the test clock more than 1000 years past real time',
+  },
   trigger_failed: {
     status: 409,
     group: 'testHelpers',

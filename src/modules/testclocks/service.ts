@@ -8,6 +8,20 @@ import { testClocksRepo as repo } from './repo.ts';
 const TOPIC = 'test_clocks';
 /** How long an advance waits for the jobs that fell due before answering `advancing`. */
 const SETTLE_MS = 10_000;
+/**
+ * How far a clock may run ahead of real time. Advancing moves the organization's pending jobs
+ * back by the same step, and PostgreSQL's timestamps end at 4713 BC: some 6,700 years back from
+ * now. A bound well inside that keeps every job, and every date derived from the clock (a claim
+ * window, a retention), storable and printed with a four-digit year.
+ */
+export const MAX_YEARS_AHEAD = 1000;
+
+/** The latest time a test clock may show, from real time `now`. */
+function latest(now: Date): Date {
+  const out = new Date(now);
+  out.setUTCFullYear(out.getUTCFullYear() + MAX_YEARS_AHEAD);
+  return out;
+}
 
 export type TestClocksService = ReturnType<typeof testClocksService>;
 
@@ -77,10 +91,14 @@ export function testClocksService(deps: TestClocksDeps) {
       await db.tx(async (tx) => {
         const row = await repo.get(tx, orgId, true);
         const from = row?.frozen_at ?? realNow(clock);
-        const to =
-          input.advanceBy !== undefined
-            ? addIsoDuration(from, input.advanceBy, 'body.clock.advanceBy')
-            : new Date(input.to!);
+        const field = input.advanceBy !== undefined ? 'body.clock.advanceBy' : 'body.clock.to';
+        const to = input.advanceBy !== undefined ? addIsoDuration(from, input.advanceBy, field) : new Date(input.to!);
+        const limit = latest(realNow(clock));
+        if (Number.isNaN(to.getTime()) || to.getTime() > limit.getTime())
+          throw badRequest(
+            `A test clock goes at most ${MAX_YEARS_AHEAD} years past real time (${limit.toISOString()}): ${field} takes it beyond`,
+            'clock_out_of_range',
+          );
         if (to.getTime() < from.getTime())
           throw badRequest(
             `A test clock never goes backwards: body.clock.to lies before the clock's time ${from.toISOString()}`,

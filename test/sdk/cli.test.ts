@@ -101,6 +101,34 @@ describe('podpartner', () => {
     }
   });
 
+  it('listen shows a redirect and does not follow it with the signed body', async () => {
+    const app = await receiver();
+    const redirecting = http.createServer((_req, res) => res.writeHead(307, { location: app.url }).end());
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+    const { port } = redirecting.address() as AddressInfo;
+    const lines: string[] = [];
+    const running = listen(server.client, {
+      forwardTo: `http://127.0.0.1:${port}/old-hook`,
+      secret: 'whsec_c2VjcmV0',
+      events: ['order.created'],
+      pollIntervalMs: 100,
+      maxEvents: 1,
+      log: (l) => lines.push(l),
+    });
+    while (!lines.some((l) => l.startsWith('Ready'))) await new Promise((r) => setTimeout(r, 20));
+    await server.client.testHelpers.triggerEvent({ event: { type: 'order.created' } });
+    await running;
+    await new Promise<void>((r) => redirecting.close(() => r()));
+    await app.close();
+    assert.equal(app.got.length, 0, 'nothing reached the address the redirect named');
+    assert.ok(
+      lines.some((l) =>
+        l.includes(`<-- [307] POST http://127.0.0.1:${port}/old-hook redirects to ${app.url} (not followed`),
+      ),
+      lines.join('\n'),
+    );
+  });
+
   it('listen stops with one line when the forward target refuses the connection', async () => {
     const app = await receiver();
     const url = app.url;

@@ -142,6 +142,8 @@ async function forward(target: URL, e: ListedEvent, secret: string, log: (line: 
         'webhook-signature': signWebhook(secret, e.reference, now, body),
       },
       body,
+      // A signed event goes to the address given and nowhere else: a redirect is shown, not followed.
+      redirect: 'manual',
       signal: AbortSignal.timeout(10_000),
     });
     await res.body?.cancel().catch(() => {});
@@ -155,5 +157,9 @@ async function forward(target: URL, e: ListedEvent, secret: string, log: (line: 
           : ((err as { cause?: Error }).cause?.message ?? (err as Error).message);
     throw new CliFailure(`could not forward ${e.reference} to ${target.href}: ${why}`);
   }
-  log(`${new Date().toISOString().slice(11, 19)}  <-- [${res.status}] POST ${target.href} [${e.reference}]`);
+  const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+  const redirect = location
+    ? ` redirects to ${new URL(location, target).href} (not followed: point --forward-to there)`
+    : '';
+  log(`${new Date().toISOString().slice(11, 19)}  <-- [${res.status}] POST ${target.href}${redirect} [${e.reference}]`);
 }

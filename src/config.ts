@@ -38,6 +38,7 @@ export interface Config {
   shutdownDrainSeconds: number;
   callbackRetrySeconds: number;
   callbackTimeoutMs: number;
+  webhookTestTimeoutMs: number;
   allowPrivateTargets: boolean;
   /** Seconds to wait before each webhook retry; one entry per retry. */
   webhookRetrySchedule: number[];
@@ -183,6 +184,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
   },
   { name: 'CALLBACK_RETRY_SECONDS', default: '300', description: 'Delay between order-updated callback attempts.' },
   { name: 'CALLBACK_TIMEOUT_MS', default: '10000', description: 'Time-out of one callback or webhook attempt.' },
+  {
+    name: 'WEBHOOK_TEST_TIMEOUT_MS',
+    default: '3000',
+    description:
+      'Time-out of a test ping (`POST /v2/webhook-endpoints/{ref}/test`), and the least time it takes to answer when no HTTP answer came, so that refused and filtered ports look alike.',
+  },
   {
     name: 'WEBHOOK_RETRY_SCHEDULE',
     default: '5,300,1800,7200,18000,36000,36000',
@@ -427,6 +434,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shutdownDrainSeconds: int(env, 'SHUTDOWN_DRAIN_SECONDS', appEnv === 'production' ? 5 : 0, 0, 300),
     callbackRetrySeconds: int(env, 'CALLBACK_RETRY_SECONDS', 300, 1, 86400),
     callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10000, 10, 600000),
+    webhookTestTimeoutMs: int(env, 'WEBHOOK_TEST_TIMEOUT_MS', 3000, 10, 60000),
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', appEnv === 'test'),
     webhookRetrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     requestLogRetentionDays: int(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 365),

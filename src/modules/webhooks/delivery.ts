@@ -61,8 +61,15 @@ export function deliveryAttempts(deps: {
   }
 
   return {
-    /** `timeoutMs` shortens this attempt (the test ping answers inside its request). */
-    async attempt(deliveryId: string, attempt: number, opts: { timeoutMs?: number } = {}): Promise<void> {
+    /**
+     * `timeoutMs` shortens this attempt (the test ping answers inside its request); `minFailureMs`
+     * is the least time an attempt without an HTTP answer takes (see `deliver`).
+     */
+    async attempt(
+      deliveryId: string,
+      attempt: number,
+      opts: { timeoutMs?: number; minFailureMs?: number } = {},
+    ): Promise<void> {
       const d = await repo.deliveryById(db, deliveryId);
       if (d?.status !== 'pending' || d.attempts.length !== attempt - 1) return;
       const [endpoint, event] = await Promise.all([
@@ -98,6 +105,7 @@ export function deliveryAttempts(deps: {
         method: 'POST',
         body,
         timeoutMs: Math.min(opts.timeoutMs ?? config.callbackTimeoutMs, config.callbackTimeoutMs),
+        minFailureMs: opts.minFailureMs,
         allowPrivate: config.allowPrivateTargets,
         headers: {
           'content-type': 'application/json',

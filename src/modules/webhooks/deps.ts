@@ -24,7 +24,7 @@ export interface ProductEventDeps {
 export interface WebhooksDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'allowPrivateTargets' | 'callbackTimeoutMs'>;
+  config: Pick<Config, 'allowPrivateTargets' | 'callbackTimeoutMs' | 'webhookTestTimeoutMs'>;
   cursors: Cursors;
   box: SecretBox;
   events: EventsService;

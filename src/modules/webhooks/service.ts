@@ -56,7 +56,6 @@ export type WebhooksService = ReturnType<typeof webhooksService>;
 
 /** Endpoint management, the delivery log and the events list of one organization at a time. */
 /** The test ping answers inside its request: a short time-out, and a few a minute. */
-const TEST_PING_TIMEOUT_MS = 3000;
 const TEST_PING_POLICY = { name: 'webhook-tests', quota: 10, windowSeconds: 60 };
 
 export function webhooksService(deps: WebhooksDeps) {
@@ -177,7 +176,10 @@ export function webhooksService(deps: WebhooksDeps) {
           firstAttemptAt: new Date(now.getTime() + deps.config.callbackTimeoutMs + 60_000),
         });
       });
-      await deps.attempts.attempt(deliveryId, 1, { timeoutMs: TEST_PING_TIMEOUT_MS });
+      // Without an HTTP answer it answers no sooner than its time-out: a refused port and a
+      // filtered one (whose connection only times out) must look alike.
+      const timeoutMs = deps.config.webhookTestTimeoutMs;
+      await deps.attempts.attempt(deliveryId, 1, { timeoutMs, minFailureMs: timeoutMs });
       return toDelivery((await repo.delivery(db, orgId, deliveryId))!);
     },
 

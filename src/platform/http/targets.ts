@@ -106,14 +106,14 @@ export function checkCallbackUrl(raw: string, opts: { allowPrivate: boolean; fie
 }
 
 const CONNECTION_FAILURE =
-  /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|socket hang up/;
+  /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|socket hang up/;
 const QUERY_VALUE = /([?&][^=\s&#?]+)=[^\s&#"'<>]*/g;
 const MAX_FAILURE_TEXT = 300;
 
 /**
  * What a delivery log shown to the partner says of a failed attempt (`target`: "the endpoint").
- * Refused, reset and unreachable connections all read the same, so the log cannot map which ports
- * of a host are open. Other errors are kept as one short line without query values or API keys:
+ * Refused, reset, unreachable and timed-out connections all read the same, so the log cannot map
+ * which ports of a host are open or filtered. Other errors are kept as one short line without query values or API keys:
  * a partner's URL may carry a token in its query, and error texts may quote the URL.
  */
 export function describeFailure(status: number | null, error: string | null, target: string): string {
@@ -135,7 +135,9 @@ export interface DeliveryResult {
 /**
  * One HTTP request to a partner's server. The address is checked after DNS resolution, at
  * connection time, so a name that resolves to a private address (or changes its answer between a
- * check and the connection) is refused. Redirects are not followed.
+ * check and the connection) is refused. Redirects are not followed. `minFailureMs`: an attempt
+ * that got no HTTP answer resolves no sooner, so its timing does not tell a refused connection
+ * from a filtered one.
  */
 export function deliver(
   rawUrl: string,
@@ -144,6 +146,7 @@ export function deliver(
     headers?: Record<string, string>;
     body?: string;
     timeoutMs: number;
+    minFailureMs?: number;
     allowPrivate: boolean;
   },
 ): Promise<DeliveryResult> {
@@ -185,14 +188,24 @@ export function deliver(
     // its answer a byte at a time cannot hold a delivery slot past the time-out.
     let settled = false;
     let status: number | null = null;
+    let connected = false;
+    req.on('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', () => (connected = true));
+      else connected = true;
+    });
     const finish = (error: string | null, body?: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(done(status, error, body));
+      const wait = status === null ? (opts.minFailureMs ?? 0) - (performance.now() - started) : 0;
+      if (wait > 0) setTimeout(() => resolve(done(status, error, body)), wait);
+      else resolve(done(status, error, body));
     };
+    // A connection that never completes is a connection failure like a refused one.
+    const timedOut = () =>
+      connected ? `timed out after ${opts.timeoutMs} ms` : `connect ETIMEDOUT after ${opts.timeoutMs} ms`;
     const timer = setTimeout(() => {
-      finish(`timed out after ${opts.timeoutMs} ms`);
+      finish(timedOut());
       req.destroy();
     }, opts.timeoutMs);
     req.on('response', (res) => {
@@ -206,7 +219,7 @@ export function deliver(
       res.on('error', (e) => finish(e.message));
       res.on('close', () => finish(res.complete ? null : 'the connection closed before the answer was complete'));
     });
-    req.on('timeout', () => req.destroy(new Error(`timed out after ${opts.timeoutMs} ms`)));
+    req.on('timeout', () => req.destroy(new Error(timedOut())));
     req.on('error', (e) => finish(e.message));
     req.end(opts.body);
   });

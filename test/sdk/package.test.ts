@@ -6,8 +6,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-// @ts-expect-error plain JavaScript build script without declarations
-import { buildSdk } from '../../scripts/build.mjs';
 import { VERSION } from '../../packages/sdk/src/version.ts';
 import { type SdkServer, startSdkServer } from './helpers.ts';
 
@@ -41,10 +39,22 @@ async function ok(cwd: string, file: string, args: string[], env: Record<string,
   return res.stdout;
 }
 
+/** The commands of the README's Install section, as a partner copies them. */
+function documentedInstall(): { pack: string[]; tarball: string } {
+  const readme = readFileSync(join(SDK, 'README.md'), 'utf8');
+  const block = /## Install\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const commands = block.split('\n').map((l) => l.replace(/#.*/, '').trim());
+  const pack = commands.find((c) => c.startsWith('npm pack'));
+  const install = commands.find((c) => c.startsWith('npm install'));
+  assert.ok(pack && install, `the Install section packs and installs:\n${block}`);
+  return { pack: pack.split(/\s+/).slice(1), tarball: install.split('/').pop()! };
+}
+
 /**
- * The SDK as a partner gets it: `npm pack`, installed from the tarball into an empty project with no
- * registry (the package has no dependencies), then used from plain ESM, CommonJS and TypeScript
- * with the settings `tsc --init` writes, against a running server.
+ * The SDK as a partner gets it, by the README's commands: `npm pack` in the service's folder,
+ * installed from the tarball into an empty project with no registry (the package has no
+ * dependencies), then used from plain ESM, CommonJS and TypeScript with the settings `tsc --init`
+ * writes, against a running server.
  */
 describe('the SDK package, installed from its tarball', () => {
   let server: SdkServer;
@@ -52,15 +62,17 @@ describe('the SDK package, installed from its tarball', () => {
   let project: string;
   let tarball: string;
   before(async () => {
-    buildSdk();
+    const documented = documentedInstall();
     work = mkdtempSync(join(tmpdir(), 'pod-sdk-pack-'));
+    // As written (its prepack builds the SDK), with the tarball put in the test's folder.
     const packed = JSON.parse(
-      execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
-        cwd: SDK,
+      execFileSync('npm', [...documented.pack, '--json', '--pack-destination', work], {
+        cwd: ROOT,
         env: NPM_ENV,
         encoding: 'utf8',
       }),
     ) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    assert.equal(packed[0].filename, documented.tarball, 'the README names the file npm pack writes');
     tarball = join(work, packed[0].filename);
     project = join(work, 'shop');
     mkdirSync(project);

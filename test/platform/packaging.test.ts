@@ -31,6 +31,18 @@ describe('engines tells the truth', () => {
   });
 });
 
+describe('a clean npm ci', () => {
+  it('declares every dependency with an install script, so npm 11 installs without a warning', () => {
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8'));
+    const scripted = Object.entries<any>(lock.packages)
+      .filter(([path, p]) => path && p.hasInstallScript)
+      .map(([path]) => path.replace(/^.*node_modules\//, ''))
+      .sort();
+    assert.ok(scripted.length > 0, 'the lock file marks install scripts');
+    assert.deepEqual(Object.keys(pkg.allowScripts ?? {}).sort(), scripted);
+  });
+});
+
 /** Waits until `out` (collected output) matches, or fails with the output so far. */
 async function waitFor(
   child: ChildProcess,

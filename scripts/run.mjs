@@ -5,6 +5,7 @@
  * compiler (`npm ci --omit=dev`) a stale dist/ is run as it is, with a warning.
  */
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CompilerMissing, ROOT, ensureBuilt, staleReason } from './build.mjs';
@@ -22,7 +23,9 @@ export async function runCompiled(entry, args) {
     }
     process.stderr.write(`warning: running the existing dist/ (${staleReason()}): ${err.message}\n`);
   }
-  process.setSourceMapsEnabled(true);
+  // module.setSourceMapsSupport since Node 22.14 (process.setSourceMapsEnabled is deprecated there).
+  if (typeof module.setSourceMapsSupport === 'function') module.setSourceMapsSupport(true);
+  else process.setSourceMapsEnabled(true);
   // The entry reads its own arguments (the CLI parses process.argv).
   process.argv = [process.argv[0], file, ...args];
   await import(pathToFileURL(file).href);

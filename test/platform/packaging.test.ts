@@ -28,6 +28,16 @@ describe('engines tells the truth', () => {
       .filter(([path, p]) => path && p.engines?.node && !semver.satisfies(lowest, p.engines.node))
       .map(([path, p]) => `${path.replace(/^node_modules\//, '')}@${p.version} wants node ${p.engines.node}`);
     assert.deepEqual(demanding, [], `engines says ${pkg.engines.node}`);
+    // The current LTS lines too, for every package this kind of machine installs (a sharp binary
+    // for 32-bit Windows is Node 20 only, and is never installed outside it).
+    for (const line of ['22.12.0', '24.0.0']) {
+      const behind = Object.entries<any>(lock.packages)
+        .filter(([path, p]) => path && p.engines?.node && !semver.satisfies(line, p.engines.node))
+        .filter(([, p]) => !p.os || p.os.some((os: string) => os === 'linux' || os === 'darwin'))
+        .map(([path, p]) => `${path.replace(/^node_modules\//, '')}@${p.version} wants node ${p.engines.node}`);
+      assert.deepEqual(behind, [], `Node ${line}`);
+      assert.ok(semver.satisfies(line, pkg.engines.node), `engines allows Node ${line}`);
+    }
   });
 });
 

@@ -227,4 +227,17 @@ describe('podpartner', () => {
     assert.equal(one.code, 0);
     assert.match(one.stdout, /Example:\n {2}podpartner orders get Order_/);
   });
+
+  it('trigger --help lists the event types the API can trigger; another type is refused locally', async () => {
+    const help = await cli(['trigger', '--help'], {});
+    assert.equal(help.code, 0);
+    const listed = [...help.stdout.matchAll(/^ {2}([a-z]+\.[a-z_]+) +\S/gm)].map((m) => m[1]);
+    const spec = (await fetch(`${server.baseUrl}/v2/openapi.json`).then((r) => r.json())) as any;
+    const schema = spec.paths['/v2/test-helpers/events/trigger'].post.requestBody.content['application/json'].schema;
+    const resolved = schema.$ref ? spec.components.schemas[schema.$ref.split('/').pop()] : schema;
+    assert.deepEqual(listed, resolved.properties.event.properties.type.enum);
+    const wrong = await cli(['trigger', 'order.exploded'], env);
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, /^error: "order.exploded" cannot be triggered; one of: order.created, order.updated/);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Client } from '../client.ts';
+import type { TestTriggerEventBody } from '../generated.ts';
 import { CliFailure, fields, json, table } from './output.ts';
 
 export interface Command {
@@ -9,6 +10,8 @@ export interface Command {
   args?: string;
   options?: Record<string, { type: 'string' | 'boolean'; description: string }>;
   example: string;
+  /** More lines for `--help`, after the summary. */
+  details?: string[];
   run(client: Client, positionals: string[], values: Record<string, string | boolean | undefined>): Promise<void>;
 }
 
@@ -43,6 +46,28 @@ const show = (values: Record<string, unknown>, doc: Record<string, unknown>, key
   if (values.json) json(doc);
   else fields(doc[key] as Record<string, unknown>);
 };
+
+type TriggerType = TestTriggerEventBody['event']['type'];
+
+/**
+ * What `trigger` can make happen, and what it creates for it. Keyed by the generated type: a type
+ * the API adds or drops fails the SDK's type check until it is listed here.
+ */
+export const TRIGGER_TYPES: Record<TriggerType, string> = {
+  'order.created': 'an artwork and an order',
+  'order.updated': 'an order, then cancels one of its items',
+  'order.shipped': 'an order, its production and its shipment',
+  'shipment.created': 'an order, its production and its shipment',
+  'shipment.tracking_updated': 'a shipped order, then an in-transit tracking event',
+  'shipment.delivered': 'a shipped order, then tracking events up to its delivery',
+  'claim.created': 'a shipped order, then a claim on one of its items',
+  'claim.updated': 'a claim on a shipped order, then its decision (a refund)',
+};
+
+function triggerType(given: string): TriggerType {
+  if (given in TRIGGER_TYPES) return given as TriggerType;
+  throw new CliFailure(`"${given}" cannot be triggered; one of: ${Object.keys(TRIGGER_TYPES).join(', ')}`);
+}
 
 /** The everyday reads, plus `trigger`; `listen` lives in main.ts (it runs until stopped). */
 export const COMMANDS: Command[] = [
@@ -192,9 +217,13 @@ export const COMMANDS: Command[] = [
     summary: 'test environment: make an event really happen (creates the order, shipment, … it needs)',
     args: '<eventType>',
     example: 'podpartner trigger order.shipped',
+    details: [
+      'Event types (and what is created for them):',
+      ...Object.entries(TRIGGER_TYPES).map(([type, made]) => `  ${type.padEnd(26)}  ${made}`),
+    ],
     async run(client, p, values) {
-      const type = one(p, 'event type (e.g. order.shipped)');
-      const doc = await client.testHelpers.triggerEvent({ event: { type: type as 'order.shipped' } });
+      const type = triggerType(one(p, 'event type (e.g. order.shipped)'));
+      const doc = await client.testHelpers.triggerEvent({ event: { type } });
       if (values.json) return json(doc);
       process.stdout.write(`Triggered ${doc.trigger.type}. Created:\n`);
       fields(doc.trigger.objects as Record<string, unknown>);

@@ -66,6 +66,7 @@ export function commandHelp(c: Command): string {
   return [
     `podpartner ${c.name}${c.args ? ` ${c.args}` : ''}: ${c.summary}`,
     '',
+    ...(c.details ? [...c.details, ''] : []),
     'Options:',
     ...Object.entries(options).map(([k, o]) => `  --${k.padEnd(12)}  ${o.description}`),
     '',

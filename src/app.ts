@@ -2,7 +2,8 @@ import { billingOperatorRoutes } from './modules/billing/routes.ts';
 import { productionOperatorRoutes } from './modules/production/routes.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import { installAuth, requireDeclaredAccess } from './platform/http/auth.ts';
+import { installAuth, keyPrefix, requireDeclaredAccess } from './platform/http/auth.ts';
+import { installFavicon } from './platform/http/favicon.ts';
 import { installDrain, isDraining } from './platform/http/drain.ts';
 import { requestLogOperatorRoutes } from './modules/requestlog/routes.ts';
 import { installRequestLog } from './modules/requestlog/recorder.ts';
@@ -180,7 +181,8 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     for (const mount of PUBLIC_MODULES) mount(root, s);
   });
 
-  installApiReference(app);
+  installApiReference(app, `${keyPrefix(s.config.env)}…`);
+  installFavicon(app);
   // What the request log still holds in memory is written before the process lets go of the database.
   app.addHook('onClose', async () => s.requestLog.flush());
 

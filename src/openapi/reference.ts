@@ -62,6 +62,16 @@ const REFERENCE_CONFIGURATION = {
 } as const;
 const SCRIPT = `${PREFIX}/js/scalar.js`;
 
+/** Scalar's own placeholder for an API key (base64 of a joke), in its bundle; the key's hint replaces it. */
+const SCALAR_KEY_PLACEHOLDER = 'placeholder:"QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT"';
+
+/** The bundle with the shape of this service's keys as the placeholder of the key field. */
+function withKeyHint(script: Buffer, keyHint: string): Buffer {
+  const text = script.toString('utf8');
+  if (!text.includes(SCALAR_KEY_PLACEHOLDER)) return script;
+  return Buffer.from(text.replaceAll(SCALAR_KEY_PLACEHOLDER, `placeholder:${JSON.stringify(keyHint)}`));
+}
+
 /** Set by Fastify for the reply it sends, or meaningless once the response is copied. */
 const NOT_COPIED = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
@@ -80,8 +90,9 @@ interface Captured {
  * plugin is registered in a private Fastify instance that answers them through `inject`. The page
  * and the script stay the plugin's own, byte for byte and with its headers, for whatever version is
  * installed; serving them by hand would mean copying the plugin's HTML and reaching into its bundle.
+ * One string in the bundle is changed: the placeholder of the key field shows `keyHint` (`sk_test_…`).
  */
-export function installApiReference(app: FastifyInstance): void {
+export function installApiReference(app: FastifyInstance, keyHint: string): void {
   let loading: Promise<{ inner: FastifyInstance; script: Captured }> | undefined;
   const load = async () => {
     const { default: scalar } = await import('@scalar/fastify-api-reference');
@@ -94,7 +105,8 @@ export function installApiReference(app: FastifyInstance): void {
     // The script is the same 4 MB on every request: taken once, instead of copied through
     // `inject` each time (several copies of it per request, which the allocator then keeps).
     const script = await inner.inject({ method: 'GET', url: SCRIPT });
-    return { inner, script: { statusCode: script.statusCode, headers: script.headers, body: script.rawPayload } };
+    const body = withKeyHint(script.rawPayload, keyHint);
+    return { inner, script: { statusCode: script.statusCode, headers: script.headers, body } };
   };
   const loaded = () => {
     // A failed load is retried by the next request instead of being remembered.

@@ -62,6 +62,9 @@ export function ownPath(u: string | null | undefined, prefix: string): string | 
   }
 }
 
+/** `1 item`, `5 items`. */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export const fmtDate = (iso: string | Date | null | undefined) => {
   if (!iso) return '—';
   const d = typeof iso === 'string' ? new Date(iso) : iso;

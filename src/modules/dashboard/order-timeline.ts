@@ -1,5 +1,5 @@
 import type { CallbackAttempt } from '../orders/service.ts';
-import { type Html, badge, fmtDate, html } from './html.ts';
+import { type Html, badge, fmtDate, html, plural } from './html.ts';
 import type { orderHistoryRepo } from './order-history-repo.ts';
 
 type Tone = 'ok' | 'warn' | 'bad';
@@ -20,7 +20,6 @@ export interface TimelineStep {
 }
 
 const deliveryTone = (status: string): Tone => (status === 'succeeded' ? 'ok' : status === 'failed' ? 'bad' : 'warn');
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** What changed between two snapshots of the order, in words. */
 function changes(before: Snapshot | null, after: Snapshot): string[] {

@@ -10,6 +10,7 @@ import {
   field,
   fmtDate,
   html,
+  plural,
   select,
   statusTone,
   shortRef,
@@ -83,7 +84,10 @@ ${table(
     (
       o,
     ) => html`<tr><td><a href="/dashboard/orders/${o.reference}">${o.legacyOrderCode}</a><br><span class="help">${o.customIdentifier ? html`<span class="ref">${o.customIdentifier}</span>` : shortRef(o.reference)}</span></td>
-<td>${storeName.get(o.storeReference) ?? o.storeReference}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.orderlines.reduce((n, l) => n + l.quantity, 0)}</td><td>${euros(o.prices.total)}</td><td>${fmtDate(o.created)}</td></tr>`,
+<td>${storeName.get(o.storeReference) ?? o.storeReference}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.orderlines.length}<br><span class="help">${plural(
+      o.orderlines.reduce((n, l) => n + l.quantity, 0),
+      'item',
+    )}</span></td><td>${euros(o.prices.total)}</td><td>${fmtDate(o.created)}</td></tr>`,
   ),
   {
     caption: 'Orders, newest first',

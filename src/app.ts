@@ -23,6 +23,7 @@ import { ErrorBody, Open, Type } from './platform/http/schemas.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
 import { attachExamples } from './openapi/examples.ts';
 import { shortenSummaries } from './openapi/labels.ts';
+import { TAGS } from './openapi/tags.ts';
 import { installApiReference } from './openapi/reference.ts';
 import { renderingOperatorRoutes, renderingRoutes } from './modules/rendering/routes.ts';
 import type { Services } from './services.ts';
@@ -126,7 +127,15 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
         version: '2.0.0',
         description:
           'Catalog, images, orders, shipments, claims and mockup renders for print-on-demand phone cases and accessories. Every request carries `X-Service-Secret-Key`.',
+        contact: {
+          name: 'Partner API support',
+          url: `${s.config.publicBaseUrl}/dashboard`,
+          ...(s.config.supportEmail ? { email: s.config.supportEmail } : {}),
+        },
+        // The SDK, MIT as well, is generated from it: clients may generate and ship code from the document.
+        license: { name: 'MIT', identifier: 'MIT' },
       },
+      tags: TAGS,
       servers: [{ url: s.config.publicBaseUrl }],
       components: { securitySchemes: { secretKey: { type: 'apiKey', in: 'header', name: 'X-Service-Secret-Key' } } },
       security: [{ secretKey: [] }],

@@ -39,6 +39,8 @@ export interface Config {
   callbackRetrySeconds: number;
   callbackTimeoutMs: number;
   webhookTestTimeoutMs: number;
+  /** Where partners write to; in the OpenAPI document's contact. */
+  supportEmail: string | null;
   allowPrivateTargets: boolean;
   /** Seconds to wait before each webhook retry; one entry per retry. */
   webhookRetrySchedule: number[];
@@ -185,6 +187,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
   { name: 'CALLBACK_RETRY_SECONDS', default: '300', description: 'Delay between order-updated callback attempts.' },
   { name: 'CALLBACK_TIMEOUT_MS', default: '10000', description: 'Time-out of one callback or webhook attempt.' },
   {
+    name: 'SUPPORT_EMAIL',
+    default: '(unset)',
+    description:
+      "Partners' support address, given as the contact of the OpenAPI document (beside the dashboard's address).",
+  },
+  {
     name: 'WEBHOOK_TEST_TIMEOUT_MS',
     default: '3000',
     description:
@@ -270,6 +278,14 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** An e-mail address for the document's contact, or null when unset. */
+function supportEmail(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw.trim()))
+    throw new ConfigError(`SUPPORT_EMAIL must be an e-mail address, got "${raw}"`);
+  return raw.trim();
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -435,6 +451,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     callbackRetrySeconds: int(env, 'CALLBACK_RETRY_SECONDS', 300, 1, 86400),
     callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10000, 10, 600000),
     webhookTestTimeoutMs: int(env, 'WEBHOOK_TEST_TIMEOUT_MS', 3000, 10, 60000),
+    supportEmail: supportEmail(env.SUPPORT_EMAIL),
     allowPrivateTargets: bool(env, 'ALLOW_PRIVATE_TARGETS', appEnv === 'test'),
     webhookRetrySchedule: parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
     requestLogRetentionDays: int(env, 'REQUEST_LOG_RETENTION_DAYS', 14, 1, 365),

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { seeded, uploadSolid } from '../rendering/helpers.ts';
 
 describe('OpenAPI document', () => {
   let t: TestApp;
@@ -39,6 +40,41 @@ describe('OpenAPI document', () => {
       }
     }
     assert.ok(operations >= 8);
+  });
+
+  it('documents every download as the images it is, and the answers match', async () => {
+    const images = ['image/jpeg', 'image/png', 'image/webp'];
+    const binaries: string[] = [];
+    for (const item of Object.values<any>(doc.paths))
+      for (const op of Object.values<any>(item)) {
+        const content = op?.responses?.['200']?.content ?? {};
+        if (Object.values<any>(content).some((c) => c.schema?.format === 'binary')) {
+          binaries.push(op.operationId);
+          if (op.operationId !== 'uploadImage') assert.deepEqual(Object.keys(content).sort(), images, op.operationId);
+        }
+      }
+    for (const id of ['downloadRenderMedia', 'downloadRenderThumbnail', 'previewRender', 'getProductMedia'])
+      assert.ok(binaries.includes(id), `${id} answers an image`);
+    const d = seeded(t);
+    const image = await uploadSolid(t, { r: 200, g: 40, b: 90 });
+    const preview = await call(t, 'POST', '/v2/renders/preview', {
+      body: { preview: { compositionReference: d.cStudioIp15, imageReference: image } },
+    });
+    assert.equal(preview.statusCode, 200);
+    const type = String(preview.headers['content-type']);
+    assert.ok(images.includes(type.split(';')[0]), type);
+  });
+
+  it('introduces every tag it uses, and names its contact and licence', () => {
+    const used = new Set<string>();
+    for (const item of Object.values<any>(doc.paths))
+      for (const op of Object.values<any>(item)) for (const tag of op?.tags ?? []) used.add(tag);
+    const listed = (doc.tags as Array<{ name: string; description: string }>).map((tag) => tag.name);
+    assert.deepEqual([...listed].sort(), [...used].sort());
+    for (const tag of doc.tags) assert.ok(tag.description.length > 40, `${tag.name} is introduced`);
+    assert.equal(doc.info.contact.name, 'Partner API support');
+    assert.match(doc.info.contact.url, /\/dashboard$/);
+    assert.deepEqual(doc.info.license, { name: 'MIT', identifier: 'MIT' });
   });
 
   it('leaves operator and health routes out', () => {

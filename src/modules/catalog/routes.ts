@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { parse as parseYaml } from 'yaml';
 import { ApiError, mustFind } from '../../platform/errors.ts';
-import { Open, Page, PageQuery, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
+import { ImageFile, Open, Page, PageQuery, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
 import type { BlobStore } from '../../platform/storage.ts';
 import type { Config } from '../../config.ts';
 import type { CatalogService } from './service.ts';
@@ -24,11 +24,7 @@ import {
 } from './schemas.ts';
 
 const tags = ['Catalog'];
-const binary = { type: 'string', format: 'binary' };
-const MEDIA_FILE = {
-  description: 'The file',
-  content: { 'image/png': { schema: binary }, 'image/jpeg': { schema: binary }, 'image/webp': { schema: binary } },
-} as never;
+const MEDIA_FILE = ImageFile('The file');
 const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
 
 /** RFC 9110: If-None-Match wins over If-Modified-Since; dates compare at whole seconds. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { badRequest } from '../../platform/errors.ts';
 import {
+  ImageFile,
   Nullable,
   Open,
   PageQuery,
@@ -36,11 +37,9 @@ const org = (req: { principal: { organizationId: string } }) => req.principal.or
 const List = <T extends Parameters<typeof Type.Array>[0]>(name: string, item: T) =>
   Open({ [name]: Type.Array(item), nextCursor: Nullable(Type.String()) });
 
-const Binary = {
-  type: 'string',
-  format: 'binary',
-  description: 'The file; `Cache-Control: private, max-age=31536000, immutable`',
-} as never;
+const Binary = ImageFile(
+  "The file, in the perspective's format; `Cache-Control: private, max-age=31536000, immutable`",
+);
 const Pending = Open(
   { render: Open({ reference: Type.String(), status: Type.Literal('pending') }) },
   { description: 'Not complete yet; retry after `Retry-After` seconds' },
@@ -179,11 +178,7 @@ export function renderingRoutes(app: FastifyInstance, s: { rendering: RenderingS
           "Extension for live previews in a product editor: answers `200` with the image (at most 600 px on the long edge, in the perspective's format) and its `Content-Type`. A preview is not a render: it has no reference, costs no rendertokens and is not kept. It draws from the `default` and `previews` rate-limit buckets; a node composing too many previews at once answers `503 service_busy` with `Retry-After: 1`.",
         body: CreatePreview,
         response: {
-          200: {
-            type: 'string',
-            format: 'binary',
-            description: 'The preview image (`Cache-Control: no-store`)',
-          } as never,
+          200: ImageFile("The preview image, in the perspective's format (`Cache-Control: no-store`)"),
           ...errors(404, 410, 503),
         },
       },

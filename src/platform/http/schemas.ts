@@ -25,6 +25,18 @@ export const RefParams = <K extends string>(name: K) =>
 
 export const Cents = Type.Integer({ description: 'EUR cents' });
 
+/**
+ * A response that is an image file, in any of the formats the service writes: documented per
+ * media type, so that clients generated from the document read the bytes instead of parsing JSON.
+ */
+export const ImageFile = (description: string) =>
+  ({
+    description,
+    content: Object.fromEntries(
+      ['image/png', 'image/jpeg', 'image/webp'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    ),
+  }) as never;
+
 export const ErrorBody = Open(
   {
     code: Type.String(),

@@ -77,6 +77,14 @@ describe('OpenAPI document', () => {
     assert.deepEqual(doc.info.license, { name: 'MIT', identifier: 'MIT' });
   });
 
+  it("names each store's V1 code legacyCode, as the contract's legacy identifiers go", async () => {
+    const stores = (await call(t, 'GET', '/v2/stores')).data.stores as Array<{ code: string; legacyCode: string }>;
+    assert.ok(stores.length > 0);
+    for (const store of stores) assert.equal(store.legacyCode, store.code);
+    const schema = JSON.stringify(doc.paths['/v2/stores'].get.responses['200']);
+    assert.match(schema, /legacyCode/);
+  });
+
   it('leaves operator and health routes out', () => {
     const paths = Object.keys(doc.paths);
     assert.ok(!paths.some((p) => p.startsWith('/operator') || p === '/healthz' || p.includes('openapi.json')));

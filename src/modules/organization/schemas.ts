@@ -40,7 +40,13 @@ export const Brand = Open({
 export const Store = Open({
   reference: Reference('Store'),
   name: Type.String(),
-  code: Type.String({ description: 'Legacy store code, used in V1-style order references' }),
+  code: Type.String({
+    description: "The store's code: the first part of its orders' `legacyOrderCode`, and how the dashboard names it",
+  }),
+  legacyCode: Type.String({
+    description:
+      'The V1 store code, the same value as `code` (the `store_code` of the legacy callback); a legacy identifier, removed in the next major version',
+  }),
   integration: Type.String({
     description: 'Open enum: `api`, `shopify`, ...; orders can be created through the API only for `api`',
   }),

@@ -57,6 +57,7 @@ export const toStore = (s: StoreRow) => ({
   reference: s.id,
   name: s.name,
   code: s.code,
+  legacyCode: s.code,
   integration: s.integration,
   accountReference: s.account_id,
   defaultBrandReference: s.default_brand_id,

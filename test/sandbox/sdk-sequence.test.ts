@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { eventObject, isStaleEvent } from '../../packages/sdk/src/index.ts';
 
-describe('SDK: dropping stale order and shipment events', () => {
+describe('SDK: dropping stale events', () => {
   const ev = (type: string, sequence: number) => ({
     type,
     data: { [type.split('.')[0]]: { reference: 'Order_0123456789abcdefghjkmnpqrs' }, sequence },
@@ -13,7 +13,17 @@ describe('SDK: dropping stale order and shipment events', () => {
       reference: 'Order_0123456789abcdefghjkmnpqrs',
       sequence: 4,
     });
-    assert.equal(eventObject({ type: 'claim.created', data: { claim: { reference: 'Claim_x' } } }), null);
+    assert.deepEqual(eventObject({ type: 'claim.updated', data: { claim: { reference: 'Claim_x' }, sequence: 2 } }), {
+      kind: 'claim',
+      reference: 'Claim_x',
+      sequence: 2,
+    });
+    assert.equal(
+      eventObject({ type: 'webhook_endpoint.disabled', data: { webhookEndpoint: { reference: 'W_x' }, sequence: 1 } })
+        ?.kind,
+      'webhookEndpoint',
+    );
+    assert.equal(eventObject({ type: 'ping', data: { webhookEndpoint: { reference: 'W_x' } } }), null);
     assert.equal(eventObject({ type: 'order.created', data: { order: { reference: 'Order_x' } } }), null);
   });
   it('an event at or below the last applied sequence is stale', () => {

@@ -166,21 +166,32 @@ export function parseLegacyCallback(input: QueryInput): LegacyCallback {
   };
 }
 
-/** The order or shipment an event is about, with the event's place in that object's sequence. */
+/** The field of an event's data that holds its object, by the first word of its type. */
+const OBJECT_FIELD = {
+  order: 'order',
+  shipment: 'shipment',
+  claim: 'claim',
+  render: 'render',
+  product: 'product',
+  webhook_endpoint: 'webhookEndpoint',
+} as const;
+
+/** The object an event is about, with the event's place in that object's sequence. */
 export interface EventObject {
-  kind: 'order' | 'shipment';
+  /** The field of `data` that holds the object. */
+  kind: (typeof OBJECT_FIELD)[keyof typeof OBJECT_FIELD];
   reference: string;
   sequence: number;
 }
 
 /**
- * Order and shipment events carry the object's full state and a per-object `sequence` that grows
- * by one with each event about it. Keep the last sequence you applied per reference and drop an
- * event whose sequence is not higher: it is older than the state you already have.
+ * Events carry their object's full state and a per-object `sequence` that grows by one with each
+ * event about it (a product's, per organization). Keep the last sequence you applied per reference
+ * and drop an event whose sequence is not higher: it is older than the state you already have.
  */
 export function eventObject(event: Pick<WebhookEvent, 'type' | 'data'>): EventObject | null {
-  const kind = event.type.split('.')[0];
-  if (kind !== 'order' && kind !== 'shipment') return null;
+  const kind = OBJECT_FIELD[event.type.split('.')[0] as keyof typeof OBJECT_FIELD];
+  if (!kind) return null;
   const data = event.data as Record<string, { reference?: unknown } | unknown>;
   const ref = (data[kind] as { reference?: unknown } | undefined)?.reference;
   const sequence = data.sequence;

@@ -89,16 +89,28 @@ export async function createDelivery(
   return id;
 }
 
-/** The order or shipment an event is about: events about one object are numbered in sequence. */
+/** The field of an event's data that holds its object, by the first word of its type. */
+const OBJECT_FIELD: Record<string, string> = {
+  order: 'order',
+  shipment: 'shipment',
+  claim: 'claim',
+  render: 'render',
+  product: 'product',
+  webhook_endpoint: 'webhookEndpoint',
+};
+
+/** The object an event is about (a `ping` is about none): events about one object are numbered in sequence. */
 function objectOf(e: EventInput): string | null {
-  const [kind] = e.type.split('.');
-  if (kind !== 'order' && kind !== 'shipment') return null;
-  const ref = (e.data[kind] as { reference?: unknown } | undefined)?.reference;
-  return typeof ref === 'string' ? ref : null;
+  const field = OBJECT_FIELD[e.type.split('.')[0]];
+  if (!field) return null;
+  const ref = (e.data[field] as { reference?: unknown } | undefined)?.reference;
+  if (typeof ref !== 'string') return null;
+  // Every organization that sees a product numbers its own events about it, without gaps.
+  return e.type.startsWith('product.') ? `${ref}@${e.organizationId}` : ref;
 }
 
 /**
- * Each order and shipment event gets the next number of its object, taken in the event's
+ * Each event about an object gets the next number of that object, taken in the event's
  * transaction: the object's row lock orders concurrent writers, so numbers follow commit order
  * per object and a receiver can drop an event older than one it already applied.
  */

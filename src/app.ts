@@ -35,6 +35,8 @@ import { operatorRoutes } from './modules/operator/routes.ts';
 import { ordersRoutes } from './modules/orders/routes.ts';
 import { shipmentsOperatorRoutes, shipmentsRoutes } from './modules/shipments/routes.ts';
 import { trackingRoutes } from './modules/shipments/tracking.ts';
+import { storefrontRoutes } from './modules/storefronts/routes.ts';
+import { storefrontApiRoutes } from './modules/storefronts/api.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { testClockRoutes } from './modules/testclocks/routes.ts';
 import { realNowMs } from './platform/clock.ts';
@@ -63,6 +65,7 @@ const API_MODULES: Mount[] = [
   claimsRoutes,
   renderingRoutes,
   webhookRoutes,
+  storefrontApiRoutes,
   testClockRoutes,
   triggerRoutes,
 ];
@@ -80,7 +83,7 @@ const OPERATOR_MODULES: Mount[] = [
 ];
 
 /** Pages and files without an API key (tracking pages, evidence files, dashboard), at the root. */
-const PUBLIC_MODULES: Mount[] = [trackingRoutes, claimsPublicRoutes, dashboardRoutes];
+const PUBLIC_MODULES: Mount[] = [trackingRoutes, claimsPublicRoutes, dashboardRoutes, storefrontRoutes];
 
 export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyInstance> {
   rememberSecret(opts.operatorToken);

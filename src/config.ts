@@ -58,6 +58,15 @@ export interface Config {
   viesUrl: string | null;
   blobStore: 'local' | 's3';
   s3: S3Config | null;
+  /** The Shopify app's credentials; null until SHOPIFY_API_KEY and SHOPIFY_API_SECRET are both set. */
+  shopify: ShopifyConfig | null;
+}
+
+/** The Shopify app the service acts as (Partner Dashboard: the app's client id and secret). */
+export interface ShopifyConfig {
+  apiKey: string;
+  apiSecret: string;
+  scopes: string[];
 }
 
 /** Where an S3-compatible blob store lives; null unless BLOB_STORE=s3. */
@@ -82,6 +91,16 @@ export function parsePgliteThread(raw: string | undefined, name = 'PGLITE_THREAD
 }
 
 type Env = Record<string, string | undefined>;
+
+/** What a store is asked for when it connects: orders in, products and media out, fulfillment. */
+export const SHOPIFY_DEFAULT_SCOPES = [
+  'read_orders',
+  'write_products',
+  'write_files',
+  'write_inventory',
+  'write_fulfillments',
+  'write_assigned_fulfillment_orders',
+];
 
 /**
  * One entry per variable: the README's configuration table is generated from this list
@@ -241,6 +260,23 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
       "Live VAT number checks against VIES's REST service, e.g. `https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number`; unset: no live check (the form and check digits are still checked, and an operator confirms the number).",
   },
   {
+    name: 'SHOPIFY_API_KEY',
+    default: '(unset)',
+    description:
+      "The Shopify app's client ID. With `SHOPIFY_API_SECRET` it turns on Shopify stores (connect, publish, orders in, tracking out); see docs/shopify.md.",
+  },
+  {
+    name: 'SHOPIFY_API_SECRET',
+    default: '(unset)',
+    description:
+      "The Shopify app's client secret: signs OAuth and verifies every webhook (`X-Shopify-Hmac-Sha256`). Never logged.",
+  },
+  {
+    name: 'SHOPIFY_SCOPES',
+    default: SHOPIFY_DEFAULT_SCOPES.join(','),
+    description: 'Access scopes asked for when a store connects (comma-separated).',
+  },
+  {
     name: 'BLOB_STORE',
     default: 'local',
     description: '`local` (files under DATA_DIR/blobs) or `s3` (an S3-compatible bucket shared by every node).',
@@ -320,6 +356,22 @@ export function parseRetrySchedule(raw: string | undefined, name = 'WEBHOOK_RETR
       throw new ConfigError(`${name}: "${p}" is not a whole number of seconds between 0 and 604800`);
     return Number(p);
   });
+}
+
+/** SHOPIFY_API_KEY and SHOPIFY_API_SECRET come together or not at all. */
+export function parseShopify(env: Record<string, string | undefined>): ShopifyConfig | null {
+  const apiKey = env.SHOPIFY_API_KEY?.trim() ?? '';
+  const apiSecret = env.SHOPIFY_API_SECRET?.trim() ?? '';
+  if (!apiKey && !apiSecret) return null;
+  if (!apiKey || !apiSecret)
+    throw new ConfigError(
+      "SHOPIFY_API_KEY and SHOPIFY_API_SECRET must be set together (the Shopify app's client ID and secret)",
+    );
+  const raw = env.SHOPIFY_SCOPES?.trim();
+  const scopes = raw ? raw.split(',').map((x) => x.trim()) : SHOPIFY_DEFAULT_SCOPES;
+  if (scopes.some((x) => !/^(read|write|unauthenticated_read|unauthenticated_write)_[a-z_]+$/.test(x)))
+    throw new ConfigError(`SHOPIFY_SCOPES: comma-separated Shopify access scopes such as write_products; got "${raw}"`);
+  return { apiKey, apiSecret, scopes };
 }
 
 export function parseReturnAddress(raw: string | undefined, name = 'RETURN_ADDRESS'): string[] {
@@ -460,6 +512,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     memoryTrimSeconds: int(env, 'MEMORY_TRIM_SECONDS', 5, 0, 3600),
     returnAddress: parseReturnAddress(env.RETURN_ADDRESS),
     viesUrl: url(env, 'VIES_URL', ['https:', 'http:']),
+    shopify: parseShopify(env),
     ...blobStoreConfig(env),
   });
 }

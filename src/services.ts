@@ -36,6 +36,11 @@ import { productionService } from './modules/production/service.ts';
 import { type VatNumberChecker, noLiveVatCheck, viesChecker } from './modules/billing/vat-checker.ts';
 import { SELLER_VAT } from './modules/billing/vat.ts';
 import { registerProductionJobs } from './modules/production/jobs.ts';
+import { storefrontsService } from './modules/storefronts/service.ts';
+import { registerStorefrontJobs } from './modules/storefronts/jobs.ts';
+import { shipmentEventsTap } from './modules/storefronts/tap.ts';
+import type { FetchLike } from './modules/storefronts/shopify/client.ts';
+import { upstreamOrders } from './modules/orders/upstream.ts';
 
 export interface CoreDeps {
   config: Readonly<Config>;
@@ -48,6 +53,8 @@ export interface CoreDeps {
   blobs?: BlobStore;
   /** Defaults to VIES at VIES_URL, or no live check when it is unset. */
   vatChecker?: VatNumberChecker;
+  /** How calls reach Shopify (default: the global fetch); tests point it at a local stand-in. */
+  shopifyFetch?: FetchLike;
 }
 
 /**
@@ -119,7 +126,37 @@ export function createServices(core: CoreDeps) {
   });
   catalog.onProductChanged(orders.productChanged);
   const shipping = shippingService();
-  const shipments = shipmentsService({ db, clock, config, organization, orders, events });
+
+  // --- storefronts: Shopify stores (orders in, fulfillments and products out) ---
+  const storefronts = storefrontsService(
+    {
+      db,
+      clock,
+      log,
+      worker,
+      box: webhookSecrets,
+      blobs,
+      publicBaseUrl: config.publicBaseUrl,
+      env: config.env,
+      shopify: config.shopify,
+      fetch: core.shopifyFetch ?? ((url, init) => fetch(url, init)),
+      orders: upstreamOrders(db, orders),
+      catalog,
+      images,
+      // Built further down (it needs nothing of this module); called only once jobs run.
+      rendering: {
+        productMockups: (...a) => rendering.productMockups(...a),
+        preview: (...a) => rendering.preview(...a),
+      },
+    },
+    organization,
+  );
+  const shipmentEvents = shipmentEventsTap(
+    events,
+    () => storefronts,
+    async (ex, orgId, orderId) => (await orders.orderRow(ex, orgId, orderId))?.store_id ?? null,
+  );
+  const shipments = shipmentsService({ db, clock, config, organization, orders, events: shipmentEvents });
 
   // --- claims (issue 5) ---
   const claims = claimsService({
@@ -175,6 +212,7 @@ export function createServices(core: CoreDeps) {
     requestLog,
     testClocks,
     production,
+    storefronts,
     // --- services above, listed here ---
   };
 
@@ -186,6 +224,7 @@ export function createServices(core: CoreDeps) {
   registerCatalogJobs(services);
   registerWebhookJobs(services);
   registerProductionJobs(services);
+  registerStorefrontJobs(services);
   catalog.onProductChanged(productUpdatedListener({ db, events, catalog, organization }));
 
   return services;

@@ -13,6 +13,7 @@ export const ERROR_GROUPS = {
   webhooks: 'Webhooks',
   testHelpers: 'Test helpers (test environment only)',
   operator: 'Operator API and dashboard',
+  shopify: 'Shopify stores (webhooks, OAuth and publishing)',
 } as const;
 export type ErrorGroup = keyof typeof ERROR_GROUPS;
 
@@ -436,6 +437,47 @@ export const ERRORS = {
     status: 409,
     group: 'operator',
     description: 'making print files anew for an order that has not gone into production',
+  },
+  shopify_not_configured: {
+    status: 503,
+    group: 'shopify',
+    description: 'Shopify stores need `SHOPIFY_API_KEY` and `SHOPIFY_API_SECRET`; they are not set',
+  },
+  shopify_signature_invalid: {
+    status: 401,
+    group: 'shopify',
+    description: 'a webhook or callback whose `X-Shopify-Hmac-Sha256` (or OAuth `hmac`) is missing or does not match',
+  },
+  shopify_shop_unknown: {
+    status: 404,
+    group: 'shopify',
+    description: 'a webhook from a shop no store is connected to',
+  },
+  shopify_payload_invalid: {
+    status: 400,
+    group: 'shopify',
+    description:
+      'a signed webhook whose body is not JSON or not the documented payload of its topic; the message names the field',
+  },
+  shopify_topic_unsupported: {
+    status: 400,
+    group: 'shopify',
+    description: 'a signed webhook of a topic the service does not subscribe to',
+  },
+  shopify_shop_invalid: {
+    status: 400,
+    group: 'shopify',
+    description: 'connecting a shop that is not a `*.myshopify.com` host',
+  },
+  shopify_oauth_failed: {
+    status: 400,
+    group: 'shopify',
+    description: 'an OAuth callback with a bad or expired `state`, or a code Shopify would not exchange',
+  },
+  store_not_shopify: {
+    status: 409,
+    group: 'shopify',
+    description: 'publishing to a store that is not a connected Shopify store',
   },
   unauthenticated: { status: 401, group: 'operator', description: 'dashboard page without a session' },
   csrf_token_invalid: {

@@ -38,6 +38,25 @@ describe('configuration', () => {
       );
   });
 
+  it('takes the Shopify app as a pair of key and secret, with checked scopes', () => {
+    assert.equal(loadConfig({}).shopify, null);
+    const c = loadConfig({ SHOPIFY_API_KEY: 'key', SHOPIFY_API_SECRET: 'secret' });
+    assert.deepEqual(c.shopify?.scopes.includes('write_assigned_fulfillment_orders'), true);
+    assert.deepEqual(
+      loadConfig({ SHOPIFY_API_KEY: 'k', SHOPIFY_API_SECRET: 's', SHOPIFY_SCOPES: 'read_orders, write_products' })
+        .shopify?.scopes,
+      ['read_orders', 'write_products'],
+    );
+    assert.throws(
+      () => loadConfig({ SHOPIFY_API_KEY: 'key' }),
+      /SHOPIFY_API_KEY and SHOPIFY_API_SECRET must be set together/,
+    );
+    assert.throws(
+      () => loadConfig({ SHOPIFY_API_KEY: 'k', SHOPIFY_API_SECRET: 's', SHOPIFY_SCOPES: 'everything' }),
+      /SHOPIFY_SCOPES: comma-separated/,
+    );
+  });
+
   it('documents every variable in the README', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     for (const v of CONFIG_VARIABLES) assert.ok(readme.includes(`\`${v.name}\``), `${v.name} is in the README table`);

@@ -8,7 +8,7 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import type { Db } from '../../src/platform/db/index.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/platform/ratelimit/index.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import { type CoreDeps, createServices, type Services } from '../../src/services.ts';
 import { type SeedResult, seedDemo } from '../../src/seed/demo.ts';
 import { cloneTestDb, templateDigest, testDatabaseUrl } from './db.ts';
 import { type BlobStore, LocalBlobStore } from '../../src/platform/storage.ts';
@@ -44,13 +44,30 @@ function servicesOn(
   clock: ManualClock,
   rateLimits: RateLimitStore,
   blobs: BlobStore = sharedBlobs(),
+  shopifyFetch?: CoreDeps['shopifyFetch'],
 ): Services {
-  return createServices({ config, db, clock, log: silent as never, rateLimits, secretKey: 'test-secret-key', blobs });
+  return createServices({
+    config,
+    db,
+    clock,
+    log: silent as never,
+    rateLimits,
+    secretKey: 'test-secret-key',
+    blobs,
+    shopifyFetch,
+  });
 }
 
 /** A complete app on its own cloned database; `env` overrides configuration variables. */
 export async function createTestApp(
-  opts: { env?: Record<string, string>; rateLimits?: RateLimitStore; clock?: ManualClock; blobs?: BlobStore } = {},
+  opts: {
+    env?: Record<string, string>;
+    rateLimits?: RateLimitStore;
+    clock?: ManualClock;
+    blobs?: BlobStore;
+    /** Where calls to Shopify go (a ShopifyStandIn's fetch). */
+    shopifyFetch?: CoreDeps['shopifyFetch'];
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pod-api-test-'));
   const config = loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir, KEY_CACHE_TTL_SECONDS: '10', ...opts.env });
@@ -69,7 +86,7 @@ export async function createTestApp(
     writeFileSync(marker, 'ok');
   }, !existsSync(marker));
   // `blobs` replaces the shared folder for the app only; the template's seed blobs stay local.
-  const s = servicesOn(db, config, clock, rateLimits, opts.blobs);
+  const s = servicesOn(db, config, clock, rateLimits, opts.blobs, opts.shopifyFetch);
   const seed = await seedDemo(s);
   const app = await buildApp(s, { operatorToken: OPERATOR_TOKEN });
   await app.ready();

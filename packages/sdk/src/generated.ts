@@ -571,6 +571,17 @@ export interface GetOrderResponse {
     shipmentReference: string | null;
     replacementForClaimReference: string | null;
     viaStoreCode: string | null;
+    upstreamOrder?: {
+      /**
+       * The order's id on the platform (Shopify: the numeric id of `gid://shopify/Order/…`)
+       */
+      id: string;
+      /**
+       * The order's name there, as the merchant and buyer see it (Shopify: `#1001`)
+       */
+      name: string;
+      [k: string]: unknown;
+    } | null;
     prices: {
       /**
        * EUR cents
@@ -1381,6 +1392,17 @@ export interface ListOrdersResponse {
     shipmentReference: string | null;
     replacementForClaimReference: string | null;
     viaStoreCode: string | null;
+    upstreamOrder?: {
+      /**
+       * The order's id on the platform (Shopify: the numeric id of `gid://shopify/Order/…`)
+       */
+      id: string;
+      /**
+       * The order's name there, as the merchant and buyer see it (Shopify: `#1001`)
+       */
+      name: string;
+      [k: string]: unknown;
+    } | null;
     prices: {
       /**
        * EUR cents
@@ -1658,6 +1680,51 @@ export interface ListScenesResponse {
   [k: string]: unknown;
 }
 
+// GET /v2/stores/{storeReference}/shopify/publications - Designs published to a Shopify store, newest first
+export interface ListShopifyPublicationsResponse {
+  /**
+   * Items: A design published to a Shopify store (extension)
+   */
+  publications: {
+    /**
+     * `ShopifyProduct_<26 characters>`
+     */
+    reference: string;
+    /**
+     * `Store_<26 characters>`
+     */
+    storeReference: string;
+    title: string;
+    /**
+     * `Image_<26 characters>`
+     */
+    imageReference: string;
+    /**
+     * Items: `Product_<26 characters>`
+     */
+    productReferences: string[];
+    /**
+     * Retail price of every variant on the shop, in cents of the shop currency
+     */
+    priceCents: number;
+    /**
+     * `publishing` until the product is on the shop; a lasting failure shows on the store page of the dashboard
+     */
+    status: "publishing" | "published" | "unpublishing" | "archived" | "failed";
+    shopifyProductId: string | null;
+    /**
+     * Mockups uploaded as product media
+     */
+    mediaCount: number;
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    updated: string;
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
+}
+
 // GET /v2/stores - List stores
 export interface ListStoresQuery {
   /**
@@ -1850,6 +1917,71 @@ export interface PreviewRenderBody {
     compositionReference: string;
     imageReference: string;
   };
+}
+
+// POST /v2/stores/{storeReference}/shopify/publications - Publish a design as one Shopify product with a variant per print product
+export interface PublishToShopifyBody {
+  publication: {
+    /**
+     * The artwork printed on every variant
+     */
+    imageReference: string;
+    /**
+     * Print products, one Shopify variant each (for example one case type on twelve models)
+     *
+     * @minItems 1
+     * @maxItems 100
+     */
+    productReferences: string[];
+    /**
+     * Retail price of every variant, in cents
+     */
+    priceCents: number;
+    title: string;
+  };
+}
+export interface PublishToShopifyResponse {
+  /**
+   * A design published to a Shopify store (extension)
+   */
+  publication: {
+    /**
+     * `ShopifyProduct_<26 characters>`
+     */
+    reference: string;
+    /**
+     * `Store_<26 characters>`
+     */
+    storeReference: string;
+    title: string;
+    /**
+     * `Image_<26 characters>`
+     */
+    imageReference: string;
+    /**
+     * Items: `Product_<26 characters>`
+     */
+    productReferences: string[];
+    /**
+     * Retail price of every variant on the shop, in cents of the shop currency
+     */
+    priceCents: number;
+    /**
+     * `publishing` until the product is on the shop; a lasting failure shows on the store page of the dashboard
+     */
+    status: "publishing" | "published" | "unpublishing" | "archived" | "failed";
+    shopifyProductId: string | null;
+    /**
+     * Mockups uploaded as product media
+     */
+    mediaCount: number;
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    updated: string;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
 }
 
 // POST /v2/quote - Quote shipping
@@ -2245,6 +2377,51 @@ export interface TestWebhookEndpointResponse {
      * ISO 8601 timestamp with offset
      */
     created: string;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+// DELETE /v2/stores/{storeReference}/shopify/publications/{publicationReference} - Unpublish
+export interface UnpublishFromShopifyResponse {
+  /**
+   * A design published to a Shopify store (extension)
+   */
+  publication: {
+    /**
+     * `ShopifyProduct_<26 characters>`
+     */
+    reference: string;
+    /**
+     * `Store_<26 characters>`
+     */
+    storeReference: string;
+    title: string;
+    /**
+     * `Image_<26 characters>`
+     */
+    imageReference: string;
+    /**
+     * Items: `Product_<26 characters>`
+     */
+    productReferences: string[];
+    /**
+     * Retail price of every variant on the shop, in cents of the shop currency
+     */
+    priceCents: number;
+    /**
+     * `publishing` until the product is on the shop; a lasting failure shows on the store page of the dashboard
+     */
+    status: "publishing" | "published" | "unpublishing" | "archived" | "failed";
+    shopifyProductId: string | null;
+    /**
+     * Mockups uploaded as product media
+     */
+    mediaCount: number;
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    updated: string;
     [k: string]: unknown;
   };
   [k: string]: unknown;
@@ -2993,6 +3170,20 @@ export const operations = {
     pageKey: null,
     pending: false,
   },
+  listShopifyPublications: {
+    method: "GET",
+    path: "/v2/stores/{storeReference}/shopify/publications",
+    resource: "stores",
+    name: "listShopifyPublications",
+    pathParams: ["storeReference"],
+    query: [],
+    body: "none",
+    bodyRequired: false,
+    success: 200,
+    result: "json",
+    pageKey: null,
+    pending: false,
+  },
   listStores: {
     method: "GET",
     path: "/v2/stores",
@@ -3088,6 +3279,20 @@ export const operations = {
     bodyRequired: true,
     success: 200,
     result: "binary",
+    pageKey: null,
+    pending: false,
+  },
+  publishToShopify: {
+    method: "POST",
+    path: "/v2/stores/{storeReference}/shopify/publications",
+    resource: "stores",
+    name: "publishToShopify",
+    pathParams: ["storeReference"],
+    query: [],
+    body: "json",
+    bodyRequired: true,
+    success: 200,
+    result: "json",
     pageKey: null,
     pending: false,
   },
@@ -3265,6 +3470,20 @@ export const operations = {
     resource: "webhookEndpoints",
     name: "test",
     pathParams: ["webhookEndpointReference"],
+    query: [],
+    body: "none",
+    bodyRequired: false,
+    success: 200,
+    result: "json",
+    pageKey: null,
+    pending: false,
+  },
+  unpublishFromShopify: {
+    method: "DELETE",
+    path: "/v2/stores/{storeReference}/shopify/publications/{publicationReference}",
+    resource: "stores",
+    name: "unpublishFromShopify",
+    pathParams: ["storeReference", "publicationReference"],
     query: [],
     body: "none",
     bodyRequired: false,
@@ -3765,6 +3984,16 @@ export interface Operations {
     result: "json";
     item: undefined;
   };
+  listShopifyPublications: {
+    params: [storeReference: string];
+    query: undefined;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: ListShopifyPublicationsResponse;
+    result: "json";
+    item: undefined;
+  };
   listStores: {
     params: [];
     query: ListStoresQuery;
@@ -3833,6 +4062,16 @@ export interface Operations {
     bodyKind: "json";
     response: undefined;
     result: "binary";
+    item: undefined;
+  };
+  publishToShopify: {
+    params: [storeReference: string];
+    query: undefined;
+    queryRequired: false;
+    body: PublishToShopifyBody;
+    bodyKind: "json";
+    response: PublishToShopifyResponse;
+    result: "json";
     item: undefined;
   };
   quoteShipping: {
@@ -3962,6 +4201,16 @@ export interface Operations {
     body: undefined;
     bodyKind: "none";
     response: TestWebhookEndpointResponse;
+    result: "json";
+    item: undefined;
+  };
+  unpublishFromShopify: {
+    params: [storeReference: string, publicationReference: string];
+    query: undefined;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: UnpublishFromShopifyResponse;
     result: "json";
     item: undefined;
   };
@@ -4468,6 +4717,32 @@ export interface Resources {
      * `GET /v2/stores` (operation `listStores`).
      */
     list: "listStores";
+    /**
+     * Designs published to a Shopify store, newest first.
+     *
+     * Designs published to a Shopify store, newest first (extension).
+     *
+     * `GET /v2/stores/{storeReference}/shopify/publications` (operation `listShopifyPublications`).
+     */
+    listShopifyPublications: "listShopifyPublications";
+    /**
+     * Publish a design as one Shopify product with a variant per print product.
+     *
+     * Publish a design as one Shopify product with a variant per print product (extension).
+     *
+     * Creates (or, for an artwork already published to the store, updates) one Shopify product: a variant per print product whose SKU names the product and the artwork, stocked at the service's fulfillment location, and the composed mockups as product media (3D scenes where the model has them, the straight-on shot otherwise). Orders of these variants flow back as orders of the store.
+     *
+     * `POST /v2/stores/{storeReference}/shopify/publications` (operation `publishToShopify`).
+     */
+    publishToShopify: "publishToShopify";
+    /**
+     * Unpublish.
+     *
+     * Unpublish: the Shopify product is archived (extension).
+     *
+     * `DELETE /v2/stores/{storeReference}/shopify/publications/{publicationReference}` (operation `unpublishFromShopify`).
+     */
+    unpublishFromShopify: "unpublishFromShopify";
   };
   testHelpers: {
     /**

@@ -57,10 +57,14 @@ export function orderChanges(deps: ChangeDeps) {
   }
 
   return {
-    async cancel(o: OrderRow, wanted: Array<{ index: number; canceledQuantity: number }>): Promise<void> {
+    async cancel(
+      o: OrderRow,
+      wanted: Array<{ index: number; canceledQuantity: number }>,
+      viaUpstream = false,
+    ): Promise<void> {
       await db.tx(async (tx) => {
         const { order, lines, store } = await lockOrder(tx, o);
-        deps.writable(store);
+        if (!viaUpstream) deps.writable(store);
         const seen = new Set<number>();
         const updates: Array<{ line: OrderlineRow; to: number }> = [];
         for (const [i, w] of wanted.entries()) {

@@ -74,10 +74,14 @@ export function orderIntake(deps: Pick<OrdersDeps, 'organization' | 'catalog'>) 
     writable,
     checkProducts,
     /** The kind rule, then the store: what comes first for both order creation and the quote. */
-    async store(orgId: string, input: IntakeInput, f: string): Promise<StoreRecord> {
+    async store(orgId: string, input: IntakeInput, f: string, upstream = false): Promise<StoreRecord> {
       checkKind(input, f);
       const store = await bodyStore(orgId, input.storeReference, `${f}.storeReference`);
-      writable(store);
+      // Orders of a platform-backed store come from that platform only, never from an API client.
+      if (upstream) {
+        if (store.integration === 'api')
+          throw new Error(`store ${store.code} is an API store, not an upstream platform's`);
+      } else writable(store);
       return store;
     },
   };

@@ -25,6 +25,9 @@ export interface OrderRow {
   replacement_for_claim_id: string | null;
   replaces_order_id: string | null;
   via_store_code: string | null;
+  /** The upstream platform's order (a Shopify store's order): its id and name there. */
+  upstream_order_id?: string | null;
+  upstream_order_name?: string | null;
   created_at: Date;
 }
 
@@ -73,6 +76,43 @@ export interface CallbackAttemptRow {
 const PAGE = organizationPage('$1', '$2');
 
 export const ordersRepo = {
+  /** The order taken for an upstream platform's order. */
+  upstreamOrder: async (ex: Executor, storeId: string, upstreamId: string) =>
+    (
+      await ex.query<{ id: string; status: OrderStatus }>(
+        'SELECT id, status FROM orders WHERE store_id = $1 AND upstream_order_id = $2',
+        [storeId, upstreamId],
+      )
+    )[0] ?? null,
+  /**
+   * Blanks the dropship addresses of a store's upstream orders (all, or those of `upstreamIds`) that
+   * left at least `windowDays` ago or were canceled; answers how many, and when the next one's closes.
+   */
+  async redactUpstreamAddresses(
+    ex: Executor,
+    storeId: string,
+    upstreamIds: string[] | null,
+    now: Date,
+    windowDays: number,
+  ) {
+    const rows = await ex.query<{ redacted: number; next: Date | null }>(
+      `WITH mine AS (
+         SELECT id, dropship_address_id, status, status_modified_at FROM orders
+         WHERE store_id = $1 AND upstream_order_id IS NOT NULL AND ($2::text[] IS NULL OR upstream_order_id = ANY($2::text[]))),
+       closed AS (
+         SELECT dropship_address_id FROM mine WHERE dropship_address_id IS NOT NULL
+           AND (status = 'canceled' OR (status = 'shipped' AND status_modified_at + make_interval(days => $4) <= $3))),
+       done AS (
+         UPDATE addresses SET fields = jsonb_build_object('redacted', true)
+         WHERE id IN (SELECT dropship_address_id FROM closed) AND NOT (fields ? 'redacted') RETURNING id)
+       SELECT (SELECT count(*)::int FROM done) AS redacted,
+              (SELECT min(CASE WHEN status = 'shipped' THEN status_modified_at + make_interval(days => $4)
+                               ELSE $3::timestamptz + make_interval(days => $4) END)
+                 FROM mine WHERE dropship_address_id NOT IN (SELECT dropship_address_id FROM closed)) AS next`,
+      [storeId, upstreamIds, now, windowDays],
+    );
+    return rows[0];
+  },
   async insertAddress(ex: Executor, a: AddressRow): Promise<void> {
     await ex.query('INSERT INTO addresses (id, organization_id, fields, created_at) VALUES ($1, $2, $3, $4)', [
       a.id,
@@ -114,9 +154,9 @@ export const ordersRepo = {
          SELECT id, organization_id, fields::jsonb, created_at FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS x (id, organization_id, fields, created_at)),
        o AS (INSERT INTO orders (id, organization_id, store_id, order_number, shipping_kind, custom_identifier, dropship_address_id,
          minimal_shipping_level, shipping_level, brand_id, packaging_id, status, status_modified_at, shipping_cents, shipment_id,
-         replacement_for_claim_id, replaces_order_id, via_store_code, created_at)
+         replacement_for_claim_id, replaces_order_id, via_store_code, created_at, upstream_order_id, upstream_order_name)
          SELECT * FROM unnest($5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
-           $15::text[], $16::text[], $17::timestamptz[], $18::int[], $19::text[], $20::text[], $21::text[], $22::text[], $23::timestamptz[]))
+           $15::text[], $16::text[], $17::timestamptz[], $18::int[], $19::text[], $20::text[], $21::text[], $22::text[], $23::timestamptz[], $35::text[], $36::text[]))
        INSERT INTO orderlines (order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations, unit_price_cents, unit_weight_grams, awaiting_launch)
          SELECT order_id, line_index, product_id, image_id, quantity, canceled_quantity, shipped_quantity, annotations::jsonb, unit_price_cents, unit_weight_grams, awaiting_launch
          FROM unnest($24::text[], $25::int[], $26::text[], $27::text[], $28::int[], $29::int[], $30::int[], $31::text[], $32::int[], $33::int[], $34::boolean[])
@@ -157,6 +197,8 @@ export const ordersRepo = {
         col(ls, (l) => l.unit_price_cents),
         col(ls, (l) => l.unit_weight_grams),
         col(ls, (l) => l.awaiting_launch),
+        col(os, (o) => o.upstream_order_id ?? null),
+        col(os, (o) => o.upstream_order_name ?? null),
       ],
     );
   },

@@ -61,6 +61,24 @@ export const OrderOut = Open({
   viaStoreCode: Nullable(
     Type.String({ description: 'Code of the integrator whose API key created the order (extension); null otherwise' }),
   ),
+  upstreamOrder: Type.Optional(
+    Nullable(
+      Open(
+        {
+          id: Type.String({
+            description: "The order's id on the platform (Shopify: the numeric id of `gid://shopify/Order/…`)",
+          }),
+          name: Type.String({
+            description: "The order's name there, as the merchant and buyer see it (Shopify: `#1001`)",
+          }),
+        },
+        {
+          description:
+            "Extension: the upstream platform's order this order was taken from, for stores whose `integration` is a platform such as `shopify`; null for orders created through the API",
+        },
+      ),
+    ),
+  ),
   prices: Open({ products: Cents, shipping: Cents, total: Cents }),
 });
 

@@ -97,10 +97,12 @@ export function ordersService(deps: OrdersDeps) {
       orgId: string,
       body: Static<typeof CreateOrderBody>,
       viaStoreCode: string | null = null,
+      /** An order taken from the store's upstream platform (storefronts module): the API's store rule does not apply. */
+      upstream: { id: string; name: string } | null = null,
     ): Promise<{ reference: string }> {
       const input = body.order;
       const f = 'body.order';
-      const store = await intake.store(orgId, input, f);
+      const store = await intake.store(orgId, input, f, upstream !== null);
       let address: Address | null = null;
       if (input.shippingKind === 'dropship') address = validateAddress(input.dropshipAddress!, `${f}.dropshipAddress`);
       else if (!store.combined_address)
@@ -189,6 +191,8 @@ export function ordersService(deps: OrdersDeps) {
             replacement_for_claim_id: null,
             replaces_order_id: null,
             via_store_code: viaStoreCode,
+            upstream_order_id: upstream?.id ?? null,
+            upstream_order_name: upstream?.name ?? null,
             created_at: now,
           },
           lines,
@@ -267,8 +271,14 @@ export function ordersService(deps: OrdersDeps) {
     /** The address as GET shows it, or null when it does not resolve for the organization. */
     findAddress,
 
-    async cancel(orgId: string, ref: string, wanted: Array<{ index: number; canceledQuantity: number }>) {
-      await changes.cancel(mustFind(await orderRow(orgId, ref), 'Order', ref), wanted);
+    /** `viaUpstream`: the store's platform asked (the API's store rule does not apply). */
+    async cancel(
+      orgId: string,
+      ref: string,
+      wanted: Array<{ index: number; canceledQuantity: number }>,
+      viaUpstream = false,
+    ) {
+      await changes.cancel(mustFind(await orderRow(orgId, ref), 'Order', ref), wanted, viaUpstream);
     },
     async changeAddress(orgId: string, ref: string, input: Record<string, unknown>) {
       await changes.changeAddress(orgId, mustFind(await orderRow(orgId, ref), 'Order', ref), input);

@@ -43,6 +43,7 @@ export function toOrder(o: OrderRow, lines: OrderlineRow[], storeCode: string) {
     shipmentReference: o.shipment_id,
     replacementForClaimReference: o.replacement_for_claim_id,
     viaStoreCode: o.via_store_code,
+    upstreamOrder: o.upstream_order_id ? { id: o.upstream_order_id, name: o.upstream_order_name ?? '' } : null,
     prices: { products, shipping: o.shipping_cents, total: products + o.shipping_cents },
   };
 }

@@ -195,7 +195,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
      * directly and stored nowhere. It costs no rendertokens; the `previews` rate-limit bucket and
      * a per-process cap on previews in flight bound what it can cost the service.
      */
-    async preview(orgId: string, input: { compositionReference: string; imageReference: string }) {
+    async preview(orgId: string, input: { compositionReference: string; imageReference: string }, edge = PREVIEW_EDGE) {
       const c = await lib.visibleComposition(orgId, input.compositionReference);
       const image = isReference('Image', input.imageReference)
         ? await deps.images.imageForOrganization(orgId, input.imageReference)
@@ -210,7 +210,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
           throw err;
         }
         const { template } = made;
-        const scale = Math.min(1, PREVIEW_EDGE / Math.max(template.output.widthPx, template.output.heightPx));
+        const scale = Math.min(1, edge / Math.max(template.output.widthPx, template.output.heightPx));
         const output = {
           ...template.output,
           widthPx: Math.max(1, Math.round(template.output.widthPx * scale)),

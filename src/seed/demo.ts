@@ -3,6 +3,7 @@ import { seedCatalog } from './catalog.ts';
 import { seedClaims } from './claims.ts';
 import { type RenderingSeed, seedRendering } from './rendering.ts';
 import { type DashboardSeedUser, seedDashboard } from './dashboard.ts';
+import { seedShopify } from './shopify.ts';
 
 export interface DemoOrganization {
   reference: string;
@@ -202,6 +203,7 @@ export async function seedDemo(s: SeedDeps): Promise<SeedResult> {
   for (const o of organizations) o.products = await s.catalog.productSummaries(o.reference);
   const rendering = await seedRendering(s, orgIds);
   const dashboardUsers = await seedDashboard(s, orgIds);
+  await seedShopify(s, organizations[0]);
   return { created, organizations, rendering, claimcategories, dashboardUsers };
 }
 

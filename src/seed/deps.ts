@@ -5,6 +5,7 @@ import type { ClaimsService } from '../modules/claims/service.ts';
 import type { DashboardService } from '../modules/dashboard/service.ts';
 import type { OrganizationService } from '../modules/organization/service.ts';
 import type { RenderingService } from '../modules/rendering/service.ts';
+import type { StorefrontsService } from '../modules/storefronts/service.ts';
 
 /**
  * What the demo seed uses of the modules, and nothing more: it creates its data through their
@@ -32,4 +33,5 @@ export interface SeedDeps {
   claims: Pick<ClaimsService, 'ensureDefaultCategories'>;
   rendering: Pick<RenderingService, 'importRendering'>;
   dashboard: Pick<DashboardService, 'userByEmail' | 'createPartnerUser' | 'createOperatorUser'>;
+  storefronts: Pick<StorefrontsService, 'connection' | 'connectDemo' | 'ingest' | 'processInbox'>;
 }

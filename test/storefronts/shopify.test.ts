@@ -72,6 +72,24 @@ describe('Shopify stores', () => {
     await shopify.stop();
   });
 
+  it('shows the demo Shopify store with three Shopify orders taken through the intake', async () => {
+    const demo = t.seed.organizations[0].stores.find((x) => x.code === 'DEMOSHOP')!.reference;
+    assert.equal((await t.s.storefronts.connection(demo))?.shop_domain, 'demo-cases.myshopify.com');
+    const orders = (await call(t, 'GET', `/v2/orders?storeReference=${demo}`)).data.orders as Array<
+      Record<string, any>
+    >;
+    assert.deepEqual(orders.map((o) => o.upstreamOrder?.name).sort(), ['#1001', '#1002', '#1003']);
+    assert.deepEqual(
+      orders.map((o) => o.shippingLevel).sort(),
+      ['basic', 'express', 'tracked'],
+      'the shipping line names the level',
+    );
+    const cancel = await call(t, 'POST', `/v2/orders/${orders[0].reference}/cancel`, {
+      body: { orderlines: [{ index: 1, canceledQuantity: 1 }] },
+    });
+    expectError(cancel, 403, 'store_not_writable_via_api');
+  });
+
   it('connects a store through OAuth, keeps the token sealed and registers as a fulfillment service', async () => {
     const org = t.seed.organizations[0];
     const orgId = org.reference;

@@ -79,8 +79,8 @@ export function storefrontsService(deps: StorefrontsDeps, organization: Pick<Org
     inbox: (storeId: string, limit = 20) => repo.recentInbox(deps.db, storeId, limit),
     privacyLog: (storeId: string, limit = 20) => repo.privacyLog(deps.db, storeId, limit),
     /** Connects a store to a shop without OAuth: the demo data's stand-in shop (no token, no calls). */
-    async connectDemo(ex: Executor, orgId: string, storeId: string, shop: string) {
-      await repo.upsertConnection(ex, {
+    async connectDemo(orgId: string, storeId: string, shop: string) {
+      await repo.upsertConnection(deps.db, {
         store_id: storeId,
         organization_id: orgId,
         platform: 'shopify',

@@ -14,6 +14,7 @@ import type { ProductionService } from '../production/service.ts';
 import type { RenderingService } from '../rendering/service.ts';
 import type { RequestLog } from '../requestlog/recorder.ts';
 import type { ShipmentsService } from '../shipments/service.ts';
+import type { StorefrontsService } from '../storefronts/service.ts';
 import type { WebhooksService } from '../webhooks/service.ts';
 
 /** What the dashboard's own service (users, sessions, invitations, logos) uses from other modules. */
@@ -73,8 +74,24 @@ export interface DashboardPagesDeps {
     | 'receiveStock'
     | 'correctStock'
     | 'stockMovements'
+    | 'productSummaries'
   >;
-  images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
+  images: Pick<ImagesService, 'imageForOrganization' | 'readImage' | 'list'>;
+  storefronts: Pick<
+    StorefrontsService,
+    | 'configured'
+    | 'connections'
+    | 'connection'
+    | 'installUrl'
+    | 'operations'
+    | 'retryOperation'
+    | 'inbox'
+    | 'privacyLog'
+    | 'publish'
+    | 'unpublish'
+    | 'publishedProducts'
+    | 'mediaOf'
+  >;
   orders: Pick<OrdersService, 'get' | 'find' | 'list' | 'findAddress' | 'startProduction' | 'callbackAttempts'>;
   shipments: Pick<ShipmentsService, 'get' | 'find' | 'ship'>;
   claims: Pick<ClaimsService, 'get' | 'list' | 'decide'>;

@@ -17,6 +17,7 @@ const PARTNER_NAV: Array<[string, string]> = [
   ['/dashboard/brands', 'Brands'],
   ['/dashboard/api-keys', 'API keys'],
   ['/dashboard/webhooks', 'Webhooks'],
+  ['/dashboard/shopify', 'Shopify'],
   ['/dashboard/orders', 'Orders'],
   ['/dashboard/billing', 'Billing'],
   ['/dashboard/claims', 'Claims'],

@@ -83,7 +83,7 @@ ${table(
   orders.map(
     (
       o,
-    ) => html`<tr><td><a href="/dashboard/orders/${o.reference}">${o.legacyOrderCode}</a><br><span class="help">${o.customIdentifier ? html`<span class="ref">${o.customIdentifier}</span>` : shortRef(o.reference)}</span></td>
+    ) => html`<tr><td><a href="/dashboard/orders/${o.reference}">${o.legacyOrderCode}</a><br><span class="help">${o.upstreamOrder ? html`Shopify ${o.upstreamOrder.name}` : o.customIdentifier ? html`<span class="ref">${o.customIdentifier}</span>` : shortRef(o.reference)}</span></td>
 <td>${storeName.get(o.storeReference) ?? o.storeReference}</td><td>${badge(o.status.code, statusTone(o.status.code))}</td><td>${o.orderlines.length}<br><span class="help">${plural(
       o.orderlines.reduce((n, l) => n + l.quantity, 0),
       'item',
@@ -116,7 +116,7 @@ ${nextCursor ? html`<p><a href="/dashboard/orders?${keep.toString()}${keep.size 
       html`<p><a href="/dashboard/orders">All orders</a></p>
 <dl class="facts"><dt>Reference</dt><dd>${shortRef(o.reference)}</dd><dt>Status</dt><dd>${badge(o.status.code, statusTone(o.status.code))} since ${fmtDate(o.status.modified)}</dd>
 <dt>Store</dt><dd>${store?.name ?? o.storeReference}</dd><dt>Shipping</dt><dd>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</dd>
-${o.customIdentifier ? html`<dt>Your identifier</dt><dd>${o.customIdentifier}</dd>` : ''}${o.viaStoreCode ? html`<dt>Created through</dt><dd>integrator <code>${o.viaStoreCode}</code></dd>` : ''}${o.replacementForClaimReference ? html`<dt>Replacement for</dt><dd><a href="/dashboard/claims/${o.replacementForClaimReference}">${o.replacementForClaimReference}</a></dd>` : ''}
+${o.customIdentifier ? html`<dt>Your identifier</dt><dd>${o.customIdentifier}</dd>` : ''}${o.upstreamOrder ? html`<dt>Shopify order</dt><dd>${o.upstreamOrder.name} <span class="help ref">${o.upstreamOrder.id}</span></dd>` : ''}${o.viaStoreCode ? html`<dt>Created through</dt><dd>integrator <code>${o.viaStoreCode}</code></dd>` : ''}${o.replacementForClaimReference ? html`<dt>Replacement for</dt><dd><a href="/dashboard/claims/${o.replacementForClaimReference}">${o.replacementForClaimReference}</a></dd>` : ''}
 <dt>Prices</dt><dd>products ${euros(o.prices.products)}, shipping ${euros(o.prices.shipping)}, total <strong>${euros(o.prices.total)}</strong></dd><dt>Created</dt><dd>${fmtDate(o.created)}</dd></dl>
 ${helpers.length ? html`<section class="card" aria-label="Test helpers"><h2>Test helpers</h2><p>${helpers}</p></section>` : ''}
 ${await orderSections(s, ctx.orgId, o, shipment)}`,

@@ -18,6 +18,7 @@ import { partnerBillingPages } from './partner-billing.ts';
 import { consoleStockPages } from './console-stock.ts';
 import { consoleBillingPages } from './console-billing.ts';
 import { partnerIntegrationPages } from './partner-integration.ts';
+import { partnerShopifyPages } from './partner-shopify.ts';
 import { partnerStructurePages } from './partner-structure.ts';
 import { partnerAccountPages } from './partner-accounts.ts';
 import { requestLogPages } from './request-log.ts';
@@ -264,6 +265,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     partnerStructurePages(r);
     partnerAccountPages(r);
     partnerIntegrationPages(r);
+    partnerShopifyPages(r);
     partnerActivityPages(r);
     partnerBillingPages(r);
     consoleStockPages(r);

@@ -34,6 +34,12 @@ export type OperationHandler = (ctx: {
 export function operations(deps: StorefrontsDeps) {
   const { db, clock } = deps;
   const handlers = new Map<string, OperationHandler>();
+  /** What an operation's subject shows when the operation fails for good (a publication: failed). */
+  const onFailed = new Map<string, (op: OperationRow) => Promise<void>>();
+  async function fail(op: OperationRow, message: string) {
+    await repo.finishOperation(db, op.id, 'failed', message, clock.now());
+    await onFailed.get(op.kind)?.(op);
+  }
 
   async function schedule(tx: Executor, op: Pick<OperationRow, 'id' | 'organization_id'>, runAt?: Date) {
     await enqueue(
@@ -55,19 +61,12 @@ export function operations(deps: StorefrontsDeps) {
     const at = new Date(clock.now().getTime() + err.afterMs);
     await db.tx(async (tx) => {
       await repo.setThrottle(tx, conn.store_id, gql?.throttle ?? conn.throttle, at);
-      if (op.attempts + 1 >= MAX_ATTEMPTS) {
-        await repo.finishOperation(
-          tx,
-          op.id,
-          'failed',
-          `${err.message}; gave up after ${MAX_ATTEMPTS} attempts`,
-          clock.now(),
-        );
-      } else {
+      if (op.attempts + 1 < MAX_ATTEMPTS) {
         await repo.noteAttempt(tx, op.id, err.message, clock.now());
         await schedule(tx, op, at);
       }
     });
+    if (op.attempts + 1 >= MAX_ATTEMPTS) await fail(op, `${err.message}; gave up after ${MAX_ATTEMPTS} attempts`);
   }
 
   async function run(operationId: string): Promise<void> {
@@ -91,10 +90,7 @@ export function operations(deps: StorefrontsDeps) {
       return;
     }
     const handler = handlers.get(op.kind);
-    if (!handler) {
-      await repo.finishOperation(db, op.id, 'failed', `unknown operation ${op.kind}`, now);
-      return;
-    }
+    if (!handler) return fail(op, `unknown operation ${op.kind}`);
     let gql: ShopifyGraphql | null = null;
     try {
       gql = shopifyGraphql(conn.shop_domain, deps.box.open(conn.token_sealed), deps.fetch);
@@ -111,10 +107,7 @@ export function operations(deps: StorefrontsDeps) {
     } catch (err) {
       if (err instanceof RetryLater) return later(op, conn, err, gql);
       const message = err instanceof Error ? err.message : String(err);
-      if (err instanceof ShopifyRefused || op.attempts + 1 >= MAX_ATTEMPTS) {
-        await repo.finishOperation(db, op.id, 'failed', message, clock.now());
-        return;
-      }
+      if (err instanceof ShopifyRefused || op.attempts + 1 >= MAX_ATTEMPTS) return fail(op, message);
       await db.tx(async (tx) => {
         await repo.noteAttempt(tx, op.id, message, clock.now());
         await schedule(tx, op, new Date(clock.now().getTime() + 5000 * 2 ** op.attempts));
@@ -123,8 +116,9 @@ export function operations(deps: StorefrontsDeps) {
   }
 
   return {
-    handle(kind: string, handler: OperationHandler) {
+    handle(kind: string, handler: OperationHandler, failed?: (op: OperationRow) => Promise<void>) {
       handlers.set(kind, handler);
+      if (failed) onFailed.set(kind, failed);
     },
     /** Queues an operation in the caller's transaction. */
     async enqueue(tx: Executor, storeId: string, orgId: string, input: OperationInput): Promise<string> {

@@ -71,90 +71,103 @@ export function publishing(deps: StorefrontsDeps, ops: Operations) {
     return targets.map((t) => t.resourceUrl);
   }
 
-  ops.handle('publish', async ({ op, conn, gql }) => {
-    const row = mustFind(await repo.productOf(db, op.store_id, op.payload.productId as string), 'Published product');
-    const catalog = await deps.catalog.orderableProducts(row.organization_id, row.product_ids);
-    const media: ProductRow['media'] = [];
-    const files: Array<{ name: string; bytes: Buffer; mimeType: string; productId: string }> = [];
-    for (const productId of row.product_ids) {
-      for (const m of (await deps.rendering.productMockups(row.organization_id, productId)).slice(
-        0,
-        MOCKUPS_PER_PRODUCT,
-      )) {
-        const shot = await deps.rendering.preview(
-          row.organization_id,
-          { compositionReference: m.compositionReference, imageReference: row.image_id },
-          MEDIA_EDGE,
-        );
-        const ext = shot.mimeType.split('/')[1];
-        const blobKey = `storefronts/${row.id}/${productId}-${m.compositionReference}.${ext}`;
-        await deps.blobs.put(blobKey, shot.bytes);
-        media.push({ productId, blobKey, kind: m.kind });
-        files.push({
-          name: `${productId}-${files.length + 1}.${ext}`,
-          bytes: shot.bytes,
-          mimeType: shot.mimeType,
-          productId,
-        });
-      }
-    }
-    const urls = files.length ? await upload(gql, files) : [];
-    const name = (ref: string) => catalog.get(ref)?.name ?? ref;
-    const input = {
-      title: row.title,
-      vendor: 'Print on demand',
-      status: 'ACTIVE',
-      productOptions: [{ name: 'Model', position: 1, values: row.product_ids.map((p) => ({ name: name(p) })) }],
-      files: urls.map((u, i) => ({
-        originalSource: u,
-        contentType: 'IMAGE',
-        alt: `${row.title} — ${name(files[i].productId)}`,
-      })),
-      variants: row.product_ids.map((p, i) => {
-        const first = files.findIndex((f) => f.productId === p);
-        const selling = SELLING.has(catalog.get(p)?.status ?? 'ended');
-        return {
-          optionValues: [{ optionName: 'Model', name: name(p) }],
-          price: money(row.price_cents),
-          sku: variantSku(p, row.image_id),
-          position: i + 1,
-          inventoryPolicy: 'DENY',
-          inventoryItem: { sku: variantSku(p, row.image_id), tracked: true, requiresShipping: true },
-          inventoryQuantities: conn.location_id
-            ? [{ locationId: conn.location_id, name: 'available', quantity: selling ? MADE_TO_ORDER_QUANTITY : 0 }]
-            : [],
-          ...(first >= 0 ? { file: { originalSource: urls[first], contentType: 'IMAGE' } } : {}),
-        };
-      }),
-    };
-    const r: {
-      productSet: { product: { id: string } | null; userErrors: Array<{ field: string[] | null; message: string }> };
-    } = await gql.request(D.PRODUCT_SET, {
-      input,
-      identifier: row.upstream_product_id ? { id: row.upstream_product_id } : null,
-    });
-    assertNoUserErrors(r.productSet, 'productSet');
-    await repo.setProductState(db, row.id, {
-      status: 'published',
-      upstreamId: r.productSet.product!.id,
-      media,
-      at: clock.now(),
-    });
-    return `published as ${r.productSet.product!.id} with ${urls.length} image(s)`;
-  });
+  const markFailed = async (op: { store_id: string; payload: any }) => {
+    const row = await repo.productOf(db, op.store_id, op.payload.productId as string);
+    if (row) await repo.setProductState(db, row.id, { status: 'failed', at: clock.now() });
+  };
 
-  ops.handle('unpublish', async ({ op, gql }) => {
-    const row = mustFind(await repo.productOf(db, op.store_id, op.payload.productId as string), 'Published product');
-    if (row.upstream_product_id) {
-      const r: { productUpdate: { userErrors: Array<{ field: string[] | null; message: string }> } } =
-        await gql.request(D.PRODUCT_STATUS_UPDATE, {
-          product: { id: row.upstream_product_id, status: 'ARCHIVED' },
-        });
-      assertNoUserErrors(r.productUpdate, 'productUpdate');
-    }
-    await repo.setProductState(db, row.id, { status: 'archived', at: clock.now() });
-    return 'archived';
-  });
+  ops.handle(
+    'publish',
+    async ({ op, conn, gql }) => {
+      const row = mustFind(await repo.productOf(db, op.store_id, op.payload.productId as string), 'Published product');
+      const catalog = await deps.catalog.orderableProducts(row.organization_id, row.product_ids);
+      const media: ProductRow['media'] = [];
+      const files: Array<{ name: string; bytes: Buffer; mimeType: string; productId: string }> = [];
+      for (const productId of row.product_ids) {
+        for (const m of (await deps.rendering.productMockups(row.organization_id, productId)).slice(
+          0,
+          MOCKUPS_PER_PRODUCT,
+        )) {
+          const shot = await deps.rendering.preview(
+            row.organization_id,
+            { compositionReference: m.compositionReference, imageReference: row.image_id },
+            MEDIA_EDGE,
+          );
+          const ext = shot.mimeType.split('/')[1];
+          const blobKey = `storefronts/${row.id}/${productId}-${m.compositionReference}.${ext}`;
+          await deps.blobs.put(blobKey, shot.bytes);
+          media.push({ productId, blobKey, kind: m.kind });
+          files.push({
+            name: `${productId}-${files.length + 1}.${ext}`,
+            bytes: shot.bytes,
+            mimeType: shot.mimeType,
+            productId,
+          });
+        }
+      }
+      const urls = files.length ? await upload(gql, files) : [];
+      const name = (ref: string) => catalog.get(ref)?.name ?? ref;
+      const input = {
+        title: row.title,
+        vendor: 'Print on demand',
+        status: 'ACTIVE',
+        productOptions: [{ name: 'Model', position: 1, values: row.product_ids.map((p) => ({ name: name(p) })) }],
+        files: urls.map((u, i) => ({
+          originalSource: u,
+          contentType: 'IMAGE',
+          alt: `${row.title} — ${name(files[i].productId)}`,
+        })),
+        variants: row.product_ids.map((p, i) => {
+          const first = files.findIndex((f) => f.productId === p);
+          const selling = SELLING.has(catalog.get(p)?.status ?? 'ended');
+          return {
+            optionValues: [{ optionName: 'Model', name: name(p) }],
+            price: money(row.price_cents),
+            sku: variantSku(p, row.image_id),
+            position: i + 1,
+            inventoryPolicy: 'DENY',
+            inventoryItem: { sku: variantSku(p, row.image_id), tracked: true, requiresShipping: true },
+            inventoryQuantities: conn.location_id
+              ? [{ locationId: conn.location_id, name: 'available', quantity: selling ? MADE_TO_ORDER_QUANTITY : 0 }]
+              : [],
+            ...(first >= 0 ? { file: { originalSource: urls[first], contentType: 'IMAGE' } } : {}),
+          };
+        }),
+      };
+      const r: {
+        productSet: { product: { id: string } | null; userErrors: Array<{ field: string[] | null; message: string }> };
+      } = await gql.request(D.PRODUCT_SET, {
+        input,
+        identifier: row.upstream_product_id ? { id: row.upstream_product_id } : null,
+      });
+      assertNoUserErrors(r.productSet, 'productSet');
+      await repo.setProductState(db, row.id, {
+        status: 'published',
+        upstreamId: r.productSet.product!.id,
+        media,
+        at: clock.now(),
+      });
+      return `published as ${r.productSet.product!.id} with ${urls.length} image(s)`;
+    },
+    markFailed,
+  );
+
+  ops.handle(
+    'unpublish',
+    async ({ op, gql }) => {
+      const row = mustFind(await repo.productOf(db, op.store_id, op.payload.productId as string), 'Published product');
+      if (row.upstream_product_id) {
+        const r: { productUpdate: { userErrors: Array<{ field: string[] | null; message: string }> } } =
+          await gql.request(D.PRODUCT_STATUS_UPDATE, {
+            product: { id: row.upstream_product_id, status: 'ARCHIVED' },
+          });
+        assertNoUserErrors(r.productUpdate, 'productUpdate');
+      }
+      await repo.setProductState(db, row.id, { status: 'archived', at: clock.now() });
+      return 'archived';
+    },
+    markFailed,
+  );
 
   return {
     async publish(orgId: string, storeRef: string, input: PublishInput) {

@@ -70,6 +70,13 @@ export function storefrontsService(deps: StorefrontsDeps, organization: Pick<Org
     publish: products.publish,
     unpublish: products.unpublish,
     publishedProducts: products.list,
+    /** A published product's mockup as uploaded to Shopify (dashboard thumbnails). */
+    async mediaOf(orgId: string, storeRef: string, publicationRef: string, n: number) {
+      const conn = await repo.connectionOfStore(deps.db, storeRef);
+      const row = conn?.organization_id === orgId ? await repo.productOf(deps.db, storeRef, publicationRef) : null;
+      const m = row?.media[n];
+      return m ? { bytes: await deps.blobs.get(m.blobKey), mimeType: `image/${m.blobKey.split('.').pop()}` } : null;
+    },
     installUrl: connect.installUrl,
     completeConnect: connect.complete,
     connection: (storeId: string) => repo.connectionOfStore(deps.db, storeId),

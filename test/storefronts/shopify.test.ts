@@ -147,7 +147,7 @@ describe('Shopify stores', () => {
   });
 
   it('takes orders/create as an order of the store, our lines only, exactly once', async () => {
-    const payload = orderPayload('#9999', '820982911946154508');
+    const payload = orderPayload('#9999', '5300000000001');
     const first = await webhook('orders/create', payload, { id: 'delivery-1' });
     assert.equal(first.statusCode, 200, first.body);
     const replay = await webhook('orders/create', payload, { id: 'delivery-1' });
@@ -159,7 +159,7 @@ describe('Shopify stores', () => {
     const orders = await ordersOfStore();
     assert.equal(orders.length, 1);
     const o = orders[0];
-    assert.deepEqual(o.upstreamOrder, { id: '820982911946154508', name: '#9999' });
+    assert.deepEqual(o.upstreamOrder, { id: '5300000000001', name: '#9999' });
     assert.deepEqual(
       o.orderlines.map((l: any) => [l.productReference, l.quantity]),
       [
@@ -190,7 +190,7 @@ describe('Shopify stores', () => {
 
   it('refuses forged, unsigned, unknown-shop, malformed and oversized webhooks, storing nothing', async () => {
     const n = await inboxCount();
-    const payload = orderPayload('#10000', '820982911946154600');
+    const payload = orderPayload('#10000', '5300000000002');
     expectError(
       await webhook('orders/create', payload, { secret: 'not-the-secret' }),
       401,
@@ -228,7 +228,7 @@ describe('Shopify stores', () => {
     const [o] = await ordersOfStore();
     shopify.fulfillmentOrders.push({
       id: 'gid://shopify/FulfillmentOrder/1046000778',
-      orderId: 'gid://shopify/Order/820982911946154508',
+      orderId: 'gid://shopify/Order/5300000000001',
       orderName: '#9999',
       status: 'FULFILLMENT_REQUESTED',
       lines: [{ sku: products(t).protector, quantity: 1 }],
@@ -318,12 +318,77 @@ describe('Shopify stores', () => {
     expectError(notShopify, 409, 'store_not_shopify');
   });
 
+  it('answers a cancellation request: cancels what is not in production, refuses what is', async () => {
+    const pending = orderPayload('#10001', '5300000000003');
+    assert.equal((await webhook('orders/create', pending)).statusCode, 200);
+    await t.s.worker.drain();
+    const made = (await ordersOfStore()).find((o) => o.upstreamOrder?.name === '#10001')!;
+    const [shipped] = (await ordersOfStore()).filter((o) => o.upstreamOrder?.name === '#9999');
+    shopify.fulfillmentOrders.push(
+      {
+        id: 'gid://shopify/FulfillmentOrder/2001',
+        orderId: 'gid://shopify/Order/5300000000003',
+        orderName: '#10001',
+        status: 'CANCELLATION_REQUESTED',
+        lines: [],
+        destination: {},
+      },
+      {
+        id: 'gid://shopify/FulfillmentOrder/2002',
+        orderId: 'gid://shopify/Order/5300000000001',
+        orderName: '#9999',
+        status: 'CANCELLATION_REQUESTED',
+        lines: [],
+        destination: {},
+      },
+    );
+    const note = await post('/integrations/shopify/fulfillment_order_notification', 'fulfillment_order_notification', {
+      kind: 'CANCELLATION_REQUEST',
+    });
+    assert.equal(note.statusCode, 200);
+    await t.s.worker.drain();
+    assert.equal((await call(t, 'GET', `/v2/orders/${made.reference}`)).data.order.status.code, 'canceled');
+    assert.equal(
+      shopify.calls.find((c) => c.operation === 'AcceptCancellationRequest')?.variables.id,
+      'gid://shopify/FulfillmentOrder/2001',
+    );
+    const refused = shopify.calls.find((c) => c.operation === 'RejectCancellationRequest');
+    assert.equal(refused?.variables.id, 'gid://shopify/FulfillmentOrder/2002');
+    assert.match(refused?.variables.message, /shipped/);
+    assert.equal((await call(t, 'GET', `/v2/orders/${shipped.reference}`)).data.order.status.code, 'shipped');
+  });
+
+  it('acts on the privacy webhooks and records what was done', async () => {
+    const data = example('customers/data_request');
+    data.shop_domain = SHOP;
+    data.orders_requested = [5300000000001];
+    assert.equal((await webhook('customers/data_request', data)).statusCode, 200);
+    const redact = example('customers/redact');
+    redact.shop_domain = SHOP;
+    redact.orders_to_redact = [5300000000003, 5300000000001];
+    assert.equal((await webhook('customers/redact', redact)).statusCode, 200);
+    await t.s.worker.drain();
+    const log = await t.s.storefronts.privacyLog(storeRef);
+    const byTopic = Object.fromEntries(log.map((l) => [l.topic, l.action]));
+    assert.match(byTopic['customers/data_request'], /holds the shipping address and lines of 1 order/);
+    // The canceled order's address goes at once; the shipped one's claim window is still open.
+    assert.match(byTopic['customers/redact'], /redacted 1 address\(es\); the rest is redacted on \d{4}-\d{2}-\d{2}/);
+    const [canceled] = (await ordersOfStore()).filter((o) => o.upstreamOrder?.name === '#10001');
+    const address = (await call(t, 'GET', `/v2/addresses/${canceled.dropshipAddressReference}`)).data.address;
+    assert.equal(address.email, undefined);
+    t.clock.advance(101 * 86_400_000);
+    await t.s.worker.drain();
+    const later = await t.s.storefronts.privacyLog(storeRef);
+    assert.match(later[0].action, /redacted 1 address/);
+  });
+
   it('disconnects on app/uninstalled and keeps the store with its history', async () => {
+    const kept = (await ordersOfStore()).length;
     const res = await webhook('app/uninstalled', example('app/uninstalled'));
     assert.equal(res.statusCode, 200);
     await t.s.worker.drain();
     assert.equal((await t.s.storefronts.connection(storeRef))!.status, 'disconnected');
     assert.equal((await t.s.storefronts.connection(storeRef))!.token_sealed, null);
-    assert.equal((await ordersOfStore()).length, 1);
+    assert.equal((await ordersOfStore()).length, kept);
   });
 });

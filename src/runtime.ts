@@ -18,6 +18,13 @@ export const REDACT = [
   'req.headers.cookie',
   '*.secret',
   '*.password',
+  // A Shopify shop's access token, whatever carries it (an error's request, a call's options).
+  'req.headers["x-shopify-access-token"]',
+  '*.headers["x-shopify-access-token"]',
+  'accessToken',
+  'access_token',
+  '*.accessToken',
+  '*.access_token',
 ];
 
 /**

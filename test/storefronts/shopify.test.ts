@@ -5,6 +5,8 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { ShopifyStandIn } from '../support/shopify-standin.ts';
+import { createLogger } from '../../src/runtime.ts';
+import { redact } from '../../src/modules/requestlog/redact.ts';
 import { products, ship, uploadImage } from '../orders/helpers.ts';
 
 function expectError(res: { statusCode: number; body: string }, status: number, code: string) {
@@ -380,6 +382,18 @@ describe('Shopify stores', () => {
     await t.s.worker.drain();
     const later = await t.s.storefronts.privacyLog(storeRef);
     assert.match(later[0].action, /redacted 1 address/);
+  });
+
+  it('never writes an access token to the server log or the request log', async () => {
+    const lines: string[] = [];
+    const log = createLogger({ logLevel: 'info' }, { write: (l: string) => lines.push(l) } as never);
+    const token = 'shpat_0123456789abcdef';
+    log.info(
+      { accessToken: token, res: { access_token: token }, call: { headers: { 'x-shopify-access-token': token } } },
+      'call',
+    );
+    assert.ok(lines.length === 1 && !lines[0].includes(token), lines[0]);
+    assert.ok(!JSON.stringify(redact({ access_token: token, accessToken: token })).includes(token));
   });
 
   it('disconnects on app/uninstalled and keeps the store with its history', async () => {

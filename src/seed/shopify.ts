@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import type { SeedDeps } from './deps.ts';
-import type { DemoOrganization } from './demo.ts';
 
 /** The stand-in shop the demo's Shopify store is connected to (no Shopify behind it). */
 export const DEMO_SHOP = 'demo-cases.myshopify.com';
@@ -84,7 +83,14 @@ function demoOrder(i: number, skus: string[]): Record<string, any> {
  * taken through the same intake as a webhook (stored once, then processed): the dashboard and the
  * API show orders of a Shopify store from the first start, without any network.
  */
-export async function seedShopify(s: Pick<SeedDeps, 'storefronts'>, org: DemoOrganization): Promise<void> {
+export async function seedShopify(
+  s: Pick<SeedDeps, 'storefronts'>,
+  org: {
+    reference: string;
+    stores: Array<{ reference: string; integration: string }>;
+    products?: Array<{ reference: string; name: string }>;
+  },
+): Promise<void> {
   const store = org.stores.find((x) => x.integration === 'shopify');
   if (!store) return;
   if (!(await s.storefronts.connection(store.reference)))

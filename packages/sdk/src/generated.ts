@@ -920,9 +920,13 @@ export interface GetStoreResponse {
     reference: string;
     name: string;
     /**
-     * Legacy store code, used in V1-style order references
+     * The store's code: the first part of its orders' `legacyOrderCode`, and how the dashboard names it
      */
     code: string;
+    /**
+     * The V1 store code, the same value as `code` (the `store_code` of the legacy callback); a legacy identifier, removed in the next major version
+     */
+    legacyCode: string;
     /**
      * Open enum: `api`, `shopify`, ...; orders can be created through the API only for `api`
      */
@@ -1744,9 +1748,13 @@ export interface ListStoresResponse {
     reference: string;
     name: string;
     /**
-     * Legacy store code, used in V1-style order references
+     * The store's code: the first part of its orders' `legacyOrderCode`, and how the dashboard names it
      */
     code: string;
+    /**
+     * The V1 store code, the same value as `code` (the `store_code` of the legacy callback); a legacy identifier, removed in the next major version
+     */
+    legacyCode: string;
     /**
      * Open enum: `api`, `shopify`, ...; orders can be created through the API only for `api`
      */

@@ -239,13 +239,13 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     name: 'HEAP_GROWTH_PERCENT',
     default: '50',
     description:
-      "How far the JavaScript heap may grow past what survived its last full garbage collection before the next one, in % (0-400); `0` keeps V8's own rule, which lets a busy process grow its heap several times over (docs/performance.md).",
+      "How far the JavaScript heap may grow past what survived its last full garbage collection before the next one, in % (0-400); `0` keeps V8's own rule, which lets a busy process grow its heap several times over (docs/memory.md).",
   },
   {
     name: 'MEMORY_TRIM_SECONDS',
     default: '5',
     description:
-      "Every so many seconds (0-3600) the process gives the memory its C allocator holds free back to the system (glibc's `malloc_trim`; ~25-70 MB on a node that renders or runs the embedded database); `0` never does. Linux with glibc only (docs/operations.md).",
+      "Every so many seconds (0-3600) the process gives the memory its C allocator holds free back to the system (glibc's `malloc_trim`; ~25-70 MB on a node that renders or runs the embedded database); `0` never does. Linux with glibc only (docs/memory.md).",
   },
   {
     name: 'RETURN_ADDRESS',

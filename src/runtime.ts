@@ -7,7 +7,7 @@ import { openDb } from './platform/db/index.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { createRateLimitStore } from './platform/ratelimit/index.ts';
 import { uploadMemory } from './platform/http/upload.ts';
-import { setImageMemoryBudget } from './platform/images.ts';
+import { setImageMemoryBudget } from './platform/memory/decodes.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 import { redactSecrets } from './platform/redact.ts';
 import { createServices, type Services } from './services.ts';

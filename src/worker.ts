@@ -1,7 +1,7 @@
 import { loadConfigOrExit } from './config.ts';
 import { startRuntime } from './runtime.ts';
-import { boundHeapGrowth } from './platform/heap.ts';
-import { startMemoryTrim } from './platform/memory-trim.ts';
+import { boundHeapGrowth } from './platform/memory/heap.ts';
+import { startMemoryTrim } from './platform/memory/trim.ts';
 import { scheduleMaintenance } from './modules/maintenance/jobs.ts';
 
 // Files this process creates (the embedded database, blobs, secrets) are its user's alone.

@@ -3,6 +3,7 @@ import { open, rm } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { ApiError } from './errors.ts';
+import { imageMemoryBudget, withDecodeSlot as withDecodeMemory } from './memory/decodes.ts';
 
 /**
  * Inspection and normalisation of untrusted JPEG/PNG uploads (partner images, claim evidence), and
@@ -68,8 +69,6 @@ async function sourceOf(from: Buffer | ImageFile): Promise<Source> {
  */
 export const DEFAULT_MAX_INPUT_PIXELS = 150_000_000;
 
-/** Several large decodes at once would multiply memory; the rest wait their turn. */
-const MAX_PARALLEL_DECODES = 2;
 /** A pathological file must not hold a decode slot for ever. */
 const PROCESSING_TIMEOUT_SECONDS = 120;
 
@@ -186,55 +185,9 @@ function sniff(bytes: Buffer): ImageFormat | null {
   return null;
 }
 
-/**
- * Decodes run at once only while their estimated memory fits this budget (`IMAGE_MEMORY_MB`), and at
- * most MAX_PARALLEL_DECODES of them: ten 7000x7000 progressive JPEGs arriving together would otherwise
- * hold a gigabyte. A decode that alone needs more than the budget is refused (400) from its header.
- */
-let memoryBudget = 200 * MB;
-let running = 0;
-let reserved = 0;
-const waiting: Array<{ bytes: number; go: () => void }> = [];
-
-/** Sets the memory decodes may hold together (startRuntime passes `IMAGE_MEMORY_MB`). */
-export function setImageMemoryBudget(megabytes: number): void {
-  memoryBudget = megabytes * MB;
-}
-
-let peakReserved = 0;
-
-/** Memory decodes hold now and the most they held together since the last reset (metrics, tests). */
-export function imageDecodeMemory(opts: { resetPeak?: boolean } = {}): { reserved: number; peak: number } {
-  const out = { reserved, peak: peakReserved };
-  if (opts.resetPeak) peakReserved = reserved;
-  return out;
-}
-
-function admit(): void {
-  // First come, first served: a large decode at the head is not overtaken for ever by small ones.
-  while (waiting.length > 0 && running < MAX_PARALLEL_DECODES && reserved + waiting[0].bytes <= memoryBudget) {
-    const next = waiting.shift()!;
-    running++;
-    reserved += next.bytes;
-    peakReserved = Math.max(peakReserved, reserved);
-    next.go();
-  }
-}
-
-async function withDecodeSlot<T>(bytes: number, fn: () => Promise<T>): Promise<T> {
-  const need = Math.min(bytes, memoryBudget);
-  await new Promise<void>((go) => {
-    waiting.push({ bytes: need, go });
-    admit();
-  });
-  try {
-    return await asBackgroundImageWork(fn);
-  } finally {
-    running--;
-    reserved -= need;
-    admit();
-  }
-}
+/** A decode in its slot (memory/decodes.ts), its libvips threads below the event loop. */
+const withDecodeSlot = <T>(bytes: number, fn: () => Promise<T>): Promise<T> =>
+  withDecodeMemory(bytes, () => asBackgroundImageWork(fn));
 
 /**
  * What one decode holds at its peak, from the header (measured with libvips 8.17: within 10% for
@@ -282,11 +235,11 @@ async function readHeader(src: Source, maxPixels: number): Promise<ImageInfo & {
     );
   }
   const memory = decodeMemory(meta, width, height);
-  if (memory > memoryBudget) {
+  if (memory > imageMemoryBudget()) {
     const kind = format === 'png' ? 'an interlaced PNG' : 'a progressive JPEG';
     const plain = format === 'png' ? 'a PNG without interlacing' : 'a baseline JPEG';
     throw invalid(
-      `The image is ${kind} of ${width}x${height} pixels: decoding it would need about ${Math.ceil(memory / MB)} MB, more than the ${Math.floor(memoryBudget / MB)} MB an image may use; send it as ${plain}, or smaller`,
+      `The image is ${kind} of ${width}x${height} pixels: decoding it would need about ${Math.ceil(memory / MB)} MB, more than the ${Math.floor(imageMemoryBudget() / MB)} MB an image may use; send it as ${plain}, or smaller`,
     );
   }
   return { format, width, height, memory };

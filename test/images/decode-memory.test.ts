@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { fitWithin, imageDecodeMemory, inspectImage, setImageMemoryBudget } from '../../src/platform/images.ts';
+import { fitWithin, inspectImage } from '../../src/platform/images.ts';
+import { imageDecodeMemory, setImageMemoryBudget } from '../../src/platform/memory/decodes.ts';
 
 const MB = 1024 * 1024;
 const solid = (size: number) => sharp({ create: { width: size, height: size, channels: 3, background: '#336699' } });

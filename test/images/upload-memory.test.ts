@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { uploadMemory } from '../../src/platform/http/upload.ts';
-import { MemoryBudget } from '../../src/platform/memory-budget.ts';
+import { MemoryBudget } from '../../src/platform/memory/budget.ts';
 import { type TestApp, createTestApp } from '../support/app.ts';
 import { uploadRequest } from './fixtures.ts';
 

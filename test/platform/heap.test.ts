@@ -12,7 +12,7 @@ const run = promisify(execFile);
  */
 async function peakHeapMb(percent: number): Promise<number> {
   const script = `
-    const { boundHeapGrowth } = await import(${JSON.stringify(new URL('../../src/platform/heap.ts', import.meta.url).href)});
+    const { boundHeapGrowth } = await import(${JSON.stringify(new URL('../../src/platform/memory/heap.ts', import.meta.url).href)});
     boundHeapGrowth(${percent});
     const live = Array.from({ length: 200000 }, (_, i) => ({ i, s: 'live-' + i }));
     const ring = new Array(400).fill(null);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { startMemoryTrim } from '../../src/platform/memory-trim.ts';
+import { startMemoryTrim } from '../../src/platform/memory/trim.ts';
 
 const run = promisify(execFile);
 const report = process.report.getReport() as { header?: { glibcVersionRuntime?: string } };
@@ -15,7 +15,7 @@ const glibc = process.platform === 'linux' && Boolean(report.header?.glibcVersio
  */
 async function holes(): Promise<{ freedMb: number; released: boolean; beforeMb: number; afterMb: number }> {
   const script = `
-    const { startMemoryTrim } = await import(${JSON.stringify(new URL('../../src/platform/memory-trim.ts', import.meta.url).href)});
+    const { startMemoryTrim } = await import(${JSON.stringify(new URL('../../src/platform/memory/trim.ts', import.meta.url).href)});
     const blocks = Array.from({ length: 1600 }, () => Buffer.allocUnsafeSlow(64 * 1024).fill(1));
     const kept = blocks.filter((_, i) => i % 2 === 0);
     blocks.length = 0;

@@ -241,7 +241,7 @@ describe('the compiled server', () => {
   });
 
   it('npm scripts run the compiled entry points, and dev runs the source with a watch', () => {
-    // With the young generation of docs/operations.md (a start flag: the process cannot set it).
+    // With the young generation of docs/memory.md (a start flag: the process cannot set it).
     assert.equal(pkg.scripts.start, 'node --max-semi-space-size=8 scripts/run.mjs main');
     assert.equal(pkg.scripts.worker, 'node scripts/run.mjs worker');
     assert.match(pkg.scripts.dev, /tsx watch .*src\/main\.ts/);

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { type Db, type Executor, type Row, fromDatabase } from './types.ts';
+import { threadLimits } from '../memory/young-generation.ts';
 
 /** What the worker is started with. */
 export interface WorkerInit {
@@ -45,13 +46,8 @@ function lost(reason: string): Error {
   return fromDatabase(Object.assign(new Error(`the embedded database stopped: ${reason}`), { code: '08006' }));
 }
 
-/**
- * The database thread's garbage (each statement's parsed rows and their message to the event loop)
- * dies within a statement, so a small young generation collects it as well as V8's default, which
- * grows to 32 MB and more and stays resident: ~25 MB less at the same orders/s (docs/performance.md,
- * tenth session).
- */
-const limits = () => ({ resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+/** The database thread's young generation is kept small (memory/young-generation.ts says why). */
+const limits = threadLimits;
 
 /**
  * Compiled (dist/), the worker is a plain `.js` file. Through tsx (tests, the benchmark, `npm run

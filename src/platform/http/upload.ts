@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, FastifySchema, FastifySchemaCompi
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
-import { MemoryBudget } from '../memory-budget.ts';
+import { MemoryBudget } from '../memory/budget.ts';
 import type { Access } from './auth.ts';
 import { type TSchema, Type } from './schemas.ts';
 import { UploadedFile, prepareUploadDir, receiveToFile } from './upload-file.ts';

@@ -30,8 +30,7 @@ export interface MemoryTrim {
  * Every `seconds`, hands the pages glibc holds free back to the system. glibc returns freed memory
  * only from the top of each arena; what libvips' threads, V8's WebAssembly compilers and the
  * database thread free in the middle stays resident: 50-70 MB after an embedded-database start,
- * ~15 MB of a run of renders' peak (docs/performance.md, twenty-second and twenty-third
- * sessions), none of it in use.
+ * ~15 MB of a run of renders' peak (docs/memory.md), none of it in use.
  * `malloc_trim(0)` walks every arena and releases those pages (0.5-1 ms on a steady node, ~10 ms
  * after start-up); it runs on libuv's thread pool, so the event loop does not wait for it. 0 or no
  * glibc: nothing runs and `trim` resolves false.

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 // @ts-expect-error plain JavaScript build script without declarations
 import { build, staleReason } from '../../scripts/build.mjs';
@@ -93,6 +94,22 @@ describe('the compiled server', () => {
     for (const file of ['main.js', 'worker.js', 'cli.js', 'modules/catalog/devices.json', 'openapi/examples.json'])
       assert.ok(existsSync(join(out, file)), `${outDir}/${file}`);
     assert.ok(existsSync(join(out, 'modules', 'shipping', 'shipping-data.json')));
+  });
+
+  it('runs its worker threads from their compiled module files', () => {
+    const pixels = pathToFileURL(join(out, 'modules', 'rendering', 'pixel-threads.js')).href;
+    const script = [
+      `const m = await import(${JSON.stringify(pixels)});`,
+      'const hash = await m.thumbHashOnThreads(2, 2, new Uint8Array(16).fill(200));',
+      'console.log(JSON.stringify({ bytes: hash.length, ran: m.pixelJobsRun().thumbhash }));',
+    ].join('\n');
+    const file = join(out, 'pixel-threads-check.mjs');
+    writeFileSync(file, script);
+    const run = spawnSync(process.execPath, [file], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const { bytes, ran } = JSON.parse(run.stdout);
+    assert.ok(bytes > 0, 'a ThumbHash came back from the thread');
+    assert.equal(ran, 1);
   });
 
   it('knows when it is stale', () => {

@@ -1,9 +1,8 @@
 /**
  * The per-pixel loops of making a template, run on the compositor's threads (pixel-threads.ts) like
  * the warp: each walks every pixel of a 1000 px template, ~20-80 ms of JavaScript that on the event
- * loop held every API request of the node for as long (eighteenth session's profile: a drawn
- * template's loops were the longest stalls while renders ran). Self-contained on purpose (no
- * closures, no imports, no inner functions): their source text is what the threads run. The u and v
+ * loop held every API request of the node for as long (a profile of renders showed a drawn
+ * template's loops as the longest stalls of the event loop). The u and v
  * of a UV map are rounded through 32-bit floats before they become 16-bit, as they were when these
  * loops filled a Float32Array: the drawings stay byte for byte what FRONTAL_VERSION names.
  */

@@ -1,40 +1,21 @@
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { lowerThreadsStartedSince, threadIds } from '../../platform/images.ts';
-import { type FrontalJob, type PrintAreaJob, frontalKernel, printAreaKernel } from './kernels.ts';
-import { type WarpJob, warpKernel } from './warp.ts';
+import { startModuleThread } from '../../platform/threads.ts';
+import type { FrontalJob, PrintAreaJob } from './kernels.ts';
+import type { PixelReply, PixelRequest } from './pixel-worker.ts';
+import type { WarpJob } from './warp.ts';
 
 /**
  * The compositor's threads: every per-pixel loop of the mockups runs here, never on the event loop
  * (a 1000 px template is a million pixels; in JavaScript that is tens of ms in which no API request
  * is answered). Buffers are SharedArrayBuffer views: posting them costs nothing. The ThumbHash of a
- * render (a DCT over its 100 px picture, ~3 ms) runs here too, from the `thumbhash` package.
+ * render (a DCT over its 100 px picture, ~3 ms) runs here too, from the `thumbhash` package. Each
+ * thread runs pixel-worker.ts.
  */
-const KERNELS = { warp: warpKernel, frontal: frontalKernel, printArea: printAreaKernel };
-type Kind = keyof typeof KERNELS | 'thumbhash';
+type Kind = PixelRequest['kind'];
 
-// esbuild (tsx) may wrap named functions in __name(); the worker defines it as a no-op.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-var __name = (f) => f;
-const kernels = { ${Object.entries(KERNELS)
-  .map(([k, f]) => `${k}: ${f.toString()}`)
-  .join(',\n')} };
-let thumbhash;
-parentPort.on('message', async (msg) => {
-  try {
-    let result;
-    if (msg.kind === 'thumbhash') {
-      thumbhash ??= await import(workerData.thumbhash);
-      result = thumbhash.rgbaToThumbHash(msg.job.width, msg.job.height, msg.job.rgba);
-    } else kernels[msg.kind](msg.job);
-    parentPort.postMessage({ id: msg.id, result });
-  } catch (err) { parentPort.postMessage({ id: msg.id, error: String(err && err.stack || err) }); }
-});`;
-
-const THUMBHASH_URL = pathToFileURL(createRequire(import.meta.url).resolve('thumbhash')).href;
+const WORKER = new URL('./pixel-worker.ts', import.meta.url);
 
 interface Pending {
   resolve: (result: unknown) => void;
@@ -69,11 +50,11 @@ class PixelPool {
 
   private spawn() {
     const before = threadIds();
-    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { thumbhash: THUMBHASH_URL } });
+    const w = startModuleThread(WORKER);
     // Below the event loop, like libvips' threads: a run of renders must not hold API requests.
     w.once('online', () => lowerThreadsStartedSince(before));
     const slot: Slot = { w, busy: 0, retire: false };
-    w.on('message', (msg: { id: number; result?: unknown; error?: string }) => {
+    w.on('message', (msg: PixelReply) => {
       slot.busy--;
       if (slot.busy === 0) {
         w.unref();
@@ -127,7 +108,7 @@ class PixelPool {
     const target = slot;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, worker: target.w });
-      target.w.postMessage({ id, kind, job });
+      target.w.postMessage({ id, kind, job } satisfies PixelRequest);
     });
   }
 }

@@ -1,6 +1,7 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { type Db, type Executor, type Row, fromDatabase } from './types.ts';
 import { threadLimits } from '../memory/young-generation.ts';
+import { startModuleThread } from '../threads.ts';
 
 /** What the worker is started with. */
 export interface WorkerInit {
@@ -49,20 +50,8 @@ function lost(reason: string): Error {
 /** The database thread's young generation is kept small (memory/young-generation.ts says why). */
 const limits = threadLimits;
 
-/**
- * Compiled (dist/), the worker is a plain `.js` file. Through tsx (tests, the benchmark, `npm run
- * dev`) a worker thread does not inherit tsx's loader, so a two-line bootstrap registers it first.
- */
 function startWorker(workerData: WorkerInit): Worker {
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData, ...limits() });
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const entry = JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href);
-  return new Worker(`import(${tsx}).then((m) => { m.register(); return import(${entry}); });`, {
-    eval: true,
-    workerData,
-    ...limits(),
-  });
+  return startModuleThread(new URL('./pglite-worker.ts', import.meta.url), { workerData, ...limits() });
 }
 
 /**

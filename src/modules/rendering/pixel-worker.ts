@@ -1,0 +1,58 @@
+/**
+ * A compositor thread (pixel-threads.ts is the event loop's side): runs the per-pixel loops of the
+ * mockups and the ThumbHash of a render on the shared buffers it is posted, one message in, one
+ * reply out.
+ */
+import { parentPort } from 'node:worker_threads';
+import { type FrontalJob, type PrintAreaJob, frontalKernel, printAreaKernel } from './kernels.ts';
+import { type WarpJob, warpKernel } from './warp.ts';
+
+export interface PixelRequest {
+  id: number;
+  kind: 'warp' | 'frontal' | 'printArea' | 'thumbhash';
+  job: unknown;
+}
+
+export interface PixelReply {
+  id: number;
+  result?: unknown;
+  error?: string;
+}
+
+export interface ThumbHashJob {
+  width: number;
+  height: number;
+  rgba: Uint8Array;
+}
+
+const port = parentPort;
+if (!port) throw new Error('pixel-worker.ts runs only as a worker thread');
+
+/** Loaded on the first ThumbHash: a thread that only warps never needs it. */
+let thumbhash: typeof import('thumbhash') | undefined;
+
+async function run(msg: PixelRequest): Promise<unknown> {
+  switch (msg.kind) {
+    case 'warp':
+      return warpKernel(msg.job as WarpJob);
+    case 'frontal':
+      return frontalKernel(msg.job as FrontalJob);
+    case 'printArea':
+      return printAreaKernel(msg.job as PrintAreaJob);
+    case 'thumbhash': {
+      const job = msg.job as ThumbHashJob;
+      thumbhash ??= await import('thumbhash');
+      return thumbhash.rgbaToThumbHash(job.width, job.height, job.rgba);
+    }
+    default:
+      throw new Error(`unknown pixel job ${(msg as { kind: string }).kind}`);
+  }
+}
+
+port.on('message', (msg: PixelRequest) => {
+  run(msg).then(
+    (result) => port.postMessage({ id: msg.id, result } satisfies PixelReply),
+    (err: unknown) =>
+      port.postMessage({ id: msg.id, error: String((err instanceof Error && err.stack) || err) } satisfies PixelReply),
+  );
+});

@@ -74,6 +74,9 @@ export const LABELS: Record<string, string> = {
   listImages: 'List images',
   getImage: 'Get an image',
   uploadEvidence: 'Upload evidence',
+  publishToShopify: 'Publish to Shopify',
+  listShopifyPublications: 'List Shopify publications',
+  unpublishFromShopify: 'Unpublish from Shopify',
 };
 
 /** The label of an operation: from LABELS, or its summary up to the first `; `, ` (` or `: `. */

@@ -50,6 +50,11 @@ export const TAGS = [
       'Events pushed to your endpoints, signed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`), retried on failure, with every delivery and attempt on record; the same events are listed under `/v2/events`.',
   },
   {
+    name: 'Shopify (extension)',
+    description:
+      'Publish a design to a connected Shopify store, beyond the contract: each product becomes a variant with its mockups as media, priced in the shop currency. Orders placed on the shop arrive as orders of that store; the API reads them but never creates or cancels them (`store_not_writable_via_api`).',
+  },
+  {
     name: 'Utilities',
     description: 'Look-ups that help a migration: the product behind a legacy SKU.',
   },

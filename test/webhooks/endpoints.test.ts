@@ -343,7 +343,7 @@ describe('webhook endpoints, delivery log and events API', () => {
       reference: e2.reference,
       type: 'render.failed',
       timestamp: t.clock.now().toISOString(),
-      data: { render: { reference: 'Render_0123456789abcdefghjkmnpqrt' } },
+      data: { render: { reference: 'Render_0123456789abcdefghjkmnpqrt' }, sequence: 1 },
     });
     for (const q of ['type=order.exploded', 'createdAfter=yesterday', 'limit=-1', 'extra=1']) {
       const bad = await call(t, 'GET', `/v2/events?${q}`);

@@ -33,7 +33,7 @@ describe('product.updated events from the catalog', () => {
     assert.equal(events.data.events.length, 1);
     const event = events.data.events[0];
     const shown = await call(t, 'GET', `/v2/products/${product.reference}`);
-    assert.deepEqual(event.data, { product: shown.data.product });
+    assert.deepEqual(event.data, { product: shown.data.product, sequence: 1 });
     assert.equal(event.data.product.status, 'sunsetted');
     assert.equal(rx.received.length, 1);
     assert.equal(rx.received[0].headers['webhook-id'], event.reference);

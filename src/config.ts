@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { SELLER_VARIABLES, type SellerConfig, parseSeller } from './config-seller.ts';
 
 export type AppEnv = 'test' | 'production';
 
@@ -56,6 +57,8 @@ export interface Config {
   returnAddress: string[];
   /** VIES's REST `check-vat-number` endpoint for live VAT number checks; null: no live check. */
   viesUrl: string | null;
+  /** The invoicing company's legal details (SELLER_*). */
+  seller: SellerConfig;
   blobStore: 'local' | 's3';
   s3: S3Config | null;
   /** The Shopify app's credentials; null until SHOPIFY_API_KEY and SHOPIFY_API_SECRET are both set. */
@@ -259,6 +262,7 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     description:
       "Live VAT number checks against VIES's REST service, e.g. `https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number`; unset: no live check (the form and check digits are still checked, and an operator confirms the number).",
   },
+  ...SELLER_VARIABLES,
   {
     name: 'SHOPIFY_API_KEY',
     default: '(unset)',
@@ -512,6 +516,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     memoryTrimSeconds: int(env, 'MEMORY_TRIM_SECONDS', 5, 0, 3600),
     returnAddress: parseReturnAddress(env.RETURN_ADDRESS),
     viesUrl: url(env, 'VIES_URL', ['https:', 'http:']),
+    seller: parseSeller(env, (m) => new ConfigError(m)),
     shopify: parseShopify(env),
     ...blobStoreConfig(env),
   });

@@ -34,7 +34,6 @@ import { dashboardService } from './modules/dashboard/service.ts';
 import { RequestLog } from './modules/requestlog/recorder.ts';
 import { productionService } from './modules/production/service.ts';
 import { type VatNumberChecker, noLiveVatCheck, viesChecker } from './modules/billing/vat-checker.ts';
-import { SELLER_VAT } from './modules/billing/vat.ts';
 import { registerProductionJobs } from './modules/production/jobs.ts';
 import { storefrontsService } from './modules/storefronts/service.ts';
 import { registerStorefrontJobs } from './modules/storefronts/jobs.ts';
@@ -109,7 +108,13 @@ export function createServices(core: CoreDeps) {
 
   // --- billing: ledger, invoices (issue 22) ---
   const vatChecker =
-    core.vatChecker ?? (config.viesUrl ? viesChecker({ url: config.viesUrl, requester: SELLER_VAT }) : noLiveVatCheck);
+    core.vatChecker ??
+    (config.viesUrl
+      ? viesChecker({
+          url: config.viesUrl,
+          requester: { prefix: config.seller.vatNumber.slice(0, 2), number: config.seller.vatNumber.slice(2) },
+        })
+      : noLiveVatCheck);
   const billing = billingService({ db, clock, cursors, config, organization, vatChecker });
 
   // --- orders, shipping, shipments, callback (issue 4) ---

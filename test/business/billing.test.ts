@@ -179,7 +179,7 @@ describe('money in production', () => {
   });
 
   it('issues monthly invoices with gap-free numbers, immutable, as PDFs; corrections are credit notes', async () => {
-    // Other Prints (DE, with a VAT number) orders too: its invoice is reverse-charged.
+    // Other Prints (DE, with a VAT number) has goods shipped to Germany: an intra-Community supply.
     const otherAcc = await accountOf(t, 'OTHER1');
     const otherOrder = await createOrder(
       t,
@@ -187,7 +187,7 @@ describe('money in production', () => {
         order: {
           storeReference: store(t, 'OTHER1'),
           shippingKind: 'dropship',
-          dropshipAddress: ADDRESS,
+          dropshipAddress: { ...ADDRESS, streetname: 'Hohe Straße', zipcode: '50667', city: 'Köln', countryCode: 'DE' },
           orderlines: [{ productReference: products(t).protector, quantity: 1 }],
         },
       },
@@ -218,6 +218,26 @@ describe('money in production', () => {
     assert.equal(nl.vat, Math.round(nl.net * 0.21));
     assert.equal(de.vatTreatment, 'reverse_charge');
     assert.equal(de.vat, 0);
+    // One line per order line and one for each order's shipping, each with its VAT rate.
+    const items = nl.lines.filter((l: any) => l.kind === 'item');
+    assert.ok(items.length > 0);
+    for (const l of items) {
+      assert.ok(l.description && l.sku, JSON.stringify(l));
+      assert.equal(l.netCents, l.quantity * l.unitPriceCents);
+      assert.deepEqual(l.vat, { treatment: 'domestic', category: 'S', ratePercent: 21 });
+      assert.match(l.order.store, /\(DEMO1\)/);
+      assert.equal(l.order.shipTo, 'NL');
+    }
+    assert.ok(nl.lines.some((l: any) => l.kind === 'shipping' && l.netCents > 0));
+    assert.deepEqual(
+      nl.vatBreakdown.map((g: any) => [g.category, g.ratePercent, g.net, g.vat]),
+      [['S', 21, nl.net, nl.vat]],
+    );
+    assert.deepEqual(
+      de.vatBreakdown.map((g: any) => [g.category, g.ratePercent, g.vat]),
+      [['K', 0, 0]],
+    );
+    assert.match(de.vatBreakdown[0].note, /Article 138\(1\)/);
     assert.ok(
       nl.lines.some((l: any) => l.claimReference && l.netCents < 0),
       'the refund is a line',
@@ -233,11 +253,14 @@ describe('money in production', () => {
       assert.match(text, /Demo Cases/);
       assert.match(text, /NL123456782B01/);
       assert.match(text, /Prinsengracht|Amsterdam/);
-      assert.match(text, /VAT 21%/);
+      assert.match(text, /VAT 21 %/);
       for (const l of nl.lines) if (l.orderReference) assert.ok(text.includes(l.orderReference), l.orderReference);
       assert.ok(text.includes(`EUR ${(nl.total / 100).toLocaleString('en-GB', { minimumFractionDigits: 2 })}`), text);
       const dePdf = pdfText((await operator(t, 'GET', `/invoices/${de.reference}/pdf`)).rawPayload);
-      assert.match(dePdf, /reverse charge/);
+      assert.match(dePdf, /Article 138\(1\)/);
+      assert.match(dePdf, /Reverse charge/);
+      assert.match(dePdf, /NL859999993B01/);
+      assert.match(dePdf, /DE\d{9}/, 'both VAT numbers');
     }
     // The same invoice gives the same document.
     assert.deepEqual((await operator(t, 'GET', `/invoices/${nl.reference}/pdf`)).rawPayload, pdf.rawPayload);

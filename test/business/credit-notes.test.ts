@@ -73,9 +73,13 @@ describe('credit notes are credited once', () => {
     t.clock.set('2026-12-01T03:00:00.000Z');
     const inv2 = (await issue('2026-11')).find((i) => i.accountReference === acc);
     assert.deepEqual(
-      inv2.lines.map((l: any) => [l.orderReference, l.netCents]),
-      [[november.order, november.net]],
+      [...new Set(inv2.lines.map((l: any) => l.orderReference))],
+      [november.order],
       'only November’s order: the credit is not on it',
+    );
+    assert.equal(
+      inv2.lines.reduce((s: number, l: any) => s + l.netCents, 0),
+      november.net,
     );
     assert.ok(!inv2.lines.some((l: any) => /Credit note/.test(l.description)));
     // Over all documents the credit counts once, with its VAT.

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { invoicePdf } from '../../src/modules/billing/pdf.ts';
 import type { InvoiceRow } from '../../src/modules/billing/repo.ts';
+import { parseSeller } from '../../src/config-seller.ts';
+
+const SELLER = parseSeller({}, (m) => new Error(m));
 import { overprinted, pdfText, pdfWords, popplerMissing } from '../support/pdf-tools.ts';
 
 const long = (s: string, n: number) => s.repeat(Math.ceil(n / s.length)).slice(0, n);
@@ -38,6 +41,8 @@ function bigInvoice(lines: number): InvoiceRow {
     },
     vat_treatment: 'reverse_charge',
     vat_rate_percent: 0,
+    seller: null,
+    vat_breakdown: [],
     lines: Array.from({ length: lines }, (_, i) => ({
       description: long('Descriptionwithoutanybreaks', 300),
       orderReference: `Order_0${String(i).padStart(2, '0')}wwwwwwwwwwwwwwwwwwwwwww`,
@@ -57,7 +62,7 @@ describe('invoice PDF', () => {
     skip: popplerMissing,
   }, async () => {
     for (const n of [2, 40]) {
-      const pdf = await invoicePdf(bigInvoice(n), null);
+      const pdf = await invoicePdf(bigInvoice(n), null, SELLER);
       assert.deepEqual(overprinted(pdf), [], `${n} lines`);
       const { words } = pdfWords(pdf);
       const bill = words.filter((w) => w.page === 1 && w.xMin < 330 && w.yMin > 140 && w.yMax < 250);
@@ -68,7 +73,9 @@ describe('invoice PDF', () => {
       const text = pdfText(pdf);
       for (let i = 0; i < n; i++) assert.ok(text.includes(`Order_0${String(i).padStart(2, '0')}ww`), `line ${i}`);
       assert.ok(text.includes(`EUR ${(n * 1_000_000).toLocaleString('en-GB')}.00`), 'the total');
-      assert.match(text, /reverse charge/);
+      assert.match(text, /Reverse charge/);
+      assert.match(text, /Article 138\(1\)/);
+      assert.doesNotMatch(text, /196/);
     }
   });
 });

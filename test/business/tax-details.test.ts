@@ -23,6 +23,16 @@ const NL_BILLING = {
   'billingAddress.countryCode': 'NL',
 };
 
+/** Goods to Germany: an intra-Community supply when the buyer's number is valid. */
+const TO_GERMANY = {
+  ...ADDRESS,
+  streetname: 'Hohe Straße',
+  housenumber: '1',
+  zipcode: '50667',
+  city: 'Köln',
+  countryCode: 'DE',
+};
+
 describe('tax details: set by an operator, or requested by a partner and approved', () => {
   let t: TestApp;
   let vies: ViesStandIn;
@@ -56,13 +66,13 @@ describe('tax details: set by an operator, or requested by a partner and approve
       },
       '/dashboard/accounts',
     );
-  /** Charges an order of the account in the clock's month and issues that month: its invoice. */
-  async function invoiceOfMonth(month: string, next: string) {
+  /** Charges an order shipped to `to` in the clock's month and issues that month: its invoice. */
+  async function invoiceOfMonth(month: string, next: string, to: Record<string, string> = ADDRESS) {
     const order = await createOrder(t, {
       order: {
         storeReference: store(t, 'DEMO1'),
         shippingKind: 'dropship',
-        dropshipAddress: ADDRESS,
+        dropshipAddress: to,
         orderlines: [{ productReference: products(t).protector, quantity: 1 }],
       },
     });
@@ -149,7 +159,7 @@ describe('tax details: set by an operator, or requested by a partner and approve
     assert.equal(again.statusCode, 409);
     assert.equal(again.data.code, 'tax_request_decided');
 
-    const inv = await invoiceOfMonth('2026-11', '2026-12');
+    const inv = await invoiceOfMonth('2026-11', '2026-12', TO_GERMANY);
     assert.equal(inv.vatTreatment, 'reverse_charge', 'approved and valid: reverse-charged');
     assert.equal(inv.vat, 0);
     assert.deepEqual(vies.rejected, [], 'every request had VIES’s form');
@@ -188,7 +198,7 @@ describe('tax details: set by an operator, or requested by a partner and approve
     assert.equal(bad.statusCode, 400);
     assert.equal((await details()).legalEntity.vatNumber, 'FR40303265045', 'nothing written');
     await set('DE123456788', 'DE');
-    const inv = await invoiceOfMonth('2026-12', '2027-01');
+    const inv = await invoiceOfMonth('2026-12', '2027-01', TO_GERMANY);
     assert.equal(inv.vatTreatment, 'domestic', 'a number the register does not know is no reverse charge');
   });
 });

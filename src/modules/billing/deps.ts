@@ -10,7 +10,7 @@ export interface BillingDeps {
   db: Db;
   clock: Clock;
   cursors: Cursors;
-  config: Pick<Config, 'env' | 'publicBaseUrl'>;
+  config: Pick<Config, 'env' | 'publicBaseUrl' | 'seller'>;
   organization: Pick<OrganizationService, 'storeRowIn' | 'createAccount'>;
   /** The live VAT number check (VIES), or its stand-in. */
   vatChecker: VatNumberChecker;

@@ -1,6 +1,11 @@
 import type { Executor } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
+import type { SellerConfig } from '../../config-seller.ts';
+import type { ChargeDetail, InvoiceLine, VatGroup } from './invoice-lines.ts';
 import type { VatStatus } from './repo-tax.ts';
+import type { InvoiceVatTreatment } from './vat.ts';
+
+export type { InvoiceLine } from './invoice-lines.ts';
 
 export type EntryKind = 'opening' | 'charge' | 'refund' | 'payment' | 'adjustment';
 
@@ -18,14 +23,8 @@ export interface LedgerRow {
   simulated: boolean;
   invoice_id: string | null;
   created_at: Date;
-}
-
-export interface InvoiceLine {
-  description: string;
-  orderReference: string | null;
-  claimReference: string | null;
-  date: string;
-  netCents: number;
+  /** A charge's items, shipping, store and destination (null for other entries). */
+  detail: ChargeDetail | null;
 }
 
 export interface InvoiceRow {
@@ -41,8 +40,14 @@ export interface InvoiceRow {
   issued_at: Date;
   due_at: Date;
   buyer: { legalEntity: string; vatNumber: string | null; billingAddress: Record<string, string>; accountName: string };
-  vat_treatment: 'reverse_charge' | 'domestic';
+  /** `reverse_charge`: intra-Community supply, the buyer accounts for the VAT. */
+  vat_treatment: InvoiceVatTreatment;
+  /** The highest rate on the document (its only one unless `mixed`). */
   vat_rate_percent: number;
+  /** The seller as it was when the document was issued; null on documents issued before it was kept. */
+  seller: SellerConfig | null;
+  /** Totals by VAT category and rate; empty on documents issued before they were kept. */
+  vat_breakdown: VatGroup[];
   lines: InvoiceLine[];
   net_cents: number;
   vat_cents: number;
@@ -83,8 +88,8 @@ export const billingRepo = {
            AND NOT EXISTS (SELECT 1 FROM ledger_entries WHERE kind = $4 AND source = $6)
            AND (NOT $11 OR NOT prepaid OR $9 OR balance_cents + $5::bigint >= 0)
          RETURNING id)
-       INSERT INTO ledger_entries (id, organization_id, account_id, kind, amount_cents, source, order_id, claim_id, description, simulated, created_at, invoice_id)
-       SELECT $1, $2, acc.id, $4, $5, $6, $7, $8, $10, $9, $12, $13 FROM acc
+       INSERT INTO ledger_entries (id, organization_id, account_id, kind, amount_cents, source, order_id, claim_id, description, simulated, created_at, invoice_id, detail)
+       SELECT $1, $2, acc.id, $4, $5, $6, $7, $8, $10, $9, $12, $13, $14 FROM acc
        RETURNING id`,
       [
         e.id,
@@ -100,6 +105,7 @@ export const billingRepo = {
         mustCover,
         e.created_at,
         e.invoice_id,
+        e.detail === null ? null : JSON.stringify(e.detail),
       ],
     );
     if (rows.length === 1) return 'booked';
@@ -134,6 +140,16 @@ export const billingRepo = {
     );
     return rows.map(entry);
   },
+  /** The charge details of orders (what refunds of them are decided by). */
+  async chargeDetails(ex: Executor, accountId: string, orderIds: string[]): Promise<Map<string, ChargeDetail>> {
+    if (orderIds.length === 0) return new Map();
+    const rows = await ex.query<{ order_id: string; detail: ChargeDetail }>(
+      `SELECT order_id, detail FROM ledger_entries
+       WHERE account_id = $1 AND kind = 'charge' AND order_id = ANY($2::text[]) AND detail IS NOT NULL`,
+      [accountId, orderIds],
+    );
+    return new Map(rows.map((r) => [r.order_id, r.detail]));
+  },
   async markInvoiced(ex: Executor, ids: string[], invoiceId: string): Promise<void> {
     await ex.query('UPDATE ledger_entries SET invoice_id = $2 WHERE id = ANY($1::text[])', [ids, invoiceId]);
   },
@@ -159,8 +175,9 @@ export const billingRepo = {
   async insertInvoice(ex: Executor, i: Omit<InvoiceRow, 'seq'>): Promise<void> {
     await ex.query(
       `INSERT INTO invoices (id, organization_id, account_id, kind, number, corrects_invoice_id, period_start, period_end,
-         issued_at, due_at, buyer, vat_treatment, vat_rate_percent, lines, net_cents, vat_cents, total_cents, reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+         issued_at, due_at, buyer, vat_treatment, vat_rate_percent, lines, net_cents, vat_cents, total_cents, reason,
+         seller, vat_breakdown)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
       [
         i.id,
         i.organization_id,
@@ -180,6 +197,8 @@ export const billingRepo = {
         i.vat_cents,
         i.total_cents,
         i.reason,
+        i.seller === null ? null : JSON.stringify(i.seller),
+        JSON.stringify(i.vat_breakdown),
       ],
     );
   },

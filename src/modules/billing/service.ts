@@ -1,5 +1,5 @@
 import type { Executor } from '../../platform/db/index.ts';
-import { ApiError, badRequest, conflict, mustFind } from '../../platform/errors.ts';
+import { ApiError, badRequest, mustFind } from '../../platform/errors.ts';
 import { type Keyset, type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { BillingDeps } from './deps.ts';
@@ -11,10 +11,11 @@ import {
   accountsRepo,
   billingRepo as repo,
 } from './repo.ts';
+import { monthOf, previousMonth } from './calendar.ts';
+import { issueCreditNoteOf } from './credit-notes.ts';
+import type { ChargeDetail } from './invoice-lines.ts';
+import { issueInvoiceOf } from './issue-invoice.ts';
 import { taxDetailsUseCases } from './tax-details.ts';
-import { vatOf, vatTreatment } from './vat.ts';
-
-const DAY = 86_400_000;
 
 export const toEntry = (e: LedgerRow) => ({
   reference: e.id,
@@ -42,6 +43,16 @@ export const toInvoice = (i: InvoiceRow) => ({
   due: i.due_at.toISOString(),
   vatTreatment: i.vat_treatment,
   vatRatePercent: i.vat_rate_percent,
+  /** Totals by VAT category and rate, each with the wording and legal reference the invoice prints. */
+  vatBreakdown: i.vat_breakdown.map((g) => ({
+    category: g.category,
+    treatment: g.treatment,
+    ratePercent: g.ratePercent,
+    net: g.netCents,
+    vat: g.vatCents,
+    note: g.wording,
+    legalReference: g.legalReference,
+  })),
   net: i.net_cents,
   vat: i.vat_cents,
   total: i.total_cents,
@@ -49,17 +60,7 @@ export const toInvoice = (i: InvoiceRow) => ({
   reason: i.reason,
 });
 
-/** `2026-10` → the month's first day and the next month's first day (UTC). */
-export function monthOf(month: string): { start: string; end: string; endAt: Date } {
-  const m = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
-  if (!m) throw badRequest(`month "${month}" is not YYYY-MM`);
-  const start = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1));
-  const endAt = new Date(Date.UTC(Number(m[1]), Number(m[2]), 1));
-  return { start: start.toISOString().slice(0, 10), end: endAt.toISOString().slice(0, 10), endAt };
-}
-/** The month before the one `at` falls in, as `YYYY-MM`. */
-export const previousMonth = (at: Date) =>
-  new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+export { monthOf, previousMonth } from './calendar.ts';
 
 export type BillingService = ReturnType<typeof billingService>;
 
@@ -89,6 +90,7 @@ export function billingService(deps: BillingDeps) {
       description: string;
       /** The document the entry is already on (a credit note): never billed by a monthly invoice. */
       invoiceId?: string;
+      detail?: ChargeDetail;
     },
     mustCover = false,
   ) {
@@ -107,73 +109,13 @@ export function billingService(deps: BillingDeps) {
         simulated,
         created_at: clock.now(),
         invoice_id: e.invoiceId ?? null,
+        detail: e.detail ?? null,
       },
       mustCover,
     );
   }
 
-  /** Issues the invoice of one account and month in one transaction; null when there is nothing to bill. */
-  async function issueInvoice(accountId: string, month: string): Promise<InvoiceRow | null> {
-    const period = monthOf(month);
-    return db.tx(async (tx) => {
-      await repo.lockAccount(tx, accountId);
-      if (await repo.invoiceOfMonth(tx, accountId, period.start)) return null;
-      const acc = (await accountsRepo.account(tx, null, accountId))!;
-      const entries = await repo.billable(tx, accountId, period.endAt);
-      if (entries.length === 0) return null;
-      // Only a VAT number checked valid (by the register or an operator) can make it reverse-charged.
-      const vat = vatTreatment(acc.billing_address.countryCode, acc.vat_status === 'valid' ? acc.vat_number : null);
-      const lines = entries.map((e) => ({
-        description: e.description,
-        orderReference: e.order_id,
-        claimReference: e.claim_id,
-        date: e.created_at.toISOString().slice(0, 10),
-        netCents: -e.amount_cents,
-      }));
-      const net = lines.reduce((s, l) => s + l.netCents, 0);
-      // Credits that cover the charges make no invoice: the entries stay open and are carried to the
-      // first month whose charges exceed them, where each appears once.
-      if (net <= 0) return null;
-      const vatCents = vatOf(net, vat.ratePercent);
-      const issuedAt = clock.now();
-      const year = issuedAt.getUTCFullYear();
-      const number = `INV-${year}-${String(await repo.nextNumber(tx, `INV-${year}`)).padStart(6, '0')}`;
-      const row: InvoiceRow = {
-        id: newReference('Invoice'),
-        seq: 0,
-        organization_id: acc.organization_id,
-        account_id: acc.id,
-        kind: 'invoice',
-        number,
-        corrects_invoice_id: null,
-        period_start: period.start,
-        period_end: period.end,
-        issued_at: issuedAt,
-        // Prepaid accounts paid from their balance already: nothing is due later.
-        due_at: new Date(issuedAt.getTime() + (acc.prepaid ? 0 : acc.payment_term_days) * DAY),
-        buyer: {
-          accountName: acc.name,
-          legalEntity: acc.legal_entity_name,
-          vatNumber: acc.vat_number,
-          billingAddress: acc.billing_address,
-        },
-        vat_treatment: vat.treatment,
-        vat_rate_percent: vat.ratePercent,
-        lines,
-        net_cents: net,
-        vat_cents: vatCents,
-        total_cents: net + vatCents,
-        reason: null,
-      };
-      await repo.insertInvoice(tx, row);
-      await repo.markInvoiced(
-        tx,
-        entries.map((e) => e.id),
-        row.id,
-      );
-      return row;
-    });
-  }
+  const issueInvoice = (accountId: string, month: string) => issueInvoiceOf(deps, accountId, month);
 
   return {
     ...taxDetailsUseCases(deps),
@@ -190,14 +132,40 @@ export function billingService(deps: BillingDeps) {
         store_id: string;
         shipping_cents: number;
         replaces_order_id: string | null;
+        custom_identifier: string | null;
+        shipping_level: string | null;
       },
-      lines: Array<{ unit_price_cents: number; quantity: number; canceled_quantity: number }>,
+      lines: Array<{ product_id: string; unit_price_cents: number; quantity: number; canceled_quantity: number }>,
+      /** What the invoice names: the products (name, SKU) and where the goods go. */
+      about: {
+        products: ReadonlyMap<string, { name: string; sku: string | null }>;
+        shipTo: { country: string; postcode: string } | null;
+      },
     ): Promise<void> {
       if (o.replaces_order_id) return;
       const amount =
         lines.reduce((s, l) => s + l.unit_price_cents * (l.quantity - l.canceled_quantity), 0) + o.shipping_cents;
       if (amount === 0) return;
       const store = (await deps.organization.storeRowIn(tx, o.organization_id, o.store_id))!;
+      const detail: ChargeDetail = {
+        order: {
+          reference: o.id,
+          customIdentifier: o.custom_identifier,
+          store: { reference: store.id, code: store.code, name: store.name },
+          shipTo: about.shipTo,
+          shippingLevel: o.shipping_level,
+        },
+        items: lines
+          .filter((l) => l.quantity > l.canceled_quantity)
+          .map((l) => ({
+            productReference: l.product_id,
+            name: about.products.get(l.product_id)?.name ?? l.product_id,
+            sku: about.products.get(l.product_id)?.sku ?? null,
+            quantity: l.quantity - l.canceled_quantity,
+            unitPriceCents: l.unit_price_cents,
+          })),
+        shippingCents: o.shipping_cents,
+      };
       const result = await book(
         tx,
         {
@@ -208,6 +176,7 @@ export function billingService(deps: BillingDeps) {
           source: o.id,
           orderId: o.id,
           description: 'Products and shipping',
+          detail,
         },
         true,
       );
@@ -297,7 +266,10 @@ export function billingService(deps: BillingDeps) {
     async invoicePdf(orgId: string | null, ref: string): Promise<{ number: string; pdf: Buffer }> {
       const row = mustFind(isReference('Invoice', ref) ? await repo.invoice(db, orgId, ref) : null, 'Invoice', ref);
       const corrects = row.corrects_invoice_id ? await repo.invoice(db, null, row.corrects_invoice_id) : null;
-      return { number: row.number, pdf: await (await import('./pdf.ts')).invoicePdf(row, corrects?.number ?? null) };
+      return {
+        number: row.number,
+        pdf: await (await import('./pdf.ts')).invoicePdf(row, corrects?.number ?? null, deps.config.seller),
+      };
     },
     issueInvoice,
     /**
@@ -320,61 +292,7 @@ export function billingService(deps: BillingDeps) {
      * credited), with its own gap-free number; the amount goes back to the account's ledger.
      */
     async issueCreditNote(invoiceRef: string, c: { reason: string; net?: number }) {
-      return db.tx(async (tx) => {
-        const inv = mustFind(
-          isReference('Invoice', invoiceRef) ? await repo.invoice(tx, null, invoiceRef) : null,
-          'Invoice',
-          invoiceRef,
-        );
-        if (inv.kind !== 'invoice') throw badRequest(`${inv.number} is a credit note; correct the invoice it corrects`);
-        await repo.lockAccount(tx, inv.account_id);
-        const creditable = inv.total_cents + (await repo.creditedOf(tx, inv.id));
-        let net = c.net ?? Math.round((creditable * 100) / (100 + inv.vat_rate_percent));
-        // "All that is left": rounding the VAT may put the gross a cent above it; take a cent less.
-        if (c.net === undefined && net + vatOf(net, inv.vat_rate_percent) > creditable) net -= 1;
-        const vatCents = vatOf(net, inv.vat_rate_percent);
-        if (net <= 0 || net + vatCents > creditable)
-          throw conflict(
-            'invoice_overcredited',
-            `Invoice ${inv.number} has ${creditable} cents (incl. VAT) left to credit; a credit note of ${net} net cents does not fit`,
-          );
-        const issuedAt = clock.now();
-        const year = issuedAt.getUTCFullYear();
-        const number = `CN-${year}-${String(await repo.nextNumber(tx, `CN-${year}`)).padStart(6, '0')}`;
-        const row: InvoiceRow = {
-          ...inv,
-          id: newReference('Invoice'),
-          kind: 'credit_note',
-          number,
-          corrects_invoice_id: inv.id,
-          issued_at: issuedAt,
-          due_at: issuedAt,
-          lines: [
-            {
-              description: `Correction of invoice ${inv.number}: ${c.reason}`,
-              orderReference: null,
-              claimReference: null,
-              date: issuedAt.toISOString().slice(0, 10),
-              netCents: -net,
-            },
-          ],
-          net_cents: -net,
-          vat_cents: -vatCents,
-          total_cents: -(net + vatCents),
-          reason: c.reason,
-        };
-        await repo.insertInvoice(tx, row);
-        await book(tx, {
-          organizationId: inv.organization_id,
-          accountId: inv.account_id,
-          kind: 'adjustment',
-          amountCents: net,
-          source: row.id,
-          description: `Credit note ${number} for invoice ${inv.number}`,
-          invoiceId: row.id,
-        });
-        return { invoice: toInvoice(row) };
-      });
+      return { invoice: toInvoice(await issueCreditNoteOf(deps, book, invoiceRef, c)) };
     },
   };
 }

@@ -1,29 +1,34 @@
-/** The service invoices from the Netherlands: Dutch VAT, unless the EU reverse charge applies. */
-export const SELLER = {
-  name: 'POD Partner Services B.V.',
-  address: ['Keizersgracht 100', '1015 CV Amsterdam', 'Netherlands'],
-  vatNumber: 'NL859999993B01',
-  iban: 'NL91 ABNA 0417 1643 00',
-  country: 'NL',
-};
-export const DOMESTIC_VAT_PERCENT = 21;
-/** The seller's VAT number as VIES takes a requester: with it, VIES answers with a consultation number. */
-export const SELLER_VAT = { prefix: SELLER.vatNumber.slice(0, 2), number: SELLER.vatNumber.slice(2) };
+import { type VatDecision, type VatTreatment, decideVat } from './vat-rules.ts';
 
-const EU = new Set('AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '));
+export { vatOf } from './vat-rules.ts';
+
+/** How an invoice as a whole is taxed: the treatment of all its lines, or `mixed`. */
+export type InvoiceVatTreatment = 'domestic' | 'reverse_charge' | 'export' | 'mixed';
 
 /**
- * Reverse charge for a business in another EU member state that gave a VAT number (the buyer
- * accounts for the VAT); Dutch VAT otherwise: Dutch buyers, EU buyers without a VAT number, and
- * buyers outside the EU (the brief's rule; exports of services are not modelled).
+ * The invoice-level name of a line's treatment. An intra-Community supply is stored as
+ * `reverse_charge`: the buyer accounts for the VAT on its acquisition.
  */
-export function vatTreatment(countryCode: string | undefined, vatNumber: string | null) {
-  const country = (countryCode ?? '').toUpperCase();
-  if (vatNumber?.trim() && EU.has(country) && country !== SELLER.country)
-    return { treatment: 'reverse_charge' as const, ratePercent: 0 };
-  return { treatment: 'domestic' as const, ratePercent: DOMESTIC_VAT_PERCENT };
+export const invoiceTreatmentOf = (t: VatTreatment): Exclude<InvoiceVatTreatment, 'mixed'> =>
+  t === 'intra_community_supply' ? 'reverse_charge' : t;
+
+/** The treatment of an invoice whose lines were decided as `decisions`. */
+export function invoiceTreatment(decisions: VatDecision[]): InvoiceVatTreatment {
+  const kinds = new Set(decisions.map((d) => invoiceTreatmentOf(d.treatment)));
+  return kinds.size === 1 ? [...kinds][0] : kinds.size === 0 ? 'domestic' : 'mixed';
 }
 
-/** VAT of a net amount, rounded half away from zero to the cent. */
-export const vatOf = (netCents: number, ratePercent: number) =>
-  Math.sign(netCents) * Math.round((Math.abs(netCents) * ratePercent) / 100);
+/**
+ * The VAT of an account's lines when only its billing address is known: the goods counted as
+ * shipped to the billing country. Only a VAT number checked valid counts.
+ */
+export function vatTreatment(countryCode: string | undefined, vatNumber: string | null, date: string) {
+  const d = decideVat({
+    date,
+    kind: 'goods',
+    shipTo: { country: countryCode ?? '' },
+    buyerVatNumber: vatNumber,
+    buyerVatNumberValid: Boolean(vatNumber?.trim()),
+  });
+  return { treatment: invoiceTreatmentOf(d.treatment), ratePercent: d.ratePercent, decision: d };
+}

@@ -33,6 +33,8 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export interface OrderableProduct {
   reference: string;
   name: string;
+  /** The product's own SKU (its legacyItemSKU), as invoices name it. */
+  sku: string;
   status: string;
   printable: boolean;
   priceCents: number;
@@ -45,6 +47,7 @@ export { PRODUCT_CHANGED_JOB, type ProductChange, type ProductChangeListener } f
 export const toOrderable = (p: ProductView): OrderableProduct => ({
   reference: p.id,
   name: p.name,
+  sku: p.legacy_item_sku,
   status: p.status,
   printable: p.printable,
   priceCents: p.price_cents,

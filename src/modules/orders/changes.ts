@@ -157,8 +157,16 @@ export function orderChanges(deps: ChangeDeps) {
             `Order ${order.id} is ${order.status}; only pending and preorder orders can go into production`,
           );
         }
-        // The account pays now: products and shipping as the order shows them (billing module).
-        await deps.billing.chargeOrder(tx, order, lines);
+        // The account pays now: products and shipping as the order shows them (billing module),
+        // with what the invoice names: the products and where the goods go (VAT by place of supply).
+        const shipTo = order.shipping_kind === 'dropship' ? await shippingAddress(tx, order) : store.combined_address;
+        await deps.billing.chargeOrder(tx, order, lines, {
+          products: await deps.catalog.orderableProducts(
+            order.organization_id,
+            lines.map((l) => l.product_id),
+          ),
+          shipTo: shipTo?.countryCode ? { country: shipTo.countryCode, postcode: shipTo.zipcode ?? '' } : null,
+        });
         await repo.setStatus(tx, order.id, 'in_production', clock.now());
         await deps.productionStarted(tx, order);
         await changed(tx, order, store);

@@ -40,6 +40,7 @@ import { registerStorefrontJobs } from './modules/storefronts/jobs.ts';
 import { shipmentEventsTap } from './modules/storefronts/tap.ts';
 import type { FetchLike } from './modules/storefronts/shopify/client.ts';
 import { upstreamOrders } from './modules/orders/upstream.ts';
+import { wireEvents } from './events.ts';
 
 export interface CoreDeps {
   config: Readonly<Config>;
@@ -77,7 +78,7 @@ export function createServices(core: CoreDeps) {
   const organization = organizationService({ db, clock, config, cursors, changes, keys: () => keys! });
   keys = new KeyCache(organization.keyResolver, config.keyCacheTtlSeconds * 1000);
 
-  // --- events and webhooks (issue 7) ---
+  // --- events and webhooks ---
   const events = eventsService({ clock });
   const webhookSecrets = new SecretBox(core.secretKey);
   const webhookAttempts = deliveryAttempts({ db, clock, config, box: webhookSecrets, log, events });
@@ -92,7 +93,7 @@ export function createServices(core: CoreDeps) {
     rateLimits: core.rateLimits,
   });
 
-  // --- catalog (issue 3) ---
+  // --- catalog ---
   const catalog = catalogService({
     db,
     clock,
@@ -103,10 +104,10 @@ export function createServices(core: CoreDeps) {
     organization,
   });
 
-  // --- images (issue 3) ---
+  // --- images ---
   const images = imagesService({ db, clock, cursors, blobs });
 
-  // --- billing: ledger, invoices (issue 22) ---
+  // --- billing: ledger, invoices ---
   const vatChecker =
     core.vatChecker ??
     (config.viesUrl
@@ -117,7 +118,7 @@ export function createServices(core: CoreDeps) {
       : noLiveVatCheck);
   const billing = billingService({ db, clock, cursors, config, organization, vatChecker });
 
-  // --- orders, shipping, shipments, callback (issue 4) ---
+  // --- orders, shipping, shipments, callback ---
   const orders = ordersService({
     billing,
     db,
@@ -129,7 +130,6 @@ export function createServices(core: CoreDeps) {
     events,
     catalog,
   });
-  catalog.onProductChanged(orders.productChanged);
   const shipping = shippingService();
 
   // --- storefronts: Shopify stores (orders in, fulfillments and products out) ---
@@ -163,7 +163,7 @@ export function createServices(core: CoreDeps) {
   );
   const shipments = shipmentsService({ db, clock, config, organization, orders, events: shipmentEvents });
 
-  // --- claims (issue 5) ---
+  // --- claims ---
   const claims = claimsService({
     db,
     clock,
@@ -178,15 +178,13 @@ export function createServices(core: CoreDeps) {
     billing,
   });
 
-  // --- rendering (issue 6) ---
+  // --- rendering ---
   const rendering = renderingService({ db, clock, log, blobs, cursors, catalog, images, organization, events });
 
-  // --- production files: print files, labels, packing slips (issue 22) ---
+  // --- production files: print files, labels, packing slips ---
   const production = productionService({ db, clock, blobs, config, organization, catalog, images, orders, shipments });
-  orders.onProductionStarted(production.productionStarted);
-  shipments.onShipped(production.shipped);
 
-  // --- dashboard (issue 8) ---
+  // --- dashboard ---
   const dashboard = dashboardService({
     db,
     clock,
@@ -230,7 +228,14 @@ export function createServices(core: CoreDeps) {
   registerWebhookJobs(services);
   registerProductionJobs(services);
   registerStorefrontJobs(services);
-  catalog.onProductChanged(productUpdatedListener({ db, events, catalog, organization }));
+  // Who listens to whom: src/events.ts lists every subscription.
+  wireEvents({
+    catalog,
+    orders,
+    shipments,
+    production,
+    webhooks: { productUpdated: productUpdatedListener({ db, events, catalog, organization }) },
+  });
 
   return services;
 }

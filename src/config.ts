@@ -63,7 +63,14 @@ export interface Config {
   s3: S3Config | null;
   /** The Shopify app's credentials; null until SHOPIFY_API_KEY and SHOPIFY_API_SECRET are both set. */
   shopify: ShopifyConfig | null;
+  /** How orders go from `pending` to `in_production`: by hand, at once, or at the factory's cut-off times. */
+  productionRelease: ProductionRelease;
+  /** The factory's time zone: cut-off times and working days are read in it. */
+  productionTimeZone: string;
 }
+
+/** `manual`: an operator or a test helper starts production; `cutoffs`: local times (HH:MM), ascending. */
+export type ProductionRelease = { mode: 'manual' } | { mode: 'immediate' } | { mode: 'cutoffs'; times: string[] };
 
 /** The Shopify app the service acts as (Partner Dashboard: the app's client id and secret). */
 export interface ShopifyConfig {
@@ -305,6 +312,17 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     description: 'Address the bucket as ENDPOINT/BUCKET/KEY instead of BUCKET.ENDPOINT/KEY.',
   },
   {
+    name: 'PRODUCTION_RELEASE',
+    default: 'manual (test), 10:00,15:00 (production)',
+    description:
+      'How orders go into production: `manual` (an operator or a test helper starts each), `immediate` (within a minute, when nothing holds them), or cut-off times such as `10:00,15:00` in PRODUCTION_TIME_ZONE. Held orders (prepaid without balance, pre-orders, blanks out of stock) go on by themselves once the reason clears (docs/production.md).',
+  },
+  {
+    name: 'PRODUCTION_TIME_ZONE',
+    default: 'Europe/Amsterdam',
+    description: "The factory's IANA time zone: cut-off times and working days are read in it.",
+  },
+  {
     name: 'ALLOW_PRIVATE_TARGETS',
     default: 'true in test, false in production',
     description: 'Allow callback and webhook targets on loopback or private addresses.',
@@ -376,6 +394,28 @@ export function parseShopify(env: Record<string, string | undefined>): ShopifyCo
   if (scopes.some((x) => !/^(read|write|unauthenticated_read|unauthenticated_write)_[a-z_]+$/.test(x)))
     throw new ConfigError(`SHOPIFY_SCOPES: comma-separated Shopify access scopes such as write_products; got "${raw}"`);
   return { apiKey, apiSecret, scopes };
+}
+
+export function parseProductionRelease(raw: string | undefined, appEnv: AppEnv): ProductionRelease {
+  const value = raw?.trim() || (appEnv === 'test' ? 'manual' : '10:00,15:00');
+  if (value === 'manual' || value === 'immediate') return { mode: value };
+  const times = value.split(',').map((t) => t.trim());
+  for (const t of times)
+    if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(t))
+      throw new ConfigError(
+        `PRODUCTION_RELEASE must be manual, immediate or cut-off times such as 10:00,15:00; "${t}" is not a time HH:MM`,
+      );
+  return { mode: 'cutoffs', times: [...new Set(times)].sort() };
+}
+
+export function parseTimeZone(raw: string | undefined, name = 'PRODUCTION_TIME_ZONE'): string {
+  const zone = raw?.trim() || 'Europe/Amsterdam';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    throw new ConfigError(`${name} must be an IANA time zone such as Europe/Amsterdam, got "${zone}"`);
+  }
+  return zone;
 }
 
 export function parseReturnAddress(raw: string | undefined, name = 'RETURN_ADDRESS'): string[] {
@@ -518,6 +558,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     viesUrl: url(env, 'VIES_URL', ['https:', 'http:']),
     seller: parseSeller(env, (m) => new ConfigError(m)),
     shopify: parseShopify(env),
+    productionRelease: parseProductionRelease(env.PRODUCTION_RELEASE, appEnv),
+    productionTimeZone: parseTimeZone(env.PRODUCTION_TIME_ZONE),
     ...blobStoreConfig(env),
   });
 }

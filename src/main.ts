@@ -97,6 +97,7 @@ async function main(): Promise<void> {
   dataDir?.describe({ port, url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}` });
 
   await scheduleMaintenance(s);
+  await s.production.release.schedule();
   if (config.runWorker) s.worker.start();
   // Start-up (migrations, the demo data, the database's compiled code) leaves tens of MB freed in
   // the C heap: given back before the node reports ready, then every few seconds.

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   boundHeapGrowth(config.heapGrowthPercent);
   const s = await startRuntime(config);
   await scheduleMaintenance(s);
+  await s.production.release.schedule();
   s.worker.start();
   const memory = startMemoryTrim(config.memoryTrimSeconds, s.log);
   s.log.info({ worker: s.worker.id, kinds: s.worker.kinds }, 'worker started');

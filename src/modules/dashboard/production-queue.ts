@@ -25,6 +25,26 @@ function fileLink(href: string, label: string, f: FileState & { print?: { effect
   return html`${label}: ${badge(f.status, fileTone(f.status))}${f.error ? html`<br><span class="help">${f.error}</span>` : ''}`;
 }
 
+const HOLD_LABELS: Record<string, string> = {
+  insufficient_balance: 'held: no balance',
+  preorder: 'held: pre-order',
+  out_of_stock: 'held: out of stock',
+  release_failed: 'held: release failed',
+};
+
+/** Why the release holds the order, and since when; it goes on by itself once the reason clears. */
+const holdNote = (o: QueuedOrder): Html =>
+  o.hold
+    ? html`<br>${badge(HOLD_LABELS[o.hold.reason] ?? o.hold.reason, 'warn')}<br><span class="help hold-reason">${o.hold.message} (since ${fmtDate(o.hold.since)})</span>`
+    : html``;
+
+/** How orders reach production, in one sentence for the floor. */
+function releaseLine(r: Queue['release']): string {
+  if (r.mode === 'manual') return 'Release to production: by hand (Start production on each order).';
+  if (r.mode === 'immediate') return 'Release to production: immediate — orders go in within a minute unless held.';
+  return `Release to production: at ${r.cutoffs!.join(' and ')} (${r.timeZone}); next cut-off ${fmtDate(r.nextCutoff!)}. Held orders go on by themselves once the reason clears.`;
+}
+
 /**
  * The factory's queue: orders waiting for production, in production (with their print files) and
  * produced, ready to ship; then the week's shipments with their labels and packing slips.
@@ -42,7 +62,7 @@ export function productionQueuePages(r: DashRouter): void {
   const orderRows = (list: QueuedOrder[], action: (o: QueuedOrder, csrf: string) => Html, csrf: string) =>
     list.map(
       (o) =>
-        html`<tr id="${o.reference}"><td>${o.legacyOrderCode}<br><span class="help ref">${o.reference}</span></td><td>${o.organizationName}</td><td>${badge(o.status, statusTone(o.status))}<br><span class="help">since ${fmtDate(o.since)}</span></td><td>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</td><td>${printFiles(o)}</td><td>${action(o, csrf)}</td></tr>`,
+        html`<tr id="${o.reference}"><td>${o.legacyOrderCode}<br><span class="help ref">${o.reference}</span></td><td>${o.organizationName}</td><td>${badge(o.status, statusTone(o.status))}<br><span class="help">since ${fmtDate(o.since)}</span>${holdNote(o)}</td><td>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</td><td>${printFiles(o)}</td><td>${action(o, csrf)}</td></tr>`,
     );
   const HEAD = ['Order', 'Organization', 'Status', 'Shipping', 'Print files', 'Action'];
 
@@ -75,7 +95,8 @@ export function productionQueuePages(r: DashRouter): void {
     return page(
       ctx.page,
       'Production queue',
-      html`<p>Print files are made when an order goes into production: the artwork at print resolution with the cut line in the <code>CutContour</code> spot colour. Labels (100 × 150 mm) and packing slips are made when it ships.</p>
+      html`<p class="release">${releaseLine(q.release)}</p>
+<p>Print files are made when an order goes into production: the artwork at print resolution with the cut line in the <code>CutContour</code> spot colour. Labels (100 × 150 mm) and packing slips are made when it ships.</p>
 <h2>Waiting for production (${q.waiting.length})</h2>
 ${table(HEAD, orderRows(q.waiting, start, csrf), { caption: 'Oldest first: start production when the blanks are at hand', empty: 'Nothing waits for production.' })}
 <h2>In production (${q.inProduction.length})</h2>

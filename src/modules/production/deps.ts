@@ -13,10 +13,10 @@ export interface ProductionDeps {
   db: Db;
   clock: Clock;
   blobs: BlobStore;
-  config: Pick<Config, 'publicBaseUrl' | 'returnAddress'>;
+  config: Pick<Config, 'publicBaseUrl' | 'returnAddress' | 'productionRelease' | 'productionTimeZone'>;
   organization: Pick<OrganizationService, 'storeRowIn' | 'findBrand'>;
   catalog: Pick<CatalogService, 'findProduct' | 'productShapes'>;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
-  orders: Pick<OrdersService, 'onProductionStarted' | 'ordersByIds' | 'orderlines'>;
+  orders: Pick<OrdersService, 'onProductionStarted' | 'ordersByIds' | 'orderlines' | 'startProduction'>;
   shipments: Pick<ShipmentsService, 'onShipped' | 'shipmentRow' | 'ordersOfShipment' | 'shipmentAddress'>;
 }

@@ -1,5 +1,6 @@
 import type { JobRow } from '../../platform/jobs/queue.ts';
 import type { Worker } from '../../platform/jobs/worker.ts';
+import { CUTOFF_JOB, RECHECK_JOB, RELEASE_JOB } from './release.ts';
 import { DOCUMENTS_JOB, PRINT_FILES_JOB, type ProductionService } from './service.ts';
 
 const lastAttempt = (job: JobRow) => job.max_attempts !== null && job.attempts >= job.max_attempts;
@@ -8,8 +9,17 @@ const lastAttempt = (job: JobRow) => job.max_attempts !== null && job.attempts >
  * Print files are image work (the render pool); labels and slips are small. A job whose last attempt
  * fails marks its files failed, so the queue shows the error instead of "pending" for ever.
  */
-export function registerProductionJobs(s: { worker: Worker; production: Pick<ProductionService, 'make'> }): void {
-  const { make } = s.production;
+export function registerProductionJobs(s: {
+  worker: Worker;
+  production: Pick<ProductionService, 'make' | 'release'>;
+}): void {
+  const { make, release } = s.production;
+  // The release: every minute, at each cut-off, and when another module says a hold may have cleared.
+  s.worker.register(RELEASE_JOB, { run: () => release.minute().then(() => undefined) });
+  s.worker.register(CUTOFF_JOB, {
+    run: (payload: { cutoff: string }) => release.cutoff(new Date(payload.cutoff)).then(() => undefined),
+  });
+  s.worker.register(RECHECK_JOB, { run: () => release.recheck().then(() => undefined) });
   s.worker.register(PRINT_FILES_JOB, {
     pool: 'renders',
     async run(payload: { organizationId: string; orderId: string }, job) {

@@ -5,7 +5,9 @@ import { enqueue } from '../../platform/jobs/queue.ts';
 import type { OrderRecord } from '../orders/service.ts';
 import type { ShipmentRecord } from '../shipments/service.ts';
 import type { ProductionDeps } from './deps.ts';
+import { type HoldRow, holdsRepo } from './holds-repo.ts';
 import { productionMaker } from './make.ts';
+import { productionRelease } from './release.ts';
 import {
   DOCUMENT_KINDS,
   type DocumentKind,
@@ -37,6 +39,11 @@ export function printFileView(f: PrintFileRow) {
     created: iso(f.created_at),
     modified: iso(f.updated_at),
   };
+}
+
+/** Why an order waits for production (null: it is not held). */
+export function holdView(h: HoldRow | undefined) {
+  return h ? { reason: h.reason, message: h.message, since: h.since.toISOString() } : null;
 }
 
 export function documentView(d: ShipmentDocumentRow) {
@@ -101,11 +108,21 @@ export function productionService(deps: ProductionDeps) {
     return bytes;
   }
 
+  const release = productionRelease(deps);
+
   return {
     /** The jobs' work (jobs.ts). */
     make: productionMaker(deps),
+    /** The release to production (PRODUCTION_RELEASE) and its holds. */
+    release,
+    /**
+     * Something that held orders may have cleared (a prepaid top-up, goods received): call it in the
+     * transaction of that change; the held orders are looked at again once it commits.
+     */
+    reevaluateHolds: release.reevaluateHolds,
     /** Subscribed to the orders module: the order's print files are queued with its production start. */
     productionStarted: async (tx: Executor, o: OrderRecord) => {
+      await holdsRepo.clear(tx, o.id);
       await queuePrintFiles(tx, o);
     },
     /** Subscribed to the shipments module: the label and the slip are queued with the shipment. */
@@ -172,7 +189,11 @@ export function productionService(deps: ProductionDeps) {
     async queue(limit = 200) {
       const open = await repo.queue(db, ['pending', 'preorder', 'in_production'], limit);
       const ids = open.map((o) => o.id);
-      const [files, produced] = await Promise.all([repo.printFiles(db, ids), repo.produced(db, ids)]);
+      const [files, produced, holds] = await Promise.all([
+        repo.printFiles(db, ids),
+        repo.produced(db, ids),
+        holdsRepo.holds(db, ids),
+      ]);
       const item = (o: (typeof open)[number]) => ({
         reference: o.id,
         organizationReference: o.organization_id,
@@ -184,6 +205,7 @@ export function productionService(deps: ProductionDeps) {
         since: o.status_modified_at.toISOString(),
         produced: iso(produced.get(o.id) ?? null),
         printFiles: files.filter((f) => f.order_id === o.id).map(printFileView),
+        hold: holdView(holds.find((h) => h.order_id === o.id)),
       });
       const shipments = await repo.recentShipments(db, new Date(clock.now().getTime() - 7 * 86400_000), limit);
       const docs = await repo.documents(
@@ -191,6 +213,7 @@ export function productionService(deps: ProductionDeps) {
         shipments.map((s) => s.id),
       );
       return {
+        release: release.describe(),
         waiting: open.filter((o) => o.status !== 'in_production').map(item),
         inProduction: open.filter((o) => o.status === 'in_production' && !produced.has(o.id)).map(item),
         readyToShip: open.filter((o) => o.status === 'in_production' && produced.has(o.id)).map(item),

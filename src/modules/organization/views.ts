@@ -1,0 +1,66 @@
+import type { AccountRow, ApiKeyRow, BrandRow, IntegratorRow, OrganizationRow, StoreRow } from './repo.ts';
+
+/** What the API shows of the module's rows: one function per resource. */
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export const toOrganization = (o: OrganizationRow) => ({
+  reference: o.id,
+  name: o.name,
+  created: o.created_at.toISOString(),
+});
+export const accountView = (env: string) => (a: AccountRow) => ({
+  reference: a.id,
+  name: a.name,
+  balance: a.balance_cents,
+  /** Prepaid accounts pay before production; the others are invoiced monthly, due in paymentTermDays. */
+  prepaid: a.prepaid,
+  paymentTermDays: a.payment_term_days,
+  /** Test environment only: the balance as it would be if its orders were charged (they never are); null in production. */
+  wouldBeBalance: env === 'test' ? a.balance_cents + a.simulated_balance_cents : null,
+  legalEntity: { name: a.legal_entity_name, vatNumber: a.vat_number },
+  billingAddress: a.billing_address,
+  created: a.created_at.toISOString(),
+});
+export const toBrand = (b: BrandRow) => ({
+  reference: b.id,
+  name: b.name,
+  logoUrl: b.logo_url,
+  primaryColor: b.primary_color,
+  secondaryColor: b.secondary_color,
+  customerService: {
+    email: b.customer_service.email ?? null,
+    phonenumber: b.customer_service.phonenumber ?? null,
+    url: b.customer_service.url ?? null,
+  },
+  created: b.created_at.toISOString(),
+});
+export const toStore = (s: StoreRow) => ({
+  reference: s.id,
+  name: s.name,
+  code: s.code,
+  legacyCode: s.code,
+  integration: s.integration,
+  accountReference: s.account_id,
+  defaultBrandReference: s.default_brand_id,
+  combinedAddress: s.combined_address,
+  callbackUrl: s.callback_url,
+  created: s.created_at.toISOString(),
+});
+export const toApiKey = (k: ApiKeyRow) => ({
+  reference: k.id,
+  name: k.name,
+  hint: k.hint,
+  readOnly: k.read_only,
+  integratorReference: k.integrator_id,
+  created: k.created_at.toISOString(),
+  lastUsed: iso(k.last_used_at),
+  revoked: iso(k.revoked_at),
+});
+
+export const toIntegrator = (i: Omit<IntegratorRow, 'seq'>) => ({
+  reference: i.id,
+  code: i.code,
+  name: i.name,
+  created: i.created_at.toISOString(),
+});

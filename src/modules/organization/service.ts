@@ -19,7 +19,6 @@ import { resolveUseCases } from './resolve.ts';
 import { storeUseCases } from './stores.ts';
 import { toOrganization } from './views.ts';
 
-
 export type OrganizationService = ReturnType<typeof organizationService>;
 /** A store and a brand as other modules get them from this service (orders, shipments). */
 export type StoreRecord = StoreRow;

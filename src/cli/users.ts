@@ -4,7 +4,7 @@ import { resolveOrganization } from './resolve.ts';
 import { expectOk, print } from './output.ts';
 import type { CliContext } from './context.ts';
 
-/** Dashboard and console users (issue 8), through the operator API of the running server. */
+/** Dashboard and console users through the operator API of the running server. */
 export function registerUserCommands(program: Command, ctx: CliContext): void {
   const users = program.command('users').description('dashboard users of organizations, and console operators');
   users

@@ -5,7 +5,7 @@ import type { DashRouter } from './router.ts';
 
 const ALL = { limit: 100 };
 
-/** Money of the partner's accounts: balance, ledger, invoices and their PDFs (issue 22). */
+/** Money of the partner's accounts: balance, ledger, invoices and their PDFs. */
 export function partnerBillingPages(r: DashRouter): void {
   const { s } = r;
   const testEnv = s.config.env === 'test';

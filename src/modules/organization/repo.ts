@@ -217,7 +217,7 @@ export const organizationRepo = {
     );
     return rows.length === 1;
   },
-  /** Dashboard (issue 8): a brand's editable fields; absent keys keep their value. */
+  /** Dashboard: a brand's editable fields; absent keys keep their value. */
   async updateBrand(
     ex: Executor,
     orgId: string,

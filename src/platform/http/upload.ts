@@ -38,7 +38,7 @@ function mediaType(header: string | undefined): string {
 
 /**
  * Upload bodies in flight share `UPLOAD_MEMORY_MB` (default 64: one upload at the 50 MB limit, or
- * many ordinary ones). Bodies go to temporary files, not memory, since issue 20; the budget still
+ * many ordinary ones). Bodies go to temporary files, not memory; the budget still
  * bounds what uploads hold together (their files, and the decodes that follow), so a body that does
  * not fit is not read until enough was answered: its sender waits (TCP back-pressure).
  */

@@ -9,6 +9,7 @@ import { mockupScenarios } from './mockups.ts';
 import { paced } from './paced.ts';
 import { requestLogCost } from './request-log.ts';
 import { requestLogCrossoverCost } from './request-log-crossover.ts';
+import { shopifyIntake } from './shopify-intake.ts';
 import { noisePng, patternPng, prepare } from './setup.ts';
 import { cpuMs, peakRss, rssMb, startProcess } from './processes.ts';
 // @ts-expect-error plain JavaScript build script without declarations
@@ -684,6 +685,27 @@ async function main() {
           const pct = (a: number, b: number) => ((a / Math.max(b, 1)) * 100).toFixed(0);
           on.ratio = `CPU per request ${((sides.on.cpuUs / Math.max(sides.off.cpuUs, 1e-9)) * 100).toFixed(1)}% of the same without it (target ≤ 105%; by round ${sides.roundsCpu.map((x) => (x * 100).toFixed(1)).join(', ')}); req/s ${pct(on.rps, sides.off.rps)}%; median of adjacent slice pairs ${pct(sides.pairedRps, 1)}% (CPU ${pct(sides.pairedCpu, 1)}%)`;
         });
+    }
+
+    // Shopify webhook intake (bench/shopify-intake.ts): a server and database of its own, so the main
+    // server stops first; its baseline, the other organization's p99 on the idle server, is measured
+    // in the same run just before the intake.
+    if (want('shopify')) {
+      await server.stop();
+      const s = await shopifyIntake();
+      rows.push({
+        scenario: s.scenario,
+        rps: s.webhooksPerSecond,
+        p50: s.intakeP50,
+        p99: s.intakeP99,
+        errors: s.errors,
+        non2xx: s.non2xx,
+        rssMb: 0,
+        load: load1(),
+        ratio: `${s.ordersPerSecond} orders/s (target ${s.targetOrdersPerSecond}); other organization's p99 ${s.otherBusyP99} ms against ${s.otherIdleP99} ms idle = ${(s.otherBusyP99 / Math.max(1, s.otherIdleP99)).toFixed(2)}x (target ≤ 2x)`,
+        note: s.note,
+      });
+      process.stdout.write(`  ${s.scenario}: ${s.webhooksPerSecond} webhooks/s, ${s.ordersPerSecond} orders/s\n`);
     }
 
     void ceilingHttp;

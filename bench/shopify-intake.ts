@@ -33,7 +33,12 @@ export interface ShopifyIntakeRow {
   scenario: string;
   webhooksPerSecond: number;
   ordersPerSecond: number;
+  /** Orders per second the issue asks for on this database. */
+  targetOrdersPerSecond: number;
+  intakeP50: number;
   intakeP99: number;
+  errors: number;
+  non2xx: number;
   otherIdleP99: number;
   otherBusyP99: number;
   note: string;
@@ -148,7 +153,11 @@ export async function shopifyIntake(): Promise<ShopifyIntakeRow> {
       scenario: `Shopify webhook intake (${database.url ? 'PostgreSQL' : 'PGlite'})`,
       webhooksPerSecond: Math.round(answered['2xx'] / SECONDS),
       ordersPerSecond: Math.round(made / seconds),
+      targetOrdersPerSecond: database.url ? 500 : 150,
+      intakeP50: answered.latency.p50,
       intakeP99: answered.latency.p99,
+      errors: answered.errors,
+      non2xx: answered.non2xx,
       otherIdleP99: idle.latency.p99,
       otherBusyP99: busy.latency.p99,
       note: `${sent} webhooks sent, ${answered['2xx']} answered 2xx, ${made} orders made in ${seconds.toFixed(1)} s; other organization's p99 ${(busy.latency.p99 / Math.max(1, idle.latency.p99)).toFixed(2)}x idle (target 2x); target ${database.url ? 500 : 150} orders/s`,

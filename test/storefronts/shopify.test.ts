@@ -264,6 +264,59 @@ describe('Shopify stores', () => {
     assert.deepEqual(shopify.invalid, []);
   });
 
+  it('makes the order from a fulfillment request that comes before orders/create, and orders/create adds no second', async () => {
+    const p = products(t);
+    shopify.fulfillmentOrders.push({
+      id: 'gid://shopify/FulfillmentOrder/3001',
+      orderId: 'gid://shopify/Order/5300000000009',
+      orderName: '#10009',
+      status: 'FULFILLMENT_REQUESTED',
+      lines: [
+        { sku: `${p.clear}.${image}`, quantity: 2 },
+        { sku: 'SOMEONE-ELSES-MUG', quantity: 1 },
+      ],
+      destination: {
+        firstName: 'Bob',
+        lastName: 'Norman',
+        address1: 'Prinsengracht 263',
+        city: 'Amsterdam',
+        zip: '1016 GV',
+        countryCode: 'NL',
+        email: 'bob@example.com',
+        phone: null,
+        company: null,
+        address2: null,
+        province: null,
+      },
+      deliveryMethod: { methodType: 'SHIPPING', presentedName: 'Express (next day)', serviceCode: 'EXPRESS' },
+    });
+    const note = await post('/integrations/shopify/fulfillment_order_notification', 'fulfillment_order_notification', {
+      kind: 'FULFILLMENT_REQUEST',
+    });
+    assert.equal(note.statusCode, 200, note.body);
+    await t.s.worker.drain();
+    const accepted = shopify.calls.filter((c) => c.operation === 'AcceptFulfillmentRequest');
+    assert.equal(accepted.at(-1)?.variables.id, 'gid://shopify/FulfillmentOrder/3001');
+    const made = (await ordersOfStore()).filter((o) => o.upstreamOrder?.id === '5300000000009');
+    assert.equal(made.length, 1);
+    const order = (await call(t, 'GET', `/v2/orders/${made[0].reference}`)).data.order;
+    assert.deepEqual(order.upstreamOrder, { id: '5300000000009', name: '#10009' });
+    assert.deepEqual(
+      order.orderlines.map((l: any) => [l.productReference, l.quantity]),
+      [[p.clear, 2]],
+    );
+    assert.equal(order.dropshipMinimalShippingLevel, 'express');
+    const address = (await call(t, 'GET', `/v2/addresses/${order.dropshipAddressReference}`)).data.address;
+    assert.equal(address.email, 'bob@example.com');
+    assert.equal(address.streetname, 'Prinsengracht');
+
+    // orders/create arrives afterwards: the same Shopify order, taken already.
+    assert.equal((await webhook('orders/create', orderPayload('#10009', '5300000000009'))).statusCode, 200);
+    await t.s.worker.drain();
+    assert.equal((await ordersOfStore()).filter((o) => o.upstreamOrder?.id === '5300000000009').length, 1);
+    assert.deepEqual(shopify.invalid, []);
+  });
+
   it('publishes a design as one product with a variant per model and the mockups as media, and updates it again', async () => {
     const p = products(t);
     const iphone16 =

@@ -42,6 +42,8 @@ export interface FulfillmentOrderFixture {
   status: 'FULFILLMENT_REQUESTED' | 'CANCELLATION_REQUESTED';
   lines: Array<{ sku: string; quantity: number }>;
   destination: Record<string, string | null>;
+  /** The delivery option the buyer chose at checkout (Shopify's DeliveryMethod); shipping by default. */
+  deliveryMethod?: { methodType: string; presentedName: string | null; serviceCode: string | null };
 }
 
 const body = (req: IncomingMessage) =>
@@ -216,6 +218,11 @@ export class ShopifyStandIn {
             requestStatus: f.status === 'FULFILLMENT_REQUESTED' ? 'SUBMITTED' : 'CANCELLATION_REQUESTED',
             orderId: f.orderId,
             orderName: f.orderName,
+            deliveryMethod: f.deliveryMethod ?? {
+              methodType: 'SHIPPING',
+              presentedName: 'Standard',
+              serviceCode: 'STANDARD',
+            },
             destination: f.destination,
             lineItems: {
               nodes: f.lines.map((l) => ({

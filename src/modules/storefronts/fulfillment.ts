@@ -4,13 +4,14 @@ import type { Operations } from './operations.ts';
 import { storefrontsRepo as repo } from './repo.ts';
 import { RetryLater, type ShopifyGraphql, assertNoUserErrors } from './shopify/client.ts';
 import * as D from './shopify/documents.ts';
-import { addressOf, numericId, ourLines } from './shopify/mapping.ts';
+import { addressOf, numericId, ourLines, shippingLevelOf } from './shopify/mapping.ts';
 import { SUBSCRIBED_TOPICS } from './shopify/payloads.ts';
 
 interface FulfillmentOrderNode {
   id: string;
   orderId: string;
   orderName: string;
+  deliveryMethod: { methodType: string; presentedName: string | null; serviceCode: string | null } | null;
   destination: Record<string, string | null> | null;
   lineItems: {
     nodes: Array<{
@@ -59,6 +60,62 @@ function rejectionReason(code: string): string {
 export function fulfillmentHandlers(deps: StorefrontsDeps, ops: Operations) {
   const { db } = deps;
 
+  /** An order from a fulfillment order whose Shopify order the service has not seen yet. */
+  async function orderFromRequest(
+    orgId: string,
+    storeId: string,
+    fo: FulfillmentOrderNode,
+  ): Promise<{ order: { reference: string; status: string } | null; refusal: ApiError | null }> {
+    const lines = ourLines(
+      fo.lineItems.nodes.map((l) => ({
+        sku: l.sku,
+        quantity: l.remainingQuantity,
+        admin_graphql_api_id: l.lineItem.id,
+      })),
+    );
+    if (lines.length === 0)
+      return {
+        order: null,
+        refusal: new ApiError('product_not_orderable', 'No line of this fulfillment order is a product of ours'),
+      };
+    const d = fo.destination ?? {};
+    const dm = fo.deliveryMethod;
+    try {
+      const made = await deps.orders.createUpstream(orgId, storeId, {
+        platform: 'shopify',
+        upstreamId: numericId(fo.orderId),
+        upstreamName: fo.orderName,
+        // The delivery option the buyer chose, named as on the order's shipping line.
+        minimalShippingLevel: shippingLevelOf(dm ? [{ title: dm.presentedName, code: dm.serviceCode }] : []),
+        address: addressOf(
+          {
+            first_name: d.firstName,
+            last_name: d.lastName,
+            company: d.company,
+            address1: d.address1,
+            address2: d.address2,
+            city: d.city,
+            zip: d.zip,
+            province: d.province,
+            country_code: d.countryCode,
+            phone: d.phone,
+          },
+          d.email,
+        ),
+        lines: lines.map((l) => ({
+          productReference: l.productReference,
+          ...(l.imageReference ? { imageReference: l.imageReference } : {}),
+          quantity: l.quantity,
+          ...(l.upstreamLineId ? { annotations: [{ key: 'shopifyLineItem', value: l.upstreamLineId }] } : {}),
+        })),
+      });
+      return { order: { reference: made.reference, status: 'pending' }, refusal: null };
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status >= 500) throw err;
+      return { order: null, refusal: err };
+    }
+  }
+
   ops.handle('setup', async ({ conn, gql }) => {
     if (!conn.fulfillment_service_id) {
       const r: {
@@ -92,48 +149,11 @@ export function fulfillmentHandlers(deps: StorefrontsDeps, ops: Operations) {
       let order = await deps.orders.findUpstream(db, op.store_id, upstreamId);
       let refusal: ApiError | null = null;
       if (!order) {
-        const lines = ourLines(
-          fo.lineItems.nodes.map((l) => ({
-            sku: l.sku,
-            quantity: l.remainingQuantity,
-            admin_graphql_api_id: l.lineItem.id,
-          })),
-        );
-        const d = fo.destination ?? {};
-        try {
-          const made = await deps.orders.createUpstream(op.organization_id, op.store_id, {
-            platform: 'shopify',
-            upstreamId,
-            upstreamName: fo.orderName,
-            minimalShippingLevel: 'basic',
-            address: addressOf(
-              {
-                first_name: d.firstName,
-                last_name: d.lastName,
-                company: d.company,
-                address1: d.address1,
-                address2: d.address2,
-                city: d.city,
-                zip: d.zip,
-                province_code: d.province,
-                country_code: d.countryCode,
-                phone: d.phone,
-              },
-              d.email,
-            ),
-            lines: lines.map((l) => ({
-              productReference: l.productReference,
-              ...(l.imageReference ? { imageReference: l.imageReference } : {}),
-              quantity: l.quantity,
-            })),
-          });
-          order = { reference: made.reference, status: 'pending' };
-          if (lines.length === 0)
-            refusal = new ApiError('product_not_orderable', 'No line of this fulfillment order is a product of ours');
-        } catch (err) {
-          if (!(err instanceof ApiError) || err.status >= 500) throw err;
-          refusal = err;
-        }
+        // The request came before orders/create (or instead of it): the order is made from the
+        // fulfillment order itself, and orders/create finds it taken (one order per Shopify order).
+        const made = await orderFromRequest(op.organization_id, op.store_id, fo);
+        order = made.order;
+        refusal = made.refusal;
       }
       if (order && !refusal) {
         await repo.addFulfillmentOrder(db, order.reference, op.store_id, fo.id);

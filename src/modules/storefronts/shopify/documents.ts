@@ -21,6 +21,7 @@ export const WEBHOOK_SUBSCRIPTION_CREATE = `mutation WebhookSubscriptionCreate($
 }`;
 
 const FULFILLMENT_ORDER_FIELDS = `id status requestStatus orderId orderName
+  deliveryMethod { methodType presentedName serviceCode }
   destination { firstName lastName company address1 address2 city province zip countryCode email phone }
   lineItems(first: 250) { nodes { id sku totalQuantity remainingQuantity lineItem { id } } }
   merchantRequests(first: 1, kind: CANCELLATION_REQUEST) { nodes { message } }`;

@@ -58,6 +58,17 @@ export function billingOperatorRoutes(app: FastifyInstance, s: { billing: Billin
       return reply.type('application/pdf').header('content-disposition', `inline; filename="${number}.pdf"`).send(pdf);
     },
   );
+  r.get(
+    '/invoices/:invoiceReference/ubl',
+    { config: op, schema: { params: Ref('invoiceReference') } },
+    async (req, reply) => {
+      const { number, xml } = await s.billing.invoiceUbl(null, req.params.invoiceReference);
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${number}.xml"`)
+        .send(xml);
+    },
+  );
   r.post(
     '/invoices/:invoiceReference/credit-notes',
     {

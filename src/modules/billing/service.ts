@@ -271,6 +271,23 @@ export function billingService(deps: BillingDeps) {
         pdf: await (await import('./pdf.ts')).invoicePdf(row, corrects?.number ?? null, deps.config.seller),
       };
     },
+    /**
+     * The UBL 2.1 (Peppol BIS Billing 3.0) XML of an invoice or credit note, built anew from the
+     * stored document like its PDF. `orgId` null: operator.
+     */
+    async invoiceUbl(
+      orgId: string | null,
+      ref: string,
+    ): Promise<{ number: string; kind: InvoiceRow['kind']; xml: string }> {
+      const row = mustFind(isReference('Invoice', ref) ? await repo.invoice(db, orgId, ref) : null, 'Invoice', ref);
+      const corrects = row.corrects_invoice_id ? await repo.invoice(db, null, row.corrects_invoice_id) : null;
+      const { invoiceUblXml } = await import('./ubl.ts');
+      return {
+        number: row.number,
+        kind: row.kind,
+        xml: invoiceUblXml(row, corrects?.number ?? null, deps.config.seller),
+      };
+    },
     issueInvoice,
     /**
      * Every account's invoice of a month (`YYYY-MM`, default: the month before now). Safe to run

@@ -434,6 +434,25 @@ describe('Shopify stores', () => {
     assert.match(later[0].action, /redacted 1 address/);
   });
 
+  it('keeps Shopify ids past 2^53 exact, from orders/create to a privacy request naming the order', async () => {
+    const big = '9007199254740993'; // 2^53 + 1: a double reads it as ...992
+    const o = orderPayload('#10077', big);
+    const raw = JSON.stringify({ ...o, id: 0 }).replace('"id":0', `"id":${big}`);
+    assert.equal((await webhook('orders/create', null, { raw })).statusCode, 200);
+    await t.s.worker.drain();
+    const [made] = (await ordersOfStore()).filter((x) => x.upstreamOrder?.name === '#10077');
+    assert.equal(made.upstreamOrder.id, big);
+
+    const data = example('customers/data_request');
+    data.shop_domain = SHOP;
+    data.orders_requested = [0];
+    const rawRequest = JSON.stringify(data).replace('"orders_requested":[0]', `"orders_requested":[${big}]`);
+    assert.equal((await webhook('customers/data_request', null, { raw: rawRequest })).statusCode, 200);
+    await t.s.worker.drain();
+    const [entry] = await t.s.storefronts.privacyLog(storeRef, 1);
+    assert.match(entry.action, new RegExp(`${big} → ${made.reference}`));
+  });
+
   it('never writes an access token to the server log or the request log', async () => {
     const lines: string[] = [];
     const log = createLogger({ logLevel: 'info' }, { write: (l: string) => lines.push(l) } as never);

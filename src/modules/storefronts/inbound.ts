@@ -5,6 +5,7 @@ import { enqueue } from '../../platform/jobs/queue.ts';
 import type { StorefrontsDeps } from './deps.ts';
 import { type ConnectionRow, storefrontsRepo as repo } from './repo.ts';
 import type { ShopifyApp } from './shopify/app.ts';
+import { parseKeepingLargeIntegers } from './shopify/json.ts';
 import { TOPIC_SCHEMAS, type Topic, isTopic } from './shopify/payloads.ts';
 
 export const INBOX_JOB = 'storefronts.inbox';
@@ -15,7 +16,7 @@ type Headers = Record<string, string | string[] | undefined>;
 export function parsePayload(topic: Topic, rawBody: string): unknown {
   let payload: unknown;
   try {
-    payload = JSON.parse(rawBody);
+    payload = parseKeepingLargeIntegers(rawBody);
   } catch {
     throw badRequest(`The ${topic} payload is not JSON`, 'shopify_payload_invalid');
   }

@@ -7,6 +7,8 @@ import { Nullable, Open, type Static, Type } from '../../../platform/http/schema
  */
 
 const Text = (max = 255) => Nullable(Type.String({ maxLength: max }));
+/** A numeric id: a JSON number, or its decimal string when it is past 2^53 (see json.ts). */
+const NumericId = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]{1,20}$' })]);
 const Gid = (kind: string) => Type.String({ pattern: `^gid://shopify/${kind}/[0-9]+$`, maxLength: 100 });
 
 export const MAX_ORDER_LINES = 500;
@@ -50,9 +52,9 @@ export type ShopifyOrder = Static<typeof ShopifyOrder>;
 /** customers/redact, customers/data_request and shop/redact (the mandatory privacy topics). */
 export const PrivacyRequest = Open({
   shop_domain: Type.String({ maxLength: 255 }),
-  customer: Type.Optional(Open({ id: Type.Optional(Type.Number()), email: Type.Optional(Text(254)) })),
-  orders_to_redact: Type.Optional(Type.Array(Type.Number(), { maxItems: 10_000 })),
-  orders_requested: Type.Optional(Type.Array(Type.Number(), { maxItems: 10_000 })),
+  customer: Type.Optional(Open({ id: Type.Optional(NumericId), email: Type.Optional(Text(254)) })),
+  orders_to_redact: Type.Optional(Type.Array(NumericId, { maxItems: 10_000 })),
+  orders_requested: Type.Optional(Type.Array(NumericId, { maxItems: 10_000 })),
 });
 export type PrivacyRequest = Static<typeof PrivacyRequest>;
 

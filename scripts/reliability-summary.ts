@@ -21,6 +21,18 @@ function files(dir: string): string[] {
     .sort();
 }
 
+/** The worst ratio of each attack shape, e.g. "render backlog 1.21x, slow deliveries 1.04x (target ≤ 2x each)". */
+function fairness(lines: Array<Record<string, any>>): string {
+  const worst = new Map<string, number>();
+  for (const l of lines)
+    for (const [shape, ratio] of Object.entries(l.fairness ?? {}))
+      if (typeof ratio === 'number') worst.set(shape, Math.max(worst.get(shape) ?? 0, ratio));
+  if (worst.size === 0) return 'not measured';
+  const over = [...worst].filter(([, r]) => r > 2).map(([s]) => s);
+  const each = [...worst].map(([s, r]) => `${s} ${r.toFixed(2)}x`).join(', ');
+  return `${each} (target ≤ 2x each${over.length ? `; OVER: ${over.join(', ')}` : ''})`;
+}
+
 function summary(): void {
   const lines = existsSync(FIGURES)
     ? readFileSync(FIGURES, 'utf8')
@@ -42,10 +54,7 @@ function summary(): void {
     ['secrets found in plain text', sum('secretsLeaked')],
     ['faults injected', sum('faultsInjected')],
     ['items lost', sum('itemsLost')],
-    [
-      'fairness: render latency under attack / idle',
-      lines.some((l) => 'fairnessRatio' in l) ? `${max('fairnessRatio').toFixed(2)}x (target 2x)` : 'not measured',
-    ],
+    ["fairness: other tenant's latency under attack / idle", fairness(lines)],
     [
       'sign-in: password checks of 150 concurrent guesses',
       lines.some((l) => 'signInChecks' in l) ? `${max('signInChecks')} (limit 5)` : 'not measured',

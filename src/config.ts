@@ -168,9 +168,9 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
   { name: 'RUN_WORKER', default: 'true', description: 'Run the background worker inside the server process.' },
   {
     name: 'JOB_CONCURRENCY',
-    default: 'renders=1,deliveries=8,maintenance=2',
+    default: 'renders=2,deliveries=8,maintenance=2',
     description:
-      'Jobs at once per worker process, per pool (renders; webhook and callback deliveries; maintenance). One organization takes at most half of a pool, and jobs are claimed round by round across organizations.',
+      'Jobs at once per worker process, per pool (renders, at least 2; webhook and callback deliveries; maintenance). Organizations are served least recently served first; each holds at most its fair share of a pool (the slots less one, divided among the organizations with work), and the last free slot waits for an organization holding none. A webhook endpoint has one attempt in flight at a time.',
   },
   {
     name: 'WEBHOOK_DISABLE_AFTER_HOURS',
@@ -191,7 +191,7 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
   },
   {
     name: 'RATE_LIMITS',
-    default: 'default=3000/60,uploads=5000/86400,downloads=100000/86400,previews=600/60',
+    default: 'default=3000/60,uploads=5000/86400,downloads=100000/86400,previews=300/60',
     description: 'Default quota/window (seconds) per policy; operators can override per organization.',
   },
   {
@@ -433,7 +433,7 @@ export const JOB_POOLS = ['renders', 'deliveries', 'maintenance'] as const;
 export type JobPool = (typeof JOB_POOLS)[number];
 
 export function parseJobConcurrency(raw: string, name = 'JOB_CONCURRENCY'): Record<JobPool, number> {
-  const out: Record<JobPool, number> = { renders: 1, deliveries: 8, maintenance: 2 };
+  const out: Record<JobPool, number> = { renders: 2, deliveries: 8, maintenance: 2 };
   for (const part of raw
     .split(',')
     .map((p) => p.trim())
@@ -443,6 +443,8 @@ export function parseJobConcurrency(raw: string, name = 'JOB_CONCURRENCY'): Reco
       throw new ConfigError(`${name}: "${part}" is not <pool>=<1..256> with pool renders, deliveries or maintenance`);
     out[m[1] as JobPool] = Number(m[2]);
   }
+  // One slot is kept for an organization holding none: with a single render slot, nobody else could render.
+  if (out.renders < 2) throw new ConfigError(`${name}: renders takes at least 2 slots, got ${out.renders}`);
   return out;
 }
 
@@ -451,8 +453,11 @@ export function parseRateLimits(raw: string, name = 'RATE_LIMITS'): Config['rate
     default: { name: 'default', quota: 3000, windowSeconds: 60 },
     uploads: { name: 'uploads', quota: 5000, windowSeconds: 86400 },
     downloads: { name: 'downloads', quota: 100000, windowSeconds: 86400 },
-    // Live previews in a shop's editor: 10 a second sustained per organization, bursts of 600.
-    previews: { name: 'previews', quota: 600, windowSeconds: 60 },
+    // Live previews in a shop's editor: 5 a second sustained per organization, bursts of 300. A
+    // node composes 10-20 a second (2 at once, 100-180 ms each, docs/performance.md): one
+    // organization within its quota takes at most half of a node, and its places in the node's
+    // queue are capped too (rendering/renders.ts).
+    previews: { name: 'previews', quota: 300, windowSeconds: 60 },
   };
   for (const part of raw
     .split(',')

@@ -1,4 +1,4 @@
-import { currentOrganization, useOrganizationScopes } from './context.ts';
+import { currentOrganization, runInScope, useOrganizationScopes } from './context.ts';
 
 export interface Clock {
   now(): Date;
@@ -16,6 +16,13 @@ export const realNow = (clock: Clock): Date => (clock.realNow ? clock.realNow() 
 /** `realNow` in epoch ms, without making a Date on the system clock (request ids and the log, per request). */
 export const realNowMs = (clock: Clock): number =>
   clock === systemClock ? Date.now() : clock.realNowMs ? clock.realNowMs() : realNow(clock).getTime();
+
+/**
+ * The time of one organization (its test clock, if it has one), whoever the current work is for:
+ * work done for several organizations at once (a batch of orders) dates each one's records by it.
+ */
+export const nowFor = (clock: Clock, organizationId: string | null): Date =>
+  runInScope(() => clock.now(), organizationId);
 
 /** A clock tests move by hand, so day- and week-based rules run without sleeping. */
 export class ManualClock implements Clock {

@@ -215,21 +215,117 @@ describe('jobs', () => {
     assert.equal(done.length, 6);
   });
 
-  it('claims fairly across organizations: round by round, at most the cap of running jobs each', async () => {
+  describe('fair claims across organizations', () => {
+    const KIND = 'test.fair';
+    const claim = (limit: number, poolSize = 8) =>
+      jobsRepo.claim(t.db, 'w1', [KIND], t.clock.now(), [60_000], limit, { poolSize, turns: 'test-fair' });
+    const orgOf = (jobs: Array<{ organization_id: string | null }>) => jobs.map((j) => j.organization_id).sort();
+    const finish = async (jobs: Array<{ id: number }>) => {
+      for (const j of jobs) await jobsRepo.succeed(t.db, j.id, 'w1', t.clock.now());
+    };
+    beforeEach(async () => {
+      await t.db.query('DELETE FROM jobs WHERE kind = $1', [KIND]);
+      await t.db.query("DELETE FROM job_turns WHERE pool = 'test-fair'");
+    });
+
+    it("claims the other organization's job next although one organization's backlog is older", async () => {
+      const [a, b] = t.seed.organizations.map((o) => o.reference);
+      for (let i = 0; i < 30; i++) await enqueue(t.db, t.clock, KIND, { i }, { organizationId: a });
+      // A is served while B has nothing: one slot frees at a time.
+      for (let i = 0; i < 3; i++) {
+        const got = await claim(1, 2);
+        assert.deepEqual(orgOf(got), [a]);
+        await finish(got);
+      }
+      t.clock.advance(1000);
+      await enqueue(t.db, t.clock, KIND, { b: true }, { organizationId: b });
+      const next = await claim(1, 2);
+      assert.deepEqual(orgOf(next), [b], "B's one job goes before A's 27 older ones");
+      await finish(next);
+      assert.deepEqual(orgOf(await claim(1, 2)), [a], 'then A again');
+    });
+
+    it('takes organizations least recently served first, a few jobs each, round by round', async () => {
+      const [a, b] = t.seed.organizations.map((o) => o.reference);
+      for (let i = 0; i < 20; i++) await enqueue(t.db, t.clock, KIND, { i }, { organizationId: a });
+      for (let i = 0; i < 20; i++) await enqueue(t.db, t.clock, KIND, { i }, { organizationId: b });
+      const got = await claim(8, 64);
+      assert.deepEqual(orgOf(got), [a, a, a, a, b, b, b, b], 'four each, not eight of the older backlog');
+      await finish(got);
+      const more = await claim(3, 64);
+      assert.equal(more.length, 3);
+      await finish(more);
+    });
+
+    it('caps an organization at its fair share and keeps the last slot for an organization holding none', async () => {
+      const [a, b] = t.seed.organizations.map((o) => o.reference);
+      // Jobs name their organization without a reference to it: a third one needs no seed.
+      const c = 'Organization_third';
+      for (let i = 0; i < 20; i++) await enqueue(t.db, t.clock, KIND, { i }, { organizationId: a });
+      const a1 = await claim(8);
+      const a2 = await claim(8 - a1.length);
+      assert.equal(a1.length + a2.length, 7, 'alone, A holds the pool less the kept slot');
+      assert.deepEqual(await claim(1), [], 'the kept slot is not for A');
+      for (let i = 0; i < 5; i++) await enqueue(t.db, t.clock, KIND, { i }, { organizationId: b });
+      assert.deepEqual(orgOf(await claim(1)), [b], 'B takes the kept slot at once');
+      // Two organizations with work: each holds at most ceil(7 / 2) = 4. A frees three slots.
+      await finish([...a1, ...a2].slice(0, 3));
+      const after3 = await claim(3);
+      assert.deepEqual(orgOf(after3), [b, b], 'B fills up to its share; the last free slot is kept');
+      await enqueue(t.db, t.clock, KIND, { c: true }, { organizationId: c });
+      assert.deepEqual(orgOf(await claim(1)), [c], 'C, holding none, gets the kept slot');
+    });
+
+    it('runs one job of a lane at a time, and a deferred lane waits as a whole', async () => {
+      const [a] = t.seed.organizations.map((o) => o.reference);
+      for (let i = 0; i < 3; i++)
+        await enqueue(t.db, t.clock, KIND, { lane: 'x', i }, { organizationId: a, lane: 'x' });
+      await enqueue(t.db, t.clock, KIND, { lane: 'y' }, { organizationId: a, lane: 'y' });
+      const first = await claim(8, 64);
+      assert.deepEqual(first.map((j) => j.payload.lane).sort(), ['x', 'y'], 'one job per lane');
+      assert.deepEqual(await claim(8, 64), [], "x's next job waits while one of x runs");
+      await finish(first);
+      const until = new Date(t.clock.now().getTime() + 60_000);
+      assert.equal(await jobsRepo.deferLane(t.db, 'x', until), 2);
+      assert.deepEqual(await claim(8, 64), [], 'the deferred lane is not due');
+      t.clock.advance(60_000);
+      assert.deepEqual(
+        (await claim(8, 64)).map((j) => j.payload.lane),
+        ['x'],
+      );
+    });
+  });
+
+  it("starts another organization's render while one organization's backlog runs (two render slots, one kept)", async () => {
     const [a, b] = t.seed.organizations.map((o) => o.reference);
-    await t.db.query("DELETE FROM jobs WHERE kind = 'test.fair'");
-    for (let i = 0; i < 20; i++) await enqueue(t.db, t.clock, 'test.fair', { org: 'a', i }, { organizationId: a });
-    for (let i = 0; i < 2; i++) await enqueue(t.db, t.clock, 'test.fair', { org: 'b', i }, { organizationId: b });
-    const first = await jobsRepo.claim(t.db, 'w1', ['test.fair'], t.clock.now(), [60_000], 4, null, 2);
-    assert.deepEqual(
-      first.map((j) => j.payload.org).sort(),
-      ['a', 'a', 'b', 'b'],
-      "B's jobs are not queued behind A's twenty",
-    );
-    // A already runs its cap of 2: the next claim takes nothing of A's, B has nothing left.
-    const second = await jobsRepo.claim(t.db, 'w1', ['test.fair'], t.clock.now(), [60_000], 4, null, 2);
-    assert.deepEqual(second, [], "A's running jobs hold its share");
-    await t.db.query("DELETE FROM jobs WHERE kind = 'test.fair'");
+    await t.db.query("DELETE FROM jobs WHERE kind = 'test.backlog'");
+    const releases: Array<() => void> = [];
+    const started: string[] = [];
+    const w = new Worker({ db: t.db, clock: t.clock, log }, { pollMs: 20 });
+    w.register('test.backlog', {
+      pool: 'renders',
+      run: (p) => {
+        started.push(p.org);
+        return new Promise<void>((r) => releases.push(r));
+      },
+    });
+    for (let i = 0; i < 10; i++) await enqueue(t.db, t.clock, 'test.backlog', { org: 'a' }, { organizationId: a });
+    w.start();
+    try {
+      for (let i = 0; i < 100 && started.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await enqueue(t.db, t.clock, 'test.backlog', { org: 'b' }, { organizationId: b });
+      w.nudge();
+      for (let i = 0; i < 100 && !started.includes('b'); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(started, ['a', 'b'], "B's render starts beside A's first, before A's nine others");
+    } finally {
+      for (let i = 0; i < 100 && started.length < 11; i++) {
+        for (const r of releases.splice(0)) r();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      for (const r of releases.splice(0)) r();
+      await w.stop();
+    }
+    await t.db.query("DELETE FROM jobs WHERE kind = 'test.backlog'");
   });
 
   it('runs renders in their own pool while deliveries hang', async () => {
@@ -237,7 +333,7 @@ describe('jobs', () => {
     let release!: () => void;
     const hang = new Promise<void>((r) => (release = r));
     const done: string[] = [];
-    const w = new Worker({ db: t.db, clock: t.clock, log }, { pollMs: 20, pools: { deliveries: 2, renders: 1 } });
+    const w = new Worker({ db: t.db, clock: t.clock, log }, { pollMs: 20, pools: { deliveries: 2, renders: 2 } });
     w.register('test.deliver', { pool: 'deliveries', run: () => hang });
     w.register('test.render', {
       pool: 'renders',
@@ -258,7 +354,7 @@ describe('jobs', () => {
       for (let i = 0; i < 200 && (done.length === 0 || (await runningDeliveries()) === 0); i++)
         await new Promise((r) => setTimeout(r, 20));
       assert.deepEqual(done, ['render'], "B's render ran although every delivery slot hangs");
-      assert.equal(await runningDeliveries(), 1, 'one organization holds at most half of the delivery pool');
+      assert.equal(await runningDeliveries(), 1, 'alone, an organization leaves the last delivery slot free');
     } finally {
       // A failed check must not leave the hanging jobs holding the worker (and the test process).
       release();

@@ -104,7 +104,7 @@ describe("fair background work: one organization's trickling webhooks cannot slo
     );
     recordFigures('fairness', {
       itemsLost: pending,
-      fairnessRatio: Number(ratio.toFixed(2)),
+      fairness: { 'trickling webhooks': Number(ratio.toFixed(2)) },
       notes: [
         `fairness: B's render ${underAttack} ms while A's 8 endpoints trickle, idle ${idle} ms (${ratio.toFixed(2)}x; target 2x); A's deliveries: ${states.map((s) => `${s.n} ${s.status}`).join(', ')}`,
       ],

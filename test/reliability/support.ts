@@ -23,8 +23,11 @@ export interface Figures {
   memoryPeakMb?: number;
   /** Peak resident memory of a test process that hosts its server in-process (fuzz, fairness, ...). */
   testProcessPeakMb?: number;
-  /** B's render latency under A's trickling webhooks over idle (one tenant's slow receivers against another's renders). */
-  fairnessRatio?: number;
+  /**
+   * Another organization's latency under one attack over its latency idle, by attack shape
+   * (render backlog, slow deliveries, fast-failing churn, trickling webhooks).
+   */
+  fairness?: Record<string, number>;
   /** Requests sent through the proxy during the rolling restart, and how many failed. */
   rollingRequests?: number;
   rollingFailed?: number;

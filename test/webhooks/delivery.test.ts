@@ -133,6 +133,32 @@ describe('webhook delivery to a real receiver', () => {
     for (const r of rx.received) verifyAt(t, ep.secret, r.body, r.headers);
   });
 
+  it('makes one attempt at a time per endpoint, and a refusing endpoint backs off as a whole', async () => {
+    rx.set(() => 503);
+    const ep = await createEndpoint(t, rx.url);
+    const events = [];
+    for (let i = 0; i < 5; i++) events.push(await recordEvent(t));
+    await t.s.worker.drain();
+    assert.equal(rx.received.length, 1, 'one attempt, not one per queued event');
+    const queued = await deliveriesOf(t, `endpointReference=${ep.reference}`);
+    const later = new Date(t.clock.now().getTime() + 5000).toISOString();
+    assert.deepEqual(
+      queued.map((d: any) => [d.status, d.nextAttempt]),
+      queued.map(() => ['pending', later]),
+      'every queued delivery of the endpoint waits for the retry',
+    );
+    // The receiver is back: the endpoint's deliveries go one after another, each once.
+    rx.set(() => 204);
+    t.clock.advance(5000);
+    await t.s.worker.drain();
+    const done = await deliveriesOf(t, `endpointReference=${ep.reference}`);
+    assert.deepEqual(
+      done.map((d: any) => d.status),
+      done.map(() => 'succeeded'),
+    );
+    assert.equal(rx.received.length, 6, 'one refused attempt, then five deliveries');
+  });
+
   it('marks a delivery failed after the last retry of the schedule', async () => {
     rx.set(() => 503);
     await createEndpoint(t, rx.url);

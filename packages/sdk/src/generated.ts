@@ -4664,7 +4664,7 @@ export interface Resources {
      *
      * A live preview of an image in a composition: the image bytes at once, stored nowhere.
      *
-     * Extension for live previews in a product editor: answers `200` with the image (at most 600 px on the long edge, in the perspective's format) and its `Content-Type`. A preview is not a render: it has no reference, costs no rendertokens and is not kept. It draws from the `default` and `previews` rate-limit buckets; a node composing too many previews at once answers `503 service_busy` with `Retry-After: 1`.
+     * Extension for live previews in a product editor: answers `200` with the image (at most 600 px on the long edge, in the perspective's format) and its `Content-Type`. A preview is not a render: it has no reference, costs no rendertokens and is not kept. It draws from the `default` and `previews` rate-limit buckets; an organization with 4 previews in flight on a node gets `429 rate_limited` with `Retry-After: 1`, and a node whose queue several organizations fill answers `503 service_busy` with `Retry-After: 1`.
      *
      * `POST /v2/renders/preview` (operation `previewRender`).
      */

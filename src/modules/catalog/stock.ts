@@ -11,6 +11,8 @@ import { type MovementKind, type MovementRow, stockRepo as repo } from './stock-
 export interface StockLines {
   orderId: string;
   lines: Array<{ productId: string; quantity: number }>;
+  /** When the order's movements happen (its organization's time); default: now. */
+  at?: Date;
 }
 
 export const toMovement = (m: MovementRow) => ({
@@ -44,6 +46,7 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
       reason: string | null;
       productId?: string;
       line?: number;
+      at?: Date;
     }>,
     opts: { mayOversell?: boolean } = {},
     /** The items, already locked by the caller (orders lock them with their products). */
@@ -71,7 +74,7 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
         physical_after: item.physical_quantity,
         order_id: m.orderId,
         reason: m.reason,
-        created_at: now,
+        created_at: m.at ?? now,
       });
     }
     if (kind === 'reserve' && !opts.mayOversell) {
@@ -129,6 +132,7 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
         physical: kind === 'ship' ? sign * l.quantity : 0,
         orderId: o.orderId,
         reason: null,
+        at: o.at,
       })),
     );
     await apply(

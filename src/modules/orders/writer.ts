@@ -1,3 +1,4 @@
+import { runInScope } from '../../platform/context.ts';
 import { together } from '../../platform/db/index.ts';
 import type { OrdersDeps } from './deps.ts';
 import { type AddressRow, type OrderlineRow, type OrderRow, ordersRepo as repo } from './repo.ts';
@@ -13,8 +14,9 @@ export interface NewOrder {
 
 const MAX_BATCH = 64;
 
-export const stockLines = (o: { order: { id: string }; lines: OrderlineRow[] }) => ({
+export const stockLines = (o: { order: { id: string; created_at?: Date }; lines: OrderlineRow[] }) => ({
   orderId: o.order.id,
+  at: o.order.created_at,
   lines: o.lines.map((l) => ({ productId: l.product_id, quantity: l.quantity })),
 });
 /**
@@ -96,7 +98,9 @@ export function orderWriter(deps: Pick<OrdersDeps, 'db' | 'events' | 'organizati
     write(o: NewOrder): Promise<void> {
       return new Promise((resolve, reject) => {
         queue.push({ ...o, done: (err) => (err === null ? resolve() : reject(err)) });
-        if (writing < MAX_WRITING) void drain();
+        // The batch is every waiting organization's work, not the work of the request that starts
+        // it: out of its scope, each record takes its own organization's time (test clocks).
+        if (writing < MAX_WRITING) void runInScope(drain, null);
       });
     },
   };

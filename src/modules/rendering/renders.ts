@@ -4,7 +4,7 @@ import { ApiError, conflict, notFound, mustFind } from '../../platform/errors.ts
 import { isReference, newReference } from '../../platform/ids.ts';
 import { asBackgroundImageWork } from '../../platform/images.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
-import { Gate } from '../../platform/gate.ts';
+import { OrganizationGate } from '../../platform/gate.ts';
 import type { RenderingDeps } from './deps.ts';
 import type { renderingLibrary } from './library.ts';
 import { FORMATS, RenderInputError, type Template, TemplateUnavailableError, composeRender } from './renderer.ts';
@@ -33,8 +33,12 @@ function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
 export const POLL_SECONDS = 60;
 /** Long edge of a live preview, in px. */
 export const PREVIEW_EDGE = 600;
-/** Previews composed at once per process, and waiting beyond that; more is a 503 to retry. */
-const previews = new Gate(2, 16, 'previews');
+/**
+ * Previews composed at once per process (2), waiting beyond that (16), and held by one
+ * organization (4, composing or waiting): past its 4 an organization gets a 429, and only a
+ * queue that several organizations fill answers 503. Freed slots go to the organizations in turn.
+ */
+export const previewGate = new OrganizationGate(2, 16, 4, 'previews');
 
 export function toRender(r: RenderRow) {
   const f = FORMATS[r.format];
@@ -201,7 +205,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
         ? await deps.images.imageForOrganization(orgId, input.imageReference)
         : null;
       if (!image) throw notFound('Image', input.imageReference);
-      return previews.run(async () => {
+      return previewGate.run(orgId, async () => {
         let made: { template: Template; image: Buffer };
         try {
           made = await inputs({ composition_id: c.id, organization_id: orgId, image_id: image.reference });

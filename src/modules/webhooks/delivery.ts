@@ -3,12 +3,16 @@ import type { Config } from '../../config.ts';
 import { type Clock, realNow } from '../../platform/clock.ts';
 import type { Db, Executor } from '../../platform/db/index.ts';
 import { deliver, describeFailure } from '../../platform/http/targets.ts';
-import { type EventsService, enqueueAttempt } from './events.ts';
+import { jobsRepo } from '../../platform/jobs/queue.ts';
+import { type EventsService, endpointLane, enqueueAttempt } from './events.ts';
 import { type Attempt, type EndpointRow, type EventRow, webhooksRepo as repo } from './repo.ts';
 import type { SecretBox } from './secrets.ts';
 import { signatureHeader } from './secrets.ts';
 
 const HOUR = 3600_000;
+
+/** No answer, 429 or 5xx: the receiver as a whole is down or overloaded, not this one event. */
+const refused = (status: number | null) => status === null || status === 429 || status >= 500;
 
 export type DeliveryAttempts = ReturnType<typeof deliveryAttempts>;
 
@@ -53,6 +57,17 @@ export function deliveryAttempts(deps: {
       type: 'webhook_endpoint.disabled',
       data: { webhookEndpoint: { reference: endpoint.id, url: endpoint.url, disabledReason: reason } },
     });
+  }
+
+  /**
+   * A refusing receiver backs off as a whole: the endpoint's other queued deliveries wait as long
+   * as this one does, so a dead receiver costs one attempt per step of the schedule rather than
+   * one per queued event.
+   */
+  async function backOff(tx: Executor, endpointId: string, seconds: number) {
+    const wall = new Date(realNow(clock).getTime() + seconds * 1000);
+    if ((await jobsRepo.deferLane(tx, endpointLane(endpointId), wall)) > 0)
+      await repo.deferEndpointDeliveries(tx, endpointId, new Date(clock.now().getTime() + seconds * 1000));
   }
 
   async function giveUp(deliveryId: string, attempt: number, error: string): Promise<void> {
@@ -137,8 +152,9 @@ export function deliveryAttempts(deps: {
         });
         if (!recorded) return;
         if (ok) return repo.endpointSucceeded(tx, endpoint.id);
-        if (nextAt)
-          await enqueueAttempt(tx, clock, { id: deliveryId, organizationId: d.organization_id }, attempt + 1, nextAt);
+        const delivery = { id: deliveryId, organizationId: d.organization_id, endpointId: endpoint.id };
+        if (nextAt) await enqueueAttempt(tx, clock, delivery, attempt + 1, nextAt);
+        if (refused(result.status)) await backOff(tx, endpoint.id, retryIn ?? config.webhookRetrySchedule[0] ?? 5);
         const since = await repo.endpointFailed(tx, endpoint.id, at);
         if (gone) await disable(tx, endpoint, `Disabled on ${now.toISOString()}: the endpoint answered 410 Gone`, now);
         else if (since && now.getTime() - since.getTime() >= config.webhookDisableAfterHours * HOUR) {

@@ -1,4 +1,5 @@
-import type { Clock } from '../../platform/clock.ts';
+import { type Clock, nowFor } from '../../platform/clock.ts';
+import { runInScope } from '../../platform/context.ts';
 import type { Db, Executor } from '../../platform/db/index.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { newReference } from '../../platform/ids.ts';
@@ -42,6 +43,9 @@ export interface EventInput {
   data: Record<string, unknown>;
 }
 
+/** Deliveries to one endpoint share a lane: one attempt in flight, pushed back together on refusal. */
+export const endpointLane = (endpointId: string) => `webhook-endpoint:${endpointId}`;
+
 /**
  * Queues attempt `attempt` of a delivery. The dedupe key makes a second enqueue of the same attempt
  * a no-op; a job failing on infrastructure (database) errors is retried by the worker a few times.
@@ -49,7 +53,7 @@ export interface EventInput {
 export async function enqueueAttempt(
   tx: Executor,
   clock: Clock,
-  delivery: { id: string; organizationId: string },
+  delivery: { id: string; organizationId: string; endpointId: string },
   attempt: number,
   runAt: Date,
 ): Promise<void> {
@@ -63,6 +67,7 @@ export async function enqueueAttempt(
       maxAttempts: 5,
       dedupeKey: `${DELIVER_JOB}:${delivery.id}:${attempt}`,
       organizationId: delivery.organizationId,
+      lane: endpointLane(delivery.endpointId),
     },
   );
 }
@@ -85,7 +90,7 @@ export async function createDelivery(
     nextAttemptAt: runAt,
     now,
   });
-  await enqueueAttempt(tx, clock, { id, organizationId: d.organizationId }, 1, runAt);
+  await enqueueAttempt(tx, clock, { id, organizationId: d.organizationId, endpointId: d.endpointId }, 1, runAt);
   return id;
 }
 
@@ -145,22 +150,23 @@ export function eventsService(deps: { clock: Clock }) {
   async function recordMany(tx: Executor, list: EventInput[]): Promise<Array<{ reference: string }>> {
     for (const e of list)
       if (!(EVENT_TYPES as readonly string[]).includes(e.type)) throw new Error(`unknown event type ${e.type}`);
-    const now = clock.now();
     const sequences = await nextSequences(tx, list);
+    // A batch may hold several organizations' events: each is dated, and delivered, in its own
+    // organization's time (test clocks).
     const rows = list.map((e, i) => ({
       id: newReference('Event'),
       organizationId: e.organizationId,
       type: e.type,
       data: sequences[i] === undefined ? e.data : { ...e.data, sequence: sequences[i] },
-      createdAt: now,
+      createdAt: nowFor(clock, e.organizationId),
     }));
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const s of await repo.insertEvents(tx, rows)) {
-      await createDelivery(tx, clock, {
-        organizationId: byId.get(s.event_id)!.organizationId,
-        endpointId: s.endpoint_id,
-        eventId: s.event_id,
-      });
+      const organizationId = byId.get(s.event_id)!.organizationId;
+      await runInScope(
+        () => createDelivery(tx, clock, { organizationId, endpointId: s.endpoint_id, eventId: s.event_id }),
+        organizationId,
+      );
     }
     return rows.map((r) => ({ reference: r.id }));
   }

@@ -307,6 +307,14 @@ export const webhooksRepo = {
     );
     return rows.length === 1;
   },
+  /** The endpoint's pending deliveries say their next attempt comes no sooner than `until`. */
+  async deferEndpointDeliveries(ex: Executor, endpointId: string, until: Date): Promise<void> {
+    await ex.query(
+      `UPDATE webhook_deliveries SET next_attempt_at = $2
+       WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at < $2`,
+      [endpointId, until],
+    );
+  },
   /** Gives up on a pending delivery without an attempt (its endpoint was deleted or disabled). */
   async abandonDelivery(ex: Executor, id: string, attempt: number, a: Attempt, now: Date): Promise<void> {
     await webhooksRepo.recordAttempt(ex, id, attempt, a, { status: 'failed', nextAttemptAt: null, now });

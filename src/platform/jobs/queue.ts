@@ -14,6 +14,11 @@ export interface JobOptions {
   maxAttempts?: number | null;
   /** At most one job per key: a second enqueue with it is a no-op. */
   dedupeKey?: string;
+  /**
+   * Jobs of one lane (one webhook endpoint) run one at a time, and can be pushed back together
+   * (`jobsRepo.deferLane`) when their receiver refuses.
+   */
+  lane?: string;
 }
 
 export interface JobRow {
@@ -32,6 +37,7 @@ export interface JobRow {
   finished_at: Date | null;
   /** The organization whose request or job enqueued it (null: operator or system work). */
   organization_id: string | null;
+  lane: string | null;
 }
 
 /**
@@ -51,8 +57,8 @@ export async function enqueue(
   const runAt = opts.runAt ? new Date(now.getTime() + (opts.runAt.getTime() - clock.now().getTime())) : now;
   await tx.query(
     prepared(
-      `INSERT INTO jobs (kind, payload, max_attempts, run_at, dedupe_key, created_at, updated_at, organization_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $6, $7) ON CONFLICT (dedupe_key) DO NOTHING`,
+      `INSERT INTO jobs (kind, payload, max_attempts, run_at, dedupe_key, created_at, updated_at, organization_id, lane)
+     VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8) ON CONFLICT (dedupe_key) DO NOTHING`,
     ),
     [
       kind,
@@ -62,18 +68,35 @@ export async function enqueue(
       opts.dedupeKey ?? null,
       now,
       opts.organizationId,
+      opts.lane ?? null,
     ],
   );
+}
+
+/** Jobs one organization gets in one claim of a pool: the rest wait for the next round. */
+export const FEW_PER_ORGANIZATION = 4;
+
+export interface ClaimOptions {
+  /** Only this organization's jobs (running an organization's due work after its clock moved). */
+  organizationId?: string | null;
+  /**
+   * The slots of the pool that claims. With it each organization holds at most its fair share
+   * of them (the slots less one, divided among the organizations with work) and the last free
+   * slot is kept for an organization holding none; without it nothing is capped.
+   */
+  poolSize?: number;
+  /** Whose turns the claim takes part in (the pool's name; default: the kinds). */
+  turns?: string;
 }
 
 /** The SQL of the queue, in one place. */
 export const jobsRepo = {
   /**
-   * Claims due jobs of `kinds` fairly: each organization's due jobs are numbered oldest first and
-   * taken round by round (every organization's first, then every second, …), and an organization
-   * never holds more than `perOrganization` running jobs of these kinds. One organization's flood
-   * (thousands of deliveries to a slow receiver) cannot take every slot from the others. Jobs of no
-   * organization (system work) form a group of their own.
+   * Claims due jobs of `kinds`, organizations first: those with due work and room under their
+   * share are taken least recently served first (`job_turns`), then at most a few jobs of each,
+   * oldest first and one per lane, interleaved round by round. Jobs of no organization (the
+   * service's own) form a group that is never capped. The claim's turn is written in the same
+   * statement, so the next claim starts with whoever waited longest.
    */
   async claim(
     ex: Executor,
@@ -83,39 +106,96 @@ export const jobsRepo = {
     /** Each kind's lease, in the order of `kinds`: a quick job of a dead worker is not held as long as a slow one. */
     leasesMs: number[],
     limit: number,
-    organizationId: string | null = null,
-    perOrganization = limit,
+    opts: ClaimOptions = {},
   ): Promise<JobRow[]> {
+    const poolSize = opts.poolSize ?? null;
+    const few = poolSize === null ? limit : FEW_PER_ORGANIZATION;
     // A running job whose lease ran out belonged to a worker that died: it is claimed again.
     return ex.query<JobRow>(
-      `WITH busy AS (
-         SELECT organization_id, count(*)::int AS n FROM jobs
-         WHERE kind = ANY($4::text[]) AND status = 'running' AND locked_until >= $3 AND organization_id IS NOT NULL
-         GROUP BY organization_id),
-       due AS (
-         SELECT id, organization_id, run_at,
-                row_number() OVER (PARTITION BY organization_id ORDER BY run_at, id) AS rn
+      `WITH active AS (
+         SELECT coalesce(organization_id, '') AS org,
+                count(*) FILTER (WHERE status = 'running' AND locked_until >= $3)::int AS busy,
+                bool_or(status = 'pending' OR locked_until < $3) AS due
          FROM jobs
-         WHERE kind = ANY($4::text[])
-           AND ((status = 'pending' AND run_at <= $3) OR (status = 'running' AND locked_until < $3))
-           AND ($6::text IS NULL OR organization_id = $6)),
+         WHERE kind = ANY($4::text[]) AND (status = 'running' OR (status = 'pending' AND run_at <= $3))
+           AND ($6::text IS NULL OR organization_id = $6)
+         GROUP BY 1),
+       shares AS (
+         -- The fair share of the slots less the one kept free, among the organizations with work.
+         SELECT org, busy, due,
+           CASE WHEN $7::int IS NULL OR org = '' THEN $5::int
+             ELSE greatest(1, ceil(($7::int - 1)::numeric
+                    / greatest(1, count(*) FILTER (WHERE org <> '') OVER ())))::int - busy END AS room
+         FROM active),
+       chosen AS (
+         SELECT s.org, least(s.room, $9::int) AS room, coalesce(t.turn, 0) AS turn
+         FROM shares s LEFT JOIN job_turns t ON t.pool = $8 AND t.organization_id = s.org
+         WHERE s.due AND s.room > 0
+         ORDER BY coalesce(t.turn, 0), s.org
+         LIMIT $5),
+       kept AS (
+         -- The last free slot is only for an organization that holds none (or the service's work).
+         SELECT CASE WHEN $7::int IS NOT NULL AND NOT EXISTS (
+           SELECT 1 FROM shares WHERE due AND (busy = 0 OR org = '')) THEN 1 ELSE 0 END AS n),
        pick AS (
-         SELECT due.id FROM due LEFT JOIN busy ON busy.organization_id = due.organization_id
-         WHERE due.organization_id IS NULL OR COALESCE(busy.n, 0) + due.rn <= $7
-         ORDER BY due.rn, due.run_at, due.id
-         LIMIT $5)
-       UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, updated_at = $3,
-         locked_until = $3::timestamptz + make_interval(secs => lease.ms / 1000.0)
-       FROM unnest($4::text[], $2::int[]) AS lease(kind, ms)
-       WHERE jobs.kind = lease.kind AND jobs.id IN (
-         -- The due condition again under the lock: a row another worker claimed and committed since
-         -- this statement's snapshot is re-read here and dropped, so no job is claimed twice.
-         SELECT id FROM jobs WHERE id IN (SELECT id FROM pick)
-           AND ((status = 'pending' AND run_at <= $3) OR (status = 'running' AND locked_until < $3))
-         FOR UPDATE SKIP LOCKED)
-       RETURNING jobs.*`,
-      [workerId, leasesMs, now, kinds, limit, organizationId, perOrganization],
+         SELECT j.id FROM chosen c CROSS JOIN LATERAL (
+           SELECT id, row_number() OVER (ORDER BY run_at, id) AS rn FROM (
+             SELECT DISTINCT ON (coalesce(lane, id::text)) id, run_at FROM (
+               SELECT q.id, q.run_at, q.lane FROM jobs q
+               WHERE q.kind = ANY($4::text[])
+                 AND (q.organization_id = c.org OR (c.org = '' AND q.organization_id IS NULL))
+                 AND ((q.status = 'pending' AND q.run_at <= $3) OR (q.status = 'running' AND q.locked_until < $3))
+                 AND (q.lane IS NULL OR NOT EXISTS (
+                   SELECT 1 FROM jobs r WHERE r.lane = q.lane AND r.status = 'running' AND r.locked_until >= $3))
+               ORDER BY q.run_at, q.id LIMIT 100) candidates
+             ORDER BY coalesce(lane, id::text), run_at, id) one_per_lane
+           ORDER BY run_at, id LIMIT c.room) j
+         ORDER BY j.rn, c.turn, c.org
+         LIMIT greatest(0, $5::int - (SELECT n FROM kept))),
+       claimed AS (
+         UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, updated_at = $3,
+           locked_until = $3::timestamptz + make_interval(secs => lease.ms / 1000.0)
+         FROM unnest($4::text[], $2::int[]) AS lease(kind, ms)
+         WHERE jobs.kind = lease.kind AND jobs.id IN (
+           -- The due condition again under the lock: a row another worker claimed and committed since
+           -- this statement's snapshot is re-read here and dropped, so no job is claimed twice.
+           SELECT id FROM jobs WHERE id IN (SELECT id FROM pick)
+             AND ((status = 'pending' AND run_at <= $3) OR (status = 'running' AND locked_until < $3))
+           FOR UPDATE SKIP LOCKED)
+         RETURNING jobs.*),
+       turns AS (
+         -- One turn number per claim, the organizations' order within it kept; rows are written in
+         -- the order of their key, so two workers' claims never wait on each other crosswise.
+         INSERT INTO job_turns (pool, organization_id, turn)
+         SELECT $8, s.org, (SELECT nextval('job_turn_seq')) * 1024 + s.rank FROM (
+           SELECT c.org, row_number() OVER (ORDER BY c.turn, c.org) AS rank FROM chosen c
+           WHERE c.org IN (SELECT coalesce(organization_id, '') FROM claimed)) s
+         ORDER BY s.org
+         ON CONFLICT (pool, organization_id) DO UPDATE SET turn = excluded.turn)
+       SELECT * FROM claimed`,
+      [
+        workerId,
+        leasesMs,
+        now,
+        kinds,
+        limit,
+        opts.organizationId ?? null,
+        poolSize,
+        opts.turns ?? kinds.join(','),
+        few,
+      ],
     );
+  },
+  /**
+   * Pushes a lane's pending jobs back to `until` at the earliest: a receiver that refused is not
+   * tried again by the next job of the same lane a moment later.
+   */
+  async deferLane(ex: Executor, lane: string, until: Date): Promise<number> {
+    const rows = await ex.query(
+      `UPDATE jobs SET run_at = $2 WHERE lane = $1 AND status = 'pending' AND run_at < $2 RETURNING id`,
+      [lane, until],
+    );
+    return rows.length;
   },
   async succeed(ex: Executor, id: number, workerId: string, now: Date): Promise<void> {
     await ex.query(

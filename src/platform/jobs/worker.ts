@@ -29,6 +29,9 @@ export class PermanentJobError extends Error {}
 /** A silent worker's jobs are taken over after this; a live one renews it while the job runs. */
 export const DEFAULT_LEASE_MS = 60_000;
 
+/** The fewest render slots a polling worker runs (see `start`). */
+export const MIN_RENDER_SLOTS = 2;
+
 export const defaultBackoff = (attempts: number) => Math.min(3600_000, 5000 * 2 ** (attempts - 1));
 
 /**
@@ -101,7 +104,7 @@ export class Worker {
       realNow(this.deps.clock),
       this.leasesOf(kinds),
       limit,
-      organizationId,
+      { organizationId },
     );
     await Promise.all(jobs.map((job) => this.execute(job)));
     return jobs.length;
@@ -153,7 +156,9 @@ export class Worker {
   /**
    * Polls in the background, one loop per pool, each with its own slots: a free slot is refilled at
    * once, so one slow job (a hanging webhook receiver) never holds up the others, deliveries never
-   * take the slots of renders, and one organization holds at most half of a pool.
+   * take the slots of renders, and one organization holds at most its fair share of a pool (see
+   * `jobsRepo.claim`). Renders get two slots at least: with one, the slot kept for an organization
+   * holding none would leave nothing to the organization that has work.
    */
   start(): void {
     if (this.running) return;
@@ -162,15 +167,15 @@ export class Worker {
     const sizes = {
       ...(every
         ? { renders: every, deliveries: every, maintenance: every }
-        : { renders: 1, deliveries: 8, maintenance: 2 }),
+        : { renders: 2, deliveries: 8, maintenance: 2 }),
       ...this.opts.pools,
     };
+    sizes.renders = Math.max(MIN_RENDER_SLOTS, sizes.renders);
     for (const pool of Object.keys(sizes) as JobPool[]) this.loops.push(this.poll(pool, sizes[pool]));
   }
 
   private async poll(pool: JobPool, concurrency: number): Promise<void> {
     const pollMs = this.opts.pollMs ?? 500;
-    const perOrganization = Math.max(1, Math.floor(concurrency / 2));
     const mine = new Set<Promise<void>>();
     // Wakes this pool's loop when one of its jobs ends and frees a slot.
     const slot = { free: () => {} };
@@ -187,8 +192,7 @@ export class Worker {
             realNow(this.deps.clock),
             this.leasesOf(kinds),
             free,
-            null,
-            perOrganization,
+            { poolSize: concurrency, turns: pool },
           );
           claimed = jobs.length;
           for (const job of jobs) {

@@ -1,5 +1,5 @@
 import type { ProductLook } from './look.ts';
-import type { Executor } from '../../platform/db/index.ts';
+import type { Executor, Row } from '../../platform/db/index.ts';
 import type { Keyset } from '../../platform/http/pagination.ts';
 import type { DeviceGeometry } from './devices.ts';
 
@@ -110,6 +110,42 @@ export const isVisibleTo = (orgId: string, p: { private_organization_id: string 
   p.private_organization_id === null || p.private_organization_id === orgId;
 
 /** Reads as a partner sees them: public records and the organization's private ones. */
+/** Productgroups and packagings are read alike: those the organization may see, newest first. */
+function visibleRows<R extends Row>(table: 'productgroups' | 'packagings') {
+  return {
+    list: (ex: Executor, orgId: string, ks: Keyset): Promise<R[]> =>
+      ex.query<R>(
+        `SELECT * FROM ${table} g WHERE ${VISIBLE} AND ($2::bigint IS NULL OR g.seq < $2) ORDER BY g.seq DESC LIMIT $3`,
+        [orgId, ks.after, ks.limit],
+      ),
+    one: async (ex: Executor, orgId: string, id: string): Promise<R | null> =>
+      (await ex.query<R>(`SELECT * FROM ${table} g WHERE ${VISIBLE} AND g.id = $2`, [orgId, id]))[0] ?? null,
+  };
+}
+const productgroupReads = visibleRows<ProductgroupRow>('productgroups');
+const packagingReads = visibleRows<PackagingRow>('packagings');
+
+/**
+ * A productgroup, packaging or item as the operator names it: by its key (code or SKU) or its
+ * reference (`named`, the key winning when both match), or by one string that is either (`byKey`).
+ */
+function keyedRows<R extends Row>(table: 'productgroups' | 'packagings' | 'items', key: 'code' | 'sku') {
+  return {
+    named: async (ex: Executor, value: string, id: string | undefined): Promise<R | null> =>
+      (
+        await ex.query<R>(`SELECT * FROM ${table} WHERE ${key} = $1 OR id = $2 ORDER BY (${key} = $1) DESC LIMIT 1`, [
+          value,
+          id ?? null,
+        ])
+      )[0] ?? null,
+    byKey: async (ex: Executor, value: string): Promise<R | null> =>
+      (await ex.query<R>(`SELECT * FROM ${table} WHERE ${key} = $1 OR id = $1`, [value]))[0] ?? null,
+  };
+}
+const productgroupKeys = keyedRows<ProductgroupRow>('productgroups', 'code');
+const packagingKeys = keyedRows<PackagingRow>('packagings', 'code');
+const itemKeys = keyedRows<ItemRow>('items', 'sku');
+
 export const catalogReads = {
   async products(ex: Executor, orgId: string, ks: Keyset): Promise<ProductView[]> {
     return ex.query<ProductView>(
@@ -166,31 +202,10 @@ export const catalogReads = {
       )[0] ?? null
     );
   },
-  async productgroups(ex: Executor, orgId: string, ks: Keyset): Promise<ProductgroupRow[]> {
-    return ex.query<ProductgroupRow>(
-      `SELECT * FROM productgroups g WHERE ${VISIBLE} AND ($2::bigint IS NULL OR g.seq < $2) ORDER BY g.seq DESC LIMIT $3`,
-      [orgId, ks.after, ks.limit],
-    );
-  },
-  async productgroup(ex: Executor, orgId: string, id: string): Promise<ProductgroupRow | null> {
-    return (
-      (
-        await ex.query<ProductgroupRow>(`SELECT * FROM productgroups g WHERE ${VISIBLE} AND g.id = $2`, [orgId, id])
-      )[0] ?? null
-    );
-  },
-  async packagings(ex: Executor, orgId: string, ks: Keyset): Promise<PackagingRow[]> {
-    return ex.query<PackagingRow>(
-      `SELECT * FROM packagings g WHERE ${VISIBLE} AND ($2::bigint IS NULL OR g.seq < $2) ORDER BY g.seq DESC LIMIT $3`,
-      [orgId, ks.after, ks.limit],
-    );
-  },
-  async packaging(ex: Executor, orgId: string, id: string): Promise<PackagingRow | null> {
-    return (
-      (await ex.query<PackagingRow>(`SELECT * FROM packagings g WHERE ${VISIBLE} AND g.id = $2`, [orgId, id]))[0] ??
-      null
-    );
-  },
+  productgroups: productgroupReads.list,
+  productgroup: productgroupReads.one,
+  packagings: packagingReads.list,
+  packaging: packagingReads.one,
   async items(ex: Executor, orgId: string, ks: Keyset): Promise<ItemRow[]> {
     return ex.query<ItemRow>(
       'SELECT * FROM items WHERE organization_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3',
@@ -213,21 +228,8 @@ export const catalogReads = {
 
 /** Writes of the operator (catalog import, product changes): no visibility filter. */
 export const catalogWrites = {
-  async productgroup(ex: Executor, code: string, id: string | undefined): Promise<ProductgroupRow | null> {
-    return (
-      (
-        await ex.query<ProductgroupRow>(
-          'SELECT * FROM productgroups WHERE code = $1 OR id = $2 ORDER BY (code = $1) DESC LIMIT 1',
-          [code, id ?? null],
-        )
-      )[0] ?? null
-    );
-  },
-  async productgroupByKey(ex: Executor, key: string): Promise<ProductgroupRow | null> {
-    return (
-      (await ex.query<ProductgroupRow>('SELECT * FROM productgroups WHERE code = $1 OR id = $1', [key]))[0] ?? null
-    );
-  },
+  productgroup: productgroupKeys.named,
+  productgroupByKey: productgroupKeys.byKey,
   async insertProductgroup(ex: Executor, g: Omit<ProductgroupRow, 'seq'>) {
     await ex.query(
       'INSERT INTO productgroups (id, code, name, price_cents, private_organization_id, case_type, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
@@ -252,16 +254,7 @@ export const catalogWrites = {
     );
   },
 
-  async packaging(ex: Executor, code: string, id: string | undefined): Promise<PackagingRow | null> {
-    return (
-      (
-        await ex.query<PackagingRow>(
-          'SELECT * FROM packagings WHERE code = $1 OR id = $2 ORDER BY (code = $1) DESC LIMIT 1',
-          [code, id ?? null],
-        )
-      )[0] ?? null
-    );
-  },
+  packaging: packagingKeys.named,
   async insertPackaging(ex: Executor, p: Omit<PackagingRow, 'seq'>) {
     await ex.query(
       'INSERT INTO packagings (id, code, name, private_organization_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)',
@@ -279,19 +272,8 @@ export const catalogWrites = {
     );
   },
 
-  async item(ex: Executor, sku: string, id: string | undefined): Promise<ItemRow | null> {
-    return (
-      (
-        await ex.query<ItemRow>('SELECT * FROM items WHERE sku = $1 OR id = $2 ORDER BY (sku = $1) DESC LIMIT 1', [
-          sku,
-          id ?? null,
-        ])
-      )[0] ?? null
-    );
-  },
-  async itemByKey(ex: Executor, key: string): Promise<ItemRow | null> {
-    return (await ex.query<ItemRow>('SELECT * FROM items WHERE sku = $1 OR id = $1', [key]))[0] ?? null;
-  },
+  item: itemKeys.named,
+  itemByKey: itemKeys.byKey,
   async lockItem(ex: Executor, id: string): Promise<ItemRow | null> {
     return (await ex.query<ItemRow>('SELECT * FROM items WHERE id = $1 FOR UPDATE', [id]))[0] ?? null;
   },

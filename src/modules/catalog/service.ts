@@ -180,7 +180,7 @@ export function catalogService(deps: CatalogDeps) {
   });
 
   // Products are read on every product page and every order, and change a few times a day: each
-  // process keeps them, with the response body made once, until any catalog change (admin.ts
+  // process keeps them, with the response body made once, until any catalog change (admin-context.ts
   // announces every committed write).
   // The detail with pictures is made on first ask (drawing them may take a moment), then kept.
   type Cached = { view: ProductView; detail: ReturnType<typeof toDetail>; media: MediaRow[]; full?: Promise<Detail> };

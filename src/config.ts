@@ -38,6 +38,8 @@ export interface Config {
   uploadMemoryMb: number;
   shutdownDrainSeconds: number;
   callbackRetrySeconds: number;
+  /** Attempts of one order-updated callback before it is given up. */
+  callbackMaxAttempts: number;
   callbackTimeoutMs: number;
   webhookTestTimeoutMs: number;
   /** Where partners write to; in the OpenAPI document's contact. */
@@ -214,6 +216,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
       'Memory image decodes of one process may hold together; others wait their turn, and an image that alone needs more (a huge interlaced PNG or progressive JPEG) is refused.',
   },
   { name: 'CALLBACK_RETRY_SECONDS', default: '300', description: 'Delay between order-updated callback attempts.' },
+  {
+    name: 'CALLBACK_MAX_ATTEMPTS',
+    default: '864',
+    description:
+      'Attempts of one order-updated callback before it is given up (864: 3 days at the default delay); the order page of the dashboard shows it given up with its last error.',
+  },
   { name: 'CALLBACK_TIMEOUT_MS', default: '10000', description: 'Time-out of one callback or webhook attempt.' },
   {
     name: 'SUPPORT_EMAIL',
@@ -550,6 +558,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     uploadMemoryMb: int(env, 'UPLOAD_MEMORY_MB', 64, 1, 64 * 1024),
     shutdownDrainSeconds: int(env, 'SHUTDOWN_DRAIN_SECONDS', appEnv === 'production' ? 5 : 0, 0, 300),
     callbackRetrySeconds: int(env, 'CALLBACK_RETRY_SECONDS', 300, 1, 86400),
+    callbackMaxAttempts: int(env, 'CALLBACK_MAX_ATTEMPTS', 864, 1, 100000),
     callbackTimeoutMs: int(env, 'CALLBACK_TIMEOUT_MS', 10000, 10, 600000),
     webhookTestTimeoutMs: int(env, 'WEBHOOK_TEST_TIMEOUT_MS', 3000, 10, 60000),
     supportEmail: supportEmail(env.SUPPORT_EMAIL),

@@ -96,7 +96,7 @@ function callbackJobSteps(jobs: CallbackJobs, attempts: CallbackAttempt[]): Time
         at: j.updated_at,
         tone: 'bad',
         what: html`Callback to the store ${badge('given up', 'bad')}`,
-        detail: hasRows ? undefined : html`<div class="help">${plural(j.attempts, 'attempt')}${lastError}</div>`,
+        detail: html`<div class="help">${plural(j.attempts, 'attempt')}${j.last_error ? `; last error: ${j.last_error}` : ''}</div>`,
       });
     else if (j.status === 'succeeded' && !hasRows)
       steps.push({

@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import { type JobRow, enqueue } from '../../platform/jobs/queue.ts';
-import type { Worker } from '../../platform/jobs/worker.ts';
+import { PermanentJobError, type Worker } from '../../platform/jobs/worker.ts';
 import { deliver, describeFailure } from '../../platform/http/targets.ts';
 import type { OrdersDeps } from './deps.ts';
 import { type CallbackAttemptRow, type OrderRow, ordersRepo } from './repo.ts';
@@ -74,7 +74,8 @@ export function registerCallbackJob(
   const { db, clock, config } = deps;
   deps.worker.register(CALLBACK_JOB, {
     pool: 'deliveries',
-    // The spec promises a retry about every 5 minutes, forever, rather than a back-off.
+    // The spec promises a retry about every 5 minutes until it succeeds, rather than a back-off;
+    // the handler gives up after CALLBACK_MAX_ATTEMPTS.
     backoffMs: () => config.callbackRetrySeconds * 1000,
     leaseMs: config.callbackTimeoutMs + 30_000,
     async run(payload: { orderId: string }, job: JobRow) {
@@ -112,7 +113,8 @@ export function registerCallbackJob(
       const error = ok ? null : describeFailure(res.status, res.error, 'the callback URL');
       const outcome = ok ? 'delivered' : 'failed';
       await record({ at, outcome, response_status: res.status, error, duration_ms: res.durationMs });
-      if (error) throw new Error(error);
+      // A receiver down for days is given up (CALLBACK_MAX_ATTEMPTS); the order page says so, with this error.
+      if (error) throw job.attempts >= config.callbackMaxAttempts ? new PermanentJobError(error) : new Error(error);
     },
   });
 }

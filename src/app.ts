@@ -1,4 +1,5 @@
 import { billingOperatorRoutes } from './modules/billing/routes.ts';
+import { bankOperatorRoutes } from './modules/billing/routes-bank.ts';
 import { productionOperatorRoutes } from './modules/production/routes.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -74,6 +75,7 @@ const API_MODULES: Mount[] = [
 const OPERATOR_MODULES: Mount[] = [
   catalogOperatorRoutes,
   billingOperatorRoutes,
+  bankOperatorRoutes,
   shipmentsOperatorRoutes,
   claimsOperatorRoutes,
   renderingOperatorRoutes,

@@ -116,7 +116,18 @@ export function createServices(core: CoreDeps) {
           requester: { prefix: config.seller.vatNumber.slice(0, 2), number: config.seller.vatNumber.slice(2) },
         })
       : noLiveVatCheck);
-  const billing = billingService({ db, clock, cursors, config, organization, vatChecker });
+  const billing = billingService({
+    db,
+    clock,
+    cursors,
+    config,
+    organization,
+    vatChecker,
+    // Called after a top-up commits, when `orders` exists.
+    prepaidToppedUp: async (accountId) => {
+      await orders.releasePrepaidHeld(accountId);
+    },
+  });
 
   // --- orders, shipping, shipments, callback ---
   const orders = ordersService({

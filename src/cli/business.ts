@@ -86,12 +86,23 @@ export function registerBusinessCommands(program: Command, ctx: CliContext): voi
     .command('payment <account> <amountCents>')
     .description('money received (a prepaid top-up, an invoice paid)')
     .requiredOption('--note <text>', 'bank reference or why')
+    .option('--invoice <ref>', 'the invoice it pays first; the rest goes to the other open invoices, oldest due first')
     .option('--json', 'print JSON')
-    .action(function (this: Command, account: string, amount: string, o: { note: string }) {
+    .action(function (this: Command, account: string, amount: string, o: { note: string; invoice?: string }) {
       return ctx.run(this, async (c, json) => {
-        const body = { amount: whole(amount, 'amountCents', { min: 1 }), note: o.note };
+        const body = {
+          amount: whole(amount, 'amountCents', { min: 1 }),
+          note: o.note,
+          ...(o.invoice ? { invoiceReference: o.invoice } : {}),
+        };
         const data = expectOk(await c.request('POST', `/accounts/${enc(account)}/payments`, body));
-        print(json, data, [data.account]);
+        print(json, data, [
+          {
+            ...data.account,
+            paid: data.payment.allocations.map((a: { number: string }) => a.number).join(' '),
+            unallocated: data.payment.unallocated,
+          },
+        ]);
       });
     });
 
@@ -113,7 +124,21 @@ export function registerBusinessCommands(program: Command, ctx: CliContext): voi
     .action(function (this: Command, account: string) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('GET', `/accounts/${enc(account)}/invoices?limit=100`));
-        print(json, data, data.invoices, ['reference', 'number', 'kind', 'periodStart', 'total', 'due']);
+        const rows = data.invoices.map((i: { payment: { status: string; outstanding: number } | null }) => ({
+          ...i,
+          payment: i.payment?.status ?? '',
+          outstanding: i.payment?.outstanding ?? '',
+        }));
+        print(json, data, rows, [
+          'reference',
+          'number',
+          'kind',
+          'periodStart',
+          'total',
+          'due',
+          'payment',
+          'outstanding',
+        ]);
       });
     });
   invoices

@@ -357,6 +357,17 @@ export const ERRORS = {
     description:
       'approving or rejecting a request to change an account’s tax details that was decided (or replaced by a newer one) already',
   },
+  bank_statement_invalid: {
+    status: 400,
+    group: 'operator',
+    description:
+      'a bank statement import that is not an ISO 20022 camt.053 statement: empty, not well-formed XML, a DOCTYPE, another message (camt.052, camt.054, pain), a required element missing, an amount that is not a decimal, more than 20,000 entries; the message names the first problem and nothing is imported',
+  },
+  bank_payment_decided: {
+    status: 409,
+    group: 'operator',
+    description: 'assigning or dismissing a bank payment that was matched, assigned or dismissed already',
+  },
   integrator_code_in_use: {
     status: 409,
     group: 'operator',

@@ -136,7 +136,7 @@ describe('money in production', () => {
     assert.equal((await account(t, acc)).balance, beforeReplacement, 'a replacement costs nothing');
   });
 
-  it('a prepaid account without the balance keeps its order pending until it is topped up', async () => {
+  it('a prepaid account without the balance keeps its order pending until a top-up releases it', async () => {
     const org = t.seed.organizations[0].reference;
     const created = await operator(t, 'POST', `/organizations/${org}/accounts`, {
       name: 'Prepaid shop',
@@ -174,7 +174,9 @@ describe('money in production', () => {
       note: 'bank transfer 42',
     });
     assert.equal(paid.statusCode, 200, paid.body);
-    assert.equal((await produce(order)).statusCode, 204);
+    // The top-up releases the held order into production by itself.
+    assert.equal((await orderView(t, order)).status.code, 'in_production');
+    assert.equal((await produce(order)).statusCode, 409, 'started once');
     assert.equal((await account(t, prepaid)).balance, 10_100 - (await amountOf(t, order)));
   });
 

@@ -12,6 +12,11 @@ export interface BillingDeps {
   cursors: Cursors;
   config: Pick<Config, 'env' | 'publicBaseUrl' | 'seller'>;
   organization: Pick<OrganizationService, 'storeRowIn' | 'createAccount'>;
+  /**
+   * A prepaid account's balance was raised (after the commit): the orders held for want of balance
+   * may go on. The production floor decides which and when.
+   */
+  prepaidToppedUp: (accountId: string) => Promise<void>;
   /** The live VAT number check (VIES), or its stand-in. */
   vatChecker: VatNumberChecker;
 }

@@ -3,6 +3,7 @@ import { newReference } from '../../platform/ids.ts';
 import { amsterdamYear, monthOf } from './calendar.ts';
 import type { BillingDeps } from './deps.ts';
 import { type ChargeDetail, type VatGroup, invoiceLines, vatGroups } from './invoice-lines.ts';
+import { settleAccount } from './payments.ts';
 import { type InvoiceRow, type LedgerRow, accountsRepo, billingRepo as repo } from './repo.ts';
 import { invoiceTreatment } from './vat.ts';
 
@@ -93,6 +94,8 @@ export async function issueInvoiceOf(deps: BillingDeps, accountId: string, month
       entries.map((e) => e.id),
       row.id,
     );
+    // Credit paid in earlier (or a prepaid balance) pays the new invoice at once.
+    await settleAccount(tx, acc.id, issuedAt);
     return row;
   });
 }

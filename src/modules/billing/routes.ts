@@ -29,10 +29,16 @@ export function billingOperatorRoutes(app: FastifyInstance, s: { billing: Billin
       config: op,
       schema: {
         params: Ref('accountReference'),
-        body: Strict({ amount: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), note: Reason }),
+        body: Strict({
+          amount: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
+          note: Reason,
+          /** The invoice it pays, first; the rest goes to the account's other open invoices. */
+          invoiceReference: Type.Optional(Type.String({ maxLength: 200 })),
+        }),
       },
     },
-    async (req) => s.billing.recordPayment(req.params.accountReference, req.body.amount, req.body.note),
+    async (req) =>
+      s.billing.recordPayment(req.params.accountReference, req.body.amount, req.body.note, req.body.invoiceReference),
   );
   r.get(
     '/accounts/:accountReference/invoices',

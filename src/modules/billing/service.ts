@@ -15,6 +15,8 @@ import { monthOf, previousMonth } from './calendar.ts';
 import { issueCreditNoteOf } from './credit-notes.ts';
 import type { ChargeDetail } from './invoice-lines.ts';
 import { issueInvoiceOf } from './issue-invoice.ts';
+import { bankImportUseCases } from './bank-import.ts';
+import { paymentUseCases } from './payments.ts';
 import { taxDetailsUseCases } from './tax-details.ts';
 
 export const toEntry = (e: LedgerRow) => ({
@@ -91,13 +93,15 @@ export function billingService(deps: BillingDeps) {
       /** The document the entry is already on (a credit note): never billed by a monthly invoice. */
       invoiceId?: string;
       detail?: ChargeDetail;
+      /** The entry's own reference, when the caller needs it (a payment put against invoices). */
+      id?: string;
     },
     mustCover = false,
   ) {
     return repo.book(
       tx,
       {
-        id: newReference('Ledgerentry'),
+        id: e.id ?? newReference('Ledgerentry'),
         organization_id: e.organizationId,
         account_id: e.accountId,
         kind: e.kind,
@@ -117,8 +121,10 @@ export function billingService(deps: BillingDeps) {
 
   const issueInvoice = (accountId: string, month: string) => issueInvoiceOf(deps, accountId, month);
 
+  const payments = paymentUseCases(deps, book, account);
   return {
     ...taxDetailsUseCases(deps),
+    ...bankImportUseCases(deps, payments.receive, payments.toppedUp),
     /**
      * Orders, in the production-start transaction: the products and shipping as the order shows
      * them. Replacement orders cost nothing. A prepaid account whose balance does not cover the
@@ -216,24 +222,7 @@ export function billingService(deps: BillingDeps) {
       });
       return result === 'booked';
     },
-    /** Operator: money received (a prepaid top-up, an invoice paid). */
-    async recordPayment(accountRef: string, amountCents: number, note: string) {
-      return db.tx(async (tx) => {
-        const acc = await account(tx, null, accountRef);
-        const id = newReference('Payment');
-        await book(tx, {
-          organizationId: acc.organization_id,
-          accountId: acc.id,
-          kind: 'payment',
-          amountCents,
-          source: id,
-          description: note,
-        });
-        return {
-          account: { reference: acc.id, balance: (await accountsRepo.account(tx, null, acc.id))!.balance_cents },
-        };
-      });
-    },
+    ...payments,
     /** The ledger, newest first, with the balance it sums to. `orgId` null: operator. */
     async ledger(orgId: string | null, accountRef: string, page: PageRequest) {
       const acc = await account(db, orgId, accountRef);
@@ -255,12 +244,12 @@ export function billingService(deps: BillingDeps) {
         plural: 'invoices',
         scope: `invoices:${acc.id}`,
         load: (ks: Keyset) => repo.invoices(db, acc.id, ks),
-        item: toInvoice,
+        items: (rows: InvoiceRow[]) => payments.withPayments(db, rows, toInvoice),
       });
     },
     async invoice(orgId: string | null, ref: string) {
       const row = isReference('Invoice', ref) ? await repo.invoice(db, orgId, ref) : null;
-      return toInvoice(mustFind(row, 'Invoice', ref));
+      return (await payments.withPayments(db, [mustFind(row, 'Invoice', ref)], toInvoice))[0];
     },
     /** The PDF, built anew from the stored invoice: the same document on every download. */
     async invoicePdf(orgId: string | null, ref: string): Promise<{ number: string; pdf: Buffer }> {

@@ -6,6 +6,18 @@ import { consoleTaxPages, pendingTaxCard, taxCard } from './console-tax.ts';
 import { page } from './layout.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
+const PAYMENT_LABELS = { open: 'open', partially_paid: 'partially paid', paid: 'paid', overdue: 'overdue' } as const;
+
+/** An invoice's payment state with what is left; credit notes have none. */
+export function paymentCell(
+  p: { status: keyof typeof PAYMENT_LABELS; outstanding: number } | null,
+  due: string,
+): Html | string {
+  if (!p) return '';
+  const tone = p.status === 'paid' ? 'ok' : p.status === 'overdue' ? 'bad' : 'warn';
+  return html`${badge(PAYMENT_LABELS[p.status], tone)}${p.outstanding ? html` ${euros(p.outstanding)} due ${fmtDate(due)}` : ''}`;
+}
+
 /** Operator console: an account's ledger, invoices and tax details, payments, credit notes, the monthly run. */
 export function consoleBillingPages(r: DashRouter): void {
   const { s } = r;
@@ -31,7 +43,7 @@ export function consoleBillingPages(r: DashRouter): void {
     const { invoices } = await s.billing.invoices(null, account, { limit: 24 });
     const rows: Html[] = invoices.map(
       (i) =>
-        html`<tr><td>${i.number}${i.kind === 'credit_note' ? html` ${badge('credit note')}` : ''}</td><td>${i.periodStart.slice(0, 7)}</td><td>${fmtDate(i.issued)}</td><td>${euros(i.total)}</td><td><a href="/console/billing/invoices/${i.reference}/pdf">${i.number}.pdf</a></td><td>${
+        html`<tr><td>${i.number}${i.kind === 'credit_note' ? html` ${badge('credit note')}` : ''}</td><td>${i.periodStart.slice(0, 7)}</td><td>${fmtDate(i.issued)}</td><td>${euros(i.total)}</td><td>${paymentCell(i.payment, i.due)}</td><td><a href="/console/billing/invoices/${i.reference}/pdf">${i.number}.pdf</a></td><td>${
           i.kind === 'invoice'
             ? form(
                 `/console/billing/invoices/${i.reference}/credit-note?account=${encodeURIComponent(account)}`,
@@ -49,7 +61,7 @@ ${await taxCard(s, account, ctx)}
 <section class="card"><h2>Record a payment</h2>${form(
         `/console/billing/payments?account=${encodeURIComponent(account)}`,
         ctx.page.csrf,
-        html`${field({ label: 'Amount in cents', name: 'amount', type: 'number', min: 1, required: true })}${field({ label: 'Note', name: 'note', required: true, maxlength: 500, help: 'Bank reference or why' })}<button type="submit">Record payment</button>`,
+        html`${field({ label: 'Amount in cents', name: 'amount', type: 'number', min: 1, required: true })}${field({ label: 'Note', name: 'note', required: true, maxlength: 500, help: 'Bank reference or why' })}${field({ label: 'Pays invoice (reference, optional)', name: 'invoice', maxlength: 200, help: 'Empty: the open invoices, oldest due first. What is left stays as credit for the next invoice.' })}<button type="submit">Record payment</button>`,
       )}</section>
 <h2>Ledger</h2>${table(
         ['Date', 'Kind', 'What', 'Order', 'Amount'],
@@ -59,7 +71,7 @@ ${await taxCard(s, account, ctx)}
         ),
         { caption: 'Ledger, newest first', empty: 'No entries yet.' },
       )}
-<h2>Invoices</h2>${table(['Number', 'Month', 'Issued', 'Total', 'PDF', 'Correct'], rows, { caption: 'Invoices and credit notes', empty: 'No invoices yet.' })}`,
+<h2>Invoices</h2>${table(['Number', 'Month', 'Issued', 'Total', 'Payment', 'PDF', 'Correct'], rows, { caption: 'Invoices and credit notes', empty: 'No invoices yet.' })}`,
       opts,
     );
   };
@@ -85,8 +97,17 @@ ${await taxCard(s, account, ctx)}
     'operator',
     async (req) => {
       const amount = integer(req.body, 'amount', 'Amount in cents', { min: 1, max: 1_000_000_000, required: true })!;
-      await s.billing.recordPayment(accountOf(req), amount, required(req.body, 'note', 'Note', 500));
-      return { redirect: to(req), notice: `Payment of ${euros(amount)} recorded` };
+      const { payment } = await s.billing.recordPayment(
+        accountOf(req),
+        amount,
+        required(req.body, 'note', 'Note', 500),
+        text(req.body, 'invoice', 'Invoice', { max: 200 }),
+      );
+      const paid = payment.allocations.map((a) => `${a.number} ${euros(a.amount)}`).join(', ');
+      return {
+        redirect: to(req),
+        notice: `Payment of ${euros(amount)} recorded${paid ? `: ${paid}` : ''}${payment.unallocated ? `; ${euros(payment.unallocated)} kept as credit` : ''}`,
+      };
     },
     back,
   );

@@ -303,6 +303,15 @@ export const ordersRepo = {
     );
     return [...new Set(rows.map((r) => r.order_id))];
   },
+  /** The `pending` orders billed to an account, the oldest first. */
+  async pendingOfAccount(ex: Executor, accountId: string): Promise<string[]> {
+    const rows = await ex.query<{ id: string }>(
+      `SELECT o.id FROM orders o JOIN stores s ON s.id = o.store_id
+       WHERE s.account_id = $1 AND o.status = 'pending' ORDER BY o.seq LIMIT 500`,
+      [accountId],
+    );
+    return rows.map((r) => r.id);
+  },
   async stillAwaiting(ex: Executor, orderId: string): Promise<boolean> {
     return (
       (

@@ -294,6 +294,26 @@ export function ordersService(deps: OrdersDeps) {
     async startProduction(orgId: string | null, ref: string) {
       await changes.startProduction(mustFind(await orderRow(orgId, ref), 'Order', ref));
     },
+    /**
+     * A prepaid account was topped up: its pending orders, which production start refused for want
+     * of balance, go into production, the oldest first, while the balance covers them.
+     */
+    async releasePrepaidHeld(accountId: string): Promise<string[]> {
+      const started: string[] = [];
+      for (const id of await repo.pendingOfAccount(db, accountId)) {
+        const row = await repo.order(db, null, id);
+        if (row?.status !== 'pending') continue;
+        try {
+          await changes.startProduction(row);
+          started.push(id);
+        } catch (err) {
+          if (err instanceof ApiError && err.code === 'insufficient_balance') break;
+          if (err instanceof ApiError && err.code === 'order_not_pending') continue;
+          throw err;
+        }
+      }
+      return started;
+    },
     /** Shipping options and prices of a prospective order (POST /quote); nothing is stored. */
     quote: (orgId: string, body: Static<typeof QuoteBody>) => quote(intake, orgId, body),
 

@@ -111,7 +111,7 @@ describe('importing bank statements', () => {
     (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0].n;
   const invoiceView = async (ref: string) => (await operator(t, 'GET', `/invoices/${ref}`)).data.invoice;
 
-  async function produced(code: string, key = t.key, storeRef = store(t, code)): Promise<string> {
+  async function produced(code: string, key = t.key, storeRef = store(t, code), quantity = 1): Promise<string> {
     const order = await createOrder(
       t,
       {
@@ -119,7 +119,7 @@ describe('importing bank statements', () => {
           storeReference: storeRef,
           shippingKind: 'dropship',
           dropshipAddress: ADDRESS,
-          orderlines: [{ productReference: products(t).protector, quantity: 1 }],
+          orderlines: [{ productReference: products(t).protector, quantity }],
         },
       },
       key,
@@ -156,7 +156,7 @@ describe('importing bank statements', () => {
     // Two invoices of the NL account, one of Other Prints, and a prepaid account with a held order.
     t.clock.set('2026-09-10T09:00:00.000Z');
     await produced('DEMO1');
-    await produced('OTHER1', t.otherKey);
+    await produced('OTHER1', t.otherKey, store(t, 'OTHER1'), 2);
     t.clock.set('2026-10-01T03:00:00.000Z');
     const sept = (await operator(t, 'POST', '/invoices/issue', { month: '2026-09' })).data.invoices as any[];
     t.clock.set('2026-10-10T09:00:00.000Z');

@@ -129,6 +129,21 @@ export const paymentsRepo = {
     return rows.map((r) => ({ number: r.number, amount_cents: Number(r.amount_cents) }));
   },
 
+  /** Test environment: the simulated charges, refunds and adjustments per Amsterdam month, newest first. */
+  async simulatedMonths(
+    ex: Executor,
+    accountId: string,
+  ): Promise<Array<{ month: string; net: number; entries: number }>> {
+    const rows = await ex.query<{ month: string; net: string; entries: number }>(
+      `SELECT to_char(created_at AT TIME ZONE 'Europe/Amsterdam', 'YYYY-MM') AS month,
+              -sum(amount_cents) AS net, count(*)::int AS entries
+       FROM ledger_entries WHERE account_id = $1 AND simulated AND kind IN ('charge', 'refund', 'adjustment')
+       GROUP BY 1 ORDER BY 1 DESC LIMIT 24`,
+      [accountId],
+    );
+    return rows.map((r) => ({ month: r.month, net: Number(r.net), entries: r.entries }));
+  },
+
   // ---- bank statements ----
   /** The statement's row, inserted the first time it is seen. */
   async statement(

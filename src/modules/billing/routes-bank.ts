@@ -32,7 +32,7 @@ export function bankOperatorRoutes(app: FastifyInstance, s: { billing: BillingSe
         },
       },
       async (req) =>
-        s.billing.bankPayments((req.query.status as 'unmatched' | undefined) ?? null, {
+        s.billing.bankPayments(req.query.status ?? null, {
           limit: req.query.limit,
           cursor: req.query.cursor,
         }),

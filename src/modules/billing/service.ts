@@ -17,6 +17,7 @@ import type { ChargeDetail } from './invoice-lines.ts';
 import { issueInvoiceOf } from './issue-invoice.ts';
 import { bankImportUseCases } from './bank-import.ts';
 import { paymentUseCases } from './payments.ts';
+import { paymentsRepo } from './repo-payments.ts';
 import { taxDetailsUseCases } from './tax-details.ts';
 
 export const toEntry = (e: LedgerRow) => ({
@@ -250,6 +251,32 @@ export function billingService(deps: BillingDeps) {
     async invoice(orgId: string | null, ref: string) {
       const row = isReference('Invoice', ref) ? await repo.invoice(db, orgId, ref) : null;
       return (await payments.withPayments(db, [mustFind(row, 'Invoice', ref)], toInvoice))[0];
+    },
+    /**
+     * Partner API: the account's invoices. The test environment invoices nothing; it shows what the
+     * simulated entries would add up to per month instead, labelled as such.
+     */
+    async partnerInvoices(orgId: string, accountRef: string, page: PageRequest) {
+      const acc = await account(db, orgId, accountRef);
+      const list = await this.invoices(orgId, acc.id, page);
+      if (!simulated) return list;
+      return {
+        ...list,
+        simulated: {
+          note: 'Test environment: nothing is invoiced. These are the net amounts (before VAT) the simulated entries would add up to per month in production.',
+          months: await paymentsRepo.simulatedMonths(db, acc.id),
+        },
+      };
+    },
+    /** Partner API: an invoice of this account (404 for any other, in or outside the organization). */
+    async accountInvoice(orgId: string, accountRef: string, ref: string) {
+      const inv = await this.invoice(orgId, ref);
+      if (inv.accountReference !== accountRef) throw mustFind(null, 'Invoice', ref);
+      return inv;
+    },
+    async accountInvoicePdf(orgId: string, accountRef: string, ref: string) {
+      await this.accountInvoice(orgId, accountRef, ref);
+      return this.invoicePdf(orgId, ref);
     },
     /** The PDF, built anew from the stored invoice: the same document on every download. */
     async invoicePdf(orgId: string | null, ref: string): Promise<{ number: string; pdf: Buffer }> {

@@ -90,6 +90,7 @@ export interface DashboardPagesDeps {
     | 'publish'
     | 'unpublish'
     | 'publishedProducts'
+    | 'publicationCalls'
     | 'mediaOf'
   >;
   orders: Pick<OrdersService, 'get' | 'find' | 'list' | 'findAddress' | 'startProduction' | 'callbackAttempts'>;

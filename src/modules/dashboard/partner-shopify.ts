@@ -98,13 +98,14 @@ ${connect}`,
     const ref = refParam(req);
     const conn = await sf.connection(ref);
     if (!conn || conn.organization_id !== ctx.orgId) throw notFound('Shopify store', ref);
-    const [store, failed, recent, inbox, privacy, pubs, products, { images }] = await Promise.all([
+    const [store, failed, recent, inbox, privacy, pubs, calls, products, { images }] = await Promise.all([
       s.organization.store(ctx.orgId, ref),
       sf.operations(ref, 'failed', 50),
       sf.operations(ref, null, 10),
       sf.inbox(ref, 10),
       sf.privacyLog(ref, 10),
       sf.publishedProducts(ctx.orgId, ref).catch(() => []),
+      sf.publicationCalls(ref),
       s.catalog.productSummaries(ctx.orgId),
       s.images.list(ctx.orgId, { limit: 50 }),
     ]);
@@ -118,11 +119,23 @@ ${connect}`,
       ),
       { caption: 'Sync failures', empty: 'No failed call to Shopify.' },
     );
+    /** Where a publication's last call to Shopify stands: retrying with its error, or failed with a retry button. */
+    const syncCell = (pubRef: string, status: string) => {
+      const c = calls.get(pubRef);
+      const verb = c?.kind === 'unpublish' ? 'archiving' : 'publishing';
+      if (c?.state === 'retrying')
+        return html`${badge('retrying', 'warn')}<p class="help">${verb} on Shopify: attempt ${c.attempts + 1} of ${c.maxAttempts}, the last one failed: ${c.lastError ?? ''}</p>`;
+      if (c?.state === 'failed')
+        return html`${badge('failed', 'bad')}<p class="help">${verb} gave up after ${c.attempts} attempt(s): ${c.lastError ?? ''}</p>${buttonForm(`/dashboard/shopify/${ref}/operations/${c.operationId}/retry`, csrf, c.kind === 'unpublish' ? 'Retry archiving' : 'Retry publishing')}`;
+      if (c?.state === 'waiting')
+        return html`${badge(status, 'warn')}<p class="help">${verb} on Shopify: waiting for its turn</p>`;
+      return badge(status, tone(status));
+    };
     const published = table(
       ['Design', 'Models', 'Price', 'Status', 'Mockups', ''],
       pubs.map(
         (p) =>
-          html`<tr><td>${p.title}</td><td>${p.productReferences.length}</td><td>${(p.priceCents / 100).toFixed(2)}</td><td>${badge(p.status, tone(p.status))}</td><td>${Array.from({ length: Math.min(p.mediaCount, 3) }, (_, n) => html`<img class="thumb" src="/dashboard/shopify/${ref}/publications/${p.reference}/media/${n}" alt="Mockup ${n + 1} of ${p.title}" width="56" height="56">`)}</td><td>${p.status === 'archived' ? '' : buttonForm(`/dashboard/shopify/${ref}/publications/${p.reference}/unpublish`, csrf, 'Unpublish', { danger: true, confirm: `Archive ${p.title} on Shopify?` })}</td></tr>`,
+          html`<tr><td>${p.title}</td><td>${p.productReferences.length}</td><td>${(p.priceCents / 100).toFixed(2)}</td><td>${syncCell(p.reference, p.status)}</td><td>${Array.from({ length: Math.min(p.mediaCount, 3) }, (_, n) => html`<img class="thumb" src="/dashboard/shopify/${ref}/publications/${p.reference}/media/${n}" alt="Mockup ${n + 1} of ${p.title}" width="56" height="56">`)}</td><td>${p.status === 'archived' ? '' : buttonForm(`/dashboard/shopify/${ref}/publications/${p.reference}/unpublish`, csrf, 'Unpublish', { danger: true, confirm: `Archive ${p.title} on Shopify?` })}</td></tr>`,
       ),
       { caption: 'Published products', empty: 'Nothing published yet.' },
     );

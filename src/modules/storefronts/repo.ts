@@ -191,6 +191,14 @@ export const storefrontsRepo = {
     );
     return rows[0] ?? null;
   },
+  /** Each published product's latest publish or unpublish call (what its row on the store's page shows). */
+  latestPublicationOperations: (ex: Executor, storeId: string) =>
+    ex.query<OperationRow>(
+      `SELECT DISTINCT ON (payload->>'productId') * FROM storefront_operations
+       WHERE store_id = $1 AND kind IN ('publish', 'unpublish')
+       ORDER BY payload->>'productId', seq DESC`,
+      [storeId],
+    ),
   operationsOf: (ex: Executor, storeId: string, status: OperationRow['status'] | null, limit: number) =>
     ex.query<OperationRow>(
       `SELECT * FROM storefront_operations WHERE store_id = $1 AND ($2::text IS NULL OR status = $2) ORDER BY seq DESC LIMIT $3`,

@@ -5,7 +5,7 @@ import { connecting } from './connect.ts';
 import type { StorefrontsDeps } from './deps.ts';
 import { fulfillmentHandlers } from './fulfillment.ts';
 import { inbound } from './inbound.ts';
-import { operations } from './operations.ts';
+import { MAX_ATTEMPTS, operations } from './operations.ts';
 import { processing } from './process.ts';
 import { publishing } from './publish.ts';
 import { storefrontsRepo as repo } from './repo.ts';
@@ -70,6 +70,34 @@ export function storefrontsService(deps: StorefrontsDeps, organization: Pick<Org
     publish: products.publish,
     unpublish: products.unpublish,
     publishedProducts: products.list,
+    /**
+     * Each publication's latest call to Shopify, by publication reference: waiting, retrying (with
+     * the attempt it is at and the error that made it retry), failed (a person retries it) or done.
+     */
+    async publicationCalls(storeId: string): Promise<Map<string, PublicationCall>> {
+      const rows = await repo.latestPublicationOperations(deps.db, storeId);
+      return new Map(
+        rows.map((o) => [
+          String(o.payload.productId),
+          {
+            operationId: o.id,
+            kind: o.kind as 'publish' | 'unpublish',
+            state:
+              o.status === 'queued'
+                ? o.attempts > 0
+                  ? 'retrying'
+                  : 'waiting'
+                : o.status === 'failed'
+                  ? 'failed'
+                  : 'done',
+            attempts: o.attempts,
+            maxAttempts: MAX_ATTEMPTS,
+            lastError: o.last_error,
+            updatedAt: o.updated_at,
+          },
+        ]),
+      );
+    },
     /** A published product's mockup as uploaded to Shopify (dashboard thumbnails). */
     async mediaOf(orgId: string, storeRef: string, publicationRef: string, n: number) {
       const conn = await repo.connectionOfStore(deps.db, storeRef);
@@ -133,6 +161,17 @@ export function storefrontsService(deps: StorefrontsDeps, organization: Pick<Org
       }
     },
   };
+}
+
+export interface PublicationCall {
+  operationId: string;
+  kind: 'publish' | 'unpublish';
+  state: 'waiting' | 'retrying' | 'failed' | 'done';
+  attempts: number;
+  maxAttempts: number;
+  /** The last error while retrying or failed; the outcome's note when done. */
+  lastError: string | null;
+  updatedAt: Date;
 }
 
 export type StorefrontsService = ReturnType<typeof storefrontsService>;

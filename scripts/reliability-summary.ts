@@ -68,6 +68,10 @@ function summary(): void {
       peak ? `${peak.memoryPeakMb} (${peak.file}; target < 512)` : 'not measured',
     ],
     [
+      'memory at rest after the mixed soak (MB)',
+      lines.some((l) => 'memoryAtRestMb' in l) ? `${max('memoryAtRestMb')} (target < 512)` : 'not measured',
+    ],
+    [
       'peak of a test process hosting its server (MB)',
       testPeak ? `${testPeak.testProcessPeakMb} (${testPeak.file})` : 'not measured',
     ],

@@ -21,6 +21,8 @@ export interface Figures {
   ssrfRefused?: number;
   /** Peak resident memory of a server process, MB (the summary prints the highest). */
   memoryPeakMb?: number;
+  /** Resident memory of a server at rest after the long mixed soak, MB. */
+  memoryAtRestMb?: number;
   /** Peak resident memory of a test process that hosts its server in-process (fuzz, fairness, ...). */
   testProcessPeakMb?: number;
   /**

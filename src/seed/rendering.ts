@@ -1,6 +1,7 @@
 import type { SeedDeps } from './deps.ts';
 import type { CompositionImport, PerspectiveImport, SceneImport } from '../modules/rendering/import.ts';
 import { bakedScenes } from '../modules/rendering/scenes.ts';
+import { stageImport } from '../modules/rendering/stage-compositions.ts';
 
 export interface RenderingSeed {
   scenes: Record<string, string>;
@@ -13,6 +14,8 @@ export interface RenderingSeed {
  * (idempotent by key):
  * - `catalog-front`: every print product's straight-on shot, drawn from its own geometry and case
  *   type on first use;
+ * - the 3D stages (studio sweep, oak desk, marble top), two angled views each at 1000 and 2000 px,
+ *   for every print product: rendered at run time from the product's geometry;
  * - the 3D scenes baked by `npm run mockups:assets` (studio, wooden desk, marble flat lay), two
  *   angled views each, for the newest flagships in every case type (only when the assets exist);
  * - the older demo fixtures the tests and docs use: a public studio scene that allows product
@@ -69,6 +72,12 @@ export async function seedRendering(
       template: { generate: { kind: 'front' } },
     });
   }
+
+  // The 3D stages: every model with geometry, in every case type, rendered at run time (their
+  // compositions are made when first looked up).
+  const stages = stageImport(caseGroups);
+  scenes.push(...stages.scenes);
+  perspectives.push(...stages.perspectives);
 
   // The 3D scenes, for the models the asset pipeline baked.
   const baked = bakedScenes();

@@ -1,12 +1,17 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { CaseType } from '../catalog/casetypes.ts';
+import type { DeviceGeometry } from '../catalog/devices.ts';
 import { caseOutline } from '../catalog/geometry.ts';
 import type { ProductShape } from '../catalog/service.ts';
 import { asBackgroundImageWork } from '../../platform/images.ts';
 import type { BlobStore } from '../../platform/storage.ts';
 import { FRONTAL_EDGE, FRONTAL_VERSION, frontalTemplate } from './frontal.ts';
 import { materialFor, phoneColour } from './materials.ts';
+import { STAGE_VERSION, plateFor, stageTemplate } from './stage/template.ts';
+import { stage as stageNamed } from './stage/stages.ts';
+import { bleedBackMm, caseSolid } from './stage/case-mesh.ts';
 import { RenderInputError, type TemplateParts, type TemplatePictures } from './renderer.ts';
 
 /**
@@ -14,9 +19,14 @@ import { RenderInputError, type TemplateParts, type TemplatePictures } from './r
  * products get compositions without hundreds of stored assets:
  * - `front`: the straight-on perspective, drawn on first use and kept in the blob store;
  * - `scene`: a 3D scene baked by the asset pipeline (`npm run mockups:assets`), read from
- *   `assets/mockups/<scene>/<view>/<device>/`; the case type only changes the material.
+ *   `assets/mockups/<scene>/<view>/<device>/`; the case type only changes the material;
+ * - `stage`: a 3D stage (stage/stages.ts): its plate and the case rendered at run time from the
+ *   model's geometry, so every model has it without a bake.
  */
-export type Generator = { kind: 'front' } | { kind: 'scene'; scene: string; view: string };
+export type Generator =
+  | { kind: 'front' }
+  | { kind: 'scene'; scene: string; view: string }
+  | { kind: 'stage'; stage: string; view: string };
 
 export type { TemplateParts };
 
@@ -24,6 +34,55 @@ export type { TemplateParts };
 export const MOCKUP_ASSETS = join(import.meta.dirname, '..', '..', '..', 'assets', 'mockups');
 
 const inFlight = new Map<string, Promise<TemplatePictures>>();
+
+/** Reads the stored drawing under `base`, or makes, stores and returns it (once at a time per key). */
+function storedOrMade(blobs: BlobStore, base: string, make: () => Promise<TemplatePictures>) {
+  let run = inFlight.get(base);
+  if (!run) {
+    run = (async () => {
+      const keys = ['background', 'uv', 'layers'].map((n) => `${base}/${n}.png`);
+      const stored = await Promise.all(keys.map((k) => blobs.get(k)));
+      if (stored[0] && stored[1] && stored[2]) return { background: stored[0], uv: stored[1], layers: stored[2] };
+      const made = await make();
+      await blobs.put(keys[0], made.background);
+      await blobs.put(keys[1], made.uv);
+      await blobs.put(keys[2], made.layers);
+      return made;
+    })();
+    inFlight.set(base, run);
+    run.finally(() => inFlight.delete(base)).catch(() => {});
+  }
+  return run;
+}
+
+function stageParts(
+  blobs: BlobStore,
+  g: { stage: string; view: string },
+  device: DeviceGeometry,
+  caseType: CaseType,
+  output: { widthPx: number; heightPx: number },
+): TemplateParts {
+  const st = stageNamed(g.stage);
+  const view = st?.views.find((v) => v.key === g.view);
+  if (!st || !view) throw new RenderInputError(`no stage ${g.stage} with a view ${g.view}`);
+  const size = { width: output.widthPx, height: output.heightPx };
+  const material = materialFor(caseType, phoneColour(device));
+  const digest = createHash('sha256')
+    .update(JSON.stringify([STAGE_VERSION, st, view, device, caseType, material, size]))
+    .digest('hex')
+    .slice(0, 32);
+  const base = `rendering/generated/stage/${digest}`;
+  return {
+    load: () =>
+      storedOrMade(blobs, base, async () => {
+        const plate = await plateFor(blobs, st, view, size);
+        return asBackgroundImageWork(() => stageTemplate(plate, st, view, device, caseType, material, size));
+      }),
+    material,
+    backMm: bleedBackMm(caseSolid(device, caseType)),
+    cacheKey: base,
+  };
+}
 
 export async function generatedTemplate(
   blobs: BlobStore,
@@ -55,6 +114,7 @@ export async function generatedTemplate(
       cacheKey: `scene:${g.scene}/${g.view}/${device.key}`,
     };
   }
+  if (g.kind === 'stage') return stageParts(blobs, g, device, caseType, output);
   // Drawn at the output's aspect (long edge FRONTAL_EDGE, or the output's when larger): no crop.
   const long = Math.max(output.widthPx, output.heightPx);
   const edge = Math.max(FRONTAL_EDGE, long);
@@ -67,26 +127,10 @@ export async function generatedTemplate(
     .digest('hex')
     .slice(0, 32);
   const base = `rendering/generated/front/${digest}`;
-  // Read (or drawn and stored) only when the renderer does not hold this drawing's decoded layers.
-  const load = () => {
-    let run = inFlight.get(base);
-    if (!run) {
-      run = (async () => {
-        const keys = ['background', 'uv', 'layers'].map((n) => `${base}/${n}.png`);
-        const stored = await Promise.all(keys.map((k) => blobs.get(k)));
-        if (stored[0] && stored[1] && stored[2]) return { background: stored[0], uv: stored[1], layers: stored[2] };
-        // Drawn once per device, case type and size: its libvips encodes below the event loop too.
-        const made = await asBackgroundImageWork(() => frontalTemplate(device, caseType, size));
-        await blobs.put(keys[0], made.background);
-        await blobs.put(keys[1], made.uv);
-        await blobs.put(keys[2], made.layers);
-        return made;
-      })();
-      inFlight.set(base, run);
-      run.finally(() => inFlight.delete(base)).catch(() => {});
-    }
-    return run;
-  };
+  // Read (or drawn and stored) only when the renderer does not hold this drawing's decoded layers;
+  // drawn once per device, case type and size, its libvips encodes below the event loop too.
+  const load = () =>
+    storedOrMade(blobs, base, () => asBackgroundImageWork(() => frontalTemplate(device, caseType, size)));
   const outline = caseOutline(device, caseType);
   return {
     load,

@@ -9,6 +9,7 @@ import type { RenderingDeps } from './deps.ts';
 import { type Generator, MOCKUP_ASSETS } from './generated.ts';
 import type { Material, PrintArea } from './renderer.ts';
 import { checkPrintArea } from './templates.ts';
+import { stage } from './stage/stages.ts';
 import { renderingRepo as repo } from './repo.ts';
 
 export interface SceneImport {
@@ -138,6 +139,8 @@ async function checkGenerated(deps: RenderingDeps, compositions: CompositionImpo
         `${at}: product ${c.productReference} has no device geometry or case type to draw a mockup from`,
       );
     const g = c.template.generate;
+    if (g.kind === 'stage' && !stage(g.stage)?.views.some((v) => v.key === g.view))
+      throw badRequest(`${at}: no stage ${g.stage} with a view ${g.view}`);
     if (g.kind === 'scene' && !existsSync(join(MOCKUP_ASSETS, g.scene, g.view, shape.device.key, 'template.json')))
       throw badRequest(
         `${at}: scene ${g.scene}, view ${g.view} has not been baked for ${shape.device.key} (npm run mockups:assets)`,

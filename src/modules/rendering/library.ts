@@ -2,6 +2,7 @@ import { ApiError, notFound, mustFind } from '../../platform/errors.ts';
 import { isReference } from '../../platform/ids.ts';
 import type { RenderingDeps } from './deps.ts';
 import { type CompositionRow, type PerspectiveRow, type SceneRow, renderingRepo as repo } from './repo.ts';
+import { isStageScene, stageComposition } from './stage-compositions.ts';
 
 const refs = (ids: string[]) => ids.map((reference) => ({ reference }));
 
@@ -66,10 +67,18 @@ export function renderingLibrary(deps: RenderingDeps) {
     if (p === null) throw notFound('Product', ref);
     return p;
   }
-  /** A product may be used in a scene when its productgroup is one of the scene's. */
+  /**
+   * A product may be used in a scene when its productgroup is one of the scene's; in a 3D stage,
+   * every product with device geometry and a case type may.
+   */
   async function compatible(scene: SceneRow, productView: unknown): Promise<boolean> {
     const group = productgroupOf(productView);
-    return group !== null && (await repo.sceneProductgroups(db, scene.id)).includes(group);
+    if (group !== null && (await repo.sceneProductgroups(db, scene.id)).includes(group)) return true;
+    if (!isStageScene(scene)) return false;
+    const ref = ((productView ?? {}) as { reference?: unknown }).reference;
+    if (typeof ref !== 'string') return false;
+    const shape = (await catalog.productShapes([ref])).get(ref);
+    return Boolean(shape?.device && shape.caseType);
   }
   /** Products (among `ids`) visible to the organization. */
   async function visibleProducts(orgId: string, ids: string[]): Promise<Map<string, unknown>> {
@@ -181,10 +190,14 @@ export function renderingLibrary(deps: RenderingDeps) {
       q: { sceneReference: string; productReference: string; perspectiveReference: string },
     ) {
       const scene = await sceneRow(orgId, q.sceneReference);
-      await productOrThrow(orgId, q.productReference);
-      if (!isReference('Perspective', q.perspectiveReference) || !(await repo.perspective(db, q.perspectiveReference)))
-        throw notFound('Perspective', q.perspectiveReference);
-      const c = await repo.compositionFor(db, scene.id, q.productReference, q.perspectiveReference);
+      const prod = await productOrThrow(orgId, q.productReference);
+      const perspective = isReference('Perspective', q.perspectiveReference)
+        ? await repo.perspective(db, q.perspectiveReference)
+        : null;
+      if (!perspective) throw notFound('Perspective', q.perspectiveReference);
+      const c =
+        (await repo.compositionFor(db, scene.id, q.productReference, q.perspectiveReference)) ??
+        (await stageComposition(deps, scene, q.productReference, perspective, productgroupOf(prod)));
       if (!c) throw new ApiError('not_found', 'No composition exists for this scene, product and perspective');
       if (c.unavailable_at) throw unavailable(c);
       return { reference: c.id, tokenCost: c.token_cost };

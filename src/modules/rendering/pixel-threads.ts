@@ -3,6 +3,8 @@ import type { Worker } from 'node:worker_threads';
 import { lowerThreadsStartedSince, threadIds } from '../../platform/images.ts';
 import { startModuleThread } from '../../platform/threads.ts';
 import type { FrontalJob, PrintAreaJob } from './kernels.ts';
+import type { CaseJob } from './stage/case-kernel.ts';
+import type { PlateJob } from './stage/plate-kernel.ts';
 import type { PixelReply, PixelRequest } from './pixel-worker.ts';
 import type { WarpJob } from './warp.ts';
 
@@ -24,7 +26,7 @@ interface Pending {
 }
 
 /** Jobs run by kind since the process started (tests: which work went to the threads). */
-const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, thumbhash: 0 };
+const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, plate: 0, case: 0, thumbhash: 0 };
 
 /**
  * Jobs whose buffers are used once (a template drawn or converted, ~13 bytes a pixel: ~15 MB at
@@ -33,7 +35,7 @@ const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, thumbhash
  * (measured: the drawing's buffers still held after any number of the event loop's collections,
  * freed when the thread ended). Renders reuse theirs, so a thread that only warps stays.
  */
-const ONE_OFF: ReadonlySet<Kind> = new Set(['frontal', 'printArea']);
+const ONE_OFF: ReadonlySet<Kind> = new Set(['frontal', 'printArea', 'plate', 'case']);
 
 interface Slot {
   w: Worker;
@@ -189,6 +191,8 @@ export function pixelJobsRun(): Readonly<Record<Kind, number>> {
 export const runWarp = (job: WarpJob) => pool.run('warp', job) as Promise<void>;
 export const runFrontal = (job: FrontalJob) => pool.run('frontal', job) as Promise<void>;
 export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as Promise<void>;
+export const runPlate = (job: PlateJob) => pool.run('plate', job) as Promise<void>;
+export const runCase = (job: CaseJob) => pool.run('case', job) as Promise<void>;
 
 /** The ThumbHash of an RGBA picture of at most 100x100 px, computed on the threads. */
 export async function thumbHashOnThreads(width: number, height: number, rgba: Uint8Array): Promise<Uint8Array> {

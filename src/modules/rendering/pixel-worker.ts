@@ -5,11 +5,13 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { type FrontalJob, type PrintAreaJob, frontalKernel, printAreaKernel } from './kernels.ts';
+import { type CaseJob, caseKernel } from './stage/case-kernel.ts';
+import { type PlateJob, plateKernel } from './stage/plate-kernel.ts';
 import { type WarpJob, warpKernel } from './warp.ts';
 
 export interface PixelRequest {
   id: number;
-  kind: 'warp' | 'frontal' | 'printArea' | 'thumbhash';
+  kind: 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'thumbhash';
   job: unknown;
 }
 
@@ -39,6 +41,10 @@ async function run(msg: PixelRequest): Promise<unknown> {
       return frontalKernel(msg.job as FrontalJob);
     case 'printArea':
       return printAreaKernel(msg.job as PrintAreaJob);
+    case 'plate':
+      return plateKernel(msg.job as PlateJob);
+    case 'case':
+      return caseKernel(msg.job as CaseJob);
     case 'thumbhash': {
       const job = msg.job as ThumbHashJob;
       thumbhash ??= await import('thumbhash');

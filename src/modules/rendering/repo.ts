@@ -213,6 +213,12 @@ export const renderingRepo = {
         [sceneId, g],
       );
   },
+  async addSceneProductgroup(ex: Executor, sceneId: string, productgroupId: string): Promise<void> {
+    await ex.query(
+      'INSERT INTO scene_productgroups (scene_id, productgroup_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      [sceneId, productgroupId],
+    );
+  },
   async perspectiveByKey(ex: Executor, key: string): Promise<PerspectiveRow | null> {
     return (await ex.query<PerspectiveRow>('SELECT * FROM perspectives WHERE import_key = $1', [key]))[0] ?? null;
   },

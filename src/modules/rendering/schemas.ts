@@ -143,6 +143,7 @@ export const ImportComposition = Strict({
       Type.Union([
         Strict({ kind: Type.Literal('front') }),
         Strict({ kind: Type.Literal('scene'), scene: Key, view: Key }),
+        Strict({ kind: Type.Literal('stage'), stage: Key, view: Key }),
       ]),
     ),
   }),

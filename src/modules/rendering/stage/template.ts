@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import type { CaseType } from '../../catalog/casetypes.ts';
+import type { DeviceGeometry } from '../../catalog/devices.ts';
+import type { BlobStore } from '../../../platform/storage.ts';
+import { runCase, runPlate, sharedBytes, sharedCopy } from '../pixel-threads.ts';
+import type { DrawnTemplate, Material } from '../renderer.ts';
+import { bleedBackMm, caseMesh, caseParams, caseSolid, holeParams } from './case-mesh.ts';
+import { PROP_STRIDE } from './plate-kernel.ts';
+import { type Prop, type Stage, StageCamera, type StageView, framed, normalised, propHull } from './stages.ts';
+
+/** Bump when the plate or case drawing changes: stored drawings are keyed by it. */
+export const STAGE_VERSION = 1;
+
+const FLOOR = { paper: 0, oak: 1, marble: 2 } as const;
+
+function packProps(props: Prop[]): Float64Array {
+  const out = new Float64Array(props.length * PROP_STRIDE);
+  for (const [i, p] of props.entries()) {
+    const row =
+      p.kind === 'sphere'
+        ? [0, ...p.at, p.r, ...p.rgb, p.gloss]
+        : p.kind === 'cylinder'
+          ? [1, ...p.at, p.r, p.h, ...p.rgb, ...p.cap, p.gloss]
+          : [
+              2,
+              ...p.at,
+              Math.cos((p.turnDeg * Math.PI) / 180),
+              Math.sin((p.turnDeg * Math.PI) / 180),
+              p.size[0] / 2,
+              p.size[1] / 2,
+              p.size[2],
+              ...p.rgb,
+              ...p.top,
+            ];
+    out.set(row, i * PROP_STRIDE);
+  }
+  return out;
+}
+
+/** Each prop's box on the screen (px), for the frame test and the plate's edge sampling. */
+export function propRects(st: Stage, cam: StageCamera): Array<[number, number, number, number]> {
+  return st.props.map((p) => {
+    const pts = propHull(p).map((q) => cam.project(q));
+    const xs = pts.map((q) => q[0]);
+    const ys = pts.map((q) => q[1]);
+    return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+  });
+}
+
+/** The stage's plate at this size: raw RGB, rendered on the compositor's threads. */
+export async function renderPlate(st: Stage, v: StageView, size: { width: number; height: number }) {
+  const cam = new StageCamera(framed(st, v, size), size);
+  const out = sharedBytes(size.width * size.height * 3);
+  const margin = Math.max(2, size.width / 250);
+  const rects = propRects(st, cam).flatMap(([a, b, c, d]) => [a - margin, b - margin, c + margin, d + margin]);
+  await runPlate({
+    width: size.width,
+    height: size.height,
+    out,
+    cam: cam.packed(),
+    light: Float64Array.from([...normalised(st.light), st.ambient]),
+    floor: FLOOR[st.floor],
+    props: packProps(st.props),
+    rects: Float64Array.from(rects),
+  });
+  return out;
+}
+
+const platesInFlight = new Map<string, Promise<Buffer>>();
+
+/** The plate as PNG, drawn once per stage, view and size and kept in the blob store. */
+export function plateFor(blobs: BlobStore, st: Stage, view: StageView, size: { width: number; height: number }) {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([STAGE_VERSION, st, view.key, size]))
+    .digest('hex')
+    .slice(0, 32);
+  const key = `rendering/generated/plate/${digest}.png`;
+  let run = platesInFlight.get(key);
+  if (!run) {
+    run = (async () => {
+      const stored = await blobs.get(key);
+      if (stored) return stored;
+      const raw = await renderPlate(st, view, size);
+      const png = await sharp(raw, { raw: { width: size.width, height: size.height, channels: 3 } })
+        .png({ compressionLevel: 3 })
+        .toBuffer();
+      await blobs.put(key, png);
+      return png;
+    })();
+    platesInFlight.set(key, run);
+    run.finally(() => platesInFlight.delete(key)).catch(() => {});
+  }
+  return run;
+}
+
+/**
+ * One stage template for one model and case type at one output size: the plate with the case's
+ * shadow and cut-out, the UV map and the layers. The artwork is fitted to the back and its bleed.
+ */
+export async function stageTemplate(
+  plate: Buffer,
+  st: Stage,
+  v: StageView,
+  device: DeviceGeometry,
+  caseType: CaseType,
+  material: Material,
+  size: { width: number; height: number },
+): Promise<DrawnTemplate> {
+  const { width: W, height: H } = size;
+  const solid = caseSolid(device, caseType);
+  const view = framed(st, v, size);
+  const turn = (view.caseTurnDeg * Math.PI) / 180;
+  const cam = new StageCamera(view, size);
+  const mesh = caseMesh(solid, turn, cam);
+  // Room for the shadow around the case: 25 mm at the case's distance.
+  const pad = Math.ceil((cam.f / view.distanceMm) * 25);
+  const box = Int32Array.from([
+    Math.max(0, Math.floor(mesh.bounds.x0) - pad),
+    Math.max(0, Math.floor(mesh.bounds.y0) - pad),
+    Math.min(W, Math.ceil(mesh.bounds.x1) + pad),
+    Math.min(H, Math.ceil(mesh.bounds.y1) + pad),
+  ]);
+  const { data } = await sharp(plate).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const background = sharedCopy(data);
+  const uv = new Uint16Array(new SharedArrayBuffer(W * H * 6));
+  const layers = sharedBytes(W * H * 3);
+  const gloss = material.highlight;
+  await runCase({
+    width: W,
+    height: H,
+    box,
+    background,
+    uv,
+    layers,
+    cam: cam.packed(),
+    verts: mesh.verts,
+    tris: mesh.tris,
+    p: caseParams(solid, turn, st.light, st.ambient, 0.25 + 0.6 * gloss),
+    hole: holeParams(device, caseType, material.phoneHex, material.baseHex),
+  });
+  const png = (buf: Uint8Array | Uint16Array, depth16 = false) => {
+    const img = sharp(buf, { raw: { width: W, height: H, channels: 3 } });
+    return (depth16 ? img.toColourspace('rgb16') : img).png({ compressionLevel: 1 }).toBuffer();
+  };
+  return {
+    background: await png(background),
+    uv: await png(uv, true),
+    layers: await png(layers),
+    material,
+    backMm: bleedBackMm(solid),
+  };
+}

@@ -265,7 +265,7 @@ export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
         weightGrams: 52,
         created: '2026-04-10T09:00:00Z',
         media: caseMedia(),
-        look: { colorHex: '#6b4a3a' },
+        look: { colour: { name: 'Walnut', hex: '#6b4a3a' } },
       },
       {
         name: 'Demo Sand Leather Case iPhone 15',
@@ -275,6 +275,7 @@ export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
         printable: true,
         weightGrams: 52,
         created: '2026-04-11T09:00:00Z',
+        look: { colour: { name: 'Sand', hex: '#c9b28f' } },
       },
       {
         name: 'Galaxy S24 Slim Case',

@@ -4,7 +4,9 @@ import sharp from 'sharp';
 import { CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
 import { type DeviceGeometry, loadDevices } from '../../src/modules/catalog/devices.ts';
 import { caseOutline } from '../../src/modules/catalog/geometry.ts';
+import { type Generator, generatedTemplate } from '../../src/modules/rendering/generated.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
+import { composeRender } from '../../src/modules/rendering/renderer.ts';
 import { STAGE_SIZES, stagePerspectiveKey, stageSceneKey } from '../../src/modules/rendering/stage-compositions.ts';
 import { FRAME_MARGIN, STAGES, StageCamera, framed } from '../../src/modules/rendering/stage/stages.ts';
 import { propRects, renderPlate, stageTemplate } from '../../src/modules/rendering/stage/template.ts';
@@ -140,6 +142,42 @@ describe('3D stages: the case rendered at run time from its geometry', () => {
       let blue = 0;
       for (let i = 0; i < data.length; i += 3) if (data[i + 2] > data[i] + 60) blue++;
       assert.ok(blue > 1500, `${blue} blue pixels of 40000`);
+    });
+
+    it('renders two colourways of one case in their own colours, and shows the colour in the detail', async () => {
+      const products = t.seed.organizations[0].products!;
+      const ref = (name: string) => products.find((p) => p.name === name)!.reference;
+      const sand = ref('Demo Sand Leather Case iPhone 15');
+      const walnut = ref('Demo Walnut Leather Case iPhone 15');
+      const detail = (await call(t, 'GET', `/v2/products/${sand}`)).data.product;
+      assert.deepEqual(detail.colour, { name: 'Sand', hex: '#c9b28f' });
+      const shapes = await t.s.catalog.productShapes([sand, walnut]);
+      // Transparent artwork: the shell itself shows.
+      const art = await sharp({
+        create: { width: 60, height: 120, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+      })
+        .png()
+        .toBuffer();
+      const middle = async (product: string, g: Generator) => {
+        const output = { widthPx: 400, heightPx: 400, format: 'png' as const };
+        const parts = await generatedTemplate(t.s.blobs, g, shapes.get(product), output);
+        const { media } = await composeRender({ ...parts, output }, art);
+        const { data } = await sharp(media)
+          .extract({ left: 170, top: 250, width: 60, height: 60 })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        const mean = [0, 1, 2].map((k) => {
+          let sum = 0;
+          for (let i = k; i < data.length; i += 3) sum += data[i];
+          return sum / (data.length / 3);
+        });
+        return mean;
+      };
+      for (const g of [{ kind: 'front' } as const, { kind: 'stage', stage: 'studio', view: 'left' } as const]) {
+        const a = await middle(sand, g);
+        const b = await middle(walnut, g);
+        assert.ok(a[0] - b[0] > 50, `${g.kind}: sand ${a.map(Math.round)} is lighter than walnut ${b.map(Math.round)}`);
+      }
     });
 
     it('gives a model imported today its stages, from its geometry alone', async () => {

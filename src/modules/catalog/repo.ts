@@ -430,9 +430,11 @@ export const catalogWrites = {
   async productShapes(
     ex: Executor,
     ids: string[],
-  ): Promise<Array<{ id: string; case_type: string | null; geometry: DeviceGeometry | null }>> {
+  ): Promise<
+    Array<{ id: string; case_type: string | null; geometry: DeviceGeometry | null; look: ProductLook | null }>
+  > {
     return ex.query(
-      `SELECT p.id, g.case_type, d.geometry FROM products p JOIN productgroups g ON g.id = p.productgroup_id
+      `SELECT p.id, g.case_type, d.geometry, p.look FROM products p JOIN productgroups g ON g.id = p.productgroup_id
          LEFT JOIN devices d ON d.key = p.device_key WHERE p.id = ANY($1)`,
       [ids],
     );

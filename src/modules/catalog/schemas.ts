@@ -65,6 +65,17 @@ export const MediaOut = Open({
 
 export const ProductDetail = Open({
   ...productFields,
+  colour: Type.Optional(
+    Nullable(
+      Open(
+        { name: Type.String(), hex: Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }) },
+        {
+          description:
+            "Extension: the case's colourway (shell or leather colour); product pictures and mockups render in it. Null when the product has none.",
+        },
+      ),
+    ),
+  ),
   layers: Open({ modified: Nullable(Timestamp), images: Type.Array(LayerImage) }),
   media: Type.Array(MediaOut),
 });
@@ -145,6 +156,12 @@ export const LookIn = Strict({
     Type.String({
       pattern: '^#[0-9a-fA-F]{6}$',
       description: 'the phone colour a case is shown on, or the accessory colour',
+    }),
+  ),
+  colour: Type.Optional(
+    Strict({
+      name: Type.String({ minLength: 1, maxLength: 40, description: 'e.g. Sand, Walnut' }),
+      hex: Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: "the case's shell or leather colour" }),
     }),
   ),
 });

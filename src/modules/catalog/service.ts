@@ -1,3 +1,4 @@
+import { inColourway } from './look.ts';
 import { ReadCache } from '../../platform/cache.ts';
 import { mustFind } from '../../platform/errors.ts';
 import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
@@ -25,6 +26,8 @@ import { stockMovements } from './stock.ts';
 export interface ProductShape {
   device: DeviceGeometry | null;
   caseType: CaseType | null;
+  /** The case's colourway (`look.colour`), or null. */
+  colour: { name: string; hex: string } | null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -111,8 +114,12 @@ export function catalogService(deps: CatalogDeps) {
     created: p.created_at.toISOString(),
   });
 
+  /** Extension field of the detail: the case's colourway (shell or leather), imported with the catalog. */
+  const colourOf = (p: ProductView) => p.look?.colour ?? null;
+
   const toDetail = (p: ProductView, media: MediaRow[]) => ({
     ...toListItem(p),
+    colour: colourOf(p),
     layers: {
       modified: iso(p.layers_modified),
       images: media
@@ -376,7 +383,12 @@ export function catalogService(deps: CatalogDeps) {
       return new Map(
         rows.map((r) => [
           r.id,
-          { device: r.geometry, caseType: isCaseType(r.case_type) ? CASE_TYPES[r.case_type] : null },
+          {
+            device: r.geometry,
+            // In the product's colourway: every picture and mockup of it shows its own colour.
+            caseType: isCaseType(r.case_type) ? inColourway(CASE_TYPES[r.case_type], r.look) : null,
+            colour: r.look?.colour ?? null,
+          },
         ]),
       );
     },

@@ -11,7 +11,7 @@ import {
 } from './accessories.ts';
 import { PICTURE_PX, renderDrawing } from './canvas.ts';
 import { type CaseView, caseDrawing, showcaseColor } from './case.ts';
-import type { AccessoryKind, ProductLook } from '../look.ts';
+import { type AccessoryKind, type ProductLook, inColourway } from '../look.ts';
 
 /** Bumped whenever the drawing changes, so cached pictures are drawn again. */
 export const PICTURES_VERSION = 4;
@@ -42,7 +42,7 @@ export function pictureSubject(p: {
     return {
       kind: 'case',
       device: p.device,
-      caseType: p.caseType,
+      caseType: inColourway(p.caseType, p.look),
       colorHex: p.look?.colorHex ?? showcaseColor(p.device),
     };
   return null;

@@ -3,7 +3,8 @@
  * demo catalog in a throw-away data folder, renders every composition of the flagship models (the
  * straight-on shot in every case type, every 3D scene view) and the demo fixtures with a sample
  * artwork through the service's own template code, and adds the product pictures (catalog media)
- * of the flagships. `MOCKUP_SHEET_ALL=1` renders the compositions of every product (slow),
+ * of the flagships, and the 3D stages (one tile per model, stage and view in the tough case, then
+ * every case type of two models). `MOCKUP_SHEET_ALL=1` renders the compositions of every product (slow),
  * `MOCKUP_SHEET_DEVICES=iphone-17-pro,pixel-11` those of some models only.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { seedDemoOnce } from '../src/seed/demo-keys.ts';
 import { type Generator, generatedTemplate } from '../src/modules/rendering/generated.ts';
 import { type OutputFormat, composeRender } from '../src/modules/rendering/renderer.ts';
 import { flagships } from '../src/modules/rendering/scenes.ts';
+import { STAGES } from '../src/modules/rendering/stage/stages.ts';
 
 const TILE = 240;
 const COLS = 12;
@@ -42,6 +44,32 @@ async function caption(text: string) {
   const safe = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${TILE}" height="24"><rect width="100%" height="100%" fill="#fff"/><text x="5" y="16" font-size="12" font-family="sans-serif" fill="#333">${safe}</text></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/**
+ * The 3D stages: one tile per model, stage and view in the tough case (every model with
+ * MOCKUP_SHEET_ALL=1), then every case type of two models in each stage.
+ */
+async function stageTiles(s: Awaited<ReturnType<typeof startRuntime>>, keys: string[] | null, art: Buffer) {
+  const rows = await s.db.query<{ id: string; name: string; device_key: string }>(
+    'SELECT id, name, device_key FROM products WHERE device_key IS NOT NULL AND ($1::text[] IS NULL OR device_key = ANY($1)) ORDER BY name',
+    [keys],
+  );
+  const shapes = await s.catalog.productShapes(rows.map((r) => r.id));
+  const px = Number(process.env.MOCKUP_SHEET_STAGE_PX ?? 500);
+  const output = { widthPx: px, heightPx: px, format: 'png' as const };
+  const tiles: Array<{ image: Buffer; text: string }> = [];
+  const render = async (r: (typeof rows)[number], stage: string, view: string) => {
+    const g: Generator = { kind: 'stage', stage, view };
+    const t = await generatedTemplate(s.blobs, g, shapes.get(r.id), output);
+    tiles.push({ image: (await composeRender({ ...t, output }, art)).media, text: `${r.name} · ${stage} ${view}` });
+  };
+  const tough = rows.filter((r) => shapes.get(r.id)?.caseType?.key === 'tough');
+  for (const r of tough) for (const st of STAGES) for (const v of st.views) await render(r, st.key, v.key);
+  const two = [...new Set(rows.map((r) => r.device_key))].slice(0, 2);
+  for (const r of rows.filter((r) => two.includes(r.device_key) && shapes.get(r.id)?.caseType))
+    for (const st of STAGES) await render(r, st.key, 'left');
+  return tiles;
 }
 
 async function main() {
@@ -85,6 +113,7 @@ async function main() {
     'SELECT id, name FROM products WHERE device_key = ANY($1) ORDER BY name',
     [keys],
   );
+  tiles.push(...(await stageTiles(s, all ? null : keys, art)));
   // The catalog's own pictures (drawn on first use), so the sheet shows what the shop gets.
   for (const p of products)
     for (const pic of await s.catalog.productPictures(p.id))

@@ -114,17 +114,23 @@ export function caseKernel(j: CaseJob): void {
     // The flat back: exact ray-plane intersection at four samples a pixel.
     for (let y = sy0; y < sy1; y++) {
       for (let x = bx0; x < bx1; x++) {
-        let n = 0;
-        for (let s = 0; s < 4; s++) {
-          ray(x + 0.25 + 0.5 * (s & 1), y + 0.25 + 0.5 * (s >> 1));
-          if (rd[2] >= 0) continue;
-          const t = (D - ez) / rd[2];
-          printOf(ex + t * rd[0], ey + t * rd[1]);
-          if (sdRound(toPrint[0], toPrint[1], cW / 2, cH / 2, cW / 2 - re, cH / 2 - re, rc - re) <= 0) n++;
-        }
+        ray(x + 0.5, y + 0.5);
+        if (rd[2] >= 0) continue;
+        const t = (D - ez) / rd[2];
+        printOf(ex + t * rd[0], ey + t * rd[1]);
+        const dc = sdRound(toPrint[0], toPrint[1], cW / 2, cH / 2, cW / 2 - re, cH / 2 - re, rc - re);
+        // Far from the flat back's outline one ray decides; near it, four samples.
+        const far = (2 * t) / c[12];
+        let n = dc < -far ? 4 : 0;
+        if (dc >= -far && dc <= far)
+          for (let s = 0; s < 4; s++) {
+            ray(x + 0.25 + 0.5 * (s & 1), y + 0.25 + 0.5 * (s >> 1));
+            const ts = (D - ez) / rd[2];
+            printOf(ex + ts * rd[0], ey + ts * rd[1]);
+            if (sdRound(toPrint[0], toPrint[1], cW / 2, cH / 2, cW / 2 - re, cH / 2 - re, rc - re) <= 0) n++;
+          }
         if (n === 0) continue;
         ray(x + 0.5, y + 0.5);
-        const t = (D - ez) / rd[2];
         printOf(ex + t * rd[0], ey + t * rd[1]);
         const a = ((y - sy0) * bw + (x - bx0)) * 9;
         light(0, 0, 1, -rd[0], -rd[1], -rd[2]);

@@ -18,7 +18,9 @@ import { seedDemoOnce } from '../src/seed/demo-keys.ts';
 import { type Generator, generatedTemplate } from '../src/modules/rendering/generated.ts';
 import { type OutputFormat, composeRender } from '../src/modules/rendering/renderer.ts';
 import { flagships } from '../src/modules/rendering/scenes.ts';
+import { FLAT_PATCH, highPassStd } from '../src/modules/rendering/stage/noise.ts';
 import { STAGES } from '../src/modules/rendering/stage/stages.ts';
+import { renderPlate } from '../src/modules/rendering/stage/template.ts';
 
 const TILE = 240;
 const COLS = 12;
@@ -133,6 +135,14 @@ async function main() {
     .png({ compressionLevel: 9 })
     .toFile(out);
   console.log(`${tiles.length} tiles (${rows.length} compositions) → ${out}`);
+  // The noise figure of every stage plate at 2000 px (MOCKUP_SHEET_NOISE_PX), on a flat floor patch.
+  const npx = Number(process.env.MOCKUP_SHEET_NOISE_PX ?? 2000);
+  for (const st of STAGES)
+    for (const v of st.views) {
+      const raw = await renderPlate(st, v, { width: npx, height: npx });
+      const std = highPassStd(raw, npx, FLAT_PATCH(npx));
+      console.log(`noise ${st.key}/${v.key} at ${npx} px: ${std.toFixed(2)} levels (high-pass std of a floor patch)`);
+    }
   await s.db.close();
   rmSync(dataDir, { recursive: true, force: true });
 }

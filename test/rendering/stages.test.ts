@@ -11,6 +11,7 @@ import { STAGE_SIZES, stagePerspectiveKey, stageSceneKey } from '../../src/modul
 import { FRAME_MARGIN, STAGES, StageCamera, framed } from '../../src/modules/rendering/stage/stages.ts';
 import { propRects, renderPlate, stageTemplate } from '../../src/modules/rendering/stage/template.ts';
 import { bleedBackMm, caseSolid } from '../../src/modules/rendering/stage/case-mesh.ts';
+import { FLAT_PATCH, highPassStd } from '../../src/modules/rendering/stage/noise.ts';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { createRender, uploadSolid } from './helpers.ts';
 
@@ -36,6 +37,18 @@ describe('3D stages: the case rendered at run time from its geometry', () => {
             );
           }
         }
+  });
+
+  it('renders plates without noise: a flat floor patch varies by at most 1.5 levels after a high-pass', async () => {
+    const size = { width: 1000, height: 1000 };
+    for (const st of STAGES.filter((s) => s.floor === 'paper')) {
+      const raw = await renderPlate(st, st.views[0], size);
+      const std = highPassStd(raw, size.width, FLAT_PATCH(size.width));
+      assert.ok(std <= 1.5, `${st.key}: ${std.toFixed(2)} levels`);
+    }
+    // The measure sees noise where there is some.
+    const noisy = new Uint8Array(100 * 100 * 3).map((_, i) => 128 + (((i * 2654435761) >>> 24) % 9) - 4);
+    assert.ok(highPassStd(noisy, 100, { left: 10, top: 10, size: 40 }) > 1.5);
   });
 
   it('prints the back and its bleed around the camera cut-out, and shows the phone inside the cut-out', async () => {

@@ -53,6 +53,8 @@ export function caseKernel(j: CaseJob): void {
   const lz = p[10];
   const amb = p[11];
   const specK = p[12];
+  const stitched = p[13] > 0;
+  const bezel = p[14] > 0;
   const ex = c[0];
   const ey = c[1];
   const ez = c[2];
@@ -144,11 +146,34 @@ export function caseKernel(j: CaseJob): void {
         const px = Math.abs(pxMm) > 1e-6 ? Math.abs(pxMm) : 0.1;
         const inHole = d / px < -0.5 ? 1 : d / px > 0.5 ? 0 : 0.5 - d / px;
         const ws = w * (1 - inHole);
+        let shade = sh[0];
+        let high = sh[1];
+        if (stitched || bezel) {
+          // Distance inward from the back's outline (mm, negative inside).
+          const dOut = sdRound(U, V, cW / 2, cH / 2, cW / 2, cH / 2, rc);
+          if (stitched) {
+            // A stitched seam 1.6 mm inside the flat back: dashes pressed into the leather.
+            const line = Math.max(0, Math.min(1, 0.5 - (Math.abs(dOut + re + 1.6) - 0.2) / px));
+            const phase = (U + V) / 2.6 - Math.floor((U + V) / 2.6);
+            const dash = phase < 0.6 ? 1 : 0;
+            shade *= 1 - 0.4 * line * dash;
+            high += 0.12 * line * dash;
+          }
+          if (bezel) {
+            // A raised lip along the edge: its inner slope in shadow, its crest catching the light.
+            const b = dOut + re + 1.4;
+            if (b > 0) {
+              const k = Math.min(1, b / 1.4);
+              shade *= 0.78 + 0.22 * k;
+              high += 0.3 * Math.max(0, 1 - Math.abs(k - 0.85) / 0.15);
+            }
+          }
+        }
         acc[a] += ws;
         acc[a + 1] += U * ws;
         acc[a + 2] += V * ws;
-        acc[a + 3] += sh[0] * ws;
-        acc[a + 4] += sh[1] * ws;
+        acc[a + 3] += shade * ws;
+        acc[a + 4] += high * ws;
         if (inHole > 0) {
           // What shows in the cut-out: the phone's back, its island and lenses, the hole's wall.
           const phR = h[10];

@@ -184,7 +184,14 @@ export function caseMesh(s: CaseSolid, turn: number, cam: StageCamera): CaseMesh
 }
 
 /** The numbers the kernel reads about the case (`p`). */
-export function caseParams(s: CaseSolid, turn: number, light: V3, ambient: number, specular: number): Float64Array {
+export function caseParams(
+  s: CaseSolid,
+  turn: number,
+  light: V3,
+  ambient: number,
+  specular: number,
+  look: { stitched: boolean; bezel: boolean },
+): Float64Array {
   const L = normalised(light);
   return Float64Array.from([
     s.widthMm,
@@ -200,6 +207,8 @@ export function caseParams(s: CaseSolid, turn: number, light: V3, ambient: numbe
     L[2],
     ambient,
     specular,
+    look.stitched ? 1 : 0,
+    look.bezel ? 1 : 0,
   ]);
 }
 

@@ -10,7 +10,7 @@ import { PROP_STRIDE } from './plate-kernel.ts';
 import { type Prop, type Stage, StageCamera, type StageView, framed, normalised, propHull } from './stages.ts';
 
 /** Bump when the plate or case drawing changes: stored drawings are keyed by it. */
-export const STAGE_VERSION = 1;
+export const STAGE_VERSION = 2;
 
 const FLOOR = { paper: 0, oak: 1, marble: 2 } as const;
 
@@ -136,7 +136,10 @@ export async function stageTemplate(
     cam: cam.packed(),
     verts: mesh.verts,
     tris: mesh.tris,
-    p: caseParams(solid, turn, st.light, st.ambient, 0.25 + 0.6 * gloss),
+    p: caseParams(solid, turn, st.light, st.ambient, 0.25 + 0.6 * gloss, {
+      stitched: caseType.material.finish === 'leather' || caseType.material.book,
+      bezel: caseType.key === 'tough',
+    }),
     hole: holeParams(device, caseType, material.phoneHex, material.baseHex),
   });
   const png = (buf: Uint8Array | Uint16Array, depth16 = false) => {

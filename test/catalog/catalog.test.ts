@@ -318,6 +318,7 @@ describe('catalog: products, productgroups, packagings, items', () => {
       printable: true,
       priceCents: 1495,
       weightGrams: 32,
+      sku: 'CASE-IP15-CLR',
       productgroupReference: mine.get(clear.reference)!.productgroupReference,
     });
     const theirs = await t.s.catalog.orderableProducts(second.reference, refs);

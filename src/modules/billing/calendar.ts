@@ -1,34 +1,10 @@
+import { AMSTERDAM, amsterdamDay, amsterdamMidnight } from '../../platform/amsterdam.ts';
 import { badRequest } from '../../platform/errors.ts';
 
 /** The seller's time zone: invoice months, issue years and supply dates are Dutch calendar days. */
-export const BILLING_TIME_ZONE = 'Europe/Amsterdam';
+export const BILLING_TIME_ZONE = AMSTERDAM;
 
-const parts = new Intl.DateTimeFormat('en-CA', {
-  timeZone: BILLING_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** The Amsterdam calendar day of an instant, `YYYY-MM-DD`. */
-export function amsterdamDay(at: Date): string {
-  const p = Object.fromEntries(parts.formatToParts(at).map((x) => [x.type, x.value]));
-  return `${p.year}-${p.month}-${p.day}`;
-}
-
-/** The instant an Amsterdam calendar day starts (midnight is never skipped by Dutch DST changes). */
-export function amsterdamMidnight(year: number, month1: number, day: number): Date {
-  const wanted = `${String(year).padStart(4, '0')}-${String(month1).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-  for (const hours of [1, 2, 0]) {
-    const t = new Date(Date.UTC(year, month1 - 1, day) - hours * 3_600_000);
-    const p = Object.fromEntries(parts.formatToParts(t).map((x) => [x.type, x.value]));
-    if (`${p.year}-${p.month}-${p.day}` === wanted && p.hour === '00' && p.minute === '00') return t;
-  }
-  throw new Error(`no Amsterdam midnight found for ${wanted}`);
-}
+export { amsterdamDay };
 
 /**
  * `2026-10` → the month's first day, the next month's first day (exclusive end), and the instants

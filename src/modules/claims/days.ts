@@ -1,8 +1,9 @@
+import { amsterdamInstant, amsterdamTime } from '../../platform/amsterdam.ts';
+
 /**
  * Day counting for claims (DESIGN.md): the warranty is counted in exact instants; package-missing
  * filing opens at 00:00 Europe/Amsterdam on a calendar date derived from the Amsterdam ship day.
  */
-const ZONE = 'Europe/Amsterdam';
 const DAY_MS = 24 * 3600_000;
 
 export const WARRANTY_DAYS = 100;
@@ -14,36 +15,14 @@ export const CLOSED_WINDOW_DAYS = 14;
 
 export const addDays = (at: Date, days: number) => new Date(at.getTime() + days * DAY_MS);
 
-const dateParts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-function wallClock(at: Date): number {
-  const p: Record<string, number> = {};
-  for (const x of dateParts.formatToParts(at)) if (x.type !== 'literal') p[x.type] = Number(x.value);
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-}
-
 /** The Amsterdam calendar date of an instant, as a UTC midnight (for plain date arithmetic). */
 export function amsterdamDate(at: Date): Date {
-  const wall = new Date(wallClock(at));
-  return new Date(Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate()));
+  const l = amsterdamTime(at);
+  return new Date(Date.UTC(l.year, l.month - 1, l.day));
 }
 
-/** 00:00 Amsterdam time on a calendar date (midnight never falls in a DST gap there). */
-export function amsterdamMidnight(date: Date): Date {
-  const wall = date.getTime();
-  let guess = wall - 3600_000;
-  for (let i = 0; i < 3; i++) guess = wall - (wallClock(new Date(guess)) - Math.floor(guess / 1000) * 1000);
-  return new Date(guess);
-}
+/** 00:00 Amsterdam time on a calendar date given as a UTC midnight. */
+export const amsterdamMidnight = (date: Date): Date => amsterdamInstant(date.getTime());
 
 /** `date` plus `n` business days (Monday to Friday). */
 export function addBusinessDays(date: Date, n: number): Date {

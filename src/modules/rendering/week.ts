@@ -1,60 +1,10 @@
+import { amsterdamMidnight, amsterdamTime } from '../../platform/amsterdam.ts';
+
 /**
- * The rendertoken week: Monday 00:00 to Monday 00:00 Europe/Amsterdam. Amsterdam is +01:00 in
- * winter and +02:00 in summer, so a week is 167 or 169 hours long around the changes; everything
- * here goes through Intl (the platform's tz database) instead of a fixed offset.
+ * The rendertoken week: Monday 00:00 to Monday 00:00 Europe/Amsterdam, so a week is 167 or 169
+ * hours long around the changes of summer time (platform/amsterdam.ts).
  */
-const ZONE = 'Europe/Amsterdam';
-
-const parts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-interface Local {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-function local(at: Date): Local {
-  const p: Record<string, number> = {};
-  for (const x of parts.formatToParts(at)) if (x.type !== 'literal') p[x.type] = Number(x.value);
-  return { year: p.year, month: p.month, day: p.day, hour: p.hour, minute: p.minute, second: p.second };
-}
-
-/** Amsterdam's offset from UTC at an instant, in minutes (60 or 120). */
-export function amsterdamOffsetMinutes(at: Date): number {
-  const l = local(at);
-  const asUtc = Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second);
-  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
-}
-
-/** The instant of 00:00 Amsterdam time on a calendar date (midnight is never inside a DST gap there). */
-function amsterdamMidnight(year: number, month: number, day: number): Date {
-  const wall = Date.UTC(year, month - 1, day);
-  let guess = wall - 60 * 60_000;
-  for (let i = 0; i < 3; i++) guess = wall - amsterdamOffsetMinutes(new Date(guess)) * 60_000;
-  return new Date(guess);
-}
-
-const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
-
-/** ISO 8601 in Amsterdam local time with its offset, e.g. `2026-03-30T00:00:00+02:00`. */
-export function amsterdamIso(at: Date): string {
-  const l = local(at);
-  const off = amsterdamOffsetMinutes(at);
-  const sign = off < 0 ? '-' : '+';
-  return `${l.year}-${pad(l.month)}-${pad(l.day)}T${pad(l.hour)}:${pad(l.minute)}:${pad(l.second)}${sign}${pad(Math.trunc(off / 60))}:${pad(off % 60)}`;
-}
+export { amsterdamIso } from '../../platform/amsterdam.ts';
 
 export interface TokenWeek {
   /** The Monday's Amsterdam date, `YYYY-MM-DD`: the key of the usage row. */
@@ -64,7 +14,7 @@ export interface TokenWeek {
 }
 
 export function tokenWeek(now: Date): TokenWeek {
-  const l = local(now);
+  const l = amsterdamTime(now);
   // Calendar arithmetic on the local date, done in UTC so no zone rule interferes.
   const date = new Date(Date.UTC(l.year, l.month - 1, l.day));
   const sinceMonday = (date.getUTCDay() + 6) % 7;

@@ -1,20 +1,11 @@
+import { localDate, localParts, zonedInstant } from './zoned-time.ts';
+
 /**
  * Time in Europe/Amsterdam, where the seller invoices and the factory works: calendar days, months
- * and weeks begin at Amsterdam midnight. Amsterdam is +01:00 in winter and +02:00 in summer, so
- * everything here goes through Intl (the platform's tz database) instead of a fixed offset.
+ * and weeks begin at Amsterdam midnight. Amsterdam is +01:00 in winter and +02:00 in summer; the
+ * zone's rules come from zoned-time.ts (Intl), never a fixed offset.
  */
 export const AMSTERDAM = 'Europe/Amsterdam';
-
-const parts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: AMSTERDAM,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
 
 /** An instant's wall-clock reading in Amsterdam. */
 export interface AmsterdamTime {
@@ -27,18 +18,13 @@ export interface AmsterdamTime {
 }
 
 export function amsterdamTime(at: Date): AmsterdamTime {
-  const p: Record<string, number> = {};
-  for (const x of parts.formatToParts(at)) if (x.type !== 'literal') p[x.type] = Number(x.value);
-  return { year: p.year, month: p.month, day: p.day, hour: p.hour, minute: p.minute, second: p.second };
+  const p = localParts(at, AMSTERDAM);
+  // Amsterdam's offsets are whole minutes: its seconds are UTC's.
+  return { year: p.y, month: p.m, day: p.d, hour: p.hh, minute: p.mm, second: at.getUTCSeconds() };
 }
-
-const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
 
 /** The Amsterdam calendar day of an instant, `YYYY-MM-DD`. */
-export function amsterdamDay(at: Date): string {
-  const l = amsterdamTime(at);
-  return `${pad(l.year, 4)}-${pad(l.month)}-${pad(l.day)}`;
-}
+export const amsterdamDay = (at: Date): string => localDate(at, AMSTERDAM);
 
 /** Amsterdam's offset from UTC at an instant, in minutes (60 or 120). */
 export function amsterdamOffsetMinutes(at: Date): number {
@@ -47,20 +33,11 @@ export function amsterdamOffsetMinutes(at: Date): number {
   return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
 }
 
-/**
- * The instant at which Amsterdam's wall clock reads `wall` (a time given as milliseconds of its UTC
- * fields). Meant for times that exist there, such as any midnight (never inside a DST gap there).
- */
-export function amsterdamInstant(wall: number): Date {
-  let guess = wall - 60 * 60_000;
-  for (let i = 0; i < 3; i++) guess = wall - amsterdamOffsetMinutes(new Date(guess)) * 60_000;
-  return new Date(guess);
-}
+/** The instant of 00:00 Amsterdam time on a calendar date (`month` 1-12; midnight is never skipped there). */
+export const amsterdamMidnight = (year: number, month: number, day: number): Date =>
+  zonedInstant(year, month, day, 0, 0, AMSTERDAM);
 
-/** The instant of 00:00 Amsterdam time on a calendar date (`month` 1-12). */
-export function amsterdamMidnight(year: number, month: number, day: number): Date {
-  return amsterdamInstant(Date.UTC(year, month - 1, day));
-}
+const pad = (n: number) => String(Math.abs(n)).padStart(2, '0');
 
 /** ISO 8601 in Amsterdam local time with its offset, e.g. `2026-03-30T00:00:00+02:00`. */
 export function amsterdamIso(at: Date): string {

@@ -1,4 +1,4 @@
-import { amsterdamInstant, amsterdamTime } from '../../platform/amsterdam.ts';
+import { amsterdamMidnight as midnightOn, amsterdamTime } from '../../platform/amsterdam.ts';
 
 /**
  * Day counting for claims (DESIGN.md): the warranty is counted in exact instants; package-missing
@@ -22,7 +22,8 @@ export function amsterdamDate(at: Date): Date {
 }
 
 /** 00:00 Amsterdam time on a calendar date given as a UTC midnight. */
-export const amsterdamMidnight = (date: Date): Date => amsterdamInstant(date.getTime());
+export const amsterdamMidnight = (date: Date): Date =>
+  midnightOn(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate());
 
 /** `date` plus `n` business days (Monday to Friday). */
 export function addBusinessDays(date: Date, n: number): Date {

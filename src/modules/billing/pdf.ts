@@ -12,6 +12,17 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 /** The period is stored with an exclusive end; the page shows its last day. */
 const lastDay = (end: string) => day(new Date(Date.parse(`${end}T00:00:00Z`) - 86_400_000));
 
+const regions = new Intl.DisplayNames(['en'], { type: 'region' });
+/** `NL` → `Netherlands`: an address reads as one, the code stays where no name is known. */
+const countryName = (code: string | undefined): string => {
+  if (!code) return '';
+  try {
+    return regions.of(code) ?? code;
+  } catch {
+    return code;
+  }
+};
+
 function addressLines(a: Record<string, string>): string[] {
   const name = [a.firstname, a.lastname].filter(Boolean).join(' ');
   return [
@@ -19,7 +30,7 @@ function addressLines(a: Record<string, string>): string[] {
     name,
     [a.streetname, a.housenumber, a.housenumberAddition].filter(Boolean).join(' '),
     [a.zipcode, a.city].filter(Boolean).join(' '),
-    [a.state, a.countryCode].filter(Boolean).join(' '),
+    [a.state, countryName(a.countryCode)].filter(Boolean).join(' '),
   ].filter((l): l is string => Boolean(l?.trim()));
 }
 
@@ -65,7 +76,7 @@ const sellerLines = (s: SellerConfig) => [
   s.name,
   s.street,
   `${s.postcode} ${s.city}`,
-  s.countryCode,
+  countryName(s.countryCode),
   `VAT ${s.vatNumber}`,
   `KvK ${s.kvk}`,
   `IBAN ${ibanPrinted(s.iban)}`,
@@ -110,7 +121,7 @@ function head(
 
   const facts: Array<[string, string]> = [
     ['Number', inv.number],
-    ['Issued', day(inv.issued_at)],
+    ['Date', day(inv.issued_at)],
     ['Period', `${inv.period_start} – ${lastDay(inv.period_end)}`],
   ];
   if (inv.kind === 'invoice') facts.push(['Due', day(inv.due_at)]);
@@ -128,7 +139,8 @@ const pct = (n: number) => `${n} %`;
 
 /** The heading of an order's block: its reference, the partner's identifier, the store and destination. */
 function blockTitle(l: InvoiceLine): string {
-  if (!l.orderReference) return 'Other';
+  if (!l.orderReference)
+    return l.kind === 'adjustment' && /^Correction of invoice/.test(l.description) ? '' : 'Other charges and credits';
   const parts = [`Order ${l.orderReference}`];
   if (l.order?.customIdentifier) parts.push(`your reference ${l.order.customIdentifier}`);
   if (l.order?.store) parts.push(`store ${l.order.store}`);
@@ -168,7 +180,7 @@ function rows(doc: PDFKit.PDFDocument, lines: InvoiceLine[], top: number): numbe
   let block: string | null = null;
   for (const l of lines) {
     const title = blockTitle(l);
-    if (title !== block) {
+    if (title !== block && title) {
       const laid = layoutText(doc, title, { x: LEFT, width: RIGHT - LEFT, y, size: 8.5, maxLines: 3 });
       fits(laid.height + 20);
       y += block === null ? 0 : 4;

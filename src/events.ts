@@ -20,6 +20,11 @@ export const SUBSCRIPTIONS = [
     does: '`product.updated` events for every organization that can see the product',
   },
   {
+    hook: 'catalog.onProductChanged',
+    listener: 'storefronts.productChanged',
+    does: 'publishes again the Shopify products carrying a model that stopped (or started) selling',
+  },
+  {
     hook: 'orders.onProductionStarted',
     listener: 'production.productionStarted',
     does: "the order's print files, in the transaction that starts production",
@@ -40,12 +45,14 @@ export interface EventModules {
   shipments: { onShipped(listener: ShippedListener): void };
   production: { productionStarted: ProductionListener; shipped: ShippedListener };
   webhooks: { productUpdated: ProductChangeListener };
+  storefronts: { productChanged: ProductChangeListener };
 }
 
 /** Subscribes every listener of SUBSCRIPTIONS to its hook. */
 export function wireEvents(m: EventModules): void {
   m.catalog.onProductChanged(m.orders.productChanged);
   m.catalog.onProductChanged(m.webhooks.productUpdated);
+  m.catalog.onProductChanged(m.storefronts.productChanged);
   m.orders.onProductionStarted(m.production.productionStarted);
   m.shipments.onShipped(m.production.shipped);
 }

@@ -246,6 +246,7 @@ export function createServices(core: CoreDeps) {
     shipments,
     production,
     webhooks: { productUpdated: productUpdatedListener({ db, events, catalog, organization }) },
+    storefronts,
   });
 
   return services;

@@ -34,6 +34,7 @@ function recordingModules() {
       shipped: listener('production.shipped'),
     },
     webhooks: { productUpdated: listener('webhooks.productUpdated') },
+    storefronts: { productChanged: listener('storefronts.productChanged') },
   };
   return { modules, subscribed };
 }

@@ -166,4 +166,38 @@ describe('Shopify publications on the store page and as product media', () => {
     assert.equal(set.variants[0].file.originalSource, set.files[0].originalSource);
     assert.deepEqual(shopify.invalid, []);
   });
+
+  it('publishes again with the variant out of stock when a model ends its life', async () => {
+    const p = products(t);
+    const res = await call(t, 'POST', `/v2/stores/${storeRef}/shopify/publications`, {
+      body: {
+        publication: {
+          imageReference: await uploadImage(t),
+          productReferences: [p.clear, p.leather],
+          priceCents: 2995,
+          title: 'Lighthouse case',
+        },
+      },
+    });
+    await t.s.worker.drain();
+    const sets = () => shopify.calls.filter((c) => c.operation === 'ProductSet');
+    const before = sets().length;
+    const ended = await operator(t, 'PATCH', `/catalog/products/${p.leather}`, { status: 'ended' });
+    assert.equal(ended.statusCode, 200, ended.body);
+    await t.s.worker.drain();
+    await t.s.worker.drain();
+    const again = sets().slice(before);
+    assert.ok(again.length >= 1, 'published again');
+    const mine = again.filter((c) => c.variables.input.title === 'Lighthouse case').at(-1)!;
+    assert.ok(mine.variables.identifier?.id, 'the same Shopify product is updated');
+    const quantity = (ref: string) =>
+      mine.variables.input.variants.find((v: { sku: string }) => v.sku.startsWith(ref)).inventoryQuantities[0].quantity;
+    assert.equal(quantity(p.leather), 0);
+    assert.equal(quantity(p.clear), 1000);
+    const pub = (await call(t, 'GET', `/v2/stores/${storeRef}/shopify/publications`)).data.publications.find(
+      (x: { reference: string }) => x.reference === res.data.publication.reference,
+    );
+    assert.equal(pub.status, 'published');
+    assert.deepEqual(shopify.invalid, []);
+  });
 });

@@ -226,6 +226,24 @@ export function publishing(deps: StorefrontsDeps, ops: Operations) {
       deps.worker.nudge();
       return view((await repo.productOf(db, conn.store_id, id))!);
     },
+    /**
+     * A model that stops selling (ended, archived) or starts again: every publication carrying it is
+     * published again, so its variant shows out of stock (decision 0321) or back in stock.
+     */
+    async productChanged(c: { productReference: string; status?: { from: string; to: string } }) {
+      if (!c.status || SELLING.has(c.status.from) === SELLING.has(c.status.to)) return;
+      const rows = await repo.publicationsWithProduct(db, c.productReference);
+      for (const row of rows)
+        await db.tx(async (tx) => {
+          await repo.setProductState(tx, row.id, { status: 'publishing', at: clock.now() });
+          await ops.enqueue(tx, row.store_id, row.organization_id, {
+            kind: 'publish',
+            subject: row.title,
+            payload: { productId: row.id },
+          });
+        });
+      if (rows.length) deps.worker.nudge();
+    },
     async list(orgId: string, storeRef: string) {
       const conn = await connected(orgId, storeRef);
       return (await repo.productsOf(db, conn.store_id)).map(view);

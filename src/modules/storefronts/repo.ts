@@ -191,6 +191,12 @@ export const storefrontsRepo = {
     );
     return rows[0] ?? null;
   },
+  /** Publications, in any store, that carry a model and are not archived (or being archived). */
+  publicationsWithProduct: (ex: Executor, productId: string) =>
+    ex.query<ProductRow>(
+      `SELECT * FROM storefront_products WHERE $1 = ANY(product_ids) AND status NOT IN ('archived', 'unpublishing')`,
+      [productId],
+    ),
   /** Each published product's latest publish or unpublish call (what its row on the store's page shows). */
   latestPublicationOperations: (ex: Executor, storeId: string) =>
     ex.query<OperationRow>(

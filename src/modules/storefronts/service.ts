@@ -70,6 +70,7 @@ export function storefrontsService(deps: StorefrontsDeps, organization: Pick<Org
     publish: products.publish,
     unpublish: products.unpublish,
     publishedProducts: products.list,
+    productChanged: products.productChanged,
     /**
      * Each publication's latest call to Shopify, by publication reference: waiting, retrying (with
      * the attempt it is at and the error that made it retry), failed (a person retries it) or done.

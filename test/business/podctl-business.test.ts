@@ -1,28 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { OPERATOR_TOKEN, type TestApp, createTestApp } from '../support/app.ts';
+import type { TestApp } from '../support/app.ts';
 import { products } from '../orders/helpers.ts';
 
-import { podctl } from '../support/podctl.ts';
+import { podctl, podctlServer } from '../support/podctl.ts';
 
 describe('podctl: stock, ledger, integrators', () => {
   let t: TestApp;
   let run: (...args: string[]) => ReturnType<typeof podctl>;
-  let dataDir: string;
+  let close: () => Promise<void>;
   before(async () => {
-    t = await createTestApp();
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-    dataDir = mkdtempSync(join(tmpdir(), 'podctl-'));
-    run = (...args) => podctl(['--url', url, ...args], { DATA_DIR: dataDir, OPERATOR_TOKEN });
+    const server = await podctlServer('podctl-');
+    ({ t, close } = server);
+    run = (...args) => podctl(['--url', server.url, ...args], server.env);
   });
-  after(async () => {
-    await t.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => close());
 
   it('receives and corrects stock with a reason and reads the ledger back', async () => {
     const [{ sku }] = await t.db.query<{ sku: string }>(

@@ -45,6 +45,8 @@ export class Worker {
   private loops: Array<Promise<void>> = [];
   private wakers = new Set<() => void>();
   private inFlight = new Set<Promise<void>>();
+  /** Nudges so far: a nudge that arrives while a pool is claiming (not waiting) is not lost. */
+  private nudges = 0;
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; log: FastifyBaseLogger },
@@ -150,6 +152,7 @@ export class Worker {
 
   /** Wakes the pollers early (an in-process enqueue). */
   nudge(): void {
+    this.nudges++;
     for (const wake of this.wakers) wake();
   }
 
@@ -179,7 +182,10 @@ export class Worker {
     const mine = new Set<Promise<void>>();
     // Wakes this pool's loop when one of its jobs ends and frees a slot.
     const slot = { free: () => {} };
+    // Jobs of this pool that ended: one that ends while the pool is claiming is not lost either.
+    let ended = 0;
     while (this.running) {
+      const seen = this.nudges + ended;
       let claimed = 0;
       const kinds = this.kindsOf(pool);
       const free = concurrency - mine.size;
@@ -199,6 +205,7 @@ export class Worker {
             const p: Promise<void> = this.execute(job).finally(() => {
               mine.delete(p);
               this.inFlight.delete(p);
+              ended++;
               slot.free();
             });
             mine.add(p);
@@ -209,6 +216,7 @@ export class Worker {
         }
       }
       if (claimed > 0 && mine.size < concurrency) continue;
+      if (this.nudges + ended !== seen) continue;
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(t);

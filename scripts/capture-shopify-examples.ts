@@ -12,6 +12,7 @@ import { EXAMPLES_FILE, type OperationExamples } from '../src/openapi/examples.t
 import { call, createTestApp } from '../test/support/app.ts';
 import { uploadImage } from '../test/orders/helpers.ts';
 import { ShopifyStandIn } from '../test/support/shopify-standin.ts';
+import { connectShop } from '../test/storefronts/helpers.ts';
 
 const REQUEST_ID = '8c0d2f4e-6b1a-4c39-9e57-2d3f1a6b7c90';
 
@@ -35,18 +36,7 @@ export async function captureShopify(): Promise<Record<string, OperationExamples
     return res;
   };
   try {
-    const org = t.seed.organizations[0];
-    const url = t.s.storefronts.installUrl(org.reference, {
-      shop: 'case-lovers.myshopify.com',
-      name: 'Case Lovers',
-      accountId: org.accounts[0].reference,
-      brandId: org.brands[0].reference,
-    });
-    const back = await t.app.inject({
-      method: 'GET',
-      url: `/integrations/shopify/callback?${new URLSearchParams(shopify.approve(url))}`,
-    });
-    const store = back.headers.location!.split('/')[3].split('?')[0];
+    const store = await connectShop(t, shopify);
     const image = await uploadImage(t);
     const products = ['iPhone 15 Clear Case', 'Demo Walnut Leather Case iPhone 15'].map(
       (n) => org.products!.find((p) => p.name === n)!.reference,

@@ -7,6 +7,7 @@ import { loadDevices } from '../../src/modules/catalog/devices.ts';
 import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { ShopifyStandIn } from '../support/shopify-standin.ts';
+import { connectShop } from './helpers.ts';
 
 describe('Shopify publications on the store page and as product media', () => {
   let t: TestApp;
@@ -19,18 +20,7 @@ describe('Shopify publications on the store page and as product media', () => {
       env: { SHOPIFY_API_KEY: 'dash-key', SHOPIFY_API_SECRET: 'dash-secret' },
       shopifyFetch: shopify.fetch,
     });
-    const org = t.seed.organizations[0];
-    const url = t.s.storefronts.installUrl(org.reference, {
-      shop: 'case-lovers.myshopify.com',
-      name: 'Case Lovers',
-      accountId: org.accounts[0].reference,
-      brandId: org.brands[0].reference,
-    });
-    const back = await t.app.inject({
-      method: 'GET',
-      url: `/integrations/shopify/callback?${new URLSearchParams(shopify.approve(url))}`,
-    });
-    storeRef = back.headers.location!.split('/')[3].split('?')[0];
+    storeRef = await connectShop(t, shopify);
     await t.s.worker.drain();
   });
   after(async () => {

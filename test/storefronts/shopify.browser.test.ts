@@ -10,6 +10,7 @@ import { PARTNER, signedIn, textOf } from '../dashboard/helpers.ts';
 import { products, uploadImage } from '../orders/helpers.ts';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { ShopifyStandIn } from '../support/shopify-standin.ts';
+import { connectShop } from './helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -44,18 +45,7 @@ describe('Shopify pages of the dashboard in a real browser', { skip }, () => {
     });
     await t.app.listen({ host: '127.0.0.1', port });
     // A connected store with one published design and one publication Shopify refused.
-    const org = t.seed.organizations[0];
-    const url = t.s.storefronts.installUrl(org.reference, {
-      shop: 'case-lovers.myshopify.com',
-      name: 'Case Lovers',
-      accountId: org.accounts[0].reference,
-      brandId: org.brands[0].reference,
-    });
-    const back = await t.app.inject({
-      method: 'GET',
-      url: `/integrations/shopify/callback?${new URLSearchParams(shopify.approve(url))}`,
-    });
-    storeRef = back.headers.location!.split('/')[3].split('?')[0];
+    storeRef = await connectShop(t, shopify);
     await t.s.worker.drain();
     const p = products(t);
     const good = await uploadImage(t);

@@ -152,6 +152,48 @@ describe('credit notes are credited once', () => {
     assert.deepEqual(await issue('2027-02'), []);
   });
 
+  it('a refund of an order already invoiced is a credit note of that invoice, never a line of the next', async () => {
+    t.clock.set('2027-03-10T09:00:00.000Z');
+    const march = await charged('DEMO1', 2);
+    t.clock.set('2027-04-01T03:00:00.000Z');
+    const inv = (await issue('2027-03')).find((i) => i.accountReference === acc);
+    t.clock.set('2027-04-03T09:00:00.000Z');
+    const claimId = 'Claim_refundtestrefundtestrefund';
+    const refund = (source: string) =>
+      t.s.db.tx((tx) =>
+        t.s.billing.creditRefund(tx, {
+          organizationId: t.seed.organizations[0].reference,
+          storeId: store(t, 'DEMO1'),
+          claimId,
+          orderId: march.order,
+          source,
+          amountCents: 500,
+          description: 'Refund: damaged item',
+        }),
+      );
+    assert.equal(await refund(`${claimId}:${march.order}`), true);
+    assert.equal(await refund(`${claimId}:${march.order}`), false, 'the same refund twice is one credit note');
+    const notes = await t.db.query<{ id: string; number: string; corrects_invoice_id: string; total_cents: string }>(
+      "SELECT id, number, corrects_invoice_id, total_cents FROM invoices WHERE kind = 'credit_note' AND corrects_invoice_id = $1",
+      [inv.reference],
+    );
+    assert.equal(notes.length, 1);
+    assert.equal(Number(notes[0].total_cents), -gross(500));
+    const cn = (await operator(t, 'GET', `/invoices/${notes[0].id}`)).data.invoice;
+    assert.equal(cn.lines[0].claimReference, claimId);
+    assert.equal(cn.lines[0].orderReference, march.order);
+    assert.deepEqual(cn.lines[0].vat, { treatment: 'domestic', category: 'S', ratePercent: 21 });
+    const [entry] = await t.db.query<{ invoice_id: string }>(
+      "SELECT invoice_id FROM ledger_entries WHERE kind = 'refund' AND order_id = $1",
+      [march.order],
+    );
+    assert.equal(entry.invoice_id, notes[0].id, 'the refund is on its credit note');
+    await charged('DEMO1', 1);
+    t.clock.set('2027-05-01T03:00:00.000Z');
+    const april = (await issue('2027-04')).find((i) => i.accountReference === acc);
+    assert.ok(!april.lines.some((l: any) => l.claimReference === claimId), 'not billed again');
+  });
+
   it('the migration stamps credit-note adjustments that were booked without their credit note', async () => {
     const [cn] = await t.db.query<{ id: string }>("SELECT id FROM invoices WHERE kind = 'credit_note' LIMIT 1");
     await t.db.query("UPDATE ledger_entries SET invoice_id = NULL WHERE kind = 'adjustment' AND source = $1", [cn.id]);

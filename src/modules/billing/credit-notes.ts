@@ -135,3 +135,57 @@ export async function issueCreditNoteOf(
     return row;
   });
 }
+
+/**
+ * A refund of an order whose charge is on an issued invoice: a credit note of its own, in the
+ * refund's transaction, naming that invoice and taking the VAT of the order's lines on it. The
+ * refund's ledger entry is booked on the credit note (`id`), so no monthly invoice bills it.
+ */
+export async function insertRefundCreditNote(
+  deps: BillingDeps,
+  tx: Executor,
+  id: string,
+  invoiceId: string,
+  r: { orderId: string; claimId: string; amountCents: number; description: string },
+): Promise<InvoiceRow> {
+  const inv = (await repo.invoice(tx, null, invoiceId))!;
+  const orderLine = inv.lines.find((l) => l.orderReference === r.orderId && l.vat);
+  const group =
+    groupsOf(inv).find(
+      (g) => orderLine?.vat && g.category === orderLine.vat.category && g.ratePercent === orderLine.vat.ratePercent,
+    ) ?? groupsOf(inv)[0];
+  const net = r.amountCents;
+  const vat = vatOf(net, group.ratePercent);
+  const issuedAt = deps.clock.now();
+  const row: InvoiceRow = {
+    ...inv,
+    id,
+    kind: 'credit_note',
+    number: await nextDocumentNumber(tx, 'CN', issuedAt),
+    corrects_invoice_id: inv.id,
+    issued_at: issuedAt,
+    due_at: issuedAt,
+    seller: inv.seller ?? deps.config.seller,
+    vat_breakdown: [{ ...group, netCents: -net, vatCents: -vat }],
+    lines: [
+      {
+        kind: 'refund',
+        description: r.description,
+        orderReference: r.orderId,
+        claimReference: r.claimId,
+        date: amsterdamDay(issuedAt),
+        quantity: 1,
+        unitPriceCents: -net,
+        netCents: -net,
+        vat: { treatment: group.treatment, category: group.category, ratePercent: group.ratePercent },
+        order: orderLine?.order,
+      },
+    ],
+    net_cents: -net,
+    vat_cents: -vat,
+    total_cents: -(net + vat),
+    reason: `Refund decided on claim ${r.claimId}`,
+  };
+  await repo.insertInvoice(tx, row);
+  return row;
+}

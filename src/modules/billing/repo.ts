@@ -140,6 +140,15 @@ export const billingRepo = {
     );
     return rows.map(entry);
   },
+  /** The invoice an order's charge is on, or null while it is not invoiced. */
+  async chargeInvoiceOf(ex: Executor, orderId: string): Promise<string | null> {
+    const [r] = await ex.query<{ invoice_id: string }>(
+      `SELECT invoice_id FROM ledger_entries WHERE kind = 'charge' AND order_id = $1 AND invoice_id IS NOT NULL
+         AND NOT simulated`,
+      [orderId],
+    );
+    return r?.invoice_id ?? null;
+  },
   /** The charge details of orders (what refunds of them are decided by). */
   async chargeDetails(ex: Executor, accountId: string, orderIds: string[]): Promise<Map<string, ChargeDetail>> {
     if (orderIds.length === 0) return new Map();

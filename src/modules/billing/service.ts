@@ -12,7 +12,7 @@ import {
   billingRepo as repo,
 } from './repo.ts';
 import { monthOf, previousMonth } from './calendar.ts';
-import { issueCreditNoteOf } from './credit-notes.ts';
+import { insertRefundCreditNote, issueCreditNoteOf } from './credit-notes.ts';
 import type { ChargeDetail } from './invoice-lines.ts';
 import { issueInvoiceOf } from './issue-invoice.ts';
 import { bankImportUseCases } from './bank-import.ts';
@@ -211,6 +211,10 @@ export function billingService(deps: BillingDeps) {
     ): Promise<boolean> {
       if (r.amountCents <= 0) return false;
       const store = (await deps.organization.storeRowIn(tx, r.organizationId, r.storeId))!;
+      // Once the order's charge is on an issued invoice, its refund is a credit note of that invoice;
+      // before, it is a line of the invoice that bills the charge.
+      const invoiced = simulated ? null : await repo.chargeInvoiceOf(tx, r.orderId);
+      const creditNoteId = invoiced ? newReference('Invoice') : undefined;
       const result = await book(tx, {
         organizationId: r.organizationId,
         accountId: store.account_id,
@@ -220,7 +224,10 @@ export function billingService(deps: BillingDeps) {
         orderId: r.orderId,
         claimId: r.claimId,
         description: r.description,
+        invoiceId: creditNoteId,
       });
+      if (result === 'booked' && invoiced && creditNoteId)
+        await insertRefundCreditNote(deps, tx, creditNoteId, invoiced, r);
       return result === 'booked';
     },
     ...payments,

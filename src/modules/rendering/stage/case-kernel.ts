@@ -14,9 +14,9 @@ export interface CaseJob {
   box: Int32Array;
   /** In: the plate; out: the plate with the case's shadow and, in the camera cut-out, the phone. */
   background: Uint8Array;
-  /** Out: 16-bit u, v, 0 per pixel. */
+  /** Out: 16-bit u, v, 0 per pixel of the box (row by row). */
   uv: Uint16Array;
-  /** Out: mask, shading, highlight per pixel. */
+  /** Out: mask, shading, highlight per pixel of the box. */
   layers: Uint8Array;
   /** eye(3), right(3), up(3), forward(3), f, cx, cy. */
   cam: Float64Array;
@@ -326,14 +326,15 @@ export function caseKernel(j: CaseJob): void {
         if (cov <= 0) continue;
         const u = (acc[a + 1] / acc[a] + bleed) / (cW + 2 * bleed);
         const v = (acc[a + 2] / acc[a] + bleed) / (cH + 2 * bleed);
-        uv[o] = Math.round((u < 0 ? 0 : u > 1 ? 1 : u) * 65535);
-        uv[o + 1] = Math.round((v < 0 ? 0 : v > 1 ? 1 : v) * 65535);
-        uv[o + 2] = 0;
+        const q = ((y - by0) * bw + (x - bx0)) * 3;
+        uv[q] = Math.round((u < 0 ? 0 : u > 1 ? 1 : u) * 65535);
+        uv[q + 1] = Math.round((v < 0 ? 0 : v > 1 ? 1 : v) * 65535);
+        uv[q + 2] = 0;
         const shade = acc[a + 3] / acc[a];
         const hi = acc[a + 4] / acc[a] + (shade > 1 ? (shade - 1) * 0.5 : 0);
-        layers[o] = Math.round(cov * 255);
-        layers[o + 1] = Math.round((shade > 1 ? 1 : shade) * 255);
-        layers[o + 2] = Math.round((hi > 1 ? 1 : hi) * 255);
+        layers[q] = Math.round(cov * 255);
+        layers[q + 1] = Math.round((shade > 1 ? 1 : shade) * 255);
+        layers[q + 2] = Math.round((hi > 1 ? 1 : hi) * 255);
       }
     }
   }

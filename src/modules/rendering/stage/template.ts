@@ -123,8 +123,12 @@ export async function stageTemplate(
   ]);
   const { data } = await sharp(plate).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const background = sharedCopy(data);
-  const uv = new Uint16Array(new SharedArrayBuffer(W * H * 6));
-  const layers = sharedBytes(W * H * 3);
+  // The UV map and the layers only for the box (the rest is no case): they are padded to the frame
+  // while encoded, so the frame-size 16-bit map never sits in memory (24 MB at 2000 px).
+  const bw = box[2] - box[0];
+  const bh = box[3] - box[1];
+  const uv = new Uint16Array(new SharedArrayBuffer(bw * bh * 6));
+  const layers = sharedBytes(bw * bh * 3);
   const gloss = material.highlight;
   await runCase({
     width: W,
@@ -142,14 +146,21 @@ export async function stageTemplate(
     }),
     hole: holeParams(device, caseType, material.phoneHex, material.baseHex),
   });
-  const png = (buf: Uint8Array | Uint16Array, depth16 = false) => {
-    const img = sharp(buf, { raw: { width: W, height: H, channels: 3 } });
-    return (depth16 ? img.toColourspace('rgb16') : img).png({ compressionLevel: 1 }).toBuffer();
+  const frame = { left: box[0], top: box[1], right: W - box[2], bottom: H - box[3] };
+  const boxPng = (buf: Uint8Array | Uint16Array, depth16: boolean, outside: { r: number; g: number; b: number }) => {
+    const img = sharp(buf, { raw: { width: bw, height: bh, channels: 3 } });
+    return (depth16 ? img.toColourspace('rgb16') : img)
+      .extend({ ...frame, background: { ...outside, alpha: 1 } })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
   };
   return {
-    background: await png(background),
-    uv: await png(uv, true),
-    layers: await png(layers),
+    background: await sharp(background, { raw: { width: W, height: H, channels: 3 } })
+      .png({ compressionLevel: 1 })
+      .toBuffer(),
+    uv: await boxPng(uv, true, { r: 0, g: 0, b: 0 }),
+    // Outside the case: no mask, neutral shading.
+    layers: await boxPng(layers, false, { r: 0, g: 255, b: 0 }),
     material,
     backMm: bleedBackMm(solid),
   };

@@ -15,6 +15,7 @@ import { EXAMPLES_FILE, type OperationExamples } from '../src/openapi/examples.t
 import { type TestApp, call, createTestApp } from '../test/support/app.ts';
 import { startReceiver } from '../test/webhooks/receiver.ts';
 import { ADDRESS } from '../examples/integration.ts';
+import { captureBilling } from './capture-billing-examples.ts';
 import { captureShopify } from './capture-shopify-examples.ts';
 
 /** Captured bodies are untyped JSON. */
@@ -608,6 +609,6 @@ export async function capture(): Promise<Record<string, OperationExamples>> {
 const sorted = (examples: Record<string, OperationExamples>) =>
   Object.fromEntries(Object.entries(examples).sort(([a], [b]) => a.localeCompare(b)));
 
-const examples = { ...(await capture()), ...(await captureShopify()) };
+const examples = { ...(await capture()), ...(await captureShopify()), ...(await captureBilling()) };
 writeFileSync(resolve(EXAMPLES_FILE), `${JSON.stringify(sorted(examples), null, 2)}\n`);
 console.log(`${Object.keys(examples).length} operations recorded in ${EXAMPLES_FILE}`);

@@ -1,5 +1,6 @@
 import { billingOperatorRoutes } from './modules/billing/routes.ts';
 import { bankOperatorRoutes } from './modules/billing/routes-bank.ts';
+import { billingRoutes } from './modules/billing/routes-partner.ts';
 import { productionOperatorRoutes } from './modules/production/routes.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -61,6 +62,7 @@ const API_MODULES: Mount[] = [
   catalogRoutes,
   imagesRoutes,
   organizationRoutes,
+  billingRoutes,
   ordersRoutes,
   shipmentsRoutes,
   claimsRoutes,

@@ -8,6 +8,7 @@ import { addExamples } from './cli/examples.ts';
 import { expectOk, print } from './cli/output.ts';
 import { registerOrganizationCommands } from './cli/organization.ts';
 import { registerCatalogCommands } from './cli/catalog.ts';
+import { registerBankCommands } from './cli/bank.ts';
 import { registerBusinessCommands } from './cli/business.ts';
 import { registerFulfilmentCommands } from './cli/fulfilment.ts';
 import { registerProductionCommands } from './cli/production.ts';
@@ -84,6 +85,7 @@ program
 registerOrganizationCommands(program, ctx);
 registerCatalogCommands(program, ctx);
 registerBusinessCommands(program, ctx);
+registerBankCommands(program, ctx);
 registerFulfilmentCommands(program, ctx);
 registerProductionCommands(program, ctx);
 registerClaimCommands(program, ctx);

@@ -15,6 +15,11 @@ export const TAGS = [
       'Your organization and what belongs to it: accounts (who is invoiced), stores (where orders come from; each order names one) and brands (the name, logo and colours a buyer sees on packing slips and tracking pages).',
   },
   {
+    name: 'Billing',
+    description:
+      'What an account is charged and pays: its ledger (every charge, refund, payment and credit, summing to the balance), and its monthly invoices and credit notes as issued, with their payment state (`open`, `partially_paid`, `paid`, `overdue`) and as PDF. Read-only. The test environment invoices nothing: its ledger entries are `simulated`, and the invoice list shows what they would add up to per month, labelled as such.',
+  },
+  {
     name: 'Catalog',
     description:
       'What you can order: products with their prices, media and status (only `launched` products take new orders), product groups, packagings and stock. Product media download as the images they are.',

@@ -511,6 +511,86 @@ export interface GetImageResponse {
   [k: string]: unknown;
 }
 
+// GET /v2/accounts/{accountReference}/invoices/{invoiceReference} - Get an invoice
+export interface GetInvoiceResponse {
+  invoice: {
+    /**
+     * `Invoice_<26 characters>`
+     */
+    reference: string;
+    kind: "invoice" | "credit_note";
+    /**
+     * `INV-<year>-<6 digits>` or, for a credit note, `CN-<year>-<6 digits>`
+     */
+    number: string;
+    /**
+     * `Account_<26 characters>`
+     */
+    accountReference: string;
+    correctsInvoiceReference: string | null;
+    periodStart: string;
+    /**
+     * The first day after the period
+     */
+    periodEnd: string;
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    issued: string;
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    due: string;
+    vatTreatment: string;
+    /**
+     * EUR cents
+     */
+    net: number;
+    /**
+     * EUR cents
+     */
+    vat: number;
+    /**
+     * EUR cents
+     */
+    total: number;
+    lines: {
+      description: string;
+      /**
+       * EUR cents
+       */
+      netCents: number;
+      [k: string]: unknown;
+    }[];
+    reason: string | null;
+    payment: {
+      /**
+       * `paid`: nothing left to pay; `overdue`: something left after `due`; `partially_paid`: some paid before `due`; `open`: nothing paid, not yet due
+       */
+      status: "open" | "partially_paid" | "paid" | "overdue";
+      /**
+       * EUR cents
+       */
+      paid: number;
+      /**
+       * EUR cents credited by credit notes
+       */
+      credited: number;
+      /**
+       * EUR cents left to pay
+       */
+      outstanding: number;
+      [k: string]: unknown;
+    } | null;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+// GET /v2/accounts/{accountReference}/invoices/{invoiceReference}/pdf - Download an invoice PDF
+
+// GET /v2/accounts/{accountReference}/invoices/{invoiceReference}/ubl - Download an invoice as UBL
+
 // GET /v2/orders/{orderReference} - Get an order
 export interface GetOrderResponse {
   order: {
@@ -1283,6 +1363,109 @@ export interface ListImagesResponse {
   [k: string]: unknown;
 }
 
+// GET /v2/accounts/{accountReference}/invoices - List invoices
+export interface ListInvoicesQuery {
+  /**
+   * Opaque; take it from `nextCursor`.
+   */
+  cursor?: string;
+  /**
+   * Page size, 1-100 (default 50)
+   */
+  limit?: number;
+}
+export interface ListInvoicesResponse {
+  invoices: {
+    /**
+     * `Invoice_<26 characters>`
+     */
+    reference: string;
+    kind: "invoice" | "credit_note";
+    /**
+     * `INV-<year>-<6 digits>` or, for a credit note, `CN-<year>-<6 digits>`
+     */
+    number: string;
+    /**
+     * `Account_<26 characters>`
+     */
+    accountReference: string;
+    correctsInvoiceReference: string | null;
+    periodStart: string;
+    /**
+     * The first day after the period
+     */
+    periodEnd: string;
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    issued: string;
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    due: string;
+    vatTreatment: string;
+    /**
+     * EUR cents
+     */
+    net: number;
+    /**
+     * EUR cents
+     */
+    vat: number;
+    /**
+     * EUR cents
+     */
+    total: number;
+    lines: {
+      description: string;
+      /**
+       * EUR cents
+       */
+      netCents: number;
+      [k: string]: unknown;
+    }[];
+    reason: string | null;
+    payment: {
+      /**
+       * `paid`: nothing left to pay; `overdue`: something left after `due`; `partially_paid`: some paid before `due`; `open`: nothing paid, not yet due
+       */
+      status: "open" | "partially_paid" | "paid" | "overdue";
+      /**
+       * EUR cents
+       */
+      paid: number;
+      /**
+       * EUR cents credited by credit notes
+       */
+      credited: number;
+      /**
+       * EUR cents left to pay
+       */
+      outstanding: number;
+      [k: string]: unknown;
+    } | null;
+    [k: string]: unknown;
+  }[];
+  nextCursor: string | null;
+  /**
+   * Test environment only: what the simulated entries would add up to per month (net, before VAT). Nothing here is ever invoiced.
+   */
+  simulated?: {
+    note: string;
+    months: {
+      month: string;
+      /**
+       * EUR cents
+       */
+      net: number;
+      entries: number;
+      [k: string]: unknown;
+    }[];
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
 // GET /v2/items - List stock items
 export interface ListItemsQuery {
   /**
@@ -1313,6 +1496,54 @@ export interface ListItemsResponse {
       reference: string;
       [k: string]: unknown;
     }[];
+    [k: string]: unknown;
+  }[];
+  nextCursor: string | null;
+  [k: string]: unknown;
+}
+
+// GET /v2/accounts/{accountReference}/ledger - List ledger entries
+export interface ListLedgerEntriesQuery {
+  /**
+   * Opaque; take it from `nextCursor`.
+   */
+  cursor?: string;
+  /**
+   * Page size, 1-100 (default 50)
+   */
+  limit?: number;
+}
+export interface ListLedgerEntriesResponse {
+  /**
+   * EUR cents; negative when money is owed
+   */
+  balance: number;
+  /**
+   * Test environment only: the balance in EUR cents as it would be if the simulated entries were booked
+   */
+  wouldBeBalance?: number;
+  entries: {
+    /**
+     * `Ledgerentry_<26 characters>`
+     */
+    reference: string;
+    kind: "opening" | "charge" | "refund" | "payment" | "adjustment";
+    /**
+     * EUR cents: charges negative, refunds and payments positive
+     */
+    amount: number;
+    description: string;
+    orderReference: string | null;
+    claimReference: string | null;
+    /**
+     * Test environment: what would have been booked in production; not in the balance, never invoiced
+     */
+    simulated: boolean;
+    invoiceReference: string | null;
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    created: string;
     [k: string]: unknown;
   }[];
   nextCursor: string | null;
@@ -1684,7 +1915,7 @@ export interface ListScenesResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/stores/{storeReference}/shopify/publications - Designs published to a Shopify store, newest first
+// GET /v2/stores/{storeReference}/shopify/publications - List Shopify publications
 export interface ListShopifyPublicationsResponse {
   /**
    * Items: A design published to a Shopify store (extension)
@@ -1927,7 +2158,7 @@ export interface PreviewRenderBody {
   };
 }
 
-// POST /v2/stores/{storeReference}/shopify/publications - Publish a design as one Shopify product with a variant per print product
+// POST /v2/stores/{storeReference}/shopify/publications - Publish to Shopify
 export interface PublishToShopifyBody {
   publication: {
     /**
@@ -2390,7 +2621,7 @@ export interface TestWebhookEndpointResponse {
   [k: string]: unknown;
 }
 
-// DELETE /v2/stores/{storeReference}/shopify/publications/{publicationReference} - Unpublish
+// DELETE /v2/stores/{storeReference}/shopify/publications/{publicationReference} - Unpublish from Shopify
 export interface UnpublishFromShopifyResponse {
   /**
    * A design published to a Shopify store (extension)
@@ -2814,6 +3045,48 @@ export const operations = {
     pageKey: null,
     pending: false,
   },
+  getInvoice: {
+    method: "GET",
+    path: "/v2/accounts/{accountReference}/invoices/{invoiceReference}",
+    resource: "accounts",
+    name: "getInvoice",
+    pathParams: ["accountReference", "invoiceReference"],
+    query: [],
+    body: "none",
+    bodyRequired: false,
+    success: 200,
+    result: "json",
+    pageKey: null,
+    pending: false,
+  },
+  getInvoicePdf: {
+    method: "GET",
+    path: "/v2/accounts/{accountReference}/invoices/{invoiceReference}/pdf",
+    resource: "accounts",
+    name: "getInvoicePdf",
+    pathParams: ["accountReference", "invoiceReference"],
+    query: [],
+    body: "none",
+    bodyRequired: false,
+    success: 200,
+    result: "binary",
+    pageKey: null,
+    pending: false,
+  },
+  getInvoiceUbl: {
+    method: "GET",
+    path: "/v2/accounts/{accountReference}/invoices/{invoiceReference}/ubl",
+    resource: "accounts",
+    name: "getInvoiceUbl",
+    pathParams: ["accountReference", "invoiceReference"],
+    query: [],
+    body: "none",
+    bodyRequired: false,
+    success: 200,
+    result: "binary",
+    pageKey: null,
+    pending: false,
+  },
   getOrder: {
     method: "GET",
     path: "/v2/orders/{orderReference}",
@@ -3066,6 +3339,20 @@ export const operations = {
     pageKey: "images",
     pending: false,
   },
+  listInvoices: {
+    method: "GET",
+    path: "/v2/accounts/{accountReference}/invoices",
+    resource: "accounts",
+    name: "listInvoices",
+    pathParams: ["accountReference"],
+    query: ["cursor", "limit"],
+    body: "none",
+    bodyRequired: false,
+    success: 200,
+    result: "page",
+    pageKey: "invoices",
+    pending: false,
+  },
   listItems: {
     method: "GET",
     path: "/v2/items",
@@ -3078,6 +3365,20 @@ export const operations = {
     success: 200,
     result: "page",
     pageKey: "items",
+    pending: false,
+  },
+  listLedgerEntries: {
+    method: "GET",
+    path: "/v2/accounts/{accountReference}/ledger",
+    resource: "accounts",
+    name: "listLedgerEntries",
+    pathParams: ["accountReference"],
+    query: ["cursor", "limit"],
+    body: "none",
+    bodyRequired: false,
+    success: 200,
+    result: "page",
+    pageKey: "entries",
     pending: false,
   },
   listOrders: {
@@ -3732,6 +4033,36 @@ export interface Operations {
     result: "json";
     item: undefined;
   };
+  getInvoice: {
+    params: [accountReference: string, invoiceReference: string];
+    query: undefined;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: GetInvoiceResponse;
+    result: "json";
+    item: undefined;
+  };
+  getInvoicePdf: {
+    params: [accountReference: string, invoiceReference: string];
+    query: undefined;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: undefined;
+    result: "binary";
+    item: undefined;
+  };
+  getInvoiceUbl: {
+    params: [accountReference: string, invoiceReference: string];
+    query: undefined;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: undefined;
+    result: "binary";
+    item: undefined;
+  };
   getOrder: {
     params: [orderReference: string];
     query: undefined;
@@ -3912,6 +4243,16 @@ export interface Operations {
     result: "page";
     item: ListImagesResponse["images"][number];
   };
+  listInvoices: {
+    params: [accountReference: string];
+    query: ListInvoicesQuery;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: ListInvoicesResponse;
+    result: "page";
+    item: ListInvoicesResponse["invoices"][number];
+  };
   listItems: {
     params: [];
     query: ListItemsQuery;
@@ -3921,6 +4262,16 @@ export interface Operations {
     response: ListItemsResponse;
     result: "page";
     item: ListItemsResponse["items"][number];
+  };
+  listLedgerEntries: {
+    params: [accountReference: string];
+    query: ListLedgerEntriesQuery;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: ListLedgerEntriesResponse;
+    result: "page";
+    item: ListLedgerEntriesResponse["entries"][number];
   };
   listOrders: {
     params: [];
@@ -4276,6 +4627,30 @@ export interface Resources {
      */
     get: "getAccount";
     /**
+     * Get an invoice.
+     *
+     * One invoice or credit note of the account, as issued, with its payment state.
+     *
+     * `GET /v2/accounts/{accountReference}/invoices/{invoiceReference}` (operation `getInvoice`).
+     */
+    getInvoice: "getInvoice";
+    /**
+     * Download an invoice PDF.
+     *
+     * The invoice or credit note as a PDF: the same document on every download.
+     *
+     * `GET /v2/accounts/{accountReference}/invoices/{invoiceReference}/pdf` (operation `getInvoicePdf`).
+     */
+    getInvoicePdf: "getInvoicePdf";
+    /**
+     * Download an invoice as UBL.
+     *
+     * The invoice or credit note as a UBL 2.1 e-invoice (Peppol BIS Billing 3.0, EN 16931).
+     *
+     * `GET /v2/accounts/{accountReference}/invoices/{invoiceReference}/ubl` (operation `getInvoiceUbl`).
+     */
+    getInvoiceUbl: "getInvoiceUbl";
+    /**
      * List accounts.
      *
      * Accounts (billing entities).
@@ -4283,6 +4658,22 @@ export interface Resources {
      * `GET /v2/accounts` (operation `listAccounts`).
      */
     list: "listAccounts";
+    /**
+     * List invoices.
+     *
+     * The account's invoices and credit notes, newest first, with their payment state.
+     *
+     * `GET /v2/accounts/{accountReference}/invoices` (operation `listInvoices`).
+     */
+    listInvoices: "listInvoices";
+    /**
+     * List ledger entries.
+     *
+     * The account's ledger, newest first, and the balance it sums to.
+     *
+     * `GET /v2/accounts/{accountReference}/ledger` (operation `listLedgerEntries`).
+     */
+    listLedgerEntries: "listLedgerEntries";
   };
   addresses: {
     /**
@@ -4726,7 +5117,7 @@ export interface Resources {
      */
     list: "listStores";
     /**
-     * Designs published to a Shopify store, newest first.
+     * List Shopify publications.
      *
      * Designs published to a Shopify store, newest first (extension).
      *
@@ -4734,7 +5125,7 @@ export interface Resources {
      */
     listShopifyPublications: "listShopifyPublications";
     /**
-     * Publish a design as one Shopify product with a variant per print product.
+     * Publish to Shopify.
      *
      * Publish a design as one Shopify product with a variant per print product (extension).
      *
@@ -4744,7 +5135,7 @@ export interface Resources {
      */
     publishToShopify: "publishToShopify";
     /**
-     * Unpublish.
+     * Unpublish from Shopify.
      *
      * Unpublish: the Shopify product is archived (extension).
      *

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
 import { integer, required, text } from './forms.ts';
 import { type Html, badge, euros, field, fmtDate, form, html, table } from './html.ts';
+import { consoleBankPages } from './console-bank.ts';
 import { consoleTaxPages, pendingTaxCard, taxCard } from './console-tax.ts';
 import { page } from './layout.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
@@ -26,6 +27,7 @@ export function consoleBillingPages(r: DashRouter): void {
 
   const billingPage = async (account: string, ctx: Ctx, opts: PageOptions) => {
     const top = html`<div class="grid"><form method="get" class="card" aria-label="Find an account"><div class="field"><label for="f-account">Account reference</label><input id="f-account" name="account" value="${account}" required></div><button type="submit" class="btn secondary">Show</button></form>
+<section class="card"><h2>Bank payments</h2><p><a href="/console/billing/bank">Import a bank statement</a> and assign the payments it could not match.</p></section>
 <section class="card"><h2>Monthly invoices</h2>${form(
       '/console/billing/issue',
       ctx.page.csrf,
@@ -80,6 +82,7 @@ ${await taxCard(s, account, ctx)}
   const to = (req: FastifyRequest) => `/console/billing?account=${encodeURIComponent(accountOf(req))}`;
   r.page('/console/billing', 'operator', async (req, ctx) => billingPage(accountOf(req), ctx, {}));
   consoleTaxPages(r, back);
+  consoleBankPages(r);
   r.action(
     '/console/billing/issue',
     'operator',

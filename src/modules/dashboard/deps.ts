@@ -124,6 +124,10 @@ export interface DashboardPagesDeps {
     | 'pendingTaxChanges'
     | 'approveTaxChange'
     | 'rejectTaxChange'
+    | 'importStatement'
+    | 'bankPayments'
+    | 'assignBankPayment'
+    | 'dismissBankPayment'
   >;
   production: Pick<
     ProductionService,

@@ -802,6 +802,11 @@ export interface GetProductResponse {
      * ISO 8601 timestamp with offset
      */
     created: string;
+    colour?: {
+      name: string;
+      hex: string;
+      [k: string]: unknown;
+    } | null;
     layers: {
       modified: string | null;
       images: {

@@ -193,7 +193,18 @@ export function createServices(core: CoreDeps) {
   const rendering = renderingService({ db, clock, log, blobs, cursors, catalog, images, organization, events });
 
   // --- production files: print files, labels, packing slips ---
-  const production = productionService({ db, clock, blobs, config, organization, catalog, images, orders, shipments });
+  const production = productionService({
+    db,
+    clock,
+    blobs,
+    config,
+    organization,
+    catalog,
+    images,
+    orders,
+    shipments,
+    billing,
+  });
 
   // --- dashboard ---
   const dashboard = dashboardService({

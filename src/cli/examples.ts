@@ -37,6 +37,7 @@ export const EXAMPLES: Record<string, string> = {
   'catalog set-layers': 'podctl catalog set-layers Product_… base=case-base.png mask=case-mask.png',
   'catalog set-stock': 'podctl catalog set-stock CASE-IP15-CLR 250 --physical 260',
   'orders start-production': 'podctl orders start-production Order_…',
+  'orders cancel': 'podctl orders cancel Order_… --reason "blank cracked, partner asked to drop it" --line 2',
   'shipments create': 'podctl shipments create Order_… --carrier PostNL --tracking-number 3SABCD1234567',
   'shipments tracking-events': 'podctl shipments tracking-events postnl-events.json',
   'production queue': 'podctl production queue',

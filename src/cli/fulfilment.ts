@@ -18,6 +18,39 @@ export function registerFulfilmentCommands(program: Command, ctx: CliContext): v
       });
     });
 
+  orders
+    .command('cancel <orderReference>')
+    .description(
+      'cancel an order, or some of its lines, in any status before shipping (in production too): the partner gets order.updated and the callback, the account a credit for what production charged',
+    )
+    .requiredOption('--reason <text>', 'why: kept on the ledger entry and the stock movement')
+    .option('--line <index...>', 'only these order lines (default: the whole order)')
+    .option('--json', 'print JSON')
+    .action(function (this: Command, ref: string, o: { reason: string; line?: string[] }) {
+      return ctx.run(this, async (c, json) => {
+        const lines = o.line?.map((l) => {
+          if (!/^\d{1,5}$/.test(l)) throw new CliError(`--line ${l}: an order line index such as 1`);
+          return Number(l);
+        });
+        const done = expectOk(
+          await c.request('POST', `/orders/${encodeURIComponent(ref)}/cancel`, {
+            reason: o.reason,
+            ...(lines ? { orderlines: lines } : {}),
+          }),
+        );
+        print(
+          json,
+          done,
+          done.canceled.map((x: any) => ({
+            order: done.orderReference,
+            status: done.status,
+            line: x.index,
+            canceled: x.quantity,
+          })),
+        );
+      });
+    });
+
   const shipments = program.command('shipments').description('shipments: ship orders in production');
   shipments
     .command('create <orderReference...>')

@@ -61,4 +61,22 @@ describe('podctl production', () => {
     const early2 = await podctl(['--url', url, 'production', 'remake', ref], env);
     assert.equal(early2.code, 0, early2.stderr);
   });
+
+  it('cancels an order in production with a reason: canceled, and the credit on the ledger', async () => {
+    const ref = await createOrder(t, orderBody(t, await uploadImage(t)));
+    await startProduction(t, ref);
+    const missing = await podctl(['--url', url, 'orders', 'cancel', ref], env);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.stderr, /--reason/);
+    const res = await podctl(['--url', url, 'orders', 'cancel', ref, '--reason', 'blank cracked in the jig'], env);
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, new RegExp(`${ref}\\s+canceled\\s+1\\s+2`));
+    const [{ account_id }] = await t.db.query<{ account_id: string }>(
+      "SELECT account_id FROM stores WHERE code = 'DEMO1'",
+    );
+    const ledger = await operator(t, 'GET', `/accounts/${account_id}/ledger?limit=20`);
+    const credit = ledger.data.entries.find((e: any) => e.orderReference === ref && e.kind === 'refund');
+    assert.ok(credit && credit.amount > 0, ledger.body);
+    assert.match(credit.description, /blank cracked in the jig/);
+  });
 });

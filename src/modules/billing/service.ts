@@ -195,13 +195,17 @@ export function billingService(deps: BillingDeps) {
         );
       }
     },
-    /** Claims, in the decision's transaction: a refund is credited once per claim, whatever happens twice. */
+    /**
+     * Claims, in the decision's transaction, and operator cancelations in production: a refund is
+     * credited once per source, whatever happens twice.
+     */
     async creditRefund(
       tx: Executor,
       r: {
         organizationId: string;
         storeId: string;
-        claimId: string;
+        /** The claim decided, if a claim caused the refund. */
+        claimId?: string;
         orderId: string;
         /** What is refunded: booked once per source. */
         source: string;

@@ -118,7 +118,7 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
     kind: MovementKind,
     orders: StockLines[],
     sign: number,
-    opts: { mayOversell?: boolean } = {},
+    opts: { mayOversell?: boolean; reason?: string; writeOff?: boolean } = {},
   ) {
     const productIds = [...new Set(orders.flatMap((o) => o.lines.map((l) => l.productId)))];
     const { itemOf, items } = await repo.lockItemsOfProducts(tx, productIds);
@@ -128,10 +128,10 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
         // The position names the line in a refusal; a batch of several orders is retried one by one.
         line: orders.length === 1 ? line : undefined,
         itemId: itemOf.get(l.productId)!,
-        logical: kind === 'ship' ? 0 : sign * l.quantity,
-        physical: kind === 'ship' ? sign * l.quantity : 0,
+        logical: kind === 'ship' || opts.writeOff ? 0 : sign * l.quantity,
+        physical: kind === 'ship' || opts.writeOff ? sign * l.quantity : 0,
         orderId: o.orderId,
-        reason: null,
+        reason: opts.reason ?? null,
         at: o.at,
       })),
     );
@@ -168,6 +168,13 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
     /** The parcel left: the reserved blanks leave the shelf (physical quantity). */
     async shipStock(tx: Executor, orders: StockLines[]): Promise<void> {
       await byItem(tx, 'ship', orders, -1);
+    },
+    /**
+     * Reserved blanks used up without shipping (printed, then the line was canceled; damaged on the
+     * floor): they leave the shelf, with a movement that names the reason.
+     */
+    async writeOffStock(tx: Executor, order: StockLines, reason: string): Promise<void> {
+      await byItem(tx, 'correct', [order], -1, { reason, writeOff: true });
     },
     /** Operator: goods arrived; both quantities go up. */
     async receiveStock(key: string, quantity: number, reason: string) {

@@ -22,6 +22,17 @@ interface ChangeDeps extends Pick<OrdersDeps, 'db' | 'clock' | 'organization' | 
   productionStarted: (tx: Executor, o: OrderRow) => Promise<void>;
 }
 
+/**
+ * The stock and money of an operator's cancelation, in its transaction: `order` as it was before
+ * (its status says whether it was charged), each canceled line with the quantity canceled.
+ */
+export type OperatorCancelSettle = (
+  tx: Executor,
+  order: OrderRow,
+  canceled: Array<{ line: OrderlineRow; quantity: number }>,
+  wholeOrder: boolean,
+) => Promise<void>;
+
 /** The status an order's lines imply once nothing is left open, else `current`. */
 function settledStatus(lines: OrderlineRow[], current: OrderStatus): OrderStatus {
   if (lines.every((l) => l.canceled_quantity === l.quantity)) return 'canceled';
@@ -170,6 +181,54 @@ export function orderChanges(deps: ChangeDeps) {
         await repo.setStatus(tx, order.id, 'in_production', clock.now());
         await deps.productionStarted(tx, order);
         await changed(tx, order, store);
+      });
+    },
+
+    /**
+     * Operator: cancels every open quantity of the given lines (all lines: null), whatever the
+     * status before shipping, in production too. `settle` runs in the transaction with the locked
+     * order as it was and what was canceled, for the stock and the money (production module).
+     */
+    async operatorCancel(
+      o: OrderRow,
+      indexes: number[] | null,
+      settle: OperatorCancelSettle,
+    ): Promise<{ status: OrderStatus; canceled: Array<{ index: number; quantity: number }> }> {
+      return db.tx(async (tx) => {
+        const { order, lines, store } = await lockOrder(tx, o);
+        if (order.status === 'shipped' || order.status === 'canceled')
+          throw conflict('order_completed', `Order ${order.id} is ${order.status}; there is nothing left to cancel`);
+        for (const i of indexes ?? [])
+          if (!lines.some((l) => l.line_index === i)) throw badRequest(`body.orderlines: the order has no line ${i}`);
+        const chosen = lines.filter(
+          (l) =>
+            (indexes === null || indexes.includes(l.line_index)) &&
+            l.quantity > l.canceled_quantity + l.shipped_quantity,
+        );
+        if (chosen.length === 0)
+          throw conflict('order_completed', `The lines of order ${order.id} named have nothing left to cancel`);
+        const canceled = chosen.map((l) => ({
+          line: { ...l },
+          quantity: l.quantity - l.canceled_quantity - l.shipped_quantity,
+        }));
+        for (const c of canceled) {
+          const line = lines.find((l) => l.line_index === c.line.line_index)!;
+          line.canceled_quantity += c.quantity;
+          await repo.setCanceled(tx, order.id, line.line_index, line.canceled_quantity);
+        }
+        let status = settledStatus(lines, order.status);
+        if (status === 'preorder' && !(await repo.stillAwaiting(tx, order.id))) status = 'pending';
+        await settle(tx, order, canceled, status === 'canceled');
+        await repo.setStatus(tx, order.id, status, clock.now());
+        // In production the parcel still goes with what is left: its shipping stays as charged.
+        if (status === 'canceled') await repo.setShipping(tx, order.id, order.shipping_level, 0);
+        else if (order.status !== 'in_production') {
+          const address = await shippingAddress(tx, order);
+          const parcel = address ? parcelOf(lines, address.countryCode!, isPackstation(address)) : null;
+          await repo.setShipping(tx, order.id, order.shipping_level, repriceShipping(order, parcel));
+        }
+        await changed(tx, order, store);
+        return { status, canceled: canceled.map((c) => ({ index: c.line.line_index, quantity: c.quantity })) };
       });
     },
 

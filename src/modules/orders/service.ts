@@ -20,7 +20,7 @@ import {
 } from './repo.ts';
 import type { CreateOrderBody, ListOrdersQuery, QuoteBody } from './schemas.ts';
 import { addressView, isOpen, orderViewIn, repriceShipping, toOrder } from './view.ts';
-import { ORDER_TOPIC, orderChanges } from './changes.ts';
+import { ORDER_TOPIC, type OperatorCancelSettle, orderChanges } from './changes.ts';
 import { orderWriter } from './writer.ts';
 
 export type OrdersService = ReturnType<typeof ordersService>;
@@ -279,6 +279,10 @@ export function ordersService(deps: OrdersDeps) {
       viaUpstream = false,
     ) {
       await changes.cancel(mustFind(await orderRow(orgId, ref), 'Order', ref), wanted, viaUpstream);
+    },
+    /** Operator: cancels lines (null: the whole order) in any status before shipping; see changes.ts. */
+    async operatorCancel(ref: string, indexes: number[] | null, settle: OperatorCancelSettle) {
+      return changes.operatorCancel(mustFind(await orderRow(null, ref), 'Order', ref), indexes, settle);
     },
     async changeAddress(orgId: string, ref: string, input: Record<string, unknown>) {
       await changes.changeAddress(orgId, mustFind(await orderRow(orgId, ref), 'Order', ref), input);

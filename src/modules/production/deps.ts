@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/index.ts';
 import type { BlobStore } from '../../platform/storage.ts';
+import type { BillingService } from '../billing/service.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import type { ImagesService } from '../images/service.ts';
 import type { OrdersService } from '../orders/service.ts';
@@ -15,8 +16,12 @@ export interface ProductionDeps {
   blobs: BlobStore;
   config: Pick<Config, 'publicBaseUrl' | 'returnAddress' | 'productionRelease' | 'productionTimeZone'>;
   organization: Pick<OrganizationService, 'storeRowIn' | 'findBrand'>;
-  catalog: Pick<CatalogService, 'findProduct' | 'productShapes'>;
+  catalog: Pick<CatalogService, 'findProduct' | 'productShapes' | 'releaseStock' | 'writeOffStock'>;
+  billing: Pick<BillingService, 'creditRefund'>;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
-  orders: Pick<OrdersService, 'onProductionStarted' | 'ordersByIds' | 'orderlines' | 'startProduction'>;
+  orders: Pick<
+    OrdersService,
+    'onProductionStarted' | 'ordersByIds' | 'orderlines' | 'startProduction' | 'operatorCancel'
+  >;
   shipments: Pick<ShipmentsService, 'onShipped' | 'shipmentRow' | 'ordersOfShipment' | 'shipmentAddress'>;
 }

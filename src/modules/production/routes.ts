@@ -43,6 +43,26 @@ export function productionOperatorRoutes(app: FastifyInstance, s: { production: 
     async (req, reply) => sendPdf(reply, await p.printFilePdf(req.params.orderReference, req.params.orderlineIndex)),
   );
   r.post(
+    '/orders/:orderReference/cancel',
+    {
+      config: { access: 'operator' },
+      schema: {
+        params: OrderParams,
+        body: Strict({
+          reason: Type.String({ minLength: 1, maxLength: 500 }),
+          orderlines: Type.Optional(
+            Type.Array(Type.Integer({ minimum: 1, maximum: 10_000 }), {
+              minItems: 1,
+              maxItems: 500,
+              uniqueItems: true,
+            }),
+          ),
+        }),
+      },
+    },
+    async (req) => p.cancel(req.params.orderReference, req.body),
+  );
+  r.post(
     '/orders/:orderReference/produced',
     { config: { access: 'operator' }, schema: { params: OrderParams } },
     async (req, reply) => {

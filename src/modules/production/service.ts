@@ -7,6 +7,7 @@ import type { ShipmentRecord } from '../shipments/service.ts';
 import type { ProductionDeps } from './deps.ts';
 import { type HoldRow, holdsRepo } from './holds-repo.ts';
 import { productionMaker } from './make.ts';
+import { operatorCancelation } from './cancel.ts';
 import { productionRelease } from './release.ts';
 import {
   DOCUMENT_KINDS,
@@ -115,6 +116,8 @@ export function productionService(deps: ProductionDeps) {
     make: productionMaker(deps),
     /** The release to production (PRODUCTION_RELEASE) and its holds. */
     release,
+    /** Operator: cancel lines or the whole order, in production too, with a reason. */
+    cancel: operatorCancelation(deps),
     /**
      * Something that held orders may have cleared (a prepaid top-up, goods received): call it in the
      * transaction of that change; the held orders are looked at again once it commits.

@@ -1,0 +1,46 @@
+import { badRequest } from '../../platform/errors.ts';
+import type { OperatorCancelSettle } from '../orders/changes.ts';
+import type { ProductionDeps } from './deps.ts';
+import { productionRepo as repo } from './repo.ts';
+
+/**
+ * An operator cancels lines of an order (or all of it), in production too, with a reason. The
+ * partner hears it as any cancelation (order.updated and the legacy callback). Stock: a blank not
+ * yet printed goes back to the available stock; a printed one is used up and leaves the shelf with
+ * a movement naming the reason. Money: what production charged for the canceled quantities (and the
+ * shipping, when nothing is left to ship) is credited on the account's ledger.
+ */
+export function operatorCancelation(deps: Pick<ProductionDeps, 'orders' | 'catalog' | 'billing'>) {
+  return async function cancel(orderRef: string, input: { reason: string; orderlines?: number[] }) {
+    const reason = input.reason.trim();
+    if (!reason) throw badRequest('body.reason must say why the order is canceled');
+    const settle: OperatorCancelSettle = async (tx, order, canceled, wholeOrder) => {
+      const stock = {
+        orderId: order.id,
+        lines: canceled.map((c) => ({ productId: c.line.product_id, quantity: c.quantity })),
+      };
+      if (order.status !== 'in_production') {
+        await deps.catalog.releaseStock(tx, stock);
+        return;
+      }
+      // The floor marks an order produced once its cases are printed: their blanks are used up.
+      const printed = (await repo.produced(tx, [order.id])).has(order.id);
+      if (printed) await deps.catalog.writeOffStock(tx, stock, `printed for ${order.id}, then canceled: ${reason}`);
+      else await deps.catalog.releaseStock(tx, stock);
+      const amount =
+        canceled.reduce((s, c) => s + c.line.unit_price_cents * c.quantity, 0) +
+        (wholeOrder ? order.shipping_cents : 0);
+      if (order.replaces_order_id || amount === 0) return;
+      await deps.billing.creditRefund(tx, {
+        organizationId: order.organization_id,
+        storeId: order.store_id,
+        orderId: order.id,
+        source: `cancel:${order.id}:${canceled.map((c) => `${c.line.line_index}x${c.quantity}`).join(',')}`,
+        amountCents: amount,
+        description: `Canceled in production (${wholeOrder ? 'whole order' : `lines ${canceled.map((c) => c.line.line_index).join(', ')}`}): ${reason}`,
+      });
+    };
+    const done = await deps.orders.operatorCancel(orderRef, input.orderlines ?? null, settle);
+    return { orderReference: orderRef, status: done.status, canceled: done.canceled, reason };
+  };
+}

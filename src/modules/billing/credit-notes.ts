@@ -146,7 +146,7 @@ export async function insertRefundCreditNote(
   tx: Executor,
   id: string,
   invoiceId: string,
-  r: { orderId: string; claimId: string; amountCents: number; description: string },
+  r: { orderId: string; claimId?: string; amountCents: number; description: string },
 ): Promise<InvoiceRow> {
   const inv = (await repo.invoice(tx, null, invoiceId))!;
   const orderLine = inv.lines.find((l) => l.orderReference === r.orderId && l.vat);
@@ -172,7 +172,7 @@ export async function insertRefundCreditNote(
         kind: 'refund',
         description: r.description,
         orderReference: r.orderId,
-        claimReference: r.claimId,
+        claimReference: r.claimId ?? null,
         date: amsterdamDay(issuedAt),
         quantity: 1,
         unitPriceCents: -net,
@@ -184,7 +184,7 @@ export async function insertRefundCreditNote(
     net_cents: -net,
     vat_cents: -vat,
     total_cents: -(net + vat),
-    reason: `Refund decided on claim ${r.claimId}`,
+    reason: r.claimId ? `Refund decided on claim ${r.claimId}` : r.description,
   };
   await repo.insertInvoice(tx, row);
   return row;

@@ -33,5 +33,5 @@ export interface SeedDeps {
   claims: Pick<ClaimsService, 'ensureDefaultCategories'>;
   rendering: Pick<RenderingService, 'importRendering'>;
   dashboard: Pick<DashboardService, 'userByEmail' | 'createPartnerUser' | 'createOperatorUser'>;
-  storefronts: Pick<StorefrontsService, 'connection' | 'connectDemo' | 'ingest' | 'processInbox'>;
+  storefronts: Pick<StorefrontsService, 'connection' | 'connectDemo' | 'ingest'>;
 }

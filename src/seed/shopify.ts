@@ -99,12 +99,6 @@ export async function seedShopify(
   for (const [i, names] of PRODUCTS.entries()) {
     const skus = names.map((n) => byName.get(n)).filter((r): r is string => r !== undefined);
     if (skus.length === 0) continue;
-    const { id, duplicate } = await s.storefronts.ingest(
-      store.reference,
-      'orders/create',
-      `demo-order-${i + 1}`,
-      demoOrder(i, skus),
-    );
-    if (!duplicate) await s.storefronts.processInbox(id);
+    await s.storefronts.ingest(store.reference, 'orders/create', `demo-order-${i + 1}`, demoOrder(i, skus));
   }
 }

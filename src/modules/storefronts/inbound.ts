@@ -37,7 +37,8 @@ export function parsePayload(topic: Topic, rawBody: string): unknown {
 export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp) {
   const { db, clock } = deps;
 
-  async function store(conn: ConnectionRow, topic: Topic, deliveryKey: string, payload: unknown) {
+  /** `queued: false` stores the delivery without its job, for a caller that processes it at once. */
+  async function store(conn: ConnectionRow, topic: Topic, deliveryKey: string, payload: unknown, queued = true) {
     const id = newReference('ShopifyWebhook');
     return db.tx(async (tx) => {
       const fresh = await repo.insertInbox(tx, {
@@ -49,7 +50,7 @@ export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp) {
         payload,
         received_at: clock.now(),
       });
-      if (fresh)
+      if (fresh && queued)
         await enqueue(
           tx,
           clock,

@@ -57,11 +57,16 @@ export function storefrontsService(deps: StorefrontsDeps, organization: Pick<Org
     configured: () => deps.shopify !== null,
     receiveWebhook: inbox.receiveWebhook,
     receiveNotification: inbox.receiveNotification,
-    /** A webhook that passed its checks, stored as the HTTP path would (the demo seed loads its orders so). */
+    /**
+     * A webhook that passed its checks, stored as the HTTP path would and processed at once, with no
+     * job left behind (the demo seed loads its orders so, before any worker runs).
+     */
     async ingest(storeId: string, topic: 'orders/create', deliveryKey: string, payload: unknown) {
       const conn = await repo.connectionOfStore(deps.db, storeId);
       if (!conn) throw new Error(`store ${storeId} has no storefront connection`);
-      return inbox.store(conn, topic, deliveryKey, payload);
+      const stored = await inbox.store(conn, topic, deliveryKey, payload, false);
+      if (!stored.duplicate) await process.run(stored.id);
+      return stored;
     },
     processInbox: process.run,
     redactAgain: process.redactAgain,

@@ -35,7 +35,7 @@ import { organizationRoutes } from './modules/organization/routes.ts';
 import { imagesRoutes } from './modules/images/routes.ts';
 import { operatorRoutes } from './modules/operator/routes.ts';
 import { ordersRoutes } from './modules/orders/routes.ts';
-import { shipmentsOperatorRoutes, shipmentsRoutes } from './modules/shipments/routes.ts';
+import { carrierWebhookRoutes, shipmentsOperatorRoutes, shipmentsRoutes } from './modules/shipments/routes.ts';
 import { trackingRoutes } from './modules/shipments/tracking.ts';
 import { storefrontRoutes } from './modules/storefronts/routes.ts';
 import { storefrontApiRoutes } from './modules/storefronts/api.ts';
@@ -87,7 +87,13 @@ const OPERATOR_MODULES: Mount[] = [
 ];
 
 /** Pages and files without an API key (tracking pages, evidence files, dashboard), at the root. */
-const PUBLIC_MODULES: Mount[] = [trackingRoutes, claimsPublicRoutes, dashboardRoutes, storefrontRoutes];
+const PUBLIC_MODULES: Mount[] = [
+  trackingRoutes,
+  claimsPublicRoutes,
+  dashboardRoutes,
+  storefrontRoutes,
+  carrierWebhookRoutes,
+];
 
 export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyInstance> {
   rememberSecret(opts.operatorToken);

@@ -69,6 +69,23 @@ export interface Config {
   productionRelease: ProductionRelease;
   /** The factory's time zone: cut-off times and working days are read in it. */
   productionTimeZone: string;
+  /** Who labels and tracks parcels: the sandbox (test only), Sendcloud, or the operator by hand. */
+  carrier: CarrierKind;
+  /** Sendcloud's API credentials and webhook key; null unless CARRIER=sendcloud. */
+  sendcloud: SendcloudConfig | null;
+  /** Days without a carrier scan after which a parcel counts as lost (needs attention). */
+  parcelLostAfterDays: number;
+}
+
+export type CarrierKind = 'sandbox' | 'sendcloud' | 'manual';
+
+/** A Sendcloud API integration (Settings → Integrations → Sendcloud API). */
+export interface SendcloudConfig {
+  publicKey: string;
+  secretKey: string;
+  /** The integration's webhook signature key; the secret key signs when unset. */
+  webhookKey: string;
+  apiUrl: string;
 }
 
 /** `manual`: an operator or a test helper starts production; `cutoffs`: local times (HH:MM), ascending. */
@@ -331,6 +348,39 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     description: "The factory's IANA time zone: cut-off times and working days are read in it.",
   },
   {
+    name: 'CARRIER',
+    default: 'sandbox in test, manual in production',
+    description:
+      '`sandbox` (test only: made-up tracking numbers), `sendcloud` (labels and tracking through Sendcloud) or `manual` (the operator types the carrier and tracking number); see docs/carriers.md. Production refuses to start with `sandbox`.',
+  },
+  {
+    name: 'SENDCLOUD_PUBLIC_KEY',
+    default: '(unset)',
+    description: "The Sendcloud API integration's public key; required when CARRIER=sendcloud.",
+  },
+  {
+    name: 'SENDCLOUD_SECRET_KEY',
+    default: '(unset)',
+    description: "The Sendcloud API integration's secret key; required when CARRIER=sendcloud. Never logged.",
+  },
+  {
+    name: 'SENDCLOUD_WEBHOOK_KEY',
+    default: 'SENDCLOUD_SECRET_KEY',
+    description:
+      'The key that verifies `Sendcloud-Signature` on parcel-status webhooks (HMAC-SHA256 of the raw body), when the integration has a webhook signature key of its own.',
+  },
+  {
+    name: 'SENDCLOUD_API_URL',
+    default: 'https://panel.sendcloud.sc/api/v3',
+    description: "Base address of Sendcloud's API v3.",
+  },
+  {
+    name: 'PARCEL_LOST_AFTER_DAYS',
+    default: '7',
+    description:
+      'Days (1-60) without a carrier scan after which a tracked parcel counts as lost: it needs attention in the console and its package-missing claim opens at once.',
+  },
+  {
     name: 'ALLOW_PRIVATE_TARGETS',
     default: 'true in test, false in production',
     description: 'Allow callback and webhook targets on loopback or private addresses.',
@@ -510,6 +560,30 @@ function blobStoreConfig(env: Env): Pick<Config, 'blobStore' | 's3'> {
   return { blobStore: 's3', s3: { bucket, endpoint, region, accessKeyId, secretAccessKey, forcePathStyle } };
 }
 
+/** The carrier adapter; production never invents tracking, so it refuses the sandbox. */
+export function carrierConfig(env: Env, appEnv: AppEnv): Pick<Config, 'carrier' | 'sendcloud'> {
+  const raw = env.CARRIER || (appEnv === 'production' ? 'manual' : 'sandbox');
+  if (raw !== 'sandbox' && raw !== 'sendcloud' && raw !== 'manual')
+    throw new ConfigError(`CARRIER must be sandbox, sendcloud or manual; got "${raw}"`);
+  if (raw === 'sandbox' && appEnv === 'production')
+    throw new ConfigError(
+      'CARRIER=sandbox invents tracking numbers and cannot run in production: use sendcloud or manual',
+    );
+  if (raw !== 'sendcloud') return { carrier: raw, sendcloud: null };
+  const publicKey = env.SENDCLOUD_PUBLIC_KEY?.trim() ?? '';
+  const secretKey = env.SENDCLOUD_SECRET_KEY?.trim() ?? '';
+  if (!publicKey || !secretKey)
+    throw new ConfigError('CARRIER=sendcloud needs SENDCLOUD_PUBLIC_KEY and SENDCLOUD_SECRET_KEY');
+  const apiUrl = (url(env, 'SENDCLOUD_API_URL', ['https:', 'http:']) ?? 'https://panel.sendcloud.sc/api/v3').replace(
+    /\/$/,
+    '',
+  );
+  return {
+    carrier: raw,
+    sendcloud: { publicKey, secretKey, webhookKey: env.SENDCLOUD_WEBHOOK_KEY?.trim() || secretKey, apiUrl },
+  };
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const appEnv = env.APP_ENV ?? 'test';
   if (appEnv !== 'test' && appEnv !== 'production') {
@@ -574,6 +648,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shopify: parseShopify(env),
     productionRelease: parseProductionRelease(env.PRODUCTION_RELEASE, appEnv),
     productionTimeZone: parseTimeZone(env.PRODUCTION_TIME_ZONE),
+    ...carrierConfig(env, appEnv),
+    parcelLostAfterDays: int(env, 'PARCEL_LOST_AFTER_DAYS', 7, 1, 60),
     ...blobStoreConfig(env),
   });
 }

@@ -27,6 +27,8 @@ import { ordersService } from './modules/orders/service.ts';
 import { billingService } from './modules/billing/service.ts';
 import { shippingService } from './modules/shipping/service.ts';
 import { shipmentsService } from './modules/shipments/service.ts';
+import { carrierFor } from './modules/carriers/index.ts';
+import { registerShipmentJobs } from './modules/shipments/jobs.ts';
 import { registerCallbackJob } from './modules/orders/callback.ts';
 import { claimsService } from './modules/claims/service.ts';
 import { registerClaimsJobs } from './modules/claims/jobs.ts';
@@ -55,6 +57,8 @@ export interface CoreDeps {
   vatChecker?: VatNumberChecker;
   /** How calls reach Shopify (default: the global fetch); tests point it at a local stand-in. */
   shopifyFetch?: FetchLike;
+  /** Where calls to the carrier platform go (tests: a Sendcloud stand-in's fetch); default: fetch. */
+  carrierFetch?: typeof fetch;
 }
 
 /**
@@ -172,7 +176,17 @@ export function createServices(core: CoreDeps) {
     () => storefronts,
     async (ex, orgId, orderId) => (await orders.orderRow(ex, orgId, orderId))?.store_id ?? null,
   );
-  const shipments = shipmentsService({ db, clock, config, organization, orders, events: shipmentEvents });
+  const shipments = shipmentsService({
+    db,
+    clock,
+    config,
+    blobs,
+    organization,
+    orders,
+    events: shipmentEvents,
+    carrier: carrierFor(config, core.carrierFetch),
+    log: core.log,
+  });
 
   // --- claims ---
   const claims = claimsService({
@@ -259,6 +273,7 @@ export function createServices(core: CoreDeps) {
     webhooks: { productUpdated: productUpdatedListener({ db, events, catalog, organization }) },
     storefronts,
   });
+  registerShipmentJobs(services);
 
   return services;
 }

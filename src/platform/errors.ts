@@ -240,6 +240,12 @@ export const ERRORS = {
     description: 'package-missing before the delivery window has passed; the message gives the first date',
   },
   warranty_expired: { status: 409, group: 'claims', description: '100 days after the shipment left' },
+  shipment_delivered: {
+    status: 409,
+    group: 'claims',
+    description:
+      'package-missing on a shipment the carrier reported delivered; the message gives the delivery date (an item-issues claim is still possible)',
+  },
   shipment_already_claimed: {
     status: 409,
     group: 'claims',
@@ -346,6 +352,18 @@ export const ERRORS = {
   },
 
   // ---- operator API and dashboard ----
+  tracking_number_required: {
+    status: 400,
+    group: 'operator',
+    description:
+      'shipping a tracked parcel with the manual carrier (or a typed number) without its tracking number or carrier: production never invents tracking',
+  },
+  shipment_not_refused: {
+    status: 409,
+    group: 'operator',
+    description:
+      'retrying a carrier announcement of a shipment the carrier did not refuse (it is pending or announced)',
+  },
   invoice_overcredited: {
     status: 409,
     group: 'operator',

@@ -62,12 +62,14 @@ export function claimsService(deps: ClaimsDeps) {
   const bodyShipment = async (orgId: string, ref: string) =>
     mustFind(await shipments.shipmentRow(db, orgId, ref), `Shipment ${ref}`);
 
+  /** The 100 days count from the delivery the carrier reported, else from the day the parcel left. */
   function checkWarranty(s: ShipmentRecord) {
-    const ends = warrantyEnds(s.shipped_at);
+    const from = s.delivered_at ?? s.shipped_at;
+    const ends = warrantyEnds(from);
     if (clock.now().getTime() >= ends.getTime()) {
       throw conflict(
         'warranty_expired',
-        `Shipment ${s.id} left on ${s.shipped_at.toISOString()}; the 100-day warranty ended at ${ends.toISOString()}`,
+        `Shipment ${s.id} ${s.delivered_at ? 'was delivered' : 'left'} on ${from.toISOString()}; the 100-day warranty ended at ${ends.toISOString()}`,
       );
     }
   }
@@ -142,9 +144,16 @@ export function claimsService(deps: ClaimsDeps) {
         );
       const s = await bodyShipment(orgId, body.claim.shipmentReference);
       checkWarranty(s);
+      if (s.delivered_at)
+        throw conflict(
+          'shipment_delivered',
+          `The carrier reported shipment ${s.id} delivered on ${s.delivered_at.toISOString()}; a package-missing claim is for parcels that never arrived (file an item-issues claim for what arrived wrong)`,
+        );
       const country = (await shipments.shipmentAddress(db, s)).countryCode ?? '';
       const opens = packageMissingOpens(s.shipped_at, deps.shipping.deliveryWindow(country, s.level).maxBusinessDays);
-      if (clock.now().getTime() < opens.at.getTime()) {
+      // A parcel the carrier reported stuck, lost or returned need not wait for the delivery window.
+      const stuck = s.attention === 'exception' || s.attention === 'lost' || s.attention === 'returned';
+      if (!stuck && clock.now().getTime() < opens.at.getTime()) {
         throw conflict(
           'shipment_too_recent',
           `The delivery window of shipment ${s.id} (${s.level} to ${country || 'its destination'}) has not passed; a package-missing claim can be filed from ${opens.date}`,

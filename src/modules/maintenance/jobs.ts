@@ -23,6 +23,7 @@ export function registerMaintenanceJobs(s: MaintenanceDeps): void {
       await s.requestLog.purgeBefore(new Date(now.getTime() - s.config.requestLogRetentionDays * 24 * HOUR));
       await jobsRepo.purgeSucceeded(s.db, new Date(now.getTime() - 7 * 24 * HOUR));
       await s.billing.issueMonthlyInvoices();
+      await s.shipments.checkTracking();
       if (s.db.kind === 'pglite') await maintenanceRepo.vacuumEmbedded(s.db);
     },
   });

@@ -188,6 +188,15 @@ export function shipmentsOperatorRoutes(app: FastifyInstance, s: RouteDeps): voi
     },
     async (req) => ({ shipment: await s.shipments.ship(null, req.body, 'body') }),
   );
+  // A parcel the carrier refused, announced again (after the address was put right).
+  r.post(
+    '/shipments/:shipmentReference/announce',
+    { config: { access: 'operator' }, schema: { params: RefParams('shipmentReference') } },
+    async (req, reply) => {
+      await s.shipments.announce.retry(req.params.shipmentReference);
+      return reply.status(202).send({ shipment: { reference: req.params.shipmentReference, labelState: 'pending' } });
+    },
+  );
   // A carrier feed: each event is judged on its own, so one bad event does not lose the batch.
   r.post(
     '/tracking-events',
@@ -199,4 +208,22 @@ export function shipmentsOperatorRoutes(app: FastifyInstance, s: RouteDeps): voi
     },
     async (req) => ({ results: await s.shipments.ingestTracking(req.body.trackingEvents) }),
   );
+}
+
+/** Sendcloud's parcel-status webhooks, at the root: no API key, each is signed over its raw body. */
+export function carrierWebhookRoutes(app: FastifyInstance, s: { shipments: ShipmentsService }): void {
+  app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser(/^application\/json/, { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    scope.post(
+      '/integrations/sendcloud/webhooks',
+      { config: { access: 'public' as const }, schema: { hide: true } },
+      async (req) => {
+        const raw = typeof req.body === 'string' ? req.body : '';
+        const sig = req.headers['sendcloud-signature'];
+        const r = await s.shipments.receiveSendcloudWebhook(raw, typeof sig === 'string' ? sig : undefined);
+        return { received: true, ...r };
+      },
+    );
+  });
 }

@@ -1,9 +1,14 @@
 import type { Executor } from '../../platform/db/index.ts';
-import { badRequest, conflict, mustFind } from '../../platform/errors.ts';
+import { ApiError, badRequest, conflict, mustFind, notFound } from '../../platform/errors.ts';
 import { isReference, newReference, randomId } from '../../platform/ids.ts';
 import type { OrderRecord } from '../orders/service.ts';
 import type { Address } from '../shipping/address.ts';
 import type { ShippingLevel } from '../shipping/data.ts';
+import { enqueue } from '../../platform/jobs/queue.ts';
+import { loadShippingMethods } from '../carriers/sendcloud/methods.ts';
+import { parcelStatusOf, verifySendcloudSignature } from '../carriers/sendcloud/webhook.ts';
+import { carrierTracking } from './carrier-tracking.ts';
+import { ANNOUNCE_JOB, announceKey, announcements } from './announce.ts';
 import type { ShipmentsDeps } from './deps.ts';
 import { type ShipmentRow, shipmentsRepo as repo } from './repo.ts';
 import {
@@ -30,9 +35,6 @@ export type ShippedListener = (tx: Executor, shipment: ShipmentRow) => Promise<v
 
 const TOKEN = /^[0-9a-hjkmnp-tv-z]{32}$/;
 const tracked = (level: ShippingLevel) => level !== 'basic';
-
-/** A carrier-style number for test shipments: the operator gives the real one in production. */
-const testTrackingNumber = () => `TEST${Array.from(randomId(14), (c) => (c.charCodeAt(0) % 10).toString()).join('')}`;
 
 export function shipmentsService(deps: ShipmentsDeps) {
   const { db, clock, config, organization, events } = deps;
@@ -64,6 +66,22 @@ export function shipmentsService(deps: ShipmentsDeps) {
   }
 
   const tracking = trackingEvents({ db, clock, events, view });
+  const carrierIn = carrierTracking({
+    db,
+    clock,
+    log: deps.log ?? { warn: () => {} },
+    carrier: deps.carrier,
+    ingest: (list) => tracking.ingest(list),
+    lostAfterDays: config.parcelLostAfterDays,
+  });
+  const methods = loadShippingMethods();
+  const announce = announcements({
+    ...deps,
+    blobs: deps.blobs,
+    returnAddress: config.returnAddress,
+    customs: { ...methods.customs, packagingGrams: methods.packagingGrams },
+    view,
+  });
   const shippedListeners: ShippedListener[] = [];
 
   const findRow = async (orgId: string, ref: string, ex: Executor = db) =>
@@ -89,6 +107,27 @@ export function shipmentsService(deps: ShipmentsDeps) {
   }
 
   return {
+    announce,
+    /** The poll for quiet parcels and the lost-parcel check (hourly maintenance). */
+    checkTracking: () => carrierIn.check(),
+    /**
+     * A Sendcloud webhook, verified on its raw body: a forged one is a 401 and nothing is stored;
+     * a status for a parcel no shipment knows is acknowledged and ignored (logged once).
+     */
+    async receiveSendcloudWebhook(raw: string, signature: string | undefined) {
+      const key = config.sendcloud?.webhookKey;
+      if (deps.carrier.kind !== 'sendcloud' || !key) throw notFound('Sendcloud integration');
+      if (!verifySendcloudSignature(raw, signature, key))
+        throw new ApiError('unauthorized', 'Sendcloud-Signature does not match the body');
+      let payload: unknown;
+      try {
+        payload = JSON.parse(raw);
+      } catch {
+        throw badRequest('the body is not JSON');
+      }
+      const status = parcelStatusOf(payload);
+      return status ? carrierIn.receive([status]) : { stored: 0, ignored: 1 };
+    },
     async get(orgId: string, ref: string) {
       return view(db, mustFind(await findRow(orgId, ref), 'Shipment', ref));
     },
@@ -122,6 +161,16 @@ export function shipmentsService(deps: ShipmentsDeps) {
           `${field}.carrier: a basic shipment has no carrier tracking; leave carrier and trackingNumber out`,
         );
       }
+      const assignment = tracked(level)
+        ? deps.carrier.assign(
+            {
+              level,
+              ...(input.carrier !== undefined ? { carrier: input.carrier } : {}),
+              ...(input.trackingNumber !== undefined ? { trackingNumber: input.trackingNumber } : {}),
+            },
+            field,
+          )
+        : null;
       const orgOf = first.organization_id;
       const id = newReference('Shipment');
       await db.tx(async (tx) => {
@@ -153,12 +202,22 @@ export function shipmentsService(deps: ShipmentsDeps) {
           shipping_kind: first.shipping_kind,
           level,
           address_id: addressId!,
-          carrier: tracked(level) ? (input.carrier ?? (level === 'express' ? 'DHL Express' : 'DHL')) : null,
-          tracking_number: tracked(level) ? (input.trackingNumber ?? testTrackingNumber()) : null,
+          carrier: assignment?.kind === 'now' ? assignment.carrier : null,
+          tracking_number: assignment?.kind === 'now' ? assignment.trackingNumber : null,
           tracking_token: tracked(level) ? randomId(32) : null,
           shipped_at: shippedAt,
           created_at: now,
+          label_state: assignment?.kind === 'announce' ? 'pending' : 'assigned',
+          carrier_adapter: deps.carrier.kind,
         });
+        if (assignment?.kind === 'announce')
+          await enqueue(
+            tx,
+            clock,
+            ANNOUNCE_JOB,
+            { shipmentId: id },
+            { organizationId: orgOf, dedupeKey: announceKey(id, 0), maxAttempts: 12 },
+          );
         await deps.orders.markShipped(tx, locked, id, store, now);
         const created = (await repo.shipment(tx, orgOf, id))!;
         for (const l of shippedListeners) await l(tx, created);

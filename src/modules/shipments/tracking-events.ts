@@ -8,6 +8,7 @@ import {
   type ShipmentRow,
   TRACKING_STATUSES,
   type TrackingEventRow,
+  type TrackingFacts,
   type TrackingStatus,
   shipmentsRepo as repo,
 } from './repo.ts';
@@ -46,6 +47,34 @@ export const trackingEventView = (e: TrackingEventRow) => ({
   location: e.location,
   description: e.description,
 });
+
+/**
+ * What the carrier's events mean for the business: the delivery date (claim windows count from
+ * it), a return to sender, and an exception that needs an operator. A carrier refusal stays until
+ * the operator's retry clears it; a parcel moving again clears an exception or a lost flag.
+ */
+export function trackingFacts(s: ShipmentRow, all: TrackingEventRow[], now: Date): TrackingFacts {
+  const delivered = all.find((e) => e.status === 'delivered');
+  const returned = delivered ? undefined : all.find((e) => e.status === 'returned');
+  const status = currentStatus(all);
+  let attention = s.attention;
+  let since = s.attention_since;
+  const flag = returned ? 'returned' : status === 'exception' ? 'exception' : null;
+  if (flag && attention !== flag && attention !== 'refused') {
+    attention = flag;
+    since = now;
+  } else if (!flag && (attention === 'exception' || attention === 'lost' || attention === 'returned')) {
+    attention = null;
+    since = null;
+  }
+  return {
+    delivered_at: delivered?.occurred_at ?? null,
+    returned_at: returned?.occurred_at ?? null,
+    attention,
+    attention_since: since,
+    tracking_seen_at: now,
+  };
+}
 
 /**
  * Tracking events of shipments, from the test helper (scripted journeys) and from carrier feeds
@@ -95,7 +124,9 @@ export function trackingEvents(deps: {
     }));
     const inserted = new Set(await repo.insertTrackingEvents(tx, rows));
     if (inserted.size > 0) {
-      const after = currentStatus(await repo.trackingEvents(tx, s.id));
+      const all = await repo.trackingEvents(tx, s.id);
+      const after = currentStatus(all);
+      await repo.setTrackingFacts(tx, s.id, trackingFacts((await repo.byId(tx, s.id))!, all, now));
       const data = { shipment: await view(tx, s) };
       const out = [{ organizationId: s.organization_id, type: 'shipment.tracking_updated', data }];
       if (after === 'delivered' && before !== 'delivered')

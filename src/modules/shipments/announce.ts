@@ -1,0 +1,133 @@
+import type { Executor } from '../../platform/db/index.ts';
+import type { BlobStore } from '../../platform/storage.ts';
+import { conflict, mustFind } from '../../platform/errors.ts';
+import { enqueue } from '../../platform/jobs/queue.ts';
+import { type AnnouncedParcel, type Carrier, CarrierRefusal, type ParcelAnnouncement } from '../carriers/port.ts';
+import { EU, type ShippingMethods } from '../carriers/sendcloud/methods.ts';
+import type { ShipmentsDeps } from './deps.ts';
+import { type ShipmentRow, shipmentsRepo as repo } from './repo.ts';
+
+export const ANNOUNCE_JOB = 'shipment.announce';
+export const announceKey = (id: string, attempt: number) => `announce:${id}:${attempt}`;
+export const labelKey = (id: string) => `labels/carrier/${id}.pdf`;
+
+type AnnounceDeps = Pick<ShipmentsDeps, 'db' | 'clock' | 'orders' | 'carrier' | 'events'> & {
+  blobs: BlobStore;
+  returnAddress: string[];
+  customs: ShippingMethods['customs'] & { packagingGrams: number };
+  view: (ex: Executor, s: ShipmentRow) => Promise<Record<string, unknown>>;
+};
+
+/**
+ * Announcing a parcel to the carrier, as a job: the operator's "ship" answers at once and the label
+ * follows. A refusal (an address the carrier rejects) is stored verbatim for the console and waits
+ * for the operator's retry; an unreachable carrier is retried by the job, with the last failure
+ * shown. The shipment's reference is the carrier's idempotency key, so a retry after a crash
+ * answers the parcel announced before instead of a second one.
+ */
+export function announcements(deps: AnnounceDeps) {
+  const { db, clock, carrier } = deps;
+
+  async function parcelOf(s: ShipmentRow): Promise<ParcelAnnouncement> {
+    const orders = await deps.orders.ordersOfShipment(db, s.id);
+    const to = (await deps.orders.addressFields(db, s.address_id)) ?? {};
+    const items = [];
+    for (const o of orders)
+      for (const l of await deps.orders.orderlines(db, o.id)) {
+        if (l.shipped_quantity <= 0) continue;
+        items.push({
+          description: deps.customs.description,
+          sku: l.product_id,
+          quantity: l.shipped_quantity,
+          unitWeightGrams: l.unit_weight_grams,
+          unitPriceCents: l.unit_price_cents,
+          hsCode: deps.customs.hsCode,
+          originCountry: deps.customs.originCountry,
+        });
+      }
+    const weightGrams = deps.customs.packagingGrams + items.reduce((n, i) => n + i.quantity * i.unitWeightGrams, 0);
+    const sender = (deps.returnAddress[0] ?? 'POD Fulfilment').replace(/^c\/o\s+/i, '');
+    return {
+      reference: s.id,
+      orderNumber: orders
+        .map((o) => o.id)
+        .join(',')
+        .slice(0, 255),
+      level: s.level,
+      to,
+      from: deps.returnAddress,
+      senderName: sender,
+      items,
+      weightGrams,
+      currency: 'EUR',
+      customs: !EU.has(to.countryCode ?? ''),
+    };
+  }
+
+  return {
+    /** The job: announce, store the label and tracking number; nothing if already announced. */
+    async run(shipmentId: string, attempt: number, lastAttempt: boolean): Promise<void> {
+      const s = await repo.byId(db, shipmentId);
+      if (!s || s.label_state !== 'pending' || !carrier.announce) return;
+      let parcel: AnnouncedParcel;
+      try {
+        parcel = await carrier.announce(await parcelOf(s));
+      } catch (err) {
+        const message = (err as Error).message;
+        if (err instanceof CarrierRefusal) {
+          await db.tx(async (tx) => {
+            await repo.markRefused(tx, s.id, message, clock.now());
+          });
+          return;
+        }
+        const seen = `Attempt ${attempt}${lastAttempt ? ' (the last)' : ''} failed: ${message}`;
+        if (lastAttempt)
+          await repo.markRefused(db, s.id, `${seen}. Retry once the carrier answers again.`, clock.now());
+        else await repo.noteCarrierError(db, s.id, seen);
+        throw err;
+      }
+      await deps.blobs.put(labelKey(s.id), parcel.labelPdf);
+      await db.tx(async (tx) => {
+        const locked = await repo.byId(tx, s.id, true);
+        if (!locked || locked.label_state !== 'pending') return;
+        await repo.markAnnounced(tx, s.id, {
+          carrier: parcel.carrier,
+          trackingNumber: parcel.trackingNumber,
+          parcelId: parcel.parcelId,
+          labelBlob: labelKey(s.id),
+        });
+        const fresh = (await repo.byId(tx, s.id))!;
+        await deps.events.record(tx, {
+          organizationId: s.organization_id,
+          type: 'shipment.tracking_updated',
+          data: { shipment: await deps.view(tx, fresh) },
+        });
+      });
+    },
+
+    /** Operator: announce a refused parcel again (after correcting the address). */
+    async retry(ref: string): Promise<void> {
+      await db.tx(async (tx) => {
+        const s = mustFind(await repo.byId(tx, ref, true), 'Shipment', ref);
+        if (s.label_state !== 'refused')
+          throw conflict(
+            'shipment_not_refused',
+            `Shipment ${ref} is ${s.label_state}; only a parcel the carrier refused is announced again`,
+          );
+        await repo.markPending(tx, s.id);
+        await enqueue(
+          tx,
+          clock,
+          ANNOUNCE_JOB,
+          { shipmentId: s.id },
+          { organizationId: s.organization_id, dedupeKey: announceKey(s.id, Date.now()), maxAttempts: 12 },
+        );
+      });
+    },
+
+    label: (s: ShipmentRow) => (s.label_blob ? deps.blobs.get(s.label_blob) : Promise.resolve(null)),
+  };
+}
+
+export type Announcements = ReturnType<typeof announcements>;
+export type { Carrier };

@@ -1,0 +1,294 @@
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import bwipjs from 'bwip-js';
+import PDFDocument from 'pdfkit';
+import { parse } from 'yaml';
+
+/**
+ * A local Sendcloud for tests: POST /shipments/announce, GET /shipments, the parcel label
+ * document, and signed parcel-status webhooks. Every request body is validated against Sendcloud's
+ * published OpenAPI documents in test/fixtures/sendcloud; a body that does not validate is
+ * answered 400 in Sendcloud's JSON:API error format and recorded in `invalid`, so a test sees it.
+ * Answers are the documents' own examples with this parcel's ids and numbers put in.
+ */
+
+const fixture = (name: string) =>
+  parse(readFileSync(new URL(`../fixtures/sendcloud/${name}`, import.meta.url), 'utf8')) as any;
+
+let validators: { announce: ValidateFunction; webhook: ValidateFunction; shipments: any } | null = null;
+function load() {
+  if (validators) return validators;
+  const shipments = fixture('sendcloud-shipments-openapi.yml');
+  const webhooks = fixture('sendcloud-v3-webhooks-openapi.yml');
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addSchema({ ...shipments, $id: 'sendcloud-shipments' });
+  ajv.addSchema({ ...webhooks, $id: 'sendcloud-webhooks' });
+  validators = {
+    announce: ajv.compile({ $ref: 'sendcloud-shipments#/components/schemas/shipment-request-sync-announce' }),
+    webhook: ajv.compile({ $ref: 'sendcloud-webhooks#/components/schemas/ParcelStatusChangedWebhook' }),
+    shipments,
+  };
+  return validators;
+}
+
+/** The documented example answer of POST /shipments/announce (201, one domestic parcel). */
+const announceExample = () =>
+  structuredClone(
+    load().shipments.paths['/shipments/announce'].post.responses['201'].content['application/json'].examples
+      .CreatedSingleParcelDomesticShipment.value,
+  );
+
+/** Carrier field limits (sendcloud.dev, "Address field limits by carrier"): longer is the carrier's error. */
+const CARRIER_LIMITS: Record<string, number> = { address_line_1: 35, address_line_2: 35, city: 35, name: 35 };
+
+const body = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+
+export interface StandInParcel {
+  id: number;
+  shipmentId: string;
+  reference: string;
+  trackingNumber: string;
+  carrier: { code: string; name: string };
+  request: any;
+  status: { code: string; message: string };
+  label: Buffer;
+}
+
+export class SendcloudStandIn {
+  private server!: Server;
+  origin = '';
+  readonly requests: Array<{ method: string; path: string; body: any }> = [];
+  readonly invalid: Array<{ path: string; errors: string[] }> = [];
+  readonly parcels = new Map<number, StandInParcel>();
+  /** Answers for the next announce calls before they are handled: a status (the carrier is down). */
+  readonly failures: number[] = [];
+  private nextId = 383707309;
+
+  constructor(
+    readonly publicKey = 'sc-public',
+    readonly secretKey = 'sc-secret',
+  ) {}
+
+  get env(): Record<string, string> {
+    return {
+      CARRIER: 'sendcloud',
+      SENDCLOUD_PUBLIC_KEY: this.publicKey,
+      SENDCLOUD_SECRET_KEY: this.secretKey,
+      SENDCLOUD_API_URL: `${this.origin}/api/v3`,
+    };
+  }
+
+  async start(): Promise<this> {
+    load();
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((err) => {
+        res.writeHead(500);
+        res.end(String(err));
+      });
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+
+  byReference(ref: string): StandInParcel | undefined {
+    return [...this.parcels.values()].find((p) => p.reference === ref);
+  }
+
+  /** A parcel_status_changed webhook as Sendcloud sends it: raw body and its Sendcloud-Signature. */
+  webhook(
+    parcel: StandInParcel,
+    status: { id: number | string; message: string },
+    at = new Date(),
+    key = this.secretKey,
+  ) {
+    const payload = {
+      action: 'parcel_status_changed',
+      timestamp: at.getTime(),
+      carrier_status_change_timestamp: at.getTime(),
+      parcel: {
+        id: parcel.id,
+        name: parcel.request.to_address.name,
+        address: parcel.request.to_address.address_line_1,
+        city: parcel.request.to_address.city,
+        postal_code: parcel.request.to_address.postal_code,
+        tracking_number: parcel.trackingNumber,
+        weight: parcel.request.parcels[0].weight.value,
+        status: { id: Number(status.id), message: status.message },
+        country: { iso_2: parcel.request.to_address.country_code },
+      },
+    };
+    const v = load().webhook;
+    if (!v(payload)) throw new Error(`stand-in webhook does not match Sendcloud's schema: ${JSON.stringify(v.errors)}`);
+    const raw = JSON.stringify(payload);
+    return { raw, signature: createHmac('sha256', key).update(raw).digest('hex') };
+  }
+
+  private reply(res: ServerResponse, status: number, json: unknown) {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(json));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url!, this.origin);
+    const raw = await body(req);
+    const json: any = raw ? JSON.parse(raw) : null;
+    this.requests.push({ method: req.method!, path: url.pathname + url.search, body: json });
+    const expected = `Basic ${Buffer.from(`${this.publicKey}:${this.secretKey}`).toString('base64')}`;
+    if (req.headers.authorization !== expected)
+      return this.reply(res, 401, {
+        errors: [{ status: '401', code: 'authentication_failed', detail: 'Invalid username/password.' }],
+      });
+    if (req.method === 'POST' && url.pathname === '/api/v3/shipments/announce') return this.announce(res, json);
+    const doc = /^\/api\/v3\/parcels\/(\d+)\/documents\/label$/.exec(url.pathname);
+    if (req.method === 'GET' && doc) {
+      const p = this.parcels.get(Number(doc[1]));
+      if (!p)
+        return this.reply(res, 404, {
+          errors: [{ code: 'not_found', status: '404', detail: 'No Parcel matches the given query.' }],
+        });
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      return res.end(p.label);
+    }
+    if (req.method === 'GET' && url.pathname === '/api/v3/shipments') {
+      const ref = url.searchParams.get('external_reference_id');
+      const found = [...this.parcels.values()].filter((p) => p.reference === ref);
+      return this.reply(res, 200, { data: found.map((p) => this.shipmentOf(p)) });
+    }
+    this.reply(res, 404, { errors: [{ code: 'not_found', status: '404', detail: 'Not found.' }] });
+  }
+
+  private shipmentOf(p: StandInParcel) {
+    const data = announceExample().data;
+    data.id = p.shipmentId;
+    data.order_number = p.request.order_number;
+    data.external_reference_id = p.reference;
+    data.carrier = p.carrier;
+    data.to_address = p.request.to_address;
+    data.from_address = p.request.from_address;
+    data.ship_with = p.request.ship_with;
+    data.total_order_price = p.request.total_order_price;
+    const parcel = data.parcels[0];
+    parcel.id = p.id;
+    parcel.status = p.status;
+    parcel.tracking_number = p.trackingNumber;
+    parcel.documents = [{ type: 'label', size: 'a6', link: `${this.origin}/api/v3/parcels/${p.id}/documents/label` }];
+    parcel.weight = p.request.parcels[0].weight;
+    parcel.parcel_items = p.request.parcels[0].parcel_items;
+    return data;
+  }
+
+  private async announce(res: ServerResponse, json: any) {
+    const fail = this.failures.shift();
+    if (fail)
+      return this.reply(res, fail, {
+        errors: [
+          {
+            status: String(fail),
+            code: 'parcel_announcement_error',
+            detail: 'Service error: An error occurred while connecting to the carrier.',
+          },
+        ],
+      });
+    const v = load().announce as ValidateFunction<any>;
+    const valid = v(json);
+    if (!valid) {
+      const errors = (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+      this.invalid.push({ path: '/shipments/announce', errors });
+      return this.reply(res, 400, {
+        errors: (v.errors ?? []).map((e) => ({
+          status: '400',
+          code: 'invalid',
+          detail: e.message ?? 'invalid',
+          source: { pointer: e.instancePath || '/' },
+        })),
+      });
+    }
+    const existing = json.external_reference_id ? this.byReference(json.external_reference_id) : undefined;
+    if (existing) return this.reply(res, 409, { data: this.shipmentOf(existing) });
+    for (const [field, max] of Object.entries(CARRIER_LIMITS)) {
+      const value = json.to_address?.[field];
+      if (typeof value === 'string' && value.length > max)
+        return this.reply(res, 400, {
+          errors: [
+            {
+              detail: `Ensure this field has no more than ${max} characters.`,
+              status: '400',
+              source: { pointer: `/to_address/${field}` },
+              code: 'invalid',
+            },
+          ],
+        });
+    }
+    const option: string = json.ship_with.properties.shipping_option_code;
+    const code = option.split(':')[0];
+    const carrier = { code, name: { postnl: 'PostNL', dhl: 'DHL', dhl_express: 'DHL Express' }[code] ?? code };
+    const id = this.nextId++;
+    const trackingNumber = `3SYZXG${String(id).padStart(9, '0')}`;
+    const p: StandInParcel = {
+      id,
+      shipmentId: `sc-shipment-${id}`,
+      reference: json.external_reference_id,
+      trackingNumber,
+      carrier,
+      request: json,
+      status: { code: 'READY_TO_SEND', message: 'Ready to send' },
+      label: await labelPdf(json, carrier.name, trackingNumber, option),
+    };
+    this.parcels.set(id, p);
+    const data = this.shipmentOf(p);
+    data.parcels[0].label_file = p.label.toString('base64');
+    this.reply(res, 201, { data });
+  }
+}
+
+/** A carrier-style A6 label: routing, product, addresses, and the tracking barcode. */
+async function labelPdf(req: any, carrier: string, tracking: string, option: string): Promise<Buffer> {
+  const barcode = await bwipjs.toBuffer({ bcid: 'code128', text: tracking, scale: 3, height: 14, includetext: true });
+  const doc = new PDFDocument({ size: 'A6', margin: 14 });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c) => chunks.push(c));
+  const done = new Promise<Buffer>((r) => doc.on('end', () => r(Buffer.concat(chunks))));
+  const to = req.to_address;
+  const from = req.from_address;
+  doc.fontSize(16).font('Helvetica-Bold').text(carrier, { continued: true }).fontSize(9).text(`   ${option}`);
+  doc
+    .moveDown(0.3)
+    .fontSize(7)
+    .font('Helvetica')
+    .text(`From: ${from.name}, ${from.address_line_1}, ${from.postal_code} ${from.city}, ${from.country_code}`);
+  doc.moveDown(0.6).fontSize(8).text('Deliver to:');
+  doc.fontSize(11).font('Helvetica-Bold').text(to.name);
+  doc.font('Helvetica').text(`${to.address_line_1}${to.house_number ? ` ${to.house_number}` : ''}`);
+  if (to.address_line_2) doc.text(to.address_line_2);
+  doc.text(`${to.postal_code} ${to.city}`).text(to.country_code);
+  doc
+    .moveDown(0.5)
+    .fontSize(18)
+    .font('Helvetica-Bold')
+    .text(`${to.country_code}-${to.postal_code.replace(/\s/g, '').slice(0, 4)}`);
+  doc
+    .fontSize(8)
+    .font('Helvetica')
+    .text(
+      `Weight ${req.parcels[0].weight.value} ${req.parcels[0].weight.unit}${req.customs_information ? '   CN23 customs declaration enclosed' : ''}`,
+    );
+  doc.image(barcode, 14, doc.y + 8, { width: 270 });
+  doc.end();
+  return done;
+}

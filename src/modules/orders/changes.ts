@@ -160,6 +160,13 @@ export function orderChanges(deps: ChangeDeps) {
     },
 
     async startProduction(o: OrderRow): Promise<void> {
+      // What the invoice names of each product, read before the transaction: the catalog answers
+      // from its own connection, which an open transaction on the embedded database would block.
+      // An order's lines never change their product, so this read cannot go stale.
+      const products = await deps.catalog.orderableProducts(
+        o.organization_id,
+        (await repo.lines(db, [o.id])).map((l) => l.product_id),
+      );
       await db.tx(async (tx) => {
         const { order, lines, store } = await lockOrder(tx, o);
         if (order.status !== 'pending' && order.status !== 'preorder') {
@@ -172,10 +179,7 @@ export function orderChanges(deps: ChangeDeps) {
         // with what the invoice names: the products and where the goods go (VAT by place of supply).
         const shipTo = order.shipping_kind === 'dropship' ? await shippingAddress(tx, order) : store.combined_address;
         await deps.billing.chargeOrder(tx, order, lines, {
-          products: await deps.catalog.orderableProducts(
-            order.organization_id,
-            lines.map((l) => l.product_id),
-          ),
+          products,
           shipTo: shipTo?.countryCode ? { country: shipTo.countryCode, postcode: shipTo.zipcode ?? '' } : null,
         });
         await repo.setStatus(tx, order.id, 'in_production', clock.now());

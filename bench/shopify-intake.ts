@@ -33,7 +33,7 @@ export interface ShopifyIntakeRow {
   scenario: string;
   webhooksPerSecond: number;
   ordersPerSecond: number;
-  /** Orders per second the issue asks for on this database. */
+  /** The target: orders per second this database must sustain. */
   targetOrdersPerSecond: number;
   intakeP50: number;
   intakeP99: number;

@@ -266,7 +266,7 @@ export function invoicePdf(
   correctsNumber: string | null,
   currentSeller: SellerConfig,
 ): Promise<Buffer> {
-  // The seller as the document was issued; documents from before that was kept show today's.
+  // The seller as stored on the document; a document without stored seller details shows the configured ones.
   const seller = inv.seller ?? currentSeller;
   const title = inv.kind === 'invoice' ? 'Invoice' : 'Credit note';
   const doc = new PDFDocument({

@@ -37,7 +37,7 @@ function setupHelp(base: string): Html {
 <li>Set its App URL to <code>${base}/dashboard/shopify</code> and its allowed redirection URL to <code>${base}/integrations/shopify/callback</code>.</li>
 <li>Set the compliance (privacy) webhooks — customer data request, customer redact and shop redact — to <code>${base}/integrations/shopify/webhooks</code>.</li>
 <li>Give the service the app's client ID and secret as <code>SHOPIFY_API_KEY</code> and <code>SHOPIFY_API_SECRET</code> (and <code>SHOPIFY_SCOPES</code> if you need other scopes), then restart it.</li></ol>
-<p>Everything else works as before meanwhile. See docs/shopify.md.</p></div>`;
+<p>Everything else works without it. See docs/shopify.md.</p></div>`;
 }
 
 export function partnerShopifyPages(r: DashRouter): void {

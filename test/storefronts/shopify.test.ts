@@ -368,6 +368,10 @@ describe('Shopify stores', () => {
       body: { publication: { imageReference: image, productReferences: refs, priceCents: 100, title: 'x' } },
     });
     expectError(notShopify, 409, 'store_not_shopify');
+    // Another organization's store, or no store at all, is not found: never "not on Shopify".
+    const foreign = t.seed.organizations[1].stores[0].reference;
+    for (const ref of [foreign, 'Store_doesnotexist', 'Brand_x'])
+      expectError(await call(t, 'GET', `/v2/stores/${ref}/shopify/publications`), 404, 'not_found');
   });
 
   it('answers a cancellation request: cancels what is not in production, refuses what is', async () => {

@@ -1,5 +1,6 @@
 import { ApiError, badRequest, mustFind } from '../../platform/errors.ts';
-import { isReference, newReference } from '../../platform/ids.ts';
+import type { OrganizationService } from '../organization/service.ts';
+import { newReference } from '../../platform/ids.ts';
 import type { StorefrontsDeps } from './deps.ts';
 import type { Operations } from './operations.ts';
 import { type ProductRow, storefrontsRepo as repo } from './repo.ts';
@@ -30,11 +31,13 @@ const money = (cents: number) => (cents / 100).toFixed(2);
  * SKU names the product and the artwork, its inventory sits at the service's fulfillment location),
  * the composed mockups as product media. Publishing again updates the same product.
  */
-export function publishing(deps: StorefrontsDeps, ops: Operations) {
+export function publishing(deps: StorefrontsDeps, ops: Operations, stores: Pick<OrganizationService, 'findStore'>) {
   const { db, clock } = deps;
 
+  /** A missing or foreign store is a 404 like any other reference; a store of the caller's not on Shopify, a 409. */
   async function connected(orgId: string, storeRef: string) {
-    const conn = isReference('Store', storeRef) ? await repo.connectionOfStore(db, storeRef) : null;
+    mustFind(await stores.findStore(orgId, storeRef), 'Store', storeRef);
+    const conn = await repo.connectionOfStore(db, storeRef);
     if (!conn || conn.organization_id !== orgId)
       throw new ApiError('store_not_shopify', `Store ${storeRef} is not a connected Shopify store`);
     if (conn.status === 'disconnected')

@@ -35,7 +35,10 @@ export interface ShippedOrder {
  * webhooks, outbound operations, connecting and publishing compose here; the Shopify adapter lives
  * in ./shopify.
  */
-export function storefrontsService(deps: StorefrontsDeps, organization: Pick<OrganizationService, 'createStore'>) {
+export function storefrontsService(
+  deps: StorefrontsDeps,
+  organization: Pick<OrganizationService, 'createStore' | 'findStore'>,
+) {
   let app: ShopifyApp | null = null;
   const configured = () => {
     if (!deps.shopify)
@@ -51,7 +54,7 @@ export function storefrontsService(deps: StorefrontsDeps, organization: Pick<Org
   const inbox = inbound(deps, configured);
   const process = processing(deps, ops);
   const connect = connecting(deps, configured, ops, organization);
-  const products = publishing(deps, ops);
+  const products = publishing(deps, ops, organization);
 
   return {
     configured: () => deps.shopify !== null,

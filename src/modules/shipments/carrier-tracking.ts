@@ -92,3 +92,5 @@ export function carrierTracking(deps: {
     },
   };
 }
+
+export type CarrierTracking = ReturnType<typeof carrierTracking>;

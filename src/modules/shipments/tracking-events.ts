@@ -76,6 +76,69 @@ export function trackingFacts(s: ShipmentRow, all: TrackingEventRow[], now: Date
   };
 }
 
+/** Why an event cannot belong to the shipment, or null. */
+export function trackingProblem(
+  s: ShipmentRow,
+  e: TrackingEventIn,
+  now: Date,
+): { field: string; reason: string } | null {
+  if (s.level === 'basic')
+    return { field: '', reason: `shipment ${s.id} is a basic shipment: it has no carrier tracking` };
+  if (!(TRACKING_STATUSES as readonly string[]).includes(e.status))
+    return { field: 'status', reason: `unknown status "${e.status}"; known: ${TRACKING_STATUSES.join(', ')}` };
+  const at = e.occurred === undefined ? now : new Date(e.occurred);
+  if (!Number.isFinite(at.getTime())) return { field: 'occurred', reason: 'is not a timestamp' };
+  if (at.getTime() < s.shipped_at.getTime())
+    return {
+      field: 'occurred',
+      reason: `lies before the shipment left (${s.shipped_at.toISOString()})`,
+    };
+  if (at.getTime() > now.getTime() + FUTURE_TOLERANCE_MS) return { field: 'occurred', reason: 'lies in the future' };
+  return null;
+}
+
+type ApplyDeps = {
+  clock: Clock;
+  events: EventsPort;
+  view: (ex: Executor, s: ShipmentRow) => Promise<Record<string, unknown>>;
+};
+
+/** Stores new events of one shipment (locked) and announces what changed. */
+async function applyEvents(
+  deps: ApplyDeps,
+  tx: Executor,
+  s: ShipmentRow,
+  list: Array<TrackingEventIn & { carrierEventId: string }>,
+) {
+  const { clock, events, view } = deps;
+  await repo.lockShipment(tx, s.id);
+  const before = currentStatus(await repo.trackingEvents(tx, s.id));
+  const now = clock.now();
+  const rows: NewTrackingEvent[] = list.map((e) => ({
+    id: newReference('Trackingevent'),
+    organization_id: s.organization_id,
+    shipment_id: s.id,
+    carrier_event_id: e.carrierEventId,
+    status: e.status as TrackingStatus,
+    occurred_at: e.occurred === undefined ? now : new Date(e.occurred),
+    location: e.location ?? null,
+    description: e.description ?? null,
+    created_at: now,
+  }));
+  const inserted = new Set(await repo.insertTrackingEvents(tx, rows));
+  if (inserted.size > 0) {
+    const all = await repo.trackingEvents(tx, s.id);
+    const after = currentStatus(all);
+    await repo.setTrackingFacts(tx, s.id, trackingFacts((await repo.byId(tx, s.id))!, all, now));
+    const data = { shipment: await view(tx, s) };
+    const out = [{ organizationId: s.organization_id, type: 'shipment.tracking_updated', data }];
+    if (after === 'delivered' && before !== 'delivered')
+      out.push({ organizationId: s.organization_id, type: 'shipment.delivered', data });
+    await events.recordMany(tx, out);
+  }
+  return rows.map((r) => inserted.has(r.id));
+}
+
 /**
  * Tracking events of shipments, from the test helper (scripted journeys) and from carrier feeds
  * through the operator API. Events are stored once per (shipment, carrier event id); a late
@@ -87,61 +150,13 @@ export function trackingEvents(deps: {
   events: EventsPort;
   view: (ex: Executor, s: ShipmentRow) => Promise<Record<string, unknown>>;
 }) {
-  const { db, clock, events, view } = deps;
-
-  /** Why an event cannot belong to the shipment, or null. */
-  function problem(s: ShipmentRow, e: TrackingEventIn, now: Date): { field: string; reason: string } | null {
-    if (s.level === 'basic')
-      return { field: '', reason: `shipment ${s.id} is a basic shipment: it has no carrier tracking` };
-    if (!(TRACKING_STATUSES as readonly string[]).includes(e.status))
-      return { field: 'status', reason: `unknown status "${e.status}"; known: ${TRACKING_STATUSES.join(', ')}` };
-    const at = e.occurred === undefined ? now : new Date(e.occurred);
-    if (!Number.isFinite(at.getTime())) return { field: 'occurred', reason: 'is not a timestamp' };
-    if (at.getTime() < s.shipped_at.getTime())
-      return {
-        field: 'occurred',
-        reason: `lies before the shipment left (${s.shipped_at.toISOString()})`,
-      };
-    if (at.getTime() > now.getTime() + FUTURE_TOLERANCE_MS) return { field: 'occurred', reason: 'lies in the future' };
-    return null;
-  }
-
-  /** Stores new events of one shipment (locked) and announces what changed. */
-  async function apply(tx: Executor, s: ShipmentRow, list: Array<TrackingEventIn & { carrierEventId: string }>) {
-    await repo.lockShipment(tx, s.id);
-    const before = currentStatus(await repo.trackingEvents(tx, s.id));
-    const now = clock.now();
-    const rows: NewTrackingEvent[] = list.map((e) => ({
-      id: newReference('Trackingevent'),
-      organization_id: s.organization_id,
-      shipment_id: s.id,
-      carrier_event_id: e.carrierEventId,
-      status: e.status as TrackingStatus,
-      occurred_at: e.occurred === undefined ? now : new Date(e.occurred),
-      location: e.location ?? null,
-      description: e.description ?? null,
-      created_at: now,
-    }));
-    const inserted = new Set(await repo.insertTrackingEvents(tx, rows));
-    if (inserted.size > 0) {
-      const all = await repo.trackingEvents(tx, s.id);
-      const after = currentStatus(all);
-      await repo.setTrackingFacts(tx, s.id, trackingFacts((await repo.byId(tx, s.id))!, all, now));
-      const data = { shipment: await view(tx, s) };
-      const out = [{ organizationId: s.organization_id, type: 'shipment.tracking_updated', data }];
-      if (after === 'delivered' && before !== 'delivered')
-        out.push({ organizationId: s.organization_id, type: 'shipment.delivered', data });
-      await events.recordMany(tx, out);
-    }
-    return rows.map((r) => inserted.has(r.id));
-  }
-
+  const { db, clock } = deps;
   return {
     /** Test helper: the whole script or nothing; a bad event is a 400 naming it. */
     async script(s: ShipmentRow, list: TrackingEventIn[], field: string): Promise<void> {
       const now = clock.now();
       for (const [i, e] of list.entries()) {
-        const p = problem(s, e, now);
+        const p = trackingProblem(s, e, now);
         if (!p) continue;
         if (!p.field) throw conflict('shipment_not_tracked', p.reason);
         throw badRequest(
@@ -152,7 +167,8 @@ export function trackingEvents(deps: {
         );
       }
       await db.tx((tx) =>
-        apply(
+        applyEvents(
+          deps,
           tx,
           s,
           list.map((e) => ({ ...e, carrierEventId: `test_${randomId(20)}` })),
@@ -185,7 +201,7 @@ export function trackingEvents(deps: {
           results.push({ index, result: 'refused', shipmentReference: null, reason: `unknown shipment ${key}` });
           continue;
         }
-        const p = problem(s, e, now);
+        const p = trackingProblem(s, e, now);
         if (p) {
           results.push({
             index,
@@ -199,7 +215,8 @@ export function trackingEvents(deps: {
       }
       for (const [s, items] of groups) {
         const fresh = await db.tx((tx) =>
-          apply(
+          applyEvents(
+            deps,
             tx,
             s,
             items.map((i) => i.e),

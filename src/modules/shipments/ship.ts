@@ -1,0 +1,142 @@
+import type { Executor } from '../../platform/db/index.ts';
+import { badRequest, conflict } from '../../platform/errors.ts';
+import { isReference, newReference, randomId } from '../../platform/ids.ts';
+import { enqueue } from '../../platform/jobs/queue.ts';
+import type { OrderRecord } from '../orders/service.ts';
+import type { Address } from '../shipping/address.ts';
+import type { ShippingLevel } from '../shipping/data.ts';
+import { ANNOUNCE_JOB, announceKey } from './announce.ts';
+import type { ShipmentsDeps } from './deps.ts';
+import { type ShipmentRow, shipmentsRepo as repo } from './repo.ts';
+import { type ShipmentView, tracked } from './view.ts';
+
+export interface ShipInput {
+  orderReferences: string[];
+  shippedAt?: string;
+  carrier?: string;
+  trackingNumber?: string;
+}
+
+/** Called in the transaction that creates a shipment (shipping labels, packing slips). */
+export type ShippedListener = (tx: Executor, shipment: ShipmentRow) => Promise<void>;
+
+/** Shipping orders: the checks on what may ship together, the carrier's label, and the shipment itself. */
+export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: ShippedListener[]) {
+  const { db, clock, organization, events } = deps;
+
+  /** Orders named in a request body: unknown or foreign ones are a 400 naming the entry. */
+  async function namedOrders(orgId: string | null, refs: string[], field: string): Promise<OrderRecord[]> {
+    const rows = await deps.orders.ordersByIds(
+      db,
+      orgId,
+      refs.filter((r) => isReference('Order', r)),
+    );
+    const out: OrderRecord[] = [];
+    for (const [i, ref] of refs.entries()) {
+      const row = rows.find((r) => r.id === ref);
+      if (!row) throw badRequest(`${field}[${i}] is not an order of this organization`);
+      if (out.includes(row)) throw badRequest(`${field}[${i}] lists ${ref} twice`);
+      out.push(row);
+    }
+    if (new Set(out.map((o) => o.organization_id)).size > 1)
+      throw badRequest(`${field} names orders of different organizations`);
+    return out;
+  }
+
+  /** The shipping level, and how the carrier labels the parcel; a 400 for what cannot ship together. */
+  function plan(orders: OrderRecord[], input: ShipInput, field: string) {
+    const first = orders[0];
+    if (first.shipping_kind === 'dropship' && orders.length > 1)
+      throw badRequest(`${field}.orderReferences: a dropship order ships alone, one order per shipment`);
+    if (orders.some((o) => o.shipping_kind !== first.shipping_kind))
+      throw badRequest(`${field}.orderReferences mixes dropship and combined orders`);
+    if (orders.some((o) => o.store_id !== first.store_id))
+      throw badRequest(
+        `${field}.orderReferences: combined orders are consolidated per store; these belong to different stores`,
+      );
+    const level: ShippingLevel = first.shipping_kind === 'dropship' ? (first.shipping_level ?? 'tracked') : 'tracked';
+    if (!tracked(level) && (input.carrier !== undefined || input.trackingNumber !== undefined)) {
+      throw badRequest(
+        `${field}.carrier: a basic shipment has no carrier tracking; leave carrier and trackingNumber out`,
+      );
+    }
+    const assignment = tracked(level)
+      ? deps.carrier.assign(
+          {
+            level,
+            ...(input.carrier !== undefined ? { carrier: input.carrier } : {}),
+            ...(input.trackingNumber !== undefined ? { trackingNumber: input.trackingNumber } : {}),
+          },
+          field,
+        )
+      : null;
+    return { level, assignment };
+  }
+
+  /**
+   * Ships every open quantity of the orders as one shipment: one dropship order, or combined
+   * orders of one store. `orgId` null: the operator, for any organization.
+   */
+  return async function ship(orgId: string | null, input: ShipInput, field = 'body.shipment') {
+    const orders = await namedOrders(orgId, input.orderReferences, `${field}.orderReferences`);
+    const first = orders[0];
+    const now = clock.now();
+    const shippedAt = input.shippedAt ? new Date(input.shippedAt) : now;
+    if (shippedAt.getTime() > now.getTime()) throw badRequest(`${field}.shippedAt lies in the future`);
+    const { level, assignment } = plan(orders, input, field);
+    const orgOf = first.organization_id;
+    const id = newReference('Shipment');
+    await db.tx(async (tx) => {
+      const locked = await deps.orders.ordersByIds(
+        tx,
+        orgOf,
+        orders.map((o) => o.id),
+        true,
+      );
+      for (const o of locked) {
+        if (o.status !== 'in_production')
+          throw conflict('order_not_in_production', `Order ${o.id} is ${o.status}; only orders in production can ship`);
+      }
+      const store = (await organization.storeRowIn(tx, orgOf, first.store_id))!;
+      let addressId = first.dropship_address_id;
+      if (first.shipping_kind === 'combined') {
+        // The shipment keeps the address it left with, even if the store's combined address changes.
+        if (!store.combined_address)
+          throw conflict('store_has_no_combined_address', `Store ${store.code} has no combined address`);
+        addressId = await deps.orders.createAddress(tx, orgOf, store.combined_address as Address, now);
+      }
+      await repo.insert(tx, {
+        id,
+        organization_id: orgOf,
+        store_id: first.store_id,
+        shipping_kind: first.shipping_kind,
+        level,
+        address_id: addressId!,
+        carrier: assignment?.kind === 'now' ? assignment.carrier : null,
+        tracking_number: assignment?.kind === 'now' ? assignment.trackingNumber : null,
+        tracking_token: tracked(level) ? randomId(32) : null,
+        shipped_at: shippedAt,
+        created_at: now,
+        label_state: assignment?.kind === 'announce' ? 'pending' : 'assigned',
+        carrier_adapter: deps.carrier.kind,
+      });
+      if (assignment?.kind === 'announce')
+        await enqueue(
+          tx,
+          clock,
+          ANNOUNCE_JOB,
+          { shipmentId: id },
+          { organizationId: orgOf, dedupeKey: announceKey(id, 0), maxAttempts: 12 },
+        );
+      await deps.orders.markShipped(tx, locked, id, store, now);
+      const created = (await repo.shipment(tx, orgOf, id))!;
+      for (const l of listeners) await l(tx, created);
+      await events.record(tx, {
+        organizationId: orgOf,
+        type: 'shipment.created',
+        data: { shipment: await view(tx, created) },
+      });
+    });
+    return { reference: id };
+  };
+}

@@ -1,6 +1,7 @@
 import { badRequest } from '../../platform/errors.ts';
 import type { OperatorCancelSettle } from '../orders/changes.ts';
 import type { ProductionDeps } from './deps.ts';
+import { PRINTED_STATES, floorRepo } from './floor-repo.ts';
 import { productionRepo as repo } from './repo.ts';
 
 /**
@@ -10,7 +11,7 @@ import { productionRepo as repo } from './repo.ts';
  * a movement naming the reason. Money: what production charged for the canceled quantities (and the
  * shipping, when nothing is left to ship) is credited on the account's ledger.
  */
-export function operatorCancelation(deps: Pick<ProductionDeps, 'orders' | 'catalog' | 'billing'>) {
+export function operatorCancelation(deps: Pick<ProductionDeps, 'orders' | 'catalog' | 'billing' | 'clock'>) {
   return async function cancel(orderRef: string, input: { reason: string; orderlines?: number[] }) {
     const reason = input.reason.trim();
     if (!reason) throw badRequest('body.reason must say why the order is canceled');
@@ -19,14 +20,35 @@ export function operatorCancelation(deps: Pick<ProductionDeps, 'orders' | 'catal
         orderId: order.id,
         lines: canceled.map((c) => ({ productId: c.line.product_id, quantity: c.quantity })),
       };
+      const units = await floorRepo.cancelUnits(
+        tx,
+        order.id,
+        canceled.map((c) => c.line.line_index),
+        reason,
+        deps.clock.now(),
+      );
       if (order.status !== 'in_production') {
         await deps.catalog.releaseStock(tx, stock);
         return;
       }
-      // The floor marks an order produced once its cases are printed: their blanks are used up.
-      const printed = (await repo.produced(tx, [order.id])).has(order.id);
-      if (printed) await deps.catalog.writeOffStock(tx, stock, `printed for ${order.id}, then canceled: ${reason}`);
-      else await deps.catalog.releaseStock(tx, stock);
+      // A blank printed on is used up: the unit went through the printer, or the floor marked the
+      // whole order produced. The others go back to the available stock.
+      const produced = (await repo.produced(tx, [order.id])).has(order.id);
+      const used = canceled.map((c) => ({
+        productId: c.line.product_id,
+        quantity: produced
+          ? c.quantity
+          : units.filter((u) => u.line_index === c.line.line_index && PRINTED_STATES.includes(u.was)).length,
+      }));
+      const kept = canceled.map((c, i) => ({ productId: c.line.product_id, quantity: c.quantity - used[i].quantity }));
+      const some = (l: typeof used) => l.filter((x) => x.quantity > 0);
+      if (some(used).length)
+        await deps.catalog.writeOffStock(
+          tx,
+          { orderId: order.id, lines: some(used) },
+          `printed for ${order.id}, then canceled: ${reason}`,
+        );
+      if (some(kept).length) await deps.catalog.releaseStock(tx, { orderId: order.id, lines: some(kept) });
       const amount =
         canceled.reduce((s, c) => s + c.line.unit_price_cents * c.quantity, 0) +
         (wholeOrder ? order.shipping_cents : 0);

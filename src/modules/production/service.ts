@@ -5,6 +5,7 @@ import { enqueue } from '../../platform/jobs/queue.ts';
 import type { OrderRecord } from '../orders/service.ts';
 import type { ShipmentRecord } from '../shipments/service.ts';
 import type { ProductionDeps } from './deps.ts';
+import { floorRepo } from './floor-repo.ts';
 import { type HoldRow, holdsRepo } from './holds-repo.ts';
 import { productionMaker } from './make.ts';
 import { operatorCancelation } from './cancel.ts';
@@ -79,11 +80,13 @@ export function productionService(deps: ProductionDeps) {
       (l) => l.image_id !== null && l.quantity > l.canceled_quantity,
     );
     if (lines.length === 0) return 0;
-    await repo.queuePrintFiles(
+    const copies = lines.map((l) => ({ index: l.line_index, copies: l.quantity - l.canceled_quantity }));
+    await repo.queuePrintFiles(tx, o.organization_id, o.id, copies, clock.now());
+    // Each copy is a unit on the floor, awaiting a batch (made once: a remade file keeps its units).
+    await floorRepo.createUnits(
       tx,
-      o.organization_id,
-      o.id,
-      lines.map((l) => ({ index: l.line_index, copies: l.quantity - l.canceled_quantity })),
+      { orderId: o.id, organizationId: o.organization_id, orderCreatedAt: o.created_at },
+      copies,
       clock.now(),
     );
     await queueJob(tx, PRINT_FILES_JOB, o.organization_id, { orderId: o.id });

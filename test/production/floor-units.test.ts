@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { floorRepo } from '../../src/modules/production/floor-repo.ts';
+import { createOrder, orderBody, products, uploadImage } from '../orders/helpers.ts';
+import { type TestApp, createTestApp, operator } from '../support/app.ts';
+
+const units = (t: TestApp, orderId: string) =>
+  t.db.query<{ id: string; line_index: number; unit_no: number; state: string; attempt: number }>(
+    'SELECT id, line_index, unit_no, state, attempt FROM floor_units WHERE order_id = $1 ORDER BY line_index, unit_no',
+    [orderId],
+  );
+const movements = (t: TestApp, orderId: string) =>
+  t.db.query<{ kind: string; logical_delta: number; physical_delta: number }>(
+    'SELECT kind, logical_delta, physical_delta FROM stock_movements WHERE order_id = $1 ORDER BY id',
+    [orderId],
+  );
+
+async function startedOrder(t: TestApp, quantity: number) {
+  const image = await uploadImage(t);
+  const ref = await createOrder(
+    t,
+    orderBody(t, image, {
+      orderlines: [
+        { productReference: products(t).clear, imageReference: image, quantity },
+        { productReference: products(t).protector, quantity: 1 },
+      ],
+    }),
+  );
+  const res = await operator(t, 'POST', `/orders/${ref}/start-production`);
+  assert.equal(res.statusCode, 204, res.body);
+  return ref;
+}
+
+describe('floor units', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  it('an order going into production puts one unit per printed copy on the floor, awaiting a batch', async () => {
+    const ref = await startedOrder(t, 3);
+    const u = await units(t, ref);
+    // The screen protector has no artwork: it comes off the shelf at packing, not through a printer.
+    assert.deepEqual(
+      u.map((x) => [x.line_index, x.unit_no, x.state, x.attempt]),
+      [
+        [1, 1, 'awaiting_batch', 1],
+        [1, 2, 'awaiting_batch', 1],
+        [1, 3, 'awaiting_batch', 1],
+      ],
+    );
+    assert.match(u[0].id, /^Unit_[0-9a-z]{26}$/);
+    // Making the print files again does not make more units.
+    assert.equal((await operator(t, 'POST', `/orders/${ref}/print-files`)).statusCode, 202);
+    assert.equal((await units(t, ref)).length, 3);
+  });
+
+  it('a remake puts a failed unit back to await a batch with its attempt counted and the reason logged', async () => {
+    const ref = await startedOrder(t, 1);
+    const [u] = await units(t, ref);
+    const now = new Date();
+    assert.deepEqual(await floorRepo.move(t.db, [u.id], 'awaiting_batch', 'batched', { at: now }), [u.id]);
+    assert.deepEqual(await floorRepo.move(t.db, [u.id], 'awaiting_batch', 'printed', { at: now }), [], 'wrong state');
+    await floorRepo.move(t.db, [u.id], 'batched', 'printed', { at: now });
+    await floorRepo.move(t.db, [u.id], 'printed', 'qc_failed', { at: now, reason: 'misprint' });
+    assert.equal(await floorRepo.queueRemake(t.db, u.id, ['qc_passed'], 'misprint', now), false);
+    assert.equal(await floorRepo.queueRemake(t.db, u.id, ['qc_failed'], 'misprint', now), true);
+    const again = await floorRepo.unit(t.db, u.id);
+    assert.equal(again?.state, 'awaiting_batch');
+    assert.equal(again?.attempt, 2);
+    assert.equal(again?.remake_reason, 'misprint');
+    const log = await t.db.query<{ from_state: string | null; to_state: string; reason: string | null }>(
+      'SELECT from_state, to_state, reason FROM floor_unit_events WHERE unit_id = $1 ORDER BY id',
+      [u.id],
+    );
+    assert.deepEqual(
+      log.map((e) => [e.from_state, e.to_state, e.reason]),
+      [
+        [null, 'awaiting_batch', null],
+        ['awaiting_batch', 'batched', null],
+        ['batched', 'printed', null],
+        ['printed', 'qc_failed', 'misprint'],
+        ['qc_failed', 'awaiting_batch', 'misprint'],
+      ],
+    );
+  });
+
+  it('canceling in production cancels the units; a printed blank is written off, the others go back to stock', async () => {
+    const ref = await startedOrder(t, 3);
+    const u = await units(t, ref);
+    await floorRepo.move(t.db, [u[0].id], 'awaiting_batch', 'batched', { at: new Date() });
+    await floorRepo.move(t.db, [u[0].id], 'batched', 'printed', { at: new Date() });
+    const res = await operator(t, 'POST', `/orders/${ref}/cancel`, { reason: 'wrong artwork', orderlines: [1] });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(
+      (await units(t, ref)).map((x) => x.state),
+      ['canceled', 'canceled', 'canceled'],
+    );
+    const moves = (await movements(t, ref)).filter((m) => m.kind !== 'reserve');
+    assert.deepEqual(
+      moves.map((m) => [m.kind, m.logical_delta, m.physical_delta]),
+      [
+        ['correct', 0, -1],
+        ['release', 2, 0],
+      ],
+    );
+  });
+});

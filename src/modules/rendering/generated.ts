@@ -13,6 +13,7 @@ import { STAGE_VERSION, plateFor, stageTemplate } from './stage/template.ts';
 import { stage as stageNamed } from './stage/stages.ts';
 import { bleedBackMm, caseSolid } from './stage/case-mesh.ts';
 import { RenderInputError, type TemplateParts, type TemplatePictures } from './renderer.ts';
+import { type PhotoGenerator, photoParts } from './photo/parts.ts';
 
 /**
  * Templates the service makes itself from the product's geometry and case type, so hundreds of
@@ -21,12 +22,14 @@ import { RenderInputError, type TemplateParts, type TemplatePictures } from './r
  * - `scene`: a 3D scene baked by the asset pipeline (`npm run mockups:assets`), read from
  *   `assets/mockups/<scene>/<view>/<device>/`; the case type only changes the material;
  * - `stage`: a 3D stage (stage/stages.ts): its plate and the case rendered at run time from the
- *   model's geometry, so every model has it without a bake.
+ *   model's geometry, so every model has it without a bake;
+ * - `photo`: a partner's own photo with the four corners the case's back fills (photo/).
  */
 export type Generator =
   | { kind: 'front' }
   | { kind: 'scene'; scene: string; view: string }
-  | { kind: 'stage'; stage: string; view: string };
+  | { kind: 'stage'; stage: string; view: string }
+  | PhotoGenerator;
 
 export type { TemplateParts };
 
@@ -115,6 +118,8 @@ export async function generatedTemplate(
     };
   }
   if (g.kind === 'stage') return stageParts(blobs, g, device, caseType, output);
+  if (g.kind === 'photo')
+    return photoParts(blobs, g, device, caseType, output, (base, make) => storedOrMade(blobs, base, make));
   // Drawn at the output's aspect (long edge FRONTAL_EDGE, or the output's when larger): no crop.
   const long = Math.max(output.widthPx, output.heightPx);
   const edge = Math.max(FRONTAL_EDGE, long);

@@ -3,6 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { lowerThreadsStartedSince, threadIds } from '../../platform/images.ts';
 import { startModuleThread } from '../../platform/threads.ts';
 import type { FrontalJob, PrintAreaJob } from './kernels.ts';
+import type { PhotoJob } from './photo/photo-kernel.ts';
 import type { CaseJob } from './stage/case-kernel.ts';
 import type { PlateJob } from './stage/plate-kernel.ts';
 import type { PixelReply, PixelRequest } from './pixel-worker.ts';
@@ -26,7 +27,7 @@ interface Pending {
 }
 
 /** Jobs run by kind since the process started (tests: which work went to the threads). */
-const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, plate: 0, case: 0, thumbhash: 0 };
+const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, plate: 0, case: 0, photo: 0, thumbhash: 0 };
 
 /**
  * Jobs whose buffers are used once (a template drawn or converted, ~13 bytes a pixel: ~15 MB at
@@ -35,7 +36,7 @@ const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, plate: 0,
  * (measured: the drawing's buffers still held after any number of the event loop's collections,
  * freed when the thread ended). Renders reuse theirs, so a thread that only warps stays.
  */
-const ONE_OFF: ReadonlySet<Kind> = new Set(['frontal', 'printArea', 'plate', 'case']);
+const ONE_OFF: ReadonlySet<Kind> = new Set(['frontal', 'printArea', 'plate', 'case', 'photo']);
 
 interface Slot {
   w: Worker;
@@ -193,6 +194,7 @@ export const runFrontal = (job: FrontalJob) => pool.run('frontal', job) as Promi
 export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as Promise<void>;
 export const runPlate = (job: PlateJob) => pool.run('plate', job) as Promise<void>;
 export const runCase = (job: CaseJob) => pool.run('case', job) as Promise<void>;
+export const runPhoto = (job: PhotoJob) => pool.run('photo', job) as Promise<void>;
 
 /** The ThumbHash of an RGBA picture of at most 100x100 px, computed on the threads. */
 export async function thumbHashOnThreads(width: number, height: number, rgba: Uint8Array): Promise<Uint8Array> {

@@ -5,13 +5,14 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { type FrontalJob, type PrintAreaJob, frontalKernel, printAreaKernel } from './kernels.ts';
+import { type PhotoJob, photoKernel } from './photo/photo-kernel.ts';
 import { type CaseJob, caseKernel } from './stage/case-kernel.ts';
 import { type PlateJob, plateKernel } from './stage/plate-kernel.ts';
 import { type WarpJob, warpKernel } from './warp.ts';
 
 export interface PixelRequest {
   id: number;
-  kind: 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'thumbhash';
+  kind: 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'photo' | 'thumbhash';
   job: unknown;
 }
 
@@ -45,6 +46,8 @@ async function run(msg: PixelRequest): Promise<unknown> {
       return plateKernel(msg.job as PlateJob);
     case 'case':
       return caseKernel(msg.job as CaseJob);
+    case 'photo':
+      return photoKernel(msg.job as PhotoJob);
     case 'thumbhash': {
       const job = msg.job as ThumbHashJob;
       thumbhash ??= await import('thumbhash');

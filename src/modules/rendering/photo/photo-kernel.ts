@@ -1,0 +1,208 @@
+/**
+ * The case on a partner's photo: every pixel of the box around the marked corners is taken back
+ * through the inverse homography to the case's back (mm, seen from behind), tested against the
+ * case's rounded outline and camera cut-out (four samples a pixel on the edges), and written as the
+ * template's UV map and layers. The shading is the photo's own light: its blurred luminance under
+ * the case relative to the brightest of it, rolled off over the case's rounded edge; the light's
+ * direction (the luminance's slope across the back) throws the soft contact shadow onto the photo.
+ * Runs on the compositor's threads (pixel-worker.ts).
+ */
+export interface PhotoJob {
+  width: number;
+  height: number;
+  /** Pixel box to work on (x0, y0, x1, y1), exclusive ends: the case and its shadow. */
+  box: Int32Array;
+  /** In: the photo (RGB); out: with the case's shadow and, in the camera cut-out, the phone. */
+  background: Uint8Array;
+  /** The photo's blurred luminance over the box (one byte a pixel, row by row). */
+  light: Uint8Array;
+  /** Pixel (x, y, 1) -> back (u, v, w) in the unit square, row by row. */
+  inv: Float64Array;
+  /** Case numbers: width mm, height mm, corner radius mm, stitched (0/1), bezel (0/1). */
+  p: Float64Array;
+  /** The camera cut-out and what shows in it: HOLE_PARAMS of stage/case-mesh.ts, lenses after. */
+  hole: Float64Array;
+  /** Out: 16-bit u, v, 0 per pixel of the box. */
+  uv: Uint16Array;
+  /** Out: mask, shading, highlight per pixel of the box. */
+  layers: Uint8Array;
+}
+
+/** Signed distance to a rounded rectangle (centre, half sizes, radius): negative inside. */
+function sdRound(x: number, y: number, cx: number, cy: number, hx: number, hy: number, r: number): number {
+  const qx = Math.abs(x - cx) - (hx - r);
+  const qy = Math.abs(y - cy) - (hy - r);
+  const ox = qx > 0 ? qx : 0;
+  const oy = qy > 0 ? qy : 0;
+  return Math.sqrt(ox * ox + oy * oy) + Math.min(Math.max(qx, qy), 0) - r;
+}
+
+const smooth = (t: number) => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
+
+/** The colour the camera cut-out shows at (U, V) mm: the phone's back, its island and lenses. */
+function holeColour(h: Float64Array, U: number, V: number, d: number, px: number, out: Float64Array): void {
+  let r = h[10] * 0.78;
+  let g = h[11] * 0.78;
+  let b = h[12] * 0.78;
+  const di = h[6] === 1 ? Math.hypot(U - h[7], V - h[8]) - h[9] : sdRound(U, V, h[7], h[8], h[13], h[14], h[15]);
+  const ai = Math.max(0, Math.min(1, 0.5 - di / px));
+  r += (h[10] - r) * ai;
+  g += (h[11] - g) * ai;
+  b += (h[12] - b) * ai;
+  for (let k = 0; k < h[20]; k++) {
+    const dist = Math.hypot(U - h[21 + k * 3], V - h[22 + k * 3]);
+    const R = h[23 + k * 3];
+    for (const [edge, c] of [
+      [R, [43, 46, 51]],
+      [0.72 * R, [11, 12, 16]],
+      [0.42 * R, [20, 26, 42]],
+    ] as const) {
+      const a = Math.max(0, Math.min(1, 0.5 - (dist - edge) / px));
+      r += (c[0] - r) * a;
+      g += (c[1] - g) * a;
+      b += (c[2] - b) * a;
+    }
+  }
+  // The cut-out's wall, in the shell's colour, in shadow.
+  const wall = Math.max(0, Math.min(1, 0.5 - (-0.9 - d) / px));
+  out[0] = r + (h[16] * 0.55 - r) * wall;
+  out[1] = g + (h[17] * 0.55 - g) * wall;
+  out[2] = b + (h[18] * 0.55 - b) * wall;
+}
+
+export function photoKernel(j: PhotoJob): void {
+  const { width: W, inv: m, p, hole: h, background: bg, light, uv, layers } = j;
+  const [bx0, by0, bx1, by1] = j.box;
+  const bw = bx1 - bx0;
+  const cW = p[0];
+  const cH = p[1];
+  const rc = p[2];
+  const stitched = p[3] > 0;
+  const bezel = p[4] > 0;
+  const back = new Float64Array(2);
+  /** Back coordinates (mm) of a screen point into `back`; false beyond the photo's horizon. */
+  const toBack = (x: number, y: number) => {
+    const w = m[6] * x + m[7] * y + m[8];
+    if (w <= 1e-12) return false;
+    back[0] = ((m[0] * x + m[1] * y + m[2]) / w) * cW;
+    back[1] = ((m[3] * x + m[4] * y + m[5]) / w) * cH;
+    return true;
+  };
+  const outline = (U: number, V: number) => sdRound(U, V, cW / 2, cH / 2, cW / 2, cH / 2, rc);
+
+  // The light under the case: its brightest level and its slope across the back (least squares
+  // about the back's centre), which points toward the light.
+  let lMax = 1;
+  let sum = 0;
+  let n = 0;
+  let su = 0;
+  let sv = 0;
+  let suu = 0;
+  let svv = 0;
+  for (let y = by0; y < by1; y++)
+    for (let x = bx0; x < bx1; x++) {
+      if (!toBack(x + 0.5, y + 0.5) || outline(back[0], back[1]) > 0) continue;
+      const L = light[(y - by0) * bw + (x - bx0)];
+      const du = back[0] - cW / 2;
+      const dv = back[1] - cH / 2;
+      if (L > lMax) lMax = L;
+      sum += L;
+      n++;
+      su += L * du;
+      sv += L * dv;
+      suu += du * du;
+      svv += dv * dv;
+    }
+  const mean = n ? sum / n : lMax;
+  const slopeU = suu ? su / suu : 0;
+  const slopeV = svv ? sv / svv : 0;
+  // Relative change of the light across the case's length: no slope, a shadow straight down.
+  const slope = Math.hypot(slopeU, slopeV);
+  const reach = Math.min(4, (slope * cH * 25) / Math.max(1, mean));
+  const offU = slope > 0 ? (-slopeU / slope) * reach : 0;
+  const offV = slope > 0 ? (-slopeV / slope) * reach : 0;
+
+  const hc = new Float64Array(3);
+  for (let y = by0; y < by1; y++) {
+    for (let x = bx0; x < bx1; x++) {
+      const q = (y - by0) * bw + (x - bx0);
+      const o = (y * W + x) * 3;
+      uv[q * 3] = 0;
+      uv[q * 3 + 1] = 0;
+      uv[q * 3 + 2] = 0;
+      layers[q * 3] = 0;
+      layers[q * 3 + 1] = 255;
+      layers[q * 3 + 2] = 0;
+      // Size of this pixel on the back (mm), from its neighbours.
+      if (!toBack(x + 1.5, y + 0.5)) continue;
+      const ax = back[0];
+      const ay = back[1];
+      if (!toBack(x + 0.5, y + 1.5)) continue;
+      const bxm = back[0];
+      const bym = back[1];
+      if (!toBack(x + 0.5, y + 0.5)) continue;
+      const U = back[0];
+      const V = back[1];
+      const px = Math.max(Math.hypot(ax - U, ay - V), Math.hypot(bxm - U, bym - V), 1e-3);
+      const dOut = outline(U, V);
+      let cov: number;
+      if (dOut > 2 * px) cov = 0;
+      else if (dOut < -2 * px) cov = 1;
+      else {
+        let k = 0;
+        for (let s = 0; s < 4; s++)
+          if (toBack(x + 0.25 + 0.5 * (s & 1), y + 0.25 + 0.5 * (s >> 1)) && outline(back[0], back[1]) <= 0) k++;
+        cov = k / 4;
+      }
+      if (cov < 1) {
+        // The photo under and around the case: contact darkening and the light's soft shadow.
+        const d0 = Math.max(0, dOut);
+        const d1 = outline(U - offU, V - offV);
+        const soft = smooth((d1 + 2) / 10);
+        const f = (1 - 0.45 * Math.exp(-d0 / 1.8)) * (1 - 0.3 * (1 - soft));
+        for (let c = 0; c < 3; c++) bg[o + c] = bg[o + c] * f + 0.5;
+      }
+      if (cov <= 0) continue;
+      const dHole = h[0] === 1 ? Math.hypot(U - h[1], V - h[2]) - h[3] : sdRound(U, V, h[1], h[2], h[3], h[4], h[5]);
+      const inHole = Math.max(0, Math.min(1, 0.5 - dHole / px));
+      if (inHole > 0) {
+        holeColour(h, U, V, dHole, px, hc);
+        for (let c = 0; c < 3; c++) bg[o + c] = Math.max(0, Math.min(255, hc[c] + 0.5));
+      }
+      const L = light[q] / lMax;
+      let shade = 0.45 + 0.55 * L ** 0.8;
+      // The rounded edge rolls away from the light over its last 1.6 mm.
+      const inside = -dOut;
+      shade *= 0.6 + 0.4 * smooth(inside / 1.6);
+      // A sheen along the edge on the light's side, and the photo's own bright spots.
+      const gu = outline(U + 0.05, V) - outline(U - 0.05, V);
+      const gv = outline(U, V + 0.05) - outline(U, V - 0.05);
+      const gl = Math.hypot(gu, gv) || 1;
+      const facing = reach > 0 ? Math.max(0, -(gu * offU + gv * offV) / gl / reach) : 0.5;
+      let high = 0.35 * facing * Math.max(0, 1 - Math.abs(inside - 0.7) / 0.7);
+      high += 0.3 * Math.max(0, (L - 0.8) / 0.2) ** 2;
+      if (stitched) {
+        // A stitched seam 1.6 mm inside the edge: dashes pressed into the leather.
+        const line = Math.max(0, Math.min(1, 0.5 - (Math.abs(inside - 1.6) - 0.2) / px));
+        const phase = (U + V) / 2.6 - Math.floor((U + V) / 2.6);
+        if (phase < 0.6) {
+          shade *= 1 - 0.4 * line;
+          high += 0.12 * line;
+        }
+      }
+      if (bezel && inside < 1.4) {
+        // A raised lip along the edge: its inner slope in shadow, its crest catching the light.
+        const k = 1 - inside / 1.4;
+        shade *= 0.78 + 0.22 * k;
+        high += 0.3 * Math.max(0, 1 - Math.abs(k - 0.85) / 0.15);
+      }
+      const u = U / cW;
+      const v = V / cH;
+      uv[q * 3] = Math.round((u < 0 ? 0 : u > 1 ? 1 : u) * 65535);
+      uv[q * 3 + 1] = Math.round((v < 0 ? 0 : v > 1 ? 1 : v) * 65535);
+      layers[q * 3] = Math.round(cov * (1 - inHole) * 255);
+      layers[q * 3 + 1] = Math.round(Math.min(1, shade) * 255);
+      layers[q * 3 + 2] = Math.round(Math.min(1, high) * 255);
+    }
+  }
+}

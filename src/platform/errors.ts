@@ -462,6 +462,12 @@ export const ERRORS = {
     description:
       'downloading a print file, shipping label or packing slip that is still being made or failed (its status and error say which)',
   },
+  scan_refused: {
+    status: 409,
+    group: 'operator',
+    description:
+      'a station refuses the scanned case: not in production, not printed, through that station already, failed QC, or waiting for a blank (the message says which)',
+  },
   production_not_started: {
     status: 409,
     group: 'operator',

@@ -176,6 +176,25 @@ export function stockMovements(deps: Pick<CatalogDeps, 'db' | 'clock' | 'cursors
     async writeOffStock(tx: Executor, order: StockLines, reason: string): Promise<void> {
       await byItem(tx, 'correct', [order], -1, { reason, writeOff: true });
     },
+    /**
+     * The floor used up a blank of an order line without shipping it (a misprint, a blank found
+     * damaged) and takes another for the same line: the spoilt one leaves the shelf and the new one
+     * is reserved, in one `correct` movement naming the reason. False, and nothing moves, when no
+     * free blank is left to take.
+     */
+    async replaceBlank(tx: Executor, r: { orderId: string; productId: string; reason: string }): Promise<boolean> {
+      const { itemOf, items } = await repo.lockItemsOfProducts(tx, [r.productId]);
+      const item = items.find((i) => i.id === itemOf.get(r.productId));
+      if (!item || item.logical_quantity < 1) return false;
+      await apply(
+        tx,
+        'correct',
+        [{ itemId: item.id, logical: -1, physical: -1, orderId: r.orderId, reason: r.reason }],
+        {},
+        items,
+      );
+      return true;
+    },
     /** Operator: goods arrived; both quantities go up. */
     async receiveStock(key: string, quantity: number, reason: string) {
       return db.tx(async (tx) => {

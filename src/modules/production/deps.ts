@@ -16,12 +16,12 @@ export interface ProductionDeps {
   blobs: BlobStore;
   config: Pick<Config, 'publicBaseUrl' | 'returnAddress' | 'productionRelease' | 'productionTimeZone'>;
   organization: Pick<OrganizationService, 'storeRowIn' | 'findBrand'>;
-  catalog: Pick<CatalogService, 'findProduct' | 'productShapes' | 'releaseStock' | 'writeOffStock'>;
+  catalog: Pick<CatalogService, 'findProduct' | 'productShapes' | 'releaseStock' | 'writeOffStock' | 'replaceBlank'>;
   billing: Pick<BillingService, 'creditRefund'>;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
   orders: Pick<
     OrdersService,
     'onProductionStarted' | 'ordersByIds' | 'orderlines' | 'startProduction' | 'operatorCancel'
   >;
-  shipments: Pick<ShipmentsService, 'onShipped' | 'shipmentRow' | 'ordersOfShipment' | 'shipmentAddress'>;
+  shipments: Pick<ShipmentsService, 'onShipped' | 'shipmentRow' | 'ordersOfShipment' | 'shipmentAddress' | 'ship'>;
 }

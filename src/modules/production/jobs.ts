@@ -11,15 +11,20 @@ const lastAttempt = (job: JobRow) => job.max_attempts !== null && job.attempts >
  */
 export function registerProductionJobs(s: {
   worker: Worker;
-  production: Pick<ProductionService, 'make' | 'release'>;
+  production: Pick<ProductionService, 'make' | 'release' | 'stations'>;
 }): void {
-  const { make, release } = s.production;
+  const { make, release, stations } = s.production;
   // The release: every minute, at each cut-off, and when another module says a hold may have cleared.
-  s.worker.register(RELEASE_JOB, { run: () => release.minute().then(() => undefined) });
+  // Remakes held for want of a blank take one as soon as it is on the shelf.
+  s.worker.register(RELEASE_JOB, {
+    run: () => release.minute().then(() => stations.retryHeld().then(() => undefined)),
+  });
   s.worker.register(CUTOFF_JOB, {
     run: (payload: { cutoff: string }) => release.cutoff(new Date(payload.cutoff)).then(() => undefined),
   });
-  s.worker.register(RECHECK_JOB, { run: () => release.recheck().then(() => undefined) });
+  s.worker.register(RECHECK_JOB, {
+    run: () => release.recheck().then(() => stations.retryHeld().then(() => undefined)),
+  });
   s.worker.register(PRINT_FILES_JOB, {
     pool: 'renders',
     async run(payload: { organizationId: string; orderId: string }, job) {

@@ -10,6 +10,7 @@ import { type HoldRow, holdsRepo } from './holds-repo.ts';
 import { productionMaker } from './make.ts';
 import { operatorCancelation } from './cancel.ts';
 import { productionRelease } from './release.ts';
+import { productionStations } from './stations.ts';
 import {
   DOCUMENT_KINDS,
   type DocumentKind,
@@ -119,6 +120,11 @@ export function productionService(deps: ProductionDeps) {
     make: productionMaker(deps),
     /** The release to production (PRODUCTION_RELEASE) and its holds. */
     release,
+    /** The QC and pack stations, picking problems and the remakes they queue. */
+    stations: productionStations({
+      ...deps,
+      ship: (orderId: string) => deps.shipments.ship(null, { orderReferences: [orderId] }, 'scan'),
+    }),
     /** Operator: cancel lines or the whole order, in production too, with a reason. */
     cancel: operatorCancelation(deps),
     /**

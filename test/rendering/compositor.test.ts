@@ -93,7 +93,10 @@ describe('the compositor (UV map, layers, material)', () => {
     );
     assert.ok(near(await pixel(shaded.media, 100, 50), [0, 0, 128], 3), 'blue at half light');
     const lit = await composeRender({ ...base, layers: await layersPng(W, H, mask, mask, half) }, await quadrants());
-    assert.ok(near(await pixel(lit.media, 100, 50), [128, 128, 255], 3), 'blue screened with 50 % white');
+    // The highlight layer is squared: a faint sheen leaves the print alone, a hot spot goes white.
+    assert.ok(near(await pixel(lit.media, 100, 50), [64, 64, 255], 3), 'blue screened with 25 % white at half');
+    const hot = await composeRender({ ...base, layers: await layersPng(W, H, mask, mask, mask) }, await quadrants());
+    assert.ok(near(await pixel(hot.media, 100, 50), [255, 255, 255], 3), 'a full highlight is white');
   });
 
   it('gives each case type its own look: phone colour through clear, grain on leather, shine on gloss', async () => {

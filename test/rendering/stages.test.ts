@@ -96,6 +96,62 @@ describe('3D stages: the case rendered at run time from its geometry', () => {
     assert.ok(onEdge > 200, `${onEdge} pixels print the bleed on the curved edge and the side`);
   });
 
+  it('keeps black artwork black on a clear case and leaves its rim unprinted, showing the phone', async () => {
+    const ip15 = device('iphone-15');
+    const ct = CASE_TYPES.clear;
+    const st = STAGES.find((s) => s.floor === 'marble')!;
+    const size = { width: 500, height: 500 };
+    const plate = await sharp(await renderPlate(st, st.views[0], size), { raw: { ...size, channels: 3 } })
+      .png()
+      .toBuffer();
+    // The same clear case on a red and on a blue phone: what differs outside the print is the phone.
+    const red = await stageTemplate(plate, st, st.views[0], ip15, ct, materialFor(ct, '#d02020'), size);
+    const blue = await stageTemplate(plate, st, st.views[0], ip15, ct, materialFor(ct, '#2040d0'), size);
+    const solid = caseSolid(ip15, ct);
+    assert.equal(solid.bleedMm, 0, 'a clear case prints its flat back only');
+    assert.deepEqual(red.backMm, [solid.widthMm, solid.heightMm]);
+    const black = await sharp({ create: { width: 60, height: 120, channels: 3, background: '#000000' } })
+      .png()
+      .toBuffer();
+    const output = { widthPx: size.width, heightPx: size.height, format: 'png' as const };
+    const rgb = await sharp((await composeRender({ ...red, output }, black)).media)
+      .raw()
+      .toBuffer();
+    const mask = await sharp(red.layers).extractChannel(0).raw().toBuffer();
+    const bgRed = await sharp(red.background).raw().toBuffer();
+    const bgBlue = await sharp(blue.background).raw().toBuffer();
+    // Pixels reachable from the frame's border without crossing the print: the floor and the rim,
+    // not the camera cut-out (which the print surrounds).
+    const n = size.width * size.height;
+    const outside = new Uint8Array(n);
+    const stack = [0];
+    outside[0] = 1;
+    while (stack.length) {
+      const i = stack.pop()!;
+      const x = i % size.width;
+      for (const j of [i - size.width, i + size.width, x > 0 ? i - 1 : -1, x < size.width - 1 ? i + 1 : -1])
+        if (j >= 0 && j < n && !outside[j] && mask[j] < 128) {
+          outside[j] = 1;
+          stack.push(j);
+        }
+    }
+    let printed = 0;
+    let dark = 0;
+    let rim = 0;
+    for (let i = 0; i < n; i++) {
+      const o = i * 3;
+      if (mask[i] === 255) {
+        printed++;
+        if (rgb[o] + rgb[o + 1] + rgb[o + 2] < 3 * 40) dark++;
+      }
+      // Red on the red phone, blue on the blue one: the phone's side seen through the rim.
+      if (outside[i] && mask[i] === 0 && bgRed[o] - bgBlue[o] > 40 && bgBlue[o + 2] - bgRed[o + 2] > 40) rim++;
+    }
+    assert.ok(printed > 3000, `${printed} printed pixels`);
+    assert.ok(dark / printed > 0.97, `black prints dark: ${dark} of ${printed}`);
+    assert.ok(rim > 400, `${rim} rim pixels show the phone's colour`);
+  });
+
   describe('in the catalog', () => {
     let t: TestApp;
     before(async () => {

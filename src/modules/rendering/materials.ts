@@ -11,7 +11,8 @@ const FINISH: Record<
   CaseType['material']['finish'],
   Omit<Material, 'baseHex' | 'phoneHex' | 'transparency' | 'magsafeRing'>
 > = {
-  clear: { shading: 0.85, highlight: 0.95, grain: 0, ink: 0.94 },
+  // Printed on a white underbase, so the ink keeps its colours on the clear shell.
+  clear: { shading: 0.85, highlight: 0.95, grain: 0, ink: 1 },
   gloss: { shading: 0.95, highlight: 0.9, grain: 0, ink: 1 },
   matte: { shading: 1, highlight: 0.16, grain: 0, ink: 1 },
   leather: { shading: 1, highlight: 0.22, grain: 0.3, ink: 0.9 },

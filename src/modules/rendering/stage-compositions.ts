@@ -9,12 +9,9 @@ import { STAGES } from './stage/stages.ts';
  * one: every product with device geometry and a case type has one in every stage view and size,
  * made when first asked for, so a model imported today has its 3D mockups today.
  */
-export const STAGE_SIZES = [
-  { px: 1000, format: 'webp' as const },
-  { px: 2000, format: 'webp' as const },
-  { px: 2000, format: 'jpeg' as const },
-  { px: 2000, format: 'png' as const },
-];
+export const STAGE_SIZES = [1000, 2000].flatMap((px) =>
+  (['webp', 'jpeg', 'png'] as const).map((format) => ({ px, format })),
+);
 
 export const stageSceneKey = (stage: string) => `stage-${stage}`;
 export const stagePerspectiveKey = (stage: string, view: string, px: number, format: string) =>

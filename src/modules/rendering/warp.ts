@@ -164,7 +164,10 @@ export function warpKernel(j: WarpJob): void {
         b *= k;
       }
       const sh = 1 - shadingK + (shadingK * layers[l + 1]) / 255;
-      const hl = (highlightK * layers[l + 2]) / 255;
+      // Squared: the broad, faint sheen of a glossy shell (the room it reflects) leaves the print's
+      // colours alone, while the hot highlights keep their strength.
+      const h0 = layers[l + 2] / 255;
+      const hl = highlightK * h0 * h0;
       r = r * sh;
       g = g * sh;
       b = b * sh;

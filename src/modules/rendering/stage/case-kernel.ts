@@ -55,6 +55,7 @@ export function caseKernel(j: CaseJob): void {
   const specK = p[12];
   const stitched = p[13] > 0;
   const bezel = p[14] > 0;
+  const clear = p[15];
   const ex = c[0];
   const ey = c[1];
   const ez = c[2];
@@ -278,6 +279,18 @@ export function caseKernel(j: CaseJob): void {
           light(nx, ny, nz, -rd[0], -rd[1], -rd[2]);
           const a = ((y - sy0) * bw + (x - bx0)) * 9;
           const w = n / 4;
+          if (clear > 0) {
+            // A clear rim is not printed: the phone's side shows through it, lit like the rim,
+            // tinted by the shell, with the shell's own gloss on top (drawn into the background).
+            const lit = Math.min(1.15, 0.3 + 0.7 * sh[0]);
+            const gl = Math.min(1, sh[1] * 0.9);
+            for (let k = 0; k < 3; k++) {
+              const col = (h[10 + k] * 0.82 * clear + h[16 + k] * (1 - clear)) * lit;
+              acc[a + 6 + k] += (255 - (255 - Math.min(255, col)) * (1 - gl)) * w;
+            }
+            acc[a + 5] += w;
+            continue;
+          }
           acc[a] += w;
           acc[a + 1] += U * w;
           acc[a + 2] += V * w;

@@ -17,7 +17,15 @@ export interface CaseSolid {
   edgeMm: number;
   cornerMm: number;
   bleedMm: number;
+  /**
+   * How much of the phone shows through the shell (0..1). A clear shell (0.5 and more) is printed
+   * on its flat back only: its rim stays unprinted and shows the phone's side through it.
+   */
+  clear: number;
 }
+
+/** From this transparency on, a shell's rim is clear plastic, not printed. */
+export const CLEAR_RIM = 0.5;
 
 /** The case's lip past the screen and the part of the wall left unprinted at the floor, mm. */
 const LIP_MM = 0.9;
@@ -27,13 +35,16 @@ export function caseSolid(device: DeviceGeometry, caseType: CaseType): CaseSolid
   const o = caseOutline(device, caseType);
   const depthMm = device.body.depthMm + caseType.wallMm + LIP_MM + (caseType.material.book ? 2.2 : 0);
   const edgeMm = Math.min(3.2, depthMm * 0.35, o.cornerRadiusMm - 0.5);
+  const clear = caseType.material.transparency >= CLEAR_RIM ? caseType.material.transparency : 0;
   return {
     widthMm: o.widthMm,
     heightMm: o.heightMm,
     depthMm,
     edgeMm,
     cornerMm: o.cornerRadiusMm,
-    bleedMm: depthMm - edgeMm - FOOT_MM,
+    // A clear shell has no bleed: nothing prints beyond its flat back.
+    bleedMm: clear > 0 ? 0 : depthMm - edgeMm - FOOT_MM,
+    clear,
   };
 }
 
@@ -209,6 +220,7 @@ export function caseParams(
     specular,
     look.stitched ? 1 : 0,
     look.bezel ? 1 : 0,
+    s.clear,
   ]);
 }
 

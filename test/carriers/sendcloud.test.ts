@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
-import { ADDRESS, createOrder, orderBody, startProduction, uploadImage } from '../orders/helpers.ts';
+import { ADDRESS, createOrder, expectError, orderBody, startProduction, uploadImage } from '../orders/helpers.ts';
 import { SendcloudStandIn } from '../support/sendcloud-standin.ts';
 
 describe('shipping through Sendcloud (stand-in)', () => {
@@ -92,6 +92,36 @@ describe('shipping through Sendcloud (stand-in)', () => {
     assert.equal(notRefused.data.code, 'shipment_not_refused');
   });
 
+  it('lets the operator correct a refused address: the shipment gets it, the parcel is announced with it', async () => {
+    const long = 'Schiedamse Vest Achterzijde Bedrijfsverzamelgebouw';
+    const ref = await shipTo({ ...ADDRESS, countryCode: 'NL', streetname: long });
+    await t.s.worker.drain();
+    const before = (await row(ref))!;
+    assert.equal(before.label_state, 'refused');
+    const put = (address: Record<string, string>) => operator(t, 'PUT', `/shipments/${ref}/address`, { address });
+    expectError(await put({ ...ADDRESS, countryCode: 'BE', zipcode: '1000', city: 'Brussel' }), 400, 'invalid_request');
+    expectError(await put({ ...ADDRESS, zipcode: '' }), 400, 'invalid_address');
+    assert.equal((await row(ref))!.label_state, 'refused', 'a refused correction changes nothing');
+    const fixed = { ...ADDRESS, streetname: 'Schiedamse Vest', additionalInfo: 'Achterzijde' };
+    const res = await put(fixed);
+    assert.equal(res.statusCode, 202, res.body);
+    await t.s.worker.drain();
+    const after = (await row(ref))!;
+    assert.equal(after.label_state, 'announced');
+    assert.equal(after.attention, null, 'no longer needs attention');
+    assert.notEqual(after.address_id, before.address_id);
+    const sent = sc.byReference(ref)!.request.to_address;
+    assert.equal(sent.address_line_1, 'Schiedamse Vest');
+    assert.equal(sent.address_line_2, 'Achterzijde');
+    assert.deepEqual(sc.invalid, []);
+    const s = (await call(t, 'GET', `/v2/shipments/${ref}`)).data.shipment;
+    assert.equal(s.addressReference, after.address_id);
+    const order = (await call(t, 'GET', `/v2/orders/${s.orders[0].reference}`)).data.order;
+    const orderAddress = (await call(t, 'GET', `/v2/addresses/${order.dropshipAddressReference}`)).data.address;
+    assert.equal(orderAddress.streetname, long, 'the order keeps the address it was placed with');
+    expectError(await put(fixed), 409, 'shipment_not_refused');
+  });
+
   it('retries while Sendcloud is down, shows the failure, and never announces twice', async () => {
     await t.s.worker.drain();
     const ref = await shipTo({ ...ADDRESS, countryCode: 'NL' });
@@ -175,5 +205,25 @@ describe('shipping through Sendcloud (stand-in)', () => {
     // A stuck parcel's package-missing claim need not wait for the delivery window.
     const claim = await call(t, 'POST', '/v2/claim-package-missing', { body: { claim: { shipmentReference: ref } } });
     assert.equal(claim.statusCode, 200, claim.body);
+  });
+
+  it('asks Sendcloud about parcels it has not heard of for a day, and takes what it answers as tracking', async () => {
+    const ref = await shipTo({ ...ADDRESS, countryCode: 'NL' });
+    await t.s.worker.drain();
+    const p = sc.byReference(ref)!;
+    await t.s.shipments.checkTracking();
+    assert.ok(!sc.requests.some((r) => r.path.includes(`external_reference_id=${ref}`)), 'not asked within the day');
+    t.clock.advance(25 * 3600_000);
+    p.status = { code: 'DELIVERED', message: 'Delivered' };
+    p.updatedAt = new Date(t.clock.now().getTime() - 3600_000).toISOString();
+    await t.s.shipments.checkTracking();
+    assert.ok(sc.requests.some((r) => r.method === 'GET' && r.path.includes(`external_reference_id=${ref}`)));
+    const s = (await call(t, 'GET', `/v2/shipments/${ref}`)).data.shipment;
+    assert.equal(s.trackingStatus, 'delivered');
+    assert.equal((await row(ref))!.delivered_at?.toISOString(), p.updatedAt);
+    // Asked again the next day, the same answer adds nothing.
+    t.clock.advance(25 * 3600_000);
+    await t.s.shipments.checkTracking();
+    assert.equal((await call(t, 'GET', `/v2/shipments/${ref}`)).data.shipment.trackingEvents.length, 1);
   });
 });

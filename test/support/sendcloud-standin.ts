@@ -61,6 +61,8 @@ export interface StandInParcel {
   carrier: { code: string; name: string };
   request: any;
   status: { code: string; message: string };
+  /** When Sendcloud last heard of the parcel (`updated_at` in GET /shipments); the stand-in's start by default. */
+  updatedAt?: string;
   label: Buffer;
 }
 
@@ -186,6 +188,7 @@ export class SendcloudStandIn {
     const parcel = data.parcels[0];
     parcel.id = p.id;
     parcel.status = p.status;
+    if (p.updatedAt) parcel.updated_at = p.updatedAt;
     parcel.tracking_number = p.trackingNumber;
     parcel.documents = [{ type: 'label', size: 'a6', link: `${this.origin}/api/v3/parcels/${p.id}/documents/label` }];
     parcel.weight = p.request.parcels[0].weight;

@@ -79,5 +79,5 @@ export interface Carrier {
     parcels: Array<{ reference: string; parcelId: string; trackingNumber: string | null }>,
   ): Promise<CarrierStatusIn[]>;
   /** The tracking status a carrier status code means; null: kept and shown, not a tracking event. */
-  mapStatus?(code: string): MappedStatus | null;
+  mapStatus?(code: string, message?: string | null): MappedStatus | null;
 }

@@ -1,6 +1,7 @@
 import type { Executor } from '../../platform/db/index.ts';
 import type { BlobStore } from '../../platform/storage.ts';
-import { conflict, mustFind } from '../../platform/errors.ts';
+import { badRequest, conflict, mustFind } from '../../platform/errors.ts';
+import { validateAddress } from '../shipping/address.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
 import { type AnnouncedParcel, type Carrier, CarrierRefusal, type ParcelAnnouncement } from '../carriers/port.ts';
 import { EU, type ShippingMethods } from '../carriers/sendcloud/methods.ts';
@@ -64,6 +65,28 @@ export function announcements(deps: AnnounceDeps) {
     };
   }
 
+  /** The shipment, locked, when the carrier refused it; else a 409. */
+  async function refused(tx: Executor, ref: string): Promise<ShipmentRow> {
+    const s = mustFind(await repo.byId(tx, ref, true), 'Shipment', ref);
+    if (s.label_state !== 'refused')
+      throw conflict(
+        'shipment_not_refused',
+        `Shipment ${ref} is ${s.label_state}; only a parcel the carrier refused is announced again`,
+      );
+    return s;
+  }
+
+  async function announceAgain(tx: Executor, s: ShipmentRow): Promise<void> {
+    await repo.markPending(tx, s.id);
+    await enqueue(
+      tx,
+      clock,
+      ANNOUNCE_JOB,
+      { shipmentId: s.id },
+      { organizationId: s.organization_id, dedupeKey: announceKey(s.id, Date.now()), maxAttempts: 12 },
+    );
+  }
+
   return {
     /** The job: announce, store the label and tracking number; nothing if already announced. */
     async run(shipmentId: string, attempt: number, lastAttempt: boolean): Promise<void> {
@@ -105,23 +128,30 @@ export function announcements(deps: AnnounceDeps) {
       });
     },
 
-    /** Operator: announce a refused parcel again (after correcting the address). */
+    /** Operator: announce a refused parcel again, unchanged (the carrier is back, a rule was added). */
     async retry(ref: string): Promise<void> {
       await db.tx(async (tx) => {
-        const s = mustFind(await repo.byId(tx, ref, true), 'Shipment', ref);
-        if (s.label_state !== 'refused')
-          throw conflict(
-            'shipment_not_refused',
-            `Shipment ${ref} is ${s.label_state}; only a parcel the carrier refused is announced again`,
+        await announceAgain(tx, await refused(tx, ref));
+      });
+    },
+
+    /**
+     * Operator: put right the address the carrier refused and announce the parcel again. The
+     * shipment gets the corrected address (its claims and tracking page follow it); the order keeps
+     * the one it was placed with. The country stays: another one is another price and customs.
+     */
+    async correctAddress(ref: string, input: Record<string, unknown>): Promise<void> {
+      const address = validateAddress(input, 'body.address');
+      await db.tx(async (tx) => {
+        const s = await refused(tx, ref);
+        const before = (await deps.orders.addressFields(tx, s.address_id)) ?? {};
+        if (address.countryCode !== before.countryCode)
+          throw badRequest(
+            `body.address.countryCode is ${address.countryCode}, but shipment ${ref} was paid and declared for ${before.countryCode}; correct the address within that country`,
           );
-        await repo.markPending(tx, s.id);
-        await enqueue(
-          tx,
-          clock,
-          ANNOUNCE_JOB,
-          { shipmentId: s.id },
-          { organizationId: s.organization_id, dedupeKey: announceKey(s.id, Date.now()), maxAttempts: 12 },
-        );
+        const id = await deps.orders.createAddress(tx, s.organization_id, address, clock.now());
+        await repo.setAddress(tx, s.id, id);
+        await announceAgain(tx, s);
       });
     },
 

@@ -41,7 +41,7 @@ export function carrierTracking(deps: {
         }
         continue;
       }
-      const mapped = carrier.mapStatus?.(st.code) ?? null;
+      const mapped = carrier.mapStatus?.(st.code, st.message) ?? null;
       const fresh = await repo.insertCarrierStatus(db, {
         id: newReference('Carrierstatus'),
         shipment_id: s.id,

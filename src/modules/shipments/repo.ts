@@ -190,6 +190,9 @@ export const shipmentsRepo = {
   async noteCarrierError(ex: Executor, id: string, error: string): Promise<void> {
     await ex.query('UPDATE shipments SET carrier_error = $2 WHERE id = $1', [id, error]);
   },
+  async setAddress(ex: Executor, id: string, addressId: string): Promise<void> {
+    await ex.query('UPDATE shipments SET address_id = $2 WHERE id = $1', [id, addressId]);
+  },
   async markPending(ex: Executor, id: string): Promise<void> {
     await ex.query(
       `UPDATE shipments SET label_state = 'pending', carrier_error = NULL, attention = NULL, attention_since = NULL WHERE id = $1`,

@@ -14,7 +14,7 @@ import {
 import { TRACKING_STATUSES } from './repo.ts';
 import type { ShipmentsRouteDeps } from './deps.ts';
 import type { ShipmentsService } from './service.ts';
-import { KindEnum, LevelEnum } from '../shipping/schemas.ts';
+import { AddressIn, KindEnum, LevelEnum } from '../shipping/schemas.ts';
 
 const TrackingStatusEnum = Type.String({
   enum: [...TRACKING_STATUSES],
@@ -194,6 +194,18 @@ export function shipmentsOperatorRoutes(app: FastifyInstance, s: RouteDeps): voi
     { config: { access: 'operator' }, schema: { params: RefParams('shipmentReference') } },
     async (req, reply) => {
       await s.shipments.announce.retry(req.params.shipmentReference);
+      return reply.status(202).send({ shipment: { reference: req.params.shipmentReference, labelState: 'pending' } });
+    },
+  );
+  // A refused parcel's address put right, and the parcel announced again.
+  r.put(
+    '/shipments/:shipmentReference/address',
+    {
+      config: { access: 'operator' },
+      schema: { params: RefParams('shipmentReference'), body: Strict({ address: AddressIn }) },
+    },
+    async (req, reply) => {
+      await s.shipments.announce.correctAddress(req.params.shipmentReference, req.body.address);
       return reply.status(202).send({ shipment: { reference: req.params.shipmentReference, labelState: 'pending' } });
     },
   );

@@ -3,23 +3,11 @@ import { badRequest, conflict, mustFind } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { amsterdamDay } from './calendar.ts';
 import type { BillingDeps } from './deps.ts';
+import type { BookFn } from './book.ts';
 import type { InvoiceLine, VatGroup } from './invoice-lines.ts';
 import { nextDocumentNumber, sumOf } from './issue-invoice.ts';
-import { type EntryKind, type InvoiceRow, billingRepo as repo } from './repo.ts';
+import { type InvoiceRow, billingRepo as repo } from './repo.ts';
 import { vatOf } from './vat-rules.ts';
-
-type Book = (
-  tx: Executor,
-  e: {
-    organizationId: string;
-    accountId: string;
-    kind: EntryKind;
-    amountCents: number;
-    source: string;
-    description: string;
-    invoiceId?: string;
-  },
-) => Promise<unknown>;
 
 /** The VAT groups of an invoice; a document issued before they were kept has one, from its rate. */
 export function groupsOf(inv: InvoiceRow): VatGroup[] {
@@ -71,7 +59,7 @@ function creditGroups(inv: InvoiceRow, creditableCents: number, net: number | un
  */
 export async function issueCreditNoteOf(
   deps: BillingDeps,
-  book: Book,
+  book: BookFn,
   invoiceRef: string,
   c: { reason: string; net?: number },
 ): Promise<InvoiceRow> {

@@ -2,7 +2,8 @@ import type { Executor } from '../../platform/db/index.ts';
 import { badRequest, mustFind } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { BillingDeps } from './deps.ts';
-import { type BillingAccountRow, type EntryKind, type InvoiceRow, accountsRepo, billingRepo as repo } from './repo.ts';
+import type { BookFn } from './book.ts';
+import { type BillingAccountRow, type InvoiceRow, accountsRepo, billingRepo as repo } from './repo.ts';
 import { type Settlement, paymentsRepo } from './repo-payments.ts';
 
 export type PaymentStatus = 'open' | 'partially_paid' | 'paid' | 'overdue';
@@ -107,23 +108,10 @@ export async function settleAccount(
   return made;
 }
 
-type Book = (
-  tx: Executor,
-  e: {
-    id?: string;
-    organizationId: string;
-    accountId: string;
-    kind: EntryKind;
-    amountCents: number;
-    source: string;
-    description: string;
-  },
-) => Promise<'booked' | 'repeat' | 'uncovered'>;
-
 /** Money received: booked, put against invoices, and the invoices' payment state. */
 export function paymentUseCases(
   deps: BillingDeps,
-  book: Book,
+  book: BookFn,
   account: (ex: Executor, orgId: string | null, ref: string) => Promise<BillingAccountRow>,
 ) {
   const { db, clock } = deps;
@@ -208,3 +196,4 @@ export function paymentUseCases(
     withPayments,
   };
 }
+export type PaymentUseCases = ReturnType<typeof paymentUseCases>;

@@ -24,5 +24,5 @@ export interface OrdersDeps {
   >;
   images: Pick<ImagesService, 'imagesForOrganization'>;
   events: EventsPort;
-  billing: Pick<BillingService, 'chargeOrder'>;
+  billing: Pick<BillingService, 'chargeOrder' | 'chargeCombinedShipment'>;
 }

@@ -19,6 +19,7 @@ import {
   ordersRepo as repo,
 } from './repo.ts';
 import type { CreateOrderBody, ListOrdersQuery, QuoteBody } from './schemas.ts';
+import { type Shipped, chargeCombinedShipment } from './combined-shipping.ts';
 import { addressView, isOpen, orderViewIn, repriceShipping, toOrder } from './view.ts';
 import { ORDER_TOPIC, type OperatorCancelSettle, orderChanges } from './changes.ts';
 import { orderWriter } from './writer.ts';
@@ -357,11 +358,13 @@ export function ordersService(deps: OrdersDeps) {
      * Ships every open quantity of the (locked) orders with the shipment, in the caller's
      * transaction: each order's `order.shipped` event and its order-updated callback.
      */
-    async markShipped(tx: Executor, orders: OrderRow[], shipmentId: string, store: StoreRecord, at: Date) {
+    async markShipped(tx: Executor, orders: OrderRow[], shipment: Shipped, store: StoreRecord, at: Date) {
+      const shipmentId = shipment.id;
       const lines = await repo.lines(
         tx,
         orders.map((o) => o.id),
       );
+      await chargeCombinedShipment(deps, tx, { shipment, store, orders, lines });
       await deps.catalog.shipStock(
         tx,
         orders.map((o) => ({

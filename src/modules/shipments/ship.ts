@@ -128,7 +128,7 @@ export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: Shi
           { shipmentId: id },
           { organizationId: orgOf, dedupeKey: announceKey(id, 0), maxAttempts: 12 },
         );
-      await deps.orders.markShipped(tx, locked, id, store, now);
+      await deps.orders.markShipped(tx, locked, { id, level }, store, now);
       const created = (await repo.shipment(tx, orgOf, id))!;
       for (const l of listeners) await l(tx, created);
       await events.record(tx, {

@@ -1,0 +1,126 @@
+import type { Executor } from '../../platform/db/index.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { newReference } from '../../platform/ids.ts';
+import type { BookFn } from './book.ts';
+import { combinedShippingOf } from './combined-shipping.ts';
+import { insertRefundCreditNote } from './credit-notes.ts';
+import type { BillingDeps } from './deps.ts';
+import type { ChargeDetail } from './invoice-lines.ts';
+import { accountsRepo, billingRepo as repo } from './repo.ts';
+
+/** What other modules book, in their own transactions: orders' charges and refunds. */
+export function chargeUseCases(deps: BillingDeps, book: BookFn) {
+  const simulated = deps.config.env === 'test';
+  return {
+    /**
+     * Orders, in the production-start transaction: the products and shipping as the order shows
+     * them (a combined order's shipping comes with its shipment). Replacement orders cost nothing.
+     * A prepaid account whose balance does not cover the charge refuses it
+     * (`409 insufficient_balance`): the order stays where it was.
+     */
+    async chargeOrder(
+      tx: Executor,
+      o: {
+        id: string;
+        organization_id: string;
+        store_id: string;
+        shipping_cents: number;
+        replaces_order_id: string | null;
+        custom_identifier: string | null;
+        shipping_level: string | null;
+      },
+      lines: Array<{ product_id: string; unit_price_cents: number; quantity: number; canceled_quantity: number }>,
+      /** What the invoice names: the products (name, SKU) and where the goods go. */
+      about: {
+        products: ReadonlyMap<string, { name: string; sku: string | null }>;
+        shipTo: { country: string; postcode: string } | null;
+      },
+    ): Promise<void> {
+      if (o.replaces_order_id) return;
+      const amount =
+        lines.reduce((s, l) => s + l.unit_price_cents * (l.quantity - l.canceled_quantity), 0) + o.shipping_cents;
+      if (amount === 0) return;
+      const store = (await deps.organization.storeRowIn(tx, o.organization_id, o.store_id))!;
+      const detail: ChargeDetail = {
+        order: {
+          reference: o.id,
+          customIdentifier: o.custom_identifier,
+          store: { reference: store.id, code: store.code, name: store.name },
+          shipTo: about.shipTo,
+          shippingLevel: o.shipping_level,
+        },
+        items: lines
+          .filter((l) => l.quantity > l.canceled_quantity)
+          .map((l) => ({
+            productReference: l.product_id,
+            name: about.products.get(l.product_id)?.name ?? l.product_id,
+            sku: about.products.get(l.product_id)?.sku ?? null,
+            quantity: l.quantity - l.canceled_quantity,
+            unitPriceCents: l.unit_price_cents,
+          })),
+        shippingCents: o.shipping_cents,
+      };
+      const result = await book(
+        tx,
+        {
+          organizationId: o.organization_id,
+          accountId: store.account_id,
+          kind: 'charge',
+          amountCents: -amount,
+          source: o.id,
+          orderId: o.id,
+          description: o.shipping_cents > 0 ? 'Products and shipping' : 'Products',
+          detail,
+        },
+        true,
+      );
+      if (result === 'uncovered') {
+        const acc = (await accountsRepo.account(tx, null, store.account_id))!;
+        throw new ApiError(
+          'insufficient_balance',
+          `Account ${acc.id} is prepaid and its balance (${acc.balance_cents} cents) does not cover order ${o.id} (${amount} cents); the order stays ${'pending'} until the account is topped up`,
+        );
+      }
+    },
+    chargeCombinedShipment: combinedShippingOf(deps, book),
+    /**
+     * Claims, in the decision's transaction, and operator cancelations in production: a refund is
+     * credited once per source, whatever happens twice.
+     */
+    async creditRefund(
+      tx: Executor,
+      r: {
+        organizationId: string;
+        storeId: string;
+        /** The claim decided, if a claim caused the refund. */
+        claimId?: string;
+        orderId: string;
+        /** What is refunded: booked once per source. */
+        source: string;
+        amountCents: number;
+        description: string;
+      },
+    ): Promise<boolean> {
+      if (r.amountCents <= 0) return false;
+      const store = (await deps.organization.storeRowIn(tx, r.organizationId, r.storeId))!;
+      // Once the order's charge is on an issued invoice, its refund is a credit note of that invoice;
+      // before, it is a line of the invoice that bills the charge.
+      const invoiced = simulated ? null : await repo.chargeInvoiceOf(tx, r.orderId);
+      const creditNoteId = invoiced ? newReference('Invoice') : undefined;
+      const result = await book(tx, {
+        organizationId: r.organizationId,
+        accountId: store.account_id,
+        kind: 'refund',
+        amountCents: r.amountCents,
+        source: r.source,
+        orderId: r.orderId,
+        claimId: r.claimId,
+        description: r.description,
+        invoiceId: creditNoteId,
+      });
+      if (result === 'booked' && invoiced && creditNoteId)
+        await insertRefundCreditNote(deps, tx, creditNoteId, invoiced, r);
+      return result === 'booked';
+    },
+  };
+}

@@ -265,6 +265,13 @@ export class ShopifyStandIn {
             ...noErrors,
           },
         };
+      case 'FulfillmentTrackingInfoUpdate':
+        return {
+          fulfillmentTrackingInfoUpdate: {
+            fulfillment: { id: v.fulfillmentId, status: 'SUCCESS', trackingInfo: [v.trackingInfoInput] },
+            ...noErrors,
+          },
+        };
       case 'FulfillmentEventCreate':
         return {
           fulfillmentEventCreate: {

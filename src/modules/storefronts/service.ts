@@ -150,6 +150,19 @@ export function storefrontsService(
         });
       }
     },
+    /** The carrier's tracking number arrived after the shipment left: the fulfillment gets it. */
+    async trackingAssigned(tx: Executor, orders: ShippedOrder[]) {
+      for (const o of orders) {
+        if (!o.trackingNumber) continue;
+        const conn = await repo.connectionOfStore(tx, o.storeId);
+        if (!conn) continue;
+        await ops.enqueue(tx, o.storeId, o.organizationId, {
+          kind: 'fulfillment_tracking',
+          subject: o.orderId,
+          payload: { orderId: o.orderId, company: o.carrier, number: o.trackingNumber, url: o.trackingUrl },
+        });
+      }
+    },
     /** In the tracking event's transaction: the fulfillment's status follows the carrier's. */
     async tracked(
       tx: Executor,

@@ -15,8 +15,9 @@ interface ShipmentData {
 
 /**
  * The shipments module's events, heard in their own transaction: a shipment that leaves creates the
- * Shopify fulfillment of each of its orders that came from a Shopify store, and its tracking
- * updates become fulfillment events. Every event still goes to the outbox unchanged.
+ * Shopify fulfillment of each of its orders that came from a Shopify store, a tracking number the
+ * carrier gave later reaches that fulfillment, and its tracking updates become fulfillment events.
+ * Every event still goes to the outbox unchanged.
  */
 export function shipmentEventsTap(
   events: EventsPort,
@@ -32,17 +33,18 @@ export function shipmentEventsTap(
       if (storeId) orders.push({ orderId: o.reference, storeId, organizationId: e.organizationId });
     }
     if (orders.length === 0) return;
+    const withTracking = orders.map((o) => ({
+      ...o,
+      carrier: s.carrier ?? null,
+      trackingNumber: s.trackingNumber ?? null,
+      trackingUrl: s.trackingUrl ?? null,
+    }));
     if (e.type === 'shipment.created') {
-      await storefronts().shipped(
-        tx,
-        orders.map((o) => ({
-          ...o,
-          carrier: s.carrier ?? null,
-          trackingNumber: s.trackingNumber ?? null,
-          trackingUrl: s.trackingUrl ?? null,
-        })),
-      );
-    } else if (s.trackingStatus) {
+      await storefronts().shipped(tx, withTracking);
+    } else if (!s.trackingStatus) {
+      // An update before any tracking event: the carrier's label and number, announced after shipping.
+      if (s.trackingNumber) await storefronts().trackingAssigned(tx, withTracking);
+    } else {
       const last = s.trackingEvents?.at(-1)?.occurred;
       await storefronts().tracked(tx, orders, s.trackingStatus, last ? new Date(last) : new Date());
     }

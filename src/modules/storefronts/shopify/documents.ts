@@ -69,6 +69,14 @@ export const FULFILLMENT_CREATE = `mutation FulfillmentCreate($fulfillment: Fulf
   }
 }`;
 
+/** The carrier's number and page for a fulfillment made before the carrier labelled the parcel. */
+export const FULFILLMENT_TRACKING_INFO_UPDATE = `mutation FulfillmentTrackingInfoUpdate($fulfillmentId: ID!, $trackingInfoInput: FulfillmentTrackingInput!, $notifyCustomer: Boolean) {
+  fulfillmentTrackingInfoUpdate(fulfillmentId: $fulfillmentId, trackingInfoInput: $trackingInfoInput, notifyCustomer: $notifyCustomer) {
+    fulfillment { id status trackingInfo(first: 1) { company number url } }
+    ${USER_ERRORS}
+  }
+}`;
+
 export const FULFILLMENT_EVENT_CREATE = `mutation FulfillmentEventCreate($event: FulfillmentEventInput!) {
   fulfillmentEventCreate(fulfillmentEvent: $event) {
     fulfillmentEvent { id status }

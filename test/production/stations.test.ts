@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { ApiError } from '../../src/platform/errors.ts';
 import { floorRepo } from '../../src/modules/production/floor-repo.ts';
 import { parseUnitScan } from '../../src/modules/production/unit-code.ts';
-import { createOrder, orderBody, products, uploadImage } from '../orders/helpers.ts';
+import { products } from '../orders/helpers.ts';
+import { unitsInProduction } from './floor-helpers.ts';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 
 const item = async (t: TestApp) =>
@@ -22,27 +23,7 @@ const stateOf = async (t: TestApp, id: string) => (await floorRepo.unit(t.db, id
 const refused = (p: Promise<unknown>, code: string, message: RegExp) =>
   assert.rejects(p, (e: unknown) => e instanceof ApiError && e.code === code && message.test(e.message));
 
-/** An order in production with `cases` clear cases and a screen protector; its units, batched and printed when asked. */
-async function inProduction(t: TestApp, cases: number, printed = true) {
-  const image = await uploadImage(t);
-  const ref = await createOrder(
-    t,
-    orderBody(t, image, {
-      orderlines: [
-        { productReference: products(t).clear, imageReference: image, quantity: cases },
-        { productReference: products(t).protector, quantity: 1 },
-      ],
-    }),
-  );
-  const res = await operator(t, 'POST', `/orders/${ref}/start-production`);
-  assert.equal(res.statusCode, 204, res.body);
-  const units = (await floorRepo.unitsOfOrders(t.db, [ref])).map((u) => u.id);
-  assert.equal(units.length, cases, 'one unit per printed case; the protector comes off the shelf');
-  const at = t.clock.now();
-  await floorRepo.move(t.db, units, 'awaiting_batch', 'batched', { at });
-  if (printed) await floorRepo.move(t.db, units, 'batched', 'printed', { at });
-  return { ref, units };
-}
+const inProduction = unitsInProduction;
 
 describe('scanned unit codes', () => {
   it('read what a scanner types, in either case, and nothing else', () => {

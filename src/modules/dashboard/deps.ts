@@ -131,6 +131,6 @@ export interface DashboardPagesDeps {
   >;
   production: Pick<
     ProductionService,
-    'queue' | 'printFilePdf' | 'documentPdf' | 'markProduced' | 'remakePrintFiles' | 'remakeDocuments'
+    'queue' | 'printFilePdf' | 'documentPdf' | 'markProduced' | 'remakePrintFiles' | 'remakeDocuments' | 'stations'
   >;
 }

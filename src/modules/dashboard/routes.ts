@@ -10,6 +10,7 @@ import type { DashboardServices } from './router.ts';
 import { consolePages } from './console.ts';
 import { consoleOrgPages } from './console-orgs.ts';
 import { productionQueuePages } from './production-queue.ts';
+import { stationPages } from './stations.ts';
 import { installMultipart, required, value } from './forms.ts';
 import { field, form, html } from './html.ts';
 import { CSS, JS, type PageContext, page } from './layout.ts';
@@ -273,6 +274,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     consoleOrgPages(r);
     consolePages(r);
     productionQueuePages(r);
+    stationPages(r);
     requestLogPages(r);
   });
 }

@@ -17,6 +17,7 @@ import { startReceiver } from '../test/webhooks/receiver.ts';
 import { ADDRESS } from '../examples/integration.ts';
 import { captureBilling } from './capture-billing-examples.ts';
 import { captureShopify } from './capture-shopify-examples.ts';
+import { capturePhotoScenes } from './capture-photo-scene-examples.ts';
 
 /** Captured bodies are untyped JSON. */
 type Json = any;
@@ -609,6 +610,11 @@ export async function capture(): Promise<Record<string, OperationExamples>> {
 const sorted = (examples: Record<string, OperationExamples>) =>
   Object.fromEntries(Object.entries(examples).sort(([a], [b]) => a.localeCompare(b)));
 
-const examples = { ...(await capture()), ...(await captureShopify()), ...(await captureBilling()) };
+const examples = {
+  ...(await capture()),
+  ...(await captureShopify()),
+  ...(await captureBilling()),
+  ...(await capturePhotoScenes()),
+};
 writeFileSync(resolve(EXAMPLES_FILE), `${JSON.stringify(sorted(examples), null, 2)}\n`);
 console.log(`${Object.keys(examples).length} operations recorded in ${EXAMPLES_FILE}`);

@@ -28,6 +28,7 @@ import { shortenSummaries } from './openapi/labels.ts';
 import { TAGS } from './openapi/tags.ts';
 import { installApiReference } from './openapi/reference.ts';
 import { renderingOperatorRoutes, renderingRoutes } from './modules/rendering/routes.ts';
+import { photoSceneRoutes } from './modules/rendering/photo/routes.ts';
 import type { Services } from './services.ts';
 import { seedDemoOnce } from './seed/demo-keys.ts';
 import { catalogOperatorRoutes, catalogRoutes } from './modules/catalog/routes.ts';
@@ -67,6 +68,7 @@ const API_MODULES: Mount[] = [
   shipmentsRoutes,
   claimsRoutes,
   renderingRoutes,
+  photoSceneRoutes,
   webhookRoutes,
   storefrontApiRoutes,
   testClockRoutes,

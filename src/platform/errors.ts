@@ -289,6 +289,24 @@ export const ERRORS = {
     group: 'rendering',
     description: '`POST /renders/preview`: the node is composing as many previews as it takes; `Retry-After: 1`',
   },
+  photo_scene_corners_invalid: {
+    status: 400,
+    group: 'rendering',
+    description:
+      '`POST /photo-scenes`: the four corners do not form a convex quadrilateral in the order topLeft, topRight, bottomRight, bottomLeft (sides that cross, a corner turned inwards, anticlockwise, or a side under 48 px)',
+  },
+  photo_scene_corners_outside: {
+    status: 400,
+    group: 'rendering',
+    description:
+      '`POST /photo-scenes`: a corner lies outside the photo (pixels of the image as stored, 0..width, 0..height)',
+  },
+  photo_scene_photo_too_small: {
+    status: 400,
+    group: 'rendering',
+    description:
+      '`POST /photo-scenes`: the photo is under 1000 px on its long edge, the smallest perspective a scene offers',
+  },
 
   // ---- webhooks ----
   webhook_endpoint_limit_reached: { status: 409, group: 'webhooks', description: 'creating a 51st endpoint' },

@@ -167,6 +167,126 @@ export interface CreateOrderResponse {
   [k: string]: unknown;
 }
 
+// POST /v2/photo-scenes - Make a private scene from your own photo and the corners where the case sits
+export interface CreatePhotoSceneBody {
+  photoScene: {
+    name: string;
+    /**
+     * The photo, uploaded with `POST /images` (at least 1000 px on its long edge)
+     */
+    imageReference: string;
+    /**
+     * Where the case's back sits on the photo: a convex quadrilateral, clockwise on the photo; the back of every product fills it
+     */
+    corners: {
+      /**
+       * The top left (the camera corner, the back seen from behind) corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      topLeft: {
+        x: number;
+        y: number;
+      };
+      /**
+       * The top right corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      topRight: {
+        x: number;
+        y: number;
+      };
+      /**
+       * The bottom right corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      bottomRight: {
+        x: number;
+        y: number;
+      };
+      /**
+       * The bottom left corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      bottomLeft: {
+        x: number;
+        y: number;
+      };
+    };
+  };
+}
+export interface CreatePhotoSceneResponse {
+  photoScene: {
+    /**
+     * `Scene_<26 characters>`
+     */
+    reference: string;
+    name: string;
+    /**
+     * `Image_<26 characters>`
+     */
+    imageReference: string;
+    photo: {
+      widthPx: number;
+      heightPx: number;
+      [k: string]: unknown;
+    };
+    /**
+     * Where the case's back sits on the photo: a convex quadrilateral, clockwise on the photo; the back of every product fills it
+     */
+    corners: {
+      /**
+       * The top left (the camera corner, the back seen from behind) corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      topLeft: {
+        x: number;
+        y: number;
+      };
+      /**
+       * The top right corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      topRight: {
+        x: number;
+        y: number;
+      };
+      /**
+       * The bottom right corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      bottomRight: {
+        x: number;
+        y: number;
+      };
+      /**
+       * The bottom left corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      bottomLeft: {
+        x: number;
+        y: number;
+      };
+    };
+    /**
+     * The scene's perspectives: the photo's aspect at 1000 px on the long edge, and at 2000 px when the photo is that large
+     */
+    perspectives: {
+      /**
+       * `Perspective_<26 characters>`
+       */
+      reference: string;
+      output: {
+        widthPx: number;
+        heightPx: number;
+        /**
+         * `png`, `jpeg` or `webp`
+         */
+        format: string;
+        [k: string]: unknown;
+      };
+      [k: string]: unknown;
+    }[];
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    created: string;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
 // POST /v2/renders - Create a render
 export interface CreateRenderBody {
   render: {
@@ -238,6 +358,19 @@ export interface CreateWebhookEndpointResponse {
      * `whsec_…`: shown only here and on rotation
      */
     secret: string;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+// DELETE /v2/photo-scenes/{sceneReference} - Delete a photo scene
+export interface DeletePhotoSceneResponse {
+  photoScene: {
+    /**
+     * `Scene_<26 characters>`
+     */
+    reference: string;
+    deleted: true;
     [k: string]: unknown;
   };
   [k: string]: unknown;
@@ -734,6 +867,84 @@ export interface GetPerspectiveResponse {
           [k: string]: unknown;
         }[]
       | null;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+// GET /v2/photo-scenes/{sceneReference} - One of your photo scenes with its photo and corners
+export interface GetPhotoSceneResponse {
+  photoScene: {
+    /**
+     * `Scene_<26 characters>`
+     */
+    reference: string;
+    name: string;
+    /**
+     * `Image_<26 characters>`
+     */
+    imageReference: string;
+    photo: {
+      widthPx: number;
+      heightPx: number;
+      [k: string]: unknown;
+    };
+    /**
+     * Where the case's back sits on the photo: a convex quadrilateral, clockwise on the photo; the back of every product fills it
+     */
+    corners: {
+      /**
+       * The top left (the camera corner, the back seen from behind) corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      topLeft: {
+        x: number;
+        y: number;
+      };
+      /**
+       * The top right corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      topRight: {
+        x: number;
+        y: number;
+      };
+      /**
+       * The bottom right corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      bottomRight: {
+        x: number;
+        y: number;
+      };
+      /**
+       * The bottom left corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      bottomLeft: {
+        x: number;
+        y: number;
+      };
+    };
+    /**
+     * The scene's perspectives: the photo's aspect at 1000 px on the long edge, and at 2000 px when the photo is that large
+     */
+    perspectives: {
+      /**
+       * `Perspective_<26 characters>`
+       */
+      reference: string;
+      output: {
+        widthPx: number;
+        heightPx: number;
+        /**
+         * `png`, `jpeg` or `webp`
+         */
+        format: string;
+        [k: string]: unknown;
+      };
+      [k: string]: unknown;
+    }[];
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    created: string;
     [k: string]: unknown;
   };
   [k: string]: unknown;
@@ -1728,6 +1939,95 @@ export interface ListPerspectivesResponse {
           [k: string]: unknown;
         }[]
       | null;
+    [k: string]: unknown;
+  }[];
+  nextCursor: string | null;
+  [k: string]: unknown;
+}
+
+// GET /v2/photo-scenes - Your photo scenes, newest first
+export interface ListPhotoScenesQuery {
+  /**
+   * Opaque; take it from `nextCursor`.
+   */
+  cursor?: string;
+  /**
+   * Page size, 1-100 (default 50)
+   */
+  limit?: number;
+}
+export interface ListPhotoScenesResponse {
+  photoScenes: {
+    /**
+     * `Scene_<26 characters>`
+     */
+    reference: string;
+    name: string;
+    /**
+     * `Image_<26 characters>`
+     */
+    imageReference: string;
+    photo: {
+      widthPx: number;
+      heightPx: number;
+      [k: string]: unknown;
+    };
+    /**
+     * Where the case's back sits on the photo: a convex quadrilateral, clockwise on the photo; the back of every product fills it
+     */
+    corners: {
+      /**
+       * The top left (the camera corner, the back seen from behind) corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      topLeft: {
+        x: number;
+        y: number;
+      };
+      /**
+       * The top right corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      topRight: {
+        x: number;
+        y: number;
+      };
+      /**
+       * The bottom right corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      bottomRight: {
+        x: number;
+        y: number;
+      };
+      /**
+       * The bottom left corner of the case's back, in pixels of the photo as stored (0..width, 0..height)
+       */
+      bottomLeft: {
+        x: number;
+        y: number;
+      };
+    };
+    /**
+     * The scene's perspectives: the photo's aspect at 1000 px on the long edge, and at 2000 px when the photo is that large
+     */
+    perspectives: {
+      /**
+       * `Perspective_<26 characters>`
+       */
+      reference: string;
+      output: {
+        widthPx: number;
+        heightPx: number;
+        /**
+         * `png`, `jpeg` or `webp`
+         */
+        format: string;
+        [k: string]: unknown;
+      };
+      [k: string]: unknown;
+    }[];
+    /**
+     * ISO 8601 timestamp with offset
+     */
+    created: string;
     [k: string]: unknown;
   }[];
   nextCursor: string | null;
@@ -2882,6 +3182,20 @@ export const operations = {
     pageKey: null,
     pending: false,
   },
+  createPhotoScene: {
+    method: "POST",
+    path: "/v2/photo-scenes",
+    resource: "photoScenes",
+    name: "create",
+    pathParams: [],
+    query: [],
+    body: "json",
+    bodyRequired: true,
+    success: 200,
+    result: "json",
+    pageKey: null,
+    pending: false,
+  },
   createRender: {
     method: "POST",
     path: "/v2/renders",
@@ -2905,6 +3219,20 @@ export const operations = {
     query: [],
     body: "json",
     bodyRequired: true,
+    success: 200,
+    result: "json",
+    pageKey: null,
+    pending: false,
+  },
+  deletePhotoScene: {
+    method: "DELETE",
+    path: "/v2/photo-scenes/{sceneReference}",
+    resource: "photoScenes",
+    name: "delete",
+    pathParams: ["sceneReference"],
+    query: [],
+    body: "none",
+    bodyRequired: false,
     success: 200,
     result: "json",
     pageKey: null,
@@ -3126,6 +3454,20 @@ export const operations = {
     resource: "perspectives",
     name: "get",
     pathParams: ["perspectiveReference"],
+    query: [],
+    body: "none",
+    bodyRequired: false,
+    success: 200,
+    result: "json",
+    pageKey: null,
+    pending: false,
+  },
+  getPhotoScene: {
+    method: "GET",
+    path: "/v2/photo-scenes/{sceneReference}",
+    resource: "photoScenes",
+    name: "get",
+    pathParams: ["sceneReference"],
     query: [],
     body: "none",
     bodyRequired: false,
@@ -3426,6 +3768,20 @@ export const operations = {
     success: 200,
     result: "json",
     pageKey: null,
+    pending: false,
+  },
+  listPhotoScenes: {
+    method: "GET",
+    path: "/v2/photo-scenes",
+    resource: "photoScenes",
+    name: "list",
+    pathParams: [],
+    query: ["cursor", "limit"],
+    body: "none",
+    bodyRequired: false,
+    success: 200,
+    result: "page",
+    pageKey: "photoScenes",
     pending: false,
   },
   listProductgroups: {
@@ -3918,6 +4274,16 @@ export interface Operations {
     result: "json";
     item: undefined;
   };
+  createPhotoScene: {
+    params: [];
+    query: undefined;
+    queryRequired: false;
+    body: CreatePhotoSceneBody;
+    bodyKind: "json";
+    response: CreatePhotoSceneResponse;
+    result: "json";
+    item: undefined;
+  };
   createRender: {
     params: [];
     query: undefined;
@@ -3935,6 +4301,16 @@ export interface Operations {
     body: CreateWebhookEndpointBody;
     bodyKind: "json";
     response: CreateWebhookEndpointResponse;
+    result: "json";
+    item: undefined;
+  };
+  deletePhotoScene: {
+    params: [sceneReference: string];
+    query: undefined;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: DeletePhotoSceneResponse;
     result: "json";
     item: undefined;
   };
@@ -4095,6 +4471,16 @@ export interface Operations {
     body: undefined;
     bodyKind: "none";
     response: GetPerspectiveResponse;
+    result: "json";
+    item: undefined;
+  };
+  getPhotoScene: {
+    params: [sceneReference: string];
+    query: undefined;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: GetPhotoSceneResponse;
     result: "json";
     item: undefined;
   };
@@ -4307,6 +4693,16 @@ export interface Operations {
     response: ListPerspectivesResponse;
     result: "json";
     item: undefined;
+  };
+  listPhotoScenes: {
+    params: [];
+    query: ListPhotoScenesQuery;
+    queryRequired: false;
+    body: undefined;
+    bodyKind: "none";
+    response: ListPhotoScenesResponse;
+    result: "page";
+    item: ListPhotoScenesResponse["photoScenes"][number];
   };
   listProductgroups: {
     params: [];
@@ -4967,6 +5363,42 @@ export interface Resources {
      * `GET /v2/perspectives` (operation `listPerspectives`).
      */
     list: "listPerspectives";
+  };
+  photoScenes: {
+    /**
+     * Make a private scene from your own photo and the corners where the case sits.
+     *
+     * Make a private scene from your own photo and the corners where the case sits (extension).
+     *
+     * Extension: upload the photo with `POST /images` first, then name the four corners of the case's back on it. The scene is private to your organization and works like every scene (`GET /scenes/{ref}`, `GET /perspectives`, `GET /lookup-composition`, `POST /renders`, `POST /renders/preview`) with every product that has a device and a case type: the case is placed by the perspective the corners give, lit by the photo's own light, with a soft contact shadow. `400 photo_scene_corners_invalid` when the corners cross, turn inwards or run anticlockwise; `400 photo_scene_corners_outside` when one lies outside the photo; `400 photo_scene_photo_too_small` under 1000 px; `404` for an image of another organization.
+     *
+     * `POST /v2/photo-scenes` (operation `createPhotoScene`).
+     */
+    create: "createPhotoScene";
+    /**
+     * Delete a photo scene.
+     *
+     * Delete a photo scene: it and its compositions are gone; renders made in it stay (extension).
+     *
+     * `DELETE /v2/photo-scenes/{sceneReference}` (operation `deletePhotoScene`).
+     */
+    delete: "deletePhotoScene";
+    /**
+     * One of your photo scenes with its photo and corners.
+     *
+     * One of your photo scenes with its photo and corners (extension).
+     *
+     * `GET /v2/photo-scenes/{sceneReference}` (operation `getPhotoScene`).
+     */
+    get: "getPhotoScene";
+    /**
+     * Your photo scenes, newest first.
+     *
+     * Your photo scenes, newest first (extension).
+     *
+     * `GET /v2/photo-scenes` (operation `listPhotoScenes`).
+     */
+    list: "listPhotoScenes";
   };
   productgroups: {
     /**

@@ -3,6 +3,7 @@ import { isReference } from '../../platform/ids.ts';
 import type { RenderingDeps } from './deps.ts';
 import { type CompositionRow, type PerspectiveRow, type SceneRow, renderingRepo as repo } from './repo.ts';
 import { isStageScene, stageComposition } from './stage-compositions.ts';
+import { isPhotoScene, photoComposition } from './photo/scenes.ts';
 
 const refs = (ids: string[]) => ids.map((reference) => ({ reference }));
 
@@ -68,13 +69,13 @@ export function renderingLibrary(deps: RenderingDeps) {
     return p;
   }
   /**
-   * A product may be used in a scene when its productgroup is one of the scene's; in a 3D stage,
-   * every product with device geometry and a case type may.
+   * A product may be used in a scene when its productgroup is one of the scene's; in a 3D stage or
+   * a partner's photo scene, every product with device geometry and a case type may.
    */
   async function compatible(scene: SceneRow, productView: unknown): Promise<boolean> {
     const group = productgroupOf(productView);
     if (group !== null && (await repo.sceneProductgroups(db, scene.id)).includes(group)) return true;
-    if (!isStageScene(scene)) return false;
+    if (!isStageScene(scene) && !isPhotoScene(scene)) return false;
     const ref = ((productView ?? {}) as { reference?: unknown }).reference;
     if (typeof ref !== 'string') return false;
     const shape = (await catalog.productShapes([ref])).get(ref);
@@ -197,7 +198,8 @@ export function renderingLibrary(deps: RenderingDeps) {
       if (!perspective) throw notFound('Perspective', q.perspectiveReference);
       const c =
         (await repo.compositionFor(db, scene.id, q.productReference, q.perspectiveReference)) ??
-        (await stageComposition(deps, scene, q.productReference, perspective, productgroupOf(prod)));
+        (await stageComposition(deps, scene, q.productReference, perspective, productgroupOf(prod))) ??
+        (await photoComposition(deps, orgId, scene, q.productReference, perspective, productgroupOf(prod)));
       if (!c) throw new ApiError('not_found', 'No composition exists for this scene, product and perspective');
       if (c.unavailable_at) throw unavailable(c);
       return { reference: c.id, tokenCost: c.token_cost };

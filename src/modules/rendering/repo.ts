@@ -12,6 +12,8 @@ export interface SceneRow {
   private_organization_id: string | null;
   allows_product_perspectives: boolean;
   created_at: Date;
+  /** A deleted scene (a partner's photo scene) is visible to nobody. */
+  deleted_at?: Date | null;
 }
 export interface PerspectiveRow {
   id: string;
@@ -69,8 +71,8 @@ export interface RenderRow {
   failed_at: Date | null;
 }
 
-/** A scene is visible to everybody unless it is private to another organization. */
-const VISIBLE = '(s.private_organization_id IS NULL OR s.private_organization_id = $1)';
+/** A scene is visible to everybody unless it is private to another organization or deleted. */
+const VISIBLE = '((s.private_organization_id IS NULL OR s.private_organization_id = $1) AND s.deleted_at IS NULL)';
 
 const PAGE = organizationPage('$1', '$2');
 

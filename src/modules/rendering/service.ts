@@ -1,6 +1,7 @@
 import type { RenderingDeps } from './deps.ts';
 import { type RenderingImport, importRendering, setCompositionAvailable } from './import.ts';
 import { renderingLibrary } from './library.ts';
+import { photoScenes } from './photo/scenes.ts';
 import { renderService } from './renders.ts';
 import { renderingRepo } from './repo.ts';
 
@@ -35,6 +36,8 @@ export function renderingService(deps: RenderingDeps) {
     },
     composition: lib.composition,
     ...renders,
+    /** A partner's own photos as private scenes (extension). */
+    photoScenes: photoScenes(deps),
     importRendering: (input: RenderingImport) => importRendering(deps, input),
     setCompositionAvailable: (ref: string, available: boolean) => setCompositionAvailable(deps, ref, available),
   };

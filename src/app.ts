@@ -1,6 +1,7 @@
 import { billingOperatorRoutes } from './modules/billing/routes.ts';
 import { bankOperatorRoutes } from './modules/billing/routes-bank.ts';
 import { billingRoutes } from './modules/billing/routes-partner.ts';
+import { floorOperatorRoutes } from './modules/production/floor-routes.ts';
 import { productionOperatorRoutes } from './modules/production/routes.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -85,6 +86,7 @@ const OPERATOR_MODULES: Mount[] = [
   renderingOperatorRoutes,
   dashboardOperatorRoutes,
   productionOperatorRoutes,
+  floorOperatorRoutes,
   requestLogOperatorRoutes,
 ];
 

@@ -69,6 +69,8 @@ export interface Config {
   productionRelease: ProductionRelease;
   /** The factory's time zone: cut-off times and working days are read in it. */
   productionTimeZone: string;
+  /** The floor file: printers, their jigs and slots, bleed, blank bins (docs/production.md). */
+  floorConfigPath: string | null;
   /** Who labels and tracks parcels: the sandbox (test only), Sendcloud, or the operator by hand. */
   carrier: CarrierKind;
   /** Sendcloud's API credentials and webhook key; null unless CARRIER=sendcloud. */
@@ -346,6 +348,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     name: 'PRODUCTION_TIME_ZONE',
     default: 'Europe/Amsterdam',
     description: "The factory's IANA time zone: cut-off times and working days are read in it.",
+  },
+  {
+    name: 'FLOOR_CONFIG',
+    default: 'config/floor.json (shipped)',
+    description:
+      "Path of the floor file: the printers, their jigs' slots (size, position on the bed, rotation, case types and models that fit), the bleed beyond the cut line, and the bins blanks are picked from. Checked at start-up; see docs/production.md.",
   },
   {
     name: 'CARRIER',
@@ -648,6 +656,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shopify: parseShopify(env),
     productionRelease: parseProductionRelease(env.PRODUCTION_RELEASE, appEnv),
     productionTimeZone: parseTimeZone(env.PRODUCTION_TIME_ZONE),
+    floorConfigPath: env.FLOOR_CONFIG ? resolve(env.FLOOR_CONFIG) : null,
     ...carrierConfig(env, appEnv),
     parcelLostAfterDays: int(env, 'PARCEL_LOST_AFTER_DAYS', 7, 1, 60),
     ...blobStoreConfig(env),

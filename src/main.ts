@@ -98,6 +98,7 @@ async function main(): Promise<void> {
 
   await scheduleMaintenance(s);
   await s.production.release.schedule();
+  await s.production.floor.schedule();
   if (config.runWorker) s.worker.start();
   // Start-up (migrations, the demo data, the database's compiled code) leaves tens of MB freed in
   // the C heap: given back before the node reports ready, then every few seconds.

@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   const s = await startRuntime(config);
   await scheduleMaintenance(s);
   await s.production.release.schedule();
+  await s.production.floor.schedule();
   s.worker.start();
   const memory = startMemoryTrim(config.memoryTrimSeconds, s.log);
   s.log.info({ worker: s.worker.id, kinds: s.worker.kinds }, 'worker started');

@@ -480,6 +480,11 @@ export const ERRORS = {
     description:
       'downloading a print file, shipping label or packing slip that is still being made or failed (its status and error say which)',
   },
+  batch_not_open: {
+    status: 409,
+    group: 'operator',
+    description: 'marking a batch printed that is printed or canceled already (the message says which and when)',
+  },
   scan_refused: {
     status: 409,
     group: 'operator',

@@ -106,4 +106,39 @@ describe('floor units', () => {
       ],
     );
   });
+
+  it('batches the units awaiting one into jigs (operator API), and the print station marks a batch printed', async () => {
+    const ref = await startedOrder(t, 2);
+    const res = await operator(t, 'POST', '/production/batches', { flush: true });
+    assert.equal(res.statusCode, 200, res.body);
+    const mine = res.data.batches.find((b: any) => b.jig === 'phones-12');
+    assert.ok(mine, res.body);
+    assert.equal(res.data.unplaced.length, 0);
+    const batch = (await operator(t, 'GET', `/production/batches/${mine.reference}`)).data;
+    assert.equal(batch.status, 'open');
+    assert.equal(batch.printer, 'uv-1');
+    const slots = batch.slots.filter((s: any) => s.orderReference === ref);
+    assert.equal(slots.length, 2);
+    assert.deepEqual(
+      slots.map((s: any) => s.state),
+      ['batched', 'batched'],
+    );
+    assert.match(slots[0].slot, /^[A-D][1-3]$/);
+    const listed = (await operator(t, 'GET', '/production/batches')).data.batches;
+    assert.ok(listed.some((b: any) => b.reference === mine.reference));
+    // Nothing is left to batch: a second run makes no batch.
+    assert.equal((await operator(t, 'POST', '/production/batches', { flush: true })).data.batches.length, 0);
+
+    const printed = await operator(t, 'POST', `/production/batches/${mine.reference}/printed`);
+    assert.equal(printed.statusCode, 200, printed.body);
+    assert.equal(printed.data.status, 'printed');
+    assert.ok(printed.data.slots.every((s: any) => s.state === 'printed'));
+    const again = await operator(t, 'POST', `/production/batches/${mine.reference}/printed`);
+    assert.equal(again.statusCode, 409);
+    assert.equal(again.data.code, 'batch_not_open');
+    assert.match(again.data.message, /is printed \(/);
+    for (const bad of ['Batch_nope', 'Order_0123456789abcdefghjkmnpqrs'])
+      assert.equal((await operator(t, 'POST', `/production/batches/${bad}/printed`)).statusCode, 404);
+    assert.equal((await operator(t, 'POST', '/production/batches', { flush: 'yes' })).statusCode, 400);
+  });
 });

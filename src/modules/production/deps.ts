@@ -14,7 +14,10 @@ export interface ProductionDeps {
   db: Db;
   clock: Clock;
   blobs: BlobStore;
-  config: Pick<Config, 'publicBaseUrl' | 'returnAddress' | 'productionRelease' | 'productionTimeZone'>;
+  config: Pick<
+    Config,
+    'publicBaseUrl' | 'returnAddress' | 'productionRelease' | 'productionTimeZone' | 'floorConfigPath'
+  >;
   organization: Pick<OrganizationService, 'storeRowIn' | 'findBrand'>;
   catalog: Pick<CatalogService, 'findProduct' | 'productShapes' | 'releaseStock' | 'writeOffStock' | 'replaceBlank'>;
   billing: Pick<BillingService, 'creditRefund'>;

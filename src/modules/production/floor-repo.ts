@@ -220,4 +220,90 @@ export const floorRepo = {
       [id, status, at],
     );
   },
+
+  /** Units awaiting a batch, oldest order first, with the product each is printed on. */
+  async awaiting(ex: Executor): Promise<
+    Array<{
+      id: string;
+      order_id: string;
+      order_created_at: Date;
+      state_changed_at: Date;
+      attempt: number;
+      product_id: string;
+    }>
+  > {
+    return ex.query(
+      `SELECT u.id, u.order_id, u.order_created_at, u.state_changed_at, u.attempt, l.product_id
+       FROM floor_units u JOIN orderlines l ON l.order_id = u.order_id AND l.line_index = u.line_index
+       WHERE u.state = 'awaiting_batch' ORDER BY u.order_created_at, u.order_id, u.line_index, u.unit_no`,
+    );
+  },
+  /**
+   * Of the units given, those still awaiting a batch, locked for the caller's transaction; one
+   * batching at a time (the advisory lock), so no unit lands in two batches.
+   */
+  async lockAwaiting(ex: Executor, unitIds: string[]): Promise<Set<string>> {
+    await ex.query("SELECT pg_advisory_xact_lock(hashtext('production.batching'))");
+    if (unitIds.length === 0) return new Set();
+    const rows = await ex.query<{ id: string }>(
+      `SELECT id FROM floor_units WHERE id = ANY($1::text[]) AND state = 'awaiting_batch' FOR UPDATE`,
+      [unitIds],
+    );
+    return new Set(rows.map((r) => r.id));
+  },
+  /** Writes batches with their slots; their units become `batched`, each change logged. */
+  async insertBatches(
+    ex: Executor,
+    batches: Array<{
+      id: string;
+      printer: string;
+      jig: string;
+      bleedMm: number;
+      slots: Array<{ slot: string; unitId: string; attempt: number }>;
+    }>,
+    at: Date,
+  ): Promise<void> {
+    if (batches.length === 0) return;
+    await ex.query(
+      `INSERT INTO batches (id, printer, jig, status, bleed_mm, created_at, updated_at)
+       SELECT b.id, b.p, b.j, 'open', b.bl, $5, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::numeric[]) AS b(id, p, j, bl)`,
+      [
+        batches.map((b) => b.id),
+        batches.map((b) => b.printer),
+        batches.map((b) => b.jig),
+        batches.map((b) => b.bleedMm),
+        at,
+      ],
+    );
+    const slots = batches.flatMap((b) => b.slots.map((s) => ({ batchId: b.id, ...s })));
+    const cols = [
+      slots.map((s) => s.batchId),
+      slots.map((s) => s.slot),
+      slots.map((s) => s.unitId),
+      slots.map((s) => s.attempt),
+    ];
+    await ex.query(
+      `INSERT INTO batch_slots (batch_id, slot, unit_id, attempt)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])`,
+      cols,
+    );
+    await ex.query(
+      `UPDATE floor_units u SET state = 'batched', batch_id = s.b, state_changed_at = $3
+       FROM unnest($1::text[], $2::text[]) AS s(u, b) WHERE u.id = s.u`,
+      [cols[2], cols[0], at],
+    );
+    await ex.query(
+      `INSERT INTO floor_unit_events (unit_id, from_state, to_state, batch_id, at)
+       SELECT s.u, 'awaiting_batch', 'batched', s.b, $3 FROM unnest($1::text[], $2::text[]) AS s(u, b)`,
+      [cols[2], cols[0], at],
+    );
+  },
+  /** Open batches, oldest first, with how many slots each fills. */
+  async openBatches(ex: Executor, limit: number): Promise<Array<BatchRow & { units: number }>> {
+    return ex.query(
+      `SELECT b.*, (SELECT count(*)::int FROM batch_slots s WHERE s.batch_id = b.id) AS units
+       FROM batches b WHERE b.status = 'open' ORDER BY b.created_at, b.id LIMIT $1`,
+      [limit],
+    );
+  },
 };

@@ -1,5 +1,6 @@
 import type { JobRow } from '../../platform/jobs/queue.ts';
 import type { Worker } from '../../platform/jobs/worker.ts';
+import { BATCHING_JOB } from './floor-service.ts';
 import { CUTOFF_JOB, RECHECK_JOB, RELEASE_JOB } from './release.ts';
 import { DOCUMENTS_JOB, PRINT_FILES_JOB, type ProductionService } from './service.ts';
 
@@ -11,7 +12,7 @@ const lastAttempt = (job: JobRow) => job.max_attempts !== null && job.attempts >
  */
 export function registerProductionJobs(s: {
   worker: Worker;
-  production: Pick<ProductionService, 'make' | 'release' | 'stations'>;
+  production: Pick<ProductionService, 'make' | 'release' | 'stations' | 'floor'>;
 }): void {
   const { make, release, stations } = s.production;
   // The release: every minute, at each cut-off, and when another module says a hold may have cleared.
@@ -22,6 +23,7 @@ export function registerProductionJobs(s: {
   s.worker.register(CUTOFF_JOB, {
     run: (payload: { cutoff: string }) => release.cutoff(new Date(payload.cutoff)).then(() => undefined),
   });
+  s.worker.register(BATCHING_JOB, { run: () => s.production.floor.scheduled().then(() => undefined) });
   s.worker.register(RECHECK_JOB, {
     run: () => release.recheck().then(() => stations.retryHeld().then(() => undefined)),
   });

@@ -6,6 +6,7 @@ import type { OrderRecord } from '../orders/service.ts';
 import type { ShipmentRecord } from '../shipments/service.ts';
 import type { ProductionDeps } from './deps.ts';
 import { floorRepo } from './floor-repo.ts';
+import { floorService } from './floor-service.ts';
 import { type HoldRow, holdsRepo } from './holds-repo.ts';
 import { productionMaker } from './make.ts';
 import { operatorCancelation } from './cancel.ts';
@@ -114,6 +115,7 @@ export function productionService(deps: ProductionDeps) {
   }
 
   const release = productionRelease(deps);
+  const floor = floorService(deps);
 
   return {
     /** The jobs' work (jobs.ts). */
@@ -125,6 +127,8 @@ export function productionService(deps: ProductionDeps) {
       ...deps,
       ship: (orderId: string) => deps.shipments.ship(null, { orderReferences: [orderId] }, 'scan'),
     }),
+    /** Units, batches in the printers' jigs, the print station. */
+    floor,
     /** Operator: cancel lines or the whole order, in production too, with a reason. */
     cancel: operatorCancelation(deps),
     /**

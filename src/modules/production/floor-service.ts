@@ -1,0 +1,112 @@
+import type { Executor } from '../../platform/db/index.ts';
+import { conflict, mustFind } from '../../platform/errors.ts';
+import { isReference } from '../../platform/ids.ts';
+import { enqueue } from '../../platform/jobs/queue.ts';
+import { unitBatching } from './batch-units.ts';
+import type { ProductionDeps } from './deps.ts';
+import { DEFAULT_FLOOR_FILE, type FloorConfig, loadFloorConfig } from './floor-config.ts';
+import { type BatchRow, floorRepo as repo } from './floor-repo.ts';
+
+/** Every few minutes (in every release mode but `manual`): the units awaiting a batch are batched. */
+export const BATCHING_JOB = 'production.batching';
+const BATCHING_EVERY_MS = 5 * 60_000;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export type FloorService = ReturnType<typeof floorService>;
+
+/**
+ * The floor: printed copies as units, batched into the slots of the printers' jigs (floor file),
+ * batches marked printed at the print station.
+ */
+export function floorService(
+  deps: Pick<ProductionDeps, 'db' | 'clock' | 'catalog' | 'config'>,
+  floor: FloorConfig = loadFloorConfig(deps.config.floorConfigPath ?? DEFAULT_FLOOR_FILE),
+) {
+  const { db, clock } = deps;
+  const manual = deps.config.productionRelease.mode === 'manual';
+  const batchUnits = unitBatching(deps, floor, async () => {});
+
+  async function batchOf(ref: string, ex: Executor = db, lock = false): Promise<BatchRow> {
+    return mustFind(isReference('Batch', ref) ? await repo.batch(ex, ref, lock) : null, 'Batch', ref);
+  }
+  const job = (at: Date) =>
+    enqueue(
+      db,
+      clock,
+      BATCHING_JOB,
+      {},
+      { runAt: at, dedupeKey: `${BATCHING_JOB}:${at.toISOString()}`, maxAttempts: 3, organizationId: null },
+    );
+  const nextSlot = (at: Date) => new Date((Math.floor(at.getTime() / BATCHING_EVERY_MS) + 1) * BATCHING_EVERY_MS);
+
+  async function view(b: BatchRow) {
+    const units = await repo.unitsOfBatch(db, b.id);
+    const jig = floor.jigs.find((j) => j.id === b.jig);
+    return {
+      reference: b.id,
+      printer: b.printer,
+      jig: b.jig,
+      jigName: jig?.name ?? b.jig,
+      status: b.status,
+      bleedMm: Number(b.bleed_mm),
+      created: iso(b.created_at),
+      printed: iso(b.printed_at),
+      slots: units.map((u) => ({
+        slot: u.slot,
+        unitReference: u.id,
+        orderReference: u.order_id,
+        orderlineIndex: u.line_index,
+        unit: u.unit_no,
+        attempt: u.attempt,
+        state: u.state,
+      })),
+    };
+  }
+
+  return {
+    config: floor,
+    /** Batches the units awaiting one; `flush` makes the last, partly filled batches too. */
+    batchUnits,
+    /** Starts the batching chain (server and worker start-up); nothing in `manual`. */
+    async schedule(at = clock.now()): Promise<void> {
+      if (!manual) await job(at);
+    },
+    /** The job: the next run is booked first, so a failing run never ends the chain. */
+    async scheduled() {
+      await job(nextSlot(clock.now()));
+      return batchUnits({ flush: false });
+    },
+    async openBatches(limit = 200) {
+      return Promise.all((await repo.openBatches(db, limit)).map(view));
+    },
+    async batch(ref: string) {
+      return view(await batchOf(ref));
+    },
+    /**
+     * The print station scanned the batch: it is printed, and so is every unit still in its slots.
+     * A batch printed or canceled already is refused with what it is.
+     */
+    async markPrinted(ref: string) {
+      const at = clock.now();
+      await db.tx(async (tx) => {
+        const b = await batchOf(ref, tx, true);
+        if (b.status !== 'open')
+          throw conflict(
+            'batch_not_open',
+            `Batch ${b.id} is ${b.status}${b.printed_at ? ` (${iso(b.printed_at)})` : ''}`,
+          );
+        const units = (await repo.unitsOfBatch(tx, b.id)).filter((u) => u.batch_id === b.id);
+        await repo.move(
+          tx,
+          units.map((u) => u.id),
+          'batched',
+          'printed',
+          { at, batchId: b.id },
+        );
+        await repo.setBatchStatus(tx, b.id, 'printed', at);
+      });
+      return this.batch(ref);
+    },
+  };
+}

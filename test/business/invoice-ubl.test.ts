@@ -82,6 +82,26 @@ describe('invoices and credit notes as UBL 2.1 (Peppol BIS Billing 3.0)', () => 
     for (const [name, failed] of Object.entries(failures)) assert.deepEqual(failed, [], name);
   });
 
+  it('every document passes the Peppol BIS 3.0 rules (OpenPeppol Schematron) without a fatal error or a warning', {
+    skip: saxonMissing,
+  }, () => {
+    const failures = schematronFailures(docs, 'peppol');
+    assert.deepEqual(Object.keys(failures).sort(), Object.keys(docs).sort());
+    for (const [name, failed] of Object.entries(failures)) assert.deepEqual(failed, [], name);
+  });
+
+  it('a document that breaks a Peppol rule fails it: the Peppol check is not a formality', {
+    skip: saxonMissing,
+  }, () => {
+    // PEPPOL-EN16931-R003: a buyer reference or an order reference must be given.
+    const broken = docs.mixed.replace(/<cbc:BuyerReference>[^<]*<\/cbc:BuyerReference>/, '');
+    assert.notEqual(broken, docs.mixed);
+    assert.ok(
+      schematronFailures({ broken }, 'peppol').broken.some((f) => f[0] === 'PEPPOL-EN16931-R003'),
+      'the missing buyer reference is found',
+    );
+  });
+
   it('a broken document fails both: the validators are not a formality', {
     skip: xmllintMissing || saxonMissing,
   }, () => {

@@ -8,7 +8,11 @@ export const UBL_XSD = {
   Invoice: join(FIXTURES, 'ubl-2.1', 'xsd', 'maindoc', 'UBL-Invoice-2.1.xsd'),
   CreditNote: join(FIXTURES, 'ubl-2.1', 'xsd', 'maindoc', 'UBL-CreditNote-2.1.xsd'),
 };
-const EN16931_XSLT = join(FIXTURES, 'en16931', 'EN16931-UBL-validation.xslt');
+/** The compiled Schematron rule sets Peppol runs, in its order: CEN's EN 16931 rules, then OpenPeppol's own. */
+export const RULES = {
+  en16931: join(FIXTURES, 'en16931', 'EN16931-UBL-validation.xslt'),
+  peppol: join(FIXTURES, 'peppol-bis-3', 'PEPPOL-EN16931-UBL.xslt'),
+};
 const SAXON_JARS = ['/usr/share/java/Saxon-HE.jar', '/usr/share/java/Saxon-HE-9.9.1.5.jar'];
 const saxonJar = SAXON_JARS.find((p) => existsSync(p));
 
@@ -34,10 +38,13 @@ export function xsdErrors(xml: string, kind: keyof typeof UBL_XSD): string {
 }
 
 /**
- * The failed EN 16931 rules of each document (by name), running CEN's compiled Schematron with
- * Saxon-HE once over all of them: `[rule id, flag, text]`.
+ * The failed rules of each document (by name), running a compiled Schematron rule set (default:
+ * CEN's EN 16931) with Saxon-HE once over all of them: `[rule id, flag, text]`.
  */
-export function schematronFailures(docs: Record<string, string>): Record<string, Array<[string, string, string]>> {
+export function schematronFailures(
+  docs: Record<string, string>,
+  rules: keyof typeof RULES = 'en16931',
+): Record<string, Array<[string, string, string]>> {
   const dir = mkdtempSync(join(tmpdir(), 'ubl-'));
   try {
     const input = join(dir, 'in');
@@ -46,7 +53,7 @@ export function schematronFailures(docs: Record<string, string>): Record<string,
     for (const [name, xml] of Object.entries(docs)) writeFileSync(join(input, `${name}.xml`), xml);
     const r = spawnSync(
       'java',
-      ['-cp', saxonJar!, 'net.sf.saxon.Transform', `-s:${input}`, `-xsl:${EN16931_XSLT}`, `-o:${output}`],
+      ['-cp', saxonJar!, 'net.sf.saxon.Transform', `-s:${input}`, `-xsl:${RULES[rules]}`, `-o:${output}`],
       { encoding: 'utf8' },
     );
     if (r.status !== 0) throw new Error(`Saxon failed: ${r.stderr}`);

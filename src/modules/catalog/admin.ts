@@ -8,9 +8,9 @@ import { CASE_TYPES, isCaseType } from './casetypes.ts';
 import { storeFiles } from './files.ts';
 import { catalogImport } from './import-catalog.ts';
 import { pictureFile, pictureSubject } from './pictures/index.ts';
-import { catalogWrites as w } from './repo.ts';
+import { catalogWrites as w } from './admin-repo.ts';
 import type { ProductChange as ProductChangeBody, StockIn } from './schemas.ts';
-import { allFiles, placeFiles } from './writer.ts';
+import { allFiles, placeFiles } from './product-files.ts';
 
 /**
  * The operator's side of the catalog: importing a catalog file (import-catalog.ts), advancing the

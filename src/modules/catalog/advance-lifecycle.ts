@@ -3,9 +3,10 @@ import { CASE_TYPES, isCaseType } from './casetypes.ts';
 import { storeFiles } from './files.ts';
 import { layerImages, printSpecFor } from './geometry.ts';
 import { forwardOnly, stageOn } from './lifecycle.ts';
-import { type PrintSpec, catalogWrites as w } from './repo.ts';
+import { catalogWrites as w } from './admin-repo.ts';
+import type { PrintSpec } from './repo.ts';
 import type { ProductStatus } from './schemas.ts';
-import { type ProductFiles, allFiles, placeFiles } from './writer.ts';
+import { type ProductFiles, allFiles, placeFiles } from './product-files.ts';
 
 /**
  * Moves every product with a device to its stage on `catalogDate` (YYYY-MM-DD, default today;

@@ -11,10 +11,12 @@ import { type DeviceGeometry, checkDevices } from './devices.ts';
 import { storeFiles } from './files.ts';
 import { forwardOnly } from './lifecycle.ts';
 import { pictureFile, pictureSubject } from './pictures/index.ts';
-import { type ProductRow, catalogWrites as w } from './repo.ts';
+import { catalogWrites as w } from './admin-repo.ts';
+import type { ProductRow } from './repo.ts';
 import type { ImportDocument } from './schemas.ts';
 import { stockRepo } from './stock-repo.ts';
-import { type Outcome, type PictureOf, type ProductFiles, allFiles, placeFiles } from './writer.ts';
+import { type PictureOf, type ProductFiles, allFiles, placeFiles } from './product-files.ts';
+import type { Outcome } from './writer.ts';
 
 type Doc = Static<typeof ImportDocument>;
 type Tally = Record<Outcome, number>;

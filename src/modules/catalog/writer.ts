@@ -6,8 +6,9 @@ import { badRequest, conflict } from '../../platform/errors.ts';
 import { newReference } from '../../platform/ids.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
 import { PRODUCT_CHANGED_JOB, type ProductChange } from './events.ts';
-import { type FileSource, type PreparedFile, formatOfName, prepareFile } from './files.ts';
-import { type ItemRow, type PrintSpec, type ProductRow, catalogWrites as w } from './repo.ts';
+import { type ProductFiles, syncFiles } from './product-files.ts';
+import { catalogWrites as w } from './admin-repo.ts';
+import type { ItemRow, PrintSpec, ProductRow } from './repo.ts';
 import { STATUSES } from './schemas.ts';
 import { stockRepo } from './stock-repo.ts';
 
@@ -15,16 +16,6 @@ import { stockRepo } from './stock-repo.ts';
 export const SUFFIXED_SKU_FROM = new Date('2026-03-22T00:00:00Z');
 
 export type Outcome = 'created' | 'updated' | 'unchanged';
-export interface PlacedFile {
-  kind: 'layer' | 'example_image' | 'example_render';
-  name: string;
-  filename: string;
-  file: PreparedFile;
-}
-export interface ProductFiles {
-  layers?: PlacedFile[];
-  media?: PlacedFile[];
-}
 export interface Desired {
   id?: string;
   productgroupId: string;
@@ -64,66 +55,121 @@ function checkTransition(from: string, to: string, where: string): void {
   }
 }
 
-/** Draws one view of the product in a format; null: it has no pictures or no such view. */
-export type PictureOf = (view: string, format: 'png' | 'jpeg' | 'webp') => Promise<Buffer | null>;
-
-/**
- * Decodes a product's layer and media files and gives each its public file name. `picture` draws
- * the product's own picture for a `{picture: {view}}` file.
- */
-export async function placeFiles(
-  input: {
-    layers?: Array<{ name: string; file: FileSource }>;
-    media?: Array<{ name: string; kind: 'example_image' | 'example_render'; file: FileSource }>;
-  },
-  where: string,
-  picture: PictureOf = async () => null,
-): Promise<ProductFiles> {
-  const prepare = async (src: FileSource, field: string, wanted?: 'png' | 'jpeg' | 'webp') => {
-    if (!('picture' in src)) return prepareFile(src, field, wanted);
-    const bytes = await picture(src.picture.view, wanted ?? 'png');
-    if (!bytes)
-      throw badRequest(
-        `${field}.picture.view ${src.picture.view} is not a picture of this product (a case has back, angle and side; an accessory front, angle and side; a product without device, case type or look has none)`,
-      );
-    return prepareFile({ bytes }, field, wanted);
-  };
-  const out: ProductFiles = {};
-  const names = new Set<string>();
-  const claim = (filename: string, field: string) => {
-    if (names.has(filename)) throw badRequest(`${field} gives a second file named ${filename}`);
-    names.add(filename);
-  };
-  if (input.layers) {
-    out.layers = [];
-    for (const [i, l] of input.layers.entries()) {
-      const file = await prepare(l.file, `${where}.layers[${i}].file`);
-      const filename = `layer-${l.name}.${file.ext}`;
-      claim(filename, `${where}.layers[${i}]`);
-      out.layers.push({ kind: 'layer', name: l.name, filename, file });
-    }
+async function newLegacySku(tx: Executor, item: ItemRow, created: Date): Promise<string> {
+  if (created < SUFFIXED_SKU_FROM) return item.sku;
+  let highest = 0;
+  for (const sku of await w.legacySkusOfItem(tx, item.id)) {
+    const m = sku.startsWith(`${item.sku}P`) ? /^\d{3,}$/.exec(sku.slice(item.sku.length + 1)) : null;
+    if (m) highest = Math.max(highest, Number(m[0]));
   }
-  if (input.media) {
-    out.media = [];
-    for (const [i, m] of input.media.entries()) {
-      const field = `${where}.media[${i}]`;
-      if (m.name.startsWith('layer-'))
-        throw badRequest(`${field}.name must not start with "layer-" (reserved for layer images)`);
-      const file = await prepare(m.file, `${field}.file`, formatOfName(m.name));
-      // A render's URL is cached as immutable, so a replaced render must get a new name.
-      const dot = m.name.lastIndexOf('.');
-      const filename =
-        m.kind === 'example_render'
-          ? `${m.name.slice(0, dot)}-${file.sha256.slice(0, 12)}${m.name.slice(dot)}`
-          : m.name;
-      claim(filename, field);
-      out.media.push({ kind: m.kind, name: m.name, filename, file });
-    }
-  }
-  return out;
+  return `${item.sku}P${String(highest + 1).padStart(3, '0')}`;
 }
 
-export const allFiles = (f: ProductFiles) => [...(f.layers ?? []), ...(f.media ?? [])].map((x) => x.file);
+/** The rules a product's change must keep; answers the print specification it ends with. */
+function checkProduct(cur: ProductRow | null, d: Desired, files: ProductFiles, where: string): PrintSpec | null {
+  if (!d.printable && (d.print || files.layers?.length))
+    throw badRequest(`${where}: a non-print product has no print specification or layers`, 'not_printable');
+  if (cur) {
+    if (cur.printable !== d.printable)
+      throw conflict('printable_immutable', `${where}: whether a product is a print product cannot change (${cur.id})`);
+    if (d.legacySku !== undefined && d.legacySku !== cur.legacy_item_sku)
+      throw conflict('legacy_sku_immutable', `${where}: ${cur.id} already has legacy SKU ${cur.legacy_item_sku}`);
+    checkTransition(cur.status, d.status, where);
+  }
+  const print = d.print === undefined ? (cur?.print_spec ?? null) : d.print;
+  if (d.printable && d.status !== 'announced' && !print) {
+    throw conflict(
+      'print_spec_required',
+      `${where}: a print product needs its print dimensions before it leaves announced`,
+    );
+  }
+  return print;
+}
+
+/** A new product with its files; its legacy SKU is given or the item's next free one. */
+async function createProduct(
+  tx: Executor,
+  d: Desired,
+  files: ProductFiles,
+  item: ItemRow,
+  print: PrintSpec | null,
+  now: Date,
+  where: string,
+): Promise<string> {
+  const created = d.created ?? now;
+  const id = d.id ?? newReference('Product');
+  const legacySku = d.legacySku ?? (await newLegacySku(tx, item, created));
+  const taken = await w.productByLegacySku(tx, legacySku);
+  if (taken)
+    throw conflict(
+      'legacy_sku_in_use',
+      `${where}: legacy SKU ${legacySku} already belongs to ${taken.id}; products created before 2026-03-22 carry the warehouse SKU, so give legacyItemSku explicitly`,
+    );
+  await w.insertProduct(tx, {
+    id,
+    productgroup_id: d.productgroupId,
+    item_id: d.itemId,
+    name: d.name,
+    legacy_item_sku: legacySku,
+    status: d.status,
+    printable: d.printable,
+    weight_grams: d.weightGrams ?? 50,
+    print_spec: print,
+    device_key: d.deviceKey ?? null,
+    look: d.look ?? null,
+    layers_modified: files.layers?.length ? created : null,
+    print_modified: print ? created : null,
+    created_at: created,
+    updated_at: now,
+  });
+  if (files.layers) await syncFiles(tx, id, ['layer'], files.layers, created);
+  if (files.media) await syncFiles(tx, id, ['example_image', 'example_render'], files.media, created);
+  return id;
+}
+
+/** Changes a product and its files; a row or file that stays the same keeps its dates. */
+async function changeProduct(
+  tx: Executor,
+  cur: ProductRow,
+  d: Desired,
+  files: ProductFiles,
+  print: PrintSpec | null,
+  now: Date,
+): Promise<{ rowChanged: boolean; mediaChanged: boolean }> {
+  const printChanged = !samePrint(cur.print_spec, print);
+  const layersChanged = files.layers ? await syncFiles(tx, cur.id, ['layer'], files.layers, now) : false;
+  const mediaChanged = files.media
+    ? await syncFiles(tx, cur.id, ['example_image', 'example_render'], files.media, now)
+    : false;
+  const next = {
+    id: cur.id,
+    productgroup_id: d.productgroupId,
+    item_id: d.itemId,
+    name: d.name,
+    legacy_item_sku: cur.legacy_item_sku,
+    status: d.status,
+    printable: cur.printable,
+    weight_grams: d.weightGrams ?? cur.weight_grams,
+    print_spec: print,
+    device_key: d.deviceKey === undefined ? cur.device_key : d.deviceKey,
+    look: d.look === undefined ? cur.look : d.look,
+    layers_modified: layersChanged ? now : cur.layers_modified,
+    print_modified: printChanged ? (print ? now : null) : cur.print_modified,
+    updated_at: now,
+  };
+  const rowChanged =
+    printChanged ||
+    layersChanged ||
+    next.productgroup_id !== cur.productgroup_id ||
+    next.item_id !== cur.item_id ||
+    next.name !== cur.name ||
+    next.status !== cur.status ||
+    next.weight_grams !== cur.weight_grams ||
+    next.device_key !== cur.device_key ||
+    !isDeepStrictEqual(next.look, cur.look);
+  if (rowChanged) await w.updateProduct(tx, next);
+  return { rowChanged, mediaChanged };
+}
 
 /** The rules of writing one product and its item's stock, shared by the import and product changes. */
 export function productWriter(clock: Clock) {
@@ -164,61 +210,6 @@ export function productWriter(clock: Clock) {
     return true;
   }
 
-  /** Brings a product's files of some kinds to exactly `wanted`; unchanged files keep their dates. */
-  async function syncFiles(
-    tx: Executor,
-    productId: string,
-    kinds: string[],
-    wanted: PlacedFile[],
-    at: Date,
-  ): Promise<boolean> {
-    const current = await w.mediaOfKind(tx, productId, kinds);
-    const same = (c: (typeof current)[number], m: PlacedFile) =>
-      c.kind === m.kind && c.name === m.name && c.sha256 === m.file.sha256 && c.filename === m.filename;
-    let changed = false;
-    for (const c of current) {
-      if (!wanted.some((m) => same(c, m))) {
-        await w.deleteMedia(tx, productId, c.filename);
-        changed = true;
-      }
-    }
-    for (const [position, m] of wanted.entries()) {
-      const c = current.find((x) => same(x, m));
-      if (!c) {
-        const f = m.file;
-        await w.insertMedia(tx, {
-          product_id: productId,
-          filename: m.filename,
-          name: m.name,
-          kind: m.kind,
-          position,
-          content_type: f.contentType,
-          blob_key: f.blobKey,
-          sha256: f.sha256,
-          size: f.size,
-          width: f.width,
-          height: f.height,
-          modified_at: at,
-        });
-        changed = true;
-      } else if (c.position !== position) {
-        await w.setMediaPosition(tx, productId, c.filename, position);
-        changed = true;
-      }
-    }
-    return changed;
-  }
-
-  async function newLegacySku(tx: Executor, item: ItemRow, created: Date): Promise<string> {
-    if (created < SUFFIXED_SKU_FROM) return item.sku;
-    let highest = 0;
-    for (const sku of await w.legacySkusOfItem(tx, item.id)) {
-      const m = sku.startsWith(`${item.sku}P`) ? /^\d{3,}$/.exec(sku.slice(item.sku.length + 1)) : null;
-      if (m) highest = Math.max(highest, Number(m[0]));
-    }
-    return `${item.sku}P${String(highest + 1).padStart(3, '0')}`;
-  }
-
   /** Creates or changes one product with its rules; emits the change events in the same transaction. */
   async function saveProduct(
     tx: Executor,
@@ -229,90 +220,9 @@ export function productWriter(clock: Clock) {
     where: string,
   ): Promise<{ id: string; outcome: Outcome }> {
     const now = clock.now();
-    if (!d.printable && (d.print || files.layers?.length))
-      throw badRequest(`${where}: a non-print product has no print specification or layers`, 'not_printable');
-    if (cur) {
-      if (cur.printable !== d.printable)
-        throw conflict(
-          'printable_immutable',
-          `${where}: whether a product is a print product cannot change (${cur.id})`,
-        );
-      if (d.legacySku !== undefined && d.legacySku !== cur.legacy_item_sku)
-        throw conflict('legacy_sku_immutable', `${where}: ${cur.id} already has legacy SKU ${cur.legacy_item_sku}`);
-      checkTransition(cur.status, d.status, where);
-    }
-    const print = d.print === undefined ? (cur?.print_spec ?? null) : d.print;
-    if (d.printable && d.status !== 'announced' && !print) {
-      throw conflict(
-        'print_spec_required',
-        `${where}: a print product needs its print dimensions before it leaves announced`,
-      );
-    }
-
-    if (!cur) {
-      const created = d.created ?? now;
-      const id = d.id ?? newReference('Product');
-      const legacySku = d.legacySku ?? (await newLegacySku(tx, item, created));
-      const taken = await w.productByLegacySku(tx, legacySku);
-      if (taken)
-        throw conflict(
-          'legacy_sku_in_use',
-          `${where}: legacy SKU ${legacySku} already belongs to ${taken.id}; products created before 2026-03-22 carry the warehouse SKU, so give legacyItemSku explicitly`,
-        );
-      await w.insertProduct(tx, {
-        id,
-        productgroup_id: d.productgroupId,
-        item_id: d.itemId,
-        name: d.name,
-        legacy_item_sku: legacySku,
-        status: d.status,
-        printable: d.printable,
-        weight_grams: d.weightGrams ?? 50,
-        print_spec: print,
-        device_key: d.deviceKey ?? null,
-        look: d.look ?? null,
-        layers_modified: files.layers?.length ? created : null,
-        print_modified: print ? created : null,
-        created_at: created,
-        updated_at: now,
-      });
-      if (files.layers) await syncFiles(tx, id, ['layer'], files.layers, created);
-      if (files.media) await syncFiles(tx, id, ['example_image', 'example_render'], files.media, created);
-      return { id, outcome: 'created' };
-    }
-
-    const printChanged = !samePrint(cur.print_spec, print);
-    const layersChanged = files.layers ? await syncFiles(tx, cur.id, ['layer'], files.layers, now) : false;
-    const mediaChanged = files.media
-      ? await syncFiles(tx, cur.id, ['example_image', 'example_render'], files.media, now)
-      : false;
-    const next = {
-      id: cur.id,
-      productgroup_id: d.productgroupId,
-      item_id: d.itemId,
-      name: d.name,
-      legacy_item_sku: cur.legacy_item_sku,
-      status: d.status,
-      printable: cur.printable,
-      weight_grams: d.weightGrams ?? cur.weight_grams,
-      print_spec: print,
-      device_key: d.deviceKey === undefined ? cur.device_key : d.deviceKey,
-      look: d.look === undefined ? cur.look : d.look,
-      layers_modified: layersChanged ? now : cur.layers_modified,
-      print_modified: printChanged ? (print ? now : null) : cur.print_modified,
-      updated_at: now,
-    };
-    const rowChanged =
-      printChanged ||
-      layersChanged ||
-      next.productgroup_id !== cur.productgroup_id ||
-      next.item_id !== cur.item_id ||
-      next.name !== cur.name ||
-      next.status !== cur.status ||
-      next.weight_grams !== cur.weight_grams ||
-      next.device_key !== cur.device_key ||
-      !isDeepStrictEqual(next.look, cur.look);
-    if (rowChanged) await w.updateProduct(tx, next);
+    const print = checkProduct(cur, d, files, where);
+    if (!cur) return { id: await createProduct(tx, d, files, item, print, now, where), outcome: 'created' };
+    const { rowChanged, mediaChanged } = await changeProduct(tx, cur, d, files, print, now);
     if (cur.status !== d.status) {
       await emit(tx, {
         productReference: cur.id,

@@ -1,3 +1,4 @@
+import type { Clock } from '../../platform/clock.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import { ApiError, badRequest } from '../../platform/errors.ts';
 import type { UploadedFile } from '../../platform/http/upload-file.ts';
@@ -22,6 +23,79 @@ const toEvidence = (e: EvidenceRow) => ({
   size: e.size,
   created: e.created_at.toISOString(),
 });
+
+/**
+ * Checks and locks the evidence a new claim names, inside its transaction. `groups` are the lists
+ * of the request (one per claimline, or the claim's own), each with the field name for messages.
+ */
+async function claimableEvidence(
+  clock: Clock,
+  tx: Executor,
+  orgId: string,
+  groups: Array<{ field: string; refs: string[] }>,
+): Promise<Map<string, EvidenceRow>> {
+  const all = groups.flatMap((g) => g.refs);
+  const rows = await repo.evidenceByIds(
+    tx,
+    orgId,
+    all.filter((r) => isReference('Evidence', r)),
+    true,
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const seen = new Set<string>();
+  const expiredBefore = addDays(clock.now(), -UNUSED_EVIDENCE_DAYS);
+  for (const g of groups) {
+    if (g.refs.length > MAX_EVIDENCE)
+      throw badRequest(
+        `${g.field} lists ${g.refs.length} evidence references; at most ${MAX_EVIDENCE} are allowed`,
+        'too_many_evidence_references',
+      );
+    for (const [i, ref] of g.refs.entries()) {
+      const row = byId.get(ref);
+      // Unused evidence lives one day, whether or not its deletion job has run yet.
+      if (!row || (row.claim_id === null && row.created_at.getTime() <= expiredBefore.getTime())) {
+        throw badRequest(
+          `${g.field}[${i}] ${ref} is not evidence of this organization (unused evidence is deleted after ${UNUSED_EVIDENCE_DAYS} day)`,
+          'evidence_not_found',
+        );
+      }
+      if (row.claim_id !== null)
+        throw badRequest(
+          `${g.field}[${i}] ${ref} is already used by claim ${row.claim_id}; upload it again for another claim`,
+          'evidence_already_used',
+        );
+      if (seen.has(ref))
+        throw badRequest(`${g.field}[${i}] ${ref} is listed more than once in this claim`, 'evidence_already_used');
+      seen.add(ref);
+    }
+  }
+  return byId;
+}
+
+/** The file behind an evidence URL, or a 404 when unknown, deleted or purged. */
+async function evidenceFile(
+  deps: Pick<EvidenceDeps, 'db' | 'clock' | 'blobs'>,
+  fileName: string,
+): Promise<{ bytes: Buffer; contentType: string }> {
+  const gone = () => new ApiError('not_found', 'Evidence file not found');
+  const m = TOKEN_FILE.exec(fileName);
+  if (!m) throw gone();
+  const row = await repo.evidenceByToken(deps.db, m[1]);
+  if (!row || (row.format === 'jpeg' ? 'jpg' : 'png') !== m[2]) throw gone();
+  if (row.claim_id === null && row.created_at.getTime() <= addDays(deps.clock.now(), -UNUSED_EVIDENCE_DAYS).getTime())
+    throw gone();
+  if (row.claim_id !== null) {
+    const claim = await repo.claim(deps.db, null, row.claim_id);
+    if (
+      claim?.evidence_purged_at ||
+      (claim?.closed_at && addDays(claim.closed_at, EVIDENCE_RETENTION_DAYS).getTime() <= deps.clock.now().getTime())
+    )
+      throw gone();
+  }
+  const bytes = await deps.blobs.get(row.blob_key);
+  if (!bytes) throw gone();
+  return { bytes, contentType: row.format === 'jpeg' ? 'image/jpeg' : 'image/png' };
+}
 
 /** Evidence uploads, their use by claims, the files behind unguessable URLs, and their retention. */
 export function evidenceService(deps: EvidenceDeps) {
@@ -72,52 +146,8 @@ export function evidenceService(deps: EvidenceDeps) {
       return toEvidence({ ...row, seq: 0, claim_id: null, claim_position: null, attached_at: null });
     },
 
-    /**
-     * Checks and locks the evidence a new claim names, inside its transaction. `groups` are the lists
-     * of the request (one per claimline, or the claim's own), each with the field name for messages.
-     */
-    async claimable(
-      tx: Executor,
-      orgId: string,
-      groups: Array<{ field: string; refs: string[] }>,
-    ): Promise<Map<string, EvidenceRow>> {
-      const all = groups.flatMap((g) => g.refs);
-      const rows = await repo.evidenceByIds(
-        tx,
-        orgId,
-        all.filter((r) => isReference('Evidence', r)),
-        true,
-      );
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      const seen = new Set<string>();
-      const expiredBefore = addDays(clock.now(), -UNUSED_EVIDENCE_DAYS);
-      for (const g of groups) {
-        if (g.refs.length > MAX_EVIDENCE)
-          throw badRequest(
-            `${g.field} lists ${g.refs.length} evidence references; at most ${MAX_EVIDENCE} are allowed`,
-            'too_many_evidence_references',
-          );
-        for (const [i, ref] of g.refs.entries()) {
-          const row = byId.get(ref);
-          // Unused evidence lives one day, whether or not its deletion job has run yet.
-          if (!row || (row.claim_id === null && row.created_at.getTime() <= expiredBefore.getTime())) {
-            throw badRequest(
-              `${g.field}[${i}] ${ref} is not evidence of this organization (unused evidence is deleted after ${UNUSED_EVIDENCE_DAYS} day)`,
-              'evidence_not_found',
-            );
-          }
-          if (row.claim_id !== null)
-            throw badRequest(
-              `${g.field}[${i}] ${ref} is already used by claim ${row.claim_id}; upload it again for another claim`,
-              'evidence_already_used',
-            );
-          if (seen.has(ref))
-            throw badRequest(`${g.field}[${i}] ${ref} is listed more than once in this claim`, 'evidence_already_used');
-          seen.add(ref);
-        }
-      }
-      return byId;
-    },
+    claimable: (tx: Executor, orgId: string, groups: Array<{ field: string; refs: string[] }>) =>
+      claimableEvidence(clock, tx, orgId, groups),
 
     attach: (tx: Executor, evidenceId: string, claimId: string, position: number | null) =>
       repo.attachEvidence(tx, evidenceId, claimId, position, clock.now()),
@@ -155,26 +185,7 @@ export function evidenceService(deps: EvidenceDeps) {
     },
 
     /** The file behind an evidence URL, or a 404 when unknown, deleted or purged. */
-    async file(fileName: string): Promise<{ bytes: Buffer; contentType: string }> {
-      const gone = () => new ApiError('not_found', 'Evidence file not found');
-      const m = TOKEN_FILE.exec(fileName);
-      if (!m) throw gone();
-      const row = await repo.evidenceByToken(db, m[1]);
-      if (!row || (row.format === 'jpeg' ? 'jpg' : 'png') !== m[2]) throw gone();
-      if (row.claim_id === null && row.created_at.getTime() <= addDays(clock.now(), -UNUSED_EVIDENCE_DAYS).getTime())
-        throw gone();
-      if (row.claim_id !== null) {
-        const claim = await repo.claim(db, null, row.claim_id);
-        if (
-          claim?.evidence_purged_at ||
-          (claim?.closed_at && addDays(claim.closed_at, EVIDENCE_RETENTION_DAYS).getTime() <= clock.now().getTime())
-        )
-          throw gone();
-      }
-      const bytes = await blobs.get(row.blob_key);
-      if (!bytes) throw gone();
-      return { bytes, contentType: row.format === 'jpeg' ? 'image/jpeg' : 'image/png' };
-    },
+    file: (fileName: string) => evidenceFile(deps, fileName),
   };
 }
 

@@ -24,28 +24,7 @@ const org = (req: { principal: { organizationId: string } }) => req.principal.or
 export type ClaimsRouteDeps = { claims: ClaimsService; config: Pick<Config, 'env' | 'uploadLimitBytes' | 'dataDir'> };
 
 export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
-  // The octet-stream parser stays inside this scope, so the JSON endpoints keep answering 415 to it.
-  app.register(async (scope) => {
-    postRawUpload(scope, {
-      url: '/evidence',
-      limitBytes: s.config.uploadLimitBytes,
-      tempDir: uploadTempDir(s.config.dataDir),
-      noun: 'Evidence files',
-      access: 'write',
-      bucket: 'uploads',
-      schema: {
-        operationId: 'uploadEvidence',
-        tags,
-        summary: 'Upload a JPEG or PNG evidence image for a claim',
-        description: `The format is judged from the bytes. Each evidence can be used by one claim; evidence not used by a claim within 1 day is deleted. Counts to the \`uploads\` and \`default\` buckets. Limit: ${formatBytes(s.config.uploadLimitBytes)}.`,
-        response: { 200: Open({ evidence: Evidence }), ...errors(403, 413, 415) },
-      },
-      handler: async (req, body) => ({
-        evidence: await s.claims.evidence.upload(req.principal.organizationId, body),
-      }),
-    });
-  });
-
+  evidenceUploadRoute(app, s);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get(
     '/claimcategories',
@@ -144,7 +123,37 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
     },
   );
 
-  if (s.config.env !== 'test') return;
+  if (s.config.env === 'test') claimsTestRoutes(app, s);
+}
+
+/** The evidence upload: a raw body, in a scope of its own. */
+function evidenceUploadRoute(app: FastifyInstance, s: ClaimsRouteDeps): void {
+  // The octet-stream parser stays inside this scope, so the JSON endpoints keep answering 415 to it.
+  app.register(async (scope) => {
+    postRawUpload(scope, {
+      url: '/evidence',
+      limitBytes: s.config.uploadLimitBytes,
+      tempDir: uploadTempDir(s.config.dataDir),
+      noun: 'Evidence files',
+      access: 'write',
+      bucket: 'uploads',
+      schema: {
+        operationId: 'uploadEvidence',
+        tags,
+        summary: 'Upload a JPEG or PNG evidence image for a claim',
+        description: `The format is judged from the bytes. Each evidence can be used by one claim; evidence not used by a claim within 1 day is deleted. Counts to the \`uploads\` and \`default\` buckets. Limit: ${formatBytes(s.config.uploadLimitBytes)}.`,
+        response: { 200: Open({ evidence: Evidence }), ...errors(403, 413, 415) },
+      },
+      handler: async (req, body) => ({
+        evidence: await s.claims.evidence.upload(req.principal.organizationId, body),
+      }),
+    });
+  });
+}
+
+/** The test environment's stand-in for support deciding a claim. */
+function claimsTestRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post(
     '/test-helpers/claims/:claimReference/decide',
     {

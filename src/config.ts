@@ -71,6 +71,8 @@ export interface Config {
   productionTimeZone: string;
   /** The floor file: printers, their jigs and slots, bleed, blank bins (docs/production.md). */
   floorConfigPath: string | null;
+  /** Working days (Monday to Friday) from an order's placing to its parcel leaving: later is late. */
+  productionPromiseDays: number;
   /** Who labels and tracks parcels: the sandbox (test only), Sendcloud, or the operator by hand. */
   carrier: CarrierKind;
   /** Sendcloud's API credentials and webhook key; null unless CARRIER=sendcloud. */
@@ -383,6 +385,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     description: "Base address of Sendcloud's API v3.",
   },
   {
+    name: 'PRODUCTION_PROMISE_DAYS',
+    default: '3',
+    description:
+      "Working days (1-30, Monday to Friday in PRODUCTION_TIME_ZONE) from an order's placing to its parcel leaving the factory. The console's production overview lists open orders past it as late.",
+  },
+  {
     name: 'PARCEL_LOST_AFTER_DAYS',
     default: '7',
     description:
@@ -657,6 +665,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     productionRelease: parseProductionRelease(env.PRODUCTION_RELEASE, appEnv),
     productionTimeZone: parseTimeZone(env.PRODUCTION_TIME_ZONE),
     floorConfigPath: env.FLOOR_CONFIG ? resolve(env.FLOOR_CONFIG) : null,
+    productionPromiseDays: int(env, 'PRODUCTION_PROMISE_DAYS', 3, 1, 30),
     ...carrierConfig(env, appEnv),
     parcelLostAfterDays: int(env, 'PARCEL_LOST_AFTER_DAYS', 7, 1, 60),
     ...blobStoreConfig(env),

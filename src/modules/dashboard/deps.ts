@@ -131,6 +131,13 @@ export interface DashboardPagesDeps {
   >;
   production: Pick<
     ProductionService,
-    'queue' | 'printFilePdf' | 'documentPdf' | 'markProduced' | 'remakePrintFiles' | 'remakeDocuments' | 'stations'
+    | 'queue'
+    | 'printFilePdf'
+    | 'documentPdf'
+    | 'markProduced'
+    | 'remakePrintFiles'
+    | 'remakeDocuments'
+    | 'stations'
+    | 'overview'
   >;
 }

@@ -96,7 +96,7 @@ export function productionQueuePages(r: DashRouter): void {
       ctx.page,
       'Production queue',
       html`<p class="release">${releaseLine(q.release)}</p>
-<p class="stations">Floor stations (touch screen and scanner): <a href="/console/production/stations/picking">Picking</a> · <a href="/console/production/stations/qc">QC</a> · <a href="/console/production/stations/pack">Pack</a></p>
+<p class="stations">Floor stations (touch screen and scanner): <a href="/console/production/stations/picking">Picking</a> · <a href="/console/production/stations/qc">QC</a> · <a href="/console/production/stations/pack">Pack</a> · <a href="/console/production/overview">Overview</a></p>
 <p>Print files are made when an order goes into production: the artwork at print resolution with the cut line in the <code>CutContour</code> spot colour. Labels (100 × 150 mm) and packing slips are made when it ships.</p>
 <h2>Waiting for production (${q.waiting.length})</h2>
 ${table(HEAD, orderRows(q.waiting, start, csrf), { caption: 'Oldest first: start production when the blanks are at hand', empty: 'Nothing waits for production.' })}

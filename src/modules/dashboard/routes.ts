@@ -11,6 +11,7 @@ import { consolePages } from './console.ts';
 import { consoleOrgPages } from './console-orgs.ts';
 import { productionQueuePages } from './production-queue.ts';
 import { stationPages } from './stations.ts';
+import { productionOverviewPage } from './production-overview.ts';
 import { installMultipart, required, value } from './forms.ts';
 import { field, form, html } from './html.ts';
 import { CSS, JS, type PageContext, page } from './layout.ts';
@@ -275,6 +276,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     consolePages(r);
     productionQueuePages(r);
     stationPages(r);
+    productionOverviewPage(r);
     requestLogPages(r);
   });
 }

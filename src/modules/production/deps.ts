@@ -16,7 +16,12 @@ export interface ProductionDeps {
   blobs: BlobStore;
   config: Pick<
     Config,
-    'publicBaseUrl' | 'returnAddress' | 'productionRelease' | 'productionTimeZone' | 'floorConfigPath'
+    | 'publicBaseUrl'
+    | 'returnAddress'
+    | 'productionRelease'
+    | 'productionTimeZone'
+    | 'floorConfigPath'
+    | 'productionPromiseDays'
   >;
   organization: Pick<OrganizationService, 'storeRowIn' | 'findBrand'>;
   catalog: Pick<CatalogService, 'findProduct' | 'productShapes' | 'releaseStock' | 'writeOffStock' | 'replaceBlank'>;

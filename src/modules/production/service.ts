@@ -12,6 +12,7 @@ import { productionMaker } from './make.ts';
 import { operatorCancelation } from './cancel.ts';
 import { productionRelease } from './release.ts';
 import { productionStations } from './stations.ts';
+import { productionOverview } from './overview.ts';
 import {
   DOCUMENT_KINDS,
   type DocumentKind,
@@ -122,6 +123,8 @@ export function productionService(deps: ProductionDeps) {
     make: productionMaker(deps),
     /** The release to production (PRODUCTION_RELEASE) and its holds. */
     release,
+    /** The floor at a glance: orders by stage, late orders, throughput, remakes by reason. */
+    overview: productionOverview(deps),
     /** The QC and pack stations, picking problems and the remakes they queue. */
     stations: productionStations({
       ...deps,

@@ -96,7 +96,10 @@ export interface DashboardPagesDeps {
   orders: Pick<OrdersService, 'get' | 'find' | 'list' | 'findAddress' | 'startProduction' | 'callbackAttempts'>;
   shipments: Pick<ShipmentsService, 'get' | 'find' | 'ship'>;
   claims: Pick<ClaimsService, 'get' | 'list' | 'decide'>;
-  rendering: Pick<RenderingService, 'findRender' | 'listRenders' | 'renderFile' | 'rendertokens'>;
+  rendering: Pick<
+    RenderingService,
+    'findRender' | 'listRenders' | 'renderFile' | 'rendertokens' | 'photoScenes' | 'lookupComposition' | 'preview'
+  >;
   webhooks: Pick<
     WebhooksService,
     | 'listEndpoints'

@@ -22,6 +22,7 @@ const PARTNER_NAV: Array<[string, string]> = [
   ['/dashboard/billing', 'Billing'],
   ['/dashboard/claims', 'Claims'],
   ['/dashboard/renders', 'Renders'],
+  ['/dashboard/scenes', 'Photo scenes'],
   ['/dashboard/requests', 'Request log'],
   ['/dashboard/usage', 'Usage'],
   ['/dashboard/users', 'Users'],

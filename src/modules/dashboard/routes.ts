@@ -21,6 +21,7 @@ import { consoleStockPages } from './console-stock.ts';
 import { consoleBillingPages } from './console-billing.ts';
 import { partnerIntegrationPages } from './partner-integration.ts';
 import { partnerShopifyPages } from './partner-shopify.ts';
+import { partnerScenePages } from './partner-scenes.ts';
 import { partnerStructurePages } from './partner-structure.ts';
 import { partnerAccountPages } from './partner-accounts.ts';
 import { requestLogPages } from './request-log.ts';
@@ -268,6 +269,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     partnerAccountPages(r);
     partnerIntegrationPages(r);
     partnerShopifyPages(r);
+    partnerScenePages(r);
     partnerActivityPages(r);
     partnerBillingPages(r);
     consoleStockPages(r);

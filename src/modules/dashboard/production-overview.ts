@@ -31,13 +31,16 @@ function todayCards(o: Overview): Html {
   return html`<ul class="floor-today">${cards.map(([label, n]) => html`<li><span class="n">${n}</span> ${label}</li>`)}</ul>`;
 }
 
+/** An order count as a bar against the largest stage: a share, never a limit (no warning colours). */
+const shareBar = (title: string, n: number, max: number) =>
+  html`<svg viewBox="0 0 300 24" role="img" aria-label="${title}: ${n}" class="gauge" preserveAspectRatio="none"><rect x="0" y="4" width="300" height="16" rx="8" fill="#e6e9ed"/><rect x="0" y="4" width="${((300 * n) / max).toFixed(1)}" height="16" rx="8" fill="#0b57d0"/></svg>`;
+
 function stageTable(o: Overview): Html {
   const max = Math.max(1, ...o.stages.map((s) => s.orders));
   return table(
     ['Stage', 'Orders', ''],
     o.stages.map(
-      (s) =>
-        html`<tr><td>${s.label}</td><td>${s.orders}</td><td>${gauge({ title: s.label, used: s.orders, limit: max })}</td></tr>`,
+      (s) => html`<tr><td>${s.label}</td><td>${s.orders}</td><td>${shareBar(s.label, s.orders, max)}</td></tr>`,
     ),
     {
       caption: `Open orders by stage (an order is as far as its least advanced case); ${o.preorders} pre-order(s) wait for launch`,

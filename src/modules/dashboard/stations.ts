@@ -47,7 +47,7 @@ const STYLE = trusted(`<style>
 .station .choices label:has(input:checked){border-color:#0b57d0;background:#e3ebfb}
 .station button.scan{font-size:1.3rem;padding:.8rem 1.5rem;min-height:3.5rem;margin-top:.5rem}
 .station ul.missing{font-size:1.15rem;padding-left:1.25rem}.station ul.missing li{margin:.25rem 0}
-.station .stations-nav{display:flex;flex-wrap:wrap;gap:1rem;margin:0 0 .5rem}
+.station .stations-nav{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem;margin:0 0 .75rem}.station .stations-nav strong{padding:.45rem .7rem;border-radius:6px;background:#e3ebfb;color:#0b3a8c}
 </style>`);
 
 const STATIONS: Array<[string, string]> = [

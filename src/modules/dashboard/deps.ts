@@ -94,7 +94,7 @@ export interface DashboardPagesDeps {
     | 'mediaOf'
   >;
   orders: Pick<OrdersService, 'get' | 'find' | 'list' | 'findAddress' | 'startProduction' | 'callbackAttempts'>;
-  shipments: Pick<ShipmentsService, 'get' | 'find' | 'ship'>;
+  shipments: Pick<ShipmentsService, 'get' | 'find' | 'ship' | 'operatorShipment' | 'needingAttention' | 'announce'>;
   claims: Pick<ClaimsService, 'get' | 'list' | 'decide'>;
   rendering: Pick<
     RenderingService,

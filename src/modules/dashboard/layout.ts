@@ -33,6 +33,7 @@ const CONSOLE_NAV: Array<[string, string]> = [
   ['/console/stock', 'Stock'],
   ['/console/billing', 'Billing'],
   ['/console/production', 'Production'],
+  ['/console/shipments', 'Shipments'],
   ['/console/claims', 'Claims'],
   ['/console/jobs', 'Jobs'],
   ['/console/requests', 'Support lookup'],

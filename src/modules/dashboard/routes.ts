@@ -8,6 +8,7 @@ import { toApiError } from '../../platform/http/error-handler.ts';
 import { Strict, Type } from '../../platform/http/schemas.ts';
 import type { DashboardServices } from './router.ts';
 import { consolePages } from './console.ts';
+import { consoleShipmentPages } from './console-shipments.ts';
 import { consoleOrgPages } from './console-orgs.ts';
 import { productionQueuePages } from './production-queue.ts';
 import { stationPages } from './stations.ts';
@@ -276,6 +277,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     consoleBillingPages(r);
     consoleOrgPages(r);
     consolePages(r);
+    consoleShipmentPages(r);
     productionQueuePages(r);
     stationPages(r);
     productionOverviewPage(r);

@@ -19,6 +19,44 @@ type AnnounceDeps = Pick<ShipmentsDeps, 'db' | 'clock' | 'orders' | 'carrier' | 
   view: (ex: Executor, s: ShipmentRow) => Promise<Record<string, unknown>>;
 };
 
+/** Everything the carrier label and customs declaration need, from the shipment and its orders. */
+async function parcelOf(deps: AnnounceDeps, s: ShipmentRow): Promise<ParcelAnnouncement> {
+  const { db } = deps;
+  const orders = await deps.orders.ordersOfShipment(db, s.id);
+  const to = (await deps.orders.addressFields(db, s.address_id)) ?? {};
+  const items = [];
+  for (const o of orders)
+    for (const l of await deps.orders.orderlines(db, o.id)) {
+      if (l.shipped_quantity <= 0) continue;
+      items.push({
+        description: deps.customs.description,
+        sku: l.product_id,
+        quantity: l.shipped_quantity,
+        unitWeightGrams: l.unit_weight_grams,
+        unitPriceCents: l.unit_price_cents,
+        hsCode: deps.customs.hsCode,
+        originCountry: deps.customs.originCountry,
+      });
+    }
+  const weightGrams = deps.customs.packagingGrams + items.reduce((n, i) => n + i.quantity * i.unitWeightGrams, 0);
+  const sender = (deps.returnAddress[0] ?? 'POD Fulfilment').replace(/^c\/o\s+/i, '');
+  return {
+    reference: s.id,
+    orderNumber: orders
+      .map((o) => o.id)
+      .join(',')
+      .slice(0, 255),
+    level: s.level,
+    to,
+    from: deps.returnAddress,
+    senderName: sender,
+    items,
+    weightGrams,
+    currency: 'EUR',
+    customs: !EU.has(to.countryCode ?? ''),
+  };
+}
+
 /**
  * Announcing a parcel to the carrier, as a job: the operator's "ship" answers at once and the label
  * follows. A refusal (an address the carrier rejects) is stored verbatim for the console and waits
@@ -28,42 +66,6 @@ type AnnounceDeps = Pick<ShipmentsDeps, 'db' | 'clock' | 'orders' | 'carrier' | 
  */
 export function announcements(deps: AnnounceDeps) {
   const { db, clock, carrier } = deps;
-
-  async function parcelOf(s: ShipmentRow): Promise<ParcelAnnouncement> {
-    const orders = await deps.orders.ordersOfShipment(db, s.id);
-    const to = (await deps.orders.addressFields(db, s.address_id)) ?? {};
-    const items = [];
-    for (const o of orders)
-      for (const l of await deps.orders.orderlines(db, o.id)) {
-        if (l.shipped_quantity <= 0) continue;
-        items.push({
-          description: deps.customs.description,
-          sku: l.product_id,
-          quantity: l.shipped_quantity,
-          unitWeightGrams: l.unit_weight_grams,
-          unitPriceCents: l.unit_price_cents,
-          hsCode: deps.customs.hsCode,
-          originCountry: deps.customs.originCountry,
-        });
-      }
-    const weightGrams = deps.customs.packagingGrams + items.reduce((n, i) => n + i.quantity * i.unitWeightGrams, 0);
-    const sender = (deps.returnAddress[0] ?? 'POD Fulfilment').replace(/^c\/o\s+/i, '');
-    return {
-      reference: s.id,
-      orderNumber: orders
-        .map((o) => o.id)
-        .join(',')
-        .slice(0, 255),
-      level: s.level,
-      to,
-      from: deps.returnAddress,
-      senderName: sender,
-      items,
-      weightGrams,
-      currency: 'EUR',
-      customs: !EU.has(to.countryCode ?? ''),
-    };
-  }
 
   /** The shipment, locked, when the carrier refused it; else a 409. */
   async function refused(tx: Executor, ref: string): Promise<ShipmentRow> {
@@ -94,7 +96,7 @@ export function announcements(deps: AnnounceDeps) {
       if (!s || s.label_state !== 'pending' || !carrier.announce) return;
       let parcel: AnnouncedParcel;
       try {
-        parcel = await carrier.announce(await parcelOf(s));
+        parcel = await carrier.announce(await parcelOf(deps, s));
       } catch (err) {
         const message = (err as Error).message;
         if (err instanceof CarrierRefusal) {

@@ -89,6 +89,20 @@ export function shipmentsService(deps: ShipmentsDeps) {
       return { shipment: s, brand, city: address.city ?? '', countryCode: address.countryCode ?? '', events };
     },
 
+    /** Operator console: one shipment with its API view, address and every status its carrier sent. */
+    async operatorShipment(ref: string) {
+      const row = isReference('Shipment', ref) ? await repo.byId(db, ref) : null;
+      if (!row) return null;
+      const [shipment, statuses, address] = await Promise.all([
+        view(db, row),
+        repo.carrierStatuses(db, row.id),
+        deps.orders.addressFields(db, row.address_id),
+      ]);
+      return { row, shipment, statuses, address: address ?? {} };
+    },
+    /** Operator console: shipments to look at (returned, exception, lost, refused), oldest first. */
+    needingAttention: (limit = 200) => repo.needingAttention(db, limit),
+
     /** For claims: the shipment row (organization-scoped), its orders and the address it left with. */
     shipmentRow: (ex: Executor, orgId: string, id: string) => findRow(orgId, id, ex),
     ordersOfShipment: (ex: Executor, shipmentId: string) => deps.orders.ordersOfShipment(ex, shipmentId),

@@ -1,0 +1,171 @@
+import type { FastifyRequest } from 'fastify';
+import { mustFind } from '../../platform/errors.ts';
+import { ADDRESS_FIELDS } from '../../platform/http/schemas.ts';
+import { value } from './forms.ts';
+import { type Html, abbreviate, badge, buttonForm, field, fmtDate, form, html, shortRef, table } from './html.ts';
+import { page } from './layout.ts';
+import type { Ctx, DashRouter, PageOptions } from './router.ts';
+
+const WHY: Record<string, string> = {
+  refused: 'the carrier refused the parcel',
+  returned: 'returned to sender',
+  exception: 'delivery problem',
+  lost: 'no scan for days',
+};
+const LABEL_STATE: Record<string, string> = {
+  assigned: 'labelled outside the service',
+  pending: 'being announced',
+  announced: "carrier's label",
+  refused: 'refused by the carrier',
+};
+const FIELD_LABEL: Record<string, string> = {
+  company: 'Company',
+  firstname: 'First name',
+  lastname: 'Last name',
+  streetname: 'Street',
+  housenumber: 'House number',
+  housenumberAddition: 'House number addition',
+  additionalInfo: 'Address line 2',
+  state: 'State or province',
+  zipcode: 'Postcode',
+  city: 'City',
+  countryCode: 'Country code',
+  phonenumber: 'Phone number',
+  email: 'E-mail',
+};
+const tone = (status: string | null) =>
+  status === 'delivered' ? 'ok' : status === 'exception' || status === 'returned' ? 'bad' : 'warn';
+
+/** One shipment: carrier, label, failure, the address correction, tracking events and raw carrier statuses. */
+function shipmentPageOf(r: DashRouter) {
+  const { s } = r;
+  return async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
+    const ref = (req.params as { ref: string }).ref;
+    const found = mustFind(await s.shipments.operatorShipment(ref), 'Shipment', ref);
+    const { row, shipment, statuses, address } = found;
+    const base = `/console/shipments/${row.id}`;
+    const events = shipment.trackingEvents.map(
+      (e) =>
+        html`<tr><td>${fmtDate(e.occurred)}</td><td>${badge(e.status.replaceAll('_', ' '), tone(e.status))}</td><td>${e.location ?? ''}</td><td>${e.description ?? ''}</td></tr>`,
+    );
+    const carrierRows = statuses.map(
+      (c) =>
+        html`<tr><td>${fmtDate(c.occurred_at)}</td><td><code>${c.code}</code></td><td>${c.message ?? ''}</td><td>${c.mapped_status ? c.mapped_status.replaceAll('_', ' ') : html`<span class="help">kept, not a tracking event</span>`}</td></tr>`,
+    );
+    const entered = (f: string) => (opts.values ? value(opts.values, f) : undefined);
+    const correction =
+      row.label_state === 'refused'
+        ? html`<section class="card" aria-labelledby="fix"><h2 id="fix">Correct the address</h2><p>The parcel is announced again with the corrected address. The country stays ${address.countryCode ?? ''}; the order keeps the address it was placed with.</p>
+${form(
+  `${base}/address`,
+  ctx.page.csrf,
+  html`<div class="filters">${ADDRESS_FIELDS.map((f) =>
+    field({
+      label: FIELD_LABEL[f] ?? f,
+      name: f,
+      value: entered(f) ?? address[f] ?? '',
+      readonly: f === 'countryCode',
+    }),
+  )}</div><button type="submit" class="btn">Correct and announce again</button>`,
+  { label: 'Correct the address' },
+)}
+<p>${buttonForm(`${base}/announce`, ctx.page.csrf, 'Announce again unchanged')}</p></section>`
+        : '';
+    const failure = row.carrier_error
+      ? html`<section class="card alert-card" aria-labelledby="fail"><h2 id="fail">${row.label_state === 'refused' ? 'The carrier refused the parcel' : 'Last attempt to reach the carrier'}</h2><p>${row.carrier_error}</p></section>`
+      : '';
+    const label = row.label_blob
+      ? html`<a href="${base}/label.pdf">Carrier label (PDF, A6)</a>`
+      : row.label_state === 'assigned'
+        ? html`<span class="help">no label from the service: the carrier's own, or the sandbox</span>`
+        : '';
+    return page(
+      ctx.page,
+      `Shipment ${abbreviate(row.id)}`,
+      html`<p>${shortRef(row.id)} · <a href="/console/shipments">All shipments that need attention</a></p>${failure}
+<section class="card" aria-labelledby="facts"><h2 id="facts">Carrier and label</h2><dl class="facts">
+<dt>Carrier</dt><dd>${row.carrier ?? '—'}</dd><dt>Tracking number</dt><dd>${row.tracking_number ?? '—'}</dd>
+<dt>Label</dt><dd>${badge(LABEL_STATE[row.label_state], row.label_state === 'refused' ? 'bad' : row.label_state === 'pending' ? 'warn' : 'ok')} ${label}</dd>
+<dt>Labelled by</dt><dd>${row.carrier_adapter}${row.carrier_parcel_id ? html` · parcel ${row.carrier_parcel_id}` : ''}</dd>
+<dt>Level</dt><dd>${row.level}</dd><dt>Shipped</dt><dd>${fmtDate(row.shipped_at)}</dd>
+<dt>Delivered</dt><dd>${fmtDate(row.delivered_at)}</dd>${row.returned_at ? html`<dt>Returned</dt><dd>${fmtDate(row.returned_at)}</dd>` : ''}
+<dt>Needs attention</dt><dd>${row.attention ? html`${badge(row.attention, 'bad')} ${WHY[row.attention]} since ${fmtDate(row.attention_since)}` : 'no'}</dd>
+<dt>To</dt><dd>${[address.zipcode, address.city, address.countryCode].filter(Boolean).join(' ')}</dd>
+<dt>Organization</dt><dd>${shortRef(row.organization_id)}</dd></dl></section>
+${correction}
+<section aria-labelledby="ev"><h2 id="ev">Tracking events</h2>${table(['When', 'Status', 'Where', 'What'], events, { caption: 'Tracking events, oldest first', empty: 'No tracking event yet.' })}</section>
+<section aria-labelledby="cs"><h2 id="cs">Everything the carrier said</h2>${table(['When', 'Code', 'Message', 'Means'], carrierRows as Html[], { caption: 'Carrier statuses as received', empty: 'The carrier has sent no status for this parcel.' })}</section>`,
+      { error: opts.error, notice: opts.notice },
+    );
+  };
+}
+
+/**
+ * Operator console: the shipments that need attention (a carrier refusal, a return, a delivery
+ * problem, a parcel gone quiet) and one shipment's carrier, label, tracking and failures, where a
+ * refused address is corrected and the parcel announced again.
+ */
+export function consoleShipmentPages(r: DashRouter): void {
+  const { s } = r;
+  const refOf = (req: FastifyRequest) => (req.params as { ref: string }).ref;
+
+  r.page('/console/shipments', 'operator', async (req, ctx) => {
+    const wanted = value(req.query, 'ref')?.trim();
+    const rows = await s.shipments.needingAttention();
+    const list = rows.map(
+      (x) =>
+        html`<tr><td>${shortRef(x.id, { href: `/console/shipments/${x.id}` })}</td><td>${badge(x.attention ?? '', 'bad')} <span class="help">${WHY[x.attention ?? ''] ?? ''}</span></td><td>${fmtDate(x.attention_since)}</td><td>${x.carrier ?? '—'} ${x.tracking_number ?? ''}</td><td>${x.carrier_error ?? ''}</td></tr>`,
+    );
+    return page(
+      ctx.page,
+      'Shipments',
+      html`<form method="get" class="filters card" aria-label="Find a shipment">${field({ label: 'Shipment reference', name: 'ref', value: wanted ?? '', maxlength: 100 })}<button type="submit" class="btn secondary">Open</button></form>
+${wanted ? html`<p>${shortRef(wanted, { href: `/console/shipments/${encodeURIComponent(wanted)}` })}</p>` : ''}
+<h2>Needs attention</h2>
+${table(['Shipment', 'Why', 'Since', 'Carrier', 'Carrier message'], list, { caption: 'Shipments that need attention, oldest first', empty: 'Nothing needs attention: no refused, returned, stuck or silent parcels.' })}`,
+    );
+  });
+
+  const shipmentPage = shipmentPageOf(r);
+  r.page('/console/shipments/:ref', 'operator', shipmentPage);
+
+  r.app.get(
+    '/console/shipments/:ref/label.pdf',
+    { config: { access: 'public', dashboard: 'operator' } },
+    async (req, reply) => {
+      const found = mustFind(await s.shipments.operatorShipment(refOf(req)), 'Shipment', refOf(req));
+      const pdf = mustFind(await s.shipments.announce.label(found.row), 'Carrier label');
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${found.row.id}-label.pdf"`)
+        .send(pdf);
+    },
+  );
+
+  r.action(
+    '/console/shipments/:ref/address',
+    'operator',
+    async (req) => {
+      const input: Record<string, string> = {};
+      for (const f of ADDRESS_FIELDS) {
+        const v = value(req.body, f)?.trim();
+        if (v) input[f] = v;
+      }
+      await s.shipments.announce.correctAddress(refOf(req), input);
+      return {
+        redirect: `/console/shipments/${refOf(req)}`,
+        notice: 'Address corrected; the parcel is being announced again.',
+      };
+    },
+    shipmentPage,
+  );
+  r.action(
+    '/console/shipments/:ref/announce',
+    'operator',
+    async (req) => {
+      await s.shipments.announce.retry(refOf(req));
+      return { redirect: `/console/shipments/${refOf(req)}`, notice: 'The parcel is being announced again.' };
+    },
+    shipmentPage,
+  );
+}

@@ -165,6 +165,15 @@ ${field({ label: 'Scene name', name: 'name', required: true, maxlength: 100, val
     newPage,
   );
 
+  scenePages(r);
+}
+
+/** One scene: the photo with its corners, a preview of a case in it, and deleting it. */
+function scenePages(r: DashRouter): void {
+  const { s } = r;
+  const photos = s.rendering.photoScenes;
+  const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
+  const q = (req: FastifyRequest) => (req.query ?? {}) as Record<string, string | undefined>;
   r.page('/dashboard/scenes/:ref', 'partner', async (req, ctx) => {
     const scene = await photos.get(ctx.orgId, refParam(req));
     const [products, { images }] = await Promise.all([

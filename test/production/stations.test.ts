@@ -150,12 +150,15 @@ describe('QC and pack stations', () => {
     assert.deepEqual([held.replaced, (await stateOf(t, b)).state], [false, 'awaiting_batch']);
     assert.match(held.message ?? '', /waits for stock/);
     await refused(st().pickingProblem(b, 'blank_missing_at_picking'), 'scan_refused', /held already/);
+    const awaiting = async () => (await floorRepo.awaiting(t.db)).map((x) => x.id);
+    assert.ok(!(await awaiting()).includes(b), 'the batching leaves a held case alone');
     await t.db.query(
       'UPDATE items SET logical_quantity = 50, physical_quantity = physical_quantity + 50 WHERE id = $1',
       [id],
     );
     assert.equal(await st().retryHeld(), 1);
     assert.equal((await stateOf(t, b)).state, 'awaiting_batch');
+    assert.ok((await awaiting()).includes(b), 'with a blank it is batched again');
   });
 
   it('refuses what is no case, unknown cases and orders no longer in production', async () => {

@@ -235,7 +235,10 @@ export const floorRepo = {
     return ex.query(
       `SELECT u.id, u.order_id, u.order_created_at, u.state_changed_at, u.attempt, l.product_id
        FROM floor_units u JOIN orderlines l ON l.order_id = u.order_id AND l.line_index = u.line_index
-       WHERE u.state = 'awaiting_batch' ORDER BY u.order_created_at, u.order_id, u.line_index, u.unit_no`,
+       WHERE u.state = 'awaiting_batch'
+         -- a case held for want of a blank (unit_holds) waits until one is free
+         AND NOT EXISTS (SELECT 1 FROM unit_holds h WHERE h.unit_id = u.id)
+       ORDER BY u.order_created_at, u.order_id, u.line_index, u.unit_no`,
     );
   },
   /**

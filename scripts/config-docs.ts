@@ -1,5 +1,5 @@
 /**
- * The README's configuration table, from the list of variables in src/config.ts. The prose around
+ * The README's configuration table, from the list of variables in src/config/variables.ts. The prose around
  * it stays as written; the `<!-- config-variables -->` … `<!-- /config-variables -->` block is
  * replaced by the table. `npm run docs:config` writes the file; test/platform/config.test.ts fails
  * when it is out of step.
@@ -32,6 +32,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const after = renderConfigDocs(before);
   writeFileSync(README, after);
   console.log(
-    before === after ? 'README.md was up to date' : "README.md's configuration table rewritten from src/config.ts",
+    before === after
+      ? 'README.md was up to date'
+      : "README.md's configuration table rewritten from src/config/variables.ts",
   );
 }

@@ -1,5 +1,5 @@
 /**
- * The tables of docs/errors.md, from the error-code registry (src/platform/errors.ts). The prose
+ * The tables of docs/errors.md, from the error-code registry (src/platform/errors.ts, by area in src/platform/errors/). The prose
  * around them stays as written; each `<!-- error-codes: GROUP -->` … `<!-- /error-codes -->` block
  * is replaced by the group's table. `npm run docs:errors` writes the file;
  * test/platform/error-docs.test.ts fails when it is out of step.

@@ -29,6 +29,34 @@ function signingSecrets(box: SecretBox, e: EndpointRow, now: Date): string[] {
   return secrets;
 }
 
+/** Posts the event, signed with each secret, to the endpoint; the outcome, never a throw. */
+function sendSigned(
+  deps: { clock: Clock; config: Pick<Config, 'callbackTimeoutMs' | 'allowPrivateTargets'> },
+  url: string,
+  event: EventRow,
+  secrets: string[],
+  opts: { timeoutMs?: number; minFailureMs?: number },
+) {
+  const { config } = deps;
+  const body = webhookBody(event);
+  // Receivers check the signed timestamp against their own clock: a test clock never signs.
+  const sentAt = realNow(deps.clock);
+  return deliver(url, {
+    method: 'POST',
+    body,
+    timeoutMs: Math.min(opts.timeoutMs ?? config.callbackTimeoutMs, config.callbackTimeoutMs),
+    minFailureMs: opts.minFailureMs,
+    allowPrivate: config.allowPrivateTargets,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'pod-partner-api-webhooks/2',
+      'webhook-id': event.id,
+      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+      'webhook-signature': signatureHeader(secrets, event.id, sentAt, body),
+    },
+  });
+}
+
 /**
  * One attempt of one delivery. The HTTP call runs outside any transaction; its outcome, the next
  * attempt's job and the endpoint's failure streak are then written in one transaction. The
@@ -113,23 +141,7 @@ export function deliveryAttempts(deps: {
           'not sent: the signing secret cannot be decrypted (SECRET_KEY changed?); rotate the secret',
         );
       }
-      const body = webhookBody(event);
-      // Receivers check the signed timestamp against their own clock: a test clock never signs.
-      const sentAt = realNow(clock);
-      const result = await deliver(endpoint.url, {
-        method: 'POST',
-        body,
-        timeoutMs: Math.min(opts.timeoutMs ?? config.callbackTimeoutMs, config.callbackTimeoutMs),
-        minFailureMs: opts.minFailureMs,
-        allowPrivate: config.allowPrivateTargets,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'pod-partner-api-webhooks/2',
-          'webhook-id': event.id,
-          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-          'webhook-signature': signatureHeader(secrets, event.id, sentAt, body),
-        },
-      });
+      const result = await sendSigned(deps, endpoint.url, event, secrets, opts);
       const ok = result.status !== null && result.status >= 200 && result.status < 300;
       // Standard Webhooks: 410 Gone means the receiver is gone for good; nothing more is sent.
       const gone = result.status === 410;

@@ -16,11 +16,17 @@ import {
 const tags = ['Webhooks'];
 const Empty = Type.Null({ description: 'No content' });
 
+const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
+
 /** Webhook endpoints, the delivery log and the events list. */
 export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksService }): void {
+  endpointRoutes(app, s.webhooks);
+  deliveryLogRoutes(app, s.webhooks);
+}
+
+/** Adding, changing, removing and testing an endpoint, and rotating its secret. */
+function endpointRoutes(app: FastifyInstance, w: WebhooksService): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
-  const w = s.webhooks;
 
   r.post(
     '/webhook-endpoints',
@@ -126,7 +132,11 @@ export function webhookRoutes(app: FastifyInstance, s: { webhooks: WebhooksServi
     },
     async (req) => ({ webhookDelivery: await w.testEndpoint(org(req), req.params.webhookEndpointReference) }),
   );
+}
 
+/** The delivery log (with resending) and the events list. */
+function deliveryLogRoutes(app: FastifyInstance, w: WebhooksService): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get(
     '/webhook-deliveries',
     {

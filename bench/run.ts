@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Cursors } from '../src/platform/http/pagination.ts';
 import { mockupScenarios } from './mockups.ts';
+import { stageScenarios } from './stage-renders.ts';
 import { paced } from './paced.ts';
 import { requestLogCost } from './request-log.ts';
 import { requestLogCrossoverCost } from './request-log-crossover.ts';
@@ -404,6 +405,22 @@ async function main() {
           load: load1(),
           ratio: `${m.ratio.toFixed(2)}x bare pipeline`,
           note: `in-process, per render; bare ${m.bareMs} ms. ${note}`,
+        });
+      }
+
+      // 3D stages through the service's path, counting each new model's run-time case render.
+      for (const m of await stageScenarios(SMOKE ? { models: 1, rendersPerModel: 2 } : {})) {
+        rows.push({
+          scenario: m.scenario,
+          rps: m.rendersPerSecond ?? Math.round(1000 / Math.max(1, m.ms)),
+          p50: m.ms,
+          p99: m.ms,
+          errors: 0,
+          non2xx: 0,
+          rssMb: 0,
+          load: load1(),
+          ratio: m.met ? 'target met' : 'target not met',
+          note: `in-process; ${m.cpuMs} ms CPU (all threads) each; target ${m.target}`,
         });
       }
 

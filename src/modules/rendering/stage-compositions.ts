@@ -1,5 +1,6 @@
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { RenderingDeps } from './deps.ts';
+import type { Generator } from './generated.ts';
 import type { PerspectiveImport, SceneImport } from './import.ts';
 import { type CompositionRow, type PerspectiveRow, type SceneRow, renderingRepo as repo } from './repo.ts';
 import { STAGES } from './stage/stages.ts';
@@ -73,6 +74,29 @@ export async function stageComposition(
   if (!(await repo.scenePerspectiveIds(deps.db, scene.id)).includes(perspective.id)) return null;
   const shape = (await deps.catalog.productShapes([productRef])).get(productRef);
   if (!shape?.device || !shape.caseType) return null;
+  const generator = { kind: 'stage' as const, stage: at.stage, view: at.view };
+  return madeOnLookup(
+    deps,
+    { scene, productRef, perspective, productgroupRef },
+    stageTokenCost(at.px),
+    generator,
+    generator,
+  );
+}
+
+/**
+ * Writes the composition of a product in a scene whose templates are drawn at run time (a stage, a
+ * partner's photo scene) and returns it; the product's productgroup joins the scene's.
+ */
+export async function madeOnLookup(
+  deps: RenderingDeps,
+  at: { scene: SceneRow; productRef: string; perspective: PerspectiveRow; productgroupRef: string | null },
+  tokenCost: number,
+  generator: Generator,
+  /** What the background key names (the template is drawn, not stored under it). */
+  drawnFrom: Record<string, string>,
+): Promise<CompositionRow | null> {
+  const { scene, productRef, perspective, productgroupRef } = at;
   const now = deps.clock.now();
   await deps.db.tx(async (tx) => {
     if (productgroupRef) await repo.addSceneProductgroup(tx, scene.id, productgroupRef);
@@ -82,8 +106,8 @@ export async function stageComposition(
       scene_id: scene.id,
       product_id: productRef,
       perspective_id: perspective.id,
-      token_cost: stageTokenCost(at.px),
-      background_blob_key: `generated:${JSON.stringify({ kind: 'stage', stage: at.stage, view: at.view })}`,
+      token_cost: tokenCost,
+      background_blob_key: `generated:${JSON.stringify(drawnFrom)}`,
       mask_blob_key: null,
       overlay_blob_key: null,
       print_x: null,
@@ -95,7 +119,7 @@ export async function stageComposition(
       layers_blob_key: null,
       material: null,
       back_mm: null,
-      generator: { kind: 'stage', stage: at.stage, view: at.view },
+      generator,
       unavailable_at: null,
       created_at: now,
     });

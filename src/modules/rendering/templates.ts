@@ -20,6 +20,29 @@ export function rgbPng(width: number, height: number, data: Uint8Array): Promise
     .toBuffer();
 }
 
+/**
+ * A UV map (16-bit) or layers (8-bit) drawn for a box of the frame only (3 samples a pixel), padded
+ * to the frame with `outside` while encoded: the frame-size buffer never sits in memory.
+ */
+export function boxToFramePng(
+  buf: Uint8Array | Uint16Array,
+  frame: { width: number; height: number },
+  box: Int32Array,
+  outside: { r: number; g: number; b: number },
+): Promise<Buffer> {
+  const img = sharp(buf, { raw: { width: box[2] - box[0], height: box[3] - box[1], channels: 3 } });
+  return (buf instanceof Uint16Array ? img.toColourspace('rgb16') : img)
+    .extend({
+      left: box[0],
+      top: box[1],
+      right: frame.width - box[2],
+      bottom: frame.height - box[3],
+      background: { ...outside, alpha: 1 },
+    })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}
+
 /** White shell, opaque ink: what the old templates meant. */
 export const PLAIN_MATERIAL: Material = {
   baseHex: '#ffffff',

@@ -3,7 +3,7 @@ import { isReference, newReference } from '../../../platform/ids.ts';
 import { type PageRequest, listPage } from '../../../platform/http/pagination.ts';
 import type { RenderingDeps } from '../deps.ts';
 import { type CompositionRow, type PerspectiveRow, type SceneRow, renderingRepo as repo } from '../repo.ts';
-import { stageSceneKey, stageTokenCost } from '../stage-compositions.ts';
+import { madeOnLookup, stageSceneKey, stageTokenCost } from '../stage-compositions.ts';
 import { type Corners, cornerProblem } from './homography.ts';
 import { type PhotoSceneView, photoScenesRepo as photos } from './repo.ts';
 
@@ -169,31 +169,11 @@ export async function photoComposition(
     height: photo.height,
     corners: photo.corners,
   };
-  await deps.db.tx(async (tx) => {
-    if (productgroupRef) await repo.addSceneProductgroup(tx, scene.id, productgroupRef);
-    await repo.upsertComposition(tx, {
-      id: newReference('Composition'),
-      import_key: `${perspective.import_key}-${productRef}`,
-      scene_id: scene.id,
-      product_id: productRef,
-      perspective_id: perspective.id,
-      token_cost: stageTokenCost(Math.max(perspective.width_px, perspective.height_px)),
-      background_blob_key: `generated:${JSON.stringify({ kind: 'photo', scene: scene.id })}`,
-      mask_blob_key: null,
-      overlay_blob_key: null,
-      print_x: null,
-      print_y: null,
-      print_width: null,
-      print_height: null,
-      print_rotation: 0,
-      uv_blob_key: null,
-      layers_blob_key: null,
-      material: null,
-      back_mm: null,
-      generator,
-      unavailable_at: null,
-      created_at: deps.clock.now(),
-    });
-  });
-  return repo.compositionFor(deps.db, scene.id, productRef, perspective.id);
+  return madeOnLookup(
+    deps,
+    { scene, productRef, perspective, productgroupRef },
+    stageTokenCost(Math.max(perspective.width_px, perspective.height_px)),
+    generator,
+    { kind: 'photo', scene: scene.id },
+  );
 }

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { CaseType } from '../../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../../catalog/devices.ts';
 import { caseOutline } from '../../catalog/geometry.ts';
+import { boxToFramePng } from '../templates.ts';
 import { runPhoto, sharedBytes, sharedCopy } from '../pixel-threads.ts';
 import { type DrawnTemplate, type Material, RenderInputError } from '../renderer.ts';
 import { holeParams } from '../stage/case-mesh.ts';
@@ -83,21 +84,13 @@ export async function photoTemplate(
     uv,
     layers,
   });
-  const frame = { left: box[0], top: box[1], right: W - box[2], bottom: H - box[3] };
-  const boxPng = (buf: Uint8Array | Uint16Array, depth16: boolean, outside: { r: number; g: number; b: number }) => {
-    const img = sharp(buf, { raw: { width: bw, height: bh, channels: 3 } });
-    return (depth16 ? img.toColourspace('rgb16') : img)
-      .extend({ ...frame, background: { ...outside, alpha: 1 } })
-      .png({ compressionLevel: 1 })
-      .toBuffer();
-  };
   return {
     background: await sharp(background, { raw: { width: W, height: H, channels: 3 } })
       .png({ compressionLevel: 1 })
       .toBuffer(),
-    uv: await boxPng(uv, true, { r: 0, g: 0, b: 0 }),
+    uv: await boxToFramePng(uv, size, box, { r: 0, g: 0, b: 0 }),
     // Outside the case: no mask, neutral shading.
-    layers: await boxPng(layers, false, { r: 0, g: 255, b: 0 }),
+    layers: await boxToFramePng(layers, size, box, { r: 0, g: 255, b: 0 }),
     material,
     backMm: [o.widthMm, o.heightMm],
   };

@@ -1,11 +1,11 @@
 /**
  * `npm run mockups:sheet [out.png]`: one PNG grid to look at the mockups all at once. It seeds the
- * demo catalog in a throw-away data folder, renders every composition of the flagship models (the
- * straight-on shot in every case type, every 3D scene view) and the demo fixtures with a sample
- * artwork through the service's own template code, and adds the product pictures (catalog media)
- * of the flagships, and the 3D stages (one tile per model, stage and view in the tough case, then
- * every case type of two models). `MOCKUP_SHEET_ALL=1` renders the compositions of every product (slow),
- * `MOCKUP_SHEET_DEVICES=iphone-17-pro,pixel-11` those of some models only.
+ * demo catalog in a throw-away data folder and renders, through the service's own template code
+ * and with one sample artwork: one tile per printable model and 3D stage in the tough case (six
+ * models a row), then every case type (material) of two models in every stage and view.
+ * `MOCKUP_SHEET_DEVICES=iphone-17-pro,pixel-11` limits the first part to some models;
+ * `MOCKUP_SHEET_EXTRA=1` adds the baked scenes, straight-on shots and product pictures of the
+ * flagships (or of those models). It then prints the noise figure of every stage plate at 2000 px.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +22,9 @@ import { FLAT_PATCH, highPassStd } from '../src/modules/rendering/stage/noise.ts
 import { STAGES } from '../src/modules/rendering/stage/stages.ts';
 import { renderPlate } from '../src/modules/rendering/stage/template.ts';
 
-const TILE = 240;
-const COLS = 12;
+const TILE = 180;
+/** Six models a row, their three stages side by side. */
+const COLS = 18;
 const out = process.argv[2] ?? 'test-artifacts/mockups-sheet.png';
 
 /** A colourful artwork, transparent at the top so clear cases show the phone through. */
@@ -44,13 +45,13 @@ function sampleArtwork(): Promise<Buffer> {
 
 async function caption(text: string) {
   const safe = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${TILE}" height="24"><rect width="100%" height="100%" fill="#fff"/><text x="5" y="16" font-size="12" font-family="sans-serif" fill="#333">${safe}</text></svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${TILE}" height="20"><rect width="100%" height="100%" fill="#fff"/><text x="5" y="14" font-size="10" font-family="sans-serif" fill="#333">${safe}</text></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
 /**
- * The 3D stages: one tile per model, stage and view in the tough case (every model with
- * MOCKUP_SHEET_ALL=1), then every case type of two models in each stage.
+ * The 3D stages: one tile per printable model and stage (left view) in the tough case, then every
+ * case type (material) of two models in every stage and view, with the same artwork.
  */
 async function stageTiles(s: Awaited<ReturnType<typeof startRuntime>>, keys: string[] | null, art: Buffer) {
   const rows = await s.db.query<{ id: string; name: string; device_key: string }>(
@@ -58,20 +59,85 @@ async function stageTiles(s: Awaited<ReturnType<typeof startRuntime>>, keys: str
     [keys],
   );
   const shapes = await s.catalog.productShapes(rows.map((r) => r.id));
-  const px = Number(process.env.MOCKUP_SHEET_STAGE_PX ?? 500);
+  const px = Number(process.env.MOCKUP_SHEET_STAGE_PX ?? 400);
   const output = { widthPx: px, heightPx: px, format: 'png' as const };
   const tiles: Array<{ image: Buffer; text: string }> = [];
-  const render = async (r: (typeof rows)[number], stage: string, view: string) => {
+  const render = async (r: (typeof rows)[number], stage: string, view: string, text: string) => {
     const g: Generator = { kind: 'stage', stage, view };
     const t = await generatedTemplate(s.blobs, g, shapes.get(r.id), output);
-    tiles.push({ image: (await composeRender({ ...t, output }, art)).media, text: `${r.name} · ${stage} ${view}` });
+    tiles.push({ image: (await composeRender({ ...t, output }, art)).media, text });
   };
-  const tough = rows.filter((r) => shapes.get(r.id)?.caseType?.key === 'tough');
-  for (const r of tough) for (const st of STAGES) for (const v of st.views) await render(r, st.key, v.key);
-  const two = [...new Set(rows.map((r) => r.device_key))].slice(0, 2);
-  for (const r of rows.filter((r) => two.includes(r.device_key) && shapes.get(r.id)?.caseType))
-    for (const st of STAGES) await render(r, st.key, 'left');
+  const tough = rows.filter(
+    (r) => shapes.get(r.id)?.caseType?.key === 'tough' && !shapes.get(r.id)?.device?.preliminary,
+  );
+  for (const r of tough)
+    for (const st of STAGES) await render(r, st.key, 'left', `${shapes.get(r.id)?.device?.model} · ${st.key}`);
+  const materials: Array<{ image: Buffer; text: string }> = [];
+  const two = ['iphone-17-pro', 'pixel-11'];
+  const before = tiles.length;
+  for (const key of two)
+    for (const r of rows.filter((r) => r.device_key === key && shapes.get(r.id)?.caseType))
+      for (const st of STAGES)
+        for (const v of st.views) await render(r, st.key, v.key, `${r.name} · ${st.key} ${v.key}`);
+  materials.push(...tiles.splice(before));
+  return { models: tiles, materials };
+}
+
+/** The baked scenes' and straight-on compositions of some models, and their product pictures. */
+async function extraTiles(s: Awaited<ReturnType<typeof startRuntime>>, keys: string[], art: Buffer) {
+  const rows = await s.db.query<{
+    product_id: string;
+    name: string;
+    perspective: string;
+    generator: Generator | null;
+    width_px: number;
+    height_px: number;
+    format: OutputFormat;
+  }>(
+    `SELECT c.product_id, p.name, pe.import_key AS perspective, c.generator, pe.width_px, pe.height_px, pe.format
+       FROM compositions c JOIN products p ON p.id = c.product_id JOIN scenes sc ON sc.id = c.scene_id
+       JOIN perspectives pe ON pe.id = c.perspective_id
+      WHERE p.device_key = ANY($1) OR c.import_key LIKE 'demo-%'
+      ORDER BY sc.seq, pe.seq, p.name`,
+    [keys],
+  );
+  const shapes = await s.catalog.productShapes(rows.map((r) => r.product_id));
+  const tiles: Array<{ image: Buffer; text: string }> = [];
+  for (const r of rows) {
+    if (!r.generator) continue;
+    const output = { widthPx: r.width_px, heightPx: r.height_px, format: r.format };
+    const t = await generatedTemplate(s.blobs, r.generator, shapes.get(r.product_id), output);
+    tiles.push({ image: (await composeRender({ ...t, output }, art)).media, text: `${r.name} · ${r.perspective}` });
+  }
+  const products = await s.db.query<{ id: string; name: string }>(
+    'SELECT id, name FROM products WHERE device_key = ANY($1) ORDER BY name',
+    [keys],
+  );
+  // The catalog's own pictures (drawn on first use), so the sheet shows what the shop gets.
+  for (const p of products)
+    for (const pic of await s.catalog.productPictures(p.id))
+      tiles.push({ image: pic.bytes, text: `${p.name} · picture ${pic.view}` });
   return tiles;
+}
+
+/** The tiles as one grid, COLS wide, each section starting on a new row. */
+async function writeSheet(sections: Array<Array<{ image: Buffer; text: string }>>) {
+  const cell = TILE + 20;
+  const parts = [];
+  let row = 0;
+  for (const tiles of sections) {
+    for (const [i, t] of tiles.entries()) {
+      const left = (i % COLS) * TILE;
+      const top = (row + Math.floor(i / COLS)) * cell;
+      const image = await sharp(t.image).resize(TILE, TILE, { fit: 'contain', background: '#ffffff' }).png().toBuffer();
+      parts.push({ input: image, left, top }, { input: await caption(t.text), left, top: top + TILE });
+    }
+    row += Math.ceil(tiles.length / COLS);
+  }
+  await sharp({ create: { width: COLS * TILE, height: row * cell, channels: 3, background: '#ffffff' } })
+    .composite(parts)
+    .png({ compressionLevel: 9 })
+    .toFile(out);
 }
 
 async function main() {
@@ -81,60 +147,14 @@ async function main() {
   });
   await seedDemoOnce(s, dataDir);
   const art = await sampleArtwork();
-  // MOCKUP_SHEET_DEVICES=a,b restricts the sheet to some models (a quicker look after a bake).
-  const keys = process.env.MOCKUP_SHEET_DEVICES?.split(',') ?? flagships().map((d) => d.key);
-  const all = process.env.MOCKUP_SHEET_ALL === '1';
-  const rows = await s.db.query<{
-    product_id: string;
-    name: string;
-    scene: string;
-    perspective: string;
-    generator: Generator | null;
-    width_px: number;
-    height_px: number;
-    format: OutputFormat;
-  }>(
-    `SELECT c.product_id, p.name, sc.import_key AS scene, pe.import_key AS perspective, c.generator,
-            pe.width_px, pe.height_px, pe.format
-       FROM compositions c JOIN products p ON p.id = c.product_id JOIN scenes sc ON sc.id = c.scene_id
-       JOIN perspectives pe ON pe.id = c.perspective_id
-      WHERE $1 OR p.device_key = ANY($2) OR c.import_key LIKE 'demo-%'
-      ORDER BY sc.seq, pe.seq, p.name`,
-    [all, keys],
-  );
-  const shapes = await s.catalog.productShapes(rows.map((r) => r.product_id));
-  const tiles: Array<{ image: Buffer; text: string }> = [];
-  for (const r of rows) {
-    if (!r.generator) continue;
-    const output = { widthPx: r.width_px, heightPx: r.height_px, format: r.format };
-    const t = await generatedTemplate(s.blobs, r.generator, shapes.get(r.product_id), output);
-    const media = (await composeRender({ ...t, output }, art)).media;
-    tiles.push({ image: media, text: `${r.name} · ${r.perspective}` });
-  }
-  const products = await s.db.query<{ id: string; name: string }>(
-    'SELECT id, name FROM products WHERE device_key = ANY($1) ORDER BY name',
-    [keys],
-  );
-  tiles.push(...(await stageTiles(s, all ? null : keys, art)));
-  // The catalog's own pictures (drawn on first use), so the sheet shows what the shop gets.
-  for (const p of products)
-    for (const pic of await s.catalog.productPictures(p.id))
-      tiles.push({ image: pic.bytes, text: `${p.name} · picture ${pic.view}` });
-  const cell = TILE + 24;
-  const parts = [];
-  for (const [i, t] of tiles.entries()) {
-    const left = (i % COLS) * TILE;
-    const top = Math.floor(i / COLS) * cell;
-    const image = await sharp(t.image).resize(TILE, TILE, { fit: 'contain', background: '#ffffff' }).png().toBuffer();
-    parts.push({ input: image, left, top }, { input: await caption(t.text), left, top: top + TILE });
-  }
-  await sharp({
-    create: { width: COLS * TILE, height: Math.ceil(tiles.length / COLS) * cell, channels: 3, background: '#ffffff' },
-  })
-    .composite(parts)
-    .png({ compressionLevel: 9 })
-    .toFile(out);
-  console.log(`${tiles.length} tiles (${rows.length} compositions) → ${out}`);
+  // MOCKUP_SHEET_DEVICES=a,b restricts the sheet to some models.
+  const keys = process.env.MOCKUP_SHEET_DEVICES?.split(',') ?? null;
+  const { models, materials } = await stageTiles(s, keys, art);
+  const sections = [models, materials];
+  if (process.env.MOCKUP_SHEET_EXTRA === '1')
+    sections.push(await extraTiles(s, keys ?? flagships().map((d) => d.key), art));
+  await writeSheet(sections);
+  console.log(`${models.length} model x stage tiles, ${materials.length} material tiles → ${out}`);
   // The noise figure of every stage plate at 2000 px (MOCKUP_SHEET_NOISE_PX), on a flat floor patch.
   const npx = Number(process.env.MOCKUP_SHEET_NOISE_PX ?? 2000);
   for (const st of STAGES)

@@ -1,9 +1,26 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { floorRepo } from '../../src/modules/production/floor-repo.ts';
-import { createOrder, orderBody, products, uploadImage } from '../orders/helpers.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createOrder, expectError, orderBody, products, uploadImage } from '../orders/helpers.ts';
+import {
+  code128Values,
+  pdfImages,
+  pdfInfo,
+  pdfText,
+  popplerMissing,
+  rawPixels,
+  renderPage,
+} from '../support/pdf-tools.ts';
 import { type TestApp, createTestApp, operator } from '../support/app.ts';
 
+const MM = 72 / 25.4;
+/** Rendered pages are kept under test-artifacts/production for a look. */
+function keep(name: string, png: Buffer): Buffer {
+  mkdirSync('test-artifacts/production', { recursive: true });
+  writeFileSync(`test-artifacts/production/${name}.png`, png);
+  return png;
+}
 const units = (t: TestApp, orderId: string) =>
   t.db.query<{ id: string; line_index: number; unit_no: number; state: string; attempt: number }>(
     'SELECT id, line_index, unit_no, state, attempt FROM floor_units WHERE order_id = $1 ORDER BY line_index, unit_no',
@@ -140,5 +157,72 @@ describe('floor units', () => {
     for (const bad of ['Batch_nope', 'Order_0123456789abcdefghjkmnpqrs'])
       assert.equal((await operator(t, 'POST', `/production/batches/${bad}/printed`)).statusCode, 404);
     assert.equal((await operator(t, 'POST', '/production/batches', { flush: 'yes' })).statusCode, 400);
+  });
+
+  it('makes a batch print file of the bed at 1:1, a pick list and a batch sheet whose barcode is the batch', {
+    skip: popplerMissing,
+  }, async () => {
+    const ref = await startedOrder(t, 3);
+    const res = await operator(t, 'POST', '/production/batches', { flush: true });
+    const made = res.data.batches.find((b: any) => b.jig === 'phones-12');
+    const pending = (await operator(t, 'GET', `/production/batches/${made.reference}`)).data;
+    assert.deepEqual(
+      pending.files.map((f: any) => [f.kind, f.status]),
+      [
+        ['print_file', 'pending'],
+        ['pick_list', 'pending'],
+        ['batch_sheet', 'pending'],
+      ],
+    );
+    expectError(
+      await operator(t, 'GET', `/production/batches/${made.reference}/files/print-file`),
+      409,
+      'production_file_not_ready',
+    );
+    await t.s.worker.drain();
+    const ready = (await operator(t, 'GET', `/production/batches/${made.reference}`)).data;
+    assert.ok(
+      ready.files.every((f: any) => f.status === 'ready'),
+      JSON.stringify(ready.files),
+    );
+    const file = (kind: string) => operator(t, 'GET', `/production/batches/${made.reference}/files/${kind}`);
+
+    const print = (await file('print-file')).rawPayload;
+    const [w, h] = pdfInfo(print)
+      ['Page size'].split(' ')
+      .filter((x) => /^[\d.]+$/.test(x))
+      .map(Number);
+    // The bed of the UV printer at 1:1; one image per case, with 2 mm of bleed on each side at 600 dpi.
+    assert.ok(Math.abs(w - 610 * MM) < 0.1 && Math.abs(h - 420 * MM) < 0.1, `page ${w}x${h} pt`);
+    const spec = (await t.s.catalog.findProduct(t.seed.organizations[0].reference, products(t).clear))!.print!;
+    const bleedPx = Math.round((2 / 25.4) * spec.dpi);
+    assert.deepEqual(
+      pdfImages(print),
+      Array.from({ length: 3 }, () => ({
+        width: spec.widthPx + 2 * bleedPx,
+        height: spec.heightPx + 2 * bleedPx,
+        xppi: spec.dpi,
+        yppi: spec.dpi,
+      })),
+    );
+    const raw = print.toString('latin1');
+    assert.ok(raw.includes('/Separation /CutContour'), 'cut lines in CutContour');
+    assert.match(raw, /\/OutputIntents/);
+    assert.match(raw, /sRGB IEC61966-2\.1/);
+    // The cases lie on their side in the phone jig: each image is drawn turned a quarter.
+    const page = await rawPixels(keep('batch-print-file', renderPage(print, 20)));
+    assert.ok(page.width > page.height);
+
+    const pick = pdfText((await file('pick-list')).rawPayload);
+    assert.match(pick, /Pick list/);
+    assert.match(pick, /3\s*×\s+CASE-IP15-CLR\s+A \(clear\)/);
+    for (const slot of ['A1', 'A2', 'A3']) assert.match(pick, new RegExp(`${slot}\\s+CASE-IP15-CLR`));
+    assert.match(pick, /line 1, case 3 of 3/);
+
+    const sheet = (await file('batch-sheet')).rawPayload;
+    assert.match(pdfText(sheet), new RegExp(made.reference));
+    assert.deepEqual(await code128Values(keep('batch-sheet', renderPage(sheet, 150))), [made.reference]);
+    keep('pick-list', renderPage((await file('pick-list')).rawPayload, 80));
+    assert.ok(ref);
   });
 });

@@ -309,4 +309,85 @@ export const floorRepo = {
       [limit],
     );
   },
+
+  /** What a batch's files are made from: each slot's unit, its line's product and artwork, the blank. */
+  async batchContents(ex: Executor, batchId: string): Promise<BatchContentRow[]> {
+    return ex.query<BatchContentRow>(
+      `SELECT s.slot, u.id AS unit_id, u.order_id, u.line_index, u.unit_no, u.attempt, u.remake_reason, u.organization_id,
+              l.product_id, l.image_id, l.quantity, p.name AS product_name, i.sku, st.code || '-' || o.order_number AS order_code
+       FROM batch_slots s JOIN floor_units u ON u.id = s.unit_id
+         JOIN orderlines l ON l.order_id = u.order_id AND l.line_index = u.line_index
+         JOIN orders o ON o.id = u.order_id JOIN stores st ON st.id = o.store_id
+         JOIN products p ON p.id = l.product_id LEFT JOIN items i ON i.id = p.item_id
+       WHERE s.batch_id = $1 ORDER BY s.slot`,
+      [batchId],
+    );
+  },
+  async queueDocuments(ex: Executor, batchIds: string[], at: Date): Promise<void> {
+    if (batchIds.length === 0) return;
+    await ex.query(
+      `INSERT INTO batch_documents (batch_id, kind, status, created_at, updated_at)
+       SELECT b, k, 'pending', $2, $2 FROM unnest($1::text[]) AS b, unnest(ARRAY['print_file', 'pick_list', 'batch_sheet']) AS k
+       ON CONFLICT (batch_id, kind) DO UPDATE SET status = 'pending', error = NULL, updated_at = $2`,
+      [batchIds, at],
+    );
+  },
+  async documents(ex: Executor, batchIds: string[]): Promise<BatchDocumentRow[]> {
+    if (batchIds.length === 0) return [];
+    return ex.query<BatchDocumentRow>(
+      'SELECT * FROM batch_documents WHERE batch_id = ANY($1::text[]) ORDER BY batch_id, kind DESC',
+      [batchIds],
+    );
+  },
+  async documentReady(
+    ex: Executor,
+    batchId: string,
+    kind: BatchDocumentKind,
+    f: { blobKey: string; size: number; details: object },
+    at: Date,
+  ): Promise<void> {
+    await ex.query(
+      `UPDATE batch_documents SET status = 'ready', blob_key = $3, size = $4, details = $5, error = NULL, updated_at = $6
+       WHERE batch_id = $1 AND kind = $2`,
+      [batchId, kind, f.blobKey, f.size, JSON.stringify(f.details), at],
+    );
+  },
+  async documentsFailed(ex: Executor, batchId: string, error: string, at: Date): Promise<void> {
+    await ex.query(
+      `UPDATE batch_documents SET status = 'failed', error = $2, updated_at = $3 WHERE batch_id = $1 AND status <> 'ready'`,
+      [batchId, error.slice(0, 500), at],
+    );
+  },
 };
+
+export type BatchDocumentKind = 'print_file' | 'pick_list' | 'batch_sheet';
+export const BATCH_DOCUMENT_KINDS: BatchDocumentKind[] = ['print_file', 'pick_list', 'batch_sheet'];
+
+export interface BatchDocumentRow {
+  batch_id: string;
+  kind: BatchDocumentKind;
+  status: 'pending' | 'ready' | 'failed';
+  blob_key: string | null;
+  size: number | null;
+  details: Record<string, unknown>;
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface BatchContentRow {
+  slot: string;
+  unit_id: string;
+  order_id: string;
+  line_index: number;
+  unit_no: number;
+  attempt: number;
+  remake_reason: string | null;
+  organization_id: string;
+  product_id: string;
+  image_id: string | null;
+  quantity: number;
+  product_name: string;
+  sku: string | null;
+  order_code: string;
+}

@@ -1,6 +1,6 @@
 import type { JobRow } from '../../platform/jobs/queue.ts';
 import type { Worker } from '../../platform/jobs/worker.ts';
-import { BATCHING_JOB } from './floor-service.ts';
+import { BATCH_FILES_JOB, BATCHING_JOB } from './floor-service.ts';
 import { CUTOFF_JOB, RECHECK_JOB, RELEASE_JOB } from './release.ts';
 import { DOCUMENTS_JOB, PRINT_FILES_JOB, type ProductionService } from './service.ts';
 
@@ -22,6 +22,18 @@ export function registerProductionJobs(s: {
   });
   s.worker.register(CUTOFF_JOB, {
     run: (payload: { cutoff: string }) => release.cutoff(new Date(payload.cutoff)).then(() => undefined),
+  });
+  s.worker.register(BATCH_FILES_JOB, {
+    pool: 'renders',
+    async run(payload: { batchId: string }, job) {
+      try {
+        await s.production.floor.make.make(payload.batchId);
+      } catch (err) {
+        if (lastAttempt(job))
+          await s.production.floor.make.failed(payload.batchId, String((err as Error).message ?? err));
+        throw err;
+      }
+    },
   });
   s.worker.register(BATCHING_JOB, { run: () => s.production.floor.scheduled().then(() => undefined) });
   s.worker.register(RECHECK_JOB, {

@@ -42,7 +42,7 @@ export function effectiveDpi(spec: PrintSpecIn, width: number, height: number): 
  * intact instead of knocking a white hairline out of it. pdfkit has no API for it; this is the
  * graphics-state entry its own `opacity` writes, with overprint instead.
  */
-function overprint(doc: PDFKit.PDFDocument): void {
+export function overprint(doc: PDFKit.PDFDocument): void {
   const d = doc as unknown as {
     ref(o: object): { end(): void };
     page: { ext_gstates: Record<string, unknown> };

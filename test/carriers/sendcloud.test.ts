@@ -53,6 +53,24 @@ describe('shipping through Sendcloud (stand-in)', () => {
     assert.equal(r.label_state, 'announced');
     const pdf = await t.s.shipments.announce.label(r);
     assert.ok(pdf?.subarray(0, 5).toString() === '%PDF-', 'the carrier label is stored as a PDF');
+    // PostNL prints ZPL natively: the thermal printers' label is kept too.
+    const zpl = (await t.s.shipments.announce.labelZpl(r))?.toString() ?? '';
+    assert.match(zpl, /^\^XA[\s\S]*\^BCN[\s\S]*\^XZ$/);
+    assert.ok(zpl.includes(`^FD${p.trackingNumber}^FS`), 'the ZPL carries the tracking barcode');
+    const asked = sc.requests.filter((q) => q.path.startsWith(`/api/v3/parcels/${p.id}/documents/label`));
+    assert.equal(asked.length, 1, 'the PDF came with the announcement; only the ZPL was fetched');
+  });
+
+  it('keeps the PDF alone when the carrier gives no ZPL label', async () => {
+    const ref = await shipTo({ ...ADDRESS, countryCode: 'DE', zipcode: '10115', city: 'Berlin' });
+    await t.s.worker.drain();
+    const r = (await row(ref))!;
+    assert.equal(r.label_state, 'announced');
+    assert.equal(sc.byReference(ref)!.carrier.code, 'dhl');
+    assert.equal(r.label_zpl_blob, null);
+    assert.equal(await t.s.shipments.announce.labelZpl(r), null);
+    assert.ok((await t.s.shipments.announce.label(r))?.subarray(0, 5).toString() === '%PDF-');
+    assert.deepEqual(sc.invalid, [], 'paper size and Accept header as Sendcloud documents them');
   });
 
   it('sends value, HS code and a customs declaration outside the EU', async () => {

@@ -19,7 +19,7 @@ import { parse } from 'yaml';
 const fixture = (name: string) =>
   parse(readFileSync(new URL(`../fixtures/sendcloud/${name}`, import.meta.url), 'utf8')) as any;
 
-let validators: { announce: ValidateFunction; webhook: ValidateFunction; shipments: any } | null = null;
+let validators: { announce: ValidateFunction; webhook: ValidateFunction; shipments: any; documents: any } | null = null;
 function load() {
   if (validators) return validators;
   const shipments = fixture('sendcloud-shipments-openapi.yml');
@@ -32,6 +32,7 @@ function load() {
     announce: ajv.compile({ $ref: 'sendcloud-shipments#/components/schemas/shipment-request-sync-announce' }),
     webhook: ajv.compile({ $ref: 'sendcloud-webhooks#/components/schemas/ParcelStatusChangedWebhook' }),
     shipments,
+    documents: fixture('sendcloud-v3-parcel-documents-openapi.yml'),
   };
   return validators;
 }
@@ -42,6 +43,9 @@ const announceExample = () =>
     load().shipments.paths['/shipments/announce'].post.responses['201'].content['application/json'].examples
       .CreatedSingleParcelDomesticShipment.value,
   );
+
+/** Carriers whose labels the stand-in gives as native ZPL (thermal printers); the others are PDF only. */
+export const ZPL_CARRIERS = new Set(['postnl', 'dhl_express']);
 
 /** Carrier field limits (sendcloud.dev, "Address field limits by carrier"): longer is the carrier's error. */
 const CARRIER_LIMITS: Record<string, number> = { address_line_1: 35, address_line_2: 35, city: 35, name: 35 };
@@ -158,21 +162,48 @@ export class SendcloudStandIn {
       });
     if (req.method === 'POST' && url.pathname === '/api/v3/shipments/announce') return this.announce(res, json);
     const doc = /^\/api\/v3\/parcels\/(\d+)\/documents\/label$/.exec(url.pathname);
-    if (req.method === 'GET' && doc) {
-      const p = this.parcels.get(Number(doc[1]));
-      if (!p)
-        return this.reply(res, 404, {
-          errors: [{ code: 'not_found', status: '404', detail: 'No Parcel matches the given query.' }],
-        });
-      res.writeHead(200, { 'content-type': 'application/pdf' });
-      return res.end(p.label);
-    }
+    if (req.method === 'GET' && doc) return this.document(req, res, url, Number(doc[1]));
     if (req.method === 'GET' && url.pathname === '/api/v3/shipments') {
       const ref = url.searchParams.get('external_reference_id');
       const found = [...this.parcels.values()].filter((p) => p.reference === ref);
       return this.reply(res, 200, { data: found.map((p) => this.shipmentOf(p)) });
     }
     this.reply(res, 404, { errors: [{ code: 'not_found', status: '404', detail: 'Not found.' }] });
+  }
+
+  /**
+   * GET /parcels/{id}/documents/label: `paper_size` and the Accept header checked against the parcel
+   * documents document; ZPL only from carriers that print it natively (ZPL_CARRIERS).
+   */
+  private document(req: IncomingMessage, res: ServerResponse, url: URL, id: number) {
+    const paper = url.searchParams.get('paper_size');
+    const accept = req.headers.accept ?? 'application/pdf';
+    const params = load().documents.components.parameters;
+    const problems = [
+      ...(paper !== null && !params['paper-size'].schema.enum.includes(paper) ? [`paper_size ${paper}`] : []),
+      ...(!params.rendering_format.schema.enum.includes(accept) ? [`Accept ${accept}`] : []),
+    ];
+    if (problems.length) {
+      this.invalid.push({ path: url.pathname, errors: problems });
+      return this.reply(res, 400, {
+        errors: problems.map((detail) => ({ status: '400', code: 'invalid', detail: `${detail} is not allowed` })),
+      });
+    }
+    const p = this.parcels.get(id);
+    if (!p)
+      return this.reply(res, 404, {
+        errors: [{ code: 'not_found', status: '404', detail: 'No Parcel matches the given query.' }],
+      });
+    if (accept === 'application/zpl') {
+      if (!ZPL_CARRIERS.has(p.carrier.code))
+        return this.reply(res, 400, {
+          errors: [{ status: '400', code: 'invalid', detail: `${p.carrier.name} does not provide ZPL labels.` }],
+        });
+      res.writeHead(200, { 'content-type': 'application/zpl' });
+      return res.end(labelZpl(p));
+    }
+    res.writeHead(200, { 'content-type': 'application/pdf' });
+    return res.end(p.label);
   }
 
   private shipmentOf(p: StandInParcel) {
@@ -294,4 +325,21 @@ async function labelPdf(req: any, carrier: string, tracking: string, option: str
   doc.image(barcode, 14, doc.y + 8, { width: 270 });
   doc.end();
   return done;
+}
+
+/** A carrier-style 4x6 in ZPL label at 203 dpi: addresses, routing code and the tracking barcode. */
+function labelZpl(p: StandInParcel): string {
+  const to = p.request.to_address;
+  const from = p.request.from_address;
+  const street = `${to.address_line_1}${to.house_number ? ` ${to.house_number}` : ''}`;
+  return [
+    '^XA^CI28^PW812^LL1218',
+    `^FO40,40^A0N,50,50^FD${p.carrier.name}^FS`,
+    `^FO40,110^A0N,24,24^FDFrom: ${from.name}, ${from.address_line_1}, ${from.postal_code} ${from.city}^FS`,
+    `^FO40,180^A0N,36,36^FD${to.name}^FS^FO40,225^A0N,36,36^FD${street}^FS`,
+    `^FO40,270^A0N,36,36^FD${to.postal_code} ${to.city} ${to.country_code}^FS`,
+    `^FO40,360^A0N,70,70^FD${to.country_code}-${String(to.postal_code).replace(/\s/g, '').slice(0, 4)}^FS`,
+    `^FO60,500^BY3^BCN,200,Y,N,N^FD${p.trackingNumber}^FS`,
+    '^XZ',
+  ].join('\n');
 }

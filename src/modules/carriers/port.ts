@@ -48,6 +48,8 @@ export interface AnnouncedParcel {
   trackingNumber: string;
   trackingUrl: string | null;
   labelPdf: Buffer;
+  /** The same label in ZPL for thermal printers, when the carrier gives one. */
+  labelZpl: Buffer | null;
 }
 
 /** The carrier refused the parcel (an address it cannot label): retrying unchanged will not help. */

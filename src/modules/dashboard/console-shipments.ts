@@ -75,7 +75,7 @@ ${form(
       ? html`<section class="card alert-card" aria-labelledby="fail"><h2 id="fail">${row.label_state === 'refused' ? 'The carrier refused the parcel' : 'Last attempt to reach the carrier'}</h2><p>${row.carrier_error}</p></section>`
       : '';
     const label = row.label_blob
-      ? html`<a href="${base}/label.pdf">Carrier label (PDF, A6)</a>`
+      ? html`<a href="${base}/label.pdf">Carrier label (PDF, A6)</a>${row.label_zpl_blob ? html` · <a href="${base}/label.zpl">ZPL for thermal printers</a>` : ''}`
       : row.label_state === 'assigned'
         ? html`<span class="help">no label from the service: the carrier's own, or the sandbox</span>`
         : '';
@@ -139,6 +139,19 @@ ${table(['Shipment', 'Why', 'Since', 'Carrier', 'Carrier message'], list, { capt
         .type('application/pdf')
         .header('content-disposition', `inline; filename="${found.row.id}-label.pdf"`)
         .send(pdf);
+    },
+  );
+
+  r.app.get(
+    '/console/shipments/:ref/label.zpl',
+    { config: { access: 'public', dashboard: 'operator' } },
+    async (req, reply) => {
+      const found = mustFind(await s.shipments.operatorShipment(refOf(req)), 'Shipment', refOf(req));
+      const zpl = mustFind(await s.shipments.announce.labelZpl(found.row), 'ZPL label');
+      return reply
+        .type('application/zpl')
+        .header('content-disposition', `attachment; filename="${found.row.id}-label.zpl"`)
+        .send(zpl);
     },
   );
 

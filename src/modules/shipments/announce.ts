@@ -11,6 +11,7 @@ import { type ShipmentRow, shipmentsRepo as repo } from './repo.ts';
 export const ANNOUNCE_JOB = 'shipment.announce';
 export const announceKey = (id: string, attempt: number) => `announce:${id}:${attempt}`;
 export const labelKey = (id: string) => `labels/carrier/${id}.pdf`;
+export const zplKey = (id: string) => `labels/carrier/${id}.zpl`;
 
 type AnnounceDeps = Pick<ShipmentsDeps, 'db' | 'clock' | 'orders' | 'carrier' | 'events'> & {
   blobs: BlobStore;
@@ -112,6 +113,7 @@ export function announcements(deps: AnnounceDeps) {
         throw err;
       }
       await deps.blobs.put(labelKey(s.id), parcel.labelPdf);
+      if (parcel.labelZpl) await deps.blobs.put(zplKey(s.id), parcel.labelZpl);
       await db.tx(async (tx) => {
         const locked = await repo.byId(tx, s.id, true);
         if (!locked || locked.label_state !== 'pending') return;
@@ -120,6 +122,7 @@ export function announcements(deps: AnnounceDeps) {
           trackingNumber: parcel.trackingNumber,
           parcelId: parcel.parcelId,
           labelBlob: labelKey(s.id),
+          zplBlob: parcel.labelZpl ? zplKey(s.id) : null,
         });
         const fresh = (await repo.byId(tx, s.id))!;
         await deps.events.record(tx, {
@@ -158,6 +161,7 @@ export function announcements(deps: AnnounceDeps) {
     },
 
     label: (s: ShipmentRow) => (s.label_blob ? deps.blobs.get(s.label_blob) : Promise.resolve(null)),
+    labelZpl: (s: ShipmentRow) => (s.label_zpl_blob ? deps.blobs.get(s.label_zpl_blob) : Promise.resolve(null)),
   };
 }
 

@@ -49,12 +49,29 @@ export function sendcloudCarrier(config: SendcloudConfig, fetchImpl: typeof fetc
     }
   }
 
+  const labelPath = (parcelId: string) => `/parcels/${encodeURIComponent(parcelId)}/documents/label`;
+
   async function label(parcelId: string): Promise<Buffer> {
-    const res = await call(`/parcels/${encodeURIComponent(parcelId)}/documents/label?paper_size=a6`, {
-      headers: { accept: 'application/pdf' },
-    });
+    const res = await call(`${labelPath(parcelId)}?paper_size=A6`, { headers: { accept: 'application/pdf' } });
     if (!res.ok) throw new CarrierUnavailable(`Sendcloud answered ${res.status} for the label of parcel ${parcelId}`);
     return Buffer.from(await res.arrayBuffer());
+  }
+
+  /**
+   * The carrier's native ZPL label for thermal printers, or null when the carrier has none (Sendcloud
+   * answers another format or an error): the PDF is the label then.
+   */
+  async function zpl(parcelId: string): Promise<Buffer | null> {
+    const res = await call(labelPath(parcelId), { headers: { accept: 'application/zpl' } });
+    if (res.status >= 500 || res.status === 429)
+      throw new CarrierUnavailable(`Sendcloud answered ${res.status} for the ZPL label of parcel ${parcelId}`);
+    const type = res.headers.get('content-type') ?? '';
+    if (!res.ok || !type.startsWith('application/zpl')) {
+      await res.arrayBuffer().catch(() => null);
+      return null;
+    }
+    const body = Buffer.from(await res.arrayBuffer());
+    return body.subarray(0, 3).toString() === '^XA' || body.includes('^XA') ? body : null;
   }
 
   async function announce(p: ParcelAnnouncement): Promise<AnnouncedParcel> {
@@ -88,6 +105,7 @@ export function sendcloudCarrier(config: SendcloudConfig, fetchImpl: typeof fetc
       trackingNumber: String(parcel.tracking_number),
       trackingUrl: parcel.tracking_url ?? null,
       labelPdf,
+      labelZpl: await zpl(parcelId),
     };
   }
 

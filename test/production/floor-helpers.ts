@@ -7,7 +7,12 @@ import { type TestApp, operator } from '../support/app.ts';
  * An order in production with `cases` clear cases and a screen protector; its units batched and,
  * unless `printed` is false, printed (as the print station leaves them).
  */
-export async function unitsInProduction(t: TestApp, cases: number, printed = true) {
+export async function unitsInProduction(
+  t: TestApp,
+  cases: number,
+  printed = true,
+  order: Record<string, unknown> = {},
+) {
   const image = await uploadImage(t);
   const ref = await createOrder(
     t,
@@ -16,6 +21,7 @@ export async function unitsInProduction(t: TestApp, cases: number, printed = tru
         { productReference: products(t).clear, imageReference: image, quantity: cases },
         { productReference: products(t).protector, quantity: 1 },
       ],
+      ...order,
     }),
   );
   const res = await operator(t, 'POST', `/orders/${ref}/start-production`);

@@ -174,3 +174,27 @@ describe('QC and pack stations', () => {
     await refused(st().qc(units[0], 'pass'), 'scan_refused', /was canceled: put it aside/);
   });
 });
+
+describe('pack station with a carrier that needs a tracking number', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ env: { CARRIER: 'manual' } });
+  });
+  after(() => t.close());
+
+  it('keeps the packed parcel ready to ship with the reason, and a scan of its case tries again', async () => {
+    const { ref, units } = await unitsInProduction(t, 1, true, { dropshipMinimalShippingLevel: 'tracked' });
+    await t.s.production.stations.qc(units[0], 'pass');
+    const res = await t.s.production.stations.pack(units[0]);
+    assert.equal(res.shipment, null);
+    assert.match(res.shipError ?? '', /tracking/i);
+    const queue = await t.s.production.queue();
+    assert.ok(
+      queue.readyToShip.some((o) => o.reference === ref),
+      'ready to ship in the queue',
+    );
+    const again = await t.s.production.stations.pack(units[0]);
+    assert.equal(again.shipment, null);
+    assert.match(again.shipError ?? '', /tracking/i);
+  });
+});

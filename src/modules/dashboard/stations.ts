@@ -207,6 +207,15 @@ function packStation(r: DashRouter): void {
       const shelf = p.fromShelf.length
         ? html`<p>Add from the shelf:</p><ul class="missing">${p.fromShelf.map((l) => html`<li>${l.quantity} × ${l.product} (${l.sku})</li>`)}</ul>`
         : '';
+      if (res.shipError) {
+        return {
+          html: packPage(ctx, {
+            tone: 'error',
+            headline: 'Every case is here, but the parcel did not ship',
+            detail: html`<p>${p.orderReference}: ${res.shipError}</p><p>Ship it from the <a href="/console/production#${p.orderReference}">production queue</a> (Ready to ship), or scan one of its cases again.</p>${shelf}`,
+          }),
+        };
+      }
       if (!res.shipment) {
         return {
           html: packPage(

@@ -145,20 +145,28 @@ function packStation(deps: StationsDeps) {
   return async (raw: string) => {
     const packed = await deps.db.tx(async (tx) => {
       const u = await scanned(tx, raw);
+      // A packed case of a parcel whose shipping failed: scanning it again ships the parcel.
+      if (u.state === 'packed' && u.order_status === 'in_production') return { u, again: true };
       if (u.state !== 'qc_passed') throw refuse(`${u.id} ${WHERE[u.state]}`);
       await floorRepo.move(tx, [u.id], 'qc_passed', 'packed', { at: deps.clock.now(), batchId: u.batch_id });
-      return u;
+      return { u, again: false };
     });
-    const base = {
-      unit: packed.id,
-      order: packed.order_id,
-      lineIndex: packed.line_index,
-      product: packed.product_name,
-    };
-    const progress = await packProgress(deps.db, packed.order_id);
-    if (progress.missing.length > 0) return { ...base, progress, shipment: null };
-    await productionRepo.markProduced(deps.db, packed.organization_id, packed.order_id, deps.clock.now());
-    return { ...base, progress, shipment: (await deps.ship(packed.order_id)).reference };
+    const { u } = packed;
+    const base = { unit: u.id, order: u.order_id, lineIndex: u.line_index, product: u.product_name };
+    const progress = await packProgress(deps.db, u.order_id);
+    if (progress.missing.length > 0) {
+      if (packed.again) throw refuse(`${u.id} is packed already`);
+      return { ...base, progress, shipment: null, shipError: null };
+    }
+    await productionRepo.markProduced(deps.db, u.organization_id, u.order_id, deps.clock.now());
+    try {
+      return { ...base, progress, shipment: (await deps.ship(u.order_id)).reference, shipError: null };
+    } catch (err) {
+      // The carrier refused or needs what a scan cannot give (a tracking number with CARRIER=manual):
+      // the parcel waits under "Ready to ship"; a scan of one of its cases tries again.
+      if (!(err instanceof ApiError) || err.status >= 500) throw err;
+      return { ...base, progress, shipment: null, shipError: err.message };
+    }
   };
 }
 

@@ -190,4 +190,33 @@ describe("photo scenes: a partner's own photo as a private scene", () => {
     assert.equal(render.statusCode, 404, render.body);
     assert.equal((await call(t, 'DELETE', `/v2/photo-scenes/${scene.reference}`)).statusCode, 404);
   });
+
+  it('offers 2000 px perspectives in WebP, JPEG and PNG when the photo is that large', async () => {
+    const big = await sharp({ create: { width: 2400, height: 1800, channels: 3, background: '#b9a58a' } })
+      .jpeg()
+      .toBuffer();
+    const res = await create(t, (await upload(t, big)).data.image.reference, {
+      topLeft: { x: 1000, y: 500 },
+      topRight: { x: 1400, y: 520 },
+      bottomRight: { x: 1380, y: 1300 },
+      bottomLeft: { x: 950, y: 1280 },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(
+      res.data.photoScene.perspectives.map((p: any) => p.output),
+      [
+        { widthPx: 1000, heightPx: 750, format: 'webp' },
+        { widthPx: 2000, heightPx: 1500, format: 'webp' },
+        { widthPx: 2000, heightPx: 1500, format: 'jpeg' },
+        { widthPx: 2000, heightPx: 1500, format: 'png' },
+      ],
+    );
+    const d = seeded(t);
+    const look = await call(
+      t,
+      'GET',
+      `/v2/lookup-composition?sceneReference=${res.data.photoScene.reference}&productReference=${d.ip15}&perspectiveReference=${res.data.photoScene.perspectives[3].reference}`,
+    );
+    assert.equal(look.data.composition.tokenCost, 4);
+  });
 });

@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../../src/modules/catalog/devices.ts';
 import { caseOutline } from '../../src/modules/catalog/geometry.ts';
+import { generatedTemplate } from '../../src/modules/rendering/generated.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
+import { LocalBlobStore } from '../../src/platform/storage.ts';
 import { pixelJobsRun } from '../../src/modules/rendering/pixel-threads.ts';
 import {
   type Corners,
@@ -131,5 +136,37 @@ describe('photo scenes: the template', () => {
     assert.equal((await at(t.layers, hx, hy))[0], 0);
     const o = caseOutline(device, ct);
     assert.deepEqual(t.backMm, [o.widthMm, o.heightMm]);
+  });
+
+  it('is drawn once per photo, corners, model, case type and size, then read from the blob store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'photo-blobs-'));
+    try {
+      const blobs = new LocalBlobStore(dir);
+      await blobs.put('images/org/photo.jpg', await photo());
+      const g = { kind: 'photo' as const, photo: 'images/org/photo.jpg', ...SIZE, corners: CORNERS };
+      const shape = { device, caseType: CASE_TYPES.clear } as Parameters<typeof generatedTemplate>[2];
+      const output = { widthPx: 400, heightPx: 300 };
+      const before = pixelJobsRun().photo;
+      const first = await generatedTemplate(blobs, g, shape, output);
+      assert.ok('load' in first);
+      const drawn = await first.load();
+      assert.equal(pixelJobsRun().photo, before + 1);
+      const again = await generatedTemplate(blobs, g, shape, output);
+      assert.ok('load' in again);
+      assert.equal(again.cacheKey, first.cacheKey);
+      const read = await again.load();
+      for (const k of ['background', 'uv', 'layers'] as const) assert.ok(read[k].equals(drawn[k]), k);
+      assert.equal(pixelJobsRun().photo, before + 1, 'read back, not drawn again');
+      // Other corners are another drawing.
+      const moved = await generatedTemplate(
+        blobs,
+        { ...g, corners: [CORNERS[3], CORNERS[0], CORNERS[1], CORNERS[2]] },
+        shape,
+        output,
+      );
+      assert.notEqual('cacheKey' in moved && moved.cacheKey, first.cacheKey);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -168,7 +168,7 @@ describe('3D stages: the case rendered at run time from its geometry', () => {
         `/v2/lookup-composition?sceneReference=${scene}&productReference=${product}&perspectiveReference=${persp}`,
       );
 
-    it('gives every printable model at least 3 stages x 2 angled views, in 1000 and 2000 px', async () => {
+    it('gives every printable model at least 3 stages x 2 angled views, at 1000 and 2000 px in WebP, JPEG and PNG', async () => {
       const products = t.seed.organizations[0].products!;
       const shapes = await t.s.catalog.productShapes(products.map((p) => p.reference));
       const oneOfEach = new Map<string, string>();
@@ -188,7 +188,18 @@ describe('3D stages: the case rendered at run time from its geometry', () => {
             const res = await lookup(ref, product, perspective(st.key, view.key));
             assert.equal(res.statusCode, 200, `${key} ${st.key}/${view.key}: ${res.body}`);
           }
-      for (const s of STAGE_SIZES) assert.ok(perspective('studio', 'left', s.px, s.format));
+      // Every size and format, in every stage and view (one model: the lookups above cover the rest).
+      const [key, product] = [...oneOfEach][0];
+      for (const { st, ref } of scenes())
+        for (const view of st.views)
+          for (const s of STAGE_SIZES) {
+            const res = await lookup(ref, product, perspective(st.key, view.key, s.px, s.format));
+            assert.equal(res.statusCode, 200, `${key} ${st.key}/${view.key} ${s.px} ${s.format}: ${res.body}`);
+          }
+      assert.deepEqual(
+        STAGE_SIZES.map((s) => `${s.px} ${s.format}`),
+        ['1000 webp', '1000 jpeg', '1000 png', '2000 webp', '2000 jpeg', '2000 png'],
+      );
     });
 
     it('renders an iPhone 15 in the studio at 2000 px', async () => {

@@ -85,6 +85,7 @@ describe('shipping through Sendcloud (stand-in)', () => {
     assert.deepEqual(sc.invalid, []);
     const p = sc.byReference(ref)!;
     assert.equal(p.request.customs_information.invoice_number, ref);
+    assert.equal(p.request.to_address.state_province_code, 'US-NY', 'the state as ISO 3166-2');
     assert.equal(p.request.customs_information.export_reason, 'commercial_goods');
     assert.equal(p.request.parcels[0].parcel_items[0].hs_code, '392690');
     assert.match(p.request.parcels[0].parcel_items[0].price.value, /^\d+\.\d{2}$/);

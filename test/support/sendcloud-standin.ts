@@ -310,7 +310,12 @@ async function labelPdf(req: any, carrier: string, tracking: string, option: str
   doc.fontSize(11).font('Helvetica-Bold').text(to.name);
   doc.font('Helvetica').text(`${to.address_line_1}${to.house_number ? ` ${to.house_number}` : ''}`);
   if (to.address_line_2) doc.text(to.address_line_2);
-  doc.text(`${to.postal_code} ${to.city}`).text(to.country_code);
+  doc.text(
+    to.state_province_code
+      ? `${to.city} ${to.state_province_code.split('-')[1]} ${to.postal_code}`
+      : `${to.postal_code} ${to.city}`,
+  );
+  doc.text(to.country_code);
   doc
     .moveDown(0.5)
     .fontSize(18)

@@ -44,6 +44,8 @@ export function announceBody(p: ParcelAnnouncement, methods: ShippingMethods) {
     country_code: country,
   };
   if (to.company) toAddress.company_name = to.company;
+  // Sendcloud takes the state as ISO 3166-2 (US-NY); required for the US, Canada and a few more.
+  if (to.state) toAddress.state_province_code = /^[A-Z0-9]{1,3}$/.test(to.state) ? `${country}-${to.state}` : to.state;
   if (to.additionalInfo) toAddress.address_line_2 = to.additionalInfo;
   if (to.email) toAddress.email = to.email;
   if (to.phonenumber) toAddress.phone_number = to.phonenumber;

@@ -32,8 +32,8 @@ export interface PhotoJob {
 function sdRound(x: number, y: number, cx: number, cy: number, hx: number, hy: number, r: number): number {
   const qx = Math.abs(x - cx) - (hx - r);
   const qy = Math.abs(y - cy) - (hy - r);
-  const ox = qx > 0 ? qx : 0;
-  const oy = qy > 0 ? qy : 0;
+  const ox = Math.max(qx, 0);
+  const oy = Math.max(qy, 0);
   return Math.sqrt(ox * ox + oy * oy) + Math.min(Math.max(qx, qy), 0) - r;
 }
 
@@ -198,8 +198,8 @@ export function photoKernel(j: PhotoJob): void {
       }
       const u = U / cW;
       const v = V / cH;
-      uv[q * 3] = Math.round((u < 0 ? 0 : u > 1 ? 1 : u) * 65535);
-      uv[q * 3 + 1] = Math.round((v < 0 ? 0 : v > 1 ? 1 : v) * 65535);
+      uv[q * 3] = Math.round((u < 0 ? 0 : Math.min(u, 1)) * 65535);
+      uv[q * 3 + 1] = Math.round((v < 0 ? 0 : Math.min(v, 1)) * 65535);
       layers[q * 3] = Math.round(cov * (1 - inHole) * 255);
       layers[q * 3 + 1] = Math.round(Math.min(1, shade) * 255);
       layers[q * 3 + 2] = Math.round(Math.min(1, high) * 255);

@@ -3,12 +3,20 @@ import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../../src/modules/catalog/devices.ts';
-import { type CaseOutline, LAYER_PX_PER_MM, caseOutline, layerImages } from '../../src/modules/catalog/geometry.ts';
+import {
+  type CaseOutline,
+  LAYER_PX_PER_MM,
+  caseOutline,
+  layerImages,
+  printSpecFor,
+} from '../../src/modules/catalog/geometry.ts';
+import { buildPrintFile } from '../../src/modules/production/print-file.ts';
 import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
 import { STAGES } from '../../src/modules/rendering/stage/stages.ts';
 import { renderPlate, stageTemplate } from '../../src/modules/rendering/stage/template.ts';
 import type { DrawnTemplate } from '../../src/modules/rendering/renderer.ts';
+import { popplerMissing, rawPixels, renderPage } from '../support/pdf-tools.ts';
 
 const device = (key: string) => loadDevices().find((d) => d.key === key)!;
 
@@ -116,6 +124,50 @@ describe('the print area around the camera hole, everywhere it is drawn', () => 
       assertAroundHole(await printedPoints(front, o), o, `${c.key} straight-on`, 0.4);
       const stage = await stageTemplate(plate, st, st.views[0], d, ct, materialFor(ct, phoneColour(d)), size);
       assertAroundHole(await printedPoints(stage, o), o, `${c.key} stage`, 0.5);
+    }
+  });
+
+  it('cuts the print file along the same cut-out and shell', { skip: popplerMissing }, async () => {
+    const DPI = 200;
+    for (const c of cases) {
+      const d = device(c.key);
+      const ct = CASE_TYPES[c.caseType];
+      const o = caseOutline(d, ct);
+      const white = await sharp({ create: { width: 300, height: 600, channels: 3, background: '#ffffff' } })
+        .png()
+        .toBuffer();
+      const { pdf } = await buildPrintFile({
+        artwork: white,
+        spec: printSpecFor(d, ct),
+        outline: o,
+        title: 'print area',
+        at: new Date('2026-12-06T10:00:00Z'),
+      });
+      const page = await rawPixels(renderPage(pdf, DPI));
+      // The cut line's CutContour spot colour shows magenta: where is it, in mm?
+      let line = 0;
+      let off = 0;
+      let alongHole = 0;
+      for (let y = 0; y < page.height; y++)
+        for (let x = 0; x < page.width; x++) {
+          const [r, g, b] = page.at(x, y);
+          if (!(g < r - 60 && g < b - 30)) continue;
+          line++;
+          const mmX = ((x + 0.5) / DPI) * 25.4;
+          const mmY = ((y + 0.5) / DPI) * 25.4;
+          const qx = Math.abs(mmX - o.widthMm / 2) - (o.widthMm / 2 - o.cornerRadiusMm);
+          const qy = Math.abs(mmY - o.heightMm / 2) - (o.heightMm / 2 - o.cornerRadiusMm);
+          const body = Math.hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - o.cornerRadiusMm;
+          const hole = holeDistance(o, mmX, mmY);
+          if (Math.abs(hole) < 0.3) alongHole++;
+          else if (Math.abs(body) > 0.4) off++;
+        }
+      assert.ok(line > 500, `${c.key}: ${line} cut-line pixels`);
+      assert.equal(off, 0, `${c.key}: ${off} cut-line pixels off the shell and the camera cut-out`);
+      const h = o.hole;
+      // Most of the cut-out's perimeter (in pixels at this resolution) carries the cut line.
+      const perimeter = ((2 * (h.widthMm + h.heightMm)) / 25.4) * DPI;
+      assert.ok(alongHole > perimeter * 0.5, `${c.key}: ${alongHole} cut-line pixels round the camera cut-out`);
     }
   });
 });

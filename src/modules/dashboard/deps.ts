@@ -142,5 +142,6 @@ export interface DashboardPagesDeps {
     | 'remakeDocuments'
     | 'stations'
     | 'overview'
+    | 'floor'
   >;
 }

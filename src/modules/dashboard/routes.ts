@@ -11,6 +11,7 @@ import { consolePages } from './console.ts';
 import { consoleShipmentPages } from './console-shipments.ts';
 import { consoleOrgPages } from './console-orgs.ts';
 import { productionQueuePages } from './production-queue.ts';
+import { printStation } from './print-station.ts';
 import { stationPages } from './stations.ts';
 import { productionOverviewPage } from './production-overview.ts';
 import { installMultipart, required, value } from './forms.ts';
@@ -280,6 +281,7 @@ ${field({ label: 'Repeat the password', name: 'passwordRepeat', type: 'password'
     consoleShipmentPages(r);
     productionQueuePages(r);
     stationPages(r);
+    printStation(r);
     productionOverviewPage(r);
     requestLogPages(r);
   });

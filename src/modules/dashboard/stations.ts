@@ -6,9 +6,9 @@ import type { Ctx, DashRouter, PageOptions } from './router.ts';
 import { PICKING_PROBLEMS, QC_REASONS, REMAKE_REASONS } from '../production/stations.ts';
 import type { PickingProblem, QcReason } from '../production/stations-repo.ts';
 
-type Tone = 'ok' | 'warn' | 'error';
+export type Tone = 'ok' | 'warn' | 'error';
 /** What the station says after a scan: a headline in large type, details, and its sound. */
-interface Outcome {
+export interface Outcome {
   tone: Tone;
   headline: string;
   detail?: Html | string;
@@ -51,14 +51,27 @@ const STYLE = trusted(`<style>
 </style>`);
 
 const STATIONS: Array<[string, string]> = [
+  ['/console/production/stations/print', 'Print'],
   ['/console/production/stations/picking', 'Picking'],
   ['/console/production/stations/qc', 'QC'],
   ['/console/production/stations/pack', 'Pack'],
 ];
 
-function stationPage(
+export function stationPage(
   ctx: Ctx,
-  o: { title: string; path: string; next: string; outcome: Outcome | null; choices: Html | ''; button: string },
+  o: {
+    title: string;
+    path: string;
+    next: string;
+    outcome: Outcome | null;
+    choices: Html | '';
+    button: string;
+    /** The scan field's label and hint (default: a case's code). */
+    label?: string;
+    placeholder?: string;
+    /** Shown under the scan form (the print station: the batches waiting). */
+    after?: Html;
+  },
 ): string {
   const out = o.outcome;
   return page(
@@ -69,9 +82,9 @@ function stationPage(
 ${out ? html`<section class="outcome ${out.tone}" role="${out.tone === 'error' ? 'alert' : 'status'}" data-sound="${out.tone}"><p class="headline">${out.headline}</p>${out.detail ? html`<div class="detail">${out.detail}</div>` : ''}</section>` : ''}
 <p class="next" aria-live="polite">${o.next}</p>
 <form method="post" action="${o.path}" class="station-scan" aria-label="${o.title} scan"><input type="hidden" name="_csrf" value="${ctx.page.csrf}">
-<label for="code">Case code</label>
-<input id="code" name="code" autocomplete="off" autocapitalize="none" spellcheck="false" autofocus required maxlength="100" placeholder="Scan the case’s barcode">
-${o.choices}<button type="submit" class="scan">${o.button}</button></form></div>
+<label for="code">${o.label ?? 'Case code'}</label>
+<input id="code" name="code" autocomplete="off" autocapitalize="none" spellcheck="false" autofocus required maxlength="100" placeholder="${o.placeholder ?? 'Scan the case’s barcode'}">
+${o.choices}<button type="submit" class="scan">${o.button}</button></form>${o.after ?? ''}</div>
 <script src="/console/production/stations/station.js" defer></script>`,
   );
 }
@@ -79,7 +92,7 @@ ${o.choices}<button type="submit" class="scan">${o.button}</button></form></div>
 const radios = (name: string, legend: string, options: Array<[string, string]>) =>
   html`<fieldset class="choices"><legend>${legend}</legend>${options.map(([v, label], i) => html`<label><input type="radio" name="${name}" value="${v}"${i === 0 ? html` checked` : ''}> ${label}</label>`)}</fieldset>`;
 
-const refusal = (opts: PageOptions): Outcome | null =>
+export const refusal = (opts: PageOptions): Outcome | null =>
   opts.error
     ? {
         tone: 'error',

@@ -1,16 +1,14 @@
 import type { Executor } from '../../platform/db/index.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { newReference } from '../../platform/ids.ts';
 import type { BookFn } from './book.ts';
 import { combinedShippingOf } from './combined-shipping.ts';
-import { insertRefundCreditNote } from './credit-notes.ts';
 import type { BillingDeps } from './deps.ts';
 import type { ChargeDetail } from './invoice-lines.ts';
-import { accountsRepo, billingRepo as repo } from './repo.ts';
+import { type RefundIn, creditRefundsOf } from './refund-credit-notes.ts';
+import { accountsRepo } from './repo.ts';
 
 /** What other modules book, in their own transactions: orders' charges and refunds. */
 export function chargeUseCases(deps: BillingDeps, book: BookFn) {
-  const simulated = deps.config.env === 'test';
   return {
     /**
      * Orders, in the production-start transaction: the products and shipping as the order shows
@@ -84,43 +82,24 @@ export function chargeUseCases(deps: BillingDeps, book: BookFn) {
     },
     chargeCombinedShipment: combinedShippingOf(deps, book),
     /**
-     * Claims, in the decision's transaction, and operator cancelations in production: a refund is
-     * credited once per source, whatever happens twice.
+     * An operator's cancelation in production (or any single refund): booked once per source; a
+     * credit note of the invoice that billed the order when it is invoiced already.
      */
-    async creditRefund(
-      tx: Executor,
-      r: {
-        organizationId: string;
-        storeId: string;
-        /** The claim decided, if a claim caused the refund. */
-        claimId?: string;
-        orderId: string;
-        /** What is refunded: booked once per source. */
-        source: string;
-        amountCents: number;
-        description: string;
-      },
-    ): Promise<boolean> {
-      if (r.amountCents <= 0) return false;
-      const store = (await deps.organization.storeRowIn(tx, r.organizationId, r.storeId))!;
-      // Once the order's charge is on an issued invoice, its refund is a credit note of that invoice;
-      // before, it is a line of the invoice that bills the charge.
-      const invoiced = simulated ? null : await repo.chargeInvoiceOf(tx, r.orderId);
-      const creditNoteId = invoiced ? newReference('Invoice') : undefined;
-      const result = await book(tx, {
-        organizationId: r.organizationId,
-        accountId: store.account_id,
-        kind: 'refund',
-        amountCents: r.amountCents,
-        source: r.source,
-        orderId: r.orderId,
-        claimId: r.claimId,
-        description: r.description,
-        invoiceId: creditNoteId,
-      });
-      if (result === 'booked' && invoiced && creditNoteId)
-        await insertRefundCreditNote(deps, tx, creditNoteId, invoiced, r);
-      return result === 'booked';
+    async creditRefund(tx: Executor, r: RefundIn): Promise<boolean> {
+      return (await creditRefundsOf(deps, book, tx, [r], r.description)) > 0;
+    },
+    /**
+     * A claim's decision, in its transaction: every refund it awards (items, shipping, per order),
+     * each booked once per source, and one credit note per invoice they correct.
+     */
+    async creditClaimRefunds(tx: Executor, claimId: string, refunds: Omit<RefundIn, 'claimId'>[]): Promise<number> {
+      return creditRefundsOf(
+        deps,
+        book,
+        tx,
+        refunds.map((r) => ({ ...r, claimId })),
+        `Refund decided on claim ${claimId}`,
+      );
     },
   };
 }

@@ -52,16 +52,25 @@ function creditGroups(inv: InvoiceRow, creditableCents: number, net: number | un
   });
 }
 
+/** What a correction credits: VAT groups (positive) and the lines that show them. */
+export type CreditPlan = (
+  inv: InvoiceRow,
+  creditableCents: number,
+  tx: Executor,
+) => Promise<{ groups: VatGroup[]; lines: InvoiceLine[] }>;
+
 /**
  * A correction of an issued invoice: a credit note with its own gap-free number (`CN-…`), naming
- * the invoice it corrects, with the invoice's VAT per group; the amount goes back to the ledger
- * as an adjustment that is on the credit note already, so no monthly invoice bills it again.
+ * the invoice it corrects, with the VAT groups the plan gives; never more than is left to credit.
+ * The amount goes back to the ledger as an adjustment that is on the credit note already, so no
+ * monthly invoice bills it again.
  */
-export async function issueCreditNoteOf(
+export async function creditInvoiceOf(
   deps: BillingDeps,
   book: BookFn,
   invoiceRef: string,
-  c: { reason: string; net?: number },
+  reason: string,
+  plan: CreditPlan,
 ): Promise<InvoiceRow> {
   return deps.db.tx(async (tx) => {
     const inv = mustFind(
@@ -72,44 +81,14 @@ export async function issueCreditNoteOf(
     if (inv.kind !== 'invoice') throw badRequest(`${inv.number} is a credit note; correct the invoice it corrects`);
     await repo.lockAccount(tx, inv.account_id);
     const creditable = inv.total_cents + (await repo.creditedOf(tx, inv.id));
-    const groups = creditGroups(inv, creditable, c.net);
+    const { groups, lines } = await plan(inv, creditable, tx);
     const { net, vat } = sumOf(groups);
     if (net <= 0 || net + vat > creditable)
       throw conflict(
         'invoice_overcredited',
         `Invoice ${inv.number} has ${creditable} cents (incl. VAT) left to credit; a credit note of ${net} net cents does not fit`,
       );
-    const issuedAt = deps.clock.now();
-    const number = await nextDocumentNumber(tx, 'CN', issuedAt);
-    const lines: InvoiceLine[] = groups.map((g) => ({
-      kind: 'adjustment',
-      description: `Correction of invoice ${inv.number}: ${c.reason}`,
-      orderReference: null,
-      claimReference: null,
-      date: amsterdamDay(issuedAt),
-      quantity: 1,
-      unitPriceCents: -g.netCents,
-      netCents: -g.netCents,
-      vat: { treatment: g.treatment, category: g.category, ratePercent: g.ratePercent },
-    }));
-    const row: InvoiceRow = {
-      ...inv,
-      id: newReference('Invoice'),
-      kind: 'credit_note',
-      number,
-      corrects_invoice_id: inv.id,
-      issued_at: issuedAt,
-      due_at: issuedAt,
-      seller: inv.seller ?? deps.config.seller,
-      // A credit note's amounts are negative, like its ledger effect on what the account owes.
-      vat_breakdown: groups.map((g) => ({ ...g, netCents: -g.netCents, vatCents: -g.vatCents })),
-      lines,
-      net_cents: -net,
-      vat_cents: -vat,
-      total_cents: -(net + vat),
-      reason: c.reason,
-    };
-    await repo.insertInvoice(tx, row);
+    const row = await insertCreditNote(deps, tx, inv, { id: newReference('Invoice'), groups, reason, lines });
     await book(tx, {
       organizationId: inv.organization_id,
       accountId: inv.account_id,
@@ -117,62 +96,65 @@ export async function issueCreditNoteOf(
       // The ledger is net of VAT, like the charges it corrects.
       amountCents: net,
       source: row.id,
-      description: `Credit note ${number} for invoice ${inv.number}`,
+      description: `Credit note ${row.number} for invoice ${inv.number}`,
       invoiceId: row.id,
     });
     return row;
   });
 }
 
+/** A correction by amount: everything left (`net` undefined), or `net` cents of a single-rate invoice. */
+export function issueCreditNoteOf(
+  deps: BillingDeps,
+  book: BookFn,
+  invoiceRef: string,
+  c: { reason: string; net?: number },
+): Promise<InvoiceRow> {
+  return creditInvoiceOf(deps, book, invoiceRef, c.reason, async (inv, creditable) => {
+    const groups = creditGroups(inv, creditable, c.net);
+    const day = amsterdamDay(deps.clock.now());
+    const lines: InvoiceLine[] = groups.map((g) => ({
+      kind: 'adjustment',
+      description: `Correction of invoice ${inv.number}: ${c.reason}`,
+      orderReference: null,
+      claimReference: null,
+      date: day,
+      quantity: 1,
+      unitPriceCents: -g.netCents,
+      netCents: -g.netCents,
+      vat: { treatment: g.treatment, category: g.category, ratePercent: g.ratePercent },
+    }));
+    return { groups, lines };
+  });
+}
+
 /**
- * A refund of an order whose charge is on an issued invoice: a credit note of its own, in the
- * refund's transaction, naming that invoice and taking the VAT of the order's lines on it. The
- * refund's ledger entry is booked on the credit note (`id`), so no monthly invoice bills it.
+ * Stores a credit note of `inv` with its own gap-free number (`CN-…`): the lines and VAT groups
+ * given as positive credits, kept negative like their effect on what the account owes.
  */
-export async function insertRefundCreditNote(
+export async function insertCreditNote(
   deps: BillingDeps,
   tx: Executor,
-  id: string,
-  invoiceId: string,
-  r: { orderId: string; claimId?: string; amountCents: number; description: string },
+  inv: InvoiceRow,
+  c: { id: string; lines: InvoiceLine[]; groups: VatGroup[]; reason: string },
 ): Promise<InvoiceRow> {
-  const inv = (await repo.invoice(tx, null, invoiceId))!;
-  const orderLine = inv.lines.find((l) => l.orderReference === r.orderId && l.vat);
-  const group =
-    groupsOf(inv).find(
-      (g) => orderLine?.vat && g.category === orderLine.vat.category && g.ratePercent === orderLine.vat.ratePercent,
-    ) ?? groupsOf(inv)[0];
-  const net = r.amountCents;
-  const vat = vatOf(net, group.ratePercent);
+  const { net, vat } = sumOf(c.groups);
   const issuedAt = deps.clock.now();
   const row: InvoiceRow = {
     ...inv,
-    id,
+    id: c.id,
     kind: 'credit_note',
     number: await nextDocumentNumber(tx, 'CN', issuedAt),
     corrects_invoice_id: inv.id,
     issued_at: issuedAt,
     due_at: issuedAt,
     seller: inv.seller ?? deps.config.seller,
-    vat_breakdown: [{ ...group, netCents: -net, vatCents: -vat }],
-    lines: [
-      {
-        kind: 'refund',
-        description: r.description,
-        orderReference: r.orderId,
-        claimReference: r.claimId ?? null,
-        date: amsterdamDay(issuedAt),
-        quantity: 1,
-        unitPriceCents: -net,
-        netCents: -net,
-        vat: { treatment: group.treatment, category: group.category, ratePercent: group.ratePercent },
-        order: orderLine?.order,
-      },
-    ],
+    vat_breakdown: c.groups.map((g) => ({ ...g, netCents: -g.netCents, vatCents: -g.vatCents })),
+    lines: c.lines,
     net_cents: -net,
     vat_cents: -vat,
     total_cents: -(net + vat),
-    reason: r.claimId ? `Refund decided on claim ${r.claimId}` : r.description,
+    reason: c.reason,
   };
   await repo.insertInvoice(tx, row);
   return row;

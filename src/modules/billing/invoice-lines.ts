@@ -49,6 +49,8 @@ export interface InvoiceLine {
   /** The order's block: the partner's identifier, the store and the destination. */
   order?: { customIdentifier: string | null; store: string; shipTo: string | null };
   shipmentReference?: string | null;
+  /** A price correction: the invoice line (1-based) it corrects and the unit price it sets. */
+  corrects?: { line: number; unitPriceCents: number };
 }
 
 /** The totals of one VAT rate and category: what the invoice's tax summary shows. */

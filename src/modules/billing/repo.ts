@@ -233,6 +233,14 @@ export const billingRepo = {
     );
     return rows.map(invoice);
   },
+  /** The credit notes of an invoice, oldest first. */
+  async creditNotesOf(ex: Executor, invoiceId: string): Promise<InvoiceRow[]> {
+    const rows = await ex.query<InvoiceRow>(
+      `SELECT * FROM invoices WHERE corrects_invoice_id = $1 AND kind = 'credit_note' ORDER BY seq`,
+      [invoiceId],
+    );
+    return rows.map(invoice);
+  },
   async creditedOf(ex: Executor, invoiceId: string): Promise<number> {
     const [r] = await ex.query<{ n: string }>(
       `SELECT coalesce(sum(total_cents), 0) AS n FROM invoices WHERE corrects_invoice_id = $1`,

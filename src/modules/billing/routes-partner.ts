@@ -129,65 +129,7 @@ export function billingRoutes(app: FastifyInstance, s: { billing: BillingService
       invoice: await s.billing.accountInvoice(org(req), req.params.accountReference, req.params.invoiceReference),
     }),
   );
-  r.get(
-    '/accounts/:accountReference/invoices/:invoiceReference/pdf',
-    {
-      config: { access: 'read' },
-      schema: {
-        operationId: 'getInvoicePdf',
-        tags,
-        summary: 'The invoice or credit note as a PDF: the same document on every download',
-        params: InvoiceParams,
-        response: {
-          200: {
-            description: 'The PDF',
-            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
-          } as never,
-          ...errors(404),
-        },
-      },
-    },
-    async (req, reply) => {
-      const { number, pdf } = await s.billing.accountInvoicePdf(
-        org(req),
-        req.params.accountReference,
-        req.params.invoiceReference,
-      );
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `attachment; filename="${number}.pdf"`)
-        .header('cache-control', 'private, no-store')
-        .send(pdf);
-    },
-  );
-  r.get(
-    '/accounts/:accountReference/invoices/:invoiceReference/ubl',
-    {
-      config: { access: 'read' },
-      schema: {
-        operationId: 'getInvoiceUbl',
-        tags,
-        summary: 'The invoice or credit note as a UBL 2.1 e-invoice (Peppol BIS Billing 3.0, EN 16931)',
-        params: InvoiceParams,
-        response: {
-          200: {
-            description: 'The UBL 2.1 XML document',
-            content: { 'application/xml': { schema: { type: 'string', format: 'binary' } } },
-          } as never,
-          ...errors(404),
-        },
-      },
-    },
-    async (req, reply) => {
-      await s.billing.accountInvoice(org(req), req.params.accountReference, req.params.invoiceReference);
-      const { number, xml } = await s.billing.invoiceUbl(org(req), req.params.invoiceReference);
-      return reply
-        .type('application/xml; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${number}.xml"`)
-        .header('cache-control', 'private, no-store')
-        .send(xml);
-    },
-  );
+  downloadRoutes(app, s);
   r.get(
     '/accounts/:accountReference/ledger',
     {
@@ -215,4 +157,73 @@ export function billingRoutes(app: FastifyInstance, s: { billing: BillingService
     },
     async (req) => s.billing.ledger(org(req), req.params.accountReference, req.query),
   );
+}
+
+/** The two downloads of a document: its PDF and its UBL e-invoice, each the same on every download. */
+const DOWNLOADS = [
+  {
+    suffix: 'pdf',
+    operationId: 'getInvoicePdf',
+    summary: 'The invoice or credit note as a PDF: the same document on every download',
+    description: 'The PDF',
+    mime: 'application/pdf',
+    type: 'application/pdf',
+    extension: 'pdf',
+    load: async (b: BillingService, orgId: string, account: string, ref: string) => {
+      const { number, pdf } = await b.accountInvoicePdf(orgId, account, ref);
+      return { number, body: pdf as Buffer | string };
+    },
+  },
+  {
+    suffix: 'ubl',
+    operationId: 'getInvoiceUbl',
+    summary: 'The invoice or credit note as a UBL 2.1 e-invoice (Peppol BIS Billing 3.0, EN 16931)',
+    description: 'The UBL 2.1 XML document',
+    mime: 'application/xml',
+    type: 'application/xml; charset=utf-8',
+    extension: 'xml',
+    load: async (b: BillingService, orgId: string, account: string, ref: string) => {
+      await b.accountInvoice(orgId, account, ref);
+      const { number, xml } = await b.invoiceUbl(orgId, ref);
+      return { number, body: xml as Buffer | string };
+    },
+  },
+] as const;
+
+function downloadRoutes(app: FastifyInstance, s: { billing: BillingService }): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  for (const d of DOWNLOADS) {
+    r.get(
+      `/accounts/:accountReference/invoices/:invoiceReference/${d.suffix}`,
+      {
+        config: { access: 'read' },
+        schema: {
+          operationId: d.operationId,
+          tags,
+          summary: d.summary,
+          params: InvoiceParams,
+          response: {
+            200: {
+              description: d.description,
+              content: { [d.mime]: { schema: { type: 'string', format: 'binary' } } },
+            } as never,
+            ...errors(404),
+          },
+        },
+      },
+      async (req, reply) => {
+        const { number, body } = await d.load(
+          s.billing,
+          req.principal.organizationId,
+          req.params.accountReference,
+          req.params.invoiceReference,
+        );
+        return reply
+          .type(d.type)
+          .header('content-disposition', `attachment; filename="${number}.${d.extension}"`)
+          .header('cache-control', 'private, no-store')
+          .send(body);
+      },
+    );
+  }
 }

@@ -1,18 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Nullable, PageQuery, Strict, Type } from '../../platform/http/schemas.ts';
-import { AddressIn } from '../organization/schemas.ts';
+import { PageQuery, Strict, Type } from '../../platform/http/schemas.ts';
+import { taxDetailsRoutes } from './routes-tax.ts';
 import type { BillingService } from './service.ts';
 
 const Ref = (name: string) => Strict({ [name]: Type.String({ maxLength: 200 }) });
 const Reason = Type.String({ minLength: 1, maxLength: 500 });
-const TaxDetails = Strict({
-  legalEntity: Strict({
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    vatNumber: Type.Optional(Nullable(Type.String({ maxLength: 30 }))),
-  }),
-  billingAddress: AddressIn,
-});
 
 /** Operator API of the money: ledgers, payments, invoices and credit notes. */
 export function billingOperatorRoutes(app: FastifyInstance, s: { billing: BillingService }): void {
@@ -86,36 +79,24 @@ export function billingOperatorRoutes(app: FastifyInstance, s: { billing: Billin
     },
     async (req) => s.billing.issueCreditNote(req.params.invoiceReference, req.body),
   );
-  // Tax details: what decides an account's VAT, set by an operator or approved from a partner's request.
-  r.get(
-    '/accounts/:accountReference/tax-details',
-    { config: op, schema: { params: Ref('accountReference') } },
-    async (req) => ({ taxDetails: await s.billing.taxDetails(null, req.params.accountReference) }),
-  );
-  r.put(
-    '/accounts/:accountReference/tax-details',
-    { config: op, schema: { params: Ref('accountReference'), body: TaxDetails } },
-    async (req) => ({
-      taxDetails: await s.billing.setTaxDetails(
-        req.params.accountReference,
-        {
-          legalEntityName: req.body.legalEntity.name,
-          vatNumber: req.body.legalEntity.vatNumber ?? null,
-          billingAddress: req.body.billingAddress,
-        },
-        'operator API',
-      ),
-    }),
-  );
-  r.get('/tax-requests', { config: op }, async () => ({ requests: await s.billing.pendingTaxChanges() }));
   r.post(
-    '/tax-requests/:requestReference/approve',
-    { config: op, schema: { params: Ref('requestReference'), body: Strict({ note: Type.Optional(Reason) }) } },
-    async (req) => s.billing.approveTaxChange(req.params.requestReference, 'operator API', req.body.note ?? null),
+    '/invoices/:invoiceReference/price-corrections',
+    {
+      config: op,
+      schema: {
+        params: Ref('invoiceReference'),
+        body: Strict({
+          line: Type.Integer({ minimum: 1, maximum: 10_000, description: 'The invoice line, numbered from 1' }),
+          unitPrice: Type.Integer({
+            minimum: 0,
+            maximum: 1_000_000_000,
+            description: 'The corrected unit price, EUR cents',
+          }),
+          reason: Reason,
+        }),
+      },
+    },
+    async (req) => s.billing.correctPrice(req.params.invoiceReference, req.body),
   );
-  r.post(
-    '/tax-requests/:requestReference/reject',
-    { config: op, schema: { params: Ref('requestReference'), body: Strict({ note: Reason }) } },
-    async (req) => s.billing.rejectTaxChange(req.params.requestReference, 'operator API', req.body.note),
-  );
+  taxDetailsRoutes(app, s);
 }

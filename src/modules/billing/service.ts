@@ -10,6 +10,7 @@ import type { BillingDeps } from './deps.ts';
 import { documentUseCases } from './documents.ts';
 import { issueInvoiceOf } from './issue-invoice.ts';
 import { paymentUseCases } from './payments.ts';
+import { priceCorrectionOf } from './price-corrections.ts';
 import { type BillingAccountRow, accountsRepo, billingRepo as repo } from './repo.ts';
 import { taxDetailsUseCases } from './tax-details.ts';
 import { toInvoice } from './views.ts';
@@ -32,6 +33,7 @@ export function billingService(deps: BillingDeps) {
 
   const book = bookerOf(deps);
 
+  const correctPrice = priceCorrectionOf(deps, book);
   const issueInvoice = (accountId: string, month: string) => issueInvoiceOf(deps, accountId, month);
 
   const payments = paymentUseCases(deps, book, account);
@@ -63,6 +65,10 @@ export function billingService(deps: BillingDeps) {
      */
     async issueCreditNote(invoiceRef: string, c: { reason: string; net?: number }) {
       return { invoice: toInvoice(await issueCreditNoteOf(deps, book, invoiceRef, c)) };
+    },
+    /** A line's unit price lowered after invoicing: a credit note of the difference, at the line's VAT. */
+    async correctPrice(invoiceRef: string, c: { line: number; unitPrice: number; reason: string }) {
+      return { invoice: toInvoice(await correctPrice(invoiceRef, c)) };
     },
   };
 }

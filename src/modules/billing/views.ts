@@ -1,4 +1,5 @@
 import type { InvoiceRow, LedgerRow } from './repo.ts';
+import type { BankPaymentRow } from './repo-payments.ts';
 
 /** The ledger entry and invoice as the APIs show them. */
 export const toEntry = (e: LedgerRow) => ({
@@ -43,3 +44,28 @@ export const toInvoice = (i: InvoiceRow) => ({
   lines: i.lines,
   reason: i.reason,
 });
+
+/** A payment of an imported bank statement, as the operator API shows it. */
+export const toBankPayment = (r: BankPaymentRow) => ({
+  reference: r.id,
+  status: r.status,
+  /** How it was matched: `invoice_number`, `account_reference`, `amount` (the import), `operator`. */
+  matchRule: r.match_rule,
+  detail: r.detail,
+  bankAccount: r.bank_account,
+  entryReference: r.entry_reference,
+  bookingDate: r.booking_date,
+  /** Cents of `currency`. */
+  amount: r.amount_cents,
+  currency: r.currency,
+  debtorName: r.debtor_name,
+  debtorAccount: r.debtor_account,
+  remittance: r.remittance,
+  accountReference: r.account_id,
+  invoiceReference: r.invoice_id,
+  ledgerEntryReference: r.payment_entry_id,
+  decidedBy: r.decided_by,
+  decided: r.decided_at?.toISOString() ?? null,
+  created: r.created_at.toISOString(),
+});
+export type BankPaymentView = ReturnType<typeof toBankPayment>;

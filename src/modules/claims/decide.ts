@@ -64,6 +64,7 @@ export function claimDecisions(deps: DecideDeps) {
     refundShipping: boolean,
   ): Promise<void> {
     const orderIds = [...new Set([...matched.keys()].map((l) => l.order_id))];
+    const refunds: Parameters<typeof deps.billing.creditClaimRefunds>[2] = [];
     for (const orderId of orderIds) {
       const order = (await orders.orderRow(tx, claim.organization_id, orderId))!;
       const lines = await orders.orderlines(tx, orderId);
@@ -73,22 +74,22 @@ export function claimDecisions(deps: DecideDeps) {
         items += d.refundQuantity * lines.find((l) => l.line_index === line.orderline_index)!.unit_price_cents;
       }
       const base = { organizationId: claim.organization_id, storeId: order.store_id, orderId };
-      await deps.billing.creditRefund(tx, {
+      refunds.push({
         ...base,
         source: `${claim.id}:${orderId}`,
-        claimId: claim.id,
         amountCents: items,
         description: `Refund, claim ${claim.id}`,
       });
       if (refundShipping)
-        await deps.billing.creditRefund(tx, {
+        refunds.push({
           ...base,
           source: `shipping:${orderId}`,
-          claimId: claim.id,
           amountCents: order.shipping_cents,
           description: `Refund of shipping costs, claim ${claim.id}`,
         });
     }
+    // One credit note per invoice the claim corrects, whatever it refunds.
+    await deps.billing.creditClaimRefunds(tx, claim.id, refunds);
   }
 
   return {

@@ -24,6 +24,6 @@ export interface ClaimsDeps {
   >;
   shipments: Pick<ShipmentsService, 'shipmentRow' | 'ordersOfShipment' | 'shipmentAddress'>;
   shipping: Pick<ShippingService, 'deliveryWindow'>;
-  billing: Pick<BillingService, 'creditRefund'>;
+  billing: Pick<BillingService, 'creditClaimRefunds'>;
   events: EventsPort;
 }

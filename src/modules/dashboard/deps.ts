@@ -119,6 +119,7 @@ export interface DashboardPagesDeps {
     | 'ledger'
     | 'invoices'
     | 'invoicePdf'
+    | 'invoiceUbl'
     | 'issueMonthlyInvoices'
     | 'recordPayment'
     | 'issueCreditNote'

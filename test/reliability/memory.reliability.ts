@@ -22,7 +22,7 @@ const BUDGET_MB = 200 + 64;
 const solid = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#336699' } });
 
-describe('memory under attack: concurrent large uploads stay inside the budget', { timeout: 400_000 }, () => {
+describe('memory under attack: concurrent large uploads stay inside the budget', { timeout: 1_200_000 }, () => {
   let s: Child;
   let dir: string;
   let key: string;

@@ -51,13 +51,13 @@ export async function startProcess(
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   const ready = opts.ready ?? /Base URL:\s+(\S+)\/v2/;
+  // A first start migrates and seeds an empty database: seconds on a quiet machine, minutes on a
+  // shared one. The wait ends as soon as the banner is printed; the bound only catches a hang.
+  const readyTimeoutMs = opts.readyTimeoutMs ?? 600_000;
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () =>
-        reject(
-          new Error(`${entry} not ready after ${opts.readyTimeoutMs ?? 180_000} ms:\n${output.join('').slice(-3000)}`),
-        ),
-      opts.readyTimeoutMs ?? 180_000,
+      () => reject(new Error(`${entry} not ready after ${readyTimeoutMs} ms:\n${output.join('').slice(-3000)}`)),
+      readyTimeoutMs,
     );
     const onData = (chunk: Buffer) => {
       output.push(String(chunk));

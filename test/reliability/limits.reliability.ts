@@ -51,7 +51,7 @@ async function rss(base: string): Promise<number> {
   return Number(/^process_resident_memory_bytes (\d+)$/m.exec(res.text)?.[1] ?? 0);
 }
 
-describe('limits: oversized headers and bodies, slow clients', { timeout: 400_000 }, () => {
+describe('limits: oversized headers and bodies, slow clients', { timeout: 1_200_000 }, () => {
   let s: Child;
   let dir: string;
   let key: string;

@@ -62,7 +62,7 @@ ${backends.map((p, i) => `  server node${i + 1} 127.0.0.1:${p} check`).join('\n'
 }
 
 describe('rolling restart: two API nodes and a worker behind HAProxy, on PostgreSQL and Redis', {
-  timeout: 600_000,
+  timeout: 1_800_000,
   skip: SKIP,
 }, () => {
   let dir: string;

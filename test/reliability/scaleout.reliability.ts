@@ -19,7 +19,7 @@ const OPERATOR = 'reliability-scale-operator';
  * like N API nodes and M workers behind a load balancer.
  */
 describe('scale-out: two API processes and two workers on PostgreSQL and Redis', {
-  timeout: 600_000,
+  timeout: 1_800_000,
   skip: !DB_URL || !REDIS_URL ? 'needs TEST_DATABASE_URL and REDIS_URL' : false,
 }, () => {
   const children: Child[] = [];

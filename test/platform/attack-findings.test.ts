@@ -15,8 +15,7 @@ import { createLogger, redactUrl } from '../../src/runtime.ts';
 import { seedDemoUnlessProduction } from '../../src/seed/demo.ts';
 import { OPERATOR_TOKEN, type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { ADDRESS, createOrder, expectError, orderBody, uploadImage } from '../orders/helpers.ts';
-
-const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
+import { PODCTL_ENTRY } from '../support/podctl.ts';
 
 /** A logger that keeps every line it writes. */
 function capturingLogger() {
@@ -193,18 +192,7 @@ describe('seeding in production', () => {
     const url = `http://127.0.0.1:${(t.app.server.address() as net.AddressInfo).port}`;
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        CLI,
-        '--url',
-        url,
-        'users',
-        'create-operator',
-        '--email',
-        'cli-operator@example.com',
-        '--json',
-      ],
+      [...PODCTL_ENTRY, '--url', url, 'users', 'create-operator', '--email', 'cli-operator@example.com', '--json'],
       { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', OPERATOR_TOKEN } },
     );
     let out = '';

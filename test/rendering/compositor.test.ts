@@ -23,7 +23,7 @@ import { PLAIN_MATERIAL } from '../../src/modules/rendering/templates.ts';
 import { leaseShared, releaseShared, spareSharedBytes } from '../../src/modules/rendering/pixel-threads.ts';
 import { cutBox, maskBox } from '../../src/modules/rendering/mask-box.ts';
 import { hexRgb, materialParams, warpKernel } from '../../src/modules/rendering/warp.ts';
-import { layersPng, near, pixel, uvPng } from './helpers.ts';
+import { layersPng, near, pixel, uvPng } from './pixels.ts';
 
 const W = 200;
 const H = 100;

@@ -12,6 +12,7 @@ import { listen, localSecret } from '../../packages/sdk/src/cli/listen.ts';
 import { ALL, commandHelp } from '../../packages/sdk/src/cli/main.ts';
 import { CliFailure } from '../../packages/sdk/src/cli/output.ts';
 import { type SdkServer, startSdkServer } from './helpers.ts';
+import { entryArgs } from '../support/entry.ts';
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -34,14 +35,15 @@ async function receiver(): Promise<{ url: string; got: Received[]; close(): Prom
   return { url: `http://127.0.0.1:${port}/webhooks`, got, close: () => new Promise((r) => srv.close(() => r())) };
 }
 
-const MAIN = join(import.meta.dirname, '..', '..', 'packages', 'sdk', 'src', 'cli', 'main.ts');
+/** podpartner as users run it (the package's bin, dist/esm/cli/main.js), from source when the build is stale. */
+const PODPARTNER = entryArgs('packages/sdk/dist/esm/cli/main.js', 'packages/sdk/src/cli/main.ts');
 
 /**
- * Runs the CLI as its own process (from the sources, through tsx), as a user's shell would; not
- * waiting synchronously, since the server it calls runs in this process.
+ * Runs the CLI as its own process, as a user's shell would; not waiting synchronously, since the
+ * server it calls runs in this process.
  */
 async function cli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child = spawn(process.execPath, [...PODPARTNER, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   });
   let stdout = '';

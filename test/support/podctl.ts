@@ -4,12 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPERATOR_TOKEN, createTestApp } from './app.ts';
+import { entryArgs } from './entry.ts';
 
-const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli.ts');
+/** podctl as operators run it (bin/podctl.js runs dist/cli.js), from source when dist/ is stale. */
+export const PODCTL_ENTRY = entryArgs('dist/cli.js', 'src/cli.ts');
 
 /** podctl as an operator runs it, in its own process (not waited for synchronously: the server is here). */
 export async function podctl(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const child = spawn(process.execPath, [...PODCTL_ENTRY, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   });
   let stdout = '';

@@ -10,7 +10,7 @@ import { Worker } from './platform/jobs/worker.ts';
 import type { RateLimitStore } from './platform/ratelimit/index.ts';
 import type { BlobStore } from './platform/storage.ts';
 import { createBlobStore } from './platform/storage-s3.ts';
-import { organizationService } from './modules/organization/service.ts';
+import { type OrganizationService, organizationService } from './modules/organization/service.ts';
 import { registerMaintenanceJobs } from './modules/maintenance/jobs.ts';
 import { eventsService } from './modules/webhooks/events.ts';
 import { deliveryAttempts } from './modules/webhooks/delivery.ts';
@@ -18,8 +18,8 @@ import { registerWebhookJobs } from './modules/webhooks/jobs.ts';
 import { productUpdatedListener } from './modules/webhooks/product-events.ts';
 import { SecretBox } from './modules/webhooks/secrets.ts';
 import { webhooksService } from './modules/webhooks/service.ts';
-import { imagesService } from './modules/images/service.ts';
-import { catalogService } from './modules/catalog/service.ts';
+import { type ImagesService, imagesService } from './modules/images/service.ts';
+import { type CatalogService, catalogService } from './modules/catalog/service.ts';
 import { registerCatalogJobs } from './modules/catalog/jobs.ts';
 import { renderingService } from './modules/rendering/service.ts';
 import { registerRenderingJobs } from './modules/rendering/jobs.ts';
@@ -61,11 +61,10 @@ export interface CoreDeps {
   carrierFetch?: typeof fetch;
 }
 
-/**
- * Every service of the system, wired once; routes, jobs, the CLI and tests all use this.
- * Services are built in dependency order and get what they use passed in explicitly.
- */
-export function createServices(core: CoreDeps) {
+type Base = ReturnType<typeof platformParts>['base'];
+
+/** The platform pieces every module is given: clocks, cursors, blobs, the job worker, the change feed. */
+function platformParts(core: CoreDeps) {
   const { config, db, log } = core;
   // In the test environment an organization may run on its own test clock (testclocks module).
   let testClocks: TestClocksService | null = null;
@@ -75,16 +74,15 @@ export function createServices(core: CoreDeps) {
   const blobs = core.blobs ?? createBlobStore(config);
   const worker = new Worker({ db, clock, log }, { pools: config.jobConcurrency });
   const changes = new ChangeFeed(db);
-  const base = { ...core, clock, blobs, cursors, worker, changes };
   if (config.env === 'test') testClocks = testClocksService({ db, clock, worker, changes });
+  return { base: { ...core, clock, blobs, cursors, worker, changes }, testClocks };
+}
 
-  let keys: KeyCache | undefined;
-  const organization = organizationService({ db, clock, config, cursors, changes, keys: () => keys! });
-  keys = new KeyCache(organization.keyResolver, config.keyCacheTtlSeconds * 1000);
-
-  // --- events and webhooks ---
+/** The events outbox and the webhook endpoints with their deliveries. */
+function webhookParts(base: Base) {
+  const { db, clock, config, log, cursors } = base;
   const events = eventsService({ clock });
-  const webhookSecrets = new SecretBox(core.secretKey);
+  const webhookSecrets = new SecretBox(base.secretKey);
   const webhookAttempts = deliveryAttempts({ db, clock, config, box: webhookSecrets, log, events });
   const webhooks = webhooksService({
     db,
@@ -94,26 +92,24 @@ export function createServices(core: CoreDeps) {
     box: webhookSecrets,
     events,
     attempts: webhookAttempts,
-    rateLimits: core.rateLimits,
+    rateLimits: base.rateLimits,
   });
+  return { events, webhookSecrets, webhookAttempts, webhooks };
+}
 
-  // --- catalog ---
-  const catalog = catalogService({
-    db,
-    clock,
-    cursors,
-    blobs,
-    config,
-    changes,
-    organization,
-  });
-
-  // --- images ---
-  const images = imagesService({ db, clock, cursors, blobs });
-
-  // --- billing: ledger, invoices ---
+/** Billing and orders, built together: a top-up releases the orders that waited for it. */
+function moneyAndOrders(
+  base: Base,
+  m: Pick<ReturnType<typeof webhookParts>, 'events'> & {
+    organization: OrganizationService;
+    catalog: CatalogService;
+    images: ImagesService;
+  },
+) {
+  const { db, clock, config, cursors, changes } = base;
+  const { organization, images, events, catalog } = m;
   const vatChecker =
-    core.vatChecker ??
+    base.vatChecker ??
     (config.viesUrl
       ? viesChecker({
           url: config.viesUrl,
@@ -132,8 +128,6 @@ export function createServices(core: CoreDeps) {
       await orders.releasePrepaidHeld(accountId);
     },
   });
-
-  // --- orders, shipping, shipments, callback ---
   const orders = ordersService({
     billing,
     db,
@@ -145,8 +139,21 @@ export function createServices(core: CoreDeps) {
     events,
     catalog,
   });
-  const shipping = shippingService();
+  return { billing, orders, shipping: shippingService() };
+}
 
+/** What happens after an order: Shopify stores, shipments, claims, rendering and production files. */
+function fulfilmentParts(
+  base: Base,
+  m: ReturnType<typeof webhookParts> &
+    ReturnType<typeof moneyAndOrders> & {
+      organization: OrganizationService;
+      catalog: CatalogService;
+      images: ImagesService;
+    },
+) {
+  const { db, clock, config, log, blobs, cursors, worker } = base;
+  const { organization, catalog, images, events, orders, billing, shipping } = m;
   // --- storefronts: Shopify stores (orders in, fulfillments and products out) ---
   const storefronts = storefrontsService(
     {
@@ -154,12 +161,12 @@ export function createServices(core: CoreDeps) {
       clock,
       log,
       worker,
-      box: webhookSecrets,
+      box: m.webhookSecrets,
       blobs,
       publicBaseUrl: config.publicBaseUrl,
       env: config.env,
       shopify: config.shopify,
-      fetch: core.shopifyFetch ?? ((url, init) => fetch(url, init)),
+      fetch: base.shopifyFetch ?? ((url, init) => fetch(url, init)),
       orders: upstreamOrders(db, orders),
       catalog,
       images,
@@ -184,11 +191,9 @@ export function createServices(core: CoreDeps) {
     organization,
     orders,
     events: shipmentEvents,
-    carrier: carrierFor(config, core.carrierFetch),
-    log: core.log,
+    carrier: carrierFor(config, base.carrierFetch),
+    log: base.log,
   });
-
-  // --- claims ---
   const claims = claimsService({
     db,
     clock,
@@ -202,10 +207,7 @@ export function createServices(core: CoreDeps) {
     events,
     billing,
   });
-
-  // --- rendering ---
   const rendering = renderingService({ db, clock, log, blobs, cursors, catalog, images, organization, events });
-
   // --- production files: print files, labels, packing slips ---
   const production = productionService({
     db,
@@ -218,6 +220,37 @@ export function createServices(core: CoreDeps) {
     orders,
     shipments,
     billing,
+  });
+  return { storefronts, shipments, claims, rendering, production };
+}
+
+/**
+ * Every service of the system, wired once; routes, jobs, the CLI and tests all use this.
+ * Services are built in dependency order and get what they use passed in explicitly.
+ */
+export function createServices(core: CoreDeps) {
+  const { config, db, log } = core;
+  const { base, testClocks } = platformParts(core);
+  const { clock, cursors, blobs, changes } = base;
+
+  let keys: KeyCache | undefined;
+  const organization = organizationService({ db, clock, config, cursors, changes, keys: () => keys! });
+  keys = new KeyCache(organization.keyResolver, config.keyCacheTtlSeconds * 1000);
+
+  // --- events and webhooks ---
+  const hooks = webhookParts(base);
+  const { events, webhooks, webhookAttempts } = hooks;
+  const catalog = catalogService({ db, clock, cursors, blobs, config, changes, organization });
+  const images = imagesService({ db, clock, cursors, blobs });
+  // --- billing, orders, shipping ---
+  const money = moneyAndOrders(base, { organization, catalog, images, events });
+  const { billing, orders, shipping } = money;
+  const { storefronts, shipments, claims, rendering, production } = fulfilmentParts(base, {
+    ...hooks,
+    ...money,
+    organization,
+    catalog,
+    images,
   });
 
   // --- dashboard ---

@@ -13,6 +13,14 @@ const enc = encodeURIComponent;
 
 /** Stock, money and integrators (docs/operations-business.md). */
 export function registerBusinessCommands(program: Command, ctx: CliContext): void {
+  registerStockCommands(program, ctx);
+  registerLedgerCommands(program, ctx);
+  registerInvoicesCommands(program, ctx);
+  registerIntegratorsCommands(program, ctx);
+}
+
+/** Warehouse stock: receive, correct, read the stock ledger. */
+function registerStockCommands(program: Command, ctx: CliContext): void {
   const stock = program.command('stock').description('warehouse stock: receive, correct, read the stock ledger');
   stock
     .command('receive <item> <quantity>')
@@ -69,7 +77,10 @@ export function registerBusinessCommands(program: Command, ctx: CliContext): voi
         ]);
       });
     });
+}
 
+/** An account's money: ledger and payments. */
+function registerLedgerCommands(program: Command, ctx: CliContext): void {
   const ledger = program.command('ledger').description("an account's money: ledger and payments");
   ledger
     .command('show <account>')
@@ -105,7 +116,10 @@ export function registerBusinessCommands(program: Command, ctx: CliContext): voi
         ]);
       });
     });
+}
 
+/** Monthly invoices and credit notes. */
+function registerInvoicesCommands(program: Command, ctx: CliContext): void {
   const invoices = program.command('invoices').description('monthly invoices and credit notes');
   invoices
     .command('issue')
@@ -154,7 +168,10 @@ export function registerBusinessCommands(program: Command, ctx: CliContext): voi
         print(json, data, [data.invoice], ['reference', 'number', 'net', 'vat', 'total']);
       });
     });
+}
 
+/** Partner apps acting for many organizations. */
+function registerIntegratorsCommands(program: Command, ctx: CliContext): void {
   const integrators = program.command('integrators').description('partner apps acting for many organizations');
   integrators
     .command('list')

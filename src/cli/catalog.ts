@@ -37,6 +37,12 @@ const PRODUCT_COLUMNS = [
 export function registerCatalogCommands(program: Command, ctx: CliContext): void {
   const catalog = program.command('catalog').description('catalog: import a catalog file, change products and stock');
 
+  catalogFileCommands(catalog, ctx);
+  productChangeCommands(catalog, ctx);
+}
+
+/** Importing a catalog file, advancing the lifecycle, and reading products. */
+function catalogFileCommands(catalog: Command, ctx: CliContext): void {
   catalog
     .command('import <file>')
     .description('apply a catalog file (JSON or YAML), or a device table (a list); safe to re-apply')
@@ -115,7 +121,10 @@ export function registerCatalogCommands(program: Command, ctx: CliContext): void
         print(json, json ? data : data.product);
       });
     });
+}
 
+/** Changing one product (status, print, layers) or an item's stock. */
+function productChangeCommands(catalog: Command, ctx: CliContext): void {
   catalog
     .command('set-status <product> <status>')
     .description('move a product forward: announced, prelaunched, launched, sunsetted, ended, archived')

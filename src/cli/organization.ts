@@ -5,6 +5,15 @@ import { type CliContext, parseJsonOption, parseQuota } from './context.ts';
 
 /** Organizations, accounts, stores, brands, API keys and limits. */
 export function registerOrganizationCommands(program: Command, ctx: CliContext): void {
+  registerOrgsCommands(program, ctx);
+  registerAccountsCommands(program, ctx);
+  registerBrandsCommands(program, ctx);
+  registerStoresCommands(program, ctx);
+  registerKeysCommands(program, ctx);
+}
+
+/** Organizations: list, create, show, and their limits. */
+function registerOrgsCommands(program: Command, ctx: CliContext): void {
   const orgs = program.command('orgs').description('organizations');
   orgs
     .command('list')
@@ -75,7 +84,10 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
         print(json, data, [data]);
       });
     });
+}
 
+/** Accounts (billing entities) of an organization. */
+function registerAccountsCommands(program: Command, ctx: CliContext): void {
   const accounts = program.command('accounts').description('accounts (billing entities)');
   accounts
     .command('list <organization>')
@@ -122,7 +134,10 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
         print(json, data, [data.account], ['reference', 'name']);
       });
     });
+}
 
+/** Brands of an organization. */
+function registerBrandsCommands(program: Command, ctx: CliContext): void {
   const brands = program.command('brands').description('brands');
   brands
     .command('list <organization>')
@@ -162,7 +177,10 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
         print(json, data, [data.brand], ['reference', 'name']);
       });
     });
+}
 
+/** Stores of an organization and their callback URLs. */
+function registerStoresCommands(program: Command, ctx: CliContext): void {
   const stores = program.command('stores').description('stores');
   stores
     .command('list <organization>')
@@ -226,7 +244,10 @@ export function registerOrganizationCommands(program: Command, ctx: CliContext):
         print(json, data, [data.store], ['reference', 'code', 'callbackUrl']);
       });
     });
+}
 
+/** API keys of an organization. */
+function registerKeysCommands(program: Command, ctx: CliContext): void {
   const keys = program.command('keys').description('API keys');
   keys
     .command('list <organization>')

@@ -141,19 +141,8 @@ const caseMedia = () => [
 ];
 const WITH_MEDIA = new Set(['iPhone 15 Clear Case', 'Galaxy S27 Clear Case']);
 
-/**
- * The demo catalog as a catalog file, applied with the same import operators use (so it is
- * idempotent): every device of the device table in every case type, a screen protector per screen
- * size (devices of one screen size share its item), chargers and straps; stages follow from the
- * release dates on DEMO_CATALOG_DATE. The demo organizations add a private leather collection on
- * stock the first one stores with us (two products on one item) and a private slim case.
- */
-export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
-  const devices = loadDevices();
-  const catalogDate = new Date(`${DEMO_CATALOG_DATE}T00:00:00Z`);
-  const items: ItemIn[] = [];
-  const products: ProductIn[] = [];
-
+/** Every device in every case type, each on an item of its own. */
+function addCases(devices: DeviceGeometry[], catalogDate: Date, items: ItemIn[], products: ProductIn[]): void {
   for (const d of devices) {
     const stage = stageOn(d.releaseDate, catalogDate);
     const code = deviceCode(d.key);
@@ -174,10 +163,19 @@ export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
       });
     }
   }
+}
 
-  // One screen protector fits every phone of the same brand and front size. Products created before
-  // the 2026-03-22 cut-over carry their item's SKU as legacy SKU, so only one of those per item: a
-  // second older one keeps its own item, later ones join (and get `P<nnn>`).
+/**
+ * One screen protector fits every phone of the same brand and front size. Products created before
+ * the 2026-03-22 cut-over carry their item's SKU as legacy SKU, so only one of those per item: a
+ * second older one keeps its own item, later ones join (and get `P<nnn>`).
+ */
+function addScreenProtectors(
+  devices: DeviceGeometry[],
+  catalogDate: Date,
+  items: ItemIn[],
+  products: ProductIn[],
+): void {
   const bySize = new Map<string, DeviceGeometry[]>();
   for (const d of devices) {
     const k = `${d.brand}/${d.body.widthMm.toFixed(1)}x${d.body.heightMm.toFixed(1)}`;
@@ -207,7 +205,10 @@ export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
         });
     }
   }
+}
 
+/** Chargers and straps, launched. */
+function addAccessories(items: ItemIn[], products: ProductIn[]): void {
   for (const a of ACCESSORIES) {
     items.push({ sku: a.sku, ...stockOf(a.sku, 'launched') });
     products.push({
@@ -221,6 +222,24 @@ export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
       look: a.look,
     });
   }
+}
+
+/**
+ * The demo catalog as a catalog file, applied with the same import operators use (so it is
+ * idempotent): every device of the device table in every case type, a screen protector per screen
+ * size (devices of one screen size share its item), chargers and straps; stages follow from the
+ * release dates on DEMO_CATALOG_DATE. The demo organizations add a private leather collection on
+ * stock the first one stores with us (two products on one item) and a private slim case.
+ */
+export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
+  const devices = loadDevices();
+  const catalogDate = new Date(`${DEMO_CATALOG_DATE}T00:00:00Z`);
+  const items: ItemIn[] = [];
+  const products: ProductIn[] = [];
+
+  addCases(devices, catalogDate, items, products);
+  addScreenProtectors(devices, catalogDate, items, products);
+  addAccessories(items, products);
 
   // Applied oldest first, so the product list's "newest first" (creation order) is the catalog's.
   products.sort((a, b) => (a.created ?? '').localeCompare(b.created ?? ''));

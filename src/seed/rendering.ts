@@ -9,24 +9,15 @@ export interface RenderingSeed {
   compositions: Record<string, string>;
 }
 
-/**
- * Scenes, perspectives and compositions for the demo catalog, through the operator import
- * (idempotent by key):
- * - `catalog-front`: every print product's straight-on shot, drawn from its own geometry and case
- *   type on first use;
- * - the 3D stages (studio sweep, oak desk, marble top), two angled views each at 1000 and 2000 px,
- *   for every print product: rendered at run time from the product's geometry;
- * - the 3D scenes baked by `npm run mockups:assets` (studio, wooden desk, marble flat lay), two
- *   angled views each, for the newest flagships in every case type (only when the assets exist);
- * - the older demo fixtures the tests and docs use: a public studio scene that allows product
- *   perspectives, a marble scene private to the first organization, perspectives in three formats
- *   and sizes, token costs 2, 3 and 5, and one composition that is no longer available.
- */
-export async function seedRendering(
-  s: Pick<SeedDeps, 'catalog' | 'rendering'>,
-  orgIds: string[],
-): Promise<RenderingSeed> {
-  // Every print product any demo organization sees (each one's private products included).
+interface Imports {
+  scenes: SceneImport[];
+  perspectives: PerspectiveImport[];
+  compositions: CompositionImport[];
+}
+type DemoProducts = Awaited<ReturnType<typeof demoPrintProducts>>;
+
+/** Every print product any demo organization sees (each one's private products included). */
+async function demoPrintProducts(s: Pick<SeedDeps, 'catalog'>, orgIds: string[]) {
   const names = new Map<string, string>();
   const groupOf = new Map<string, string>();
   for (const org of orgIds)
@@ -43,12 +34,12 @@ export async function seedRendering(
     ...new Set(refs.filter((r): r is string => r !== undefined && groupOf.has(r)).map((r) => groupOf.get(r)!)),
   ];
   const caseGroups = [...new Set(groupOf.values())];
+  return { groupOf, printable, product, groupsOf, caseGroups };
+}
 
-  const scenes: SceneImport[] = [];
-  const perspectives: PerspectiveImport[] = [];
-  const compositions: CompositionImport[] = [];
-
-  // Every print product: its straight-on shot.
+/** Every print product: its straight-on shot. */
+function addProductShots({ scenes, perspectives, compositions }: Imports, d: DemoProducts): void {
+  const { printable, groupOf, caseGroups } = d;
   scenes.push({
     key: 'catalog-front',
     name: 'Product shot',
@@ -78,8 +69,11 @@ export async function seedRendering(
   const stages = stageImport(caseGroups);
   scenes.push(...stages.scenes);
   perspectives.push(...stages.perspectives);
+}
 
-  // The 3D scenes, for the models the asset pipeline baked.
+/** The 3D scenes, for the models the asset pipeline baked. */
+function addBakedScenes({ scenes, perspectives, compositions }: Imports, d: DemoProducts): void {
+  const { printable, groupOf, groupsOf } = d;
   const baked = bakedScenes();
   const byDevice = new Map<string, string[]>();
   for (const [ref, sh] of printable) {
@@ -112,8 +106,11 @@ export async function seedRendering(
           });
     }
   }
+}
 
-  // The demo fixtures (keys the tests and the docs use); their templates are the products' own.
+/** The demo fixtures (keys the tests and the docs use); their templates are the products' own. */
+function addDemoFixtures({ scenes, perspectives, compositions }: Imports, d: DemoProducts, orgIds: string[]): void {
+  const { product, groupOf, groupsOf } = d;
   const ip15 = product('iPhone 15 Clear Case');
   const s24 = product('Galaxy S24 Clear Case');
   const leather = product('Demo Walnut Leather Case iPhone 15');
@@ -183,7 +180,37 @@ export async function seedRendering(
     compose('demo-marble-ip15', 'demo-marble', ip15, 'demo-marble-top', 5);
     compose('demo-marble-leather', 'demo-marble', leather, 'demo-marble-top', 5);
   }
+}
 
+/**
+ * Scenes, perspectives and compositions for the demo catalog, through the operator import
+ * (idempotent by key):
+ * - `catalog-front`: every print product's straight-on shot, drawn from its own geometry and case
+ *   type on first use;
+ * - the 3D stages (studio sweep, oak desk, marble top), two angled views each at 1000 and 2000 px,
+ *   for every print product: rendered at run time from the product's geometry;
+ * - the 3D scenes baked by `npm run mockups:assets` (studio, wooden desk, marble flat lay), two
+ *   angled views each, for the newest flagships in every case type (only when the assets exist);
+ * - the older demo fixtures the tests and docs use: a public studio scene that allows product
+ *   perspectives, a marble scene private to the first organization, perspectives in three formats
+ *   and sizes, token costs 2, 3 and 5, and one composition that is no longer available.
+ */
+export async function seedRendering(
+  s: Pick<SeedDeps, 'catalog' | 'rendering'>,
+  orgIds: string[],
+): Promise<RenderingSeed> {
+  const demo = await demoPrintProducts(s, orgIds);
+  const lists: Imports = { scenes: [], perspectives: [], compositions: [] };
+  addProductShots(lists, demo);
+  // The 3D stages: every model with geometry, in every case type, rendered at run time (their
+  // compositions are made when first looked up).
+  const stages = stageImport(demo.caseGroups);
+  lists.scenes.push(...stages.scenes);
+  lists.perspectives.push(...stages.perspectives);
+  addBakedScenes(lists, demo);
+  addDemoFixtures(lists, demo, orgIds);
+
+  const { scenes, perspectives, compositions } = lists;
   const result = await s.rendering.importRendering({ scenes, perspectives, compositions });
   const byKey = (list: Array<{ key: string; reference: string }>) =>
     Object.fromEntries(list.map((x) => [x.key, x.reference]));

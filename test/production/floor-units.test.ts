@@ -222,6 +222,12 @@ describe('floor units', () => {
     const sheet = (await file('batch-sheet')).rawPayload;
     assert.match(pdfText(sheet), new RegExp(made.reference));
     assert.deepEqual(await code128Values(keep('batch-sheet', renderPage(sheet, 150))), [made.reference]);
+    // Its last page: one code per slot, the case's unit reference, as the QC and pack stations scan it.
+    const units = (await floorRepo.unitsOfBatch(t.db, made.reference)).map((u) => u.id);
+    assert.deepEqual(
+      (await code128Values(keep('batch-sheet-case-codes', renderPage(sheet, 150, 2)))).sort(),
+      [...units].sort(),
+    );
     keep('pick-list', renderPage((await file('pick-list')).rawPayload, 80));
     assert.ok(ref);
   });

@@ -22,6 +22,8 @@ export interface BatchSheetInput {
     unit: string;
     orderCode: string;
     remake: string | null;
+    /** The case's unit reference: its Code 128 is what the QC and pack stations scan. */
+    unitId: string;
   }>;
 }
 
@@ -167,7 +169,43 @@ export async function buildBatchSheet(b: BatchSheetInput, at: Date): Promise<Buf
       color: '#555',
     },
   );
+  caseCodes(doc, b);
   return finish(doc);
+}
+
+/**
+ * Pages of case codes, one Code 128 per slot in slot order: a case taken from the jig is scanned
+ * by its slot's code at QC and at packing.
+ */
+function caseCodes(doc: PDFKit.PDFDocument, b: BatchSheetInput): void {
+  const ROW = 24 * MM;
+  let y = A4[1];
+  for (const s of b.slots) {
+    if (y + ROW > A4[1] - M) {
+      doc.addPage({ size: A4, margin: 0 });
+      textBox(doc, `Case codes · ${b.reference}`, {
+        x: M,
+        y: M,
+        width: INNER,
+        size: 14,
+        font: 'Helvetica-Bold',
+        color: '#000',
+      });
+      y = M + 26;
+    }
+    textBox(doc, `${s.slot.id}  ·  ${s.orderCode}  ·  ${s.product}  ·  ${s.unit}`, {
+      x: M,
+      y,
+      width: INNER,
+      size: 9,
+      font: 'Helvetica-Bold',
+      color: '#000',
+      maxLines: 1,
+    });
+    drawBarcode(doc, code128Svg(s.unitId), M, y + 13, INNER * 0.8, 12 * MM);
+    textBox(doc, s.unitId, { x: M, y: y + 13 + 12 * MM + 2, width: INNER, size: 8, font: 'Courier', color: '#000' });
+    y += ROW;
+  }
 }
 
 /** Where the case's top points on the bed. */

@@ -56,6 +56,7 @@ export function batchFileMaker(
         unit: `line ${r.line_index}, case ${r.unit_no} of ${r.quantity}`,
         orderCode: r.order_code,
         remake: r.attempt > 1 ? (r.remake_reason ?? 'remake') : null,
+        unitId: r.unit_id,
       });
     }
     const sheet: BatchSheetInput = {

@@ -1,6 +1,6 @@
 /**
- * A case's barcode carries its unit's reference, `Unit_<26 characters>` (Code 128 on the pick list
- * and the batch sheet). Reads a scan as a keyboard-wedge scanner types it: surrounding blanks
+ * A case's barcode carries its unit's reference, `Unit_<26 characters>` (Code 128 per slot on the
+ * batch sheet's case-codes pages). Reads a scan as a keyboard-wedge scanner types it: surrounding blanks
  * dropped, letters in either case (a scanner with caps lock on). Null when it is no unit's code.
  */
 export function parseUnitScan(raw: string): string | null {

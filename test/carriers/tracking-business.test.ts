@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import {
   DAY,
   SHIPPED,
@@ -13,7 +13,7 @@ import {
   packageMissing,
   shippedOrder,
 } from '../claims/helpers.ts';
-import { expectError } from '../orders/helpers.ts';
+import { ADDRESS, expectError } from '../orders/helpers.ts';
 import { SendcloudStandIn } from '../support/sendcloud-standin.ts';
 
 /**
@@ -118,10 +118,21 @@ for (const make of [sandbox, sendcloud]) {
       // Within the delivery window, yet the claim opens: the parcel is on its way back.
       const claim = await packageMissing(t, ref);
       assert.equal(claim.statusCode, 200, claim.body);
-      // The partner takes a credit (decision 0340): the claim is decided as a refund.
-      const decided = await decide(t, claim.data.claim.reference, decision('resolved', [[1, 0, 2, 0]]));
+      // The partner asked for one case again at a corrected address and a credit for the other
+      // (decision 0420): support corrects the shipment's address, then decides the claim.
+      const fixed = await operator(t, 'PUT', `/shipments/${ref}/address`, {
+        address: { ...ADDRESS, streetname: 'Keizersgracht', housenumber: '12' },
+      });
+      assert.equal(fixed.statusCode, 200, fixed.body);
+      assert.equal((await row(ref))!.label_state, r.label_state, 'a returned parcel is not announced again');
+      const decided = await decide(t, claim.data.claim.reference, decision('resolved', [[1, 1, 1, 0]]));
       assert.equal(decided.statusCode, 204, decided.body);
-      assert.equal((await getClaim(t, claim.data.claim.reference)).status, 'resolved');
+      const settled = await getClaim(t, claim.data.claim.reference);
+      assert.equal(settled.status, 'resolved');
+      const [replacement] = settled.replacementOrderReferences;
+      const order = (await call(t, 'GET', `/v2/orders/${replacement}`)).data.order;
+      const to = (await call(t, 'GET', `/v2/addresses/${order.dropshipAddressReference}`)).data.address;
+      assert.equal(to.streetname, 'Keizersgracht', 'the replacement goes to the corrected address');
     });
 
     it('lost: a day without a scan (PARCEL_LOST_AFTER_DAYS=1) needs attention and opens the package-missing claim', async () => {

@@ -54,8 +54,8 @@ function shipmentPageOf(r: DashRouter) {
     );
     const entered = (f: string) => (opts.values ? value(opts.values, f) : undefined);
     const correction =
-      row.label_state === 'refused'
-        ? html`<section class="card" aria-labelledby="fix"><h2 id="fix">Correct the address</h2><p>The parcel is announced again with the corrected address. The country stays ${address.countryCode ?? ''}; the order keeps the address it was placed with.</p>
+      row.label_state === 'refused' || row.returned_at
+        ? html`<section class="card" aria-labelledby="fix"><h2 id="fix">Correct the address</h2><p>${row.label_state === 'refused' ? 'The parcel is announced again with the corrected address.' : 'The parcel came back: a replacement decided on its package-missing claim goes to the corrected address.'} The country stays ${address.countryCode ?? ''}; the order keeps the address it was placed with.</p>
 ${form(
   `${base}/address`,
   ctx.page.csrf,
@@ -66,10 +66,10 @@ ${form(
       value: entered(f) ?? address[f] ?? '',
       readonly: f === 'countryCode',
     }),
-  )}</div><button type="submit" class="btn">Correct and announce again</button>`,
+  )}</div><button type="submit" class="btn">${row.label_state === 'refused' ? 'Correct and announce again' : 'Correct the address'}</button>`,
   { label: 'Correct the address' },
 )}
-<p>${buttonForm(`${base}/announce`, ctx.page.csrf, 'Announce again unchanged')}</p></section>`
+${row.label_state === 'refused' ? html`<p>${buttonForm(`${base}/announce`, ctx.page.csrf, 'Announce again unchanged')}</p>` : ''}</section>`
         : '';
     const failure = row.carrier_error
       ? html`<section class="card alert-card" aria-labelledby="fail"><h2 id="fail">${row.label_state === 'refused' ? 'The carrier refused the parcel' : 'Last attempt to reach the carrier'}</h2><p>${row.carrier_error}</p></section>`
@@ -164,10 +164,13 @@ ${table(['Shipment', 'Why', 'Since', 'Carrier', 'Carrier message'], list, { capt
         const v = value(req.body, f)?.trim();
         if (v) input[f] = v;
       }
-      await s.shipments.announce.correctAddress(refOf(req), input);
+      const state = await s.shipments.announce.correctAddress(refOf(req), input);
       return {
         redirect: `/console/shipments/${refOf(req)}`,
-        notice: 'Address corrected; the parcel is being announced again.',
+        notice:
+          state === 'pending'
+            ? 'Address corrected; the parcel is being announced again.'
+            : "Address corrected; a replacement on this shipment's claim goes there.",
       };
     },
     shipmentPage,

@@ -141,14 +141,20 @@ export function announcements(deps: AnnounceDeps) {
     },
 
     /**
-     * Operator: put right the address the carrier refused and announce the parcel again. The
-     * shipment gets the corrected address (its claims and tracking page follow it); the order keeps
-     * the one it was placed with. The country stays: another one is another price and customs.
+     * Operator: put right an address the carrier refused (the parcel is announced again) or one a
+     * parcel came back from (a replacement decided on the shipment's claim goes there; decision
+     * 0420). The shipment gets the corrected address, its claims and tracking page follow it; the
+     * order keeps the one it was placed with. The country stays: another is another price and customs.
      */
-    async correctAddress(ref: string, input: Record<string, unknown>): Promise<void> {
+    async correctAddress(ref: string, input: Record<string, unknown>): Promise<'pending' | 'returned'> {
       const address = validateAddress(input, 'body.address');
-      await db.tx(async (tx) => {
-        const s = await refused(tx, ref);
+      return db.tx(async (tx) => {
+        const s = mustFind(await repo.byId(tx, ref, true), 'Shipment', ref);
+        if (s.label_state !== 'refused' && !s.returned_at)
+          throw conflict(
+            'shipment_not_refused',
+            `Shipment ${ref} is ${s.label_state}; only a parcel the carrier refused or returned takes a corrected address`,
+          );
         const before = (await deps.orders.addressFields(tx, s.address_id)) ?? {};
         if (address.countryCode !== before.countryCode)
           throw badRequest(
@@ -156,7 +162,9 @@ export function announcements(deps: AnnounceDeps) {
           );
         const id = await deps.orders.createAddress(tx, s.organization_id, address, clock.now());
         await repo.setAddress(tx, s.id, id);
+        if (s.label_state !== 'refused') return 'returned';
         await announceAgain(tx, s);
+        return 'pending';
       });
     },
 

@@ -197,7 +197,7 @@ export function shipmentsOperatorRoutes(app: FastifyInstance, s: RouteDeps): voi
       return reply.status(202).send({ shipment: { reference: req.params.shipmentReference, labelState: 'pending' } });
     },
   );
-  // A refused parcel's address put right, and the parcel announced again.
+  // A refused or returned parcel's address put right (decision 0420).
   r.put(
     '/shipments/:shipmentReference/address',
     {
@@ -205,7 +205,9 @@ export function shipmentsOperatorRoutes(app: FastifyInstance, s: RouteDeps): voi
       schema: { params: RefParams('shipmentReference'), body: Strict({ address: AddressIn }) },
     },
     async (req, reply) => {
-      await s.shipments.announce.correctAddress(req.params.shipmentReference, req.body.address);
+      const state = await s.shipments.announce.correctAddress(req.params.shipmentReference, req.body.address);
+      // A refused parcel is announced again (202); a returned one keeps the address for its replacement.
+      if (state === 'returned') return { shipment: { reference: req.params.shipmentReference } };
       return reply.status(202).send({ shipment: { reference: req.params.shipmentReference, labelState: 'pending' } });
     },
   );

@@ -162,6 +162,28 @@ describe('shipping through Sendcloud (stand-in)', () => {
     assert.equal((await row(ref))!.carrier_error, null);
   });
 
+  it('after the last failed attempt the parcel waits refused, visible, and the retry announces it once', async () => {
+    const ref = await shipTo({ ...ADDRESS, countryCode: 'NL' });
+    sc.failures.push(502);
+    await t.s.shipments.announce.run(ref, 12, true).catch(() => {});
+    const r = (await row(ref))!;
+    assert.equal(r.label_state, 'refused');
+    assert.equal(r.attention, 'refused', 'listed under needs attention');
+    assert.match(
+      r.carrier_error!,
+      /Attempt 12 \(the last\) failed: Sendcloud answered 502.*Retry once the carrier answers again/,
+    );
+    assert.equal(sc.byReference(ref), undefined, 'nothing announced while Sendcloud was down');
+    // The job still queued for this shipment finds it refused and leaves it alone.
+    await t.s.worker.drain();
+    assert.equal((await row(ref))!.label_state, 'refused');
+    assert.equal((await operator(t, 'POST', `/shipments/${ref}/announce`, {})).statusCode, 202);
+    await t.s.worker.drain();
+    assert.equal((await row(ref))!.label_state, 'announced');
+    assert.equal([...sc.parcels.values()].filter((p) => p.reference === ref).length, 1);
+    assert.equal((await row(ref))!.carrier_error, null);
+  });
+
   const post = (raw: string, signature: string) =>
     t.app.inject({
       method: 'POST',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Cursors } from '../src/platform/http/pagination.ts';
+import { floorScenarios } from './floor.ts';
 import { mockupScenarios } from './mockups.ts';
 import { stageScenarios } from './stage-renders.ts';
 import { paced } from './paced.ts';
@@ -723,6 +724,26 @@ async function main() {
         note: s.note,
       });
       process.stdout.write(`  ${s.scenario}: ${s.webhooksPerSecond} webhooks/s, ${s.ordersPerSecond} orders/s\n`);
+    }
+
+    // The floor (bench/floor.ts): batching 2,000 released lines and a 12-slot batch print file at
+    // 600 dpi, each against a baseline measured just before it in this run.
+    if (want('floor')) {
+      for (const r of await floorScenarios()) {
+        rows.push({
+          scenario: r.scenario,
+          rps: 0,
+          p50: r.ms,
+          p99: r.ms,
+          errors: 0,
+          non2xx: 0,
+          rssMb: 0,
+          load: load1(),
+          ratio: `${r.ms} ms (target under ${r.targetMs} ms); ${(r.ms / Math.max(1, r.baselineMs)).toFixed(2)}x the baseline's ${r.baselineMs} ms`,
+          note: r.note,
+        });
+        process.stdout.write(`  ${r.scenario}: ${r.ms} ms\n`);
+      }
     }
 
     void ceilingHttp;

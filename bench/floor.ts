@@ -125,6 +125,7 @@ async function printFile(): Promise<FloorRow> {
     product: 'iPhone 15 Clear Case',
     unit: `line 1, case ${i + 1} of 12`,
     orderCode: 'BENCH-1',
+    unitId: `Unit_0123456789abcdefghjkmnp${'qrstvwxyz0123'[i]}`,
     remake: null,
   }));
   const [ms, files] = await timed(() =>

@@ -160,6 +160,13 @@ describe('combined orders pay one shipping charge per shipment (production)', ()
         [b, shares.get(b), shipment],
       ].sort(),
     );
+    // Each order's block holds its goods and its shipping share together.
+    const orderOfLine = inv.lines.map((l: any) => l.orderReference).filter((r: string | null) => r === a || r === b);
+    assert.deepEqual(
+      orderOfLine,
+      [...orderOfLine].sort((x: string, y: string) => orderOfLine.indexOf(x) - orderOfLine.indexOf(y)),
+      'the lines of one order are together',
+    );
     for (const l of shipping) {
       assert.match(
         l.description,

@@ -133,7 +133,8 @@ describe('corrections of issued invoices are credit notes', () => {
     assert.equal(cn.lines[0].quantity, 3);
     assert.equal(cn.lines[0].unitPriceCents, -100);
     assert.equal(cn.lines[0].sku, line.sku);
-    assert.match(cn.lines[0].description, /line \d+ \(.+\): EUR \d+\.\d\d to EUR \d+\.\d\d each: promised discount/);
+    assert.match(cn.lines[0].description, /^Line \d+ of INV-\d{4}-\d{6} \(.+\): EUR \d+\.\d\d to EUR \d+\.\d\d each$/);
+    assert.equal(cn.reason, 'promised discount');
 
     const second = await operator(t, 'POST', url, { line: n, unitPrice: line.unitPriceCents - 150, reason: 'more' });
     assert.equal(second.statusCode, 200, second.body);

@@ -162,7 +162,23 @@ export function invoiceLines(
       decide('goods'),
     );
   }
-  return { lines, decisions };
+  return { lines: byOrder(lines), decisions };
+}
+
+/**
+ * Each order's lines together, in the order the orders first appear: a combined order's shipping
+ * share, booked when its shipment leaves, joins the order's block instead of starting a new one.
+ */
+function byOrder(lines: InvoiceLine[]): InvoiceLine[] {
+  const first = new Map<string, number>();
+  lines.forEach((l, i) => {
+    if (l.orderReference && !first.has(l.orderReference)) first.set(l.orderReference, i);
+  });
+  const key = (l: InvoiceLine, i: number) => (l.orderReference ? first.get(l.orderReference)! : i);
+  return lines
+    .map((l, i) => ({ l, k: key(l, i), i }))
+    .sort((a, b) => a.k - b.k || a.i - b.i)
+    .map((x) => x.l);
 }
 
 function shippingLine(e: BillableEntry, date: string, block: InvoiceLine['order']): InvoiceLine {

@@ -41,7 +41,7 @@ export function priceCorrectionOf(deps: BillingDeps, book: BookFn) {
       )!;
       const corrected: InvoiceLine = {
         kind: 'adjustment',
-        description: `Price correction of invoice ${inv.number}, line ${c.line} (${line.description}): ${euros(current)} to ${euros(c.unitPrice)} each: ${c.reason}`,
+        description: `Line ${c.line} of ${inv.number} (${line.description}): ${euros(current)} to ${euros(c.unitPrice)} each`,
         orderReference: line.orderReference,
         claimReference: null,
         date: amsterdamDay(deps.clock.now()),

@@ -40,6 +40,13 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true } as typeof route.schema;
   });
+  organizationAdminRoutes(app, s);
+  organizationPartRoutes(app, s);
+  jobAndSeedRoutes(app, s);
+}
+
+/** Organizations: list, create, resolve a name or code, limits. */
+function organizationAdminRoutes(app: FastifyInstance, s: OperatorDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const o = s.organization;
 
@@ -86,7 +93,12 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
     },
     async (req) => o.setRendertokenLimit(req.params.organizationReference, req.body.limit),
   );
+}
 
+/** Integrators, and an organization's accounts, brands, stores and API keys. */
+function organizationPartRoutes(app: FastifyInstance, s: OperatorDeps): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const o = s.organization;
   r.get('/integrators', { config: { access: 'operator' }, schema: { querystring: Strict(PageQuery) } }, async (req) =>
     o.listIntegrators(req.query),
   );
@@ -160,7 +172,11 @@ export function operatorRoutes(app: FastifyInstance, s: OperatorDeps, operatorTo
       ),
     }),
   );
+}
 
+/** The job queue (list, retry a dead job) and loading the demo data. */
+function jobAndSeedRoutes(app: FastifyInstance, s: OperatorDeps): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const JobsQuery = Strict({
     status: Type.Optional(Type.Enum(['pending', 'running', 'succeeded', 'dead'])),
     kind: Type.Optional(Type.String({ maxLength: 100 })),

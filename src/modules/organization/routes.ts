@@ -8,6 +8,12 @@ const tags = ['Organization'];
 
 /** Read-only organization structure: it changes only in the dashboard (and the operator API). */
 export function organizationRoutes(app: FastifyInstance, s: { organization: OrganizationService }): void {
+  organizationAccountRoutes(app, s);
+  storeAndBrandRoutes(app, s);
+}
+
+/** The key's own check, its organization and its accounts. */
+function organizationAccountRoutes(app: FastifyInstance, s: { organization: OrganizationService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
 
@@ -69,7 +75,12 @@ export function organizationRoutes(app: FastifyInstance, s: { organization: Orga
     },
     async (req) => ({ account: await s.organization.account(org(req), req.params.accountReference) }),
   );
+}
 
+/** The organization's stores and brands. */
+function storeAndBrandRoutes(app: FastifyInstance, s: { organization: OrganizationService }): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
   r.get(
     '/stores',
     {

@@ -59,7 +59,8 @@ export function floorColour(kind: number, x: number, y: number, col: Float64Arra
     const depth = 60 + a * 0.05;
     const r = Math.sqrt((b + 40) * (b + 40) + depth * depth) + fbm(a * 0.004, b * 0.03) * 14;
     const ring = r * 0.22 - Math.floor(r * 0.22);
-    const late = ring > 0.72 ? (ring - 0.72) / 0.28 : 0;
+    // Latewood darkens and fades again within the ring: no hard step where one ring ends.
+    const late = ring > 0.72 ? Math.sin((Math.PI * (ring - 0.72)) / 0.28) : 0;
     const fibre = noise(a * 0.01, b * 1.3) * 0.5 + noise(a * 0.02, b * 3.1) * 0.5;
     const k = 0.9 + 0.12 * fbm(a * 0.002, b * 0.01) - 0.22 * late - 0.07 * fibre;
     col[0] = 196 * k;

@@ -116,7 +116,8 @@ async function printFile(): Promise<FloorRow> {
   const artworks = await Promise.all(jig.slots.map((_, i) => patternPng(1800, 3600, i + 3)));
   const at = new Date();
   const [baselineMs] = await timed(async () => {
-    for (const artwork of artworks) await buildPrintFile({ artwork, spec, outline, title: 'line', at });
+    for (const artwork of artworks)
+      await buildPrintFile({ artwork, spec, outline, bleedMm: floor.bleedMm, title: 'line', at });
   });
   const slots = jig.slots.map((slot, i) => ({
     slot,

@@ -103,13 +103,24 @@ describe('production files', () => {
     assert.equal(dl.headers['content-type'], 'application/pdf');
     const pdf = dl.rawPayload;
     assert.equal(file.size, pdf.length);
-    // The page is the print area; the artwork one image of exactly the print pixels, at the print dpi.
+    // The page is the print area with 2 mm of bleed all round; the artwork one image of exactly the
+    // print pixels and the bleed's, at the print dpi.
+    const BLEED = 2;
+    assert.equal(file.print.bleedMm, BLEED);
+    const bleedPx = Math.round((BLEED / 25.4) * spec.dpi);
     const [w, h] = pdfInfo(pdf)
       ['Page size'].split(' ')
       .filter((x) => /^[\d.]+$/.test(x))
       .map(Number);
-    assert.ok(Math.abs(w - spec.widthMm * MM) < 0.1 && Math.abs(h - spec.heightMm * MM) < 0.1, `page ${w}x${h} pt`);
-    assert.deepEqual(pdfImages(pdf), [{ width: spec.widthPx, height: spec.heightPx, xppi: spec.dpi, yppi: spec.dpi }]);
+    assert.ok(
+      Math.abs(w - (spec.widthMm + 2 * BLEED) * MM) < 0.1 && Math.abs(h - (spec.heightMm + 2 * BLEED) * MM) < 0.1,
+      `page ${w}x${h} pt`,
+    );
+    assert.deepEqual(pdfImages(pdf), [
+      { width: spec.widthPx + 2 * bleedPx, height: spec.heightPx + 2 * bleedPx, xppi: spec.dpi, yppi: spec.dpi },
+    ]);
+    assert.match(pdf.toString('latin1'), /\/TrimBox \[/, 'the trim box marks the print area');
+    assert.match(pdf.toString('latin1'), /sRGB IEC61966-2\.1/, 'sRGB output intent');
     assert.ok(pdf.includes('/Separation /CutContour'), 'the cut line is in the CutContour spot colour');
     assert.match(pdf.toString('latin1'), /\/OP true\s+\/op true/, 'and overprints the artwork');
 
@@ -135,7 +146,8 @@ describe('production files', () => {
     // The cut line: the shell's outline near the page edges and the camera hole where the geometry puts it.
     const shape = (await t.s.catalog.productShapes([products(t).clear])).get(products(t).clear)!;
     const hole = caseOutline(shape.device!, shape.caseType!).hole;
-    const px = (mm: number) => Math.round((mm / 25.4) * dpi);
+    // Page coordinates: the print area starts after the bleed.
+    const px = (mm: number) => Math.round(((mm + BLEED) / 25.4) * dpi);
     const magentaNear = (x: number, y: number, r = 3) => {
       for (let dy = -r; dy <= r; dy++)
         for (let dx = -r; dx <= r; dx++) {
@@ -144,8 +156,9 @@ describe('production files', () => {
         }
       return false;
     };
-    assert.ok(magentaNear(cx, 1), 'cut line along the top edge');
-    assert.ok(magentaNear(cx, page.height - 2), 'cut line along the bottom edge');
+    assert.ok(magentaNear(cx, px(0)), 'cut line along the top edge, inside the bleed');
+    assert.ok(magentaNear(cx, page.height - 1 - px(0)), 'cut line along the bottom edge');
+    assert.ok(!magentaNear(cx, 1), 'no cut line on the page edge: the bleed is beyond it');
     assert.ok(magentaNear(px(hole.xMm + hole.widthMm / 2), px(hole.yMm)), 'camera hole top edge');
     assert.ok(magentaNear(px(hole.xMm), px(hole.yMm + hole.heightMm / 2)), 'camera hole left edge');
     assert.ok(!magentaNear(cx, mid, 5), 'no cut line through the middle of the print');

@@ -140,6 +140,7 @@ describe('the print area around the camera hole, everywhere it is drawn', () => 
         artwork: white,
         spec: printSpecFor(d, ct),
         outline: o,
+        bleedMm: 0,
         title: 'print area',
         at: new Date('2026-12-06T10:00:00Z'),
       });

@@ -1,9 +1,8 @@
-import sharp from 'sharp';
 import { type CaseOutline, outlinePaths } from '../catalog/geometry.ts';
 import type { PrinterConfig, SlotConfig } from './floor-config.ts';
 import { MM } from './ink.ts';
 import { addSrgbOutputIntent, finish, newDocument } from './pdf.ts';
-import { CUT_SPOT, type PrintSpecIn, overprint } from './print-file.ts';
+import { CUT_SPOT, type PrintSpecIn, artworkWithBleed, overprint } from './print-file.ts';
 
 /** One case on the bed: its pocket, its artwork and print area, its cut line. */
 export interface BedCase {
@@ -17,41 +16,6 @@ export interface BedCase {
 export const MARK_INSET_MM = 6;
 const MARK_RADIUS_MM = 1.5;
 const MARK_ARM_MM = 4;
-
-/**
- * The artwork as printed with bleed: cover-fitted to the print area exactly as the per-line file
- * and the mockups fit it (same scale, same centre), then `bleedMm` more on every side, taken from
- * the artwork where the crop left some and continued from its edge pixels where it did not.
- */
-export async function artworkWithBleed(artwork: Buffer, spec: PrintSpecIn, bleedMm: number) {
-  const meta = await sharp(artwork).metadata();
-  const turned = (meta.orientation ?? 1) >= 5;
-  const artW = (turned ? meta.height : meta.width) ?? 0;
-  const artH = (turned ? meta.width : meta.height) ?? 0;
-  if (!artW || !artH) throw new Error('the artwork has no size');
-  const bleedPx = Math.round((bleedMm / 25.4) * spec.dpi);
-  const scale = Math.max(spec.widthPx / artW, spec.heightPx / artH);
-  const rw = Math.max(spec.widthPx, Math.round(artW * scale));
-  const rh = Math.max(spec.heightPx, Math.round(artH * scale));
-  const { data, info } = await sharp(artwork)
-    .rotate()
-    .resize(rw, rh, { fit: 'fill' })
-    .flatten({ background: '#ffffff' })
-    .extend({ top: bleedPx, bottom: bleedPx, left: bleedPx, right: bleedPx, extendWith: 'copy' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const jpeg = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
-    .extract({
-      left: Math.floor((rw - spec.widthPx) / 2),
-      top: Math.floor((rh - spec.heightPx) / 2),
-      width: spec.widthPx + 2 * bleedPx,
-      height: spec.heightPx + 2 * bleedPx,
-    })
-    .jpeg({ quality: 95, chromaSubsampling: '4:4:4' })
-    .withMetadata({ density: spec.dpi })
-    .toBuffer();
-  return { jpeg, bleedPx, artW, artH };
-}
 
 /** A registration target: a filled dot in a ring with a cross, in black on every plate's reading. */
 function registrationMark(doc: PDFKit.PDFDocument, xMm: number, yMm: number): void {

@@ -23,7 +23,7 @@ const isHexColor = (s: string | null | undefined): s is string => !!s && /^#[0-9
 const LOGO_FILE = /^\/brand-logos\/([0-9a-hjkmnp-tv-z]{26}\.png)$/;
 
 /** The work of the production jobs: drawing the files and storing them, outside any transaction. */
-export function productionMaker(deps: ProductionDeps) {
+export function productionMaker(deps: ProductionDeps, bleedMm: number) {
   const { db, clock, blobs } = deps;
 
   async function store(prefix: string, pdf: Buffer): Promise<{ blobKey: string; size: number }> {
@@ -56,6 +56,7 @@ export function productionMaker(deps: ProductionDeps) {
       artwork,
       spec: product.print,
       outline,
+      bleedMm,
       title: `Print file ${orderId} line ${line.line_index}: ${product.name}`,
       at: clock.now(),
     });

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { type CaseOutline, outlinePaths } from '../catalog/geometry.ts';
 import { MM } from './ink.ts';
-import { finish, newDocument } from './pdf.ts';
+import { addSrgbOutputIntent, finish, newDocument } from './pdf.ts';
 
 /** The spot colour RIP software (VersaWorks, Caldera, Onyx) cuts along instead of printing. */
 export const CUT_SPOT = 'CutContour';
@@ -21,6 +21,8 @@ export interface PrintFileDetails {
   widthPx: number;
   heightPx: number;
   dpi: number;
+  /** Artwork beyond the cut line on every side; the page is this much larger than the print area all round. */
+  bleedMm: number;
   /** `outline`: the case's shell and camera hole from the device geometry; `rectangle`: the print area's edge. */
   cutLine: 'outline' | 'rectangle';
   artwork: { width: number; height: number };
@@ -29,6 +31,41 @@ export interface PrintFileDetails {
    * enlarged it. Under about 150 a print looks soft; the console warns.
    */
   effectiveDpi: number;
+}
+
+/**
+ * The artwork as printed with bleed: cover-fitted to the print area exactly as the per-line file
+ * and the mockups fit it (same scale, same centre), then `bleedMm` more on every side, taken from
+ * the artwork where the crop left some and continued from its edge pixels where it did not.
+ */
+export async function artworkWithBleed(artwork: Buffer, spec: PrintSpecIn, bleedMm: number) {
+  const meta = await sharp(artwork).metadata();
+  const turned = (meta.orientation ?? 1) >= 5;
+  const artW = (turned ? meta.height : meta.width) ?? 0;
+  const artH = (turned ? meta.width : meta.height) ?? 0;
+  if (!artW || !artH) throw new Error('the artwork has no size');
+  const bleedPx = Math.round((bleedMm / 25.4) * spec.dpi);
+  const scale = Math.max(spec.widthPx / artW, spec.heightPx / artH);
+  const rw = Math.max(spec.widthPx, Math.round(artW * scale));
+  const rh = Math.max(spec.heightPx, Math.round(artH * scale));
+  const { data, info } = await sharp(artwork)
+    .rotate()
+    .resize(rw, rh, { fit: 'fill' })
+    .flatten({ background: '#ffffff' })
+    .extend({ top: bleedPx, bottom: bleedPx, left: bleedPx, right: bleedPx, extendWith: 'copy' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const jpeg = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .extract({
+      left: Math.floor((rw - spec.widthPx) / 2),
+      top: Math.floor((rh - spec.heightPx) / 2),
+      width: spec.widthPx + 2 * bleedPx,
+      height: spec.heightPx + 2 * bleedPx,
+    })
+    .jpeg({ quality: 95, chromaSubsampling: '4:4:4' })
+    .withMetadata({ density: spec.dpi })
+    .toBuffer();
+  return { jpeg, bleedPx, artW, artH };
 }
 
 export function effectiveDpi(spec: PrintSpecIn, width: number, height: number): number {
@@ -63,26 +100,26 @@ export async function buildPrintFile(input: {
   artwork: Buffer;
   spec: PrintSpecIn;
   outline: CaseOutline | null;
+  /** Artwork beyond the cut line on every side (the floor file's `bleedMm`). */
+  bleedMm: number;
   title: string;
   at: Date;
 }): Promise<{ pdf: Buffer; details: PrintFileDetails }> {
-  const { spec } = input;
-  const meta = await sharp(input.artwork).metadata();
-  // EXIF orientations 5-8 are quarter turns: the artwork is placed turned, its sides swapped.
-  const [artW, artH] =
-    (meta.orientation ?? 1) >= 5 ? [meta.height ?? 0, meta.width ?? 0] : [meta.width ?? 0, meta.height ?? 0];
-  // Same fit as the mockups (rendering/renderer.ts): what the partner previewed is what is printed.
-  const pixels = await sharp(input.artwork)
-    .rotate()
-    .resize(spec.widthPx, spec.heightPx, { fit: 'cover', position: 'centre' })
-    .flatten({ background: '#ffffff' })
-    .jpeg({ quality: 95, chromaSubsampling: '4:4:4' })
-    .withMetadata({ density: spec.dpi })
-    .toBuffer();
+  const { spec, bleedMm } = input;
+  const { jpeg, artW, artH } = await artworkWithBleed(input.artwork, spec, bleedMm);
   const w = spec.widthMm * MM;
   const h = spec.heightMm * MM;
-  const doc = newDocument({ size: [w, h], title: input.title, at: input.at });
-  doc.image(pixels, 0, 0, { width: w, height: h });
+  const b = bleedMm * MM;
+  const doc = newDocument({ size: [w + 2 * b, h + 2 * b], title: input.title, at: input.at });
+  addSrgbOutputIntent(doc);
+  // The trim box is the print area: the RIP and a preflight see where the bleed begins.
+  (doc.page as unknown as { dictionary: { data: Record<string, unknown> } }).dictionary.data.TrimBox = [
+    b,
+    b,
+    b + w,
+    b + h,
+  ];
+  doc.image(jpeg, 0, 0, { width: w + 2 * b, height: h + 2 * b });
 
   // pdfkit has spot colours (0.15+), its type definitions not yet.
   (doc as unknown as { addSpotColor(n: string, c: number, m: number, y: number, k: number): void }).addSpotColor(
@@ -93,6 +130,7 @@ export async function buildPrintFile(input: {
     0,
   );
   doc.save();
+  doc.translate(b, b);
   overprint(doc);
   doc.lineWidth(0.25).strokeColor(CUT_SPOT);
   if (input.outline) {
@@ -115,6 +153,7 @@ export async function buildPrintFile(input: {
       widthPx: spec.widthPx,
       heightPx: spec.heightPx,
       dpi: spec.dpi,
+      bleedMm,
       cutLine: input.outline ? 'outline' : 'rectangle',
       artwork: { width: artW, height: artH },
       effectiveDpi: effectiveDpi(spec, artW, artH),

@@ -120,7 +120,7 @@ export function productionService(deps: ProductionDeps) {
 
   return {
     /** The jobs' work (jobs.ts). */
-    make: productionMaker(deps),
+    make: productionMaker(deps, floor.config.bleedMm),
     /** The release to production (PRODUCTION_RELEASE) and its holds. */
     release,
     /** The floor at a glance: orders by stage, late orders, throughput, remakes by reason. */

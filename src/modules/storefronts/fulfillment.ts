@@ -242,24 +242,6 @@ export function fulfillmentHandlers(deps: StorefrontsDeps, ops: Operations) {
     return `fulfillment ${r.fulfillmentCreate.fulfillment!.id}`;
   });
 
-  // The carrier labelled the parcel after the fulfillment was made (the announce job runs later).
-  ops.handle('fulfillment_tracking', async ({ op, gql }) => {
-    const p = op.payload as { orderId: string; company: string | null; number: string; url: string | null };
-    const f = await repo.fulfillment(db, p.orderId);
-    if (!f?.fulfillment_id) throw new RetryLater('the fulfillment is not created yet', 60_000);
-    const r: { fulfillmentTrackingInfoUpdate: Payload } = await gql.request(D.FULFILLMENT_TRACKING_INFO_UPDATE, {
-      fulfillmentId: f.fulfillment_id,
-      trackingInfoInput: {
-        number: p.number,
-        ...(p.company ? { company: p.company } : {}),
-        ...(p.url ? { url: p.url } : {}),
-      },
-      notifyCustomer: true,
-    });
-    assertNoUserErrors(r.fulfillmentTrackingInfoUpdate, 'fulfillmentTrackingInfoUpdate');
-    return `tracking ${p.number}`;
-  });
-
   ops.handle('fulfillment_event', async ({ op, gql }) => {
     const p = op.payload as { orderId: string; status: string; happenedAt: string; message: string | null };
     const f = await repo.fulfillment(db, p.orderId);
@@ -275,5 +257,26 @@ export function fulfillmentHandlers(deps: StorefrontsDeps, ops: Operations) {
     assertNoUserErrors(r.fulfillmentEventCreate, 'fulfillmentEventCreate');
     await repo.setFulfillment(db, p.orderId, null, p.status);
     return p.status;
+  });
+}
+
+/** The carrier labelled the parcel after the fulfillment was made (the announce job runs later). */
+export function trackingInfoHandler(deps: StorefrontsDeps, ops: Operations) {
+  const { db } = deps;
+  ops.handle('fulfillment_tracking', async ({ op, gql }) => {
+    const p = op.payload as { orderId: string; company: string | null; number: string; url: string | null };
+    const f = await repo.fulfillment(db, p.orderId);
+    if (!f?.fulfillment_id) throw new RetryLater('the fulfillment is not created yet', 60_000);
+    const r: { fulfillmentTrackingInfoUpdate: Payload } = await gql.request(D.FULFILLMENT_TRACKING_INFO_UPDATE, {
+      fulfillmentId: f.fulfillment_id,
+      trackingInfoInput: {
+        number: p.number,
+        ...(p.company ? { company: p.company } : {}),
+        ...(p.url ? { url: p.url } : {}),
+      },
+      notifyCustomer: true,
+    });
+    assertNoUserErrors(r.fulfillmentTrackingInfoUpdate, 'fulfillmentTrackingInfoUpdate');
+    return `tracking ${p.number}`;
   });
 }

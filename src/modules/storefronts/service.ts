@@ -3,7 +3,7 @@ import { ApiError } from '../../platform/errors.ts';
 import type { OrganizationService } from '../organization/service.ts';
 import { connecting } from './connect.ts';
 import type { StorefrontsDeps } from './deps.ts';
-import { fulfillmentHandlers } from './fulfillment.ts';
+import { fulfillmentHandlers, trackingInfoHandler } from './fulfillment.ts';
 import { inbound } from './inbound.ts';
 import { MAX_ATTEMPTS, operations } from './operations.ts';
 import { processing } from './process.ts';
@@ -51,6 +51,7 @@ export function storefrontsService(
   };
   const ops = operations(deps);
   fulfillmentHandlers(deps, ops);
+  trackingInfoHandler(deps, ops);
   const inbox = inbound(deps, configured);
   const process = processing(deps, ops);
   const connect = connecting(deps, configured, ops, organization);

@@ -1,28 +1,21 @@
 import type { Static } from 'typebox';
-import { type Executor, PG_UNIQUE_VIOLATION, pgConstraint, pgErrorCode } from '../../platform/db/index.ts';
-import { ApiError, badRequest, conflict, mustFind } from '../../platform/errors.ts';
-import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
-import { ReadCache } from '../../platform/cache.ts';
+import type { Executor } from '../../platform/db/index.ts';
+import { ApiError, conflict, mustFind } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { StoreRecord } from '../organization/service.ts';
-import { type Address, isPackstation, normalizeAddress, validateAddress } from '../shipping/address.ts';
-import { type ShippingLevel, parcelOf, shippingOptions } from '../shipping/data.ts';
-import { enqueueOrderCallback } from './callback.ts';
+import { type Address, normalizeAddress } from '../shipping/address.ts';
 import type { OrdersDeps } from './deps.ts';
 import { orderIntake } from './intake.ts';
 import { quote } from './quote.ts';
-import {
-  type CallbackAttemptRow,
-  type OrderlineRow,
-  type OrderRow,
-  type OrderStatus,
-  ordersRepo as repo,
-} from './repo.ts';
-import type { CreateOrderBody, ListOrdersQuery, QuoteBody } from './schemas.ts';
-import { type Shipped, chargeCombinedShipment } from './combined-shipping.ts';
-import { addressView, isOpen, orderViewIn, repriceShipping, toOrder } from './view.ts';
-import { ORDER_TOPIC, type OperatorCancelSettle, orderChanges } from './changes.ts';
+import { type CallbackAttemptRow, type OrderlineRow, type OrderRow, ordersRepo as repo } from './repo.ts';
+import type { CreateOrderBody, QuoteBody } from './schemas.ts';
+import type { Shipped } from './combined-shipping.ts';
+import { isOpen, orderViewIn, repriceShipping } from './view.ts';
+import { type OperatorCancelSettle, orderChanges } from './changes.ts';
 import { orderWriter } from './writer.ts';
+import { createOrder } from './create-order.ts';
+import { orderReads } from './order-reads.ts';
+import { markShipped } from './mark-shipped.ts';
 
 export type OrdersService = ReturnType<typeof ordersService>;
 /** An order and its lines as other modules get them from this service (shipments, claims). */
@@ -33,48 +26,17 @@ export type CallbackAttempt = CallbackAttemptRow;
 /** Called in the transaction that puts an order into production, with the locked order row. */
 export type ProductionListener = (tx: Executor, order: OrderRow) => Promise<void>;
 
+/**
+ * Orders: creating one (create-order.ts), reading them (order-reads.ts), changing them
+ * (changes.ts) and shipping them (mark-shipped.ts), composed with what other modules ask.
+ */
 export function ordersService(deps: OrdersDeps) {
-  const { db, clock, cursors, organization } = deps;
+  const { db, organization } = deps;
   const intake = orderIntake(deps);
   const { bodyStore, writable } = intake;
 
-  // A store's code never changes once created (updateStore cannot set it), so the code of a store
-  // is read once per process instead of once per order read.
-  const knownCodes = new Map<string, string>();
-  async function storeCodes(orgId: string, rows: OrderRow[]): Promise<Map<string, string>> {
-    const codes = new Map<string, string>();
-    for (const id of new Set(rows.map((r) => r.store_id))) {
-      let code = knownCodes.get(id);
-      if (code === undefined) {
-        code = (await organization.storeRowIn(db, orgId, id))!.code;
-        if (knownCodes.size >= 10_000) knownCodes.clear();
-        knownCodes.set(id, code);
-      }
-      codes.set(id, code);
-    }
-    return codes;
-  }
-
-  // Order views by id, dropped on every node when any statement changes the order (the triggers
-  // of migration 0019 announce `order:<id>` on commit), and held by this node's own changes from
-  // their first statement on, so a writer's client always reads its own write.
-  const views = new ReadCache<{ order: OrderRow; lines: OrderlineRow[] }>({ maxEntries: 5000, maxAgeMs: 10 * 60_000 });
-  deps.changes.on(ORDER_TOPIC, (id) => (id ? views.delete(id) : views.clear()));
-  const touch = (orderId: string) => views.hold(orderId);
-
-  async function findOrder(orgId: string, ref: string) {
-    if (!isReference('Order', ref)) return null;
-    const found = await views.getOne(ref, () => repo.orderWithLines(db, orgId, ref));
-    // Cached for whoever asked first: another organization's order is not found here.
-    if (!found || found.order.organization_id !== orgId) return null;
-    const codes = await storeCodes(orgId, [found.order]);
-    return toOrder(found.order, found.lines, codes.get(found.order.store_id)!);
-  }
-
-  async function findAddress(orgId: string, ref: string) {
-    const a = isReference('Address', ref) ? await repo.resolvableAddress(db, orgId, ref) : null;
-    return a ? addressView(a.id, a.fields) : null;
-  }
+  const reads = orderReads(deps, bodyStore);
+  const { touch, findOrder, findAddress } = reads;
 
   /** The order row; `orgId` null: any organization (operator). */
   const orderRow = async (orgId: string | null, ref: string) =>
@@ -93,127 +55,20 @@ export function ordersService(deps: OrdersDeps) {
   });
 
   const service = {
-    /** `viaStoreCode`: the integrator code of the key that creates the order, if any. */
-    async create(
+    /** `viaStoreCode`: the integrator code of the key that creates the order, if any (create-order.ts). */
+    create: (
       orgId: string,
       body: Static<typeof CreateOrderBody>,
       viaStoreCode: string | null = null,
-      /** An order taken from the store's upstream platform (storefronts module): the API's store rule does not apply. */
       upstream: { id: string; name: string } | null = null,
-    ): Promise<{ reference: string }> {
-      const input = body.order;
-      const f = 'body.order';
-      const store = await intake.store(orgId, input, f, upstream !== null);
-      let address: Address | null = null;
-      if (input.shippingKind === 'dropship') address = validateAddress(input.dropshipAddress!, `${f}.dropshipAddress`);
-      else if (!store.combined_address)
-        throw badRequest(`${f}.shippingKind: store ${store.code} has no combined address; use dropship`);
-
-      const products = await intake.checkProducts(orgId, input.orderlines, `${f}.orderlines`);
-      const images = await deps.images.imagesForOrganization(
+    ) =>
+      createOrder(
+        { deps, intake, writer, assertIdentifierFree: (o, c) => service.assertIdentifierFree(o, c) },
         orgId,
-        input.orderlines.flatMap((l) => (l.imageReference === undefined ? [] : [l.imageReference])),
-      );
-      for (const [i, l] of input.orderlines.entries()) {
-        const field = `${f}.orderlines[${i}].imageReference`;
-        if (products[i].printable && l.imageReference === undefined)
-          throw new ApiError('missing_image_reference', `${field} is required: ${products[i].name} is a print product`);
-        if (!products[i].printable && l.imageReference !== undefined)
-          throw badRequest(`${field} must be left out: ${products[i].name} is not a print product`);
-        if (l.imageReference !== undefined && !images.has(l.imageReference))
-          throw badRequest(`${field} is not an image of this organization`);
-      }
-      let brandId = store.default_brand_id;
-      if (input.brandReference !== undefined) {
-        const brand = isReference('Brand', input.brandReference)
-          ? await organization.findBrand(orgId, input.brandReference)
-          : null;
-        if (!brand) throw badRequest(`${f}.brandReference is not a brand of this organization`);
-        brandId = brand.id;
-      }
-      let packagingId: string | null = null;
-      if (input.preferredPackagingReference !== undefined) {
-        const p = isReference('Packaging', input.preferredPackagingReference)
-          ? await deps.catalog.packagingForOrganization(orgId, input.preferredPackagingReference)
-          : null;
-        if (!p) throw badRequest(`${f}.preferredPackagingReference is not a packaging available to this organization`);
-        packagingId = p.reference;
-      }
-
-      const id = newReference('Order');
-      const lines: OrderlineRow[] = input.orderlines.map((l, i) => ({
-        order_id: id,
-        line_index: i + 1,
-        product_id: l.productReference,
-        image_id: l.imageReference ?? null,
-        quantity: l.quantity,
-        canceled_quantity: 0,
-        shipped_quantity: 0,
-        annotations: (l.annotations ?? []).map((a) => ({ key: a.key, value: a.value })),
-        unit_price_cents: products[i].priceCents,
-        unit_weight_grams: products[i].weightGrams,
-        awaiting_launch: products[i].status === 'prelaunched',
-      }));
-      let level: ShippingLevel | null = null;
-      let shippingCents = 0;
-      if (address) {
-        const chosen = shippingOptions(
-          parcelOf(lines, address.countryCode!, isPackstation(address)),
-          input.dropshipMinimalShippingLevel ?? 'basic',
-        )[0];
-        if (!chosen)
-          throw badRequest(`${f}.dropshipAddress: no shipping level can carry this order to ${address.countryCode}`);
-        level = chosen.level;
-        shippingCents = chosen.price;
-      }
-
-      const now = clock.now();
-      const addressRow = address
-        ? { id: newReference('Address'), organization_id: orgId, fields: address, created_at: now }
-        : undefined;
-      try {
-        await writer.write({
-          order: {
-            id,
-            organization_id: orgId,
-            store_id: store.id,
-            shipping_kind: input.shippingKind,
-            custom_identifier: input.customIdentifier ?? null,
-            dropship_address_id: addressRow?.id ?? null,
-            minimal_shipping_level:
-              input.shippingKind === 'dropship' ? (input.dropshipMinimalShippingLevel ?? 'basic') : null,
-            shipping_level: level,
-            brand_id: brandId,
-            packaging_id: packagingId,
-            status: lines.some((l) => l.awaiting_launch) ? 'preorder' : 'pending',
-            status_modified_at: now,
-            shipping_cents: shippingCents,
-            shipment_id: null,
-            replacement_for_claim_id: null,
-            replaces_order_id: null,
-            via_store_code: viaStoreCode,
-            upstream_order_id: upstream?.id ?? null,
-            upstream_order_name: upstream?.name ?? null,
-            created_at: now,
-          },
-          lines,
-          address: addressRow,
-          storeCode: store.code,
-        });
-      } catch (err) {
-        // A customIdentifier already in use (also by a create racing this one): the unique index
-        // decides, and the order it names is looked up only then. Its order number stays unused.
-        if (
-          pgErrorCode(err) === PG_UNIQUE_VIOLATION &&
-          pgConstraint(err) !== 'orders_store_number' &&
-          input.customIdentifier !== undefined
-        ) {
-          await service.assertIdentifierFree(orgId, input.customIdentifier);
-        }
-        throw err;
-      }
-      return { reference: id };
-    },
+        body,
+        viaStoreCode,
+        upstream,
+      ),
 
     async assertIdentifierFree(orgId: string, customIdentifier: string) {
       const existing = await repo.orderByCustomIdentifier(db, orgId, customIdentifier);
@@ -233,40 +88,8 @@ export function ordersService(deps: OrdersDeps) {
     /** Callback attempts older than `before` (the hourly maintenance job). */
     purgeCallbackAttempts: (before: Date) => repo.purgeCallbackAttempts(db, before),
 
-    async list(orgId: string, q: Static<typeof ListOrdersQuery>) {
-      const filter: { storeId?: string; status?: OrderStatus; createdAfter?: Date; createdBefore?: Date } = {};
-      if (q.storeReference !== undefined)
-        filter.storeId = (await bodyStore(orgId, q.storeReference, 'query.storeReference')).id;
-      if (q.status !== undefined) filter.status = q.status as OrderStatus;
-      if (q.createdAfter !== undefined) filter.createdAfter = new Date(q.createdAfter);
-      if (q.createdBefore !== undefined) filter.createdBefore = new Date(q.createdBefore);
-      return listPage(cursors, q as PageRequest, {
-        plural: 'orders',
-        load: (ks) => repo.orders(db, orgId, ks, filter),
-        async items(rows) {
-          const lines = await repo.lines(
-            db,
-            rows.map((r) => r.id),
-          );
-          const codes = await storeCodes(orgId, rows);
-          return rows.map((o) =>
-            toOrder(
-              o,
-              lines.filter((l) => l.order_id === o.id),
-              codes.get(o.store_id)!,
-            ),
-          );
-        },
-      });
-    },
-
-    async lookupByCustomIdentifier(orgId: string, customIdentifier: string) {
-      const o = mustFind(
-        await repo.orderByCustomIdentifier(db, orgId, customIdentifier),
-        `Order with customIdentifier "${customIdentifier}"`,
-      );
-      return { orderReference: o.id };
-    },
+    list: reads.list,
+    lookupByCustomIdentifier: reads.lookupByCustomIdentifier,
 
     address: async (orgId: string, ref: string) => mustFind(await findAddress(orgId, ref), 'Address', ref),
     /** The address as GET shows it, or null when it does not resolve for the organization. */
@@ -356,35 +179,10 @@ export function ordersService(deps: OrdersDeps) {
     },
     /**
      * Ships every open quantity of the (locked) orders with the shipment, in the caller's
-     * transaction: each order's `order.shipped` event and its order-updated callback.
+     * transaction (mark-shipped.ts).
      */
-    async markShipped(tx: Executor, orders: OrderRow[], shipment: Shipped, store: StoreRecord, at: Date) {
-      const shipmentId = shipment.id;
-      const lines = await repo.lines(
-        tx,
-        orders.map((o) => o.id),
-      );
-      await chargeCombinedShipment(deps, tx, { shipment, store, orders, lines });
-      await deps.catalog.shipStock(
-        tx,
-        orders.map((o) => ({
-          orderId: o.id,
-          lines: lines
-            .filter((l) => l.order_id === o.id)
-            .map((l) => ({ productId: l.product_id, quantity: l.quantity - l.canceled_quantity - l.shipped_quantity })),
-        })),
-      );
-      for (const o of orders) {
-        touch(o.id);
-        await repo.markShipped(tx, o.id, shipmentId, at);
-        await deps.events.record(tx, {
-          organizationId: o.organization_id,
-          type: 'order.shipped',
-          data: { order: await orderViewIn(tx, o.organization_id, o.id, store.code) },
-        });
-        await enqueueOrderCallback(tx, clock, o, store);
-      }
-    },
+    markShipped: (tx: Executor, orders: OrderRow[], shipment: Shipped, store: StoreRecord, at: Date) =>
+      markShipped({ ...deps, touch }, tx, orders, shipment, store, at),
 
     normalizeAddress,
     isOpen,

@@ -16,7 +16,14 @@ import {
 
 const tags = ['Orders'];
 
+/** Orders: placing, reading and changing them, addresses, lookups and the shipping quote. */
 export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService }): void {
+  orderPlacementRoutes(app, s);
+  orderChangeRoutes(app, s);
+}
+
+/** Placing an order and reading orders. */
+function orderPlacementRoutes(app: FastifyInstance, s: { orders: OrdersService }): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
 
@@ -66,7 +73,12 @@ export function ordersRoutes(app: FastifyInstance, s: { orders: OrdersService })
     },
     async (req) => ({ order: await s.orders.get(org(req), req.params.orderReference) }),
   );
+}
 
+/** Cancelation and address change, addresses, the lookup by customIdentifier and the quote. */
+function orderChangeRoutes(app: FastifyInstance, s: { orders: OrdersService }): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const org = (req: { principal: { organizationId: string } }) => req.principal.organizationId;
   r.post(
     '/orders/:orderReference/cancel',
     {

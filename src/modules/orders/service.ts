@@ -1,19 +1,20 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../platform/db/index.ts';
 import { ApiError, conflict, mustFind } from '../../platform/errors.ts';
-import { isReference, newReference } from '../../platform/ids.ts';
+import { isReference } from '../../platform/ids.ts';
 import type { StoreRecord } from '../organization/service.ts';
-import { type Address, normalizeAddress } from '../shipping/address.ts';
+import { normalizeAddress } from '../shipping/address.ts';
 import type { OrdersDeps } from './deps.ts';
 import { orderIntake } from './intake.ts';
 import { quote } from './quote.ts';
 import { type CallbackAttemptRow, type OrderlineRow, type OrderRow, ordersRepo as repo } from './repo.ts';
 import type { CreateOrderBody, QuoteBody } from './schemas.ts';
 import type { Shipped } from './combined-shipping.ts';
-import { isOpen, orderViewIn, repriceShipping } from './view.ts';
+import { isOpen, repriceShipping } from './view.ts';
 import { type OperatorCancelSettle, orderChanges } from './changes.ts';
 import { orderWriter } from './writer.ts';
 import { createOrder } from './create-order.ts';
+import { moduleReads } from './module-reads.ts';
 import { orderReads } from './order-reads.ts';
 import { markShipped } from './mark-shipped.ts';
 
@@ -152,31 +153,7 @@ export function ordersService(deps: OrdersDeps) {
         await changes.releasePreorders(c.productReference);
     },
     createReplacementOrder: changes.createReplacementOrder,
-    /** For other modules: the order row, organization-scoped (null when absent or foreign). */
-    orderRow: (ex: Executor, orgId: string, id: string) =>
-      isReference('Order', id) ? repo.order(ex, orgId, id) : Promise.resolve(null),
-    orderlines: (ex: Executor, orderId: string) => repo.lines(ex, [orderId]),
-    orderView: orderViewIn,
-    /** The replacement already created for an order, if any (claims: one replacement per order). */
-    replacementOf: (ex: Executor, orderId: string) => repo.replacementOf(ex, orderId),
-    /** The replacement orders a claim's decision created, oldest first (claims list them). */
-    replacementOrdersOfClaim: (ex: Executor, orgId: string, claimId: string) =>
-      repo.replacementOrdersOfClaim(ex, orgId, claimId),
-
-    // ---- for shipments ----
-    /** Orders by reference (`orgId` null: any organization), optionally locked in the caller's transaction. */
-    ordersByIds: (ex: Executor, orgId: string | null, ids: string[], lock = false) =>
-      repo.ordersByIds(ex, orgId, ids, lock),
-    ordersOfShipment: (ex: Executor, shipmentId: string) => repo.ordersOfShipment(ex, shipmentId),
-    /** The fields of an address (a shipment's or an order's), or null. */
-    addressFields: async (ex: Executor, id: string): Promise<Address | null> =>
-      (await repo.address(ex, id))?.fields ?? null,
-    /** Stores an address (a combined shipment keeps the one it left with); returns its reference. */
-    async createAddress(tx: Executor, orgId: string, fields: Address, at: Date): Promise<string> {
-      const id = newReference('Address');
-      await repo.insertAddress(tx, { id, organization_id: orgId, fields, created_at: at });
-      return id;
-    },
+    ...moduleReads,
     /**
      * Ships every open quantity of the (locked) orders with the shipment, in the caller's
      * transaction (mark-shipped.ts).

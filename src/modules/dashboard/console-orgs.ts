@@ -4,11 +4,18 @@ import { badge, field, fmtDate, form, html, statusTone, shortRef, table } from '
 import { page } from './layout.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
+const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
+
 /** Operator console: organizations, their users and rendertoken limits, and operator accounts. */
 export function consoleOrgPages(r: DashRouter): void {
+  organizationListPages(r);
+  organizationPages(r);
+}
+
+/** The list of organizations, creating one, and the operator accounts. */
+function organizationListPages(r: DashRouter): void {
   const { s } = r;
   const o = s.organization;
-  const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
 
   const orgsPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const { organizations } = await o.listOrganizations({ limit: 100 });
@@ -66,7 +73,12 @@ ${form('/console/operators', ctx.page.csrf, html`${field({ label: 'E-mail', name
     },
     orgsPage,
   );
+}
 
+/** One organization: its users, rendertoken limit, stores and keys. */
+function organizationPages(r: DashRouter): void {
+  const { s } = r;
+  const o = s.organization;
   const orgPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const row = await o.organizationRow(refParam(req));
     const [users, tokens, stores, keys] = await Promise.all([

@@ -101,7 +101,12 @@ ${tile('/dashboard/claims', 'Open claims', counts.open_claims, counts.open_claim
 <section aria-labelledby="lo"><h2 id="lo">Latest orders</h2>${latestOrders}</section>`,
     );
   });
+  pictureRoutes(r);
+}
 
+/** Pictures the pages show: product media and drawings, artwork and render thumbnails. */
+function pictureRoutes(r: DashRouter): void {
+  const { s } = r;
   /** A product picture for the order page; only products the organization may see. */
   r.app.get(
     '/dashboard/products/:ref/media/:filename',

@@ -140,11 +140,15 @@ export const billingRepo = {
     );
     return rows.map(entry);
   },
-  /** The invoice an order's charge is on, or null while it is not invoiced. */
+  /**
+   * The invoice an order's charge is on, or null while it is not invoiced. A combined order's
+   * shipping share can be charged, and invoiced, after its goods: the goods' charge (the first) names
+   * the invoice a refund corrects.
+   */
   async chargeInvoiceOf(ex: Executor, orderId: string): Promise<string | null> {
     const [r] = await ex.query<{ invoice_id: string }>(
       `SELECT invoice_id FROM ledger_entries WHERE kind = 'charge' AND order_id = $1 AND invoice_id IS NOT NULL
-         AND NOT simulated`,
+         AND NOT simulated ORDER BY seq LIMIT 1`,
       [orderId],
     );
     return r?.invoice_id ?? null;

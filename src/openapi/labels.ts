@@ -82,6 +82,10 @@ export const LABELS: Record<string, string> = {
   publishToShopify: 'Publish to Shopify',
   listShopifyPublications: 'List Shopify publications',
   unpublishFromShopify: 'Unpublish from Shopify',
+  createPhotoScene: 'Create a photo scene',
+  listPhotoScenes: 'List photo scenes',
+  getPhotoScene: 'Get a photo scene',
+  deletePhotoScene: 'Delete a photo scene',
 };
 
 /** The label of an operation: from LABELS, or its summary up to the first `; `, ` (` or `: `. */

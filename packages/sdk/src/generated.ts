@@ -167,7 +167,7 @@ export interface CreateOrderResponse {
   [k: string]: unknown;
 }
 
-// POST /v2/photo-scenes - Make a private scene from your own photo and the corners where the case sits
+// POST /v2/photo-scenes - Create a photo scene
 export interface CreatePhotoSceneBody {
   photoScene: {
     name: string;
@@ -872,7 +872,7 @@ export interface GetPerspectiveResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/photo-scenes/{sceneReference} - One of your photo scenes with its photo and corners
+// GET /v2/photo-scenes/{sceneReference} - Get a photo scene
 export interface GetPhotoSceneResponse {
   photoScene: {
     /**
@@ -1945,7 +1945,7 @@ export interface ListPerspectivesResponse {
   [k: string]: unknown;
 }
 
-// GET /v2/photo-scenes - Your photo scenes, newest first
+// GET /v2/photo-scenes - List photo scenes
 export interface ListPhotoScenesQuery {
   /**
    * Opaque; take it from `nextCursor`.
@@ -5366,7 +5366,7 @@ export interface Resources {
   };
   photoScenes: {
     /**
-     * Make a private scene from your own photo and the corners where the case sits.
+     * Create a photo scene.
      *
      * Make a private scene from your own photo and the corners where the case sits (extension).
      *
@@ -5384,7 +5384,7 @@ export interface Resources {
      */
     delete: "deletePhotoScene";
     /**
-     * One of your photo scenes with its photo and corners.
+     * Get a photo scene.
      *
      * One of your photo scenes with its photo and corners (extension).
      *
@@ -5392,7 +5392,7 @@ export interface Resources {
      */
     get: "getPhotoScene";
     /**
-     * Your photo scenes, newest first.
+     * List photo scenes.
      *
      * Your photo scenes, newest first (extension).
      *

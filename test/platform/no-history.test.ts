@@ -18,7 +18,13 @@ const AREAS = [
 ];
 
 /** Phrases that narrate how the project was made instead of what it is: those belong in git. */
-const HISTORY = [/\(issues? #?\d+\)/i, /\bissues? #?\d{1,3}\b/i, /\bsittings?\b/i];
+const HISTORY = [
+  /\(issues? #?\d+\)/i,
+  /\bissues? #?\d{1,3}\b/i,
+  /\bsittings?\b/i,
+  // "the ninth session", "twenty-first session", "(3rd session)": a stretch of work, not a sign-in.
+  /\b(\w+-)?(first|second|third|\w+th|\d+(st|nd|rd|th)) sessions?\b/i,
+];
 
 describe('the project describes itself as it is', () => {
   it('no file cites issue numbers or narrates its making', () => {

@@ -23,8 +23,7 @@ export const stockLines = (o: { order: { id: string; created_at?: Date }; lines:
  * Batches written at the same time. On PostgreSQL one fills while the other commits. PGlite has one
  * connection, and a second batch can only wait for the first to commit, holding orders that
  * arrived early in a smaller batch of its own. One at a time there took POST /v2/orders from
- * 292-313 to 392-452 orders/s, and its p99 at 200/s from 59-62 to 34-35 ms (docs/performance.md,
- * fourteenth session).
+ * 292-313 to 392-452 orders/s, and its p99 at 200/s from 59-62 to 34-35 ms (docs/performance.md).
  */
 const maxWriting = (db: { kind: 'pglite' | 'postgres' }) => (db.kind === 'pglite' ? 1 : 2);
 

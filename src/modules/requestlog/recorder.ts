@@ -76,8 +76,7 @@ export class RequestLog {
     this.recording = o.recording ?? true;
     // Each INSERT costs PGlite's thread, which shares the machine's cores with HTTP, a fixed
     // ~0.3-0.6 ms, most of a packed 999-row write. Against 500 rows a write, 999 took the thread's
-    // CPU per request from ~3.4 to ~1.5 µs (docs/performance.md, ninth session); a busy node now
-    // writes up to eight full batches in one statement, about once a second.
+    // CPU per request from ~3.4 to ~1.5 µs (docs/performance.md); a busy node writes up to eight full batches in one statement, about once a second.
     this.batchRows = Math.max(1, Math.min(o.batchRows ?? SEQ_PER_BATCH - 1, SEQ_PER_BATCH - 1));
     this.maxBuffered = o.maxBuffered ?? 20_000;
     this.writeRows = Math.max(1, Math.min(o.writeRows ?? 8 * this.batchRows, this.maxBuffered));

@@ -5,9 +5,9 @@
  * bytes value PGlite's `bind` made five (a slice of it, a parameter writer growing and its flush, the
  * message writer growing and its flush) and the four messages were then joined into a sixth. V8
  * counts the bytes of ArrayBuffers made since its last full collection against the heap's limit, and
- * a request-log write carries ~112 KB: the worker's isolate collected every ~17 such writes, 3 times
- * in 300 now (docs/performance.md, twenty-first session). Now one copy, besides the structured clone
- * that brought the value to this thread.
+ * a request-log write carries ~112 KB: with those copies the worker's isolate collected every ~17 such
+ * writes, with one copy 3 times in 300 (docs/performance.md). One copy is made, besides the
+ * structured clone that brought the value to this thread.
  */
 
 /** A parameter as the worker sends it: text (already serialized), bytes (binary format) or NULL. */

@@ -6,21 +6,27 @@ import { textOf } from './helpers.ts';
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 2, 10, minute));
 const created = at(0);
 const attempt = (job: number, n: number, minute: number, status: number | null, error: string | null = null) => ({
-  job_id: job,
+  jobId: job,
   attempt: n,
   at: at(minute),
   outcome: status !== null && status < 300 ? ('delivered' as const) : ('failed' as const),
-  response_status: status,
+  responseStatus: status,
   error,
-  duration_ms: 40 + n,
+  durationMs: 40 + n,
 });
-const job = (id: number, status: string, attempts: number, minute: number, lastError: string | null = null) => ({
+const job = (
+  id: number,
+  status: 'pending' | 'succeeded' | 'dead',
+  attempts: number,
+  minute: number,
+  lastError: string | null = null,
+) => ({
   id,
   status,
   attempts,
-  last_error: lastError,
-  run_at: at(minute),
-  updated_at: at(minute),
+  lastError,
+  runAt: at(minute),
+  updatedAt: at(minute),
 });
 const text = (steps: ReturnType<typeof orderTimeline>) =>
   steps.map((s) => textOf(`${s.what} ${s.detail ?? ''}`).trim());

@@ -93,7 +93,10 @@ export interface DashboardPagesDeps {
     | 'publicationCalls'
     | 'mediaOf'
   >;
-  orders: Pick<OrdersService, 'get' | 'find' | 'list' | 'findAddress' | 'startProduction' | 'callbackAttempts'>;
+  orders: Pick<
+    OrdersService,
+    'get' | 'find' | 'list' | 'findAddress' | 'startProduction' | 'callbackAttempts' | 'callbackJobs' | 'activity'
+  >;
   shipments: Pick<ShipmentsService, 'get' | 'find' | 'ship' | 'operatorShipment' | 'needingAttention' | 'announce'>;
   claims: Pick<ClaimsService, 'get' | 'list' | 'decide'>;
   rendering: Pick<

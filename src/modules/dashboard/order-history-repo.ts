@@ -28,22 +28,6 @@ export const orderHistoryRepo = {
     );
   },
 
-  /** The order-updated callbacks (jobs); succeeded ones are kept 7 days. */
-  async callbacks(ex: Executor, orderId: string) {
-    return ex.query<{
-      id: number;
-      status: string;
-      attempts: number;
-      last_error: string | null;
-      run_at: Date;
-      updated_at: Date;
-    }>(
-      `SELECT id, status, attempts, last_error, run_at, updated_at FROM jobs
-        WHERE kind = 'order.callback' AND payload->>'orderId' = $1 ORDER BY id LIMIT 100`,
-      [orderId],
-    );
-  },
-
   async renders(ex: Executor, orgId: string, imageIds: string[]) {
     if (imageIds.length === 0) return [];
     return ex.query<{ id: string; image_id: string }>(

@@ -21,7 +21,7 @@ export async function orderSections(
   const imageIds = [...new Set(o.orderlines.map((l) => l.imageReference).filter((x): x is string => !!x))];
   const [events, callbackJobs, callbackAttempts, renders, address] = await Promise.all([
     orderHistoryRepo.events(s.db, orgId, o.reference),
-    orderHistoryRepo.callbacks(s.db, o.reference),
+    s.orders.callbackJobs(o.reference),
     s.orders.callbackAttempts(orgId, o.reference),
     orderHistoryRepo.renders(s.db, orgId, imageIds),
     o.dropshipAddressReference ? s.orders.findAddress(orgId, o.dropshipAddressReference) : null,

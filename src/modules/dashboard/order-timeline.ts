@@ -1,10 +1,9 @@
-import type { CallbackAttempt } from '../orders/service.ts';
+import type { CallbackAttempt, CallbackJob } from '../orders/service.ts';
 import { type Html, badge, fmtDate, html, plural } from './html.ts';
 import type { orderHistoryRepo } from './order-history-repo.ts';
 
 type Tone = 'ok' | 'warn' | 'bad';
 type Events = Awaited<ReturnType<typeof orderHistoryRepo.events>>;
-type CallbackJobs = Awaited<ReturnType<typeof orderHistoryRepo.callbacks>>;
 interface Snapshot {
   status?: { code?: string };
   dropshipAddressReference?: string | null;
@@ -64,12 +63,12 @@ function attemptSteps(attempts: CallbackAttempt[]): TimelineStep[] {
   return attempts.map((a) => {
     const tone = a.outcome === 'delivered' ? 'ok' : a.outcome === 'failed' ? 'bad' : 'warn';
     const label =
-      a.outcome === 'not_sent' ? 'not sent' : a.response_status === null ? 'no answer' : `HTTP ${a.response_status}`;
+      a.outcome === 'not_sent' ? 'not sent' : a.responseStatus === null ? 'no answer' : `HTTP ${a.responseStatus}`;
     return {
       at: a.at,
       tone,
       what: html`Callback to the store, attempt ${a.attempt} ${badge(label, tone)}`,
-      detail: html`<div class="help">${[a.error, a.outcome === 'not_sent' ? null : `${a.duration_ms} ms`].filter(Boolean).join(' · ')}</div>`,
+      detail: html`<div class="help">${[a.error, a.outcome === 'not_sent' ? null : `${a.durationMs} ms`].filter(Boolean).join(' · ')}</div>`,
     };
   });
 }
@@ -78,29 +77,29 @@ function attemptSteps(attempts: CallbackAttempt[]): TimelineStep[] {
  * What the callback jobs add to their attempts: the next attempt of one still retrying, a job
  * given up, and a summary for a job whose attempts predate their recording (no rows of its own).
  */
-function callbackJobSteps(jobs: CallbackJobs, attempts: CallbackAttempt[]): TimelineStep[] {
-  const recorded = new Set(attempts.map((a) => Number(a.job_id)));
+function callbackJobSteps(jobs: CallbackJob[], attempts: CallbackAttempt[]): TimelineStep[] {
+  const recorded = new Set(attempts.map((a) => a.jobId));
   const steps: TimelineStep[] = [];
   for (const j of jobs) {
-    const hasRows = recorded.has(Number(j.id));
-    const lastError = j.last_error && !hasRows ? `; last error: ${j.last_error}` : '';
+    const hasRows = recorded.has(j.id);
+    const lastError = j.lastError && !hasRows ? `; last error: ${j.lastError}` : '';
     if (j.status === 'pending')
       steps.push({
-        at: j.run_at,
+        at: j.runAt,
         tone: 'warn',
         what: html`Callback to the store ${badge(j.attempts ? 'retrying' : 'queued', 'warn')}`,
         detail: html`<div class="help">${j.attempts ? `next attempt; ${plural(j.attempts, 'attempt')} failed so far` : 'not sent yet'}${lastError}</div>`,
       });
     else if (j.status === 'dead')
       steps.push({
-        at: j.updated_at,
+        at: j.updatedAt,
         tone: 'bad',
         what: html`Callback to the store ${badge('given up', 'bad')}`,
-        detail: html`<div class="help">${plural(j.attempts, 'attempt')}${j.last_error ? `; last error: ${j.last_error}` : ''}</div>`,
+        detail: html`<div class="help">${plural(j.attempts, 'attempt')}${j.lastError ? `; last error: ${j.lastError}` : ''}</div>`,
       });
     else if (j.status === 'succeeded' && !hasRows)
       steps.push({
-        at: j.updated_at,
+        at: j.updatedAt,
         tone: 'ok',
         what: html`Callback to the store ${badge('delivered', 'ok')}`,
         detail: html`<div class="help">${plural(j.attempts, 'attempt')}</div>`,
@@ -113,7 +112,7 @@ function callbackJobSteps(jobs: CallbackJobs, attempts: CallbackAttempt[]): Time
 export function orderTimeline(input: {
   created: Date;
   events: Events;
-  callbackJobs: CallbackJobs;
+  callbackJobs: CallbackJob[];
   callbackAttempts: CallbackAttempt[];
 }): TimelineStep[] {
   const steps = eventSteps(input.events);

@@ -2,40 +2,13 @@ import type { Executor } from '../../platform/db/index.ts';
 
 /** The read model of the partner overview: counts across orders, claims and webhooks of one organization. */
 export const overviewRepo = {
-  async ordersPerDay(ex: Executor, orgId: string, since: Date) {
-    return ex.query<{ day: string; status: string; n: number }>(
-      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, status, count(*)::int AS n
-       FROM orders WHERE organization_id = $1 AND created_at >= $2 GROUP BY 1, 2`,
-      [orgId, since],
-    );
-  },
-
-  /** Products (less canceled units) and shipping of the orders placed since, canceled orders left out. */
-  async spendCents(ex: Executor, orgId: string, since: Date): Promise<number> {
-    const [row] = await ex.query<{ cents: string | null }>(
-      `SELECT (SELECT coalesce(sum(l.unit_price_cents * (l.quantity - l.canceled_quantity)), 0)
-                 FROM orderlines l JOIN orders o ON o.id = l.order_id
-                WHERE o.organization_id = $1 AND o.created_at >= $2 AND o.status <> 'canceled')
-            + (SELECT coalesce(sum(shipping_cents), 0) FROM orders
-                WHERE organization_id = $1 AND created_at >= $2 AND status <> 'canceled') AS cents`,
-      [orgId, since],
-    );
-    return Number(row?.cents ?? 0);
-  },
-
   async counts(ex: Executor, orgId: string) {
     const [row] = await ex.query<{
-      orders: number;
-      in_production: number;
-      shipped: number;
       open_claims: number;
       endpoints: number;
       keys: number;
     }>(
-      `SELECT (SELECT count(*)::int FROM orders WHERE organization_id = $1) AS orders,
-              (SELECT count(*)::int FROM orders WHERE organization_id = $1 AND status = 'in_production') AS in_production,
-              (SELECT count(*)::int FROM orders WHERE organization_id = $1 AND status = 'shipped') AS shipped,
-              (SELECT count(*)::int FROM claims WHERE organization_id = $1 AND status = 'pending') AS open_claims,
+      `SELECT (SELECT count(*)::int FROM claims WHERE organization_id = $1 AND status = 'pending') AS open_claims,
               (SELECT count(*)::int FROM webhook_endpoints WHERE organization_id = $1 AND deleted_at IS NULL) AS endpoints,
               (SELECT count(*)::int FROM api_keys WHERE organization_id = $1 AND revoked_at IS NULL) AS keys`,
       [orgId],

@@ -26,16 +26,15 @@ export function overviewPages(r: DashRouter): void {
   r.page('/dashboard', 'partner', async (_req, ctx) => {
     const now = s.clock.now();
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 29 * DAY);
-    const [perDay, spend, counts, unhealthy, tokens, latest] = await Promise.all([
-      overviewRepo.ordersPerDay(db, ctx.orgId, since),
-      overviewRepo.spendCents(db, ctx.orgId, since),
+    const [activity, counts, unhealthy, tokens, latest] = await Promise.all([
+      s.orders.activity(ctx.orgId, since),
       overviewRepo.counts(db, ctx.orgId),
       overviewRepo.unhealthyEndpoints(db, ctx.orgId),
       s.rendering.rendertokens(ctx.orgId),
       s.orders.list(ctx.orgId, { limit: 5 }),
     ]);
     const days = Array.from({ length: 30 }, (_, i) => new Date(since.getTime() + i * DAY).toISOString().slice(0, 10));
-    const n = new Map(perDay.map((x) => [`${x.day}/${x.status}`, x.n]));
+    const n = new Map(activity.perDay.map((x) => [`${x.day}/${x.status}`, x.count]));
     const images = [
       ...new Set(latest.orders.flatMap((o) => o.orderlines.map((l) => l.imageReference).filter(Boolean))),
     ];
@@ -50,11 +49,11 @@ export function overviewPages(r: DashRouter): void {
     const steps: Array<[boolean, Html]> = [
       [counts.keys > 0, html`<a href="/dashboard/api-keys">Create an API key</a> for your integration.`],
       [
-        counts.orders > 0,
+        activity.orders > 0,
         html`Place a test order: <code>POST /v2/orders</code> with your key (see the <a href="/docs">API reference</a>).`,
       ],
       [
-        counts.shipped > 0,
+        activity.shipped > 0,
         html`Ship it with the test helpers: open the order under <a href="/dashboard/orders">Orders</a> and use <em>Start production</em>, then <em>Ship</em>.`,
       ],
       [
@@ -94,7 +93,7 @@ export function overviewPages(r: DashRouter): void {
       ctx.page,
       'Overview',
       html`${checklist}${webhookAlert}
-<div class="tiles">${tile('/dashboard/orders', 'Spend, last 30 days', euros(spend))}${tile('/dashboard/orders?status=in_production', 'Orders in production', counts.in_production)}
+<div class="tiles">${tile('/dashboard/orders', 'Spend, last 30 days', euros(activity.spendCents))}${tile('/dashboard/orders?status=in_production', 'Orders in production', activity.inProduction)}
 ${tile('/dashboard/claims', 'Open claims', counts.open_claims, counts.open_claims ? 'warn' : '')}${tile('/dashboard/webhooks', 'Failing webhook endpoints', unhealthy.length, unhealthy.length ? 'bad' : '')}</div>
 <section class="card" aria-labelledby="opd"><h2 id="opd">Orders per day, last 30 days</h2>${stackedBars({ id: 'opd', title: 'Orders per day over the last 30 days by status', days, series: STATUS_SERIES, values: (d, k) => n.get(`${d}/${k}`) ?? 0, empty: 'No orders in the last 30 days. Orders you place appear here by day and status.' })}</section>
 <section class="card" aria-labelledby="rt"><h2 id="rt">Rendertokens this week</h2>${gauge({ title: 'Rendertokens used this week', used: tokens.used, limit: tokens.limit })}<p>${tokens.used} of ${tokens.limit} used; the limit resets ${fmtDate(tokens.resets)}. <a href="/dashboard/usage">Usage</a></p>${tokenChart}</section>

@@ -7,7 +7,8 @@ import { normalizeAddress } from '../shipping/address.ts';
 import type { OrdersDeps } from './deps.ts';
 import { orderIntake } from './intake.ts';
 import { quote } from './quote.ts';
-import { type CallbackAttemptRow, type OrderlineRow, type OrderRow, ordersRepo as repo } from './repo.ts';
+import { type OrderlineRow, type OrderRow, ordersRepo as repo } from './repo.ts';
+import { callbackAttempt, callbackJobs, orderActivity } from './activity.ts';
 import type { CreateOrderBody, QuoteBody } from './schemas.ts';
 import type { Shipped } from './combined-shipping.ts';
 import { isOpen, repriceShipping } from './view.ts';
@@ -22,8 +23,7 @@ export type OrdersService = ReturnType<typeof ordersService>;
 /** An order and its lines as other modules get them from this service (shipments, claims). */
 export type OrderRecord = OrderRow;
 export type OrderlineRecord = OrderlineRow;
-/** One attempt of the store callback (the dashboard's order timeline). */
-export type CallbackAttempt = CallbackAttemptRow;
+export type { CallbackAttempt, CallbackJob, OrderActivity, OrdersOnDay } from './activity.ts';
 /** Called in the transaction that puts an order into production, with the locked order row. */
 export type ProductionListener = (tx: Executor, order: OrderRow) => Promise<void>;
 
@@ -84,8 +84,12 @@ export function ordersService(deps: OrdersDeps) {
     /** The order as GET shows it, or null when it does not exist or belongs to another organization. */
     find: findOrder,
     /** The newest attempts of the store callback for an order of the organization, oldest first. */
-    callbackAttempts: (orgId: string, ref: string, limit = 100) =>
-      isReference('Order', ref) ? repo.callbackAttempts(db, orgId, ref, limit) : Promise.resolve([]),
+    callbackAttempts: async (orgId: string, ref: string, limit = 100) =>
+      isReference('Order', ref) ? (await repo.callbackAttempts(db, orgId, ref, limit)).map(callbackAttempt) : [],
+    /** The store callback's jobs of an order the caller has found (the dashboard's order timeline). */
+    callbackJobs: (orderRef: string) => callbackJobs(db, orderRef),
+    /** Orders per day and status since `since`, their spend, and counts by status (the partner overview). */
+    activity: (orgId: string, since: Date) => orderActivity(db, orgId, since),
     /** Callback attempts older than `before` (the hourly maintenance job). */
     purgeCallbackAttempts: (before: Date) => repo.purgeCallbackAttempts(db, before),
 

@@ -234,6 +234,15 @@ export const jobsRepo = {
       [filter.status ?? null, filter.kind ?? null, filter.limit],
     );
   },
+  /** The jobs of one kind whose payload holds `value` under `key`, oldest first. */
+  async withPayload(ex: Executor, kind: string, key: string, value: string, limit: number): Promise<JobRow[]> {
+    return ex.query<JobRow>('SELECT * FROM jobs WHERE kind = $1 AND payload->>$2 = $3 ORDER BY id LIMIT $4', [
+      kind,
+      key,
+      value,
+      limit,
+    ]);
+  },
   async retry(ex: Executor, id: number, now: Date): Promise<boolean> {
     const rows = await ex.query(
       `UPDATE jobs SET status = 'pending', run_at = $2, attempts = 0, finished_at = NULL, updated_at = $2

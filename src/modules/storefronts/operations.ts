@@ -1,3 +1,4 @@
+import type { Clock } from '../../platform/clock.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import { newReference } from '../../platform/ids.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
@@ -25,6 +26,28 @@ export type OperationHandler = (ctx: {
   gql: ShopifyGraphql;
 }) => Promise<string | void>;
 
+/** The job of an operation's next attempt, in the caller's transaction. */
+async function scheduleAttempt(
+  tx: Executor,
+  clock: Clock,
+  op: Pick<OperationRow, 'id' | 'organization_id'>,
+  runAt?: Date,
+): Promise<void> {
+  await enqueue(
+    tx,
+    clock,
+    OPERATION_JOB,
+    { operationId: op.id },
+    {
+      organizationId: op.organization_id,
+      runAt,
+      // One job per attempt: a retry from the dashboard or a reschedule never collides with the last.
+      dedupeKey: `${OPERATION_JOB}:${op.id}:${newReference('Attempt')}`,
+      maxAttempts: 3,
+    },
+  );
+}
+
 /**
  * Calls to a shop, one job per operation, through the jobs table and per store: a throttled or
  * unreachable shop pauses only its own operations (the job is rescheduled, it holds no worker slot),
@@ -41,21 +64,8 @@ export function operations(deps: StorefrontsDeps) {
     await onFailed.get(op.kind)?.(op);
   }
 
-  async function schedule(tx: Executor, op: Pick<OperationRow, 'id' | 'organization_id'>, runAt?: Date) {
-    await enqueue(
-      tx,
-      clock,
-      OPERATION_JOB,
-      { operationId: op.id },
-      {
-        organizationId: op.organization_id,
-        runAt,
-        // One job per attempt: a retry from the dashboard or a reschedule never collides with the last.
-        dedupeKey: `${OPERATION_JOB}:${op.id}:${newReference('Attempt')}`,
-        maxAttempts: 3,
-      },
-    );
-  }
+  const schedule = (tx: Executor, op: Pick<OperationRow, 'id' | 'organization_id'>, runAt?: Date) =>
+    scheduleAttempt(tx, clock, op, runAt);
 
   async function later(op: OperationRow, conn: ConnectionRow, err: RetryLater, gql: ShopifyGraphql | null) {
     const at = new Date(clock.now().getTime() + err.afterMs);

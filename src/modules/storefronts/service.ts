@@ -1,34 +1,16 @@
-import type { Executor } from '../../platform/db/index.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { OrganizationService } from '../organization/service.ts';
 import { connecting } from './connect.ts';
 import type { StorefrontsDeps } from './deps.ts';
 import { fulfillmentHandlers, trackingInfoHandler } from './fulfillment.ts';
 import { inbound } from './inbound.ts';
-import { MAX_ATTEMPTS, operations } from './operations.ts';
+import { operations } from './operations.ts';
 import { processing } from './process.ts';
-import { publishing } from './publish.ts';
+import { publicationHandlers } from './publish-calls.ts';
+import { publicationCalls, publishing } from './publish.ts';
 import { storefrontsRepo as repo } from './repo.ts';
 import { type ShopifyApp, shopifyApp } from './shopify/app.ts';
-
-/** Shopify's fulfillment event statuses for the carrier tracking statuses this service records. */
-const EVENT_STATUS: Record<string, string> = {
-  in_transit: 'IN_TRANSIT',
-  out_for_delivery: 'OUT_FOR_DELIVERY',
-  delivered: 'DELIVERED',
-  exception: 'FAILURE',
-  returned: 'FAILURE',
-};
-
-/** A shipment as the shipments module announces it. */
-export interface ShippedOrder {
-  orderId: string;
-  storeId: string;
-  organizationId: string;
-  carrier: string | null;
-  trackingNumber: string | null;
-  trackingUrl: string | null;
-}
+import { shipmentHooks } from './shipments.ts';
 
 /**
  * The `storefronts` port: stores whose orders come from an upstream platform (Shopify). Inbound
@@ -55,6 +37,7 @@ export function storefrontsService(
   const inbox = inbound(deps, configured);
   const process = processing(deps, ops);
   const connect = connecting(deps, configured, ops, organization);
+  publicationHandlers(deps, ops);
   const products = publishing(deps, ops, organization);
 
   return {
@@ -80,34 +63,7 @@ export function storefrontsService(
     unpublish: products.unpublish,
     publishedProducts: products.list,
     productChanged: products.productChanged,
-    /**
-     * Each publication's latest call to Shopify, by publication reference: waiting, retrying (with
-     * the attempt it is at and the error that made it retry), failed (a person retries it) or done.
-     */
-    async publicationCalls(storeId: string): Promise<Map<string, PublicationCall>> {
-      const rows = await repo.latestPublicationOperations(deps.db, storeId);
-      return new Map(
-        rows.map((o) => [
-          String(o.payload.productId),
-          {
-            operationId: o.id,
-            kind: o.kind as 'publish' | 'unpublish',
-            state:
-              o.status === 'queued'
-                ? o.attempts > 0
-                  ? 'retrying'
-                  : 'waiting'
-                : o.status === 'failed'
-                  ? 'failed'
-                  : 'done',
-            attempts: o.attempts,
-            maxAttempts: MAX_ATTEMPTS,
-            lastError: o.last_error,
-            updatedAt: o.updated_at,
-          },
-        ]),
-      );
-    },
+    publicationCalls: (storeId: string) => publicationCalls(deps.db, storeId),
     /** A published product's mockup as uploaded to Shopify (dashboard thumbnails). */
     async mediaOf(orgId: string, storeRef: string, publicationRef: string, n: number) {
       const conn = await repo.connectionOfStore(deps.db, storeRef);
@@ -139,62 +95,11 @@ export function storefrontsService(
       });
     },
 
-    /** In the shipment's transaction: each shipped order of a Shopify store gets its fulfillment. */
-    async shipped(tx: Executor, orders: ShippedOrder[]) {
-      for (const o of orders) {
-        const conn = await repo.connectionOfStore(tx, o.storeId);
-        if (!conn) continue;
-        await ops.enqueue(tx, o.storeId, o.organizationId, {
-          kind: 'fulfillment_create',
-          subject: o.orderId,
-          payload: { orderId: o.orderId, company: o.carrier, number: o.trackingNumber, url: o.trackingUrl },
-        });
-      }
-    },
-    /** The carrier's tracking number arrived after the shipment left: the fulfillment gets it. */
-    async trackingAssigned(tx: Executor, orders: ShippedOrder[]) {
-      for (const o of orders) {
-        if (!o.trackingNumber) continue;
-        const conn = await repo.connectionOfStore(tx, o.storeId);
-        if (!conn) continue;
-        await ops.enqueue(tx, o.storeId, o.organizationId, {
-          kind: 'fulfillment_tracking',
-          subject: o.orderId,
-          payload: { orderId: o.orderId, company: o.carrier, number: o.trackingNumber, url: o.trackingUrl },
-        });
-      }
-    },
-    /** In the tracking event's transaction: the fulfillment's status follows the carrier's. */
-    async tracked(
-      tx: Executor,
-      orders: Array<{ orderId: string; storeId: string; organizationId: string }>,
-      status: string,
-      at: Date,
-    ) {
-      const shopifyStatus = EVENT_STATUS[status];
-      if (!shopifyStatus) return;
-      for (const o of orders) {
-        const conn = await repo.connectionOfStore(tx, o.storeId);
-        if (!conn) continue;
-        await ops.enqueue(tx, o.storeId, o.organizationId, {
-          kind: 'fulfillment_event',
-          subject: o.orderId,
-          payload: { orderId: o.orderId, status: shopifyStatus, happenedAt: at.toISOString(), message: null },
-        });
-      }
-    },
+    ...shipmentHooks(ops),
   };
 }
 
-export interface PublicationCall {
-  operationId: string;
-  kind: 'publish' | 'unpublish';
-  state: 'waiting' | 'retrying' | 'failed' | 'done';
-  attempts: number;
-  maxAttempts: number;
-  /** The last error while retrying or failed; the outcome's note when done. */
-  lastError: string | null;
-  updatedAt: Date;
-}
-
 export type StorefrontsService = ReturnType<typeof storefrontsService>;
+
+export type { ShippedOrder } from './shipments.ts';
+export type { PublicationCall } from './publish.ts';

@@ -98,6 +98,9 @@ export function shopifyGraphql(shop: string, accessToken: string, fetchApi: Fetc
 
 export type ShopifyGraphql = ReturnType<typeof shopifyGraphql>;
 
+/** A mutation's payload as far as its userErrors go. */
+export type UserErrorsPayload = { userErrors: Array<{ field: string[] | null; message: string }> };
+
 /** A mutation's userErrors as one refusal (the merchant sees the message on the store's page). */
 export function assertNoUserErrors(
   payload: { userErrors?: Array<{ field?: string[] | null; message: string }> } | null,

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { text, value } from './forms.ts';
 import { type Html, badge, buttonForm, field, fmtDate, form, html, statusTone, table } from './html.ts';
 import { page } from './layout.ts';
-import type { Ctx, DashRouter, PageOptions } from './router.ts';
+import type { Ctx, DashRouter, DashboardServices, PageFn, PageOptions } from './router.ts';
 import { sendPdf } from '../production/routes.ts';
 import type { ProductionService } from '../production/service.ts';
 
@@ -45,28 +45,48 @@ function releaseLine(r: Queue['release']): string {
   return `Release to production: at ${r.cutoffs!.join(' and ')} (${r.timeZone}); next cut-off ${fmtDate(r.nextCutoff!)}. Held orders go on by themselves once the reason clears.`;
 }
 
+const back = '/console/production';
+const orderRef = (req: FastifyRequest) => value(req.body, 'orderReference') ?? '';
+
+const printFiles = (o: QueuedOrder) =>
+  o.printFiles.length === 0
+    ? html`<span class="help">${o.status === 'in_production' ? 'nothing to print' : 'made when production starts'}</span>`
+    : html`${o.printFiles.map((f) => html`<div>${fileLink(`/console/production/orders/${o.reference}/print-files/${f.orderlineIndex}`, `Line ${f.orderlineIndex} × ${f.copies}`, f)}</div>`)}`;
+
+const orderRows = (list: QueuedOrder[], action: (o: QueuedOrder, csrf: string) => Html, csrf: string) =>
+  list.map(
+    (o) =>
+      html`<tr id="${o.reference}"><td>${o.legacyOrderCode}<br><span class="help ref">${o.reference}</span></td><td>${o.organizationName}</td><td>${badge(o.status, statusTone(o.status))}<br><span class="help">since ${fmtDate(o.since)}</span>${holdNote(o)}</td><td>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</td><td>${printFiles(o)}</td><td>${action(o, csrf)}</td></tr>`,
+  );
+const HEAD = ['Order', 'Organization', 'Status', 'Shipping', 'Print files', 'Action'];
+
+/** The week's shipments, each with its label and packing slip (or their state) and a way to make them again. */
+const shipmentRows = (shipped: Queue['shipped'], csrf: string) =>
+  shipped.map((sh) => {
+    const doc = (kind: 'shipping_label' | 'packing_slip', label: string) => {
+      const d = sh.documents.find((x) => x.kind === kind);
+      const slug = kind.replace('_', '-');
+      return d
+        ? fileLink(`/console/production/shipments/${sh.reference}/${slug}`, label, d)
+        : html`<span class="help">${label}: none</span>`;
+    };
+    return html`<tr><td class="ref">${sh.reference}</td><td>${sh.organizationName}</td><td>${sh.level}${sh.carrier ? `, ${sh.carrier}` : ''}${sh.trackingNumber ? html`<br><code>${sh.trackingNumber}</code>` : ''}</td><td>${fmtDate(sh.created)}</td><td>${doc('shipping_label', 'Shipping label')}<br>${doc('packing_slip', 'Packing slip')}</td><td>${sh.documents.some((d) => d.status === 'failed') || sh.documents.length === 0 ? buttonForm('/console/production/documents', csrf, 'Make again', { hidden: { shipmentReference: sh.reference } }) : ''}</td></tr>`;
+  });
+
 /**
  * The factory's queue: orders waiting for production, in production (with their print files) and
  * produced, ready to ship; then the week's shipments with their labels and packing slips.
  */
 export function productionQueuePages(r: DashRouter): void {
-  const { s } = r;
-  const back = '/console/production';
-  const orderRef = (req: FastifyRequest) => value(req.body, 'orderReference') ?? '';
+  const queuePage = productionQueuePage(r.s);
+  r.page(back, 'operator', queuePage);
+  productionFileRoutes(r);
+  productionQueueActions(r, queuePage);
+}
 
-  const printFiles = (o: QueuedOrder) =>
-    o.printFiles.length === 0
-      ? html`<span class="help">${o.status === 'in_production' ? 'nothing to print' : 'made when production starts'}</span>`
-      : html`${o.printFiles.map((f) => html`<div>${fileLink(`/console/production/orders/${o.reference}/print-files/${f.orderlineIndex}`, `Line ${f.orderlineIndex} × ${f.copies}`, f)}</div>`)}`;
-
-  const orderRows = (list: QueuedOrder[], action: (o: QueuedOrder, csrf: string) => Html, csrf: string) =>
-    list.map(
-      (o) =>
-        html`<tr id="${o.reference}"><td>${o.legacyOrderCode}<br><span class="help ref">${o.reference}</span></td><td>${o.organizationName}</td><td>${badge(o.status, statusTone(o.status))}<br><span class="help">since ${fmtDate(o.since)}</span>${holdNote(o)}</td><td>${o.shippingKind}${o.shippingLevel ? `, ${o.shippingLevel}` : ''}</td><td>${printFiles(o)}</td><td>${action(o, csrf)}</td></tr>`,
-    );
-  const HEAD = ['Order', 'Organization', 'Status', 'Shipping', 'Print files', 'Action'];
-
-  const queuePage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
+/** The queue page itself, each order with the one step the floor takes next. */
+function productionQueuePage(s: DashboardServices): PageFn {
+  return async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const q = await s.production.queue();
     const csrf = ctx.page.csrf;
     const start = (o: QueuedOrder) =>
@@ -82,16 +102,6 @@ export function productionQueuePages(r: DashRouter): void {
         html`<input type="hidden" name="orderReference" value="${o.reference}"><div class="filters">${o.shippingLevel === 'basic' ? '' : html`${field({ label: 'Carrier', name: 'carrier', maxlength: 50 })}${field({ label: 'Tracking number', name: 'trackingNumber', maxlength: 100 })}`}<button type="submit">Ship</button></div>`,
         { label: `Ship ${o.legacyOrderCode}` },
       );
-    const shipmentRows = q.shipped.map((sh) => {
-      const doc = (kind: 'shipping_label' | 'packing_slip', label: string) => {
-        const d = sh.documents.find((x) => x.kind === kind);
-        const slug = kind.replace('_', '-');
-        return d
-          ? fileLink(`/console/production/shipments/${sh.reference}/${slug}`, label, d)
-          : html`<span class="help">${label}: none</span>`;
-      };
-      return html`<tr><td class="ref">${sh.reference}</td><td>${sh.organizationName}</td><td>${sh.level}${sh.carrier ? `, ${sh.carrier}` : ''}${sh.trackingNumber ? html`<br><code>${sh.trackingNumber}</code>` : ''}</td><td>${fmtDate(sh.created)}</td><td>${doc('shipping_label', 'Shipping label')}<br>${doc('packing_slip', 'Packing slip')}</td><td>${sh.documents.some((d) => d.status === 'failed') || sh.documents.length === 0 ? buttonForm('/console/production/documents', csrf, 'Make again', { hidden: { shipmentReference: sh.reference } }) : ''}</td></tr>`;
-    });
     return page(
       ctx.page,
       'Production queue',
@@ -105,12 +115,15 @@ ${table(HEAD, orderRows(q.inProduction, produced, csrf), { caption: 'Oldest firs
 <h2>Ready to ship (${q.readyToShip.length})</h2>
 ${table(HEAD, orderRows(q.readyToShip, shipForm, csrf), { caption: 'Packed: ship with the carrier’s tracking number', empty: 'Nothing ready to ship.' })}
 <h2>Shipped this week (${q.shipped.length})</h2>
-${table(['Shipment', 'Organization', 'Service', 'Shipped', 'Documents', 'Action'], shipmentRows, { caption: 'Shipments of the last 7 days', empty: 'Nothing shipped this week.' })}`,
+${table(['Shipment', 'Organization', 'Service', 'Shipped', 'Documents', 'Action'], shipmentRows(q.shipped, csrf), { caption: 'Shipments of the last 7 days', empty: 'Nothing shipped this week.' })}`,
       { error: opts.error, notice: opts.notice },
     );
   };
-  r.page(back, 'operator', queuePage);
+}
 
+/** The print files, labels and packing slips as PDF downloads. */
+function productionFileRoutes(r: DashRouter): void {
+  const { s } = r;
   const download = { config: { access: 'public' as const, dashboard: 'operator' as const } };
   r.app.get('/console/production/orders/:ref/print-files/:line', download, async (req, reply) => {
     const { ref, line } = req.params as { ref: string; line: string };
@@ -120,7 +133,11 @@ ${table(['Shipment', 'Organization', 'Service', 'Shipped', 'Documents', 'Action'
     const { ref, kind } = req.params as { ref: string; kind: string };
     return sendPdf(reply, await s.production.documentPdf(ref, kind));
   });
+}
 
+/** The queue's steps: start, mark produced, make files again, ship. */
+function productionQueueActions(r: DashRouter, queuePage: PageFn): void {
+  const { s } = r;
   r.action(
     '/console/production/start',
     'operator',

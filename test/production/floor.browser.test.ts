@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { type TestApp, createTestApp } from '../support/app.ts';
 import { OPERATOR_USER } from '../dashboard/helpers.ts';
 import { unitsInProduction } from './floor-helpers.ts';
+import { store } from '../orders/helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
@@ -123,6 +124,30 @@ describe('floor stations and overview in a real browser', { skip }, () => {
     await scan(units[1]);
     await page.getByText('Parcel complete: print the label and the packing slip').waitFor();
     await shoot('station-pack-done');
+  });
+
+  it('pack: a combined parcel shows every case of its orders, then ships them as one shipment', async () => {
+    const combined = (cases: number) =>
+      unitsInProduction(t, cases, true, {
+        storeReference: store(t, 'DEMO2'),
+        shippingKind: 'combined',
+        dropshipAddress: undefined,
+      });
+    const a = await combined(2);
+    const b = await combined(1);
+    for (const u of [...a.units, ...b.units]) await t.s.production.stations.qc(u, 'pass');
+    await page.goto(`${base}/console/production/stations/pack`);
+    await scan(a.units[0]);
+    await page.getByText('1 of 3 cases here: keep the parcel open').waitFor();
+    await page.getByText(`${a.ref}: 1 of 2 here`).waitFor();
+    await page.getByText(`${b.ref}: 0 of 1 here`).waitFor();
+    await shoot('station-pack-parcel');
+    await scan(b.units[0]);
+    await page.getByText('2 of 3 cases here: keep the parcel open').waitFor();
+    await scan(a.units[1]);
+    await page.getByText('Parcel complete: print the label and the packing slip').waitFor();
+    await page.getByText(`${a.ref}, ${b.ref}`).waitFor();
+    await shoot('station-pack-parcel-done');
   });
 
   it('the production overview shows stages, late orders, throughput and remakes', async () => {

@@ -5,6 +5,7 @@ import { page } from './layout.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
 import { PICKING_PROBLEMS, QC_REASONS, REMAKE_REASONS } from '../production/stations.ts';
 import type { PickingProblem, QcReason } from '../production/stations-repo.ts';
+import type { PackProgress, ParcelCase } from '../production/pack.ts';
 
 export type Tone = 'ok' | 'warn' | 'error';
 /** What the station says after a scan: a headline in large type, details, and its sound. */
@@ -46,7 +47,7 @@ const STYLE = trusted(`<style>
 .station .choices input{width:1.5rem;height:1.5rem}
 .station .choices label:has(input:checked){border-color:#0b57d0;background:#e3ebfb}
 .station button.scan{font-size:1.3rem;padding:.8rem 1.5rem;min-height:3.5rem;margin-top:.5rem}
-.station ul.missing{font-size:1.15rem;padding-left:1.25rem}.station ul.missing li{margin:.25rem 0}
+.station ul.missing{font-size:1.15rem;padding-left:1.25rem}.station ul.missing li{margin:.25rem 0;overflow-wrap:anywhere}.station ul.missing li.here{list-style:none;margin-left:-1.25rem;color:#146c2e}.station .parcel-order{font-weight:700;margin:.75rem 0 .25rem;overflow-wrap:anywhere}
 .station .stations-nav{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem;margin:0 0 .75rem}.station .stations-nav strong{padding:.45rem .7rem;border-radius:6px;background:#e3ebfb;color:#0b3a8c}
 </style>`);
 
@@ -199,6 +200,22 @@ function pickingStation(r: DashRouter): void {
   );
 }
 
+/** Every case of the parcel by order: the missing ones with where each is, the packed ones ticked. */
+function parcelCases(p: PackProgress): Html {
+  const byOrder = p.orders.map((o) => [o, p.cases.filter((c) => c.orderReference === o)] as const);
+  const item = (c: ParcelCase) =>
+    c.packed
+      ? html`<li class="here">✓ line ${c.lineIndex}, case ${c.unitNo} · ${c.product} · <code>${c.unit}</code>: on the table</li>`
+      : html`<li>line ${c.lineIndex}, case ${c.unitNo} · ${c.product} · <code>${c.unit}</code>: ${c.why}</li>`;
+  if (!p.parcel) return html`<ul class="missing">${p.cases.filter((c) => !c.packed).map(item)}</ul>`;
+  return html`${byOrder
+    .filter(([, cases]) => cases.length > 0)
+    .map(
+      ([o, cases]) =>
+        html`<p class="parcel-order">${o}: ${cases.filter((c) => c.packed).length} of ${cases.length} here</p><ul class="missing">${cases.map(item)}</ul>`,
+    )}`;
+}
+
 function packStation(r: DashRouter): void {
   const { s } = r;
   const packPage = (ctx: Ctx, outcome: Outcome | null, next = 'Scan a case that passed QC') =>
@@ -218,14 +235,17 @@ function packStation(r: DashRouter): void {
       const res = await s.production.stations.pack(code(req));
       const p = res.progress;
       const shelf = p.fromShelf.length
-        ? html`<p>Add from the shelf:</p><ul class="missing">${p.fromShelf.map((l) => html`<li>${l.quantity} × ${l.product} (${l.sku})</li>`)}</ul>`
+        ? html`<p>Add from the shelf:</p><ul class="missing">${p.fromShelf.map((l) => html`<li>${l.quantity} × ${l.product} (${l.sku})${p.parcel ? html` · ${l.orderReference}` : ''}</li>`)}</ul>`
         : '';
+      const what = p.parcel
+        ? html`combined parcel <code>${p.parcel}</code> (${p.orders.length} ${p.orders.length === 1 ? 'order' : 'orders'})`
+        : html`${p.orderReference}`;
       if (res.shipError) {
         return {
           html: packPage(ctx, {
             tone: 'error',
             headline: 'Every case is here, but the parcel did not ship',
-            detail: html`<p>${p.orderReference}: ${res.shipError}</p><p>Ship it from the <a href="/console/production#${p.orderReference}">production queue</a> (Ready to ship), or scan one of its cases again.</p>${shelf}`,
+            detail: html`<p>${what}: ${res.shipError}</p><p>Ship it from the <a href="/console/production#${p.orderReference}">production queue</a> (Ready to ship), or scan one of its cases again.</p>${shelf}`,
           }),
         };
       }
@@ -235,8 +255,8 @@ function packStation(r: DashRouter): void {
             ctx,
             {
               tone: 'warn',
-              headline: `${p.packed} of ${p.packed + p.missing.length} cases here: keep the parcel open`,
-              detail: html`<p>Still missing for ${p.orderReference}:</p><ul class="missing">${p.missing.map((m) => html`<li>line ${m.lineIndex}, case ${m.unitNo} · ${m.product} · <code>${m.unit}</code>: ${m.why}</li>`)}</ul>${shelf}`,
+              headline: `${p.packed} of ${p.cases.length} cases here: keep the parcel open`,
+              detail: html`<p>Still missing for ${what}:</p>${parcelCases(p)}${shelf}`,
             },
             'Scan the next case of this parcel',
           ),
@@ -249,7 +269,7 @@ function packStation(r: DashRouter): void {
         html: packPage(ctx, {
           tone: 'ok',
           headline: `Parcel complete: print the label and the packing slip`,
-          detail: html`<p>${p.orderReference} shipped as <code>${res.shipment}</code>.</p>${shelf}<p>${doc('shipping-label', 'Shipping label')} · ${doc('packing-slip', 'Packing slip')} (ready in a moment)</p>`,
+          detail: html`<p>${what} shipped as <code>${res.shipment}</code>${p.parcel ? html`: ${p.orders.join(', ')}` : ''}.</p>${shelf}<p>${doc('shipping-label', 'Shipping label')} · ${doc('packing-slip', 'Packing slip')} (ready in a moment)</p>`,
         }),
       };
     },

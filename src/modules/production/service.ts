@@ -128,7 +128,7 @@ export function productionService(deps: ProductionDeps) {
     /** The QC and pack stations, picking problems and the remakes they queue. */
     stations: productionStations({
       ...deps,
-      ship: (orderId: string) => deps.shipments.ship(null, { orderReferences: [orderId] }, 'scan'),
+      ship: (orderIds: string[]) => deps.shipments.ship(null, { orderReferences: orderIds }, 'scan'),
     }),
     /** Units, batches in the printers' jigs, the print station. */
     floor,

@@ -11,6 +11,8 @@ export interface ScannedUnit {
   order_id: string;
   organization_id: string;
   order_status: string;
+  shipping_kind: 'dropship' | 'combined';
+  store_id: string;
   line_index: number;
   unit_no: number;
   state: UnitState;
@@ -31,7 +33,7 @@ export interface UnitHoldRow {
   state: UnitState;
 }
 
-const UNIT_SELECT = `SELECT u.id, u.order_id, u.organization_id, o.status AS order_status, u.line_index, u.unit_no, u.state,
+const UNIT_SELECT = `SELECT u.id, u.order_id, u.organization_id, o.status AS order_status, o.shipping_kind, o.store_id, u.line_index, u.unit_no, u.state,
        u.batch_id, p.id AS product_id, p.name AS product_name, i.sku, h.message AS hold_message
   FROM floor_units u JOIN orders o ON o.id = u.order_id
   JOIN orderlines l ON l.order_id = u.order_id AND l.line_index = u.line_index
@@ -47,20 +49,25 @@ export const stationsRepo = {
     ]);
     return rows[0] ?? null;
   },
-  async unitsOfOrder(ex: Executor, orderId: string): Promise<ScannedUnit[]> {
-    return ex.query<ScannedUnit>(`${UNIT_SELECT} WHERE u.order_id = $1 ORDER BY u.line_index, u.unit_no`, [orderId]);
+  /** The cases of the orders, in the orders' order, then by line and copy. */
+  async unitsOfOrders(ex: Executor, orderIds: string[]): Promise<ScannedUnit[]> {
+    return ex.query<ScannedUnit>(
+      `${UNIT_SELECT} WHERE u.order_id = ANY($1::text[])
+        ORDER BY array_position($1::text[], u.order_id), u.line_index, u.unit_no`,
+      [orderIds],
+    );
   },
   /** Open lines without artwork: they have no units and come off the shelf at packing. */
   async shelfLines(
     ex: Executor,
-    orderId: string,
-  ): Promise<Array<{ line_index: number; open: number; product_name: string; sku: string }>> {
+    orderIds: string[],
+  ): Promise<Array<{ order_id: string; line_index: number; open: number; product_name: string; sku: string }>> {
     return ex.query(
-      `SELECT l.line_index, l.quantity - l.canceled_quantity - l.shipped_quantity AS open, p.name AS product_name, i.sku
+      `SELECT l.order_id, l.line_index, l.quantity - l.canceled_quantity - l.shipped_quantity AS open, p.name AS product_name, i.sku
          FROM orderlines l JOIN products p ON p.id = l.product_id JOIN items i ON i.id = p.item_id
-        WHERE l.order_id = $1 AND l.image_id IS NULL AND l.quantity - l.canceled_quantity - l.shipped_quantity > 0
-        ORDER BY l.line_index`,
-      [orderId],
+        WHERE l.order_id = ANY($1::text[]) AND l.image_id IS NULL AND l.quantity - l.canceled_quantity - l.shipped_quantity > 0
+        ORDER BY array_position($1::text[], l.order_id), l.line_index`,
+      [orderIds],
     );
   },
   async hold(ex: Executor, h: { unitId: string; orgId: string; reason: RemakeReason; message: string }, at: Date) {

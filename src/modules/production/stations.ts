@@ -1,8 +1,9 @@
 import type { Executor } from '../../platform/db/index.ts';
-import { ApiError, badRequest } from '../../platform/errors.ts';
+import { badRequest } from '../../platform/errors.ts';
 import type { ProductionDeps } from './deps.ts';
-import { type UnitState, floorRepo } from './floor-repo.ts';
-import { productionRepo } from './repo.ts';
+import { floorRepo } from './floor-repo.ts';
+import { type PackDeps, packProgress, packStation } from './pack.ts';
+import { WHERE, refuse, scanned } from './scan.ts';
 import {
   type PickingProblem,
   type QcReason,
@@ -10,7 +11,6 @@ import {
   type ScannedUnit,
   stationsRepo as repo,
 } from './stations-repo.ts';
-import { parseUnitScan } from './unit-code.ts';
 
 export const REMAKE_REASONS: Record<RemakeReason, string> = {
   misprint: 'Misprint',
@@ -21,43 +21,7 @@ export const REMAKE_REASONS: Record<RemakeReason, string> = {
 export const QC_REASONS: QcReason[] = ['misprint', 'damaged_blank'];
 export const PICKING_PROBLEMS: PickingProblem[] = ['blank_damaged_at_picking', 'blank_missing_at_picking'];
 
-/** Where a case is, in the words a station uses when it refuses it. */
-const WHERE: Record<UnitState, string> = {
-  awaiting_batch: 'is not printed yet: it waits for a batch',
-  batched: 'is not printed yet: its batch is on the way to the printer',
-  printed: 'has not been through QC',
-  qc_passed: 'passed QC already: take it to packing',
-  qc_failed: 'failed QC and is being made again',
-  packed: 'is packed already',
-  canceled: 'was canceled: put it aside',
-};
-
-/** A refused scan: the station shows the message in large type and sounds its alarm. */
-const refuse = (message: string) => new ApiError('scan_refused', message);
-
-type StationsDeps = Pick<ProductionDeps, 'db' | 'clock' | 'catalog'> & {
-  /** Ships one order as its parcel: the label through the carriers port, the packing slip. */
-  ship: (orderId: string) => Promise<{ reference: string }>;
-};
-
-/** What is left of a parcel at the packing table: cases not here yet, items to add from the shelf. */
-export interface PackProgress {
-  orderReference: string;
-  packed: number;
-  missing: Array<{ unit: string; lineIndex: number; unitNo: number; product: string; why: string }>;
-  fromShelf: Array<{ lineIndex: number; quantity: number; product: string; sku: string }>;
-}
-
-/** The scanned case, locked, in an order in production; a code that is no case is a 400. */
-async function scanned(tx: Executor, raw: string): Promise<ScannedUnit> {
-  const id = parseUnitScan(raw);
-  if (!id) throw badRequest(`“${raw.trim().slice(0, 60)}” is not a case’s code (Unit_…)`);
-  const u = await repo.unit(tx, id, true);
-  if (!u) throw refuse(`No case ${id} on the floor`);
-  if (u.order_status !== 'in_production' && u.state !== 'canceled')
-    throw refuse(`${id} belongs to ${u.order_id}, which is ${u.order_status.replace('_', ' ')}`);
-  return u;
-}
+type StationsDeps = Pick<ProductionDeps, 'db' | 'clock' | 'catalog'> & Pick<PackDeps, 'ship'>;
 
 /**
  * A new blank for a case made again (the factory's cost: a stock movement naming the reason, no
@@ -73,25 +37,6 @@ async function takeBlank(deps: StationsDeps, tx: Executor, u: ScannedUnit, reaso
   if (message) await repo.hold(tx, { unitId: u.id, orgId: u.organization_id, reason, message }, deps.clock.now());
   else await repo.release(tx, u.id);
   return { taken, message };
-}
-
-async function packProgress(ex: Executor, orderId: string): Promise<PackProgress> {
-  const [units, shelf] = await Promise.all([repo.unitsOfOrder(ex, orderId), repo.shelfLines(ex, orderId)]);
-  const open = units.filter((u) => u.state !== 'canceled');
-  return {
-    orderReference: orderId,
-    packed: open.filter((u) => u.state === 'packed').length,
-    missing: open
-      .filter((u) => u.state !== 'packed')
-      .map((u) => ({
-        unit: u.id,
-        lineIndex: u.line_index,
-        unitNo: u.unit_no,
-        product: u.product_name,
-        why: u.hold_message ?? WHERE[u.state].split(':')[0],
-      })),
-    fromShelf: shelf.map((l) => ({ lineIndex: l.line_index, quantity: l.open, product: l.product_name, sku: l.sku })),
-  };
 }
 
 /** QC: the case passes, or fails with a reason and is queued to be made again in a later batch. */
@@ -138,39 +83,6 @@ function pickingStation(deps: StationsDeps) {
 }
 
 /**
- * Pack: the case goes on the table. Once every case of the order is there, the order is marked
- * produced and ships; until then the answer lists what is missing.
- */
-function packStation(deps: StationsDeps) {
-  return async (raw: string) => {
-    const packed = await deps.db.tx(async (tx) => {
-      const u = await scanned(tx, raw);
-      // A packed case of a parcel whose shipping failed: scanning it again ships the parcel.
-      if (u.state === 'packed' && u.order_status === 'in_production') return { u, again: true };
-      if (u.state !== 'qc_passed') throw refuse(`${u.id} ${WHERE[u.state]}`);
-      await floorRepo.move(tx, [u.id], 'qc_passed', 'packed', { at: deps.clock.now(), batchId: u.batch_id });
-      return { u, again: false };
-    });
-    const { u } = packed;
-    const base = { unit: u.id, order: u.order_id, lineIndex: u.line_index, product: u.product_name };
-    const progress = await packProgress(deps.db, u.order_id);
-    if (progress.missing.length > 0) {
-      if (packed.again) throw refuse(`${u.id} is packed already`);
-      return { ...base, progress, shipment: null, shipError: null };
-    }
-    await productionRepo.markProduced(deps.db, u.organization_id, u.order_id, deps.clock.now());
-    try {
-      return { ...base, progress, shipment: (await deps.ship(u.order_id)).reference, shipError: null };
-    } catch (err) {
-      // The carrier refused or needs what a scan cannot give (a tracking number with CARRIER=manual):
-      // the parcel waits under "Ready to ship"; a scan of one of its cases tries again.
-      if (!(err instanceof ApiError) || err.status >= 500) throw err;
-      return { ...base, progress, shipment: null, shipError: err.message };
-    }
-  };
-}
-
-/**
  * The scan stations of the floor (QC, picking problems, pack) over the floor's units. A failed case
  * takes a new blank from stock and is batched again; a case without a blank is held with the reason
  * and goes on once one is free (`retryHeld`, every minute and after stock arrives).
@@ -180,7 +92,7 @@ export function productionStations(deps: StationsDeps) {
     qc: qcStation(deps),
     pickingProblem: pickingStation(deps),
     pack: packStation(deps),
-    /** What the packing table still needs for an order. */
+    /** What the packing table still needs for the parcel an order is packed into. */
     progress: (orderId: string) => packProgress(deps.db, orderId),
     /** Held cases take a blank once one is free; holds of canceled cases are dropped. */
     async retryHeld(limit = 200): Promise<number> {

@@ -37,11 +37,11 @@ describe('order timeline data', () => {
       created,
       events: [
         {
-          id: 'Event_1',
+          reference: 'Event_1',
           type: 'order.updated',
           data: { order: { status: { code: 'in_production' } } },
-          created_at: at(1),
-          deliveries: null,
+          created: at(1),
+          deliveries: [],
         },
       ],
       callbackJobs: [job(7, 'pending', 2, 20, 'the callback URL answered HTTP 500')],

@@ -151,6 +151,13 @@ export const claimsRepo = {
       shipmentId,
     ]);
   },
+  async countPending(ex: Executor, orgId: string): Promise<number> {
+    const [row] = await ex.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM claims WHERE organization_id = $1 AND status = 'pending'",
+      [orgId],
+    );
+    return row.n;
+  },
   /** Quantity per orderline of the order under pending claims. */
   async pendingQuantities(ex: Executor, orderId: string): Promise<Map<number, number>> {
     const rows = await ex.query<{ orderline_index: number; q: number }>(

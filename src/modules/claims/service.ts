@@ -77,6 +77,9 @@ export function claimsService(deps: ClaimsDeps) {
       });
     },
 
+    /** Claims still waiting for a decision (the partner overview). */
+    pendingCount: (orgId: string) => repo.countPending(db, orgId),
+
     async get(orgId: string, ref: string) {
       return detail(db, mustFind(await findClaim(orgId, ref), 'Claim', ref));
     },

@@ -4,7 +4,6 @@ import { checked, integer, text, value } from './forms.ts';
 import { type Html, badge, field, fmtDate, form, html, ownPath, statusTone, shortRef, table } from './html.ts';
 
 const EVIDENCE_PREFIX = '/evidence-files/';
-import { orderHistoryRepo } from './order-history-repo.ts';
 
 export type ClaimDetail = Awaited<ReturnType<DashboardServices['claims']['get']>>;
 
@@ -38,11 +37,11 @@ export async function lineContexts(
       );
       if (!claimed) continue;
       const product = await s.catalog.findProduct(orgId, l.productReference);
-      const [render] = l.imageReference ? await orderHistoryRepo.renders(s.db, orgId, [l.imageReference]) : [];
+      const [render] = l.imageReference ? await s.rendering.rendersOfArtwork(orgId, [l.imageReference]) : [];
       out.set(lineKey(o.reference, l.index), {
         productName: product?.name ?? null,
         artworkUrl: l.imageReference ? urls.image(l.imageReference) : null,
-        mockupUrl: render ? urls.render(render.id) : null,
+        mockupUrl: render ? urls.render(render.renderReference) : null,
       });
     }
   }

@@ -61,6 +61,7 @@ export interface DashboardPagesDeps {
     | 'listApiKeys'
     | 'createApiKey'
     | 'revokeApiKey'
+    | 'activeApiKeyCount'
   >;
   catalog: Pick<
     CatalogService,
@@ -98,10 +99,19 @@ export interface DashboardPagesDeps {
     'get' | 'find' | 'list' | 'findAddress' | 'startProduction' | 'callbackAttempts' | 'callbackJobs' | 'activity'
   >;
   shipments: Pick<ShipmentsService, 'get' | 'find' | 'ship' | 'operatorShipment' | 'needingAttention' | 'announce'>;
-  claims: Pick<ClaimsService, 'get' | 'list' | 'decide'>;
+  claims: Pick<ClaimsService, 'get' | 'list' | 'decide' | 'pendingCount'>;
   rendering: Pick<
     RenderingService,
-    'findRender' | 'listRenders' | 'renderFile' | 'rendertokens' | 'photoScenes' | 'lookupComposition' | 'preview'
+    | 'findRender'
+    | 'listRenders'
+    | 'renderFile'
+    | 'rendertokens'
+    | 'photoScenes'
+    | 'lookupComposition'
+    | 'preview'
+    | 'rendertokensPerHour'
+    | 'latestRenderOfEach'
+    | 'rendersOfArtwork'
   >;
   webhooks: Pick<
     WebhooksService,
@@ -115,8 +125,12 @@ export interface DashboardPagesDeps {
     | 'listDeliveries'
     | 'resend'
     | 'listEvents'
+    | 'endpointCount'
+    | 'endpointsInTrouble'
+    | 'endpointHealth'
+    | 'orderEvents'
   >;
-  requestLog: Pick<RequestLog, 'list' | 'get' | 'byRequestId'>;
+  requestLog: Pick<RequestLog, 'requests' | 'request' | 'requestsWithId'>;
   billing: Pick<
     BillingService,
     | 'ledger'

@@ -1,6 +1,5 @@
 import type { DashboardServices } from './router.ts';
 import { type Html, badge, euros, fmtDate, html, safeUrl, shortRef, table } from './html.ts';
-import { orderHistoryRepo } from './order-history-repo.ts';
 import { orderTimeline, timelineHtml } from './order-timeline.ts';
 
 type Order = Awaited<ReturnType<DashboardServices['orders']['get']>>;
@@ -20,10 +19,10 @@ export async function orderSections(
   const shapes = await s.catalog.productShapes(productRefs);
   const imageIds = [...new Set(o.orderlines.map((l) => l.imageReference).filter((x): x is string => !!x))];
   const [events, callbackJobs, callbackAttempts, renders, address] = await Promise.all([
-    orderHistoryRepo.events(s.db, orgId, o.reference),
+    s.webhooks.orderEvents(orgId, o.reference),
     s.orders.callbackJobs(o.reference),
     s.orders.callbackAttempts(orgId, o.reference),
-    orderHistoryRepo.renders(s.db, orgId, imageIds),
+    s.rendering.rendersOfArtwork(orgId, imageIds),
     o.dropshipAddressReference ? s.orders.findAddress(orgId, o.dropshipAddressReference) : null,
   ]);
 
@@ -45,7 +44,7 @@ export async function orderSections(
     { caption: 'Order lines' },
   );
   const renderStrip = renders.length
-    ? html`<h2>Renders of the artwork</h2><div class="thumbs">${renders.map((x) => html`<figure><img src="/dashboard/renders/${x.id}/thumbnail" alt="Render ${x.id}" loading="lazy"><figcaption><a href="/dashboard/renders?reference=${x.id}">${x.id}</a></figcaption></figure>`)}</div>`
+    ? html`<h2>Renders of the artwork</h2><div class="thumbs">${renders.map((x) => html`<figure><img src="/dashboard/renders/${x.renderReference}/thumbnail" alt="Render ${x.renderReference}" loading="lazy"><figcaption><a href="/dashboard/renders?reference=${x.renderReference}">${x.renderReference}</a></figcaption></figure>`)}</div>`
     : '';
 
   const addr = address as Record<string, string | null> | null;

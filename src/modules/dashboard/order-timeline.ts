@@ -1,9 +1,8 @@
 import type { CallbackAttempt, CallbackJob } from '../orders/service.ts';
+import type { OrderEvent } from '../webhooks/service.ts';
 import { type Html, badge, fmtDate, html, plural } from './html.ts';
-import type { orderHistoryRepo } from './order-history-repo.ts';
 
 type Tone = 'ok' | 'warn' | 'bad';
-type Events = Awaited<ReturnType<typeof orderHistoryRepo.events>>;
 interface Snapshot {
   status?: { code?: string };
   dropshipAddressReference?: string | null;
@@ -34,7 +33,7 @@ function changes(before: Snapshot | null, after: Snapshot): string[] {
   return out.length ? out : ['Updated'];
 }
 
-function eventSteps(events: Events): TimelineStep[] {
+function eventSteps(events: OrderEvent[]): TimelineStep[] {
   let previous: Snapshot | null = null;
   return events.map((e) => {
     const snap = (e.data.order ?? {}) as Snapshot;
@@ -47,9 +46,9 @@ function eventSteps(events: Events): TimelineStep[] {
             ? changes(previous, snap)
             : [e.type];
     previous = snap;
-    const deliveries = e.deliveries ?? [];
+    const deliveries = e.deliveries;
     return {
-      at: e.created_at,
+      at: e.created,
       what: html`${what.join('; ')}`,
       detail: deliveries.length
         ? html`<ul class="deliveries">${deliveries.map((d) => html`<li>Webhook <span class="ref">${d.url}</span> ${badge(d.status, deliveryTone(d.status))} <span class="help">${plural(d.attempts.length, 'attempt')}</span>${d.attempts.length ? html`<ol class="attempts">${d.attempts.map((x) => html`<li>${fmtDate(x.at)}: ${x.responseStatus === null ? 'no response' : `HTTP ${x.responseStatus}`}${x.error ? ` – ${x.error}` : ''}</li>`)}</ol>` : ''}</li>`)}</ul>`
@@ -111,7 +110,7 @@ function callbackJobSteps(jobs: CallbackJob[], attempts: CallbackAttempt[]): Tim
 /** Every step of an order's history, oldest first. */
 export function orderTimeline(input: {
   created: Date;
-  events: Events;
+  events: OrderEvent[];
   callbackJobs: CallbackJob[];
   callbackAttempts: CallbackAttempt[];
 }): TimelineStep[] {

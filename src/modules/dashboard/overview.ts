@@ -6,7 +6,6 @@ import { type Series, gauge, stackedBars } from './charts.ts';
 import { type Html, badge, euros, fmtDate, html, statusTone } from './html.ts';
 import { page } from './layout.ts';
 import { productPictureSvg, sendPicture } from './product-picture.ts';
-import { overviewRepo } from './overview-repo.ts';
 import type { DashRouter } from './router.ts';
 
 const DAY = 86400_000;
@@ -21,15 +20,16 @@ const STATUS_SERIES: Series[] = [
 /** The partner's start page: what happened in 30 days, what needs attention, and how to begin. */
 export function overviewPages(r: DashRouter): void {
   const { s } = r;
-  const db = s.db;
 
   r.page('/dashboard', 'partner', async (_req, ctx) => {
     const now = s.clock.now();
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - 29 * DAY);
-    const [activity, counts, unhealthy, tokens, latest] = await Promise.all([
+    const [activity, openClaims, endpoints, keys, unhealthy, tokens, latest] = await Promise.all([
       s.orders.activity(ctx.orgId, since),
-      overviewRepo.counts(db, ctx.orgId),
-      overviewRepo.unhealthyEndpoints(db, ctx.orgId),
+      s.claims.pendingCount(ctx.orgId),
+      s.webhooks.endpointCount(ctx.orgId),
+      s.organization.activeApiKeyCount(ctx.orgId),
+      s.webhooks.endpointsInTrouble(ctx.orgId),
       s.rendering.rendertokens(ctx.orgId),
       s.orders.list(ctx.orgId, { limit: 5 }),
     ]);
@@ -40,14 +40,17 @@ export function overviewPages(r: DashRouter): void {
     ];
     const weekStart = new Date(new Date(tokens.resets).getTime() - 7 * DAY);
     // An hour early: a week with a daylight-saving change is 167 or 169 hours; days outside it are left out.
-    const tokenHours = await overviewRepo.rendertokensPerHour(db, ctx.orgId, new Date(weekStart.getTime() - 3600_000));
+    const tokenHours = await s.rendering.rendertokensPerHour(ctx.orgId, new Date(weekStart.getTime() - 3600_000));
     const tokenChart = rendertokenWeek(weekStart, now, tokenHours, tokens.limit);
     const renders = new Map(
-      (await overviewRepo.latestRenders(db, ctx.orgId, images as string[])).map((x) => [x.image_id, x.id]),
+      (await s.rendering.latestRenderOfEach(ctx.orgId, images as string[])).map((x) => [
+        x.imageReference,
+        x.renderReference,
+      ]),
     );
 
     const steps: Array<[boolean, Html]> = [
-      [counts.keys > 0, html`<a href="/dashboard/api-keys">Create an API key</a> for your integration.`],
+      [keys > 0, html`<a href="/dashboard/api-keys">Create an API key</a> for your integration.`],
       [
         activity.orders > 0,
         html`Place a test order: <code>POST /v2/orders</code> with your key (see the <a href="/docs">API reference</a>).`,
@@ -56,10 +59,7 @@ export function overviewPages(r: DashRouter): void {
         activity.shipped > 0,
         html`Ship it with the test helpers: open the order under <a href="/dashboard/orders">Orders</a> and use <em>Start production</em>, then <em>Ship</em>.`,
       ],
-      [
-        counts.endpoints > 0,
-        html`<a href="/dashboard/webhooks">Add a webhook endpoint</a> to hear about every change.`,
-      ],
+      [endpoints > 0, html`<a href="/dashboard/webhooks">Add a webhook endpoint</a> to hear about every change.`],
     ];
     const done = steps.filter(([d]) => d).length;
     const checklist =
@@ -76,7 +76,7 @@ export function overviewPages(r: DashRouter): void {
     const webhookAlert = unhealthy.length
       ? html`<section class="card alert-card" aria-labelledby="wh"><h2 id="wh">Webhook endpoints that need attention</h2><ul>${unhealthy.map(
           (e) =>
-            html`<li><a href="/dashboard/webhooks/${e.id}" class="ref">${e.url}</a> ${e.enabled ? badge(`failing since ${fmtDate(e.failing_since)}`, 'bad') : badge(`disabled${e.disabled_reason ? `: ${e.disabled_reason}` : ''}`, 'bad')}</li>`,
+            html`<li><a href="/dashboard/webhooks/${e.reference}" class="ref">${e.url}</a> ${e.enabled ? badge(`failing since ${fmtDate(e.failingSince)}`, 'bad') : badge(`disabled${e.disabledReason ? `: ${e.disabledReason}` : ''}`, 'bad')}</li>`,
         )}</ul></section>`
       : '';
 
@@ -94,7 +94,7 @@ export function overviewPages(r: DashRouter): void {
       'Overview',
       html`${checklist}${webhookAlert}
 <div class="tiles">${tile('/dashboard/orders', 'Spend, last 30 days', euros(activity.spendCents))}${tile('/dashboard/orders?status=in_production', 'Orders in production', activity.inProduction)}
-${tile('/dashboard/claims', 'Open claims', counts.open_claims, counts.open_claims ? 'warn' : '')}${tile('/dashboard/webhooks', 'Failing webhook endpoints', unhealthy.length, unhealthy.length ? 'bad' : '')}</div>
+${tile('/dashboard/claims', 'Open claims', openClaims, openClaims ? 'warn' : '')}${tile('/dashboard/webhooks', 'Failing webhook endpoints', unhealthy.length, unhealthy.length ? 'bad' : '')}</div>
 <section class="card" aria-labelledby="opd"><h2 id="opd">Orders per day, last 30 days</h2>${stackedBars({ id: 'opd', title: 'Orders per day over the last 30 days by status', days, series: STATUS_SERIES, values: (d, k) => n.get(`${d}/${k}`) ?? 0, empty: 'No orders in the last 30 days. Orders you place appear here by day and status.' })}</section>
 <section class="card" aria-labelledby="rt"><h2 id="rt">Rendertokens this week</h2>${gauge({ title: 'Rendertokens used this week', used: tokens.used, limit: tokens.limit })}<p>${tokens.used} of ${tokens.limit} used; the limit resets ${fmtDate(tokens.resets)}. <a href="/dashboard/usage">Usage</a></p>${tokenChart}</section>
 <section aria-labelledby="lo"><h2 id="lo">Latest orders</h2>${latestOrders}</section>`,

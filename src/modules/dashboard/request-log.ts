@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { mustFind } from '../../platform/errors.ts';
-import { type RequestLogRecord, isRequestSeq } from '../requestlog/recorder.ts';
+import { type LoggedRequest, isRequestSeq } from '../requestlog/recorder.ts';
 import { type Html, badge, field, fmtDate, html, select, shortRef, table } from './html.ts';
 import { page } from './layout.ts';
 import type { DashRouter } from './router.ts';
@@ -23,14 +23,14 @@ function json(v: unknown): Html {
 }
 
 /** What is known of one request; bodies only for errors, and redacted before they were stored. */
-function requestDetail(row: RequestLogRecord, extra: Html = html``): Html {
-  return html`<dl class="facts"><dt>Request id</dt><dd>${shortRef(row.request_id)}</dd>
-${extra}<dt>Time</dt><dd>${fmtDate(row.created_at)}</dd><dt>Request</dt><dd><code>${row.method} ${row.path}</code></dd>
-<dt>Status</dt><dd>${statusBadge(row.status)}${row.error_code ? html` <code>${row.error_code}</code>` : ''}</dd><dt>Latency</dt><dd>${row.latency_ms} ms</dd>
-<dt>API key</dt><dd>${row.key_name ? html`${row.key_name} <code>${row.key_hint}</code>` : '—'}</dd></dl>
+function requestDetail(row: LoggedRequest, extra: Html = html``): Html {
+  return html`<dl class="facts"><dt>Request id</dt><dd>${shortRef(row.requestId)}</dd>
+${extra}<dt>Time</dt><dd>${fmtDate(row.created)}</dd><dt>Request</dt><dd><code>${row.method} ${row.path}</code></dd>
+<dt>Status</dt><dd>${statusBadge(row.status)}${row.errorCode ? html` <code>${row.errorCode}</code>` : ''}</dd><dt>Latency</dt><dd>${row.latencyMs} ms</dd>
+<dt>API key</dt><dd>${row.keyName ? html`${row.keyName} <code>${row.keyHint}</code>` : '—'}</dd></dl>
 ${
   row.status >= 400
-    ? html`<h2>Request body</h2>${json(row.request_body)}<h2>Response</h2>${json(row.response_body)}
+    ? html`<h2>Request body</h2>${json(row.requestBody)}<h2>Response</h2>${json(row.responseBody)}
 <p class="help">Secrets, addresses and e-mail addresses are replaced by [redacted] before a request is stored.</p>`
     : html`<p class="help">Bodies are kept for errors only.</p>`
 }`;
@@ -50,7 +50,11 @@ export function requestLogPages(r: DashRouter): void {
     const requestId = text(query.requestId, 128);
     const keyId = apiKeys.some((k) => k.reference === query.key) ? query.key : undefined;
     const before = query.before && isRequestSeq(query.before) ? query.before : undefined;
-    const { rows, next, searchedTo } = await s.requestLog.list(ctx.orgId, {
+    const {
+      requests: rows,
+      next,
+      searchedTo,
+    } = await s.requestLog.requests(ctx.orgId, {
       statusClass,
       path: path || undefined,
       keyId,
@@ -78,11 +82,9 @@ ${field({ label: 'Request id', name: 'requestId', type: 'search', value: request
 ${table(
   ['Time', 'Request', 'Status', 'Latency', 'Key', 'Request id'],
   rows.map(
-    (
-      x,
-    ) => html`<tr><td>${fmtDate(x.created_at)}</td><td><code>${x.method}</code> <span class="ref">${x.path}</span></td>
-<td>${statusBadge(x.status)}${x.error_code ? html`<br><code>${x.error_code}</code>` : ''}</td><td>${x.latency_ms} ms</td><td>${x.key_hint ? html`<code>${x.key_hint}</code>` : '—'}</td>
-<td>${shortRef(x.request_id, { href: `/dashboard/requests/${x.seq}` })}</td></tr>`,
+    (x) => html`<tr><td>${fmtDate(x.created)}</td><td><code>${x.method}</code> <span class="ref">${x.path}</span></td>
+<td>${statusBadge(x.status)}${x.errorCode ? html`<br><code>${x.errorCode}</code>` : ''}</td><td>${x.latencyMs} ms</td><td>${x.keyHint ? html`<code>${x.keyHint}</code>` : '—'}</td>
+<td>${shortRef(x.requestId, { href: `/dashboard/requests/${x.seq}` })}</td></tr>`,
   ),
   {
     caption: 'Requests, newest first',
@@ -102,7 +104,7 @@ ${
   });
 
   r.page('/dashboard/requests/:seq', 'partner', async (req, ctx) => {
-    const row = mustFind(await s.requestLog.get(ctx.orgId, (req.params as { seq: string }).seq), 'Request');
+    const row = mustFind(await s.requestLog.request(ctx.orgId, (req.params as { seq: string }).seq), 'Request');
     return page(
       ctx.page,
       `${row.method} ${row.path}`,
@@ -112,7 +114,7 @@ ${
 
   r.page('/console/requests', 'operator', async (req, ctx) => {
     const requestId = text(q(req).requestId, 128);
-    const rows = requestId ? await s.requestLog.byRequestId(requestId) : [];
+    const rows = requestId ? await s.requestLog.requestsWithId(requestId) : [];
     return page(
       ctx.page,
       'Support lookup',
@@ -125,7 +127,7 @@ ${
       ? html`<p class="empty">No request with this id in the last ${days} days. Check for a typo; ids are kept ${days} days.</p>`
       : rows.map(
           (row) =>
-            html`<section class="card">${requestDetail(row, html`<dt>Organization</dt><dd><a href="/console/organizations/${row.organization_id}">${row.organization_name ?? row.organization_id}</a></dd>`)}</section>`,
+            html`<section class="card">${requestDetail(row, html`<dt>Organization</dt><dd><a href="/console/organizations/${row.organizationReference}">${row.organizationName ?? row.organizationReference}</a></dd>`)}</section>`,
         )
 }`,
     );

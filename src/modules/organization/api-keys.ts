@@ -10,6 +10,8 @@ import { toApiKey, toIntegrator } from './views.ts';
 export function apiKeyUseCases({ deps, requireOrganization }: OrganizationContext) {
   const { db, clock, cursors } = deps;
   return {
+    /** Keys not revoked (the partner overview's first step). */
+    activeApiKeyCount: (orgId: string) => organizationLookups.countActiveApiKeys(db, orgId),
     async listApiKeys(orgId: string, page: PageRequest) {
       return listPage(cursors, page, {
         plural: 'apiKeys',

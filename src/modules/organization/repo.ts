@@ -367,6 +367,13 @@ export const organizationRepo = {
 };
 
 export const organizationLookups = {
+  async countActiveApiKeys(ex: Executor, orgId: string): Promise<number> {
+    const [row] = await ex.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM api_keys WHERE organization_id = $1 AND revoked_at IS NULL',
+      [orgId],
+    );
+    return row.n;
+  },
   async storeByCode(ex: Executor, code: string): Promise<StoreRow | null> {
     return (await ex.query<StoreRow>('SELECT * FROM stores WHERE code = $1', [code]))[0] ?? null;
   },

@@ -2,10 +2,12 @@ import type { RenderingDeps } from './deps.ts';
 import { type RenderingImport, importRendering, setCompositionAvailable } from './import.ts';
 import { renderingLibrary } from './library.ts';
 import { photoScenes } from './photo/scenes.ts';
+import { renderReads } from './render-reads.ts';
 import { renderService } from './renders.ts';
 import { renderingRepo } from './repo.ts';
 
 export type RenderingService = ReturnType<typeof renderingService>;
+export type { ArtworkRender, TokenHour } from './render-reads.ts';
 
 /** Scenes, perspectives, compositions, renders and rendertokens (spec: Rendering). */
 export function renderingService(deps: RenderingDeps) {
@@ -36,6 +38,7 @@ export function renderingService(deps: RenderingDeps) {
     },
     composition: lib.composition,
     ...renders,
+    ...renderReads(deps.db),
     /** A partner's own photos as private scenes (extension). */
     photoScenes: photoScenes(deps),
     importRendering: (input: RenderingImport) => importRendering(deps, input),

@@ -2,15 +2,9 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { Db } from '../../platform/db/index.ts';
 import { UploadedFile } from '../../platform/http/upload-file.ts';
 import { redactSecrets } from '../../platform/redact.ts';
+import { type LoggedRequest, type LoggedRequestPage, loggedRequest, loggedRequestPage } from './logged-request.ts';
 import { redact, redactPayload } from './redact.ts';
-import {
-  PendingBatch,
-  type RequestLogFilter,
-  type RequestLogRow,
-  type RequestRecord,
-  SEQ_PER_BATCH,
-  requestLogRepo,
-} from './repo.ts';
+import { PendingBatch, type RequestLogFilter, type RequestRecord, SEQ_PER_BATCH, requestLogRepo } from './repo.ts';
 
 /** Records packed together (RequestLog.record). */
 const QUEUE = 64;
@@ -18,8 +12,7 @@ const QUEUE = 64;
 /** A request's address as pages link it: digits that fit the bigint it is stored as. */
 export const isRequestSeq = (seq: string): boolean => /^\d{1,18}$/.test(seq);
 
-/** A stored request as other modules get it (the dashboard's request log). */
-export type RequestLogRecord = RequestLogRow;
+export type { LoggedRequest, LoggedRequestPage } from './logged-request.ts';
 
 export interface RequestLogOptions {
   db: Db;
@@ -189,6 +182,18 @@ export class RequestLog {
   }
   byRequestId(requestId: string) {
     return requestLogRepo.byRequestId(this.o.db, requestId);
+  }
+  /** A page of the organization's requests, newest first, as other modules read them. */
+  async requests(orgId: string, f: RequestLogFilter): Promise<LoggedRequestPage> {
+    return loggedRequestPage(await this.list(orgId, f));
+  }
+  async request(orgId: string, seq: string): Promise<LoggedRequest | null> {
+    const row = await this.get(orgId, seq);
+    return row && loggedRequest(row);
+  }
+  /** Every stored request with this id, of any organization, with the organization's name (support). */
+  async requestsWithId(requestId: string): Promise<LoggedRequest[]> {
+    return (await this.byRequestId(requestId)).map(loggedRequest);
   }
   purgeBefore(before: Date) {
     return requestLogRepo.purgeBefore(this.o.db, before);

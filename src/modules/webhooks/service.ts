@@ -8,6 +8,7 @@ import type { WebhooksDeps } from './deps.ts';
 import { purgeExpiredEvents } from './events.ts';
 import { type EndpointRow, webhooksRepo as repo } from './repo.ts';
 import type { CreateEndpoint, UpdateEndpoint } from './schemas.ts';
+import { webhookHealth } from './health.ts';
 import { generateSecret } from './secrets.ts';
 import { sendTestPing } from './test-ping.ts';
 import { toEndpoint } from './views.ts';
@@ -18,6 +19,7 @@ export const ROTATION_OVERLAP_MS = 24 * HOUR;
 export const MAX_ENDPOINTS = 50;
 
 export { toDelivery, toEndpoint, toEvent } from './views.ts';
+export type { EndpointHealth, EndpointTrouble, EventDelivery, OrderEvent } from './health.ts';
 
 type CreateInput = Static<typeof CreateEndpoint>['webhookEndpoint'];
 type UpdateInput = Static<typeof UpdateEndpoint>['webhookEndpoint'];
@@ -117,6 +119,7 @@ export function webhooksService(deps: WebhooksDeps) {
     testEndpoint: async (orgId: string, ref: string) => sendTestPing(deps, orgId, await endpointRow(orgId, ref)),
 
     ...deliveryLog(deps),
+    ...webhookHealth(db),
   };
   return service;
 }

@@ -18,6 +18,7 @@ import { createOrder } from './create-order.ts';
 import { moduleReads } from './module-reads.ts';
 import { orderReads } from './order-reads.ts';
 import { markShipped } from './mark-shipped.ts';
+import type { StartGuard } from './production-start.ts';
 
 export type OrdersService = ReturnType<typeof ordersService>;
 /** An order and its lines as other modules get them from this service (shipments, claims). */
@@ -123,9 +124,12 @@ export function ordersService(deps: OrdersDeps) {
     onProductionStarted(listener: ProductionListener): void {
       productionListeners.push(listener);
     },
-    /** Test helper and operator: `pending`/`preorder` → `in_production`. `orgId` null: any organization. */
-    async startProduction(orgId: string | null, ref: string) {
-      await changes.startProduction(mustFind(await orderRow(orgId, ref), 'Order', ref));
+    /**
+     * Test helper, operator and the release: `pending`/`preorder` → `in_production`. `orgId` null:
+     * any organization. `guard` runs in the start's transaction (the release re-checks its holds).
+     */
+    async startProduction(orgId: string | null, ref: string, guard?: StartGuard) {
+      await changes.startProduction(mustFind(await orderRow(orgId, ref), 'Order', ref), guard);
     },
     /**
      * A prepaid account was topped up: its pending orders, which production start refused for want

@@ -72,6 +72,11 @@ export const holdsRepo = {
     );
     return new Map(rows.map((r) => [r.id, Number(r.free)]));
   },
+  /** Locks the items' rows for the caller's transaction, in one order (no deadlock between two starts). */
+  async lockItems(ex: Executor, itemIds: string[]): Promise<void> {
+    if (itemIds.length === 0) return;
+    await ex.query('SELECT id FROM items WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [itemIds]);
+  },
   /** Holds the order; `since` stays while the reason stays the same. */
   async hold(ex: Executor, h: Omit<HoldRow, 'since' | 'checked_at'>, at: Date): Promise<void> {
     await ex.query(

@@ -48,6 +48,32 @@ function judge(o: ReleaseCandidate, lines: LineNeed[], free: Map<string, number>
   return null;
 }
 
+/** A hold found again in the transaction that was to start the order. */
+class HeldAtLaunch extends Error {
+  constructor(readonly why: NonNullable<Judged>) {
+    super(why.message);
+  }
+}
+
+/**
+ * The holds judged again inside the transaction that starts the order, after it is locked: a top-up
+ * undone, a line waiting for its launch again, or blanks another start took since the sweep read the
+ * shelf keep it held. The items' rows are locked first, so two starts that need the same blanks
+ * take turns and the second sees the first in production. (The prepaid balance is checked by the
+ * charge in the same transaction.)
+ */
+async function recheckInTx(
+  tx: Executor,
+  order: { id: string; organization_id: string; status: string; created_at: Date },
+) {
+  const lines = await repo.needs(tx, [order.id]);
+  const items = [...new Set(lines.filter((l) => l.open > 0).map((l) => l.item_id))];
+  await repo.lockItems(tx, items);
+  const candidate: ReleaseCandidate = { ...order, status: order.status === 'preorder' ? 'preorder' : 'pending' };
+  const why = judge(candidate, lines, await repo.shelf(tx, items));
+  if (why) throw new HeldAtLaunch(why);
+}
+
 /**
  * The release to production (PRODUCTION_RELEASE): orders due go in oldest first unless something
  * holds them (a prepaid account without the balance, a pre-order, blanks not on the shelf). Each
@@ -63,7 +89,7 @@ export function productionRelease(deps: Pick<ProductionDeps, 'db' | 'clock' | 'c
     let why = judge(order, lines, free);
     if (!why) {
       try {
-        await deps.orders.startProduction(null, order.id);
+        await deps.orders.startProduction(null, order.id, recheckInTx);
         out.released.push(order.id);
         return;
       } catch (err) {
@@ -71,9 +97,11 @@ export function productionRelease(deps: Pick<ProductionDeps, 'db' | 'clock' | 'c
         for (const [k, v] of before) free.set(k, v);
         if (err instanceof ApiError && err.code === 'order_not_pending') return; // started or canceled meanwhile
         why =
-          err instanceof ApiError && err.code === 'insufficient_balance'
-            ? { reason: 'insufficient_balance', message: `Prepaid account without the balance: ${err.message}` }
-            : { reason: 'release_failed', message: String((err as Error).message ?? err).slice(0, 500) };
+          err instanceof HeldAtLaunch
+            ? err.why
+            : err instanceof ApiError && err.code === 'insufficient_balance'
+              ? { reason: 'insufficient_balance', message: `Prepaid account without the balance: ${err.message}` }
+              : { reason: 'release_failed', message: String((err as Error).message ?? err).slice(0, 500) };
       }
     }
     await repo.hold(db, { order_id: order.id, organization_id: order.organization_id, ...why }, clock.now());

@@ -10,7 +10,13 @@ import { rgbaToThumbHash } from 'thumbhash';
 import { CASE_TYPES } from '../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../src/modules/catalog/devices.ts';
 import { frontalTemplate } from '../src/modules/rendering/frontal.ts';
-import { type Template, type TemplatePictures, artworkFit, composeRender } from '../src/modules/rendering/renderer.ts';
+import {
+  type Template,
+  type TemplatePictures,
+  artworkLayout,
+  composeRender,
+} from '../src/modules/rendering/renderer.ts';
+import { placeArtwork } from '../src/modules/rendering/fit.ts';
 import { maskBox } from '../src/modules/rendering/mask-box.ts';
 import { materialParams, warpKernel } from '../src/modules/rendering/warp.ts';
 
@@ -41,12 +47,8 @@ async function artwork(): Promise<Buffer> {
 async function bareRender(t: Template, raw: Awaited<ReturnType<typeof decoded>>, art: Buffer) {
   const { widthPx: W, heightPx: H, format } = t.output;
   const meta = await sharp(art).metadata();
-  const f = artworkFit({ width: meta.width!, height: meta.height! }, t.backMm, Math.max(W, H));
-  const tex = await sharp(art)
-    .resize(f.width, f.height, { fit: f.fit, kernel: f.kernel })
-    .ensureAlpha()
-    .raw()
-    .toBuffer();
+  const f = artworkLayout({ width: meta.width!, height: meta.height! }, t, Math.max(W, H));
+  const tex = await (await placeArtwork(sharp(art).ensureAlpha(), f)).raw().toBuffer();
   const out = new Uint8Array(W * H * 3);
   warpKernel({
     width: W,

@@ -41,7 +41,8 @@ function keep(name: string, png: Buffer): Buffer {
  * centred, with the black line on the print area's centre line.
  */
 async function artwork(t: TestApp): Promise<string> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="600"><rect width="400" height="600" fill="#ff0000"/><rect x="400" width="400" height="600" fill="#ffffff"/><rect x="800" width="400" height="600" fill="#0000ff"/><rect x="598" width="4" height="600" fill="#000000"/></svg>`;
+  // Red and blue bands at the sides, beyond what covering a phone's back (and its bleed) keeps.
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="1000"><rect width="100" height="1000" fill="#ff0000"/><rect x="100" width="600" height="1000" fill="#ffffff"/><rect x="700" width="100" height="1000" fill="#0000ff"/><rect x="398" width="4" height="1000" fill="#000000"/></svg>`;
   const png = await sharp(Buffer.from(svg)).png().toBuffer();
   const res = await call(t, 'POST', '/v2/images', {
     payload: png,
@@ -94,8 +95,9 @@ describe('production files', () => {
       [file.print.widthPx, file.print.heightPx, file.print.dpi, file.print.cutLine],
       [spec.widthPx, spec.heightPx, spec.dpi, 'outline'],
     );
-    // 1200 x 600 artwork enlarged to cover the print area: its own resolution is what the floor checks.
-    const enlarged = Math.max(spec.widthPx / 1200, spec.heightPx / 600);
+    // 800 x 1000 artwork enlarged to cover the print area (a clear case has no bleed): its own
+    // resolution is what the floor checks.
+    const enlarged = Math.max(spec.widthPx / 800, spec.heightPx / 1000);
     assert.equal(file.print.effectiveDpi, Math.round(spec.dpi / enlarged));
 
     const dl = await operator(t, 'GET', `/orders/${ref}/print-files/1`);

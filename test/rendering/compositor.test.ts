@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
+import { artworkBox } from '../../src/modules/catalog/artwork-fit.ts';
 import { CASE_TYPES, CASE_TYPE_KEYS } from '../../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../../src/modules/catalog/devices.ts';
 import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
@@ -11,7 +12,6 @@ import {
   RenderInputError,
   type Template,
   type TemplatePictures,
-  artworkFit,
   composeRender,
   preparedTemplateBytes,
   preparedTemplates,
@@ -27,6 +27,7 @@ import { layersPng, near, pixel, uvPng } from './pixels.ts';
 
 const W = 200;
 const H = 100;
+const FIT_100 = { widthMm: 100, heightMm: 100, bleedMm: 0 };
 
 /** A template whose UV map is `fn(x, y)` everywhere and whose mask covers x in [50, 150). */
 async function template(
@@ -165,13 +166,13 @@ describe('the compositor (UV map, layers, material)', () => {
     const tiny = (await composeRender(t, odd.tiny)).media;
     assert.ok(near(await pixel(tiny, 97, 25), [255, 0, 0], 3), `crisp red: ${await pixel(tiny, 97, 25)}`);
     assert.ok(near(await pixel(tiny, 103, 25), [0, 255, 0], 3), `crisp green: ${await pixel(tiny, 103, 25)}`);
-    assert.equal(artworkFit({ width: 8, height: 8 }, [100, 100], 100).kernel, 'nearest');
+    assert.equal(artworkBox({ width: 8, height: 8 }, FIT_100).kernel, 'nearest');
     // A 10:1 banner is fitted whole across the middle; above it the white case shows.
     const banner = (await composeRender(t, odd.banner)).media;
     assert.ok(near(await pixel(banner, 100, 50), [0, 255, 0], 3), 'the banner');
     assert.ok(near(await pixel(banner, 100, 20), [255, 255, 255], 3), 'the case above it');
-    assert.equal(artworkFit({ width: 4000, height: 20 }, [100, 100], 100).fit, 'contain');
-    assert.equal(artworkFit({ width: 150, height: 100 }, [100, 100], 100).fit, 'cover');
+    assert.equal(artworkBox({ width: 4000, height: 20 }, FIT_100).fit, 'contain');
+    assert.equal(artworkBox({ width: 150, height: 100 }, FIT_100).fit, 'cover');
     assert.ok(near(await pixel((await composeRender(t, odd.grey16)).media, 100, 50), [128, 128, 128], 4));
   });
 });

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import type { PrintFit } from './artwork-fit.ts';
 import type { CaseType } from './casetypes.ts';
 import type { DeviceGeometry } from './devices.ts';
 import type { PrintSpec } from './repo.ts';
@@ -22,6 +23,32 @@ export function printSpecFor(device: DeviceGeometry, caseType: CaseType): PrintS
     heightPx: mmToPx(heightMm, caseType.dpi),
     dpi: caseType.dpi,
   };
+}
+
+/** The case's lip past the screen and the part of the side wall left unprinted at the floor, mm. */
+const LIP_MM = 0.9;
+export const FOOT_MM = 0.5;
+/** From this transparency on, a shell's rim is clear plastic, not printed. */
+export const CLEAR_RIM = 0.5;
+
+/**
+ * The case's height over its back (the phone, the shell and its lip; a book cover's flap), the
+ * radius of the rounded edge from the back to the side wall, and the bleed: the unrolled edge and
+ * wall down to the unprinted foot, which is what a wrap-printed case shows beyond its print area.
+ * A clear shell is printed on its flat back only: no bleed.
+ */
+export function caseProfile(device: DeviceGeometry, caseType: CaseType) {
+  const o = caseOutline(device, caseType);
+  const depthMm = device.body.depthMm + caseType.wallMm + LIP_MM + (caseType.material.book ? 2.2 : 0);
+  const edgeMm = Math.min(3.2, depthMm * 0.35, o.cornerRadiusMm - 0.5);
+  const clear = caseType.material.transparency >= CLEAR_RIM;
+  return { outline: o, depthMm, edgeMm, bleedMm: clear ? 0 : depthMm - edgeMm - FOOT_MM };
+}
+
+/** The fit rule's area for a product (see artwork-fit.ts): its print area and bleed. */
+export function printFit(device: DeviceGeometry, caseType: CaseType): PrintFit {
+  const spec = printSpecFor(device, caseType);
+  return { widthMm: spec.widthMm, heightMm: spec.heightMm, bleedMm: caseProfile(device, caseType).bleedMm };
 }
 
 export interface CaseOutline {

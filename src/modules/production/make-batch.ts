@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { caseOutline, printSpecFor } from '../catalog/geometry.ts';
+import { caseOutline, printFit, printSpecFor } from '../catalog/geometry.ts';
 import type { BedCase } from './batch-print-file.ts';
 import type { BatchSheetInput } from './batch-sheets.ts';
 import type { ProductionDeps } from './deps.ts';
@@ -45,7 +45,10 @@ export function batchFileMaker(
       cases.push({
         slot,
         artwork: artworks.get(r.image_id)!,
-        spec: printSpecFor(shape.device, shape.caseType),
+        spec: {
+          ...printSpecFor(shape.device, shape.caseType),
+          artworkBleedMm: printFit(shape.device, shape.caseType).bleedMm,
+        },
         outline: caseOutline(shape.device, shape.caseType),
       });
       slots.push({

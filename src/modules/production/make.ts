@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { caseOutline } from '../catalog/geometry.ts';
+import { caseOutline, printFit } from '../catalog/geometry.ts';
 import type { ProductionDeps } from './deps.ts';
 import type { ShipmentDocInput } from './documents.ts';
 import { type DocumentKind, productionRepo as repo } from './repo.ts';
@@ -50,11 +50,13 @@ export function productionMaker(deps: ProductionDeps, bleedMm: number) {
     const artwork = image ? await deps.images.readImage(image.blobKey) : null;
     if (!artwork) throw new FileProblem(`artwork ${line.image_id} is missing from the blob store`);
     const shape = (await deps.catalog.productShapes([line.product_id])).get(line.product_id);
-    const outline = shape?.device && shape.caseType ? caseOutline(shape.device, shape.caseType) : null;
+    const drawn = shape?.device && shape.caseType ? { device: shape.device, caseType: shape.caseType } : null;
+    const outline = drawn ? caseOutline(drawn.device, drawn.caseType) : null;
     const { buildPrintFile } = await builders();
     return buildPrintFile({
       artwork,
-      spec: product.print,
+      // The artwork is fitted as every mockup of the product fits it: with the product's bleed.
+      spec: { ...product.print, artworkBleedMm: drawn ? printFit(drawn.device, drawn.caseType).bleedMm : 0 },
       outline,
       bleedMm,
       title: `Print file ${orderId} line ${line.line_index}: ${product.name}`,

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { type PrintFit, artworkBox, artworkOnRaster, placeArtwork } from '../catalog/artwork-fit.ts';
 import { type CaseOutline, outlinePaths } from '../catalog/geometry.ts';
 import { MM } from './ink.ts';
 import { addSrgbOutputIntent, finish, newDocument } from './pdf.ts';
@@ -12,6 +13,11 @@ export interface PrintSpecIn {
   widthPx: number;
   heightPx: number;
   dpi: number;
+  /**
+   * The product's bleed (catalog `printFit`): the artwork beyond the print area its case shows on
+   * the rounded edge and side. The fit rule covers the print area and this; 0 when not given.
+   */
+  artworkBleedMm?: number;
 }
 
 /** What a print file holds, kept with it so operators (and tests) can check it without opening it. */
@@ -34,9 +40,11 @@ export interface PrintFileDetails {
 }
 
 /**
- * The artwork as printed with bleed: cover-fitted to the print area exactly as the per-line file
- * and the mockups fit it (same scale, same centre), then `bleedMm` more on every side, taken from
- * the artwork where the crop left some and continued from its edge pixels where it did not.
+ * The artwork as printed with bleed: placed by the fit rule (catalog/artwork-fit.ts: covering the
+ * print area and the product's own bleed, `spec.artworkBleedMm`), exactly where every mockup places
+ * it, then cut to the print area and `bleedMm` more on every side. The page's bleed is the artwork's
+ * own continuation; only where a floor's bleed is wider than the product's (a clear case, printed on
+ * its flat back) do the artwork's edge pixels continue, in a strip no case shows.
  */
 export async function artworkWithBleed(artwork: Buffer, spec: PrintSpecIn, bleedMm: number) {
   const meta = await sharp(artwork).metadata();
@@ -45,33 +53,34 @@ export async function artworkWithBleed(artwork: Buffer, spec: PrintSpecIn, bleed
   const artH = (turned ? meta.width : meta.height) ?? 0;
   if (!artW || !artH) throw new Error('the artwork has no size');
   const bleedPx = Math.round((bleedMm / 25.4) * spec.dpi);
-  const scale = Math.max(spec.widthPx / artW, spec.heightPx / artH);
-  const rw = Math.max(spec.widthPx, Math.round(artW * scale));
-  const rh = Math.max(spec.heightPx, Math.round(artH * scale));
-  const { data, info } = await sharp(artwork)
-    .rotate()
-    .resize(rw, rh, { fit: 'fill' })
-    .flatten({ background: '#ffffff' })
-    .extend({ top: bleedPx, bottom: bleedPx, left: bleedPx, right: bleedPx, extendWith: 'copy' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const page = { width: spec.widthPx + 2 * bleedPx, height: spec.heightPx + 2 * bleedPx };
+  const pxPerMm: [number, number] = [spec.widthPx / spec.widthMm, spec.heightPx / spec.heightMm];
+  const art = artworkOnRaster({ width: artW, height: artH }, printFitOf(spec), pxPerMm, [
+    -bleedPx / pxPerMm[0],
+    -bleedPx / pxPerMm[1],
+  ]);
+  const placed = await placeArtwork(sharp(artwork).rotate().ensureAlpha(), { ...page, art });
+  const { data, info } = await placed.raw().toBuffer({ resolveWithObject: true });
+  // Transparent parts (and around a whole-fitted banner) print nothing: white on the page.
   const jpeg = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
-    .extract({
-      left: Math.floor((rw - spec.widthPx) / 2),
-      top: Math.floor((rh - spec.heightPx) / 2),
-      width: spec.widthPx + 2 * bleedPx,
-      height: spec.heightPx + 2 * bleedPx,
-    })
+    .flatten({ background: '#ffffff' })
     .jpeg({ quality: 95, chromaSubsampling: '4:4:4' })
     .withMetadata({ density: spec.dpi })
     .toBuffer();
   return { jpeg, bleedPx, artW, artH };
 }
 
+const printFitOf = (spec: PrintSpecIn): PrintFit => ({
+  widthMm: spec.widthMm,
+  heightMm: spec.heightMm,
+  bleedMm: spec.artworkBleedMm ?? 0,
+});
+
+/** The artwork's own resolution on the print: the print dpi over how much the fit rule enlarged it. */
 export function effectiveDpi(spec: PrintSpecIn, width: number, height: number): number {
   if (!width || !height) return 0;
-  const scale = Math.max(spec.widthPx / width, spec.heightPx / height);
-  return Math.round(spec.dpi / scale);
+  const box = artworkBox({ width, height }, printFitOf(spec));
+  return Math.round(spec.dpi / ((box.widthMm / spec.widthMm) * (spec.widthPx / width)));
 }
 
 /**

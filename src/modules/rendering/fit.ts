@@ -1,13 +1,11 @@
-/** How the artwork meets the case back: the fit rule, and the leather grain texture. */
+/** How the artwork meets a template: the fit rule on its texture, and the leather grain texture. */
 import sharp from 'sharp';
+import { type ArtworkOnRaster, type PrintFit, artworkOnRaster } from '../catalog/artwork-fit.ts';
 import { sharedCopy } from './pixel-threads.ts';
 
 /** Largest output edge and largest artwork texture edge. */
 export const MAX_EDGE = 2000;
-/** Beyond this aspect mismatch between artwork and case back the artwork is fitted whole (contain). */
-export const COVER_MAX_MISMATCH = 2;
-/** Artwork with a shorter edge than this is enlarged with nearest-neighbour (crisp, not mush). */
-export const TINY_EDGE = 64;
+export { COVER_MAX_MISMATCH, TINY_EDGE, placeArtwork } from '../catalog/artwork-fit.ts';
 
 let grainTexture: Promise<Uint8Array> | undefined;
 /** Leather grain: blurred noise, tiled over the back by the kernel. */
@@ -30,27 +28,30 @@ export function grain(): Promise<Uint8Array> {
   return grainTexture;
 }
 
+/** The artwork's texture: the template's UV extent at the output's long edge, and the artwork on it. */
+export interface ArtworkLayout {
+  width: number;
+  height: number;
+  art: ArtworkOnRaster;
+}
+
 /**
- * The fit rule (docs/rendering.md): the artwork covers the case back (centre crop) unless its
- * aspect differs from the back's by more than COVER_MAX_MISMATCH, then it is fitted whole and the
- * rest of the back shows the case material; transparency shows the material too. Tiny artwork is
- * enlarged with nearest-neighbour so an icon stays crisp.
+ * The fit rule (catalog/artwork-fit.ts) on a template's texture. The UV map spans `backMm`, centred
+ * on the print area: the print area itself (straight-on shots, photo scenes) or the print area and
+ * its bleed (3D stages). `fit` is the product's print area and bleed; a template without one (an
+ * operator's import) fits the artwork to `backMm` itself.
  */
-export function artworkFit(
+export function artworkLayout(
   art: { width: number; height: number },
-  backMm: [number, number],
+  t: { backMm: [number, number]; fit?: PrintFit },
   longEdge: number,
-): { width: number; height: number; fit: 'cover' | 'contain'; kernel: 'nearest' | 'lanczos3' } {
-  const backAspect = backMm[0] / backMm[1];
-  const artAspect = art.width / art.height;
-  const mismatch = Math.max(artAspect / backAspect, backAspect / artAspect);
+): ArtworkLayout {
+  const [ew, eh] = t.backMm;
+  const fit = t.fit ?? { widthMm: ew, heightMm: eh, bleedMm: 0 };
+  const aspect = ew / eh;
   const edge = Math.max(16, Math.min(MAX_EDGE, Math.round(longEdge)));
-  const width = backAspect >= 1 ? edge : Math.max(1, Math.round(edge * backAspect));
-  const height = backAspect >= 1 ? Math.max(1, Math.round(edge / backAspect)) : edge;
-  return {
-    width,
-    height,
-    fit: mismatch > COVER_MAX_MISMATCH ? 'contain' : 'cover',
-    kernel: Math.min(art.width, art.height) < TINY_EDGE ? 'nearest' : 'lanczos3',
-  };
+  const width = aspect >= 1 ? edge : Math.max(1, Math.round(edge * aspect));
+  const height = aspect >= 1 ? Math.max(1, Math.round(edge / aspect)) : edge;
+  const origin: [number, number] = [(fit.widthMm - ew) / 2, (fit.heightMm - eh) / 2];
+  return { width, height, art: artworkOnRaster(art, fit, [width / ew, height / eh], origin) };
 }

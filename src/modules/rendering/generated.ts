@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CaseType } from '../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../catalog/devices.ts';
-import { caseOutline } from '../catalog/geometry.ts';
+import { caseOutline, printFit } from '../catalog/geometry.ts';
 import type { ProductShape } from '../catalog/service.ts';
 import { asBackgroundImageWork } from '../../platform/images.ts';
 import type { BlobStore } from '../../platform/storage.ts';
@@ -87,6 +87,7 @@ function stageParts(
   };
 }
 
+/** A generated template, with the product's print area and bleed the artwork is fitted to. */
 export async function generatedTemplate(
   blobs: BlobStore,
   g: Generator,
@@ -95,7 +96,17 @@ export async function generatedTemplate(
 ): Promise<TemplateParts> {
   if (!shape?.device || !shape.caseType)
     throw new RenderInputError('the product has no device geometry or case type to draw its mockup from');
-  const { device, caseType } = shape;
+  const parts = await drawnParts(blobs, g, shape.device, shape.caseType, output);
+  return { ...parts, fit: printFit(shape.device, shape.caseType) };
+}
+
+async function drawnParts(
+  blobs: BlobStore,
+  g: Generator,
+  device: DeviceGeometry,
+  caseType: CaseType,
+  output: { widthPx: number; heightPx: number },
+): Promise<TemplateParts> {
   if (g.kind === 'scene') {
     const dir = join(MOCKUP_ASSETS, g.scene, g.view, device.key);
     const file = async (name: string) => {

@@ -7,12 +7,13 @@ import {
   sharedCopy,
   thumbHashOnThreads,
 } from './pixel-threads.ts';
-import { MAX_EDGE, artworkFit, grain } from './fit.ts';
+import { MAX_EDGE, artworkLayout, grain, placeArtwork } from './fit.ts';
+import type { PrintFit } from '../catalog/artwork-fit.ts';
 import { cutBox, maskBox } from './mask-box.ts';
 import { type MaskBox, type Material, materialParams } from './warp.ts';
 
 export type { Material } from './warp.ts';
-export { COVER_MAX_MISMATCH, MAX_EDGE, TINY_EDGE, artworkFit } from './fit.ts';
+export { COVER_MAX_MISMATCH, MAX_EDGE, TINY_EDGE, artworkLayout } from './fit.ts';
 
 export type OutputFormat = 'png' | 'jpeg' | 'webp';
 
@@ -55,8 +56,10 @@ export type TemplateSource = TemplatePictures | { load: () => Promise<TemplatePi
 /** What a composition needs besides its output size. */
 export type TemplateParts = TemplateSource & {
   material: Material;
-  /** The printable back in mm: the artwork is fitted to this aspect. */
+  /** What the UV map spans, mm, centred on the print area (the print area, or it and its bleed). */
   backMm: [number, number];
+  /** The product's print area and bleed the artwork is fitted to (the fit rule); none: `backMm`. */
+  fit?: PrintFit;
   /** Names this template for the decoded-layer cache (e.g. its blob keys); none: not cached. */
   cacheKey?: string;
 };
@@ -223,7 +226,7 @@ function evictOverBudget(): void {
   while (preparedBytes > PREPARED_MAX_BYTES && prepared.size > 1) forget(prepared.keys().next().value!);
 }
 
-async function artwork(imageBytes: Buffer, backMm: [number, number], longEdge: number) {
+async function artwork(imageBytes: Buffer, t: { backMm: [number, number]; fit?: PrintFit }, longEdge: number) {
   let meta: Metadata;
   try {
     meta = await sharp(imageBytes).metadata();
@@ -234,14 +237,9 @@ async function artwork(imageBytes: Buffer, backMm: [number, number], longEdge: n
   // EXIF orientations 5-8 swap width and height.
   const turned = (meta.orientation ?? 1) >= 5;
   const size = turned ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height };
-  const f = artworkFit(size, backMm, longEdge);
-  const { data } = await sharp(imageBytes)
-    .rotate()
-    .toColourspace('srgb')
-    .resize(f.width, f.height, { fit: f.fit, kernel: f.kernel, background: { r: 0, g: 0, b: 0, alpha: 0 } })
-    .ensureAlpha()
-    .raw({ depth: 'uchar' })
-    .toBuffer({ resolveWithObject: true });
+  const f = artworkLayout(size, t, longEdge);
+  const placed = await placeArtwork(sharp(imageBytes).rotate().toColourspace('srgb').ensureAlpha(), f);
+  const { data } = await placed.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
   const shared = leaseShared(data.length);
   shared.set(data);
   return { data: shared, width: f.width, height: f.height };
@@ -313,7 +311,7 @@ async function compose(template: Template, imageBytes: Buffer): Promise<RenderOu
   const problem = checkOutput(template.output);
   if (problem) throw new RenderInputError(`template output: ${problem}`);
   const p = await preparedFor(template);
-  const art = await artwork(imageBytes, template.backMm, Math.max(p.width, p.height));
+  const art = await artwork(imageBytes, template, Math.max(p.width, p.height));
   const out = leaseShared(p.width * p.height * 3);
   try {
     await runWarp({

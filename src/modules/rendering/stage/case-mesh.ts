@@ -1,6 +1,6 @@
 import type { CaseType } from '../../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../../catalog/devices.ts';
-import { caseOutline } from '../../catalog/geometry.ts';
+import { CLEAR_RIM, FOOT_MM, caseOutline, caseProfile } from '../../catalog/geometry.ts';
 import { hexRgb } from '../warp.ts';
 import { type StageCamera, type V3, normalised } from './stages.ts';
 
@@ -24,28 +24,12 @@ export interface CaseSolid {
   clear: number;
 }
 
-/** From this transparency on, a shell's rim is clear plastic, not printed. */
-export const CLEAR_RIM = 0.5;
-
-/** The case's lip past the screen and the part of the wall left unprinted at the floor, mm. */
-const LIP_MM = 0.9;
-const FOOT_MM = 0.5;
+export { CLEAR_RIM };
 
 export function caseSolid(device: DeviceGeometry, caseType: CaseType): CaseSolid {
-  const o = caseOutline(device, caseType);
-  const depthMm = device.body.depthMm + caseType.wallMm + LIP_MM + (caseType.material.book ? 2.2 : 0);
-  const edgeMm = Math.min(3.2, depthMm * 0.35, o.cornerRadiusMm - 0.5);
+  const { outline: o, depthMm, edgeMm, bleedMm } = caseProfile(device, caseType);
   const clear = caseType.material.transparency >= CLEAR_RIM ? caseType.material.transparency : 0;
-  return {
-    widthMm: o.widthMm,
-    heightMm: o.heightMm,
-    depthMm,
-    edgeMm,
-    cornerMm: o.cornerRadiusMm,
-    // A clear shell has no bleed: nothing prints beyond its flat back.
-    bleedMm: clear > 0 ? 0 : depthMm - edgeMm - FOOT_MM,
-    clear,
-  };
+  return { widthMm: o.widthMm, heightMm: o.heightMm, depthMm, edgeMm, cornerMm: o.cornerRadiusMm, bleedMm, clear };
 }
 
 /** The printable area with its bleed, mm: what the artwork is fitted to. */

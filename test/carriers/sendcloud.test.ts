@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { ADDRESS, createOrder, expectError, orderBody, startProduction, uploadImage } from '../orders/helpers.ts';
+import { OPERATOR_USER, signedIn } from '../dashboard/helpers.ts';
+import { pdfText, popplerMissing } from '../support/pdf-tools.ts';
 import { SendcloudStandIn } from '../support/sendcloud-standin.ts';
 
 describe('shipping through Sendcloud (stand-in)', () => {
@@ -89,7 +91,45 @@ describe('shipping through Sendcloud (stand-in)', () => {
     assert.equal(p.request.customs_information.export_reason, 'commercial_goods');
     assert.equal(p.request.parcels[0].parcel_items[0].hs_code, '392690');
     assert.match(p.request.parcels[0].parcel_items[0].price.value, /^\d+\.\d{2}$/);
-    assert.equal((await row(ref))!.label_state, 'announced');
+    const r = (await row(ref))!;
+    assert.equal(r.label_state, 'announced');
+    // The carrier's customs declaration is fetched, kept beside the label and served to the operator.
+    const asked = sc.requests.filter((q) => q.path === `/api/v3/parcels/${p.id}/documents/customs-declaration`);
+    assert.equal(asked.length, 1, 'the customs-declaration document, in its own (A4) paper size');
+    const cn23 = await t.s.shipments.announce.customsDeclaration(r);
+    assert.ok(cn23 && cn23.equals(p.customs!), 'the CN23 Sendcloud answered is stored as it came');
+    const api = await operator(t, 'GET', `/shipments/${ref}/carrier-documents/customs-declaration`);
+    assert.equal(api.statusCode, 200);
+    assert.equal(api.headers['content-type'], 'application/pdf');
+    assert.ok(api.rawPayload.equals(cn23));
+    if (!popplerMissing) {
+      const text = pdfText(cn23);
+      assert.match(text, /CN 23/);
+      assert.ok(text.includes('392690') && text.includes(ref), 'HS code and the invoice number on the declaration');
+    }
+    const op = await signedIn(t, OPERATOR_USER, 'console');
+    assert.ok(
+      (await op.get(`/console/shipments/${ref}`)).body.includes(`/console/shipments/${ref}/customs-declaration.pdf`),
+    );
+    const file = await op.get(`/console/shipments/${ref}/customs-declaration.pdf`);
+    assert.equal(file.statusCode, 200);
+    assert.ok(file.rawPayload.equals(cn23));
+  });
+
+  it('has no customs declaration inside the EU, and says which document is missing', async () => {
+    const ref = await shipTo({ ...ADDRESS, countryCode: 'NL', zipcode: '1013 AB', city: 'Amsterdam' });
+    await t.s.worker.drain();
+    const r = (await row(ref))!;
+    assert.equal(r.customs_blob, null);
+    const id = sc.byReference(ref)!.id;
+    assert.ok(!sc.requests.some((q) => q.path.includes(`/parcels/${id}/documents/customs-declaration`)), 'not asked');
+    const missing = await operator(t, 'GET', `/shipments/${ref}/carrier-documents/customs-declaration`);
+    expectError(missing, 404, 'not_found');
+    const label = await operator(t, 'GET', `/shipments/${ref}/carrier-documents/label`);
+    assert.equal(label.statusCode, 200);
+    assert.equal(label.rawPayload.subarray(0, 5).toString(), '%PDF-');
+    expectError(await operator(t, 'GET', `/shipments/${ref}/carrier-documents/invoice`), 400, 'invalid_request');
+    expectError(await operator(t, 'GET', `/shipments/Shipment_nope/carrier-documents/label`), 404, 'not_found');
   });
 
   it("shows the carrier's refusal verbatim, never truncates, and announces again on the operator's retry", async () => {

@@ -47,11 +47,11 @@ const sandbox = (): Via => ({
   },
 });
 
-// Sendcloud's parcel status ids; a return to sender is recognised by its parent status name.
+// Sendcloud's parcel status ids, as GET /parcels/statuses lists them (docs/carriers.md).
 const SENDCLOUD = {
   in_transit: { id: 3, message: 'En route to sorting center' },
   delivered: { id: 11, message: 'Delivered' },
-  returned: { id: 4100, message: 'Returned to sender' },
+  returned: { id: 62992, message: 'Returned to sender' },
 };
 
 const sendcloud = (): Via => {

@@ -19,7 +19,13 @@ import { parse } from 'yaml';
 const fixture = (name: string) =>
   parse(readFileSync(new URL(`../fixtures/sendcloud/${name}`, import.meta.url), 'utf8')) as any;
 
-let validators: { announce: ValidateFunction; webhook: ValidateFunction; shipments: any; documents: any } | null = null;
+let validators: {
+  announce: ValidateFunction;
+  webhook: ValidateFunction;
+  webhookSchema: any;
+  shipments: any;
+  documents: any;
+} | null = null;
 function load() {
   if (validators) return validators;
   const shipments = fixture('sendcloud-shipments-openapi.yml');
@@ -31,10 +37,27 @@ function load() {
   validators = {
     announce: ajv.compile({ $ref: 'sendcloud-shipments#/components/schemas/shipment-request-sync-announce' }),
     webhook: ajv.compile({ $ref: 'sendcloud-webhooks#/components/schemas/ParcelStatusChangedWebhook' }),
+    webhookSchema: webhooks.components.schemas.ParcelStatusChangedWebhook,
     shipments,
     documents: fixture('sendcloud-v3-parcel-documents-openapi.yml'),
   };
   return validators;
+}
+
+/** A schema's documented example: its own `example`, else one built from its properties' examples. */
+function exampleOf(schema: any): any {
+  if (schema.example !== undefined) return structuredClone(schema.example);
+  if (schema.type === 'object' || schema.properties)
+    return Object.fromEntries(
+      Object.entries(schema.properties ?? {})
+        .map(([k, v]) => [k, exampleOf(v)])
+        .filter(([, v]) => v !== undefined),
+    );
+  if (schema.type === 'array' && schema.items) {
+    const item = exampleOf(schema.items);
+    return item === undefined ? [] : [item];
+  }
+  return undefined;
 }
 
 /** The documented example answer of POST /shipments/announce (201, one domestic parcel). */
@@ -68,6 +91,8 @@ export interface StandInParcel {
   /** When Sendcloud last heard of the parcel (`updated_at` in GET /shipments); the stand-in's start by default. */
   updatedAt?: string;
   label: Buffer;
+  /** The CN23 of a parcel declared for customs (`customs_information` in the announcement). */
+  customs: Buffer | null;
 }
 
 export class SendcloudStandIn {
@@ -116,29 +141,37 @@ export class SendcloudStandIn {
     return [...this.parcels.values()].find((p) => p.reference === ref);
   }
 
-  /** A parcel_status_changed webhook as Sendcloud sends it: raw body and its Sendcloud-Signature. */
+  /**
+   * A parcel_status_changed webhook as Sendcloud sends it: the webhooks document's own example
+   * payload (every `example` of ParcelStatusChangedWebhook) with this parcel's id, address, tracking
+   * number and status put in; the raw body and its Sendcloud-Signature.
+   */
   webhook(
     parcel: StandInParcel,
     status: { id: number | string; message: string },
     at = new Date(),
     key = this.secretKey,
   ) {
-    const payload = {
-      action: 'parcel_status_changed',
-      timestamp: at.getTime(),
-      carrier_status_change_timestamp: at.getTime(),
-      parcel: {
-        id: parcel.id,
-        name: parcel.request.to_address.name,
-        address: parcel.request.to_address.address_line_1,
-        city: parcel.request.to_address.city,
-        postal_code: parcel.request.to_address.postal_code,
-        tracking_number: parcel.trackingNumber,
-        weight: parcel.request.parcels[0].weight.value,
-        status: { id: Number(status.id), message: status.message },
-        country: { iso_2: parcel.request.to_address.country_code },
-      },
-    };
+    const payload = exampleOf(load().webhookSchema);
+    const to = parcel.request.to_address;
+    payload.timestamp = at.getTime();
+    payload.carrier_status_change_timestamp = at.getTime();
+    Object.assign(payload.parcel, {
+      id: parcel.id,
+      name: to.name,
+      company_name: to.company_name ?? '',
+      address: `${to.address_line_1}${to.house_number ? ` ${to.house_number}` : ''}`,
+      address_divided: { street: to.address_line_1, house_number: Number.parseInt(to.house_number ?? '0', 10) || 0 },
+      city: to.city,
+      postal_code: to.postal_code,
+      tracking_number: parcel.trackingNumber,
+      weight: Number(parcel.request.parcels[0].weight.value).toFixed(3),
+      status: { id: Number(status.id), message: status.message },
+      country: { ...payload.parcel.country, iso_2: to.country_code },
+      order_number: parcel.request.order_number,
+      external_order_id: parcel.reference,
+      external_shipment_id: parcel.reference,
+    });
     const v = load().webhook;
     if (!v(payload)) throw new Error(`stand-in webhook does not match Sendcloud's schema: ${JSON.stringify(v.errors)}`);
     const raw = JSON.stringify(payload);
@@ -161,8 +194,8 @@ export class SendcloudStandIn {
         errors: [{ status: '401', code: 'authentication_failed', detail: 'Invalid username/password.' }],
       });
     if (req.method === 'POST' && url.pathname === '/api/v3/shipments/announce') return this.announce(res, json);
-    const doc = /^\/api\/v3\/parcels\/(\d+)\/documents\/label$/.exec(url.pathname);
-    if (req.method === 'GET' && doc) return this.document(req, res, url, Number(doc[1]));
+    const doc = /^\/api\/v3\/parcels\/(\d+)\/documents\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && doc) return this.document(req, res, url, Number(doc[1]), doc[2]);
     if (req.method === 'GET' && url.pathname === '/api/v3/shipments') {
       const ref = url.searchParams.get('external_reference_id');
       const found = [...this.parcels.values()].filter((p) => p.reference === ref);
@@ -172,14 +205,17 @@ export class SendcloudStandIn {
   }
 
   /**
-   * GET /parcels/{id}/documents/label: `paper_size` and the Accept header checked against the parcel
-   * documents document; ZPL only from carriers that print it natively (ZPL_CARRIERS).
+   * GET /parcels/{id}/documents/{type}: the type, `paper_size` and the Accept header checked against
+   * the parcel documents document. The label as PDF, or as ZPL from carriers that print it natively
+   * (ZPL_CARRIERS); the customs declaration (a CN23) as PDF for a parcel declared for customs, 404
+   * ("not available for the parcel") for any other.
    */
-  private document(req: IncomingMessage, res: ServerResponse, url: URL, id: number) {
+  private document(req: IncomingMessage, res: ServerResponse, url: URL, id: number, type: string) {
     const paper = url.searchParams.get('paper_size');
     const accept = req.headers.accept ?? 'application/pdf';
     const params = load().documents.components.parameters;
     const problems = [
+      ...(!params.type.schema.enum.includes(type) ? [`document type ${type}`] : []),
       ...(paper !== null && !params['paper-size'].schema.enum.includes(paper) ? [`paper_size ${paper}`] : []),
       ...(!params.rendering_format.schema.enum.includes(accept) ? [`Accept ${accept}`] : []),
     ];
@@ -194,6 +230,18 @@ export class SendcloudStandIn {
       return this.reply(res, 404, {
         errors: [{ code: 'not_found', status: '404', detail: 'No Parcel matches the given query.' }],
       });
+    if (type !== 'label') {
+      if (type !== 'customs-declaration' || !p.request.customs_information)
+        return this.reply(res, 404, {
+          errors: [{ code: 'not_found', status: '404', detail: `No ${type} document is available for this parcel.` }],
+        });
+      if (accept !== 'application/pdf')
+        return this.reply(res, 400, {
+          errors: [{ status: '400', code: 'invalid', detail: `The ${type} document is not available as ${accept}.` }],
+        });
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      return res.end(p.customs);
+    }
     if (accept === 'application/zpl') {
       if (!ZPL_CARRIERS.has(p.carrier.code))
         return this.reply(res, 400, {
@@ -221,7 +269,13 @@ export class SendcloudStandIn {
     parcel.status = p.status;
     if (p.updatedAt) parcel.updated_at = p.updatedAt;
     parcel.tracking_number = p.trackingNumber;
-    parcel.documents = [{ type: 'label', size: 'a6', link: `${this.origin}/api/v3/parcels/${p.id}/documents/label` }];
+    const link = (type: string) => `${this.origin}/api/v3/parcels/${p.id}/documents/${type}`;
+    parcel.documents = [
+      { type: 'label', document_type: 'label', size: 'a6', link: link('label') },
+      ...(p.customs
+        ? [{ type: 'cn23', document_type: 'customs-declaration', size: 'a4', link: link('customs-declaration') }]
+        : []),
+    ];
     parcel.weight = p.request.parcels[0].weight;
     parcel.parcel_items = p.request.parcels[0].parcel_items;
     return data;
@@ -283,6 +337,7 @@ export class SendcloudStandIn {
       request: json,
       status: { code: 'READY_TO_SEND', message: 'Ready to send' },
       label: await labelPdf(json, carrier.name, trackingNumber, option),
+      customs: json.customs_information ? await cn23Pdf(json, carrier.name, trackingNumber) : null,
     };
     this.parcels.set(id, p);
     const data = this.shipmentOf(p);
@@ -332,6 +387,89 @@ async function labelPdf(req: any, carrier: string, tracking: string, option: str
   return done;
 }
 
+/**
+ * A CN23 customs declaration as carriers print it for Sendcloud (A4): sender, addressee, every item
+ * with quantity, net weight, value, HS code and origin, the totals, the category of the goods (the
+ * export reason) and the invoice number; the tracking barcode to tie it to the parcel.
+ */
+async function cn23Pdf(req: any, carrier: string, tracking: string): Promise<Buffer> {
+  const barcode = await bwipjs.toBuffer({ bcid: 'code128', text: tracking, scale: 2, height: 10, includetext: true });
+  const doc = new PDFDocument({ size: 'A4', margin: 40 });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c) => chunks.push(c));
+  const done = new Promise<Buffer>((r) => doc.on('end', () => r(Buffer.concat(chunks))));
+  const to = req.to_address;
+  const from = req.from_address;
+  const items: any[] = req.parcels[0].parcel_items;
+  const currency = req.total_order_price.currency;
+  doc.font('Helvetica-Bold').fontSize(18).text('CUSTOMS DECLARATION  CN 23', 40, 40);
+  doc.font('Helvetica').fontSize(8).text(`${carrier} · may be opened officially`, 40, 64);
+  doc.image(barcode, 360, 36, { width: 190 });
+  const box = (x: number, y: number, w: number, title: string, lines: string[]) => {
+    doc.rect(x, y, w, 92).stroke('#000');
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(7)
+      .text(title, x + 6, y + 6);
+    doc
+      .font('Helvetica')
+      .fontSize(9)
+      .text(lines.filter(Boolean).join('\n'), x + 6, y + 18, { width: w - 12 });
+  };
+  const addr = (a: any) => [
+    a.name,
+    a.company_name === a.name ? '' : a.company_name,
+    `${a.address_line_1}${a.house_number ? ` ${a.house_number}` : ''}`,
+    a.address_line_2,
+    `${a.postal_code} ${a.city}${a.state_province_code ? ` ${a.state_province_code}` : ''}`,
+    a.country_code,
+  ];
+  box(40, 100, 255, 'FROM (SENDER)', addr(from));
+  box(300, 100, 255, 'TO (ADDRESSEE)', addr(to));
+  const cols = [40, 250, 290, 350, 420, 490];
+  const row = (cells: string[], at: number) => {
+    for (const [i, v] of cells.entries()) doc.text(v, cols[i], at, { width: (cols[i + 1] ?? 555) - cols[i] - 4 });
+  };
+  let y = 210;
+  doc.font('Helvetica-Bold').fontSize(8);
+  row(['Detailed description of contents', 'Qty', 'Net kg', `Value ${currency}`, 'HS tariff no.', 'Origin'], y);
+  doc
+    .moveTo(40, y + 12)
+    .lineTo(555, y + 12)
+    .stroke();
+  doc.font('Helvetica').fontSize(9);
+  let kg = 0;
+  let value = 0;
+  for (const it of items) {
+    y += 18;
+    const lineKg = it.weight.value * it.quantity;
+    const lineValue = Number(it.price.value) * it.quantity;
+    kg += lineKg;
+    value += lineValue;
+    row(
+      [it.description, String(it.quantity), lineKg.toFixed(3), lineValue.toFixed(2), it.hs_code, it.origin_country],
+      y,
+    );
+  }
+  y += 20;
+  doc.moveTo(40, y).lineTo(555, y).stroke();
+  doc.font('Helvetica-Bold').text('Total', cols[0], y + 6);
+  doc.text(kg.toFixed(3), cols[2], y + 6).text(value.toFixed(2), cols[3], y + 6);
+  const info = req.customs_information;
+  doc.font('Helvetica').fontSize(9);
+  doc.text(`Category of item: ${info.export_reason}   Export type: ${info.export_type ?? '—'}`, 40, y + 34);
+  doc.text(`Invoice no.: ${info.invoice_number}   Gross weight: ${req.parcels[0].weight.value} kg`, 40, y + 50);
+  doc.text(
+    'I certify that the particulars given in this customs declaration are correct and that this item does not contain any dangerous article prohibited by legislation or by postal or customs regulations.',
+    40,
+    y + 76,
+    { width: 515 },
+  );
+  doc.text(`Date and sender's signature: ${new Date().toISOString().slice(0, 10)}  ${from.name}`, 40, y + 112);
+  doc.end();
+  return done;
+}
+
 /** A carrier-style 4x6 in ZPL label at 203 dpi: addresses, routing code and the tracking barcode. */
 function labelZpl(p: StandInParcel): string {
   const to = p.request.to_address;
@@ -339,11 +477,12 @@ function labelZpl(p: StandInParcel): string {
   const street = `${to.address_line_1}${to.house_number ? ` ${to.house_number}` : ''}`;
   return [
     '^XA^CI28^PW812^LL1218',
-    `^FO40,40^A0N,50,50^FD${p.carrier.name}^FS`,
+    `^FO40,40^A0N,50,50^FD${p.carrier.name}^FS^FO400,52^A0N,28,28^FD${p.request.ship_with.properties.shipping_option_code}^FS`,
     `^FO40,110^A0N,24,24^FDFrom: ${from.name}, ${from.address_line_1}, ${from.postal_code} ${from.city}^FS`,
     `^FO40,180^A0N,36,36^FD${to.name}^FS^FO40,225^A0N,36,36^FD${street}^FS`,
     `^FO40,270^A0N,36,36^FD${to.postal_code} ${to.city} ${to.country_code}^FS`,
     `^FO40,360^A0N,70,70^FD${to.country_code}-${String(to.postal_code).replace(/\s/g, '').slice(0, 4)}^FS`,
+    `^FO40,450^A0N,26,26^FDWeight ${p.request.parcels[0].weight.value} kg${p.request.customs_information ? '   CN23 customs declaration enclosed' : ''}^FS`,
     `^FO60,500^BY3^BCN,200,Y,N,N^FD${p.trackingNumber}^FS`,
     '^XZ',
   ].join('\n');

@@ -50,6 +50,12 @@ export interface AnnouncedParcel {
   labelPdf: Buffer;
   /** The same label in ZPL for thermal printers, when the carrier gives one. */
   labelZpl: Buffer | null;
+  /**
+   * The customs declaration (CN23, or the commercial invoice) the carrier made for a parcel leaving
+   * the EU, to print and attach with the label; null inside the EU, or where the carrier takes the
+   * declaration digitally and prints none.
+   */
+  customsPdf: Buffer | null;
 }
 
 /** The carrier refused the parcel (an address it cannot label): retrying unchanged will not help. */

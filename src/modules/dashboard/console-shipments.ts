@@ -75,7 +75,7 @@ ${row.label_state === 'refused' ? html`<p>${buttonForm(`${base}/announce`, ctx.p
       ? html`<section class="card alert-card" aria-labelledby="fail"><h2 id="fail">${row.label_state === 'refused' ? 'The carrier refused the parcel' : 'Last attempt to reach the carrier'}</h2><p>${row.carrier_error}</p></section>`
       : '';
     const label = row.label_blob
-      ? html`<a href="${base}/label.pdf">Carrier label (PDF, A6)</a>${row.label_zpl_blob ? html` · <a href="${base}/label.zpl">ZPL for thermal printers</a>` : ''}`
+      ? html`<a href="${base}/label.pdf">Carrier label (PDF, A6)</a>${row.label_zpl_blob ? html` · <a href="${base}/label.zpl">ZPL for thermal printers</a>` : ''}${row.customs_blob ? html` · <a href="${base}/customs-declaration.pdf">Customs declaration (CN23, PDF): print and attach</a>` : ''}`
       : row.label_state === 'assigned'
         ? html`<span class="help">no label from the service: the carrier's own, or the sandbox</span>`
         : '';
@@ -129,31 +129,24 @@ ${table(['Shipment', 'Why', 'Since', 'Carrier', 'Carrier message'], list, { capt
   const shipmentPage = shipmentPageOf(r);
   r.page('/console/shipments/:ref', 'operator', shipmentPage);
 
-  r.app.get(
-    '/console/shipments/:ref/label.pdf',
-    { config: { access: 'public', dashboard: 'operator' } },
-    async (req, reply) => {
-      const found = mustFind(await s.shipments.operatorShipment(refOf(req)), 'Shipment', refOf(req));
-      const pdf = mustFind(await s.shipments.announce.label(found.row), 'Carrier label');
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `inline; filename="${found.row.id}-label.pdf"`)
-        .send(pdf);
-    },
-  );
-
-  r.app.get(
-    '/console/shipments/:ref/label.zpl',
-    { config: { access: 'public', dashboard: 'operator' } },
-    async (req, reply) => {
-      const found = mustFind(await s.shipments.operatorShipment(refOf(req)), 'Shipment', refOf(req));
-      const zpl = mustFind(await s.shipments.announce.labelZpl(found.row), 'ZPL label');
-      return reply
-        .type('application/zpl')
-        .header('content-disposition', `attachment; filename="${found.row.id}-label.zpl"`)
-        .send(zpl);
-    },
-  );
+  // The carrier's documents: PDFs open in the browser to print, the ZPL downloads for the printer.
+  for (const [file, kind] of [
+    ['label.pdf', 'label'],
+    ['label.zpl', 'label-zpl'],
+    ['customs-declaration.pdf', 'customs-declaration'],
+  ] as const)
+    r.app.get(
+      `/console/shipments/:ref/${file}`,
+      { config: { access: 'public', dashboard: 'operator' } },
+      async (req, reply) => {
+        const doc = await s.shipments.announce.document(refOf(req), kind);
+        const disposition = kind === 'label-zpl' ? 'attachment' : 'inline';
+        return reply
+          .type(doc.type)
+          .header('content-disposition', `${disposition}; filename="${doc.filename}"`)
+          .send(doc.bytes);
+      },
+    );
 
   r.action(
     '/console/shipments/:ref/address',

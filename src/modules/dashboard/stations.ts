@@ -6,6 +6,7 @@ import type { Ctx, DashRouter, PageOptions } from './router.ts';
 import { PICKING_PROBLEMS, QC_REASONS, REMAKE_REASONS } from '../production/stations.ts';
 import type { PickingProblem, QcReason } from '../production/stations-repo.ts';
 import type { PackProgress, ParcelCase } from '../production/pack.ts';
+import { EU } from '../carriers/sendcloud/methods.ts';
 
 export type Tone = 'ok' | 'warn' | 'error';
 /** What the station says after a scan: a headline in large type, details, and its sound. */
@@ -57,6 +58,19 @@ const STATIONS: Array<[string, string]> = [
   ['/console/production/stations/qc', 'QC'],
   ['/console/production/stations/pack', 'Pack'],
 ];
+
+/**
+ * What the pack station prints for a parcel the carrier labels (Sendcloud): the carrier's label
+ * instead of the service's sheet, the packing slip, and for a parcel leaving the EU the customs
+ * declaration to attach. Null for a parcel labelled otherwise (sandbox, manual).
+ */
+async function carrierPrints(r: DashRouter, ref: string): Promise<Html | null> {
+  const found = await r.s.shipments.operatorShipment(ref);
+  if (!found || (found.row.label_state !== 'pending' && found.row.label_state !== 'announced')) return null;
+  const base = `/console/shipments/${ref}`;
+  const customs = !EU.has(String(found.address.countryCode ?? ''));
+  return html`<p><a href="${base}/label.pdf" target="_blank">Carrier label (A6)</a> · <a href="/console/production/shipments/${ref}/packing-slip" target="_blank">Packing slip</a>${customs ? html` · <a href="${base}/customs-declaration.pdf" target="_blank">Customs declaration (CN23): print and attach to the parcel</a>` : ''} (ready once the carrier answers: <a href="${base}">the shipment's page</a> shows it)</p>`;
+}
 
 export function stationPage(
   ctx: Ctx,
@@ -269,7 +283,7 @@ function packStation(r: DashRouter): void {
         html: packPage(ctx, {
           tone: 'ok',
           headline: `Parcel complete: print the label and the packing slip`,
-          detail: html`<p>${what} shipped as <code>${res.shipment}</code>${p.parcel ? html`: ${p.orders.join(', ')}` : ''}.</p>${shelf}<p>${doc('shipping-label', 'Shipping label')} · ${doc('packing-slip', 'Packing slip')} (ready in a moment)</p>`,
+          detail: html`<p>${what} shipped as <code>${res.shipment}</code>${p.parcel ? html`: ${p.orders.join(', ')}` : ''}.</p>${shelf}${(await carrierPrints(r, res.shipment)) ?? html`<p>${doc('shipping-label', 'Shipping label')} · ${doc('packing-slip', 'Packing slip')} (ready in a moment)</p>`}`,
         }),
       };
     },

@@ -12,6 +12,16 @@ export const ANNOUNCE_JOB = 'shipment.announce';
 export const announceKey = (id: string, attempt: number) => `announce:${id}:${attempt}`;
 export const labelKey = (id: string) => `labels/carrier/${id}.pdf`;
 export const zplKey = (id: string) => `labels/carrier/${id}.zpl`;
+export const customsKey = (id: string) => `labels/carrier/${id}-customs.pdf`;
+
+/** The carrier's documents of a shipment: name, column, media type, file extension. */
+const CARRIER_DOCUMENTS = {
+  label: ['Carrier label', 'label_blob', 'application/pdf', 'pdf'],
+  'label-zpl': ['ZPL label', 'label_zpl_blob', 'application/zpl', 'zpl'],
+  'customs-declaration': ['Customs declaration', 'customs_blob', 'application/pdf', 'pdf'],
+} as const;
+export type CarrierDocument = keyof typeof CARRIER_DOCUMENTS;
+export const CARRIER_DOCUMENT_KINDS = Object.keys(CARRIER_DOCUMENTS) as CarrierDocument[];
 
 type AnnounceDeps = Pick<ShipmentsDeps, 'db' | 'clock' | 'orders' | 'carrier' | 'events'> & {
   blobs: BlobStore;
@@ -114,6 +124,7 @@ export function announcements(deps: AnnounceDeps) {
       }
       await deps.blobs.put(labelKey(s.id), parcel.labelPdf);
       if (parcel.labelZpl) await deps.blobs.put(zplKey(s.id), parcel.labelZpl);
+      if (parcel.customsPdf) await deps.blobs.put(customsKey(s.id), parcel.customsPdf);
       await db.tx(async (tx) => {
         const locked = await repo.byId(tx, s.id, true);
         if (!locked || locked.label_state !== 'pending') return;
@@ -123,6 +134,7 @@ export function announcements(deps: AnnounceDeps) {
           parcelId: parcel.parcelId,
           labelBlob: labelKey(s.id),
           zplBlob: parcel.labelZpl ? zplKey(s.id) : null,
+          customsBlob: parcel.customsPdf ? customsKey(s.id) : null,
         });
         const fresh = (await repo.byId(tx, s.id))!;
         await deps.events.record(tx, {
@@ -170,6 +182,15 @@ export function announcements(deps: AnnounceDeps) {
 
     label: (s: ShipmentRow) => (s.label_blob ? deps.blobs.get(s.label_blob) : Promise.resolve(null)),
     labelZpl: (s: ShipmentRow) => (s.label_zpl_blob ? deps.blobs.get(s.label_zpl_blob) : Promise.resolve(null)),
+    customsDeclaration: (s: ShipmentRow) => (s.customs_blob ? deps.blobs.get(s.customs_blob) : Promise.resolve(null)),
+
+    /** Operator API: one of the carrier's documents of a shipment, or a 404 naming what is missing. */
+    async document(ref: string, kind: CarrierDocument): Promise<{ bytes: Buffer; type: string; filename: string }> {
+      const s = mustFind(await repo.byId(db, ref), 'Shipment', ref);
+      const [what, blob, type, ext] = CARRIER_DOCUMENTS[kind];
+      const bytes = mustFind(s[blob] ? await deps.blobs.get(s[blob]) : null, `${what} of shipment ${ref}`);
+      return { bytes, type, filename: `${s.id}-${kind.replace('-zpl', '')}.${ext}` };
+    },
   };
 }
 

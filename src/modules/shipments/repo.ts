@@ -20,6 +20,7 @@ export interface ShipmentRow {
   carrier_error: string | null;
   label_blob: string | null;
   label_zpl_blob: string | null;
+  customs_blob: string | null;
   delivered_at: Date | null;
   returned_at: Date | null;
   attention: Attention | null;
@@ -171,15 +172,22 @@ export const shipmentsRepo = {
   async markAnnounced(
     ex: Executor,
     id: string,
-    p: { carrier: string; trackingNumber: string; parcelId: string; labelBlob: string; zplBlob: string | null },
+    p: {
+      carrier: string;
+      trackingNumber: string;
+      parcelId: string;
+      labelBlob: string;
+      zplBlob: string | null;
+      customsBlob: string | null;
+    },
   ): Promise<void> {
     await ex.query(
       `UPDATE shipments SET label_state = 'announced', carrier = $2, tracking_number = $3, carrier_parcel_id = $4,
-         label_blob = $5, label_zpl_blob = $6, carrier_error = NULL,
+         label_blob = $5, label_zpl_blob = $6, customs_blob = $7, carrier_error = NULL,
          attention = CASE WHEN attention = 'refused' THEN NULL ELSE attention END,
          attention_since = CASE WHEN attention = 'refused' THEN NULL ELSE attention_since END
        WHERE id = $1`,
-      [id, p.carrier, p.trackingNumber, p.parcelId, p.labelBlob, p.zplBlob],
+      [id, p.carrier, p.trackingNumber, p.parcelId, p.labelBlob, p.zplBlob, p.customsBlob],
     );
   },
   async markRefused(ex: Executor, id: string, error: string, now: Date): Promise<void> {

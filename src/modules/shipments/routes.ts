@@ -11,6 +11,7 @@ import {
   Type,
   errors,
 } from '../../platform/http/schemas.ts';
+import { CARRIER_DOCUMENT_KINDS, type CarrierDocument } from './announce.ts';
 import { TRACKING_STATUSES } from './repo.ts';
 import type { ShipmentsRouteDeps } from './deps.ts';
 import type { ShipmentsService } from './service.ts';
@@ -209,6 +210,27 @@ export function shipmentsOperatorRoutes(app: FastifyInstance, s: RouteDeps): voi
       // A refused parcel is announced again (202); a returned one keeps the address for its replacement.
       if (state === 'returned') return { shipment: { reference: req.params.shipmentReference } };
       return reply.status(202).send({ shipment: { reference: req.params.shipmentReference, labelState: 'pending' } });
+    },
+  );
+  // The carrier's label (PDF, ZPL) and customs declaration, as the console links them.
+  r.get(
+    '/shipments/:shipmentReference/carrier-documents/:kind',
+    {
+      config: { access: 'operator' },
+      schema: {
+        params: Strict({
+          shipmentReference: Type.String({ maxLength: 200 }),
+          kind: Type.String({ enum: CARRIER_DOCUMENT_KINDS }),
+        }),
+      },
+    },
+    async (req, reply) => {
+      const doc = await s.shipments.announce.document(req.params.shipmentReference, req.params.kind as CarrierDocument);
+      return reply
+        .header('content-type', doc.type)
+        .header('content-disposition', `attachment; filename="${doc.filename}"`)
+        .header('cache-control', 'private, no-cache')
+        .send(doc.bytes);
     },
   );
   // A carrier feed: each event is judged on its own, so one bad event does not lose the batch.

@@ -28,7 +28,8 @@ export const describeErrors = (errors: ErrorObject[] | undefined) =>
     .join('; ') || 'no message';
 
 /**
- * Sendcloud's Shipments API v3 (POST /shipments/announce), its parcel documents (the label PDF)
+ * Sendcloud's Shipments API v3 (POST /shipments/announce), its parcel documents (the label PDF
+ * and ZPL, the customs declaration)
  * and parcel tracking. The shipment's reference is sent as `external_reference_id`, which
  * Sendcloud keeps unique: announcing the same shipment again answers 409 with the shipment it
  * already has, so a retry after a crash never makes a second label.
@@ -74,6 +75,26 @@ export function sendcloudCarrier(config: SendcloudConfig, fetchImpl: typeof fetc
     return body.subarray(0, 3).toString() === '^XA' || body.includes('^XA') ? body : null;
   }
 
+  /**
+   * The customs declaration of a parcel leaving the EU (`customs-declaration`: the CN23 or the
+   * commercial invoice, whichever the carrier needs), in its own paper size (A4 as a rule). Null when
+   * Sendcloud has none for the parcel (404: a carrier that takes the declaration digitally).
+   */
+  async function customs(parcelId: string): Promise<Buffer | null> {
+    const res = await call(`/parcels/${encodeURIComponent(parcelId)}/documents/customs-declaration`, {
+      headers: { accept: 'application/pdf' },
+    });
+    if (res.status === 404) {
+      await res.arrayBuffer().catch(() => null);
+      return null;
+    }
+    if (!res.ok)
+      throw new CarrierUnavailable(
+        `Sendcloud answered ${res.status} for the customs declaration of parcel ${parcelId}`,
+      );
+    return Buffer.from(await res.arrayBuffer());
+  }
+
   async function announce(p: ParcelAnnouncement): Promise<AnnouncedParcel> {
     const body = announceBody(p, methods);
     const res = await call('/shipments/announce', {
@@ -106,6 +127,7 @@ export function sendcloudCarrier(config: SendcloudConfig, fetchImpl: typeof fetc
       trackingUrl: parcel.tracking_url ?? null,
       labelPdf,
       labelZpl: await zpl(parcelId),
+      customsPdf: p.customs ? await customs(parcelId) : null,
     };
   }
 

@@ -2,96 +2,108 @@ import type { MappedStatus as TrackingStatus } from '../port.ts';
 
 type Entry = { status: TrackingStatus | null; meaning: string };
 
+const IN_TRANSIT = 'in_transit';
+const OUT = 'out_for_delivery';
+const DELIVERED = 'delivered';
+const EXCEPTION = 'exception';
+
 /**
- * Sendcloud's numeric parcel status ids (`parcel.status.id` in the parcel-status webhook; the list
- * `GET /parcels/statuses` answers) → the service's tracking statuses. Statuses that say nothing
- * about the parcel's journey (ready to send, being announced, cancelled) map to null: they are
- * kept with the shipment and shown, never turned into tracking events. docs/carriers.md lists it.
+ * Sendcloud's parcel statuses → the service's tracking statuses, by numeric id (`parcel.status.id`
+ * in the parcel-status webhook, the id list GET /api/v2/parcels/statuses answers) and by API v3
+ * code (`parcel.status.code` in GET /shipments, the codes GET /api/v3/parcels/statuses answers).
+ * Statuses that say nothing about the parcel's journey (ready to send, being announced, cancelled)
+ * map to null: they are kept with the shipment and shown, never turned into tracking events.
+ * docs/carriers.md lists the table and where each id and code comes from.
  */
 export const SENDCLOUD_STATUSES: Record<string, Entry> = {
+  '1': { status: null, meaning: 'Announced' },
+  '3': { status: IN_TRANSIT, meaning: 'En route to sorting center' },
+  '4': { status: IN_TRANSIT, meaning: 'Delivery delayed' },
+  '5': { status: IN_TRANSIT, meaning: 'Sorted' },
+  '6': { status: EXCEPTION, meaning: 'Not sorted' },
+  '7': { status: IN_TRANSIT, meaning: 'Being sorted' },
+  '8': { status: EXCEPTION, meaning: 'Delivery attempt failed' },
+  '11': { status: DELIVERED, meaning: 'Delivered' },
+  '12': { status: OUT, meaning: 'Awaiting customer pickup' },
+  '13': { status: EXCEPTION, meaning: 'Announced: not collected' },
+  '15': { status: EXCEPTION, meaning: 'Error collecting' },
+  '22': { status: IN_TRANSIT, meaning: 'Shipment picked up by driver' },
+  '80': { status: EXCEPTION, meaning: 'Unable to deliver' },
+  '91': { status: IN_TRANSIT, meaning: 'Parcel en route' },
+  '92': { status: OUT, meaning: 'Driver en route' },
+  '93': { status: DELIVERED, meaning: 'Shipment collected by customer' },
+  '94': { status: null, meaning: 'Parcel cancellation failed.' },
+  '999': { status: EXCEPTION, meaning: 'No label' },
   '1000': { status: null, meaning: 'Ready to send' },
   '1001': { status: null, meaning: 'Being announced' },
   '1002': { status: null, meaning: 'Announcement failed' },
-  '1': { status: null, meaning: 'Announced' },
-  '3': { status: 'in_transit', meaning: 'En route to sorting center' },
-  '4': { status: 'in_transit', meaning: 'Delivery delayed' },
-  '5': { status: 'in_transit', meaning: 'Sorted' },
-  '6': { status: 'exception', meaning: 'Not sorted' },
-  '7': { status: 'in_transit', meaning: 'Being sorted' },
-  '8': { status: 'exception', meaning: 'Delivery attempt failed' },
-  '11': { status: 'delivered', meaning: 'Delivered' },
-  '12': { status: 'out_for_delivery', meaning: 'Awaiting customer pickup' },
-  '13': { status: 'exception', meaning: 'Announced: not collected' },
-  '15': { status: 'exception', meaning: 'Error collecting' },
-  '22': { status: 'in_transit', meaning: 'Shipment picked up by driver' },
-  '62': { status: 'exception', meaning: 'Unable to deliver' },
-  '80': { status: 'exception', meaning: 'Unable to deliver' },
-  '91': { status: 'in_transit', meaning: 'Parcel en route' },
-  '92': { status: 'out_for_delivery', meaning: 'Driver en route' },
-  '93': { status: 'delivered', meaning: 'Shipment collected by customer' },
-  '94': { status: 'exception', meaning: 'No label' },
-  '999': { status: 'exception', meaning: 'No label' },
-  '1337': { status: null, meaning: "Unknown status: check the carrier's track and trace page" },
+  '1337': { status: null, meaning: 'Unknown status - check carrier track & trace page for more insights' },
   '1998': { status: null, meaning: 'Cancelled upstream' },
   '1999': { status: null, meaning: 'Cancellation requested' },
   '2000': { status: null, meaning: 'Cancelled' },
   '2001': { status: null, meaning: 'Submitting cancellation request' },
-  // API v3 names statuses by code (`parcel.status.code` of GET /shipments).
+  '62989': { status: IN_TRANSIT, meaning: 'At Customs' },
+  '62990': { status: IN_TRANSIT, meaning: 'At sorting centre' },
+  '62991': { status: EXCEPTION, meaning: 'Refused by recipient' },
+  '62992': { status: 'returned', meaning: 'Returned to sender' },
+  '62993': { status: IN_TRANSIT, meaning: 'Delivery method changed' },
+  '62994': { status: IN_TRANSIT, meaning: 'Delivery date changed' },
+  '62995': { status: IN_TRANSIT, meaning: 'Delivery address changed' },
+  '62996': { status: EXCEPTION, meaning: 'Exception' },
+  '62997': { status: EXCEPTION, meaning: 'Address invalid' },
   READY_TO_SEND: { status: null, meaning: 'Ready to send' },
   ANNOUNCING: { status: null, meaning: 'Being announced' },
+  ANNOUNCED: { status: null, meaning: 'Announced' },
+  ANNOUNCED_UNCOLLECTED: { status: EXCEPTION, meaning: 'Announced: not collected' },
   ANNOUNCEMENT_FAILED: { status: null, meaning: 'Announcement failed' },
-  CANCELLED: { status: null, meaning: 'Cancelled' },
-  EN_ROUTE_TO_SORTING_CENTER: { status: 'in_transit', meaning: 'En route to sorting center' },
-  SORTED: { status: 'in_transit', meaning: 'Sorted' },
-  OUT_FOR_DELIVERY: { status: 'out_for_delivery', meaning: 'Out for delivery' },
-  DELIVERY_ATTEMPT_FAILED: { status: 'exception', meaning: 'Delivery attempt failed' },
-  DELIVERED: { status: 'delivered', meaning: 'Delivered' },
+  NO_LABEL: { status: EXCEPTION, meaning: 'No label' },
+  PICKED_UP_BY_DRIVER: { status: IN_TRANSIT, meaning: 'Shipment picked up by driver' },
+  COLLECT_ERROR: { status: EXCEPTION, meaning: 'Error collecting' },
+  TO_SORTING: { status: IN_TRANSIT, meaning: 'En route to sorting center' },
+  AT_SORTING_CENTRE: { status: IN_TRANSIT, meaning: 'At sorting centre' },
+  SORTING: { status: IN_TRANSIT, meaning: 'Being sorted' },
+  SORTED: { status: IN_TRANSIT, meaning: 'Sorted' },
+  UNSORTED: { status: EXCEPTION, meaning: 'Not sorted' },
+  AT_CUSTOMS: { status: IN_TRANSIT, meaning: 'At Customs' },
+  SHIPMENT_ON_ROUTE: { status: IN_TRANSIT, meaning: 'Parcel en route' },
+  DRIVER_ON_ROUTE: { status: OUT, meaning: 'Driver en route' },
+  DELAYED: { status: IN_TRANSIT, meaning: 'Delivery delayed' },
+  DELIVERY_DATE_CHANGED: { status: IN_TRANSIT, meaning: 'Delivery date changed' },
+  DELIVERY_ADDRESS_CHANGED: { status: IN_TRANSIT, meaning: 'Delivery address changed' },
+  DELIVERY_METHOD_CHANGED: { status: IN_TRANSIT, meaning: 'Delivery method changed' },
+  AWAITING_CUSTOMER_PICKUP: { status: OUT, meaning: 'Awaiting customer pickup' },
+  COLLECTED_BY_CUSTOMER: { status: DELIVERED, meaning: 'Shipment collected by customer' },
+  DELIVERED: { status: DELIVERED, meaning: 'Delivered' },
+  DELIVERY_FAILED: { status: EXCEPTION, meaning: 'Delivery attempt failed' },
+  UNDELIVERABLE: { status: EXCEPTION, meaning: 'Unable to deliver' },
+  REFUSED_BY_RECIPIENT: { status: EXCEPTION, meaning: 'Refused by recipient' },
   RETURNED_TO_SENDER: { status: 'returned', meaning: 'Returned to sender' },
+  ADDRESS_INVALID: { status: EXCEPTION, meaning: 'Address invalid' },
+  CANCELLING: { status: null, meaning: 'Cancellation requested' },
+  CANCELLING_UPSTREAM: { status: null, meaning: 'Submitting cancellation request' },
+  CANCELLED: { status: null, meaning: 'Cancelled' },
+  CANCELLED_UPSTREAM: { status: null, meaning: 'Cancelled upstream' },
+  CANCELLATION_FAILED: { status: null, meaning: 'Parcel cancellation failed.' },
+  EXCEPTION: { status: EXCEPTION, meaning: 'Exception' },
+  UNKNOWN: { status: null, meaning: 'Unknown status - check carrier track & trace page for more insights' },
 };
 
 /**
- * Sendcloud's parent statuses by name, as sendcloud.dev's "Tracking statuses" page defines them:
- * the status `message` Sendcloud sends with an id the table above does not know (carriers' newer
- * milestones, such as a return to sender) still maps by what it says.
+ * The status names alone, as sendcloud.dev's "Tracking statuses" page defines Sendcloud's parent
+ * statuses: a status whose id or code the table above does not know (one Sendcloud adds later)
+ * still maps by its message.
  */
-export const SENDCLOUD_PARENT_STATUSES: Record<string, TrackingStatus | null> = {
-  'address invalid': 'exception',
-  announced: null,
-  'announced: not collected': 'exception',
-  'announcement failed': null,
-  'at customs': 'in_transit',
-  'at sorting centre': 'in_transit',
-  'awaiting customer pickup': 'out_for_delivery',
-  'being announced': null,
-  'being sorted': 'in_transit',
-  'cancellation request': null,
-  cancelled: null,
-  'cancelled upstream': null,
-  delivered: 'delivered',
-  'delivery address changed': 'in_transit',
-  'delivery attempt failed': 'exception',
-  'delivery date changed': 'in_transit',
-  'delivery delayed': 'in_transit',
-  'delivery method changed': 'in_transit',
-  'driver en route': 'out_for_delivery',
-  exception: 'exception',
-  'en route to sorting center': 'in_transit',
-  'parcel en route': 'in_transit',
-  'ready to send': null,
-  'refused by recipient': 'exception',
-  'returned to sender': 'returned',
-  'shipment collected by customer': 'delivered',
-  'shipment picked up by driver': 'in_transit',
-  sorted: 'in_transit',
-  'unable to deliver': 'exception',
-};
+export const SENDCLOUD_PARENT_STATUSES: Record<string, TrackingStatus | null> = Object.fromEntries([
+  ...Object.values(SENDCLOUD_STATUSES).map((e) => [e.meaning.toLowerCase().replace(/\.$/, ''), e.status]),
+  ['cancellation request', null],
+]);
 
 /**
  * The tracking status a Sendcloud status means, or null (kept, shown, not a tracking event): by
- * its id or v3 code first, else by its parent status name.
+ * its id or v3 code first, else by its name.
  */
 export function mapSendcloudStatus(code: string, message?: string | null): TrackingStatus | null {
-  const known = SENDCLOUD_STATUSES[code];
+  const known = SENDCLOUD_STATUSES[code.trim().toUpperCase()];
   if (known) return known.status;
-  return SENDCLOUD_PARENT_STATUSES[(message ?? '').trim().toLowerCase()] ?? null;
+  return SENDCLOUD_PARENT_STATUSES[(message ?? '').trim().toLowerCase().replace(/\.$/, '')] ?? null;
 }

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { stagePerspectiveKey, stageSceneKey } from '../../src/modules/rendering/stage-compositions.ts';
+import { STAGES } from '../../src/modules/rendering/stage/stages.ts';
 import { seeded } from './helpers.ts';
 
 const LIMIT = 2_000_000;
@@ -106,6 +108,33 @@ describe("photo scenes: a partner's own photo as a private scene", () => {
     assert.ok(r > 120 && r > g * 2 && r > b * 2, `the back shows the artwork: ${[r, g, b]}`);
     const [pr, pg, pb] = px(100, 450);
     assert.ok(Math.abs(pr - pg) < 40 && pb > 150, `the photo around it: ${[pr, pg, pb]}`);
+  });
+
+  it("labels a product's mockups by what they show: the photo scene as photo, each stage view once as 3d", async () => {
+    const d = seeded(t);
+    const r = t.seed.rendering!;
+    const studio = STAGES.find((st) => st.key === 'studio')!;
+    for (const [px, format] of [
+      [1000, 'webp'],
+      [2000, 'png'],
+    ] as const) {
+      const perspective = r.perspectives[stagePerspectiveKey('studio', studio.views[0].key, px, format)];
+      const res = await call(
+        t,
+        'GET',
+        `/v2/lookup-composition?sceneReference=${r.scenes[stageSceneKey('studio')]}&productReference=${d.ip15}&perspectiveReference=${perspective}`,
+      );
+      assert.equal(res.statusCode, 200, res.body);
+    }
+    const mockups = await t.s.rendering.productMockups(t.seed.organizations[0].reference, d.ip15);
+    // The partner's own photo first, then the stage's view once (two sizes of it show nothing new).
+    assert.deepEqual(
+      mockups.map((m) => [m.kind, m.scene, m.perspective]),
+      [
+        ['photo', 'Our shop counter', 'Our shop counter, 1000 px WEBP'],
+        ['3d', studio.name, `${studio.name}, ${studio.views[0].name}, 1000 px WEBP`],
+      ],
+    );
   });
 
   it('refuses corners that cross, turn inwards or lie outside the photo, and a photo too small, writing nothing', async () => {

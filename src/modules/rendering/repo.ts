@@ -159,8 +159,9 @@ export const renderingRepo = {
   // --- compositions ---
   /** The available compositions of a product in scenes the organization sees, with each scene's name. */
   async productCompositions(ex: Executor, orgId: string, productId: string) {
-    return ex.query<CompositionRow & { scene_name: string }>(
-      `SELECT c.*, s.name AS scene_name FROM compositions c JOIN scenes s ON s.id = c.scene_id
+    return ex.query<CompositionRow & { scene_name: string; perspective_name: string }>(
+      `SELECT c.*, s.name AS scene_name, p.name AS perspective_name FROM compositions c
+       JOIN scenes s ON s.id = c.scene_id JOIN perspectives p ON p.id = c.perspective_id
        WHERE ${VISIBLE} AND c.product_id = $2 AND c.unavailable_at IS NULL ORDER BY c.seq`,
       [orgId, productId],
     );

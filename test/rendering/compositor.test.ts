@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { artworkBox } from '../../src/modules/catalog/artwork-fit.ts';
 import { CASE_TYPES, CASE_TYPE_KEYS } from '../../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../../src/modules/catalog/devices.ts';
+import { caseOutline } from '../../src/modules/catalog/geometry.ts';
 import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import { phoneColour } from '../../src/modules/rendering/materials.ts';
 import {
@@ -129,6 +130,27 @@ describe('the compositor (UV map, layers, material)', () => {
     ])
       assert.ok(dist(looks[a].mean, looks[b].mean) > 20, `${a} and ${b} look different`);
     assert.ok(looks.leather.stdev > looks.tough.stdev + 2, 'leather has grain');
+  });
+
+  it("leaves a clear case's rim unprinted on the straight-on shot, the phone showing through it", async () => {
+    const device = loadDevices().find((d) => d.key === 'iphone-15')!;
+    const red = await sharp({ create: { width: 400, height: 800, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
+    const S = 800;
+    for (const key of ['clear', 'tough'] as const) {
+      const ct = CASE_TYPES[key];
+      const t = await frontalTemplate(device, ct, { width: S, height: S });
+      const out = (await composeRender({ ...t, output: { widthPx: S, heightPx: S, format: 'png' } }, red)).media;
+      const o = caseOutline(device, ct);
+      const k = Math.min((0.8 * S) / o.heightMm, (0.8 * S) / o.widthMm);
+      const x0 = (S - o.widthMm * k) / 2;
+      const [rr, rg] = await pixel(out, Math.round(x0 + 1 * k), S / 2);
+      const [br, bg] = await pixel(out, Math.round(x0 + 8 * k), S / 2);
+      assert.ok(br > 200 && bg < 40, `${key}: the back is printed (${br}, ${bg})`);
+      if (key === 'clear') assert.ok(rg > 120, `clear: 1 mm in, the rim shows the phone (${rr}, ${rg})`);
+      else assert.ok(rr > 150 && rg < 40, `tough: printed to its outline (${rr}, ${rg})`);
+    }
   });
 
   it('writes WebP, JPEG and PNG up to 2000 px and refuses larger outputs', async () => {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { CaseType } from '../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../catalog/devices.ts';
-import { caseOutline, outlinePaths } from '../catalog/geometry.ts';
+import { CLEAR_RIM, caseOutline, caseProfile, outlinePaths } from '../catalog/geometry.ts';
 import { materialFor, phoneColour } from './materials.ts';
 import type { DrawnTemplate } from './renderer.ts';
 import { runFrontal, sharedBytes, sharedCopy } from './pixel-threads.ts';
@@ -16,7 +16,7 @@ import { rgbPng, uv16Png } from './templates.ts';
 /** Long edge of a generated template unless the output is larger. */
 export const FRONTAL_EDGE = 1000;
 /** Bump when the drawing changes: generated assets are stored under a key that includes it. */
-export const FRONTAL_VERSION = 1;
+export const FRONTAL_VERSION = 2;
 
 const f = (x: number) => Number(x.toFixed(2));
 
@@ -42,9 +42,13 @@ export async function frontalTemplate(
     );
   const grey = (b: Buffer) => sharp(b).greyscale().extractChannel(0).raw().toBuffer();
 
-  // Mask: the back without the camera cut-out.
+  // A clear shell is printed on its flat back only (as on the stages): its rounded rim stays clear
+  // and shows the phone's side through it, drawn into the background.
+  const clearRim = caseType.material.transparency >= CLEAR_RIM ? caseProfile(device, caseType).edgeMm * k : 0;
+  const printed = clearRim ? outlinePaths(o, k, clearRim).body : body;
+  // Mask: the printed back without the camera cut-out.
   const maskSvg = svg(
-    `<defs><clipPath id="b"><path d="${body}"/></clipPath></defs><path clip-path="url(#b)" fill-rule="evenodd" fill="#fff" d="${body} ${hole}"/>`,
+    `<defs><clipPath id="b"><path d="${printed}"/></clipPath></defs><path clip-path="url(#b)" fill-rule="evenodd" fill="#fff" d="${printed} ${hole}"/>`,
   );
   const mask = await grey(maskSvg);
   // Shading: the rim rolls away from the light (a blurred mask), the light falls from the top left,
@@ -93,7 +97,7 @@ export async function frontalTemplate(
     uv,
   });
   return {
-    background: await background(device, caseType, { W, H, k, x0, y0, body, hole, phone }),
+    background: await background(device, caseType, { W, H, k, x0, y0, body, hole, phone, clearRim }),
     uv: await uv16Png(W, H, uv),
     layers: await rgbPng(W, H, layers),
     material,
@@ -105,7 +109,17 @@ export async function frontalTemplate(
 async function background(
   device: DeviceGeometry,
   caseType: CaseType,
-  g: { W: number; H: number; k: number; x0: number; y0: number; body: string; hole: string; phone: string },
+  g: {
+    W: number;
+    H: number;
+    k: number;
+    x0: number;
+    y0: number;
+    body: string;
+    hole: string;
+    phone: string;
+    clearRim: number;
+  },
 ): Promise<Buffer> {
   const { W, H, k } = g;
   const S = Math.max(W, H);
@@ -127,19 +141,31 @@ async function background(
     c.shape === 'circle'
       ? `<circle cx="${f(ix + (c.widthMm / 2) * k)}" cy="${f(iy + (c.heightMm / 2) * k)}" r="${f((c.widthMm / 2) * k)}"`
       : `<rect x="${f(ix)}" y="${f(iy)}" width="${f(c.widthMm * k)}" height="${f(c.heightMm * k)}" rx="${f(c.cornerRadiusMm * k)}"`;
-  const rim = caseType.material.finish === 'clear' ? '#c9d3da' : caseType.material.baseHex;
+  const rim = g.clearRim ? g.phone : caseType.material.finish === 'clear' ? '#c9d3da' : caseType.material.baseHex;
+  // Through a clear rim: the phone's side in its own colour, darkening as it rolls away, the phone's
+  // edge where the case wall ends, and the shell's gloss along the top left and its bright outer lip.
+  const clear = g.clearRim
+    ? `<g clip-path="url(#body)">
+      <path d="${g.body}" fill="none" stroke="#000" stroke-opacity="0.32" stroke-width="${f(g.clearRim * 0.9)}" filter="url(#tight)"/>
+      <path d="${outlinePaths(caseOutline(device, caseType), k, caseType.wallMm * k).body}" fill="none" stroke="#000" stroke-opacity="0.28" stroke-width="${f(0.35 * k)}"/>
+      <path d="${g.body}" transform="translate(${f(0.5 * k)} ${f(0.5 * k)})" fill="none" stroke="#fff" stroke-opacity="0.55" stroke-width="${f(0.8 * k)}" filter="url(#tight)"/>
+      <path d="${g.body}" fill="none" stroke="#f4f8fb" stroke-opacity="0.7" stroke-width="${f(0.5 * k)}"/>
+    </g>`
+    : '';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
   <defs>
     <linearGradient id="bg" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f3f4f6"/><stop offset="1" stop-color="#dfe2e7"/></linearGradient>
     <filter id="soft" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="${f(4 * k)}"/></filter>
     <filter id="tight"><feGaussianBlur stdDeviation="${f(0.8 * k)}"/></filter>
     <clipPath id="h"><path d="${g.hole}"/></clipPath>
+    <clipPath id="body"><path d="${g.body}"/></clipPath>
   </defs>
   <rect width="100%" height="100%" fill="url(#bg)"/>
   <g transform="translate(${g.x0} ${g.y0})">
     <path d="${g.body}" transform="translate(${f(2 * k)} ${f(5 * k)})" fill="#000" fill-opacity="0.28" filter="url(#soft)"/>
     <path d="${g.body}" transform="translate(${f(0.3 * k)} ${f(0.8 * k)})" fill="#000" fill-opacity="0.35" filter="url(#tight)"/>
     <path d="${g.body}" fill="${rim}"/>
+    ${clear}
     <g clip-path="url(#h)">
       <rect width="${S}" height="${S}" fill="${g.phone}"/>
       ${island} fill="${g.phone}" stroke="#000" stroke-opacity="0.25" stroke-width="${f(0.5 * k)}"/>

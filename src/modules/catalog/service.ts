@@ -5,6 +5,7 @@ import { catalogLists } from './catalog-lists.ts';
 import { catalogLookups } from './catalog-lookups.ts';
 import type { CatalogDeps } from './deps.ts';
 import type { ProductChange, ProductChangeListener } from './events.ts';
+import { operatorSearch } from './operator-search.ts';
 import { productCache } from './product-cache.ts';
 import { type ProductPicture, productPictureFiles } from './product-pictures.ts';
 import { type OrderableProduct, productViews, toOrderable } from './product-views.ts';
@@ -13,12 +14,11 @@ import { stockMovements } from './stock.ts';
 
 export { PRODUCT_CHANGED_JOB, type ProductChange, type ProductChangeListener } from './events.ts';
 export type { ProductShape } from './catalog-lookups.ts';
+export type { CatalogFacets, CatalogFilter, CatalogHit, ProductDrawing } from './operator-search.ts';
 export type { ProductPicture } from './product-pictures.ts';
 export { type OrderableProduct, toOrderable, toPackaging, toProductgroup } from './product-views.ts';
 
 export type CatalogService = ReturnType<typeof catalogService>;
-/** A product media file's record as other modules get it (the dashboard streams `blob_key`). */
-export type MediaRecord = MediaRow;
 
 /**
  * The catalog: the partner's reads (use cases in catalog-lists.ts and product-cache.ts), other
@@ -92,5 +92,6 @@ export function catalogService(deps: CatalogDeps) {
 
     // ---- operator ----
     ...admin,
+    ...operatorSearch(db),
   };
 }

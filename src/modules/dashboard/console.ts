@@ -18,7 +18,6 @@ import {
   table,
 } from './html.ts';
 import { page } from './layout.ts';
-import { consoleCatalogRepo } from './console-catalog-repo.ts';
 import { productPictureSvg, sendPicture } from './product-picture.ts';
 import { sendMedia } from '../catalog/routes.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
@@ -39,32 +38,26 @@ export function consolePages(r: DashRouter): void {
 
   const catalogPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const query = (req.query ?? {}) as Record<string, string | undefined>;
-    const facets = await consoleCatalogRepo.facets(s.db);
+    const facets = await s.catalog.catalogFacets();
     const pick = (v: string | undefined, allowed: string[]) => (v && allowed.includes(v) ? v : undefined);
     const filter = {
       q: query.q?.trim().slice(0, 100) || undefined,
-      brand: pick(
-        query.brand,
-        facets.brands.map((x) => x.v),
-      ),
+      brand: pick(query.brand, facets.brands),
       device: pick(
         query.device,
-        facets.devices.map((x) => x.v),
+        facets.devices.map((x) => x.key),
       ),
-      caseType: pick(
-        query.caseType,
-        facets.caseTypes.map((x) => x.v),
-      ),
+      caseType: pick(query.caseType, facets.caseTypes),
       stage: pick(query.stage, [...PRODUCT_STATUSES]),
     };
     const offset = /^\d{1,6}$/.test(query.offset ?? '') ? Number(query.offset) : 0;
-    const found = await consoleCatalogRepo.search(s.db, { ...filter, limit: 50, offset });
+    const found = await s.catalog.searchCatalog({ ...filter, limit: 50, offset });
     const more = found.length > 50;
     const rows = found.slice(0, 50);
     const products = await Promise.all(
       rows.map(async (x) => ({
         ...x,
-        p: (await s.catalog.operatorProduct(x.id)) as unknown as Product & {
+        p: (await s.catalog.operatorProduct(x.reference)) as unknown as Product & {
           legacyItemSKU: string;
           privateOrganizationReference?: string | null;
         },
@@ -78,22 +71,22 @@ export function consolePages(r: DashRouter): void {
       html`<p>Products move forward only: ${PRODUCT_STATUSES.join(' → ')}. Stock is the logical quantity of the product’s warehouse item.</p>
 <form method="get" class="filters card" aria-label="Search the catalog">
 ${field({ label: 'Search', name: 'q', type: 'search', value: filter.q ?? '', maxlength: 100, help: 'name, SKU or reference' })}
-${select({ label: 'Brand', name: 'brand', value: filter.brand ?? '', options: [any('any brand'), ...facets.brands.map((x) => ({ value: x.v, label: x.v }))] })}
-${select({ label: 'Device', name: 'device', value: filter.device ?? '', options: [any('any device'), ...facets.devices.map((x) => ({ value: x.v, label: x.label }))] })}
-${select({ label: 'Case type', name: 'caseType', value: filter.caseType ?? '', options: [any('any case type'), ...facets.caseTypes.map((x) => ({ value: x.v, label: x.v }))] })}
+${select({ label: 'Brand', name: 'brand', value: filter.brand ?? '', options: [any('any brand'), ...facets.brands.map((x) => ({ value: x, label: x }))] })}
+${select({ label: 'Device', name: 'device', value: filter.device ?? '', options: [any('any device'), ...facets.devices.map((x) => ({ value: x.key, label: x.label }))] })}
+${select({ label: 'Case type', name: 'caseType', value: filter.caseType ?? '', options: [any('any case type'), ...facets.caseTypes.map((x) => ({ value: x, label: x }))] })}
 ${select({ label: 'Stage', name: 'stage', value: filter.stage ?? '', options: [any('any stage'), ...PRODUCT_STATUSES.map((x) => ({ value: x, label: x }))] })}
 <button type="submit" class="btn secondary">Search</button></form>
 ${table(
   ['Picture', 'Product', 'Status', 'Available', 'Change'],
   products.map(
-    ({ p, picture, device, case_type }) => html`<tr><td>${
+    ({ p, picture, device, caseType }) => html`<tr><td>${
       picture
         ? html`<img src="/console/catalog/${p.reference}/media/${picture}" alt="" width="64" height="64" loading="lazy" class="thumb">`
         : device
           ? html`<img src="/console/catalog/${p.reference}/picture.svg" alt="" width="64" height="64" loading="lazy" class="thumb">`
           : html`<span class="help">no picture</span>`
     }</td>
-<td>${p.name}<br><span class="help">${[device, case_type].filter(Boolean).join(' · ')}</span><br><span class="help">${shortRef(p.reference)} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
+<td>${p.name}<br><span class="help">${[device, caseType].filter(Boolean).join(' · ')}</span><br><span class="help">${shortRef(p.reference)} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
 <td>${badge(p.status, statusTone(p.status))}</td><td>${p.availableQuantity}</td>
 <td>${form(
       `/console/catalog/${p.reference}`,
@@ -122,11 +115,8 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
     '/console/catalog/:ref/picture.svg',
     { config: { access: 'public', dashboard: 'operator' } },
     async (req, reply) => {
-      const shape = mustFind(await consoleCatalogRepo.shape(s.db, refParam(req)), 'Product drawing');
-      return sendPicture(
-        reply,
-        productPictureSvg({ name: shape.name, geometry: shape.geometry, caseType: shape.case_type }),
-      );
+      const shape = mustFind(await s.catalog.productDrawing(refParam(req)), 'Product drawing');
+      return sendPicture(reply, productPictureSvg(shape));
     },
   );
   r.page('/console/catalog', 'operator', catalogPage);

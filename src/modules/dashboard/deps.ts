@@ -76,6 +76,9 @@ export interface DashboardPagesDeps {
     | 'correctStock'
     | 'stockMovements'
     | 'productSummaries'
+    | 'searchCatalog'
+    | 'catalogFacets'
+    | 'productDrawing'
   >;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage' | 'list'>;
   storefronts: Pick<

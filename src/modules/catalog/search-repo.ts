@@ -1,5 +1,5 @@
 import type { Executor } from '../../platform/db/index.ts';
-import type { DeviceGeometry } from '../catalog/devices.ts';
+import type { DeviceGeometry } from './devices.ts';
 
 export interface CatalogFilter {
   /** Part of the name, SKU or reference. */
@@ -8,6 +8,7 @@ export interface CatalogFilter {
   device?: string;
   caseType?: string;
   stage?: string;
+  /** One more is returned when there are more, so a page can offer the next one. */
   limit: number;
   offset: number;
 }
@@ -15,7 +16,7 @@ export interface CatalogFilter {
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The operator's catalog search: products by text, device brand and model, case type and stage. */
-export const consoleCatalogRepo = {
+export const searchRepo = {
   async search(ex: Executor, f: CatalogFilter) {
     const where: string[] = [];
     const params: unknown[] = [];

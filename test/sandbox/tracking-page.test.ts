@@ -40,7 +40,7 @@ describe('tracking page', () => {
   });
 
   it('the header text stays readable on a light brand colour', () => {
-    const brand = (primary: string) => ({ name: 'Shop', primary_color: primary, secondary_color: '#ffffff' });
+    const brand = (primary: string) => ({ name: 'Shop', primaryColor: primary, secondaryColor: '#ffffff' });
     assert.match(page([], brand('#ffe14d')), /header \{ background: #ffe14d; color: #1b1b1b;/);
     assert.match(page([], brand('#ffe14d')), /a \{ color: #1b1b1b; \}/, 'links too');
     assert.match(page([], brand('#c2185b')), /header \{ background: #c2185b; color: #ffffff;/);

@@ -60,7 +60,7 @@ async function brandAndPackaging(
       ? await deps.organization.findBrand(orgId, input.brandReference)
       : null;
     if (!brand) throw badRequest(`${f}.brandReference is not a brand of this organization`);
-    brandId = brand.id;
+    brandId = brand.reference;
   }
   let packagingId: string | null = null;
   if (input.preferredPackagingReference !== undefined) {

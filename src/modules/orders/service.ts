@@ -7,7 +7,7 @@ import { normalizeAddress } from '../shipping/address.ts';
 import type { OrdersDeps } from './deps.ts';
 import { orderIntake } from './intake.ts';
 import { quote } from './quote.ts';
-import { type OrderlineRow, type OrderRow, ordersRepo as repo } from './repo.ts';
+import { type OrderRow, ordersRepo as repo } from './repo.ts';
 import { callbackAttempt, callbackJobs, orderActivity } from './activity.ts';
 import type { CreateOrderBody, QuoteBody } from './schemas.ts';
 import type { Shipped } from './combined-shipping.ts';
@@ -23,7 +23,6 @@ import type { StartGuard } from './production-start.ts';
 export type OrdersService = ReturnType<typeof ordersService>;
 /** An order and its lines as other modules get them from this service (shipments, claims). */
 export type OrderRecord = OrderRow;
-export type OrderlineRecord = OrderlineRow;
 export type { CallbackAttempt, CallbackJob, OrderActivity, OrdersOnDay } from './activity.ts';
 /** Called in the transaction that puts an order into production, with the locked order row. */
 export type ProductionListener = (tx: Executor, order: OrderRow) => Promise<void>;

@@ -2,9 +2,9 @@ import type { Static } from 'typebox';
 import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { type OrganizationContext, mustExist } from './context.ts';
-import { type BrandRow, organizationRepo as repo } from './repo.ts';
+import { organizationRepo as repo } from './repo.ts';
 import type { CreateBrand } from './schemas.ts';
-import { toBrand } from './views.ts';
+import { type BrandLook, toBrand, toBrandLook } from './views.ts';
 
 /** Brands: the name, logo, colours and customer service printed on a store's parcels. */
 export function brandUseCases({ deps, requireOrganization }: OrganizationContext) {
@@ -19,8 +19,10 @@ export function brandUseCases({ deps, requireOrganization }: OrganizationContext
     brand,
     brandRow,
     /** The brand, or null when it does not exist or belongs to another organization. */
-    findBrand: async (orgId: string, ref: string): Promise<BrandRow | null> =>
-      isReference('Brand', ref) ? repo.brand(db, orgId, ref) : null,
+    async findBrand(orgId: string, ref: string): Promise<BrandLook | null> {
+      const row = isReference('Brand', ref) ? await repo.brand(db, orgId, ref) : null;
+      return row && toBrandLook(row);
+    },
     async createBrand(orgId: string, input: Static<typeof CreateBrand>) {
       await requireOrganization(orgId);
       const id = newReference('Brand');

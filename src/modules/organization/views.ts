@@ -35,6 +35,25 @@ export const toBrand = (b: BrandRow) => ({
   },
   created: b.created_at.toISOString(),
 });
+/** A brand as other modules read it: what its tracking page, packing slip and label show. */
+export interface BrandLook {
+  reference: string;
+  name: string;
+  logoUrl: string | null;
+  /** As stored; a reader that prints them checks they are `#rrggbb` colours. */
+  primaryColor: string;
+  secondaryColor: string;
+  /** `email`, `phonenumber` and `url`, each only when the brand has it. */
+  customerService: Record<string, string>;
+}
+export const toBrandLook = (b: BrandRow): BrandLook => ({
+  reference: b.id,
+  name: b.name,
+  logoUrl: b.logo_url,
+  primaryColor: b.primary_color,
+  secondaryColor: b.secondary_color,
+  customerService: b.customer_service,
+});
 export const toStore = (s: StoreRow) => ({
   reference: s.id,
   name: s.name,

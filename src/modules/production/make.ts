@@ -106,10 +106,10 @@ export function productionMaker(deps: ProductionDeps, bleedMm: number) {
     return {
       brand: {
         name: brand?.name ?? store?.name ?? 'Your order',
-        primaryColor: isHexColor(brand?.primary_color) ? brand.primary_color : '#222222',
-        secondaryColor: isHexColor(brand?.secondary_color) ? brand.secondary_color : '#f5f5f5',
-        logo: await logoOf(brand?.logo_url ?? null),
-        customerService: brand?.customer_service ?? {},
+        primaryColor: isHexColor(brand?.primaryColor) ? brand.primaryColor : '#222222',
+        secondaryColor: isHexColor(brand?.secondaryColor) ? brand.secondaryColor : '#f5f5f5',
+        logo: await logoOf(brand?.logoUrl ?? null),
+        customerService: brand?.customerService ?? {},
       },
       returnAddress: deps.config.returnAddress,
       destination: await deps.shipments.shipmentAddress(db, s),

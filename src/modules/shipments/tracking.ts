@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { BrandRecord } from '../organization/service.ts';
+import type { BrandLook } from '../organization/service.ts';
 import type { ShipmentsService } from './service.ts';
 import type { ShipmentRow, TrackingEventRow } from './repo.ts';
 import { currentStatus } from './tracking-events.ts';
@@ -108,7 +108,7 @@ const countryName = (cc: string) => {
 /** Only what a recipient needs to follow the parcel: no names, street or contact data of theirs. */
 export function renderTrackingPage(p: {
   shipment: ShipmentRow;
-  brand: BrandRecord | null;
+  brand: BrandLook | null;
   city: string;
   countryCode: string;
   events?: TrackingEventRow[];
@@ -117,10 +117,10 @@ export function renderTrackingPage(p: {
   const status = currentStatus(events);
   const b = p.brand;
   const name = b?.name ?? 'Your order';
-  const primary = safeColor(b?.primary_color, '#222222');
-  const secondary = safeColor(b?.secondary_color, '#f5f5f5');
-  const logo = safeUrl(b?.logo_url);
-  const cs = b?.customer_service ?? {};
+  const primary = safeColor(b?.primaryColor, '#222222');
+  const secondary = safeColor(b?.secondaryColor, '#f5f5f5');
+  const logo = safeUrl(b?.logoUrl);
+  const cs = b?.customerService ?? {};
   const csUrl = safeUrl(cs.url);
   const contact = [
     cs.email ? `<li>E-mail: <a href="mailto:${escapeHtml(cs.email)}">${escapeHtml(cs.email)}</a></li>` : '',

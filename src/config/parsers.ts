@@ -5,10 +5,12 @@ import {
   type Env,
   type JobPool,
   type PgliteThread,
+  type ProductionHolidays,
   type ProductionRelease,
   type ShopifyConfig,
 } from './types.ts';
 import { SHOPIFY_DEFAULT_SCOPES } from './variables.ts';
+import Holidays from 'date-holidays';
 
 export function parsePgliteThread(raw: string | undefined, name = 'PGLITE_THREAD'): PgliteThread {
   if (raw === undefined || raw === '') return 'worker';
@@ -103,6 +105,39 @@ export function parseTimeZone(raw: string | undefined, name = 'PRODUCTION_TIME_Z
     throw new ConfigError(`${name} must be an IANA time zone such as Europe/Amsterdam, got "${zone}"`);
   }
   return zone;
+}
+
+/**
+ * PRODUCTION_HOLIDAYS: `none`, or a comma list of regions whose public holidays the factory keeps
+ * (an ISO country, `NL`, or a country and its state or province, `DE-BY`) and closed dates of its
+ * own (`2026-12-24`). Default `NL`.
+ */
+export function parseProductionHolidays(raw: string | undefined, name = 'PRODUCTION_HOLIDAYS'): ProductionHolidays {
+  const text = raw?.trim() || 'NL';
+  const out: ProductionHolidays = { regions: [], closedDays: [] };
+  if (text.toLowerCase() === 'none') return out;
+  const known = new Holidays();
+  for (const entry of text.split(',').map((e) => e.trim())) {
+    const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(entry);
+    if (date) {
+      const d = new Date(`${entry}T00:00:00Z`);
+      if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== entry)
+        throw new ConfigError(`${name}: ${entry} is no calendar date`);
+      out.closedDays.push(entry);
+      continue;
+    }
+    const region = /^([A-Z]{2})(?:-([A-Z0-9]{1,3}))?$/.exec(entry.toUpperCase());
+    const country = region?.[1];
+    const state = region?.[2];
+    if (!country || !known.getCountries()?.[country])
+      throw new ConfigError(
+        `${name}: "${entry}" is neither a country whose public holidays are known (NL, DE, BE, ...) nor a date YYYY-MM-DD; use none for no holidays`,
+      );
+    if (state && !known.getStates(country)?.[state])
+      throw new ConfigError(`${name}: ${country} has no state or province ${state}`);
+    out.regions.push(state ? { country, state } : { country });
+  }
+  return out;
 }
 
 export function parseReturnAddress(raw: string | undefined, name = 'RETURN_ADDRESS'): string[] {

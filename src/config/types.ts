@@ -2,6 +2,13 @@ import type { SellerConfig } from '../config-seller.ts';
 
 export type AppEnv = 'test' | 'production';
 
+/** PRODUCTION_HOLIDAYS: whose public holidays the factory keeps (`NL`, `DE-BY`), and its own closed dates. */
+export interface ProductionHolidays {
+  regions: Array<{ country: string; state?: string }>;
+  /** `YYYY-MM-DD` in PRODUCTION_TIME_ZONE. */
+  closedDays: string[];
+}
+
 export interface RateLimitPolicy {
   name: string;
   quota: number;
@@ -71,6 +78,8 @@ export interface Config {
   floorConfigPath: string | null;
   /** Working days (Monday to Friday) from an order's placing to its parcel leaving: later is late. */
   productionPromiseDays: number;
+  /** The days the factory is closed besides weekends: public holidays of regions, and dates of its own. */
+  productionHolidays: ProductionHolidays;
   /** Who labels and tracks parcels: the sandbox (test only), Sendcloud, or the operator by hand. */
   carrier: CarrierKind;
   /** Sendcloud's API credentials and webhook key; null unless CARRIER=sendcloud. */

@@ -263,7 +263,13 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     name: 'PRODUCTION_PROMISE_DAYS',
     default: '3',
     description:
-      "Working days (1-30, Monday to Friday in PRODUCTION_TIME_ZONE) from an order's placing to its parcel leaving the factory. The console's production overview lists open orders past it as late.",
+      "Working days (1-30, Monday to Friday in PRODUCTION_TIME_ZONE, not PRODUCTION_HOLIDAYS) from an order's placing to its parcel leaving the factory. The console's production overview lists open orders past it as late.",
+  },
+  {
+    name: 'PRODUCTION_HOLIDAYS',
+    default: 'NL',
+    description:
+      'The days the factory is closed besides weekends: a comma list of regions whose public holidays it keeps (a country, `NL`, or a country and state, `DE-BY`; the `date-holidays` calendars) and dates of its own (`2026-12-24`), or `none`. Working days, the production promise and cut-offs skip them (docs/production.md).',
   },
   {
     name: 'PARCEL_LOST_AFTER_DAYS',

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addWorkingDays } from '../../src/modules/production/overview.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { factoryCalendar } from '../../src/modules/production/calendar.ts';
+import { nextCutoff } from '../../src/modules/production/cutoffs.ts';
+import { parseProductionHolidays } from '../../src/config.ts';
 import { floorRepo } from '../../src/modules/production/floor-repo.ts';
 import { createOrder, orderBody, uploadImage } from '../orders/helpers.ts';
 import { type TestApp, createTestApp } from '../support/app.ts';
@@ -8,6 +11,8 @@ import { OPERATOR_USER, signedIn, textOf } from '../dashboard/helpers.ts';
 import { unitsInProduction } from './floor-helpers.ts';
 
 const AMS = 'Europe/Amsterdam';
+const dutch = factoryCalendar(AMS, parseProductionHolidays(undefined));
+const addWorkingDays = (from: Date, days: number, _zone: string) => dutch.addWorkingDays(from, days);
 
 describe('working days of the production promise', () => {
   it('skips weekends in the factory’s zone', () => {
@@ -19,6 +24,40 @@ describe('working days of the production promise', () => {
     assert.equal(addWorkingDays(new Date('2026-12-05T09:00:00Z'), 1, AMS).toISOString(), '2026-12-07T09:00:00.000Z');
     // Friday 23:30 UTC is Saturday 00:30 in Amsterdam: + 1 is Monday 00:30 there.
     assert.equal(addWorkingDays(new Date('2026-12-04T23:30:00Z'), 1, AMS).toISOString(), '2026-12-06T23:30:00.000Z');
+  });
+});
+
+describe('the factory holiday calendar', () => {
+  it('skips the Dutch public holidays by default, and not the bank or school holidays', () => {
+    // Thursday 24 December 2026, 16:00: Friday is Christmas, Saturday Boxing Day; + 1 is Monday 28.
+    assert.equal(addWorkingDays(new Date('2026-12-24T15:00:00Z'), 1, AMS).toISOString(), '2026-12-28T15:00:00.000Z');
+    // Friday 24 April 2026 + 1: Monday 27 April is King's Day, so Tuesday.
+    assert.equal(addWorkingDays(new Date('2026-04-24T10:00:00Z'), 1, AMS).toISOString(), '2026-04-28T10:00:00.000Z');
+    assert.equal(dutch.closedFor('2026-04-27'), 'Koningsdag');
+    assert.equal(dutch.closedFor('2026-05-14'), 'Hemelvaartsdag');
+    assert.equal(dutch.closedFor('2026-12-31'), null, "New Year's Eve is a bank holiday only: the factory works");
+    assert.equal(dutch.closedFor('2026-04-03'), null, 'Good Friday is no public holiday in the Netherlands');
+    assert.equal(dutch.closedFor('2026-12-05'), 'Saturday');
+  });
+
+  it('takes regions and closed days of its own from PRODUCTION_HOLIDAYS, and refuses what it does not know', () => {
+    const own = factoryCalendar(AMS, parseProductionHolidays('DE-BY, 2026-12-31'));
+    assert.equal(own.closedFor('2026-01-06'), 'Heilige Drei Könige', 'a Bavarian holiday');
+    assert.equal(own.closedFor('2026-04-27'), null, 'no Dutch holiday');
+    assert.equal(own.closedFor('2026-12-31'), 'closed');
+    const none = factoryCalendar(AMS, parseProductionHolidays('none'));
+    assert.equal(none.addWorkingDays(new Date('2026-12-24T15:00:00Z'), 1).toISOString(), '2026-12-25T15:00:00.000Z');
+    assert.throws(() => parseProductionHolidays('XX'), /"XX" is neither a country/);
+    assert.throws(() => parseProductionHolidays('DE-QQ'), /DE has no state or province QQ/);
+    assert.throws(() => parseProductionHolidays('2026-02-30'), /2026-02-30 is no calendar date/);
+  });
+
+  it('puts cut-offs on working days only', () => {
+    const at = (iso: string) => nextCutoff(new Date(iso), ['10:00', '15:00'], AMS, dutch.isWorkingDay).toISOString();
+    // Thursday 24 December after 15:00: Christmas, Boxing Day and the weekend are closed.
+    assert.equal(at('2026-12-24T14:30:00Z'), '2026-12-28T09:00:00.000Z');
+    // Saturday morning: Monday 10:00.
+    assert.equal(at('2026-12-05T08:00:00Z'), '2026-12-07T09:00:00.000Z');
   });
 });
 
@@ -101,5 +140,50 @@ describe('production overview', () => {
     assert.match(page.body, /<svg viewBox="0 0 600 180" role="img" aria-labelledby="qcd-t"/);
     assert.match(text, /Misprint 1 33\.3 % of 3 cases checked/);
     assert.match(text, /not shipped within 2 working day\(s\)/);
+  });
+});
+
+describe('holidays on the floor (test clock)', () => {
+  let t: TestApp;
+  before(async () => {
+    // Thursday 24 December 2026, 09:00 in Amsterdam.
+    t = await createTestApp({
+      env: { PRODUCTION_PROMISE_DAYS: '1', PRODUCTION_RELEASE: '10:00,15:00' },
+      clock: new ManualClock('2026-12-24T08:00:00Z'),
+    });
+    await t.s.production.release.schedule();
+  });
+  after(() => t.close());
+
+  it('an order placed before Christmas is due and released after the closed days', async () => {
+    const ref = await createOrder(t, orderBody(t, await uploadImage(t)));
+    t.clock.set('2026-12-24T14:30:00Z');
+    await t.s.worker.drain();
+    // Placed before the 10:00 cut-off: in production since then; the next cut-off is Monday.
+    const q = await t.s.production.queue();
+    assert.equal(q.release.nextCutoff, '2026-12-28T09:00:00.000Z');
+    const lateOf = async () => (await t.s.production.overview()).late.find((l) => l.reference === ref);
+    t.clock.set('2026-12-26T12:00:00Z');
+    assert.equal(await lateOf(), undefined, 'Christmas and Boxing Day are no working days');
+    t.clock.set('2026-12-28T08:30:00Z');
+    const late = await lateOf();
+    assert.equal(late?.due, '2026-12-28T08:00:00.000Z', 'one working day after Thursday 09:00 is Monday 09:00');
+  });
+
+  it('an order placed on Christmas Day waits for the Monday cut-off', async () => {
+    t.clock.set('2026-12-25T10:00:00Z');
+    const ref = await createOrder(t, orderBody(t, await uploadImage(t)));
+    t.clock.set('2026-12-27T20:00:00Z');
+    await t.s.worker.drain();
+    assert.equal(
+      (await t.s.production.queue()).waiting.some((o) => o.reference === ref),
+      true,
+    );
+    t.clock.set('2026-12-28T09:00:30Z');
+    await t.s.worker.drain();
+    assert.equal(
+      (await t.s.production.queue()).inProduction.some((o) => o.reference === ref),
+      true,
+    );
   });
 });

@@ -22,6 +22,7 @@ export interface ProductionDeps {
     | 'productionTimeZone'
     | 'floorConfigPath'
     | 'productionPromiseDays'
+    | 'productionHolidays'
   >;
   organization: Pick<OrganizationService, 'storeRowIn' | 'findBrand'>;
   catalog: Pick<CatalogService, 'findProduct' | 'productShapes' | 'releaseStock' | 'writeOffStock' | 'replaceBlank'>;

@@ -1,3 +1,4 @@
+import { dayIn, factoryCalendar } from './calendar.ts';
 import type { ProductionDeps } from './deps.ts';
 import type { UnitState } from './floor-repo.ts';
 import { type OpenOrderRow, overviewRepo as repo } from './overview-repo.ts';
@@ -29,25 +30,6 @@ function stageOf(o: OpenOrderRow): Stage {
   return 'packing';
 }
 
-/** `YYYY-MM-DD` of the factory's calendar day. */
-export const dayIn = (d: Date, zone: string) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
-const weekend = (d: Date, zone: string) =>
-  ['Sat', 'Sun'].includes(new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short' }).format(d));
-
-/**
- * The moment `days` working days (Monday to Friday in the factory's zone; public holidays are not
- * known) after `from`: an order placed Friday 16:00 with a promise of 1 is due Monday 16:00.
- */
-export function addWorkingDays(from: Date, days: number, zone: string): Date {
-  let at = from.getTime();
-  for (let left = days; left > 0; ) {
-    at += DAY;
-    if (!weekend(new Date(at), zone)) left--;
-  }
-  return new Date(at);
-}
-
 /**
  * The floor at a glance: open orders by stage, those past the production promise, today's
  * throughput and the last weeks' cases and remakes by reason, in the factory's days.
@@ -55,6 +37,7 @@ export function addWorkingDays(from: Date, days: number, zone: string): Date {
 export function productionOverview(deps: Pick<ProductionDeps, 'db' | 'clock' | 'config'>) {
   const { db, clock, config } = deps;
   const zone = config.productionTimeZone;
+  const calendar = factoryCalendar(zone, config.productionHolidays);
   return async (o: { days?: number; limit?: number } = {}) => {
     const now = clock.now();
     const span = o.days ?? 14;
@@ -92,7 +75,7 @@ export function productionOverview(deps: Pick<ProductionDeps, 'db' | 'clock' | '
     });
     const promise = config.productionPromiseDays;
     const late = open
-      .map((r) => ({ r, due: addWorkingDays(r.created_at, promise, zone) }))
+      .map((r) => ({ r, due: calendar.addWorkingDays(r.created_at, promise) }))
       .filter(({ r, due }) => r.status !== 'preorder' && due.getTime() < now.getTime())
       .map(({ r, due }) => ({
         reference: r.id,

@@ -1,6 +1,7 @@
 import { ApiError } from '../../platform/errors.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
+import { factoryCalendar } from './calendar.ts';
 import { nextCutoff } from './cutoffs.ts';
 import type { ProductionDeps } from './deps.ts';
 import { type HoldReason, type LineNeed, type ReleaseCandidate, holdsRepo as repo } from './holds-repo.ts';
@@ -83,6 +84,10 @@ async function recheckInTx(
 export function productionRelease(deps: Pick<ProductionDeps, 'db' | 'clock' | 'config' | 'orders'>) {
   const { db, clock, config } = deps;
   const policy = config.productionRelease;
+  const calendar = factoryCalendar(config.productionTimeZone, config.productionHolidays);
+  /** Cut-offs fall on the factory's working days: orders placed on a closed day go in at the next one. */
+  const nextOpenCutoff = (at: Date) =>
+    policy.mode === 'cutoffs' ? nextCutoff(at, policy.times, config.productionTimeZone, calendar.isWorkingDay) : at;
 
   async function release(order: ReleaseCandidate, free: Map<string, number>, lines: LineNeed[], out: ReleaseOutcome) {
     const before = new Map(free);
@@ -146,7 +151,7 @@ export function productionRelease(deps: Pick<ProductionDeps, 'db' | 'clock' | 'c
           ? {
               cutoffs: policy.times,
               timeZone: config.productionTimeZone,
-              nextCutoff: nextCutoff(clock.now(), policy.times, config.productionTimeZone).toISOString(),
+              nextCutoff: nextOpenCutoff(clock.now()).toISOString(),
             }
           : {}),
       };
@@ -157,7 +162,7 @@ export function productionRelease(deps: Pick<ProductionDeps, 'db' | 'clock' | 'c
       const minute = new Date(Math.floor(at.getTime() / MINUTE) * MINUTE);
       await job(db, RELEASE_JOB, {}, at, `${RELEASE_JOB}:${minute.toISOString()}`);
       if (policy.mode === 'cutoffs') {
-        const next = nextCutoff(at, policy.times, config.productionTimeZone);
+        const next = nextOpenCutoff(at);
         await job(db, CUTOFF_JOB, { cutoff: next.toISOString() }, next, `${CUTOFF_JOB}:${next.toISOString()}`);
       }
     },
@@ -170,7 +175,7 @@ export function productionRelease(deps: Pick<ProductionDeps, 'db' | 'clock' | 'c
     /** The cut-off job: orders placed up to the cut-off go in; the next cut-off is booked. */
     async cutoff(at: Date): Promise<ReleaseOutcome> {
       if (policy.mode !== 'cutoffs') return { released: [], held: [] };
-      const next = nextCutoff(at, policy.times, config.productionTimeZone);
+      const next = nextOpenCutoff(at);
       await job(db, CUTOFF_JOB, { cutoff: next.toISOString() }, next, `${CUTOFF_JOB}:${next.toISOString()}`);
       return sweep({ heldOnly: false, createdBefore: at });
     },

@@ -9,6 +9,8 @@ import { parseKeepingLargeIntegers } from './shopify/json.ts';
 import { TOPIC_SCHEMAS, type Topic, isTopic } from './shopify/payloads.ts';
 
 export const INBOX_JOB = 'storefronts.inbox';
+/** One job per stored delivery. */
+export const inboxJobKey = (inboxId: string) => `${INBOX_JOB}:${inboxId}`;
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -56,7 +58,7 @@ export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp) {
           clock,
           INBOX_JOB,
           { inboxId: id },
-          { organizationId: conn.organization_id, dedupeKey: `${INBOX_JOB}:${id}` },
+          { organizationId: conn.organization_id, dedupeKey: inboxJobKey(id) },
         );
       return { id, duplicate: !fresh };
     });

@@ -5,7 +5,7 @@ import type { StorefrontsService } from './service.ts';
 
 /** Inbound webhooks are processed in the maintenance pool, calls to shops in the deliveries pool. */
 export function registerStorefrontJobs(s: { worker: Worker; storefronts: StorefrontsService }): void {
-  s.worker.register(INBOX_JOB, { run: (p: { inboxId: string }) => s.storefronts.processInbox(p.inboxId) });
+  s.worker.register(INBOX_JOB, { run: (p: { inboxId: string }, job) => s.storefronts.processInbox(p.inboxId, job) });
   s.worker.register(OPERATION_JOB, {
     pool: 'deliveries',
     leaseMs: 120_000,

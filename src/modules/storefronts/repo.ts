@@ -156,6 +156,24 @@ export const storefrontsRepo = {
       outcome.slice(0, 500),
     ]);
   },
+  /** The store's other `orders/create` deliveries not processed yet, oldest first. */
+  waitingOrders: (ex: Executor, storeId: string, exceptId: string, limit: number) =>
+    ex.query<InboxRow>(
+      `SELECT * FROM storefront_inbox
+        WHERE store_id = $1 AND processed_at IS NULL AND topic = 'orders/create' AND id <> $2
+        ORDER BY seq LIMIT $3`,
+      [storeId, exceptId, limit],
+    ),
+  /** Outcomes of several deliveries in one statement; one processed meanwhile keeps its own. */
+  async markProcessedMany(ex: Executor, outcomes: Array<{ id: string; outcome: string }>, at: Date) {
+    if (outcomes.length === 0) return;
+    await ex.query(
+      `UPDATE storefront_inbox SET processed_at = $3, outcome = o.outcome
+         FROM unnest($1::text[], $2::text[]) AS o(id, outcome)
+        WHERE storefront_inbox.id = o.id AND storefront_inbox.processed_at IS NULL`,
+      [outcomes.map((o) => o.id), outcomes.map((o) => o.outcome.slice(0, 500)), at],
+    );
+  },
   recentInbox: (ex: Executor, storeId: string, limit: number) =>
     ex.query<InboxRow>(
       'SELECT id, store_id, organization_id, delivery_key, topic, received_at, processed_at, outcome, NULL AS payload FROM storefront_inbox WHERE store_id = $1 ORDER BY seq DESC LIMIT $2',

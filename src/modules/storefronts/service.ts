@@ -55,7 +55,7 @@ export function storefrontsService(
       if (!stored.duplicate) await process.run(stored.id);
       return stored;
     },
-    processInbox: process.run,
+    processInbox: process.runJob,
     redactAgain: process.redactAgain,
     runOperation: ops.run,
     retryOperation: ops.retry,

@@ -197,6 +197,35 @@ export const jobsRepo = {
     );
     return rows.length;
   },
+  /**
+   * Claims the pending, due jobs of `kind` under `dedupeKeys` for `workerId` (a running job taking
+   * them along, see ./along.ts); one running or locked elsewhere is left.
+   */
+  async claimByKeys(
+    ex: Executor,
+    workerId: string,
+    kind: string,
+    dedupeKeys: string[],
+    now: Date,
+    leaseMs: number,
+  ): Promise<JobRow[]> {
+    return ex.query<JobRow>(
+      `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = $1, updated_at = $3,
+         locked_until = $3::timestamptz + make_interval(secs => $5::double precision / 1000)
+       WHERE id IN (
+         SELECT id FROM jobs WHERE dedupe_key = ANY($2::text[]) AND kind = $4 AND status = 'pending' AND run_at <= $3
+         FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [workerId, dedupeKeys, now, kind, leaseMs],
+    );
+  },
+  async succeedMany(ex: Executor, ids: number[], workerId: string, now: Date): Promise<void> {
+    await ex.query(
+      `UPDATE jobs SET status = 'succeeded', finished_at = $3, updated_at = $3, locked_by = NULL, locked_until = NULL, last_error = NULL
+       WHERE id = ANY($1::bigint[]) AND locked_by = $2`,
+      [ids, workerId, now],
+    );
+  },
   async succeed(ex: Executor, id: number, workerId: string, now: Date): Promise<void> {
     await ex.query(
       `UPDATE jobs SET status = 'succeeded', finished_at = $3, updated_at = $3, locked_by = NULL, locked_until = NULL, last_error = NULL

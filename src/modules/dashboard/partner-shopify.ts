@@ -15,7 +15,7 @@ import {
   table,
 } from './html.ts';
 import { page } from './layout.ts';
-import type { Ctx, DashRouter, PageOptions } from './router.ts';
+import type { Ctx, DashRouter, DashboardServices, PageFn, PageOptions } from './router.ts';
 
 const ALL = { limit: 100 };
 const SELLING = new Set(['launched', 'sunsetted', 'prelaunched']);
@@ -40,11 +40,30 @@ function setupHelp(base: string): Html {
 <p>Everything else works without it. See docs/shopify.md.</p></div>`;
 }
 
+type Storefronts = DashboardServices['storefronts'];
+type Calls = Awaited<ReturnType<Storefronts['publicationCalls']>>;
+type Publications = Awaited<ReturnType<Storefronts['publishedProducts']>>;
+type Connection = NonNullable<Awaited<ReturnType<Storefronts['connection']>>>;
+
+const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
+
+/** The organization's own connection of that store; another organization's is not found. */
+async function ownConnection(sf: Storefronts, ref: string, orgId: string): Promise<Connection> {
+  const conn = await sf.connection(ref);
+  if (!conn || conn.organization_id !== orgId) throw notFound('Shopify store', ref);
+  return conn;
+}
+
+/** The partner's Shopify stores: the list with connecting one, and each store's page. */
 export function partnerShopifyPages(r: DashRouter): void {
+  shopifyListPages(r);
+  shopifyStorePages(r);
+}
+
+/** The connected stores, and connecting another through Shopify's install screen. */
+function shopifyListPages(r: DashRouter): void {
   const { s } = r;
   const sf = s.storefronts;
-  const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
-
   const listPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const [conns, { stores }, { accounts }, { brands }] = await Promise.all([
       sf.connections(ctx.orgId),
@@ -93,11 +112,71 @@ ${connect}`,
     }),
     listPage,
   );
+}
 
-  const storePage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
+/** Calls to Shopify that kept failing, each with a retry button. */
+const failuresTable = (ref: string, failed: Awaited<ReturnType<Storefronts['operations']>>, csrf: string) =>
+  table(
+    ['What', 'For', 'Attempts', 'Last error', ''],
+    failed.map(
+      (o) =>
+        html`<tr><td>${o.kind.replace(/_/g, ' ')}</td><td>${o.subject}</td><td>${o.attempts}</td><td>${o.last_error ?? ''}</td><td>${buttonForm(`/dashboard/shopify/${ref}/operations/${o.id}/retry`, csrf, 'Retry')}</td></tr>`,
+    ),
+    { caption: 'Sync failures', empty: 'No failed call to Shopify.' },
+  );
+
+/** Where a publication's last call to Shopify stands: retrying with its error, or failed with a retry button. */
+function syncCell(ref: string, calls: Calls, csrf: string, pubRef: string, status: string): Html {
+  const c = calls.get(pubRef);
+  const verb = c?.kind === 'unpublish' ? 'archiving' : 'publishing';
+  if (c?.state === 'retrying')
+    return html`${badge('retrying', 'warn')}<p class="help">${verb} on Shopify: attempt ${c.attempts + 1} of ${c.maxAttempts}, the last one failed: ${c.lastError ?? ''}</p>`;
+  if (c?.state === 'failed')
+    return html`${badge('failed', 'bad')}<p class="help">${verb} gave up after ${c.attempts} attempt(s): ${c.lastError ?? ''}</p>${buttonForm(`/dashboard/shopify/${ref}/operations/${c.operationId}/retry`, csrf, c.kind === 'unpublish' ? 'Retry archiving' : 'Retry publishing')}`;
+  if (c?.state === 'waiting')
+    return html`${badge(status, 'warn')}<p class="help">${verb} on Shopify: waiting for its turn</p>`;
+  return badge(status, tone(status));
+}
+
+/** The designs published to the store, with their mockups and their sync state. */
+const publishedTable = (ref: string, pubs: Publications, calls: Calls, csrf: string) =>
+  table(
+    ['Design', 'Models', 'Price', 'Status', 'Mockups', ''],
+    pubs.map(
+      (p) =>
+        html`<tr><td>${p.title}</td><td>${p.productReferences.length}</td><td>${(p.priceCents / 100).toFixed(2)}</td><td>${syncCell(ref, calls, csrf, p.reference, p.status)}</td><td>${Array.from({ length: Math.min(p.mediaCount, 3) }, (_, n) => html`<img class="thumb" src="/dashboard/shopify/${ref}/publications/${p.reference}/media/${n}" alt="Mockup ${n + 1} of ${p.title}" width="56" height="56">`)}</td><td>${p.status === 'archived' ? '' : buttonForm(`/dashboard/shopify/${ref}/publications/${p.reference}/unpublish`, csrf, 'Unpublish', { danger: true, confirm: `Archive ${p.title} on Shopify?` })}</td></tr>`,
+    ),
+    { caption: 'Published products', empty: 'Nothing published yet.' },
+  );
+
+/** Publishing a design on the store's models, unless the store was disconnected. */
+const publishForm = (
+  ref: string,
+  conn: Connection,
+  csrf: string,
+  opts: PageOptions,
+  images: Array<{ reference: string; filename?: string | null }>,
+  printable: Array<{ reference: string; name: string }>,
+) =>
+  conn.status === 'disconnected'
+    ? html`<p>This store was disconnected from ${conn.shop_domain}; its orders and history stay here. Connect it again to publish.</p>`
+    : form(
+        `/dashboard/shopify/${ref}/publish`,
+        csrf,
+        html`${field({ label: 'Product title', name: 'title', required: true, maxlength: 255, value: (opts.values?.title as string) ?? null })}
+${select({ label: 'Artwork', name: 'image', options: images.map((i: { reference: string; filename?: string | null }) => ({ value: i.reference, label: i.filename ? `${i.filename} (${shortRef(i.reference)})` : i.reference })) })}
+<div class="field"><label for="f-products">Models (one variant each)</label><select id="f-products" name="products" multiple size="8" required>${printable.map((p) => html`<option value="${p.reference}">${p.name}</option>`)}</select><p class="help">Hold Ctrl or ⌘ to choose several.</p></div>
+${field({ label: 'Retail price', name: 'price', type: 'number', required: true, min: 0.01, attrs: html` step="0.01"`, help: 'In the shop currency, the same for every model' })}
+<button class="btn">Publish</button>`,
+        { label: 'Publish a design' },
+      );
+
+/** One store's page: its state, failed calls, publications, and the recent calls, webhooks and privacy requests. */
+function storeView(s: DashboardServices): PageFn {
+  const sf = s.storefronts;
+  return async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const ref = refParam(req);
-    const conn = await sf.connection(ref);
-    if (!conn || conn.organization_id !== ctx.orgId) throw notFound('Shopify store', ref);
+    const conn = await ownConnection(sf, ref, ctx.orgId);
     const [store, failed, recent, inbox, privacy, pubs, calls, products, { images }] = await Promise.all([
       s.organization.store(ctx.orgId, ref),
       sf.operations(ref, 'failed', 50),
@@ -111,55 +190,14 @@ ${connect}`,
     ]);
     const printable = products.filter((p) => p.printable && SELLING.has(p.status));
     const csrf = ctx.page.csrf;
-    const failures = table(
-      ['What', 'For', 'Attempts', 'Last error', ''],
-      failed.map(
-        (o) =>
-          html`<tr><td>${o.kind.replace(/_/g, ' ')}</td><td>${o.subject}</td><td>${o.attempts}</td><td>${o.last_error ?? ''}</td><td>${buttonForm(`/dashboard/shopify/${ref}/operations/${o.id}/retry`, csrf, 'Retry')}</td></tr>`,
-      ),
-      { caption: 'Sync failures', empty: 'No failed call to Shopify.' },
-    );
-    /** Where a publication's last call to Shopify stands: retrying with its error, or failed with a retry button. */
-    const syncCell = (pubRef: string, status: string) => {
-      const c = calls.get(pubRef);
-      const verb = c?.kind === 'unpublish' ? 'archiving' : 'publishing';
-      if (c?.state === 'retrying')
-        return html`${badge('retrying', 'warn')}<p class="help">${verb} on Shopify: attempt ${c.attempts + 1} of ${c.maxAttempts}, the last one failed: ${c.lastError ?? ''}</p>`;
-      if (c?.state === 'failed')
-        return html`${badge('failed', 'bad')}<p class="help">${verb} gave up after ${c.attempts} attempt(s): ${c.lastError ?? ''}</p>${buttonForm(`/dashboard/shopify/${ref}/operations/${c.operationId}/retry`, csrf, c.kind === 'unpublish' ? 'Retry archiving' : 'Retry publishing')}`;
-      if (c?.state === 'waiting')
-        return html`${badge(status, 'warn')}<p class="help">${verb} on Shopify: waiting for its turn</p>`;
-      return badge(status, tone(status));
-    };
-    const published = table(
-      ['Design', 'Models', 'Price', 'Status', 'Mockups', ''],
-      pubs.map(
-        (p) =>
-          html`<tr><td>${p.title}</td><td>${p.productReferences.length}</td><td>${(p.priceCents / 100).toFixed(2)}</td><td>${syncCell(p.reference, p.status)}</td><td>${Array.from({ length: Math.min(p.mediaCount, 3) }, (_, n) => html`<img class="thumb" src="/dashboard/shopify/${ref}/publications/${p.reference}/media/${n}" alt="Mockup ${n + 1} of ${p.title}" width="56" height="56">`)}</td><td>${p.status === 'archived' ? '' : buttonForm(`/dashboard/shopify/${ref}/publications/${p.reference}/unpublish`, csrf, 'Unpublish', { danger: true, confirm: `Archive ${p.title} on Shopify?` })}</td></tr>`,
-      ),
-      { caption: 'Published products', empty: 'Nothing published yet.' },
-    );
-    const publishForm =
-      conn.status === 'disconnected'
-        ? html`<p>This store was disconnected from ${conn.shop_domain}; its orders and history stay here. Connect it again to publish.</p>`
-        : form(
-            `/dashboard/shopify/${ref}/publish`,
-            csrf,
-            html`${field({ label: 'Product title', name: 'title', required: true, maxlength: 255, value: (opts.values?.title as string) ?? null })}
-${select({ label: 'Artwork', name: 'image', options: images.map((i: { reference: string; filename?: string | null }) => ({ value: i.reference, label: i.filename ? `${i.filename} (${shortRef(i.reference)})` : i.reference })) })}
-<div class="field"><label for="f-products">Models (one variant each)</label><select id="f-products" name="products" multiple size="8" required>${printable.map((p) => html`<option value="${p.reference}">${p.name}</option>`)}</select><p class="help">Hold Ctrl or ⌘ to choose several.</p></div>
-${field({ label: 'Retail price', name: 'price', type: 'number', required: true, min: 0.01, attrs: html` step="0.01"`, help: 'In the shop currency, the same for every model' })}
-<button class="btn">Publish</button>`,
-            { label: 'Publish a design' },
-          );
     const body = html`<dl class="facts"><dt>Shop</dt><dd>${conn.shop_domain}</dd><dt>Status</dt><dd>${badge(conn.status, tone(conn.status))}</dd>
 <dt>Connected</dt><dd>${fmtDate(conn.connected_at)}</dd>${conn.disconnected_at ? html`<dt>Disconnected</dt><dd>${fmtDate(conn.disconnected_at)}</dd>` : ''}
 <dt>Fulfillment location</dt><dd>${conn.location_id ?? (conn.status === 'demo' ? 'demo shop (no Shopify behind it)' : 'being registered')}</dd>
 <dt>Orders</dt><dd><a href="/dashboard/orders?store=${ref}">Orders of ${store.name}</a></dd></dl>
 ${conn.status === 'demo' ? html`<p class="notice">This is the demo's stand-in shop: its orders were taken from Shopify's documented example order; calls to Shopify are skipped.</p>` : ''}
-<h2>Sync failures</h2><p>Calls to Shopify that kept failing after their retries. Retry one once the cause is fixed.</p>${failures}
-<h2>Published products</h2>${published}
-<h2>Publish a design</h2>${publishForm}
+<h2>Sync failures</h2><p>Calls to Shopify that kept failing after their retries. Retry one once the cause is fixed.</p>${failuresTable(ref, failed, csrf)}
+<h2>Published products</h2>${publishedTable(ref, pubs, calls, csrf)}
+<h2>Publish a design</h2>${publishForm(ref, conn, csrf, opts, images, printable)}
 <h2>Recent calls to Shopify</h2>${table(
       ['What', 'For', 'Status', 'Note', 'When'],
       recent.map(
@@ -182,6 +220,13 @@ ${conn.status === 'demo' ? html`<p class="notice">This is the demo's stand-in sh
     )}`;
     return page(ctx.page, `Shopify: ${store.name}`, body, opts);
   };
+}
+
+/** One store's page, publishing and unpublishing designs, retrying a failed call, and the mockups shown. */
+function shopifyStorePages(r: DashRouter): void {
+  const { s } = r;
+  const sf = s.storefronts;
+  const storePage = storeView(s);
   r.page('/dashboard/shopify/:ref', 'partner', storePage);
   r.action(
     '/dashboard/shopify/:ref/publish',
@@ -215,8 +260,7 @@ ${conn.status === 'demo' ? html`<p class="notice">This is the demo's stand-in sh
     'partner',
     async (req, ctx) => {
       const ref = refParam(req);
-      const conn = await sf.connection(ref);
-      if (!conn || conn.organization_id !== ctx.orgId) throw notFound('Shopify store', ref);
+      await ownConnection(sf, ref, ctx.orgId);
       const ok = await sf.retryOperation(ref, (req.params as { op: string }).op);
       return {
         redirect: `/dashboard/shopify/${ref}`,

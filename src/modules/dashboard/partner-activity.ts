@@ -25,12 +25,21 @@ const STATUSES = ['pending', 'preorder', 'in_production', 'shipped', 'canceled']
 const BUCKETS: PolicyName[] = ['default', 'uploads', 'downloads'];
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-export function partnerActivityPages(r: DashRouter): void {
-  const { s } = r;
-  const testEnv = s.config.env === 'test';
-  const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
-  const q = (req: FastifyRequest) => (req.query ?? {}) as Record<string, string | undefined>;
+const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
+const q = (req: FastifyRequest) => (req.query ?? {}) as Record<string, string | undefined>;
 
+/** The partner's orders, claims, renders and usage. */
+export function partnerActivityPages(r: DashRouter): void {
+  orderListPage(r);
+  orderPages(r);
+  claimPages(r);
+  renderPages(r);
+  usagePage(r);
+}
+
+/** The orders, filtered by store, status and creation date, newest first and a page at a time. */
+function orderListPage(r: DashRouter): void {
+  const { s } = r;
   r.page('/dashboard/orders', 'partner', async (req, ctx) => {
     const query = q(req);
     const { stores } = await s.organization.listStores(ctx.orgId, ALL);
@@ -98,7 +107,12 @@ ${nextCursor ? html`<p><a href="/dashboard/orders?${keep.toString()}${keep.size 
       { error: problems.join('; ') || null },
     );
   });
+}
 
+/** One order's page, with the test environment's buttons that move it on. */
+function orderPages(r: DashRouter): void {
+  const { s } = r;
+  const testEnv = s.config.env === 'test';
   const orderPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const o = await s.orders.get(ctx.orgId, refParam(req));
     const shipment = o.shipmentReference ? await s.shipments.find(ctx.orgId, o.shipmentReference) : null;
@@ -144,7 +158,12 @@ ${await orderSections(s, ctx.orgId, o, shipment)}`,
       orderPage,
     );
   }
+}
 
+/** The claims, one claim's page, and deciding it in the test environment. */
+function claimPages(r: DashRouter): void {
+  const { s } = r;
+  const testEnv = s.config.env === 'test';
   r.page('/dashboard/claims', 'partner', async (_req, ctx) => {
     const { claims } = await s.claims.list(ctx.orgId, { limit: 100 });
     return page(
@@ -194,7 +213,11 @@ ${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby
       claimPage,
     );
   }
+}
 
+/** The renders with the week's rendertokens, finding one by reference, and the render files. */
+function renderPages(r: DashRouter): void {
+  const { s } = r;
   r.page('/dashboard/renders', 'partner', async (req, ctx) => {
     const wanted = q(req).reference?.trim();
     let found: Html = html``;
@@ -234,7 +257,11 @@ ${testEnv && c.status === 'pending' ? html`<section class="card" aria-labelledby
           .send(f.stream);
       },
     );
+}
 
+/** Rendertokens and the rate-limit buckets, with what is used of each. */
+function usagePage(r: DashRouter): void {
+  const { s } = r;
   r.page('/dashboard/usage', 'partner', async (_req, ctx) => {
     const org = await s.organization.organizationRow(ctx.orgId);
     const principal = { organizationId: ctx.orgId, rateLimits: org.rate_limits } as Principal;

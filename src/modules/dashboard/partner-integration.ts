@@ -18,7 +18,7 @@ import {
 } from './html.ts';
 import { page } from './layout.ts';
 import { endpointHealth, healthOf } from './webhook-health.ts';
-import type { Ctx, DashRouter, PageOptions } from './router.ts';
+import type { Ctx, DashRouter, DashboardServices, PageFn, PageOptions } from './router.ts';
 
 const ALL = { limit: 100 };
 
@@ -45,12 +45,20 @@ function endpointInput(body: unknown) {
   };
 }
 
-export function partnerIntegrationPages(r: DashRouter): void {
-  const { s } = r;
-  const o = s.organization;
-  const w = s.webhooks;
-  const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
+const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
 
+/** The partner's API keys, webhook endpoints with their deliveries, and events. */
+export function partnerIntegrationPages(r: DashRouter): void {
+  apiKeyPages(r);
+  endpointListPages(r);
+  endpointPages(r);
+  deliveryPages(r);
+  eventsPage(r);
+}
+
+/** The API keys, creating one (its secret shown once) and revoking one. */
+function apiKeyPages(r: DashRouter): void {
+  const o = r.s.organization;
   const keysPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const { apiKeys } = await o.listApiKeys(ctx.orgId, ALL);
     return page(
@@ -121,7 +129,12 @@ ${secretBox('api-key-secret', apiKey.secret, 'secret key')}<p><a href="/dashboar
     },
     keysPage,
   );
+}
 
+/** The webhook endpoints with their health, and adding one (its signing secret shown once). */
+function endpointListPages(r: DashRouter): void {
+  const { s } = r;
+  const w = s.webhooks;
   const endpointsPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const { webhookEndpoints } = await w.listEndpoints(ctx.orgId, ALL);
     const health = await endpointHealth(s, ctx.orgId);
@@ -167,23 +180,27 @@ ${eventTypeBoxes(opts.values ? values(opts.values, 'eventTypes') : [...SUBSCRIBA
     },
     endpointsPage,
   );
+}
 
-  const deliveryRows = (
-    ctx: Ctx,
-    list: Awaited<ReturnType<typeof w.listDeliveries>>['webhookDeliveries'],
-    urls: Map<string, string>,
-  ) =>
-    list.map(
-      (
-        d,
-      ) => html`<tr><td>${shortRef(d.reference)}${d.resendOf ? html`<br><span class="help">resend of ${shortRef(d.resendOf)}</span>` : ''}</td><td>${d.eventType}<br><span class="help">${shortRef(d.eventReference)}</span></td>
+const deliveryRows = (
+  ctx: Ctx,
+  list: Awaited<ReturnType<DashboardServices['webhooks']['listDeliveries']>>['webhookDeliveries'],
+  urls: Map<string, string>,
+) =>
+  list.map(
+    (
+      d,
+    ) => html`<tr><td>${shortRef(d.reference)}${d.resendOf ? html`<br><span class="help">resend of ${shortRef(d.resendOf)}</span>` : ''}</td><td>${d.eventType}<br><span class="help">${shortRef(d.eventReference)}</span></td>
 <td class="ref">${urls.get(d.endpointReference) ?? d.endpointReference}</td><td>${badge(d.status, statusTone(d.status))}</td>
 <td>${d.attempts.length ? html`<ol>${d.attempts.map((a) => html`<li>${fmtDate(a.at)}: ${a.responseStatus ?? 'no response'} (${a.durationMs} ms)${a.error ? html` – ${a.error}` : ''}</li>`)}</ol>` : 'none yet'}${d.nextAttempt ? html`<br><span class="help">next attempt ${fmtDate(d.nextAttempt)}</span>` : ''}</td>
 <td>${buttonForm(`/dashboard/webhooks/deliveries/${d.reference}/resend`, ctx.page.csrf, 'Resend')}</td></tr>`,
-    );
-  const deliveryHeaders = ['Delivery', 'Event', 'Endpoint', 'Status', 'Attempts', ''];
+  );
+const deliveryHeaders = ['Delivery', 'Event', 'Endpoint', 'Status', 'Attempts', ''];
 
-  const endpointPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
+/** One endpoint's page: its health, buttons, edit form and deliveries. */
+function endpointView(s: DashboardServices): PageFn {
+  const w = s.webhooks;
+  return async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const e = await w.endpoint(ctx.orgId, refParam(req));
     const { webhookDeliveries } = await w.listDeliveries(ctx.orgId, { limit: 50, endpointReference: e.reference });
     const v = opts.values;
@@ -210,6 +227,12 @@ ${eventTypeBoxes(v ? values(v, 'eventTypes') : e.eventTypes)}<button type="submi
       { error: opts.error, notice: opts.notice },
     );
   };
+}
+
+/** One endpoint: editing, enabling and disabling it, rotating its secret, a test event, deleting it. */
+function endpointPages(r: DashRouter): void {
+  const w = r.s.webhooks;
+  const endpointPage = endpointView(r.s);
   r.page('/dashboard/webhooks/:ref', 'partner', endpointPage);
   r.action(
     '/dashboard/webhooks/:ref',
@@ -275,7 +298,11 @@ ${eventTypeBoxes(v ? values(v, 'eventTypes') : e.eventTypes)}<button type="submi
     },
     endpointPage,
   );
+}
 
+/** Every delivery, filtered by status, and resending one. */
+function deliveryPages(r: DashRouter): void {
+  const w = r.s.webhooks;
   const deliveriesPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const q = req.query as Record<string, string | undefined>;
     const status = ['pending', 'succeeded', 'failed'].includes(q.status ?? '') ? q.status : undefined;
@@ -311,7 +338,11 @@ ${table(deliveryHeaders, deliveryRows(ctx, webhookDeliveries, new Map(webhookEnd
     },
     deliveriesPage,
   );
+}
 
+/** The events of the last 30 days with their data. */
+function eventsPage(r: DashRouter): void {
+  const w = r.s.webhooks;
   r.page('/dashboard/events', 'partner', async (_req, ctx) => {
     const { events } = await w.listEvents(ctx.orgId, { limit: 100 });
     return page(

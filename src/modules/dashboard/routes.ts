@@ -23,7 +23,8 @@ import { consoleBillingPages } from './console-billing.ts';
 import { partnerIntegrationPages } from './partner-integration.ts';
 import { partnerShopifyPages } from './partner-shopify.ts';
 import { partnerScenePages } from './partner-scenes.ts';
-import { partnerStructurePages } from './partner-structure.ts';
+import { partnerStorePages, partnerUserPages } from './partner-structure.ts';
+import { partnerBrandPages } from './partner-brands.ts';
 import { partnerAccountPages } from './partner-accounts.ts';
 import { requestLogPages } from './request-log.ts';
 import { overviewPages } from './overview.ts';
@@ -147,7 +148,9 @@ function notFoundPages(scope: FastifyInstance, s: DashboardServices): void {
 /** Every page of the dashboard and the console, area by area. */
 function registerPages(r: DashRouter): void {
   overviewPages(r);
-  partnerStructurePages(r);
+  partnerStorePages(r);
+  partnerBrandPages(r);
+  partnerUserPages(r);
   partnerAccountPages(r);
   partnerIntegrationPages(r);
   partnerShopifyPages(r);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { pgErrorCode } from '../../platform/db/index.ts';
+import { type Executor, pgErrorCode } from '../../platform/db/index.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { RenderingDeps } from './deps.ts';
@@ -162,109 +162,11 @@ export async function importRendering(deps: RenderingDeps, input: RenderingImpor
   const now = deps.clock.now();
   try {
     return await deps.db.tx(async (tx) => {
-      const out = {
-        scenes: [] as Array<{ key: string; reference: string }>,
-        perspectives: [] as Array<{ key: string; reference: string }>,
-        compositions: [] as Array<{ key: string; reference: string }>,
+      return {
+        scenes: await importScenes(tx, input, now),
+        perspectives: await importPerspectives(tx, input, now),
+        compositions: await importCompositions(tx, input, assets, now),
       };
-      for (const [i, s] of (input.scenes ?? []).entries()) {
-        const org = s.privateOrganizationReference ?? null;
-        if (org !== null && !isReference('Organization', org))
-          throw badRequest(`scenes[${i}].privateOrganizationReference is not an organization reference`);
-        for (const g of s.compatibleProductgroupReferences)
-          if (!isReference('Productgroup', g))
-            throw badRequest(`scenes[${i}].compatibleProductgroupReferences: ${g} is not a productgroup reference`);
-        const id = await repo.upsertScene(tx, {
-          id: newReference('Scene'),
-          import_key: s.key,
-          name: s.name,
-          description: s.description ?? '',
-          private_organization_id: org,
-          allows_product_perspectives: s.allowsProductPerspectives ?? false,
-          created_at: now,
-        });
-        await repo.setSceneProductgroups(tx, id, s.compatibleProductgroupReferences);
-        out.scenes.push({ key: s.key, reference: id });
-      }
-      for (const [i, p] of (input.perspectives ?? []).entries()) {
-        const sceneKeys = p.sceneKeys ?? [];
-        const products = p.productReferences ?? [];
-        if (sceneKeys.length > 0 === products.length > 0)
-          throw badRequest(
-            `perspectives[${i}] needs either sceneKeys (a scene perspective) or productReferences (a product perspective)`,
-          );
-        for (const r of products)
-          if (!isReference('Product', r))
-            throw badRequest(`perspectives[${i}].productReferences: ${r} is not a product reference`);
-        const sceneIds = [];
-        for (const k of sceneKeys) {
-          const s = await repo.sceneByKey(tx, k);
-          if (!s) throw badRequest(`perspectives[${i}].sceneKeys: no scene has key ${k}`);
-          sceneIds.push(s.id);
-        }
-        const kind = sceneKeys.length > 0 ? 'scene' : 'product';
-        const existing = await repo.perspectiveByKey(tx, p.key);
-        if (existing && existing.kind !== kind)
-          throw badRequest(
-            `perspectives[${i}]: perspective ${p.key} is a ${existing.kind} perspective and cannot become a ${kind} perspective`,
-          );
-        const id = await repo.upsertPerspective(tx, {
-          id: newReference('Perspective'),
-          import_key: p.key,
-          name: p.name,
-          kind,
-          width_px: p.output.widthPx,
-          height_px: p.output.heightPx,
-          format: p.output.format,
-          created_at: now,
-        });
-        await repo.linkPerspective(tx, id, { sceneIds, productIds: products });
-        out.perspectives.push({ key: p.key, reference: id });
-      }
-      for (const [i, c] of (input.compositions ?? []).entries()) {
-        const scene = await repo.sceneByKey(tx, c.sceneKey);
-        if (!scene) throw badRequest(`compositions[${i}].sceneKey: no scene has key ${c.sceneKey}`);
-        const perspective = await repo.perspectiveByKey(tx, c.perspectiveKey);
-        if (!perspective)
-          throw badRequest(`compositions[${i}].perspectiveKey: no perspective has key ${c.perspectiveKey}`);
-        if (!isReference('Product', c.productReference))
-          throw badRequest(`compositions[${i}].productReference is not a product reference`);
-        const ownOfScene = (await repo.scenePerspectiveIds(tx, scene.id)).includes(perspective.id);
-        const ownOfProduct =
-          scene.allows_product_perspectives &&
-          (await repo.perspectiveProducts(tx, perspective.id)).includes(c.productReference);
-        if (!ownOfScene && !ownOfProduct)
-          throw badRequest(
-            `compositions[${i}]: perspective ${c.perspectiveKey} is not usable in scene ${c.sceneKey} for this product`,
-          );
-        const a = assets.get(c.key)!;
-        const pa = a.printArea;
-        const id = await repo.upsertComposition(tx, {
-          id: newReference('Composition'),
-          import_key: c.key,
-          scene_id: scene.id,
-          product_id: c.productReference,
-          perspective_id: perspective.id,
-          token_cost: c.tokenCost,
-          background_blob_key: a.background,
-          mask_blob_key: a.mask,
-          overlay_blob_key: a.overlay,
-          print_x: pa?.x ?? null,
-          print_y: pa?.y ?? null,
-          print_width: pa?.width ?? null,
-          print_height: pa?.height ?? null,
-          print_rotation: pa?.rotation ?? 0,
-          uv_blob_key: a.uv,
-          layers_blob_key: a.layers,
-          material: a.material,
-          back_mm: a.backMm,
-          generator: a.generator,
-          unavailable_at: c.available === false ? now : null,
-          created_at: now,
-        });
-        out.compositions.push({ key: c.key, reference: id });
-      }
-      return out;
     });
   } catch (err) {
     if (pgErrorCode(err) === PG_FOREIGN_KEY_VIOLATION) {
@@ -287,4 +189,122 @@ export async function setCompositionAvailable(deps: RenderingDeps, ref: string, 
   )
     throw notFound('Composition', ref);
   return { composition: { reference: ref, available } };
+}
+
+type Imported = Array<{ key: string; reference: string }>;
+
+async function importScenes(tx: Executor, input: RenderingImport, now: Date): Promise<Imported> {
+  const out: Imported = [];
+  for (const [i, s] of (input.scenes ?? []).entries()) {
+    const org = s.privateOrganizationReference ?? null;
+    if (org !== null && !isReference('Organization', org))
+      throw badRequest(`scenes[${i}].privateOrganizationReference is not an organization reference`);
+    for (const g of s.compatibleProductgroupReferences)
+      if (!isReference('Productgroup', g))
+        throw badRequest(`scenes[${i}].compatibleProductgroupReferences: ${g} is not a productgroup reference`);
+    const id = await repo.upsertScene(tx, {
+      id: newReference('Scene'),
+      import_key: s.key,
+      name: s.name,
+      description: s.description ?? '',
+      private_organization_id: org,
+      allows_product_perspectives: s.allowsProductPerspectives ?? false,
+      created_at: now,
+    });
+    await repo.setSceneProductgroups(tx, id, s.compatibleProductgroupReferences);
+    out.push({ key: s.key, reference: id });
+  }
+  return out;
+}
+
+async function importPerspectives(tx: Executor, input: RenderingImport, now: Date): Promise<Imported> {
+  const out: Imported = [];
+  for (const [i, p] of (input.perspectives ?? []).entries()) {
+    const sceneKeys = p.sceneKeys ?? [];
+    const products = p.productReferences ?? [];
+    if (sceneKeys.length > 0 === products.length > 0)
+      throw badRequest(
+        `perspectives[${i}] needs either sceneKeys (a scene perspective) or productReferences (a product perspective)`,
+      );
+    for (const r of products)
+      if (!isReference('Product', r))
+        throw badRequest(`perspectives[${i}].productReferences: ${r} is not a product reference`);
+    const sceneIds = [];
+    for (const k of sceneKeys) {
+      const s = await repo.sceneByKey(tx, k);
+      if (!s) throw badRequest(`perspectives[${i}].sceneKeys: no scene has key ${k}`);
+      sceneIds.push(s.id);
+    }
+    const kind = sceneKeys.length > 0 ? 'scene' : 'product';
+    const existing = await repo.perspectiveByKey(tx, p.key);
+    if (existing && existing.kind !== kind)
+      throw badRequest(
+        `perspectives[${i}]: perspective ${p.key} is a ${existing.kind} perspective and cannot become a ${kind} perspective`,
+      );
+    const id = await repo.upsertPerspective(tx, {
+      id: newReference('Perspective'),
+      import_key: p.key,
+      name: p.name,
+      kind,
+      width_px: p.output.widthPx,
+      height_px: p.output.heightPx,
+      format: p.output.format,
+      created_at: now,
+    });
+    await repo.linkPerspective(tx, id, { sceneIds, productIds: products });
+    out.push({ key: p.key, reference: id });
+  }
+  return out;
+}
+
+async function importCompositions(
+  tx: Executor,
+  input: RenderingImport,
+  assets: Map<string, StoredTemplate>,
+  now: Date,
+): Promise<Imported> {
+  const out: Imported = [];
+  for (const [i, c] of (input.compositions ?? []).entries()) {
+    const scene = await repo.sceneByKey(tx, c.sceneKey);
+    if (!scene) throw badRequest(`compositions[${i}].sceneKey: no scene has key ${c.sceneKey}`);
+    const perspective = await repo.perspectiveByKey(tx, c.perspectiveKey);
+    if (!perspective) throw badRequest(`compositions[${i}].perspectiveKey: no perspective has key ${c.perspectiveKey}`);
+    if (!isReference('Product', c.productReference))
+      throw badRequest(`compositions[${i}].productReference is not a product reference`);
+    const ownOfScene = (await repo.scenePerspectiveIds(tx, scene.id)).includes(perspective.id);
+    const ownOfProduct =
+      scene.allows_product_perspectives &&
+      (await repo.perspectiveProducts(tx, perspective.id)).includes(c.productReference);
+    if (!ownOfScene && !ownOfProduct)
+      throw badRequest(
+        `compositions[${i}]: perspective ${c.perspectiveKey} is not usable in scene ${c.sceneKey} for this product`,
+      );
+    const a = assets.get(c.key)!;
+    const pa = a.printArea;
+    const id = await repo.upsertComposition(tx, {
+      id: newReference('Composition'),
+      import_key: c.key,
+      scene_id: scene.id,
+      product_id: c.productReference,
+      perspective_id: perspective.id,
+      token_cost: c.tokenCost,
+      background_blob_key: a.background,
+      mask_blob_key: a.mask,
+      overlay_blob_key: a.overlay,
+      print_x: pa?.x ?? null,
+      print_y: pa?.y ?? null,
+      print_width: pa?.width ?? null,
+      print_height: pa?.height ?? null,
+      print_rotation: pa?.rotation ?? 0,
+      uv_blob_key: a.uv,
+      layers_blob_key: a.layers,
+      material: a.material,
+      back_mm: a.backMm,
+      generator: a.generator,
+      unavailable_at: c.available === false ? now : null,
+      created_at: now,
+    });
+    out.push({ key: c.key, reference: id });
+  }
+  return out;
 }

@@ -1,9 +1,10 @@
-import { ApiError, notFound, mustFind } from '../../platform/errors.ts';
+import { ApiError, mustFind, notFound } from '../../platform/errors.ts';
 import { isReference } from '../../platform/ids.ts';
 import type { RenderingDeps } from './deps.ts';
-import { type CompositionRow, type PerspectiveRow, type SceneRow, renderingRepo as repo } from './repo.ts';
-import { isStageScene, stageComposition } from './stage-compositions.ts';
-import { isPhotoScene, photoComposition } from './photo/scenes.ts';
+import { type CompositionRow, type PerspectiveRow, renderingRepo as repo } from './repo.ts';
+import { stageComposition } from './stage-compositions.ts';
+import { photoComposition } from './photo/scenes.ts';
+import { libraryAccess, productgroupOf } from './library-access.ts';
 
 const refs = (ids: string[]) => ids.map((reference) => ({ reference }));
 
@@ -27,69 +28,14 @@ export const unavailable = (c: CompositionRow) =>
     `Composition ${c.id} is no longer available; look up another composition for this scene and product`,
   );
 
-/** Turns the catalog's 404 into `false`; anything else is a real error. */
-async function visible(check: () => Promise<unknown>): Promise<unknown | null> {
-  try {
-    return await check();
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return null;
-    throw err;
-  }
-}
-
-/** The productgroup of a catalog product, whichever shape (API view or row) the catalog returns. */
-function productgroupOf(product: unknown): string | null {
-  const p = (product ?? {}) as Record<string, unknown>;
-  const inner = (p.product ?? p) as Record<string, unknown>;
-  const ref =
-    inner.productgroupReference ??
-    inner.productgroup_id ??
-    (inner.productgroup as Record<string, unknown> | undefined)?.reference;
-  return typeof ref === 'string' ? ref : null;
-}
-
 /**
  * The read side of scenes, perspectives and compositions. What an organization sees: public scenes
  * and its own private ones, and only products and productgroups the catalog shows it.
  */
 export function renderingLibrary(deps: RenderingDeps) {
-  const { db, catalog } = deps;
+  const { db } = deps;
 
-  const product = async (orgId: string, ref: string) =>
-    isReference('Product', ref) ? visible(() => catalog.visibleProduct(orgId, ref)) : null;
-  const productgroupVisible = async (orgId: string, ref: string) =>
-    isReference('Productgroup', ref) && (await visible(() => catalog.visibleProductgroup(orgId, ref))) !== null;
-
-  async function sceneRow(orgId: string, ref: string): Promise<SceneRow> {
-    return mustFind(isReference('Scene', ref) ? await repo.scene(db, orgId, ref) : null, 'Scene', ref);
-  }
-  async function productOrThrow(orgId: string, ref: string) {
-    const p = await product(orgId, ref);
-    if (p === null) throw notFound('Product', ref);
-    return p;
-  }
-  /**
-   * A product may be used in a scene when its productgroup is one of the scene's; in a 3D stage or
-   * a partner's photo scene, every product with device geometry and a case type may.
-   */
-  async function compatible(scene: SceneRow, productView: unknown): Promise<boolean> {
-    const group = productgroupOf(productView);
-    if (group !== null && (await repo.sceneProductgroups(db, scene.id)).includes(group)) return true;
-    if (!isStageScene(scene) && !isPhotoScene(scene)) return false;
-    const ref = ((productView ?? {}) as { reference?: unknown }).reference;
-    if (typeof ref !== 'string') return false;
-    const shape = (await catalog.productShapes([ref])).get(ref);
-    return Boolean(shape?.device && shape.caseType);
-  }
-  /** Products (among `ids`) visible to the organization. */
-  async function visibleProducts(orgId: string, ids: string[]): Promise<Map<string, unknown>> {
-    const out = new Map<string, unknown>();
-    for (const id of ids) {
-      const p = await product(orgId, id);
-      if (p !== null) out.set(id, p);
-    }
-    return out;
-  }
+  const { product, productgroupVisible, sceneRow, productOrThrow, compatible, visibleProducts } = libraryAccess(deps);
 
   const lib = {
     sceneRow,

@@ -2,6 +2,7 @@ import { billingOperatorRoutes } from './modules/billing/routes.ts';
 import { bankOperatorRoutes } from './modules/billing/routes-bank.ts';
 import { billingRoutes } from './modules/billing/routes-partner.ts';
 import { floorOperatorRoutes } from './modules/production/floor-routes.ts';
+import { stationsOperatorRoutes } from './modules/production/stations-routes.ts';
 import { productionOperatorRoutes } from './modules/production/routes.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -87,6 +88,7 @@ const OPERATOR_MODULES: Mount[] = [
   dashboardOperatorRoutes,
   productionOperatorRoutes,
   floorOperatorRoutes,
+  stationsOperatorRoutes,
   requestLogOperatorRoutes,
 ];
 

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { OperatorClient } from './client.ts';
 import type { CliContext } from './context.ts';
 import { expectOk, print } from './output.ts';
+import { registerStationCommands } from './stations.ts';
 
 /** Writes a ready file to `dir`; returns its path. */
 async function save(c: OperatorClient, path: string, dir: string, name: string): Promise<string> {
@@ -19,7 +20,10 @@ async function save(c: OperatorClient, path: string, dir: string, name: string):
 export function registerProductionCommands(program: Command, ctx: CliContext): void {
   const production = program
     .command('production')
-    .description('production files: print files, shipping labels, packing slips, the fulfilment queue');
+    .description(
+      'production: the fulfilment queue, print files, shipping labels, packing slips, and the floor’s scan stations',
+    );
+  registerStationCommands(production, ctx);
   production
     .command('queue')
     .description('orders waiting for production, in production and ready to ship, with the state of their print files')

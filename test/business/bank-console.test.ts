@@ -1,35 +1,21 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { OPERATOR_TOKEN, type TestApp, createTestApp } from '../support/app.ts';
+import { describe, it } from 'node:test';
 import { OPERATOR_USER, csrfOf, multipart, signedIn, textOf } from '../dashboard/helpers.ts';
-import { podctl } from '../support/podctl.ts';
+import { podctlSuite } from '../support/podctl.ts';
 import { ISO_EXAMPLE, dutchStatement } from './bank-statements.ts';
 
 describe('bank payments in the console and podctl', () => {
-  let t: TestApp;
-  let run: (...args: string[]) => ReturnType<typeof podctl>;
-  let dir: string;
-  before(async () => {
-    t = await createTestApp({ env: { APP_ENV: 'production' } });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-    dir = mkdtempSync(join(tmpdir(), 'podctl-bank-'));
-    run = (...args) => podctl(['--url', url, ...args], { DATA_DIR: dir, OPERATOR_TOKEN });
-  });
-  after(async () => {
-    await t.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const server = podctlSuite('podctl-bank-', { env: { APP_ENV: 'production' } });
 
   it('uploads a statement, lists what waits and assigns it to an account', async () => {
-    const op = await signedIn(t, OPERATOR_USER, 'console');
+    const op = await signedIn(server.t, OPERATOR_USER, 'console');
     const pageRes = await op.get('/console/billing/bank');
     assert.equal(pageRes.statusCode, 200, pageRes.body);
-    const acc = (await t.db.query<{ account_id: string }>("SELECT account_id FROM stores WHERE code = 'DEMO1'"))[0]
-      .account_id;
+    const acc = (
+      await server.t.db.query<{ account_id: string }>("SELECT account_id FROM stores WHERE code = 'DEMO1'")
+    )[0].account_id;
     const xml = dutchStatement('CONSOLE-1', [{ ref: 'C1', cents: 4_321, remittance: 'thanks for the cases' }]);
     const form = multipart(
       { _csrf: csrfOf(pageRes.body)! },
@@ -40,7 +26,7 @@ describe('bank payments in the console and podctl', () => {
     const shown = textOf((await op.get('/console/billing/bank')).body);
     assert.match(shown, /1 payment\(s\) imported \(0 matched, 1 waiting\)/);
     assert.match(shown, /thanks for the cases/);
-    const [p] = await t.db.query<{ id: string }>("SELECT id FROM bank_payments WHERE entry_reference = 'C1'");
+    const [p] = await server.t.db.query<{ id: string }>("SELECT id FROM bank_payments WHERE entry_reference = 'C1'");
     const bad = await op.submit(
       `/console/billing/bank/${p.id}/assign`,
       { target: 'Account_0123456789abcdefghjkmnpqrs' },
@@ -49,7 +35,7 @@ describe('bank payments in the console and podctl', () => {
     assert.equal(bad.statusCode, 404);
     const done = await op.submit(`/console/billing/bank/${p.id}/assign`, { target: acc }, '/console/billing/bank');
     assert.equal(done.statusCode, 303, done.body);
-    const [row] = await t.db.query<{ status: string; decided_by: string }>(
+    const [row] = await server.t.db.query<{ status: string; decided_by: string }>(
       'SELECT status, decided_by FROM bank_payments WHERE id = $1',
       [p.id],
     );
@@ -66,20 +52,20 @@ describe('bank payments in the console and podctl', () => {
   });
 
   it('podctl imports a statement once, lists the unmatched payments and dismisses one', async () => {
-    const file = join(dir, 'iso.xml');
+    const file = join(server.dir, 'iso.xml');
     writeFileSync(file, ISO_EXAMPLE);
-    const first = await run('bank', 'import', file, '--json');
+    const first = await server.run('bank', 'import', file, '--json');
     assert.equal(first.code, 0, first.stderr);
     assert.equal(JSON.parse(first.stdout).unmatched, 2);
-    const again = await run('bank', 'import', file, '--json');
+    const again = await server.run('bank', 'import', file, '--json');
     assert.equal(JSON.parse(again.stdout).repeated, 2);
-    const list = await run('bank', 'payments', '--json');
+    const list = await server.run('bank', 'payments', '--json');
     assert.equal(list.code, 0, list.stderr);
     const sek = JSON.parse(list.stdout).payments.find((p: any) => p.currency === 'SEK');
-    const dismissed = await run('bank', 'dismiss', sek.reference, '--note', 'treasury transfer');
+    const dismissed = await server.run('bank', 'dismiss', sek.reference, '--note', 'treasury transfer');
     assert.equal(dismissed.code, 0, dismissed.stderr);
     assert.match(dismissed.stdout, /dismissed/);
-    const missing = await run('bank', 'import', join(dir, 'nope.xml'));
+    const missing = await server.run('bank', 'import', join(server.dir, 'nope.xml'));
     assert.notEqual(missing.code, 0);
   });
 });

@@ -4,9 +4,9 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { DataDirBusy, dataDirHeld, lockDataDir } from '../../src/platform/data-dir-lock.ts';
-import { podctl, podctlServer } from '../support/podctl.ts';
+import { podctl, podctlSuite } from '../support/podctl.ts';
 
 const LOCK = join(import.meta.dirname, '..', '..', 'src', 'platform', 'data-dir-lock.ts');
 
@@ -69,11 +69,7 @@ describe('one process per data directory', () => {
   });
 
   describe('podctl beside a holder', () => {
-    let server: Awaited<ReturnType<typeof podctlServer>>;
-    before(async () => {
-      server = await podctlServer('pod-lock-cli-');
-    });
-    after(() => server.close());
+    const server = podctlSuite('pod-lock-cli-');
 
     it('goes through the operator API of the server that holds the directory, never opening its database', async () => {
       const lock = lockDataDir(server.dir, 'server', 1);

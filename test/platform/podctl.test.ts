@@ -2,71 +2,60 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Command } from 'commander';
 import { EXAMPLES, addExamples, commandPath } from '../../src/cli/examples.ts';
-import { type TestApp, operator } from '../support/app.ts';
-
-import { podctl, podctlServer } from '../support/podctl.ts';
+import { operator } from '../support/app.ts';
+import { podctl, podctlSuite } from '../support/podctl.ts';
 
 describe('podctl', () => {
-  let t: TestApp;
-  let url: string;
-  let env: Record<string, string>;
-  let close: () => Promise<void>;
-  before(async () => {
-    ({ t, url, env, close } = await podctlServer('podctl-'));
-  });
-  after(() => close());
+  const server = podctlSuite('podctl-');
 
   it('takes an organization as reference, store code or exact name', async () => {
-    const org = t.seed.organizations[0];
+    const org = server.t.seed.organizations[0];
     // (the reference needs no lookup beyond the one the other two make)
     for (const given of [org.stores[0].code, org.name]) {
-      const res = await podctl(['--url', url, 'orgs', 'show', given, '--json'], env);
+      const res = await server.run('orgs', 'show', given, '--json');
       assert.equal(res.code, 0, res.stderr);
       assert.equal(JSON.parse(res.stdout).organization.reference, org.reference, given);
     }
   });
 
   it('takes a store as reference, code or exact name', async () => {
-    const org = t.seed.organizations[0];
+    const org = server.t.seed.organizations[0];
     const store = org.stores[1];
-    const name = (await operator(t, 'GET', `/organizations/${org.reference}/stores?limit=100`)).data.stores.find(
+    const name = (await operator(server.t, 'GET', `/organizations/${org.reference}/stores?limit=100`)).data.stores.find(
       (s: { reference: string }) => s.reference === store.reference,
     ).name;
     // By its name (reference and code take the same path through /operator/resolve).
     const callback = 'https://shop.example/callback-by-name';
-    const res = await podctl(
-      ['--url', url, 'stores', 'set-callback', org.stores[0].code, name, callback, '--json'],
-      env,
-    );
+    const res = await server.run('stores', 'set-callback', org.stores[0].code, name, callback, '--json');
     assert.equal(res.code, 0, res.stderr);
     assert.equal(JSON.parse(res.stdout).store.reference, store.reference);
     assert.equal(JSON.parse(res.stdout).store.callbackUrl, callback);
   });
 
   it('an ambiguous name is an error listing the candidates; an unknown one says what it tried', async () => {
-    const a = await operator(t, 'POST', '/organizations', { name: 'Twin Cases' });
-    const b = await operator(t, 'POST', '/organizations', { name: 'Twin Cases' });
-    const res = await podctl(['--url', url, 'orgs', 'show', 'Twin Cases'], env);
+    const a = await operator(server.t, 'POST', '/organizations', { name: 'Twin Cases' });
+    const b = await operator(server.t, 'POST', '/organizations', { name: 'Twin Cases' });
+    const res = await server.run('orgs', 'show', 'Twin Cases');
     assert.equal(res.code, 1);
     assert.match(res.stderr, /^error: ambiguous_name: 2 organizations are named "Twin Cases"/);
     assert.ok(res.stderr.includes(a.data.organization.reference) && res.stderr.includes(b.data.organization.reference));
     assert.equal(res.stderr.trim().split('\n').length, 1);
-    const none = await podctl(['--url', url, 'orgs', 'show', 'No Such Org'], env);
+    const none = await server.run('orgs', 'show', 'No Such Org');
     assert.equal(none.code, 1);
     assert.match(none.stderr, /reference, store code or name "No Such Org" not found/);
   });
 
   it('prints JSON only with --json', async () => {
-    const org = t.seed.organizations[0].reference;
-    const table = await podctl(['--url', url, 'keys', 'list', org], env);
+    const org = server.t.seed.organizations[0].reference;
+    const table = await server.run('keys', 'list', org);
     assert.equal(table.code, 0, table.stderr);
     assert.match(table.stdout, /^reference\s+name\s+hint/);
     assert.throws(() => JSON.parse(table.stdout));
     // Commands without a list (here a decision-less one: the claim categories' add) print fields.
-    const added = await podctl(['--url', url, 'claims', 'categories', 'add', `Scratched ${Date.now()}`], env);
+    const added = await server.run('claims', 'categories', 'add', `Scratched ${Date.now()}`);
     assert.equal(added.code, 0, added.stderr);
     assert.doesNotMatch(added.stdout, /^\s*[{[]/);
   });

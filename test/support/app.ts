@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -58,17 +59,17 @@ function servicesOn(
   });
 }
 
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  rateLimits?: RateLimitStore;
+  clock?: ManualClock;
+  blobs?: BlobStore;
+  /** Where calls to Shopify go (a ShopifyStandIn's fetch). */
+  shopifyFetch?: CoreDeps['shopifyFetch'];
+}
+
 /** A complete app on its own cloned database; `env` overrides configuration variables. */
-export async function createTestApp(
-  opts: {
-    env?: Record<string, string>;
-    rateLimits?: RateLimitStore;
-    clock?: ManualClock;
-    blobs?: BlobStore;
-    /** Where calls to Shopify go (a ShopifyStandIn's fetch). */
-    shopifyFetch?: CoreDeps['shopifyFetch'];
-  } = {},
-): Promise<TestApp> {
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pod-api-test-'));
   const config = loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir, KEY_CACHE_TTL_SECONDS: '10', ...opts.env });
   const clock = opts.clock ?? new ManualClock(new Date());
@@ -107,6 +108,36 @@ export async function createTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A port nobody listens on at this moment, for an app that must know its address before it listens. */
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+
+/**
+ * A test app listening on 127.0.0.1, for clients that need a socket (podctl, a browser); `base` is
+ * its address. `publicBaseUrl`: PUBLIC_BASE_URL is that address, for the links, redirects and
+ * tracking URLs the app writes.
+ */
+export async function servedApp(
+  opts: TestAppOptions & { publicBaseUrl?: boolean } = {},
+): Promise<{ t: TestApp; base: string }> {
+  const { publicBaseUrl, ...appOpts } = opts;
+  const wanted = publicBaseUrl ? await freePort() : 0;
+  const env = publicBaseUrl ? { ...appOpts.env, PUBLIC_BASE_URL: `http://127.0.0.1:${wanted}` } : appOpts.env;
+  const t = await createTestApp({ ...appOpts, env });
+  try {
+    await t.app.listen({ host: '127.0.0.1', port: wanted });
+  } catch (err) {
+    await t.close();
+    throw err;
+  }
+  return { t, base: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}` };
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OPERATOR_TOKEN, createTestApp } from './app.ts';
+import { after, before } from 'node:test';
+import { OPERATOR_TOKEN, type TestApp, type TestAppOptions, servedApp } from './app.ts';
 import { entryArgs } from './entry.ts';
 
 /** podctl as operators run it (bin/podctl.js runs dist/cli.js), from source when dist/ is stale. */
@@ -22,19 +23,45 @@ export async function podctl(args: string[], env: Record<string, string>) {
   return { code, stdout, stderr };
 }
 
-/**
- * A test app listening on a port, for podctl to reach with `--url`, and a data directory of its own
- * for podctl's `DATA_DIR`; `close` stops the app and removes the directory.
- */
-export async function podctlServer(prefix: string, opts: Parameters<typeof createTestApp>[0] = {}) {
-  const t = await createTestApp(opts);
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const url = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+export interface PodctlServer {
+  t: TestApp;
+  url: string;
+  /** podctl's `DATA_DIR`, a folder of the test's own. */
+  dir: string;
+  env: Record<string, string>;
+  /** podctl with `--url` of this server and its environment. */
+  run(...args: string[]): ReturnType<typeof podctl>;
+  /** Stops the app and removes the directory. */
+  close(): Promise<void>;
+}
+
+/** A test app listening on a port, for podctl to reach with `--url`, and a data directory of its own. */
+export async function podctlServer(prefix: string, opts: TestAppOptions = {}): Promise<PodctlServer> {
+  const { t, base: url } = await servedApp(opts);
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const env: Record<string, string> = { DATA_DIR: dir, OPERATOR_TOKEN };
-  const close = async () => {
-    await t.close();
-    rmSync(dir, { recursive: true, force: true });
+  return {
+    t,
+    url,
+    dir,
+    env,
+    run: (...args) => podctl(['--url', url, ...args], env),
+    async close() {
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
-  return { t, url, dir, env, close };
+}
+
+/**
+ * The enclosing suite's podctl server: started before its first test and closed after its last
+ * (hooks on the suite that calls this); the tests read its fields.
+ */
+export function podctlSuite(prefix: string, opts: TestAppOptions = {}): PodctlServer {
+  const server = {} as PodctlServer;
+  before(async () => {
+    Object.assign(server, await podctlServer(prefix, opts));
+  });
+  after(() => server.close?.());
+  return server;
 }

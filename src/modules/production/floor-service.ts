@@ -18,6 +18,38 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export type FloorService = ReturnType<typeof floorService>;
 
+/** A batch as the console and the operator API show it: its jig, files and slots. */
+async function batchView(db: Executor, floor: FloorConfig, b: BatchRow) {
+  const [units, docs] = await Promise.all([repo.unitsOfBatch(db, b.id), repo.documents(db, [b.id])]);
+  const jig = floor.jigs.find((j) => j.id === b.jig);
+  return {
+    reference: b.id,
+    printer: b.printer,
+    jig: b.jig,
+    jigName: jig?.name ?? b.jig,
+    status: b.status,
+    bleedMm: Number(b.bleed_mm),
+    created: iso(b.created_at),
+    printed: iso(b.printed_at),
+    files: docs.map((d) => ({
+      kind: d.kind,
+      status: d.status,
+      size: d.size,
+      error: d.error,
+      modified: iso(d.updated_at),
+    })),
+    slots: units.map((u) => ({
+      slot: u.slot,
+      unitReference: u.id,
+      orderReference: u.order_id,
+      orderlineIndex: u.line_index,
+      unit: u.unit_no,
+      attempt: u.attempt,
+      state: u.state,
+    })),
+  };
+}
+
 /**
  * The floor: printed copies as units, batched into the slots of the printers' jigs (floor file),
  * batches marked printed at the print station.
@@ -48,36 +80,7 @@ export function floorService(
     );
   const nextSlot = (at: Date) => new Date((Math.floor(at.getTime() / BATCHING_EVERY_MS) + 1) * BATCHING_EVERY_MS);
 
-  async function view(b: BatchRow) {
-    const [units, docs] = await Promise.all([repo.unitsOfBatch(db, b.id), repo.documents(db, [b.id])]);
-    const jig = floor.jigs.find((j) => j.id === b.jig);
-    return {
-      reference: b.id,
-      printer: b.printer,
-      jig: b.jig,
-      jigName: jig?.name ?? b.jig,
-      status: b.status,
-      bleedMm: Number(b.bleed_mm),
-      created: iso(b.created_at),
-      printed: iso(b.printed_at),
-      files: docs.map((d) => ({
-        kind: d.kind,
-        status: d.status,
-        size: d.size,
-        error: d.error,
-        modified: iso(d.updated_at),
-      })),
-      slots: units.map((u) => ({
-        slot: u.slot,
-        unitReference: u.id,
-        orderReference: u.order_id,
-        orderlineIndex: u.line_index,
-        unit: u.unit_no,
-        attempt: u.attempt,
-        state: u.state,
-      })),
-    };
-  }
+  const view = (b: BatchRow) => batchView(db, floor, b);
 
   return {
     config: floor,

@@ -76,19 +76,23 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const rateLimits = opts.rateLimits ?? new MemoryRateLimitStore();
   // The seed's blobs and the template belong together: without the marker both are made anew.
   const marker = join(blobDir(), `seeded-${testDatabaseUrl ? 'postgres' : 'pglite'}`);
-  const { db, drop } = await cloneTestDb(async (template) => {
+  const { db, drop, seeded } = await cloneTestDb<SeedResult>(async (template) => {
     // The demo data straight from the seed: production apps refuse `s.seed()`, their tests still need it.
     // The template is shared by every test of the run, whatever its environment: it is seeded as the
-    // test environment (production refuses the demo's published passwords), and a production app's
-    // own seed below then finds the demo users already there.
+    // test environment (production refuses the demo's published passwords). Its result, demo keys
+    // included, is kept with the template: every clone holds the same keys, so an app only clones. It
+    // runs on the wall clock, whichever test's app happens to make the template.
     const templateConfig = loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir, KEY_CACHE_TTL_SECONDS: '10' });
-    await seedDemo(servicesOn(template, templateConfig, clock, new MemoryRateLimitStore()));
+    const result = await seedDemo(
+      servicesOn(template, templateConfig, new ManualClock(new Date()), new MemoryRateLimitStore()),
+    );
     mkdirSync(blobDir(), { recursive: true });
     writeFileSync(marker, 'ok');
+    return result;
   }, !existsSync(marker));
   // `blobs` replaces the shared folder for the app only; the template's seed blobs stay local.
   const s = servicesOn(db, config, clock, rateLimits, opts.blobs, opts.shopifyFetch);
-  const seed = await seedDemo(s);
+  const seed = seeded;
   const app = await buildApp(s, { operatorToken: OPERATOR_TOKEN });
   await app.ready();
   return {

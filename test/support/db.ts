@@ -28,35 +28,64 @@ export function templateDigest(): string {
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
 
+/** A clone of the template, with what the template's seed returned (kept with the template). */
+export interface TestDb<T> {
+  db: Db;
+  drop: () => Promise<void>;
+  seeded: T;
+}
+
 /**
  * A fresh database per test file, cloned from a migrated and seeded template: a PGlite data-dir
- * dump in the temp folder, or a PostgreSQL template database when TEST_DATABASE_URL is set.
+ * dump in the temp folder, or a PostgreSQL template database when TEST_DATABASE_URL is set. The
+ * seed runs once per template; its result (JSON) is stored as the template database's comment, so
+ * a clone and the result it is read with always come from the same seeding.
  */
-export async function cloneTestDb(
-  seed: (db: Db) => Promise<void>,
-  rebuild = false,
-): Promise<{ db: Db; drop: () => Promise<void> }> {
+export async function cloneTestDb<T>(seed: (db: Db) => Promise<T>, rebuild = false): Promise<TestDb<T>> {
   return testDatabaseUrl ? clonePostgres(testDatabaseUrl, seed, rebuild) : clonePglite(seed, rebuild);
 }
 
-async function clonePglite(seed: (db: Db) => Promise<void>, rebuild: boolean) {
+/** The template database's comment: this prefix, then the seed's result as JSON. */
+const SEED_PREFIX = 'pod-api test seed: ';
+const commentOn = (database: string, value: unknown) =>
+  `COMMENT ON DATABASE ${database} IS '${(SEED_PREFIX + JSON.stringify(value)).replaceAll("'", "''")}'`;
+
+/** What the template's seed returned, as JSON; null when the database holds none. */
+async function seededOf(q: (sql: string, params: unknown[]) => Promise<Array<Record<string, unknown>>>, name: string) {
+  const [row] = await q("SELECT shobj_description(oid, 'pg_database') AS c FROM pg_database WHERE datname = $1", [
+    name,
+  ]);
+  const c = row?.c;
+  return typeof c === 'string' && c.startsWith(SEED_PREFIX) ? c.slice(SEED_PREFIX.length) : null;
+}
+
+async function buildPgliteTemplate(file: string, seed: (db: Db) => Promise<unknown>): Promise<void> {
+  const db = await PgliteDb.open({});
+  await migrate(db);
+  await db.exec(commentOn('postgres', await seed(db)));
+  const dump = await db.pg.dumpDataDir('none');
+  await db.close();
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+  renameSync(tmp, file);
+}
+
+async function clonePglite<T>(seed: (db: Db) => Promise<T>, rebuild: boolean): Promise<TestDb<T>> {
   const file = join(tmpdir(), `pod-api-template-${templateDigest()}.tar`);
-  if (rebuild || !existsSync(file)) {
-    const db = await PgliteDb.open({});
-    await migrate(db);
-    await seed(db);
-    const dump = await db.pg.dumpDataDir('none');
+  for (let attempt = 0; ; attempt++) {
+    if (rebuild || !existsSync(file)) await buildPgliteTemplate(file, seed);
+    // The clone runs where the service's embedded database runs (PGLITE_THREAD, a worker by default).
+    const db: Db =
+      parsePgliteThread(process.env.PGLITE_THREAD) === 'worker'
+        ? await PgliteThreadDb.open({ loadDataDir: new Uint8Array(readFileSync(file)) })
+        : await PgliteDb.open({ loadDataDir: new Blob([readFileSync(file)]) });
+    const seeded = await seededOf((sql, params) => db.query(sql, params), 'postgres');
+    if (seeded !== null) return { db, drop: () => db.close(), seeded: JSON.parse(seeded) as T };
+    // A template without its seed result: made anew, once.
     await db.close();
-    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
-    renameSync(tmp, file);
+    if (attempt > 0) throw new Error(`the test template ${file} holds no seed result`);
+    rebuild = true;
   }
-  // The clone runs where the service's embedded database runs (PGLITE_THREAD, a worker by default).
-  const db: Db =
-    parsePgliteThread(process.env.PGLITE_THREAD) === 'worker'
-      ? await PgliteThreadDb.open({ loadDataDir: new Uint8Array(readFileSync(file)) })
-      : await PgliteDb.open({ loadDataDir: new Blob([readFileSync(file)]) });
-  return { db, drop: () => db.close() };
 }
 
 function withDatabase(url: string, name: string): string {
@@ -65,20 +94,25 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-async function clonePostgres(url: string, seed: (db: Db) => Promise<void>, rebuild: boolean) {
+async function clonePostgres<T>(url: string, seed: (db: Db) => Promise<T>, rebuild: boolean): Promise<TestDb<T>> {
   const template = `pod_tpl_${templateDigest()}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
     await admin.query('SELECT pg_advisory_lock(727275)');
-    if (rebuild) await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
-    if (exists.rowCount === 0) {
+    let seeded = rebuild
+      ? null
+      : await seededOf(async (sql, params) => (await admin.query(sql, params)).rows, template);
+    if (seeded === null) {
+      // Missing, asked to be made anew, or made without its seed result.
+      await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
       await admin.query(`CREATE DATABASE ${template}`);
       const db = new PostgresDb(withDatabase(url, template), 2);
       try {
         await migrate(db);
-        await seed(db);
+        const value = await seed(db);
+        seeded = JSON.stringify(value);
+        await admin.query(commentOn(template, value));
       } finally {
         await db.close();
       }
@@ -89,6 +123,7 @@ async function clonePostgres(url: string, seed: (db: Db) => Promise<void>, rebui
     const db = new PostgresDb(withDatabase(url, name), 5);
     return {
       db: db as Db,
+      seeded: JSON.parse(seeded) as T,
       drop: async () => {
         await db.close();
         const c = new pg.Client({ connectionString: url });

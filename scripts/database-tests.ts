@@ -109,7 +109,15 @@ async function main(): Promise<void> {
   );
   const res = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=900000', ...picked.keys()],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=2',
+      '--test-timeout=900000',
+      '--test-reporter=./scripts/test-reporter.mjs',
+      ...picked.keys(),
+    ],
     { cwd: ROOT, stdio: 'inherit', env: process.env },
   );
   process.exit(res.status ?? 1);

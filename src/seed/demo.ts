@@ -158,16 +158,25 @@ async function createOrganization(s: SeedDeps, spec: OrgSpec) {
   return org.reference;
 }
 
-async function describe(s: SeedDeps, orgId: string): Promise<DemoOrganization> {
+/** Revokes an organization's demo keys and issues new ones, in the environment of `s.config`. */
+export async function issueDemoKeys(
+  s: Pick<SeedDeps, 'organization'>,
+  orgId: string,
+): Promise<DemoOrganization['apiKeys']> {
   await s.organization.reissueKeys(orgId, [KEY_NAMES.full, KEY_NAMES.readOnly]);
   const full = await s.organization.createApiKey(orgId, { name: KEY_NAMES.full });
   const readOnly = await s.organization.createApiKey(orgId, { name: KEY_NAMES.readOnly, readOnly: true });
+  return { full: full.apiKey.secret, readOnly: readOnly.apiKey.secret };
+}
+
+async function describe(s: SeedDeps, orgId: string): Promise<DemoOrganization> {
+  const apiKeys = await issueDemoKeys(s, orgId);
   const org = await s.organization.organization(orgId);
   const page = { limit: 100 };
   return {
     reference: orgId,
     name: org.name,
-    apiKeys: { full: full.apiKey.secret, readOnly: readOnly.apiKey.secret },
+    apiKeys,
     stores: (await s.organization.listStores(orgId, page)).stores
       .reverse()
       .map((x) => ({ reference: x.reference, code: x.code, integration: x.integration })),

@@ -10,7 +10,7 @@ import { ManualClock } from '../../src/platform/clock.ts';
 import type { Db } from '../../src/platform/db/index.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../../src/platform/ratelimit/index.ts';
 import { type CoreDeps, createServices, type Services } from '../../src/services.ts';
-import { type SeedResult, seedDemo } from '../../src/seed/demo.ts';
+import { issueDemoKeys, type SeedResult, seedDemo } from '../../src/seed/demo.ts';
 import { cloneTestDb, templateDigest, testDatabaseUrl } from './db.ts';
 import { type BlobStore, LocalBlobStore } from '../../src/platform/storage.ts';
 
@@ -68,6 +68,17 @@ export interface TestAppOptions {
   shopifyFetch?: CoreDeps['shopifyFetch'];
 }
 
+/**
+ * The template's demo keys are test keys, which a production app refuses: a production app gets its
+ * own demo keys, issued in its clone (the template's are revoked there).
+ */
+async function demoKeysOf(s: Services, config: Readonly<Config>, seeded: SeedResult): Promise<SeedResult> {
+  if (config.env === 'test') return seeded;
+  const organizations = [];
+  for (const o of seeded.organizations) organizations.push({ ...o, apiKeys: await issueDemoKeys(s, o.reference) });
+  return { ...seeded, organizations };
+}
+
 /** A complete app on its own cloned database; `env` overrides configuration variables. */
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pod-api-test-'));
@@ -80,11 +91,17 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     // The demo data straight from the seed: production apps refuse `s.seed()`, their tests still need it.
     // The template is shared by every test of the run, whatever its environment: it is seeded as the
     // test environment (production refuses the demo's published passwords). Its result, demo keys
-    // included, is kept with the template: every clone holds the same keys, so an app only clones. It
-    // runs on the wall clock, whichever test's app happens to make the template.
+    // included, is kept with the template: every clone holds the same keys, so an app only clones.
+    // Its time is the building app's, never later than the wall clock: every other app's clock, set
+    // at its start, is later than the demo data, whichever test's app makes the template.
     const templateConfig = loadConfig({ APP_ENV: 'test', DATA_DIR: dataDir, KEY_CACHE_TTL_SECONDS: '10' });
     const result = await seedDemo(
-      servicesOn(template, templateConfig, new ManualClock(new Date()), new MemoryRateLimitStore()),
+      servicesOn(
+        template,
+        templateConfig,
+        new ManualClock(new Date(Math.min(+clock.now(), Date.now()))),
+        new MemoryRateLimitStore(),
+      ),
     );
     mkdirSync(blobDir(), { recursive: true });
     writeFileSync(marker, 'ok');
@@ -92,7 +109,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   }, !existsSync(marker));
   // `blobs` replaces the shared folder for the app only; the template's seed blobs stay local.
   const s = servicesOn(db, config, clock, rateLimits, opts.blobs, opts.shopifyFetch);
-  const seed = seeded;
+  const seed = await demoKeysOf(s, config, seeded);
   const app = await buildApp(s, { operatorToken: OPERATOR_TOKEN });
   await app.ready();
   return {

@@ -20,7 +20,7 @@ import {
 import { page } from './layout.ts';
 import { productPictureSvg, sendPicture } from './product-picture.ts';
 import { sendMedia } from '../catalog/routes.ts';
-import type { Ctx, DashRouter, PageOptions } from './router.ts';
+import type { Ctx, DashRouter, DashboardServices, PageFn, PageOptions } from './router.ts';
 
 /** The fields of the operator's product view this page uses. */
 interface Product {
@@ -30,13 +30,24 @@ interface Product {
   availableQuantity: number;
 }
 
+const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
+const allOrgs = async (s: DashboardServices) => (await s.organization.listOrganizations({ limit: 100 })).organizations;
+
 /** Operator console: catalog lifecycle and stock, fulfilment, claims review and failed jobs (fulfilment is the Production page). */
 export function consolePages(r: DashRouter): void {
-  const { s } = r;
-  const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
-  const allOrgs = async () => (await s.organization.listOrganizations({ limit: 100 })).organizations;
+  catalogPages(r);
+  // The older Fulfilment page became the Production page: old bookmarks land there.
+  r.app.get('/console/fulfilment', { config: { access: 'public' } }, async (_req, reply) =>
+    reply.code(301).header('location', '/console/production').send(),
+  );
 
-  const catalogPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
+  claimsReviewPages(r);
+  jobsPages(r);
+}
+
+/** The catalog page: products searched by name, SKU, brand, device, case type and stage. */
+function catalogView(s: DashboardServices): PageFn {
+  return async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const query = (req.query ?? {}) as Record<string, string | undefined>;
     const facets = await s.catalog.catalogFacets();
     const pick = (v: string | undefined, allowed: string[]) => (v && allowed.includes(v) ? v : undefined);
@@ -102,6 +113,12 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
       { error: opts.error, notice: opts.notice },
     );
   };
+}
+
+/** The catalog: its page, the product pictures it shows, and changing a product's stage and stock. */
+function catalogPages(r: DashRouter): void {
+  const { s } = r;
+  const catalogPage = catalogView(s);
   r.app.get(
     '/console/catalog/:ref/media/:filename',
     { config: { access: 'public', dashboard: 'operator' } },
@@ -139,16 +156,15 @@ ${more ? html`<p><a href="/console/catalog?${keep.toString()}${keep.size ? '&' :
     },
     catalogPage,
   );
+}
 
-  // The older Fulfilment page became the Production page: old bookmarks land there.
-  r.app.get('/console/fulfilment', { config: { access: 'public' } }, async (_req, reply) =>
-    reply.code(301).header('location', '/console/production').send(),
-  );
-
+/** Claims of every organization, one claim's page and the operator's decision on it. */
+function claimsReviewPages(r: DashRouter): void {
+  const { s } = r;
   /** Claims are looked up within their organization, which the path names, so scoping stays explicit. */
   const claimsPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const rows: Html[] = [];
-    for (const org of await allOrgs()) {
+    for (const org of await allOrgs(s)) {
       const { claims } = await s.claims.list(org.reference, { limit: 100 });
       for (const c of claims) {
         rows.push(
@@ -195,12 +211,16 @@ ${c.status === 'pending' ? html`<section class="card" aria-labelledby="decide"><
     },
     claimPage,
   );
+}
 
+/** Jobs counted by kind and organization, and the dead ones to retry. */
+function jobsPages(r: DashRouter): void {
+  const { s } = r;
   const jobsPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const [dead, counts, orgs] = await Promise.all([
       jobsRepo.list(s.db, { status: 'dead', limit: 100 }),
       jobsRepo.countsBy(s.db),
-      allOrgs(),
+      allOrgs(s),
     ]);
     const orgName = new Map(orgs.map((o) => [o.reference, o.name]));
     const STATES = ['pending', 'running', 'succeeded', 'dead'];

@@ -1,42 +1,21 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PARTNER } from '../dashboard/helpers.ts';
 import { ADDRESS, createOrder, products, store } from '../orders/helpers.ts';
-import { type TestApp, createTestApp, operator } from '../support/app.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
-const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } };
-const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM} (apt-get install chromium)`;
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
+import { type TestApp, operator, servedApp } from '../support/app.ts';
+import { type OpenBrowser, openBrowser, shoot, signIn, skipWithoutChromium } from '../support/browser.ts';
 
 /** The partner's billing page with invoices in every payment state, in Chromium at phone and desktop width. */
-describe('the billing page in a real browser (production)', { skip }, () => {
+describe('the billing page in a real browser (production)', { skip: skipWithoutChromium }, () => {
   let t: TestApp;
   let base: string;
-  let context: BrowserContext;
+  let browser: OpenBrowser;
   let page: Page;
-  let profile: string;
   const invoices: Record<string, any> = {};
 
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { APP_ENV: 'production', PUBLIC_BASE_URL: base } });
+    ({ t, base } = await servedApp({ env: { APP_ENV: 'production' }, publicBaseUrl: true }));
     // One order and one invoice a month, August to November; looked at on 5 December.
     for (const [month, next] of [
       ['08', '09'],
@@ -77,31 +56,16 @@ describe('the billing page in a real browser (production)', { skip }, () => {
     });
     assert.equal(cn.statusCode, 200, cn.body);
 
-    await t.app.listen({ host: '127.0.0.1', port });
-    mkdirSync(SHOTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), 'pod-chromium-'));
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      viewport: WIDTHS.desktop,
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(30_000);
+    browser = await openBrowser({ timeout: 30_000 });
+    page = browser.page;
   });
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('shows each invoice payment state and links its PDF and UBL, at 1280 and 390 px', async () => {
-    await page.goto(`${base}/dashboard/sign-in`);
-    await page.getByLabel('E-mail').fill(PARTNER.email);
-    await page.getByLabel('Password').fill(PARTNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/dashboard`);
+    await signIn(page, base, PARTNER, 'dashboard');
     await page.goto(`${base}/dashboard/billing`);
     const table = page.locator('table', { has: page.locator('caption', { hasText: 'Invoices and credit notes' }) });
     const row = (n: string) => table.locator('tr', { hasText: new RegExp(`^\s*${n}`) }).first();
@@ -121,27 +85,6 @@ describe('the billing page in a real browser (production)', { skip }, () => {
     const pdf = await page.request.get(`${base}/dashboard/billing/invoices/${invoices['10'].reference}/pdf`);
     assert.equal(pdf.headers()['content-type'], 'application/pdf');
 
-    for (const [label, size] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(size);
-      await page.screenshot({ path: join(SHOTS, `billing-states-${label}.png`), fullPage: true });
-      await page.evaluate(AXE_SOURCE);
-      const violations = await page.evaluate(async () => {
-        const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-        return result.violations
-          .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-          .map(
-            (v: any) =>
-              `${v.id}: ${v.nodes
-                .map((n: any) => n.target.join(' '))
-                .slice(0, 3)
-                .join(', ')}`,
-          );
-      });
-      assert.deepEqual(violations, [], `axe-core at ${label} width`);
-      if (label === 'phone') {
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        assert.ok(overflow <= 1, `the billing page is ${overflow} px wider than a 390 px phone`);
-      }
-    }
+    await shoot(page, 'billing-states');
   });
 });

@@ -1,47 +1,26 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { OPERATOR_USER } from '../dashboard/helpers.ts';
 import { ADDRESS, createOrder, orderBody, startProduction, uploadImage } from '../orders/helpers.ts';
-import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { type TestApp, call, servedApp } from '../support/app.ts';
+import { type OpenBrowser, openBrowser, shoot as shootPage, signIn, skipWithoutChromium } from '../support/browser.ts';
 import { SendcloudStandIn } from '../support/sendcloud-standin.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
-const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } };
-const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; browser test skipped`;
 const LONG_STREET = 'Schiedamse Vest Achterzijde Bedrijfsverzamelgebouw';
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
-describe("the console's shipment pages in a real browser", { skip }, () => {
+describe("the console's shipment pages in a real browser", { skip: skipWithoutChromium }, () => {
   let t: TestApp;
   let sc: SendcloudStandIn;
   let base: string;
-  let context: BrowserContext;
+  let browser: OpenBrowser;
   let page: Page;
-  let profile: string;
   let refused: string;
   let travelled: string;
 
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
     sc = await new SendcloudStandIn().start();
-    t = await createTestApp({ env: { ...sc.env, PUBLIC_BASE_URL: base } });
-    await t.app.listen({ host: '127.0.0.1', port });
+    ({ t, base } = await servedApp({ env: sc.env, publicBaseUrl: true }));
     const image = await uploadImage(t);
     const shipTo = async (address: Record<string, string>) => {
       const ref = await createOrder(
@@ -74,58 +53,19 @@ describe("the console's shipment pages in a real browser", { skip }, () => {
       });
     }
 
-    mkdirSync(SHOTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), 'pod-chromium-'));
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      viewport: WIDTHS.desktop,
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(30_000);
+    browser = await openBrowser({ timeout: 30_000 });
+    page = browser.page;
   });
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await t?.close();
     await sc?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  /** Screenshots at 1280 and 390 px, axe-core clean, nothing wider than the phone. */
-  async function shoot(name: string) {
-    for (const [label, size] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(size);
-      await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: true });
-      await page.evaluate(AXE_SOURCE);
-      const violations = await page.evaluate(async () => {
-        const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-        return result.violations
-          .filter((v: any) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'region')
-          .map(
-            (v: any) =>
-              `${v.id}: ${v.nodes
-                .map((n: any) => n.target.join(' '))
-                .slice(0, 3)
-                .join(', ')}`,
-          );
-      });
-      assert.deepEqual(violations, [], `axe-core on ${name} at ${label}`);
-      if (label === 'phone') {
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        assert.ok(overflow <= 1, `${name} is ${overflow} px wider than a 390 px phone`);
-      }
-    }
-    await page.setViewportSize(WIDTHS.desktop);
-  }
+  const shoot = (name: string) => shootPage(page, name, { region: true });
 
   it('lists what needs attention, shows the carrier refusal, and the operator corrects the address', async () => {
-    await page.goto(`${base}/console/sign-in`);
-    await page.getByLabel('E-mail').fill(OPERATOR_USER.email);
-    await page.getByLabel('Password').fill(OPERATOR_USER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/console`);
+    await signIn(page, base, OPERATOR_USER, 'console');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shipments', exact: true }).click();
     await page.waitForURL(`${base}/console/shipments`);
     const list = page.getByRole('region', { name: 'Shipments that need attention, oldest first' });

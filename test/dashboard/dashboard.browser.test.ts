@@ -1,128 +1,53 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { categories, itemIssues, shippedOrder } from '../claims/helpers.ts';
 import { createOrder, orderBody, ship, startProduction, store, uploadImage } from '../orders/helpers.ts';
 import sharp from 'sharp';
 import { createRender, seeded } from '../rendering/helpers.ts';
-import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { type TestApp, call, servedApp } from '../support/app.ts';
+import {
+  type OpenBrowser,
+  SHOTS,
+  WIDTHS,
+  openBrowser,
+  shoot as shootPage,
+  signIn as signInPage,
+  skipWithoutChromium,
+} from '../support/browser.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { OPERATOR_USER, PARTNER, csrfOf, signedIn } from './helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** A partner's artwork as they might upload it: colour fields, shapes and a word. */
 const ARTWORK_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="1600">
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ff7a59"/><stop offset="1" stop-color="#5b3cc4"/></linearGradient></defs>
 <rect width="800" height="1600" fill="url(#g)"/><circle cx="400" cy="700" r="260" fill="#ffd23f" opacity="0.9"/>
 <circle cx="560" cy="1150" r="140" fill="#3bceac" opacity="0.85"/><rect x="90" y="1250" width="300" height="200" rx="40" fill="#ee4266"/>
 <text x="400" y="740" font-family="DejaVu Sans, sans-serif" font-size="120" font-weight="bold" text-anchor="middle" fill="#1b1b3a">hello</text></svg>`;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
-const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } };
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `Chromium not found at ${CHROMIUM} (apt-get install chromium); browser test skipped`;
-if (skip) console.log(`# ${skip}`);
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
-describe('dashboard in a real browser', { skip }, () => {
+describe('dashboard in a real browser', { skip: skipWithoutChromium }, () => {
   let t: TestApp;
   let base: string;
-  let context: BrowserContext;
+  let browser: OpenBrowser;
   let page: Page;
-  let profile: string;
   let rx: Awaited<ReturnType<typeof startReceiver>>;
 
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { PUBLIC_BASE_URL: base } });
-    await t.app.listen({ host: '127.0.0.1', port });
+    ({ t, base } = await servedApp({ publicBaseUrl: true }));
     rx = await startReceiver();
-    mkdirSync(SHOTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), 'pod-chromium-'));
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: WIDTHS.desktop,
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(30_000);
     // A first visit draws product pictures on demand; on a loaded CI machine that can take longer.
-    page.setDefaultNavigationTimeout(60_000);
+    browser = await openBrowser({ timeout: 30_000, navigationTimeout: 60_000 });
+    page = browser.page;
   });
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await rx?.close();
     await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  /**
-   * Full-page screenshots of the current page at phone and desktop widths, each checked with axe-core
-   * (injected through the debugging protocol, which the page's CSP does not govern): no serious or
-   * critical violation, and nothing wider than the phone's screen.
-   */
-  async function shoot(name: string) {
-    for (const [label, size] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(size);
-      await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: true });
-      await page.evaluate(AXE_SOURCE);
-      const violations = await page.evaluate(async () => {
-        const axe = (globalThis as any).axe;
-        const result = await axe.run(document, { resultTypes: ['violations'] });
-        return (
-          result.violations
-            // 'region' (moderate): text outside every landmark is skipped by landmark navigation.
-            .filter((v: any) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'region')
-            .map(
-              (v: any) =>
-                `${v.id} (${v.impact}): ${v.nodes
-                  .map((n: any) => n.target.join(' '))
-                  .slice(0, 3)
-                  .join(', ')}`,
-            )
-        );
-      });
-      assert.deepEqual(violations, [], `axe-core on ${name} at ${label} width`);
-      if (label === 'phone') {
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        assert.ok(overflow <= 1, `${name} is ${overflow} px wider than a 390 px phone`);
-      }
-    }
-    await page.setViewportSize(WIDTHS.desktop);
-  }
-
-  async function signIn(user: { email: string; password: string }, area: 'dashboard' | 'console') {
-    await page.goto(`${base}/${area}/sign-in`);
-    await page.getByLabel('E-mail').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/${area}`);
-  }
+  const shoot = (name: string) => shootPage(page, name, { region: true });
+  const signIn = (user: { email: string; password: string }, area: 'dashboard' | 'console') =>
+    signInPage(page, base, user, area);
   const nav = (name: string) =>
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
   async function signOut() {
@@ -143,7 +68,7 @@ describe('dashboard in a real browser', { skip }, () => {
     await page.waitForURL(`${base}/dashboard`);
     assert.match(await page.locator('h1').innerText(), /Overview/);
     assert.match(await page.locator('.env-banner').innerText(), /Test environment/);
-    const cookie = (await context.cookies(base)).find((c) => c.name === 'pod_session')!;
+    const cookie = (await browser.context.cookies(base)).find((c) => c.name === 'pod_session')!;
     assert.equal(cookie.httpOnly, true);
     assert.equal(cookie.sameSite, 'Lax');
     await shoot('overview');

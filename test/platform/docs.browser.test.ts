@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { LABELS, shortLabel } from '../../src/openapi/labels.ts';
-import { type TestApp, createTestApp } from '../support/app.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `Chromium not found at ${CHROMIUM} (apt-get install chromium); browser test skipped`;
-if (skip) console.log(`# ${skip}`);
+import { type TestApp, createTestApp, servedApp } from '../support/app.ts';
+import { type OpenBrowser, SHOTS, openBrowser, overflow, skipWithoutChromium } from '../support/browser.ts';
 
 describe('short labels', () => {
   it('every operation has a short label; the full sentence leads its description', async () => {
@@ -39,34 +31,24 @@ describe('short labels', () => {
 });
 
 /** /docs as a partner opens it on a machine without a network: everything from this server. */
-describe('/docs without a network', { skip }, () => {
+describe('/docs without a network', { skip: skipWithoutChromium }, () => {
   let t: TestApp;
   let base: string;
-  let browser: Browser;
-  let profile: string;
+  let browser: OpenBrowser;
   const outside: string[] = [];
 
   before(async () => {
-    t = await createTestApp();
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-    mkdirSync(SHOTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), 'pod-docs-'));
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    ({ t, base } = await servedApp());
+    browser = await openBrowser();
   });
   after(async () => {
     await browser?.close();
     await t?.close();
-    rmSync(profile, { recursive: true, force: true });
   });
 
   async function open(width: number, height: number): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height } });
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width, height });
     // The network is cut: every request that is not for this server fails, and is recorded.
     await page.route('**/*', (route) => {
       const url = route.request().url();
@@ -98,8 +80,8 @@ describe('/docs without a network', { skip }, () => {
 
   it('fits a phone', async () => {
     const page = await open(390, 844);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `no sideways scrolling (${overflow} px)`);
+    const wider = await overflow(page);
+    assert.ok(wider <= 1, `no sideways scrolling (${wider} px)`);
     await page.screenshot({ path: join(SHOTS, 'docs-phone.png') });
     await page.close();
     assert.deepEqual(outside, []);

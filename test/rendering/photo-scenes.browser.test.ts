@@ -1,22 +1,22 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { renderPlate } from '../../src/modules/rendering/stage/template.ts';
 import { stage } from '../../src/modules/rendering/stage/stages.ts';
 import { PARTNER } from '../dashboard/helpers.ts';
-import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { type TestApp, call, servedApp } from '../support/app.ts';
+import {
+  type OpenBrowser,
+  SHOTS,
+  openBrowser,
+  shoot as shootPage,
+  signIn,
+  skipWithoutChromium,
+} from '../support/browser.ts';
 import { seeded } from './helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
-const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } };
 const PHOTO = { width: 1200, height: 900 };
 /** Where the case goes on the desk photo: a phone lying at an angle between the notebook and the mug. */
 const TARGET = {
@@ -29,15 +29,6 @@ const ARTWORK_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height=
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ff7a59"/><stop offset="1" stop-color="#5b3cc4"/></linearGradient></defs>
 <rect width="800" height="1600" fill="url(#g)"/><circle cx="400" cy="700" r="260" fill="#ffd23f" opacity="0.9"/>
 <circle cx="560" cy="1150" r="140" fill="#3bceac" opacity="0.85"/><rect x="90" y="1250" width="300" height="200" rx="40" fill="#ee4266"/></svg>`;
-const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; browser test skipped`;
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 const upload = async (t: TestApp, bytes: Buffer) => {
   const res = await call(t, 'POST', '/v2/images', {
@@ -48,21 +39,16 @@ const upload = async (t: TestApp, bytes: Buffer) => {
   return res.data.image.reference as string;
 };
 
-describe('photo scenes in the partner dashboard, in a real browser', { skip }, () => {
+describe('photo scenes in the partner dashboard, in a real browser', { skip: skipWithoutChromium }, () => {
   let t: TestApp;
   let base: string;
-  let context: BrowserContext;
+  let browser: OpenBrowser;
   let page: Page;
-  let profile: string;
   let photo: string;
   let artwork: string;
 
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { PUBLIC_BASE_URL: base } });
-    await t.app.listen({ host: '127.0.0.1', port });
-    mkdirSync(SHOTS, { recursive: true });
+    ({ t, base } = await servedApp({ publicBaseUrl: true }));
     // The partner's photo: the oak desk with a mug and a notebook, as a camera would give it.
     const desk = stage('desk')!;
     const raw = await renderPlate(desk, desk.views[0], PHOTO);
@@ -73,50 +59,18 @@ describe('photo scenes in the partner dashboard, in a real browser', { skip }, (
         .toBuffer(),
     );
     artwork = await upload(t, await sharp(Buffer.from(ARTWORK_SVG)).png().toBuffer());
-    profile = mkdtempSync(join(tmpdir(), 'pod-chromium-'));
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      viewport: WIDTHS.desktop,
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(60_000);
+    browser = await openBrowser({ timeout: 60_000 });
+    page = browser.page;
   });
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
-  /** Screenshots at phone and desktop widths, each checked with axe-core and for sideways scrolling. */
-  async function shoot(name: string) {
-    for (const [label, size] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(size);
-      await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: true });
-      await page.evaluate(AXE_SOURCE);
-      const violations = await page.evaluate(async () => {
-        const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-        return result.violations
-          .filter((v: any) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'region')
-          .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3)}`);
-      });
-      assert.deepEqual(violations, [], `axe-core on ${name} at ${label} width`);
-      if (label === 'phone') {
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        assert.ok(overflow <= 1, `${name} is ${overflow} px wider than a 390 px phone`);
-      }
-    }
-    await page.setViewportSize(WIDTHS.desktop);
-  }
+  const shoot = (name: string) => shootPage(page, name, { region: true });
 
   it('marks the corners by dragging the handles, makes the scene and shows a case rendered in it', async () => {
-    await page.goto(`${base}/dashboard/sign-in`);
-    await page.getByLabel('E-mail').fill(PARTNER.email);
-    await page.getByLabel('Password').fill(PARTNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/dashboard`);
+    await signIn(page, base, PARTNER, 'dashboard');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Photo scenes' }).click();
     await page.waitForURL(`${base}/dashboard/scenes`);
     await page.locator(`a[href="/dashboard/scenes/new?image=${photo}"]`).first().click();

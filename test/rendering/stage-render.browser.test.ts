@@ -1,60 +1,32 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { stagePerspectiveKey, stageSceneKey } from '../../src/modules/rendering/stage-compositions.ts';
-import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { type TestApp, call, servedApp } from '../support/app.ts';
+import { type OpenBrowser, SHOTS, openBrowser, skipWithoutChromium } from '../support/browser.ts';
 import { createRender } from './helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
-const skip = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; browser test skipped`;
 /** A full-bleed artwork with black, colour and a transparent top (the clear case shows the phone there). */
 const ARTWORK_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="1800">
 <rect y="500" width="900" height="260" fill="#000"/><rect y="760" width="450" height="1040" fill="#e63946"/>
 <rect x="450" y="760" width="450" height="1040" fill="#1d3557"/><circle cx="450" cy="1250" r="260" fill="#ffd166"/></svg>`;
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
-
-describe('a 2000 px 3D stage render, seen in a real browser', { skip }, () => {
+describe('a 2000 px 3D stage render, seen in a real browser', { skip: skipWithoutChromium }, () => {
   let t: TestApp;
   let base: string;
-  let context: BrowserContext;
+  let browser: OpenBrowser;
   let page: Page;
-  let profile: string;
 
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ env: { PUBLIC_BASE_URL: base } });
-    await t.app.listen({ host: '127.0.0.1', port });
-    mkdirSync(SHOTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), 'pod-chromium-'));
-    const { chromium } = await import('playwright-core');
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      viewport: { width: 1280, height: 900 },
-      extraHTTPHeaders: { 'x-service-secret-key': t.key },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(60_000);
+    ({ t, base } = await servedApp({ publicBaseUrl: true }));
+    browser = await openBrowser({ extraHTTPHeaders: { 'x-service-secret-key': t.key }, timeout: 60_000 });
+    page = browser.page;
   });
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('shows the clear case in the marble stage at 2000 px, whole and at 100 % around the camera', async () => {

@@ -1,47 +1,28 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { type TestApp, call, createTestApp } from '../support/app.ts';
+import { type TestApp, call, servedApp } from '../support/app.ts';
+import { type OpenBrowser, openBrowser, skipWithoutChromium } from '../support/browser.ts';
 import { ADDRESS, createOrder, orderBody, ship, startProduction, uploadImage } from '../orders/helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-
-describe('tracking page in a real browser', {
-  skip: available ? false : `${CHROMIUM} is not installed (apt-get install chromium)`,
-}, () => {
+describe('tracking page in a real browser', { skip: skipWithoutChromium }, () => {
   let t: TestApp;
-  let browser: import('playwright-core').Browser;
+  let browser: OpenBrowser;
   let origin = '';
   let logoServer: http.Server;
   let logoUrl = '';
 
   before(async () => {
-    const { chromium } = await import('playwright-core');
-    t = await createTestApp();
     const logo = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#ff8800' } })
       .png()
       .toBuffer();
     logoServer = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(logo));
     await new Promise<void>((r) => logoServer.listen(0, '127.0.0.1', r));
     logoUrl = `http://127.0.0.1:${(logoServer.address() as AddressInfo).port}/logo.png`;
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    ({ t, base: origin } = await servedApp());
+    browser = await openBrowser();
   });
   after(async () => {
     await browser?.close();
@@ -77,7 +58,7 @@ describe('tracking page in a real browser', {
     t.clock.set('2026-01-16T10:00:00Z');
     const shipment = (await call(t, 'GET', `/v2/shipments/${await ship(t, [ref], { shippedAt })}`)).data.shipment;
 
-    const page = await browser.newPage();
+    const page = await browser.context.newPage();
     try {
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
@@ -112,7 +93,7 @@ describe('tracking page in a real browser', {
   });
 
   it('answers an unknown token with a 404 page', async () => {
-    const page = await browser.newPage();
+    const page = await browser.context.newPage();
     try {
       const res = await page.goto(`${origin}/tracking/0123456789abcdefghjkmnpqrstvwxyz`);
       assert.equal(res?.status(), 404);

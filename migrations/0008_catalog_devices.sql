@@ -1,4 +1,4 @@
--- The phone models cases are made for (issue 15): geometry drives print areas, layers and pictures.
+-- The phone models cases are made for: geometry drives print areas, layers and pictures.
 CREATE TABLE devices (
   key text PRIMARY KEY,
   brand text NOT NULL,

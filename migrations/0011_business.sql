@@ -1,4 +1,4 @@
--- The business behind the API (issue 22): stock movements, the money ledger, invoices, integrators.
+-- The business behind the API: stock movements, the money ledger, invoices, integrators.
 
 -- Every change of an item's quantities, with what caused it. Rows are never changed.
 CREATE TABLE stock_movements (

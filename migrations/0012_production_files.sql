@@ -1,4 +1,4 @@
--- Production files (issue 22): a print-ready file per printable order line, made when the order goes
+-- Production files: a print-ready file per printable order line, made when the order goes
 -- into production, and a packing slip and a shipping label per shipment, made when it ships. A row is
 -- written `pending` in the transaction of the change and filled by a job (`production.*`).
 

@@ -1,4 +1,4 @@
--- Product pictures (issue 15): drawn from a product's geometry and material on first use and kept.
+-- Product pictures: drawn from a product's geometry and material on first use and kept.
 -- One row per drawn picture, by content key (subject + view + drawing version): products showing the
 -- same thing share it, and a new drawing version simply draws new rows.
 CREATE TABLE product_pictures (

@@ -1,4 +1,4 @@
--- Mockup templates as real mockup generators keep them (issue 15): a UV map that places the artwork,
+-- Mockup templates as real mockup generators keep them: a UV map that places the artwork,
 -- one RGB layer image (mask, shading, highlight), a material, and the printable back in mm. The old
 -- print-area columns stay for templates imported that way (converted to a UV map when rendered).
 -- `generator` names a template drawn from the product's geometry on first use (then cached as blobs).

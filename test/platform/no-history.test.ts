@@ -8,6 +8,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const AREAS = [
   'src',
   'docs',
+  'migrations',
   'test',
   'bench',
   'scripts',

@@ -55,7 +55,7 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
     assert.deepEqual([await pixelsHash(t.uv), await pixelsHash(t.layers)], ['78b226a9a9658c0a', '18c0bd86b7d02831']);
   });
 
-  it('converts an old print-area template as before: rotated UV map, mask and overlay', async () => {
+  it('converts an old print-area template: rotated UV map, mask and overlay', async () => {
     const t = await legacy();
     assert.deepEqual([await pixelsHash(t.uv), await pixelsHash(t.layers)], ['3224ad50eaafbaa8', '22d58e2cc457463d']);
     // The print area's centre shows the artwork's centre through the mask.

@@ -7,23 +7,18 @@
  *
  *   npx tsx bench/shopify-drain.ts            (N, default 600)
  */
-import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
-import { SHOPIFY_API_VERSION } from '../src/modules/storefronts/shopify/version.ts';
 import { startRuntime } from '../src/runtime.ts';
 import { seedDemoOnce } from '../src/seed/demo-keys.ts';
-import { DEMO_SHOP } from '../src/seed/shopify.ts';
+import { SHOPIFY_BENCH_SECRET, shopifyOrderWebhook } from './shopify-webhook.ts';
 
 const N = Number(process.env.N ?? 600);
-const SECRET = 'bench-shopify-secret';
-const root = join(import.meta.dirname, '..');
-const example = JSON.parse(readFileSync(join(root, 'src', 'seed', 'shopify-order-example.json'), 'utf8'));
 const dataDir = mkdtempSync(join(tmpdir(), 'pod-bench-drain-'));
-const env = { DATA_DIR: dataDir, SECRET_KEY: 'k', SHOPIFY_API_KEY: 'k', SHOPIFY_API_SECRET: SECRET };
+const env = { DATA_DIR: dataDir, SECRET_KEY: 'k', SHOPIFY_API_KEY: 'k', SHOPIFY_API_SECRET: SHOPIFY_BENCH_SECRET };
 const s = await startRuntime(loadConfig(env), { log: pino({ level: 'silent' }) as never });
 const demo = (await seedDemoOnce(s, dataDir, { rotateKeys: true })).result!.organizations[0];
 const sku = (await s.catalog.productSummaries(demo.reference)).find(
@@ -31,23 +26,8 @@ const sku = (await s.catalog.productSummaries(demo.reference)).find(
 )!.reference;
 await s.db.query('UPDATE items SET logical_quantity = 1000000000, physical_quantity = 1000000000');
 for (let n = 1; n <= N; n++) {
-  const id = String(7_000_000_000_000 + n);
-  const body = JSON.stringify({
-    ...example,
-    id: Number(id),
-    admin_graphql_api_id: `gid://shopify/Order/${id}`,
-    name: `#B${n}`,
-    shipping_address: { ...example.shipping_address, country_code: 'NL', phone: null },
-    line_items: [{ ...example.line_items[0], sku, quantity: 1 }, ...example.line_items.slice(1)],
-  });
-  await s.storefronts.receiveWebhook(body, {
-    'content-type': 'application/json',
-    'x-shopify-topic': 'orders/create',
-    'x-shopify-shop-domain': DEMO_SHOP,
-    'x-shopify-api-version': SHOPIFY_API_VERSION,
-    'x-shopify-webhook-id': `drain-${id}`,
-    'x-shopify-hmac-sha256': createHmac('sha256', SECRET).update(body).digest('base64'),
-  });
+  const { body, headers } = shopifyOrderWebhook(n, sku, 'drain');
+  await s.storefronts.receiveWebhook(body, headers);
 }
 const waiting = async () =>
   (await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM storefront_inbox WHERE processed_at IS NULL'))[0].n;

@@ -10,8 +10,7 @@
  *
  * Targets: 150 orders/s on PGlite, 500 on PostgreSQL; the other organization's p99 within 2x idle.
  */
-import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,12 +19,10 @@ import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime.ts';
 import { seedDemoOnce } from '../src/seed/demo-keys.ts';
-import { DEMO_SHOP } from '../src/seed/shopify.ts';
-import { SHOPIFY_API_VERSION } from '../src/modules/storefronts/shopify/version.ts';
 import { freshDatabase } from './setup.ts';
 import { startProcess } from './processes.ts';
+import { SHOPIFY_BENCH_SECRET, shopifyOrderWebhook } from './shopify-webhook.ts';
 
-const SECRET = 'bench-shopify-secret';
 const SMOKE = process.argv.includes('--smoke');
 const SECONDS = SMOKE ? 2 : Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -43,10 +40,6 @@ export interface ShopifyIntakeRow {
   otherBusyP99: number;
   note: string;
 }
-
-const example = JSON.parse(
-  readFileSync(join(import.meta.dirname, '..', 'src', 'seed', 'shopify-order-example.json'), 'utf8'),
-);
 
 export async function shopifyIntake(): Promise<ShopifyIntakeRow> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pod-bench-shopify-'));
@@ -74,7 +67,7 @@ export async function shopifyIntake(): Promise<ShopifyIntakeRow> {
 
   const server = await startProcess(
     'src/main.ts',
-    { ...env, LOG_LEVEL: 'warn', SHOPIFY_API_KEY: 'bench-key', SHOPIFY_API_SECRET: SECRET },
+    { ...env, LOG_LEVEL: 'warn', SHOPIFY_API_KEY: 'bench-key', SHOPIFY_API_SECRET: SHOPIFY_BENCH_SECRET },
     /Base URL: +http/,
   );
   const base = `http://127.0.0.1:${server.port}`;
@@ -110,27 +103,7 @@ export async function shopifyIntake(): Promise<ShopifyIntakeRow> {
         {
           setupRequest: (req: any) => {
             n += 1;
-            const id = String(7_000_000_000_000 + n);
-            const body = JSON.stringify({
-              ...example,
-              id: Number(id),
-              admin_graphql_api_id: `gid://shopify/Order/${id}`,
-              name: `#B${n}`,
-              shipping_address: { ...example.shipping_address, country_code: 'NL', phone: null },
-              line_items: [{ ...example.line_items[0], sku, quantity: 1 }, ...example.line_items.slice(1)],
-            });
-            return {
-              ...req,
-              body,
-              headers: {
-                'content-type': 'application/json',
-                'x-shopify-topic': 'orders/create',
-                'x-shopify-shop-domain': DEMO_SHOP,
-                'x-shopify-api-version': SHOPIFY_API_VERSION,
-                'x-shopify-webhook-id': `bench-${id}`,
-                'x-shopify-hmac-sha256': createHmac('sha256', SECRET).update(body).digest('base64'),
-              },
-            };
+            return { ...req, ...shopifyOrderWebhook(n, sku, 'bench') };
           },
         },
       ],

@@ -8,6 +8,9 @@ import { FRONTAL_VERSION, frontalTemplate } from '../../src/modules/rendering/fr
 import { pixelJobsRun, pixelThreads } from '../../src/modules/rendering/pixel-threads.ts';
 import { composeRender, templatesDecoded } from '../../src/modules/rendering/renderer.ts';
 import { fromPrintArea } from '../../src/modules/rendering/templates.ts';
+import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
+import { STAGES } from '../../src/modules/rendering/stage/stages.ts';
+import { renderPlate, stageTemplate } from '../../src/modules/rendering/stage/template.ts';
 
 /** The decoded samples of a PNG: stable across zlib and libvips versions, unlike its bytes. */
 const pixelsHash = async (png: Buffer) =>
@@ -83,5 +86,29 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
     assert.equal(pixelThreads(), 1, 'the render thread stays for the next render');
     await legacy();
     assert.equal(pixelThreads(), 0, 'converting an old template is one-off work too');
+  });
+
+  it("keeps the thread that drew a stage template's case: its buffers came back with the answer", async () => {
+    const device = loadDevices().find((d) => d.key === 'iphone-15')!;
+    const st = STAGES[0];
+    const size = { width: 200, height: 200 };
+    const raw = await renderPlate(st, st.views[0], size);
+    assert.equal(pixelThreads(), 0, 'the plate is one-off work');
+    const plate = await sharp(raw, { raw: { ...size, channels: 3 } })
+      .png()
+      .toBuffer();
+    const material = materialFor(CASE_TYPES.tough, phoneColour(device));
+    const before = pixelJobsRun().case;
+    const t = await stageTemplate(plate, st, st.views[0], device, CASE_TYPES.tough, material, size);
+    assert.equal(pixelJobsRun().case - before, 1);
+    assert.equal(pixelThreads(), 1, 'the case thread stays for the renders of the model');
+    // What came back is the drawing: the case's mask is in the layers.
+    const layers = await sharp(t.layers).raw().toBuffer();
+    assert.ok(layers.some((v, i) => i % 3 === 0 && v === 255));
+    await composeRender(
+      { ...t, output: { widthPx: 100, heightPx: 100, format: 'png' } },
+      await solid(30, 40, 3, '#30c060'),
+    );
+    assert.equal(pixelThreads(), 1, 'the render ran on it');
   });
 });

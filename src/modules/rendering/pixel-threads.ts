@@ -36,7 +36,7 @@ const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, plate: 0,
  * (measured: the drawing's buffers still held after any number of the event loop's collections,
  * freed when the thread ended). Renders reuse theirs, so a thread that only warps stays.
  */
-const ONE_OFF: ReadonlySet<Kind> = new Set(['frontal', 'printArea', 'plate', 'case', 'photo']);
+const ONE_OFF: ReadonlySet<Kind> = new Set(['frontal', 'printArea', 'plate', 'photo']);
 
 interface Slot {
   w: Worker;
@@ -100,7 +100,11 @@ class PixelPool {
     return this.workers.length;
   }
 
-  run(kind: Kind, job: unknown): Promise<unknown> {
+  /**
+   * `giveBack` names the job's buffers (plain ArrayBuffers, not shared) that are moved to the thread
+   * and moved back with the reply, as the reply's result: the thread keeps nothing of such a job.
+   */
+  run(kind: Kind, job: unknown, giveBack?: string[]): Promise<unknown> {
     let slot = this.workers.find((s) => s.busy === 0);
     if (!slot) slot = this.workers.length < this.size ? this.spawn() : this.workers.sort((a, b) => a.busy - b.busy)[0];
     slot.busy++;
@@ -111,7 +115,8 @@ class PixelPool {
     const target = slot;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, worker: target.w });
-      target.w.postMessage({ id, kind, job } satisfies PixelRequest);
+      const moved = (giveBack ?? []).map((name) => (job as Record<string, ArrayBufferView>)[name].buffer);
+      target.w.postMessage({ id, kind, job, giveBack } satisfies PixelRequest, moved as ArrayBuffer[]);
     });
   }
 }
@@ -193,7 +198,13 @@ export const runWarp = (job: WarpJob) => pool.run('warp', job) as Promise<void>;
 export const runFrontal = (job: FrontalJob) => pool.run('frontal', job) as Promise<void>;
 export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as Promise<void>;
 export const runPlate = (job: PlateJob) => pool.run('plate', job) as Promise<void>;
-export const runCase = (job: CaseJob) => pool.run('case', job) as Promise<void>;
+/**
+ * A stage template's case, drawn once per model: its buffers go to the thread and come back (the
+ * result), so the thread keeps nothing and stays for the renders; a fresh thread costs ~0.5 s of
+ * CPU (its isolate, the kernels' modules and their warm-up) and came with every new model.
+ */
+export const runCase = (job: CaseJob) =>
+  pool.run('case', job, ['background', 'uv', 'layers']) as Promise<Pick<CaseJob, 'background' | 'uv' | 'layers'>>;
 export const runPhoto = (job: PhotoJob) => pool.run('photo', job) as Promise<void>;
 
 /** The ThumbHash of an RGBA picture of at most 100x100 px, computed on the threads. */

@@ -14,6 +14,8 @@ export interface PixelRequest {
   id: number;
   kind: 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'photo' | 'thumbhash';
   job: unknown;
+  /** Buffers of the job moved here, moved back as the result (pixel-threads.ts). */
+  giveBack?: string[];
 }
 
 export interface PixelReply {
@@ -58,10 +60,25 @@ async function run(msg: PixelRequest): Promise<unknown> {
   }
 }
 
+/** The job's moved buffers, to move back: this isolate then holds none of them. */
+function movedBack(msg: PixelRequest): { result: Record<string, ArrayBufferView>; buffers: ArrayBuffer[] } | null {
+  if (!msg.giveBack) return null;
+  const job = msg.job as Record<string, ArrayBufferView>;
+  const result = Object.fromEntries(msg.giveBack.map((name) => [name, job[name]]));
+  return { result, buffers: Object.values(result).map((v) => v.buffer as ArrayBuffer) };
+}
+
 port.on('message', (msg: PixelRequest) => {
   run(msg).then(
-    (result) => port.postMessage({ id: msg.id, result } satisfies PixelReply),
+    (result) => {
+      const back = movedBack(msg);
+      if (back) port.postMessage({ id: msg.id, result: back.result } satisfies PixelReply, back.buffers);
+      else port.postMessage({ id: msg.id, result } satisfies PixelReply);
+    },
     (err: unknown) =>
-      port.postMessage({ id: msg.id, error: String((err instanceof Error && err.stack) || err) } satisfies PixelReply),
+      port.postMessage(
+        { id: msg.id, error: String((err instanceof Error && err.stack) || err) } satisfies PixelReply,
+        movedBack(msg)?.buffers ?? [],
+      ),
   );
 });

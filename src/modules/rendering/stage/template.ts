@@ -4,7 +4,7 @@ import type { CaseType } from '../../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../../catalog/devices.ts';
 import type { BlobStore } from '../../../platform/storage.ts';
 import { boxToFramePng } from '../templates.ts';
-import { runCase, runPlate, sharedBytes, sharedCopy } from '../pixel-threads.ts';
+import { runCase, runPlate, sharedBytes } from '../pixel-threads.ts';
 import type { DrawnTemplate, Material } from '../renderer.ts';
 import { bleedBackMm, caseMesh, caseParams, caseSolid, holeParams } from './case-mesh.ts';
 import { PROP_STRIDE } from './plate-kernel.ts';
@@ -123,21 +123,19 @@ export async function stageTemplate(
     Math.min(H, Math.ceil(mesh.bounds.y1) + pad),
   ]);
   const { data } = await sharp(plate).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const background = sharedCopy(data);
   // The UV map and the layers only for the box (the rest is no case): they are padded to the frame
-  // while encoded, so the frame-size 16-bit map never sits in memory (24 MB at 2000 px).
+  // while encoded, so the frame-size 16-bit map never sits in memory (24 MB at 2000 px). Plain
+  // buffers, not shared: they are moved to the case's thread and back (runCase).
   const bw = box[2] - box[0];
   const bh = box[3] - box[1];
-  const uv = new Uint16Array(new SharedArrayBuffer(bw * bh * 6));
-  const layers = sharedBytes(bw * bh * 3);
   const gloss = material.highlight;
-  await runCase({
+  const { background, uv, layers } = await runCase({
     width: W,
     height: H,
     box,
-    background,
-    uv,
-    layers,
+    background: new Uint8Array(data),
+    uv: new Uint16Array(bw * bh * 3),
+    layers: new Uint8Array(bw * bh * 3),
     cam: cam.packed(),
     verts: mesh.verts,
     tris: mesh.tris,

@@ -1,30 +1,20 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { realNow } from '../../src/platform/clock.ts';
 import { jobsAlong } from '../../src/platform/jobs/along.ts';
 import { enqueue, jobsRepo } from '../../src/platform/jobs/queue.ts';
 import { products } from '../orders/helpers.ts';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
-import { ShopifyStandIn } from '../support/shopify-standin.ts';
-import { connectShop } from './helpers.ts';
-
-const SECRET = 'shopify-app-secret';
-const SHOP = 'case-lovers.myshopify.com';
-
-/** Shopify's documented orders/create example (test/fixtures/shopify/webhooks/README.md names the source). */
-const EXAMPLE = JSON.parse(
-  readFileSync(new URL('../fixtures/shopify/webhooks/orders_create.json', import.meta.url), 'utf8'),
-);
+import { ORDER_EXAMPLE, shopifyTestApp } from './helpers.ts';
 
 describe('Shopify orders taken in batches', () => {
+  let app: Awaited<ReturnType<typeof shopifyTestApp>>;
   let t: TestApp;
-  let shopify: ShopifyStandIn;
   let store: string;
 
   /** The example with its first line one of ours (or the SKU given) and its own Shopify order id. */
   function order(name: string, id: string, sku = products(t).protector) {
-    const o = structuredClone(EXAMPLE);
+    const o = structuredClone(ORDER_EXAMPLE);
     o.admin_graphql_api_id = `gid://shopify/Order/${id}`;
     o.id = Number(id);
     o.name = name;
@@ -33,33 +23,17 @@ describe('Shopify orders taken in batches', () => {
     o.shipping_address.country_code = 'NL';
     return o;
   }
-  const webhook = (payload: unknown, deliveryId: string) => {
-    const raw = JSON.stringify(payload);
-    return t.app.inject({
-      method: 'POST',
-      url: '/integrations/shopify/webhooks',
-      headers: shopify.webhookHeaders('orders/create', SHOP, raw, deliveryId),
-      payload: raw,
-    });
-  };
+  const webhook = (payload: unknown, deliveryId: string) => app.orderWebhook(payload, deliveryId);
   const inboxJobs = () =>
     t.db.query<{ status: string; n: number }>(
       `SELECT status, count(*)::int AS n FROM jobs WHERE kind = 'storefronts.inbox' GROUP BY status ORDER BY status`,
     );
 
   before(async () => {
-    shopify = await new ShopifyStandIn(SECRET).start();
-    t = await createTestApp({
-      env: { SHOPIFY_API_KEY: 'app-key', SHOPIFY_API_SECRET: SECRET },
-      shopifyFetch: shopify.fetch,
-    });
-    store = await connectShop(t, shopify, SHOP);
-    await t.s.worker.drain();
+    app = await shopifyTestApp();
+    ({ t, store } = app);
   });
-  after(async () => {
-    await t.close();
-    await shopify.stop();
-  });
+  after(() => app.close());
 
   it("makes the store's waiting orders in one job, each delivery ending on its own", async () => {
     const unknownProduct = `Product_${'0'.repeat(26)}`;

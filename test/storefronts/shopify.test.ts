@@ -209,6 +209,10 @@ describe('Shopify stores', () => {
       400,
       'shopify_payload_invalid',
     );
+    // PostgreSQL's jsonb holds no NUL character: refused with the payload's error, not the database's.
+    const nul = await webhook('orders/create', { ...payload, note: 'a\u0000b' });
+    expectError(nul, 400, 'shopify_payload_invalid');
+    assert.match(nul.json().message, /NUL/);
     const noLines = await webhook('orders/create', { ...payload, line_items: 'none' });
     expectError(noLines, 400, 'shopify_payload_invalid');
     assert.match(noLines.json().message, /line_items/);

@@ -1,5 +1,5 @@
-import { runInScope } from '../../platform/context.ts';
 import { together } from '../../platform/db/index.ts';
+import { groupCommit } from '../../platform/db/group-commit.ts';
 import type { OrdersDeps } from './deps.ts';
 import { type AddressRow, type OrderlineRow, type OrderRow, ordersRepo as repo } from './repo.ts';
 import { toOrder } from './view.ts';
@@ -12,36 +12,21 @@ export interface NewOrder {
   storeCode: string;
 }
 
-const MAX_BATCH = 64;
-
 export const stockLines = (o: { order: { id: string; created_at?: Date }; lines: OrderlineRow[] }) => ({
   orderId: o.order.id,
   at: o.order.created_at,
   lines: o.lines.map((l) => ({ productId: l.product_id, quantity: l.quantity })),
 });
-/**
- * Batches written at the same time. On PostgreSQL one fills while the other commits. PGlite has one
- * connection, and a second batch can only wait for the first to commit, holding orders that
- * arrived early in a smaller batch of its own. One at a time there took POST /v2/orders from
- * 292-313 to 392-452 orders/s, and its p99 at 200/s from 59-62 to 34-35 ms (docs/performance.md).
- */
-const maxWriting = (db: { kind: 'pglite' | 'postgres' }) => (db.kind === 'pglite' ? 1 : 2);
 
 /**
- * Group commit for order creation. An order arriving while batches are being written waits for the
- * next one; each batch takes its order numbers in one statement (per store, outside the
- * transaction, so no store row stays locked until commit) and writes its orders, lines, addresses
- * and `order.created` events, and reserves their stock, in one transaction. An order alone is written at
- * once. When a batch fails (a customIdentifier already taken, say), its orders are written one by
- * one, so that only the order at fault fails; the numbers the batch took stay unused.
+ * Group commit for order creation (`groupCommit`, decision 0139): each batch takes its order numbers
+ * in one statement (per store, outside the transaction, so no store row stays locked until commit)
+ * and writes its orders, lines, addresses and `order.created` events, and reserves their stock, in
+ * one transaction. A batch that fails (a customIdentifier already taken, say) is written order by
+ * order, so that only the order at fault fails; the numbers the batch took stay unused.
  */
 export function orderWriter(deps: Pick<OrdersDeps, 'db' | 'events' | 'organization' | 'catalog'>) {
-  type Waiting = NewOrder & { done: (err: unknown) => void };
-  const queue: Waiting[] = [];
-  const MAX_WRITING = maxWriting(deps.db);
-  let writing = 0;
-
-  async function writeBatch(batch: NewOrder[]): Promise<void> {
+  async function writeBatch(batch: NewOrder[]): Promise<void[]> {
     const counts = new Map<string, number>();
     for (const b of batch) counts.set(b.order.store_id, (counts.get(b.order.store_id) ?? 0) + 1);
     const last = await deps.organization.takeOrderNumbers(deps.db, counts);
@@ -68,39 +53,9 @@ export function orderWriter(deps: Pick<OrdersDeps, 'db' | 'events' | 'organizati
         ),
       );
     });
+    return batch.map(() => undefined);
   }
 
-  async function drain(): Promise<void> {
-    writing++;
-    try {
-      while (queue.length > 0) {
-        const batch = queue.splice(0, MAX_BATCH);
-        try {
-          await writeBatch(batch);
-          for (const w of batch) w.done(null);
-        } catch (err) {
-          if (batch.length === 1) batch[0].done(err ?? new Error('order write failed'));
-          else
-            for (const w of batch)
-              await writeBatch([w]).then(
-                () => w.done(null),
-                (e: unknown) => w.done(e ?? new Error('order write failed')),
-              );
-        }
-      }
-    } finally {
-      writing--;
-    }
-  }
-
-  return {
-    write(o: NewOrder): Promise<void> {
-      return new Promise((resolve, reject) => {
-        queue.push({ ...o, done: (err) => (err === null ? resolve() : reject(err)) });
-        // The batch is every waiting organization's work, not the work of the request that starts
-        // it: out of its scope, each record takes its own organization's time (test clocks).
-        if (writing < MAX_WRITING) void runInScope(drain, null);
-      });
-    },
-  };
+  const write = groupCommit(deps.db, writeBatch);
+  return { write };
 }

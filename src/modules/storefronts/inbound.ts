@@ -1,9 +1,10 @@
 import { ApiError, badRequest } from '../../platform/errors.ts';
 import { checkAgainst } from '../../platform/http/validation.ts';
 import { newReference } from '../../platform/ids.ts';
-import { enqueue } from '../../platform/jobs/queue.ts';
+import { groupCommit } from '../../platform/db/group-commit.ts';
+import { enqueueMany } from '../../platform/jobs/queue.ts';
 import type { StorefrontsDeps } from './deps.ts';
-import { type ConnectionRow, storefrontsRepo as repo } from './repo.ts';
+import { type ConnectionRow, type InboxRow, storefrontsRepo as repo } from './repo.ts';
 import type { ShopifyApp } from './shopify/app.ts';
 import { parseKeepingLargeIntegers } from './shopify/json.ts';
 import { TOPIC_SCHEMAS, type Topic, isTopic } from './shopify/payloads.ts';
@@ -16,6 +17,12 @@ type Headers = Record<string, string | string[] | undefined>;
 
 /** Parses and checks a signed payload against its topic's schema: a 400 naming the field otherwise. */
 export function parsePayload(topic: Topic, rawBody: string): unknown {
+  // PostgreSQL's jsonb holds no NUL character (`\u0000` not after an escaping backslash).
+  if (rawBody.includes('\\u0000') && /(^|[^\\])(\\\\)*\\u0000/.test(rawBody))
+    throw badRequest(
+      `The ${topic} payload holds a NUL character (\\u0000), which cannot be stored`,
+      'shopify_payload_invalid',
+    );
   let payload: unknown;
   try {
     payload = parseKeepingLargeIntegers(rawBody);
@@ -31,43 +38,75 @@ export function parsePayload(topic: Topic, rawBody: string): unknown {
   }
 }
 
+/** A verified delivery on its way into the inbox. */
+interface Delivery {
+  row: Omit<InboxRow, 'processed_at' | 'outcome'>;
+  /** False: stored without its job, for a caller that processes it at once. */
+  queued: boolean;
+}
+
+/** A shop's store: fixed once connected (a shop is connected to one store, and stays so). */
+type ShopStore = Pick<ConnectionRow, 'store_id' | 'organization_id'>;
+
+/** Shops whose store a process remembers; past it the oldest is forgotten. */
+const SHOPS_KEPT = 10_000;
+
 /**
  * Inbound webhooks: verified over the raw body, stored once per delivery key with the job that will
- * process them, in one transaction, and only then answered. A redelivery finds its row and is
- * answered as received; a crash before the commit leaves nothing, and Shopify delivers again.
+ * process them, in one transaction, and only then answered. Deliveries that arrive together are
+ * group-committed (decision 0501): their inbox rows and jobs are written by one multi-row insert
+ * each, in one transaction, and each is answered after that commit. A redelivery, or a second
+ * delivery with the key of another in the same batch, finds its row and is answered as received; a
+ * crash before the commit leaves nothing, and Shopify delivers again.
  */
 export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp) {
   const { db, clock } = deps;
 
-  /** `queued: false` stores the delivery without its job, for a caller that processes it at once. */
-  async function store(conn: ConnectionRow, topic: Topic, deliveryKey: string, payload: unknown, queued = true) {
-    const id = newReference('ShopifyWebhook');
-    return db.tx(async (tx) => {
-      const fresh = await repo.insertInbox(tx, {
-        id,
-        store_id: conn.store_id,
-        organization_id: conn.organization_id,
-        delivery_key: deliveryKey,
-        topic,
-        payload,
-        received_at: clock.now(),
-      });
-      if (fresh && queued)
-        await enqueue(
-          tx,
-          clock,
-          INBOX_JOB,
-          { inboxId: id },
-          { organizationId: conn.organization_id, dedupeKey: inboxJobKey(id) },
-        );
-      return { id, duplicate: !fresh };
+  const write = groupCommit(db, async (batch: Delivery[]) => {
+    const stored = await db.tx(async (tx) => {
+      const fresh = await repo.insertInbox(
+        tx,
+        batch.map((d) => d.row),
+      );
+      await enqueueMany(
+        tx,
+        clock,
+        INBOX_JOB,
+        batch
+          .filter((d) => d.queued && fresh.has(d.row.id))
+          .map((d) => ({
+            payload: { inboxId: d.row.id },
+            organizationId: d.row.organization_id,
+            dedupeKey: inboxJobKey(d.row.id),
+          })),
+      );
+      return fresh;
     });
+    return batch.map((d) => ({ id: d.row.id, duplicate: !stored.has(d.row.id) }));
+  });
+
+  function store(conn: ShopStore, topic: Topic, deliveryKey: string, payload: unknown, queued = true) {
+    const row = {
+      id: newReference('ShopifyWebhook'),
+      store_id: conn.store_id,
+      organization_id: conn.organization_id,
+      delivery_key: deliveryKey,
+      topic,
+      payload,
+      received_at: clock.now(),
+    };
+    return write({ row, queued });
   }
 
-  async function connectionOf(shop: string): Promise<ConnectionRow> {
+  const shops = new Map<string, ShopStore>();
+  async function connectionOf(shop: string): Promise<ShopStore> {
+    const known = shops.get(shop);
+    if (known) return known;
     const conn = await repo.connectionByShop(db, shop);
     if (!conn) throw new ApiError('shopify_shop_unknown', `No store is connected to ${shop}`);
-    return conn;
+    if (shops.size >= SHOPS_KEPT) shops.delete(shops.keys().next().value as string);
+    shops.set(shop, { store_id: conn.store_id, organization_id: conn.organization_id });
+    return shops.get(shop)!;
   }
 
   return {

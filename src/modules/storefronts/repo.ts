@@ -75,9 +75,13 @@ export interface PrivacyRow {
   created_at: Date;
 }
 
+// A key twice in one statement is stored once: DO NOTHING skips the second row as it would a stored one.
 const INSERT_INBOX = prepared(
   `INSERT INTO storefront_inbox (id, store_id, organization_id, delivery_key, topic, payload, received_at)
-   VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (store_id, delivery_key) DO NOTHING RETURNING id`,
+   SELECT r.id, r.store_id, r.organization_id, r.delivery_key, r.topic, r.payload::jsonb, r.received_at
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+          AS r(id, store_id, organization_id, delivery_key, topic, payload, received_at)
+   ON CONFLICT (store_id, delivery_key) DO NOTHING RETURNING id`,
 );
 const CONNECTION_BY_SHOP = prepared('SELECT * FROM storefront_connections WHERE shop_domain = $1');
 
@@ -133,18 +137,21 @@ export const storefrontsRepo = {
     ]);
   },
 
-  /** Stores a webhook once per delivery key; false when it was there already (a redelivery). */
-  async insertInbox(ex: Executor, r: Omit<InboxRow, 'processed_at' | 'outcome'>): Promise<boolean> {
-    const rows = await ex.query(INSERT_INBOX, [
-      r.id,
-      r.store_id,
-      r.organization_id,
-      r.delivery_key,
-      r.topic,
-      JSON.stringify(r.payload),
-      r.received_at,
+  /**
+   * Stores webhooks once per delivery key, in one statement; returns the ids stored (a redelivery's,
+   * or the second of two with one key, is not among them).
+   */
+  async insertInbox(ex: Executor, rows: Array<Omit<InboxRow, 'processed_at' | 'outcome'>>): Promise<Set<string>> {
+    const stored = await ex.query<{ id: string }>(INSERT_INBOX, [
+      rows.map((r) => r.id),
+      rows.map((r) => r.store_id),
+      rows.map((r) => r.organization_id),
+      rows.map((r) => r.delivery_key),
+      rows.map((r) => r.topic),
+      rows.map((r) => JSON.stringify(r.payload)),
+      rows.map((r) => r.received_at.toISOString()),
     ]);
-    return rows.length === 1;
+    return new Set(stored.map((r) => r.id));
   },
   inboxRow: async (ex: Executor, id: string, lock = false) =>
     (await ex.query<InboxRow>(`SELECT * FROM storefront_inbox WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]))[0] ??

@@ -40,6 +40,9 @@ export interface JobRow {
   lane: string | null;
 }
 
+/** Attempts of a job before it goes `dead`, unless its enqueue says otherwise. */
+const MAX_ATTEMPTS = 10;
+
 /**
  * Writes a job in the caller's transaction (transactional outbox): it exists exactly when the
  * change that caused it committed.
@@ -63,7 +66,7 @@ export async function enqueue(
     [
       kind,
       JSON.stringify(payload ?? {}),
-      opts.maxAttempts === undefined ? 10 : opts.maxAttempts,
+      opts.maxAttempts === undefined ? MAX_ATTEMPTS : opts.maxAttempts,
       runAt,
       opts.dedupeKey ?? null,
       now,
@@ -71,6 +74,34 @@ export async function enqueue(
       opts.lane ?? null,
     ],
   );
+}
+
+const ENQUEUE_MANY = prepared(
+  `INSERT INTO jobs (kind, payload, max_attempts, run_at, dedupe_key, created_at, updated_at, organization_id)
+   SELECT $1, j.payload::jsonb, $2, $3, j.dedupe_key, $3, $3, j.organization_id
+     FROM unnest($4::text[], $5::text[], $6::text[]) AS j(payload, dedupe_key, organization_id)
+   ON CONFLICT (dedupe_key) DO NOTHING`,
+);
+
+/**
+ * Several jobs of one kind, due now, in one statement of the caller's transaction (a group commit's
+ * batch): as `enqueue` with each job's own payload, organization and dedupe key.
+ */
+export async function enqueueMany(
+  tx: Executor,
+  clock: Clock,
+  kind: string,
+  jobs: Array<{ payload: unknown; organizationId: string | null; dedupeKey: string }>,
+): Promise<void> {
+  if (jobs.length === 0) return;
+  await tx.query(ENQUEUE_MANY, [
+    kind,
+    MAX_ATTEMPTS,
+    realNow(clock),
+    jobs.map((j) => JSON.stringify(j.payload ?? {})),
+    jobs.map((j) => j.dedupeKey),
+    jobs.map((j) => j.organizationId),
+  ]);
 }
 
 /** Jobs one organization gets in one claim of a pool: the rest wait for the next round. */

@@ -141,7 +141,7 @@ export function claimDecisions(deps: DecideDeps) {
           ]);
         }
         if (replaced.size > 0) {
-          const shipment = (await shipments.shipmentRow(tx, claim.organization_id, claim.shipment_id))!;
+          const shipment = (await shipments.shipment(tx, claim.organization_id, claim.shipment_id))!;
           const address = await shipments.shipmentAddress(tx, shipment);
           for (const [orderId, replacementLines] of replaced) {
             await orders.createReplacementOrder(tx, {

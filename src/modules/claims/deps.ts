@@ -22,7 +22,7 @@ export interface ClaimsDeps {
     OrdersService,
     'orderRow' | 'orderlines' | 'replacementOf' | 'replacementOrdersOfClaim' | 'createReplacementOrder'
   >;
-  shipments: Pick<ShipmentsService, 'shipmentRow' | 'ordersOfShipment' | 'shipmentAddress'>;
+  shipments: Pick<ShipmentsService, 'shipment' | 'ordersOfShipment' | 'shipmentAddress'>;
   shipping: Pick<ShippingService, 'deliveryWindow'>;
   billing: Pick<BillingService, 'creditClaimRefunds'>;
   events: EventsPort;

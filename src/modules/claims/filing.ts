@@ -1,6 +1,6 @@
 import type { Executor } from '../../platform/db/index.ts';
 import { conflict, mustFind } from '../../platform/errors.ts';
-import type { ShipmentRecord } from '../shipments/service.ts';
+import type { ShipmentFacts } from '../shipments/service.ts';
 import type { ClaimsDeps } from './deps.ts';
 import { warrantyEnds } from './days.ts';
 import type { EvidenceService } from './evidence.ts';
@@ -23,16 +23,16 @@ export type NewLine = Pick<
 
 /** The shipment named in a claim body: another organization's is not found, like a path reference. */
 export const bodyShipment = async (deps: Pick<FilingDeps, 'db' | 'shipments'>, orgId: string, ref: string) =>
-  mustFind(await deps.shipments.shipmentRow(deps.db, orgId, ref), `Shipment ${ref}`);
+  mustFind(await deps.shipments.shipment(deps.db, orgId, ref), `Shipment ${ref}`);
 
 /** The 100 days count from the delivery the carrier reported, else from the day the parcel left. */
-export function checkWarranty(now: Date, s: ShipmentRecord): void {
-  const from = s.delivered_at ?? s.shipped_at;
+export function checkWarranty(now: Date, s: ShipmentFacts): void {
+  const from = s.deliveredAt ?? s.shippedAt;
   const ends = warrantyEnds(from);
   if (now.getTime() >= ends.getTime()) {
     throw conflict(
       'warranty_expired',
-      `Shipment ${s.id} ${s.delivered_at ? 'was delivered' : 'left'} on ${from.toISOString()}; the 100-day warranty ended at ${ends.toISOString()}`,
+      `Shipment ${s.id} ${s.deliveredAt ? 'was delivered' : 'left'} on ${from.toISOString()}; the 100-day warranty ended at ${ends.toISOString()}`,
     );
   }
 }

@@ -31,13 +31,13 @@ export async function filePackageMissing(
     );
   const s = await bodyShipment(deps, orgId, body.claim.shipmentReference);
   checkWarranty(clock.now(), s);
-  if (s.delivered_at)
+  if (s.deliveredAt)
     throw conflict(
       'shipment_delivered',
-      `The carrier reported shipment ${s.id} delivered on ${s.delivered_at.toISOString()}; a package-missing claim is for parcels that never arrived (file an item-issues claim for what arrived wrong)`,
+      `The carrier reported shipment ${s.id} delivered on ${s.deliveredAt.toISOString()}; a package-missing claim is for parcels that never arrived (file an item-issues claim for what arrived wrong)`,
     );
   const country = (await shipments.shipmentAddress(db, s)).countryCode ?? '';
-  const opens = packageMissingOpens(s.shipped_at, deps.shipping.deliveryWindow(country, s.level).maxBusinessDays);
+  const opens = packageMissingOpens(s.shippedAt, deps.shipping.deliveryWindow(country, s.level).maxBusinessDays);
   // A parcel the carrier reported stuck, lost or returned need not wait for the delivery window.
   const stuck = s.attention === 'exception' || s.attention === 'lost' || s.attention === 'returned';
   if (!stuck && clock.now().getTime() < opens.at.getTime()) {

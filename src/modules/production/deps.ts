@@ -32,5 +32,5 @@ export interface ProductionDeps {
     OrdersService,
     'onProductionStarted' | 'ordersByIds' | 'orderlines' | 'startProduction' | 'operatorCancel'
   >;
-  shipments: Pick<ShipmentsService, 'onShipped' | 'shipmentRow' | 'ordersOfShipment' | 'shipmentAddress' | 'ship'>;
+  shipments: Pick<ShipmentsService, 'onShipped' | 'shipment' | 'ordersOfShipment' | 'shipmentAddress' | 'ship'>;
 }

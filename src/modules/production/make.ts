@@ -77,10 +77,10 @@ export function productionMaker(deps: ProductionDeps, bleedMm: number) {
   }
 
   async function documentInput(orgId: string, shipmentId: string): Promise<ShipmentDocInput> {
-    const s = await deps.shipments.shipmentRow(db, orgId, shipmentId);
+    const s = await deps.shipments.shipment(db, orgId, shipmentId);
     if (!s) throw new FileProblem(`shipment ${shipmentId} not found`);
     const orders = await deps.shipments.ordersOfShipment(db, s.id);
-    const store = await deps.organization.storeRowIn(db, orgId, s.store_id);
+    const store = await deps.organization.storeRowIn(db, orgId, s.storeId);
     const brandId = orders.find((o) => o.brand_id)?.brand_id ?? store?.default_brand_id ?? null;
     const brand = brandId ? await deps.organization.findBrand(orgId, brandId) : null;
     const products = new Map<string, { name: string; legacyItemSKU: string } | null>();
@@ -116,9 +116,9 @@ export function productionMaker(deps: ProductionDeps, bleedMm: number) {
       shipment: {
         reference: s.id,
         carrier: s.carrier,
-        trackingNumber: s.tracking_number,
+        trackingNumber: s.trackingNumber,
         level: s.level,
-        shippedAt: s.shipped_at,
+        shippedAt: s.shippedAt,
         weightGrams: weight,
       },
       orders: out,

@@ -3,7 +3,7 @@ import { ApiError, conflict, mustFind } from '../../platform/errors.ts';
 import { isReference } from '../../platform/ids.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
 import type { OrderRecord } from '../orders/service.ts';
-import type { ShipmentRecord } from '../shipments/service.ts';
+import type { ShipmentFacts } from '../shipments/service.ts';
 import type { ProductionDeps } from './deps.ts';
 import { floorRepo } from './floor-repo.ts';
 import { floorService } from './floor-service.ts';
@@ -73,9 +73,9 @@ export function productionService(deps: ProductionDeps) {
     const [o] = isReference('Order', ref) ? await deps.orders.ordersByIds(db, null, [ref]) : [];
     return mustFind(o, 'Order', ref);
   }
-  async function shipmentOf(ref: string): Promise<ShipmentRecord> {
+  async function shipmentOf(ref: string): Promise<ShipmentFacts> {
     const orgId = isReference('Shipment', ref) ? await repo.shipmentOrganization(db, ref) : null;
-    return mustFind(orgId ? await deps.shipments.shipmentRow(db, orgId, ref) : null, 'Shipment', ref);
+    return mustFind(orgId ? await deps.shipments.shipment(db, orgId, ref) : null, 'Shipment', ref);
   }
   async function queuePrintFiles(tx: Executor, o: OrderRecord): Promise<number> {
     // Lines with artwork are printed; blanks and accessories come off the shelf.
@@ -95,9 +95,9 @@ export function productionService(deps: ProductionDeps) {
     await queueJob(tx, PRINT_FILES_JOB, o.organization_id, { orderId: o.id });
     return lines.length;
   }
-  async function queueDocuments(tx: Executor, s: ShipmentRecord): Promise<void> {
-    await repo.queueDocuments(tx, s.organization_id, s.id, clock.now());
-    await queueJob(tx, DOCUMENTS_JOB, s.organization_id, { shipmentId: s.id });
+  async function queueDocuments(tx: Executor, s: ShipmentFacts): Promise<void> {
+    await repo.queueDocuments(tx, s.organizationId, s.id, clock.now());
+    await queueJob(tx, DOCUMENTS_JOB, s.organizationId, { shipmentId: s.id });
   }
   /** A document job, owned by the organization whose order or shipment the payload names. */
   function queueJob(tx: Executor, kind: string, organizationId: string, payload: Record<string, string>) {
@@ -183,7 +183,7 @@ export function productionService(deps: ProductionDeps) {
       const s = await shipmentOf(shipmentRef);
       return {
         shipmentReference: s.id,
-        organizationReference: s.organization_id,
+        organizationReference: s.organizationId,
         documents: (await repo.documents(db, [s.id])).map(documentView),
       };
     },

@@ -6,16 +6,15 @@ import { loadShippingMethods } from '../carriers/sendcloud/methods.ts';
 import { carrierTracking } from './carrier-tracking.ts';
 import { announcements } from './announce.ts';
 import type { ShipmentsDeps } from './deps.ts';
-import { type ShipmentRow, shipmentsRepo as repo } from './repo.ts';
+import { shipmentsRepo as repo } from './repo.ts';
 import { sendcloudWebhooks } from './sendcloud-webhook.ts';
 import { type ShippedListener, shipping } from './ship.ts';
 import { type CarrierEventIn, type TrackingEventIn, trackingEvents } from './tracking-events.ts';
-import { shipmentView } from './view.ts';
+import { type ShipmentFacts, shipmentFacts, shipmentView } from './view.ts';
 
 export type { ShipInput, ShippedListener } from './ship.ts';
 export type ShipmentsService = ReturnType<typeof shipmentsService>;
-/** A shipment as other modules get it from this service (claims). */
-export type ShipmentRecord = ShipmentRow;
+export type { ShipmentFacts } from './view.ts';
 
 const TOKEN = /^[0-9a-hjkmnp-tv-z]{32}$/;
 
@@ -103,11 +102,16 @@ export function shipmentsService(deps: ShipmentsDeps) {
     /** Operator console: shipments to look at (returned, exception, lost, refused), oldest first. */
     needingAttention: (limit = 200) => repo.needingAttention(db, limit),
 
-    /** For claims: the shipment row (organization-scoped), its orders and the address it left with. */
-    shipmentRow: (ex: Executor, orgId: string, id: string) => findRow(orgId, id, ex),
-    ordersOfShipment: (ex: Executor, shipmentId: string) => deps.orders.ordersOfShipment(ex, shipmentId),
-    async shipmentAddress(ex: Executor, s: ShipmentRow): Promise<Address> {
-      return (await deps.orders.addressFields(ex, s.address_id)) ?? {};
+    /** For claims and production: the shipment (organization-scoped), its orders and the address it left with. */
+    async shipment(ex: Executor, orgId: string, id: string): Promise<ShipmentFacts | null> {
+      const s = await findRow(orgId, id, ex);
+      return s && shipmentFacts(s);
     },
+    ordersOfShipment: (ex: Executor, shipmentId: string) => deps.orders.ordersOfShipment(ex, shipmentId),
+    async shipmentAddress(ex: Executor, s: Pick<ShipmentFacts, 'addressId'>): Promise<Address> {
+      return (await deps.orders.addressFields(ex, s.addressId)) ?? {};
+    },
+    /** The shipment's row, for this module's tests. */
+    shipmentRow: (ex: Executor, orgId: string, id: string) => findRow(orgId, id, ex),
   };
 }

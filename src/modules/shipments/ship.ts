@@ -7,8 +7,8 @@ import type { Address } from '../shipping/address.ts';
 import type { ShippingLevel } from '../shipping/data.ts';
 import { ANNOUNCE_JOB, announceKey } from './announce.ts';
 import type { ShipmentsDeps } from './deps.ts';
-import { type ShipmentRow, shipmentsRepo as repo } from './repo.ts';
-import { type ShipmentView, tracked } from './view.ts';
+import { shipmentsRepo as repo } from './repo.ts';
+import { type ShipmentFacts, type ShipmentView, shipmentFacts, tracked } from './view.ts';
 
 export interface ShipInput {
   orderReferences: string[];
@@ -18,7 +18,7 @@ export interface ShipInput {
 }
 
 /** Called in the transaction that creates a shipment (shipping labels, packing slips). */
-export type ShippedListener = (tx: Executor, shipment: ShipmentRow) => Promise<void>;
+export type ShippedListener = (tx: Executor, shipment: ShipmentFacts) => Promise<void>;
 
 /** Shipping orders: the checks on what may ship together, the carrier's label, and the shipment itself. */
 export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: ShippedListener[]) {
@@ -130,7 +130,10 @@ export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: Shi
         );
       await deps.orders.markShipped(tx, locked, { id, level }, store, now);
       const created = (await repo.shipment(tx, orgOf, id))!;
-      for (const l of listeners) await l(tx, created);
+      if (listeners.length > 0) {
+        const facts = shipmentFacts(created);
+        for (const l of listeners) await l(tx, facts);
+      }
       await events.record(tx, {
         organizationId: orgOf,
         type: 'shipment.created',

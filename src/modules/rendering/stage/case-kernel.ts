@@ -224,6 +224,13 @@ function rimTriangle(
   }
 }
 
+/**
+ * Signed distance to the case's outline of the last print point. A function of the module, not a
+ * closure made per pixel: run through tsx, each closure made is also named (Object.defineProperty),
+ * which took more of the case's time than its shading.
+ */
+const caseOutline = (k: Ctx) => sdRound(k.pr[0], k.pr[1], k.cW / 2, k.cH / 2, k.cW / 2, k.cH / 2, k.rc);
+
 /** The floor at pixel (x, y), beside the case: contact darkening and the key light's soft shadow. */
 function floorShadow(k: Ctx, bg: Uint8Array, o: number, x: number, y: number) {
   ray(k, x + 0.5, y + 0.5);
@@ -231,12 +238,11 @@ function floorShadow(k: Ctx, bg: Uint8Array, o: number, x: number, y: number) {
   const t = -k.ez / k.rd[2];
   const fx = k.ex + t * k.rd[0];
   const fy = k.ey + t * k.rd[1];
-  const outline = () => sdRound(k.pr[0], k.pr[1], k.cW / 2, k.cH / 2, k.cW / 2, k.cH / 2, k.rc);
   printOf(k, fx, fy);
-  const d0 = outline();
+  const d0 = caseOutline(k);
   const along = (k.D * 0.55) / k.lz;
   printOf(k, fx + k.lx * along, fy + k.ly * along);
-  const d1 = outline();
+  const d1 = caseOutline(k);
   const s = Math.max(0, Math.min(1, (d1 + 3) / 10));
   const f = (1 - 0.5 * Math.exp(-Math.max(0, d0) / 2.2)) * (1 - 0.3 * (1 - s * s * (3 - 2 * s)));
   bg[o] *= f;

@@ -40,7 +40,12 @@ describe('catalog: geometry, lifecycle and device import', () => {
   it('derives the print area from the body and the case wall, in mm and in px at the DPI', () => {
     const ip15 = device('iphone-15');
     const clear = printSpecFor(ip15, CASE_TYPES.clear);
-    assert.deepEqual(clear, { widthMm: 74, heightMm: 150, widthPx: 1748, heightPx: 3543, dpi: 600 });
+    // The shell is 74 x 150 mm; a clear one is printed on its flat back, inside a 3.2 mm clear rim.
+    assert.deepEqual(clear, { widthMm: 67.6, heightMm: 143.6, widthPx: 1597, heightPx: 3392, dpi: 600 });
+    assert.deepEqual(
+      [caseOutline(ip15, CASE_TYPES.clear).widthMm, caseOutline(ip15, CASE_TYPES.clear).heightMm],
+      [74, 150],
+    );
     const leather = printSpecFor(ip15, CASE_TYPES.leather);
     assert.equal(leather.dpi, 300);
     assert.equal(leather.widthPx, Math.round((leather.widthMm / 25.4) * 300));
@@ -243,7 +248,8 @@ describe('catalog: geometry, lifecycle and device import', () => {
       );
       p = (await operator(t, 'GET', `/catalog/products/${ref}`)).data.product;
       assert.equal(p.status, 'prelaunched');
-      assert.equal(p.print.widthMm, 72.4);
+      // The shell is 72.4 mm wide; the clear case prints inside its 3.2 mm rim.
+      assert.equal(p.print.widthMm, 66);
       assert.deepEqual(
         p.layers.images.map((l: any) => l.name),
         ['print-area', 'cutline'],

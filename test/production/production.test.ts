@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { caseOutline } from '../../src/modules/catalog/geometry.ts';
+import { printOutline } from '../../src/modules/catalog/geometry.ts';
 import { storeLogo } from '../../src/modules/dashboard/logos.ts';
 import {
   ADDRESS,
@@ -145,9 +145,10 @@ describe('production files', () => {
       }
     assert.equal(colored, 0, 'the red and blue bands are cropped away');
 
-    // The cut line: the shell's outline near the page edges and the camera hole where the geometry puts it.
+    // The cut line: the print area's outline (a clear case's flat back) near the page edges and
+    // the camera hole where the geometry puts it.
     const shape = (await t.s.catalog.productShapes([products(t).clear])).get(products(t).clear)!;
-    const hole = caseOutline(shape.device!, shape.caseType!).hole;
+    const hole = printOutline(shape.device!, shape.caseType!).hole;
     // Page coordinates: the print area starts after the bleed.
     const px = (mm: number) => Math.round(((mm + BLEED) / 25.4) * dpi);
     const magentaNear = (x: number, y: number, r = 3) => {

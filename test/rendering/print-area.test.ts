@@ -8,6 +8,7 @@ import {
   LAYER_PX_PER_MM,
   caseOutline,
   layerImages,
+  printOutline,
   printSpecFor,
 } from '../../src/modules/catalog/geometry.ts';
 import { buildPrintFile } from '../../src/modules/production/print-file.ts';
@@ -82,7 +83,8 @@ describe('the print area around the camera hole, everywhere it is drawn', () => 
 
   it('cuts the layer image along the camera island plus its clearance, and prints all round it', async () => {
     for (const c of cases) {
-      const o = caseOutline(device(c.key), CASE_TYPES[c.caseType]);
+      // The layer image is the print area: a clear shell's flat back, inside its clear rim.
+      const o = printOutline(device(c.key), CASE_TYPES[c.caseType]);
       const area = await sharp((await layerImages(device(c.key), CASE_TYPES[c.caseType]))['print-area'])
         .ensureAlpha()
         .raw()
@@ -132,7 +134,7 @@ describe('the print area around the camera hole, everywhere it is drawn', () => 
     for (const c of cases) {
       const d = device(c.key);
       const ct = CASE_TYPES[c.caseType];
-      const o = caseOutline(d, ct);
+      const o = printOutline(d, ct);
       const white = await sharp({ create: { width: 300, height: 600, channels: 3, background: '#ffffff' } })
         .png()
         .toBuffer();

@@ -12,9 +12,8 @@ export const COVER_MAX_MISMATCH = 2;
 export const TINY_EDGE = 64;
 
 /**
- * What the artwork is fitted to: the print area and its bleed, the artwork beyond the print area's
- * outline on every side that a case shows on its rounded edge and side wall (0 where nothing prints
- * beyond the back, as on a clear shell).
+ * What the artwork is fitted to: the print area and its bleed, the artwork the print file carries
+ * beyond the print area on every side (0 for a clear shell, whose rim stays clear).
  */
 export interface PrintFit {
   widthMm: number;

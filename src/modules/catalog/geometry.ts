@@ -12,10 +12,24 @@ export const LAYER_PX_PER_MM = 4;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const mmToPx = (mm: number, dpi: number) => Math.round((mm / 25.4) * dpi);
 
-/** The printable back of a case: the phone's back outline grown by the case wall. */
+/** The case's outer outline in plan: the phone's back grown by the case wall, mm. */
+function shellSize(device: DeviceGeometry, caseType: CaseType) {
+  return {
+    widthMm: round1(device.body.widthMm + 2 * caseType.wallMm),
+    heightMm: round1(device.body.heightMm + 2 * caseType.wallMm),
+  };
+}
+
+/**
+ * The print area: the case's back as the printer reaches it, seen from above. An opaque case is
+ * printed to its outline (the rounded edge included); a clear shell on its flat back only, the
+ * outline less the rounded rim on every side (see `printOutline`).
+ */
 export function printSpecFor(device: DeviceGeometry, caseType: CaseType): PrintSpec {
-  const widthMm = round1(device.body.widthMm + 2 * caseType.wallMm);
-  const heightMm = round1(device.body.heightMm + 2 * caseType.wallMm);
+  const shell = shellSize(device, caseType);
+  const rim = clearRimMm(device, caseType);
+  const widthMm = round1(shell.widthMm - 2 * rim);
+  const heightMm = round1(shell.heightMm - 2 * rim);
   return {
     widthMm,
     heightMm,
@@ -32,17 +46,30 @@ export const FOOT_MM = 0.5;
 export const CLEAR_RIM = 0.5;
 
 /**
+ * The artwork the print file carries beyond the print area of a case printed to its outline, so a
+ * case a little off in its jig pocket shows no white edge: the floor's bleed, the artwork's own
+ * continuation. No case shows it when it sits true; a clear shell has none (its rim stays clear).
+ */
+export const PRINT_BLEED_MM = 2;
+
+/**
  * The case's height over its back (the phone, the shell and its lip; a book cover's flap), the
- * radius of the rounded edge from the back to the side wall, and the bleed: the unrolled edge and
- * wall down to the unprinted foot, which is what a wrap-printed case shows beyond its print area.
- * A clear shell is printed on its flat back only: no bleed.
+ * radius of the rounded edge from the back to the side wall, and the bleed the fit rule covers. A
+ * flatbed prints the case from above: the flat back and the rounded edge (to the outline, as seen
+ * from above); the side wall stays the shell's own. A clear shell is printed on its flat back only.
  */
 export function caseProfile(device: DeviceGeometry, caseType: CaseType) {
   const o = caseOutline(device, caseType);
   const depthMm = device.body.depthMm + caseType.wallMm + LIP_MM + (caseType.material.book ? 2.2 : 0);
   const edgeMm = Math.min(3.2, depthMm * 0.35, o.cornerRadiusMm - 0.5);
   const clear = caseType.material.transparency >= CLEAR_RIM;
-  return { outline: o, depthMm, edgeMm, bleedMm: clear ? 0 : depthMm - edgeMm - FOOT_MM };
+  return { outline: o, depthMm, edgeMm, clear, bleedMm: clear ? 0 : PRINT_BLEED_MM };
+}
+
+/** How far in from the outline a clear shell's print stops: its rounded rim (0 for other cases), mm. */
+function clearRimMm(device: DeviceGeometry, caseType: CaseType): number {
+  const p = caseProfile(device, caseType);
+  return p.clear ? p.edgeMm : 0;
 }
 
 /** The fit rule's area for a product (see artwork-fit.ts): its print area and bleed. */
@@ -66,9 +93,12 @@ export interface CaseOutline {
   };
 }
 
-/** The case back and its camera cut-out, in mm from the top-left of the print area. */
+/**
+ * The case back and its camera cut-out, in mm from the top-left of the case's outline (which is
+ * the print area's for every case but a clear shell; its print area is centred in it).
+ */
 export function caseOutline(device: DeviceGeometry, caseType: CaseType): CaseOutline {
-  const spec = printSpecFor(device, caseType);
+  const spec = shellSize(device, caseType);
   const c = device.camera;
   const k = CAMERA_CLEARANCE_MM;
   const w = c.widthMm + 2 * k;
@@ -85,6 +115,25 @@ export function caseOutline(device: DeviceGeometry, caseType: CaseType): CaseOut
       heightMm: h,
       radiusMm: c.shape === 'circle' ? w / 2 : Math.min(c.cornerRadiusMm + k, w / 2, h / 2),
     },
+  };
+}
+
+/**
+ * What is printed, in mm from the print area's top-left: the outline for a case printed to it; for
+ * a clear shell its flat back, the outline pulled in by the rim (corners too) with the camera
+ * cut-out in the same place on the case. Print files, batch files and the product's layers use it.
+ */
+export function printOutline(device: DeviceGeometry, caseType: CaseType): CaseOutline {
+  const o = caseOutline(device, caseType);
+  const spec = printSpecFor(device, caseType);
+  const dx = (o.widthMm - spec.widthMm) / 2;
+  const dy = (o.heightMm - spec.heightMm) / 2;
+  if (!dx && !dy) return o;
+  return {
+    widthMm: spec.widthMm,
+    heightMm: spec.heightMm,
+    cornerRadiusMm: Math.max(0, o.cornerRadiusMm - Math.max(dx, dy)),
+    hole: { ...o.hole, xMm: o.hole.xMm - dx, yMm: o.hole.yMm - dy },
   };
 }
 
@@ -121,7 +170,7 @@ export function outlinePaths(o: CaseOutline, scale: number, inset = 0): { body: 
  * transparency) and `cutline` (the line the shell and the camera hole are cut along).
  */
 export async function layerImages(device: DeviceGeometry, caseType: CaseType): Promise<Record<string, Buffer>> {
-  const o = caseOutline(device, caseType);
+  const o = printOutline(device, caseType);
   const width = Math.round(o.widthMm * LAYER_PX_PER_MM);
   const height = Math.round(o.heightMm * LAYER_PX_PER_MM);
   const { body, hole } = outlinePaths(o, LAYER_PX_PER_MM);

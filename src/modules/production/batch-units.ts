@@ -1,5 +1,5 @@
 import type { Executor } from '../../platform/db/index.ts';
-import { printSpecFor } from '../catalog/geometry.ts';
+import { caseOutline } from '../catalog/geometry.ts';
 import { type BatchableUnit, planBatches } from './batching.ts';
 import type { ProductionDeps } from './deps.ts';
 import type { FloorConfig } from './floor-config.ts';
@@ -31,7 +31,8 @@ export function unitBatching(
     const fits = new Map<string, BatchableUnit['fit']>();
     for (const [id, s] of shapes) {
       if (!s.device || !s.caseType || s.device.preliminary) continue;
-      const spec = printSpecFor(s.device, s.caseType);
+      // The pocket holds the whole case: its outline, not its print area (a clear shell's is smaller).
+      const spec = caseOutline(s.device, s.caseType);
       fits.set(id, {
         caseType: s.caseType.key,
         deviceKey: s.device.key,

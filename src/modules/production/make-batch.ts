@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { caseOutline, printFit, printSpecFor } from '../catalog/geometry.ts';
+import { printFit, printOutline, printSpecFor } from '../catalog/geometry.ts';
 import type { BedCase } from './batch-print-file.ts';
 import type { BatchSheetInput } from './batch-sheets.ts';
 import type { ProductionDeps } from './deps.ts';
@@ -49,7 +49,7 @@ export function batchFileMaker(
           ...printSpecFor(shape.device, shape.caseType),
           artworkBleedMm: printFit(shape.device, shape.caseType).bleedMm,
         },
-        outline: caseOutline(shape.device, shape.caseType),
+        outline: printOutline(shape.device, shape.caseType),
       });
       slots.push({
         slot,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { caseOutline, printFit } from '../catalog/geometry.ts';
+import { printFit, printOutline } from '../catalog/geometry.ts';
 import type { ProductionDeps } from './deps.ts';
 import type { ShipmentDocInput } from './documents.ts';
 import { type DocumentKind, productionRepo as repo } from './repo.ts';
@@ -51,7 +51,7 @@ export function productionMaker(deps: ProductionDeps, bleedMm: number) {
     if (!artwork) throw new FileProblem(`artwork ${line.image_id} is missing from the blob store`);
     const shape = (await deps.catalog.productShapes([line.product_id])).get(line.product_id);
     const drawn = shape?.device && shape.caseType ? { device: shape.device, caseType: shape.caseType } : null;
-    const outline = drawn ? caseOutline(drawn.device, drawn.caseType) : null;
+    const outline = drawn ? printOutline(drawn.device, drawn.caseType) : null;
     const { buildPrintFile } = await builders();
     return buildPrintFile({
       artwork,

@@ -2,8 +2,8 @@
  * The case of a stage template, rendered at run time from its geometry: the flat printed back by an
  * exact ray-plane test, the rounded edge and side wall as a triangle mesh (perspective-correct,
  * four samples a pixel), the camera cut-out with the phone's island and lenses in it, and the
- * case's contact shadow on the plate. Out come the template's UV map (u, v across the back and its
- * bleed), its layers (mask, shading, highlight) and the background with hole and shadow. The case
+ * case's contact shadow on the plate. Out come the template's UV map (u, v across the back as the
+ * flatbed prints it), its layers (mask, shading, highlight) and the background with hole and shadow. The case
  * is convex and the mesh holds only the faces toward the camera, so no depth buffer is needed.
  * Runs on the compositor's threads (pixel-worker.ts).
  */
@@ -141,12 +141,13 @@ function backPixel(k: Ctx, acc: Float64Array, a: number, x: number, y: number) {
 }
 
 /**
- * A clear rim is not printed: the phone's side shows through it, lit like the rim, tinted by the
- * shell, with the shell's own gloss on top (drawn into the background, outside the mask).
+ * An unprinted part of the rim (drawn into the background, outside the mask). A clear rim shows
+ * the phone's side through it, lit like the rim, tinted by the shell, with the shell's gloss on
+ * top; the side wall of any other case, which a flatbed does not reach, shows the shell's colour.
  */
-function clearRim(k: Ctx, acc: Float64Array, a: number, w: number) {
+function unprintedRim(k: Ctx, acc: Float64Array, a: number, w: number) {
   const lit = Math.min(1.15, 0.3 + 0.7 * k.sh[0]);
-  const gl = Math.min(1, k.sh[1] * 0.9);
+  const gl = Math.min(1, k.sh[1] * (k.clear > 0 ? 0.9 : 0.3));
   for (let q = 0; q < 3; q++) {
     const col = (k.h[10 + q] * 0.82 * k.clear + k.h[16 + q] * (1 - k.clear)) * lit;
     acc[a + 6 + q] += (255 - (255 - Math.min(255, col)) * (1 - gl)) * w;
@@ -211,8 +212,9 @@ function rimTriangle(
       light(k, nx, ny, nz, -k.rd[0], -k.rd[1], -k.rd[2]);
       const a = ((y - sy0) * k.bw + (x - k.bx0)) * 9;
       const w = n / 4;
-      if (k.clear > 0) {
-        clearRim(k, acc, a, w);
+      // Printed: the rounded edge up to the outline, seen from above; not: a clear rim, the side wall.
+      if (k.clear > 0 || sdRound(U, V, k.cW / 2, k.cH / 2, k.cW / 2, k.cH / 2, k.rc) > 0.01) {
+        unprintedRim(k, acc, a, w);
         continue;
       }
       acc[a] += w;

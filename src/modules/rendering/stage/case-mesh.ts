@@ -7,8 +7,9 @@ import { type StageCamera, type V3, normalised } from './stages.ts';
 /**
  * The case as the stage sees it, from the model's parametric geometry: the printed back (flat, with
  * its camera cut-out), a rounded edge of radius `edgeMm` and a straight side wall down to the floor.
- * The print continues over the edge and the wall: the artwork's bleed, `bleedMm` beyond the back's
- * outline on every side, is what shows there.
+ * The flatbed prints the case from above: the back and the rounded edge to the outline carry the
+ * artwork as it lies on the print area seen from above; the side wall is not printed. `bleedMm` is
+ * the fit rule's bleed (the print file's margin beyond the outline), which no surface shows.
  */
 export interface CaseSolid {
   widthMm: number;
@@ -70,7 +71,11 @@ function innerRing(s: CaseSolid): Array<{ x: number; y: number; nx: number; ny: 
   return out;
 }
 
-/** The rim's cross-section: outward offset, height, normal (outward, up) and unrolled distance. */
+/**
+ * The rim's cross-section: outward offset, height, normal (outward, up) and the print distance
+ * beyond the flat back: on the edge its offset seen from above (where the flatbed's ink lands), on
+ * the side wall beyond the outline (which marks it unprinted).
+ */
 function profile(s: CaseSolid) {
   const rows: Array<{ out: number; z: number; no: number; nz: number; unrolled: number }> = [];
   const KR = 8;
@@ -81,7 +86,7 @@ function profile(s: CaseSolid) {
       z: s.depthMm - s.edgeMm + s.edgeMm * Math.cos(phi),
       no: Math.sin(phi),
       nz: Math.cos(phi),
-      unrolled: (s.edgeMm * k) / KR,
+      unrolled: s.edgeMm * Math.sin(phi),
     });
   }
   const top = s.depthMm - s.edgeMm;

@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
+import { nodeTestArgs } from './node-test.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -107,19 +108,11 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Running the ${picked.size} of ${testFiles().length} test files that can reach PostgreSQL or Redis\n`,
   );
-  const res = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--test',
-      '--test-concurrency=2',
-      '--test-timeout=900000',
-      '--test-reporter=./scripts/test-reporter.mjs',
-      ...picked.keys(),
-    ],
-    { cwd: ROOT, stdio: 'inherit', env: process.env },
-  );
+  const res = spawnSync(process.execPath, nodeTestArgs([...picked.keys()], { concurrency: 2, timeoutMs: 900_000 }), {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: process.env,
+  });
   process.exit(res.status ?? 1);
 }
 

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 // @ts-expect-error plain JavaScript build script without declarations
 import { ensureBuilt } from './build.mjs';
+import { nodeTestArgs } from './node-test.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const SUITE = join(ROOT, 'test', 'reliability');
@@ -92,7 +93,7 @@ if (process.argv.includes('--run')) {
   ensureBuilt();
   const list = files(SUITE);
   process.stdout.write(`Running ${list.length} reliability files: ${list.map((f) => relative(ROOT, f)).join(', ')}\n`);
-  const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...list], {
+  const res = spawnSync(process.execPath, nodeTestArgs(list, { concurrency: 1 }), {
     cwd: ROOT,
     stdio: 'inherit',
     env: process.env,

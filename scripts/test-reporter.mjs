@@ -1,14 +1,36 @@
 /**
- * The test runner's reporter for `npm test` and `npm run test:databases`: node's own output (spec on
- * a terminal, TAP otherwise, as `node --test` picks when no reporter is named), then the slowest
- * test files with the time spent in their tests and hooks (a file's app set-up runs in its `before`
- * hooks), so a CI log shows where the time of a pass goes.
+ * The test runner's reporter for `npm test`, `npm run test:databases` and `npm run test:reliability`:
+ * node's own output (spec on a terminal, TAP otherwise, as `node --test` picks when no reporter is
+ * named), then the costliest test files. With scripts/test-cpu.mjs preloaded, a file's cost is the
+ * CPU time of its process and the processes it started (what a shared machine cannot inflate the
+ * way it inflates wall time); without it, the time spent in its tests and hooks (a file's app set-up
+ * runs in its `before` hooks).
  */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
-import { relative } from 'node:path';
 import { spec, tap } from 'node:test/reporters';
 
 const SHOWN = 15;
+
+// Loaded before the runner starts the test files: their processes inherit where to write their CPU time.
+process.env.POD_TEST_CPU_LOG ??= join(tmpdir(), `pod-test-cpu-${process.pid}-${Date.now()}.jsonl`);
+
+/** CPU seconds (own, children) and process wall seconds per file, from scripts/test-cpu.mjs's log. */
+function cpuByFile() {
+  const log = process.env.POD_TEST_CPU_LOG;
+  const byFile = new Map();
+  if (!log || !existsSync(log)) return byFile;
+  for (const line of readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
+    const r = JSON.parse(line);
+    byFile.set(r.file, r);
+  }
+  rmSync(log, { force: true });
+  return byFile;
+}
+
+const s = (seconds) => seconds.toFixed(1).padStart(7);
 
 export default async function* reporter(source) {
   const files = new Map();
@@ -27,12 +49,34 @@ export default async function* reporter(source) {
   if (process.stdout.isTTY) yield* Readable.from(recorded()).pipe(new spec());
   else yield* tap(recorded());
 
-  const slowest = [...files].sort((a, b) => b[1].ms - a[1].ms).slice(0, SHOWN);
-  if (slowest.length === 0) return;
-  const total = [...files.values()].reduce((sum, f) => sum + f.ms, 0);
-  const lines = slowest.map(
-    ([file, f]) =>
-      `#   ${(f.ms / 1000).toFixed(1).padStart(7)} s  ${relative(process.cwd(), file)}${f.failed ? ' (failed)' : ''}`,
-  );
-  yield `# slowest ${slowest.length} of ${files.size} test files (tests and hooks; all files: ${(total / 1000).toFixed(0)} s)\n${lines.join('\n')}\n`;
+  if (files.size === 0) return;
+  const cpu = cpuByFile();
+  const rows = [...files].map(([file, f]) => {
+    const c = cpu.get(file);
+    return { file: relative(process.cwd(), file), ...f, cpu: c ? c.own + c.children : null, c };
+  });
+  const tests = rows.reduce((sum, r) => sum + r.ms, 0) / 1000;
+  if (cpu.size === 0) {
+    const lines = rows
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, SHOWN)
+      .map((r) => `#   ${s(r.ms / 1000)} s  ${r.file}${r.failed ? ' (failed)' : ''}`);
+    yield `# slowest ${lines.length} of ${rows.length} test files (tests and hooks; all files: ${tests.toFixed(0)} s)\n${lines.join('\n')}\n`;
+    return;
+  }
+  const total = rows.reduce((sum, r) => sum + (r.cpu ?? 0), 0);
+  const lines = rows
+    .sort((a, b) => (b.cpu ?? -1) - (a.cpu ?? -1) || b.ms - a.ms)
+    .slice(0, SHOWN)
+    .map((r) =>
+      r.c
+        ? `#   ${s(r.cpu)}    ${s(r.c.children)} ${s(r.c.wall)}  ${s(r.ms / 1000)}  ${r.file}${r.failed ? ' (failed)' : ''}`
+        : `#   ${'?'.padStart(7)}    ${''.padStart(7)} ${''.padStart(7)}  ${s(r.ms / 1000)}  ${r.file} (no CPU figure)`,
+    );
+  yield [
+    `# costliest ${lines.length} of ${rows.length} test files by CPU time; all files: ${total.toFixed(0)} s CPU, ${tests.toFixed(0)} s in tests and hooks`,
+    "#     CPU s children s  wall s  tests s  (CPU: the file's process and its children; tests: in tests and hooks)",
+    ...lines,
+    '',
+  ].join('\n');
 }

@@ -29,13 +29,55 @@ export const unavailable = (c: CompositionRow) =>
   );
 
 /**
+ * Perspectives usable for a scene and/or product: a scene's own, plus the products' own when the
+ * scene allows product perspectives; for a product alone, its own plus those of the scenes it fits
+ * in; for neither, every one the organization may see. May hold one twice.
+ */
+async function perspectiveRows(
+  { db }: RenderingDeps,
+  access: ReturnType<typeof libraryAccess>,
+  orgId: string,
+  q: { sceneReference?: string; productReference?: string },
+): Promise<PerspectiveRow[]> {
+  const { sceneRow, productOrThrow, compatible, visibleProducts } = access;
+  const scene = q.sceneReference !== undefined ? await sceneRow(orgId, q.sceneReference) : null;
+  const prod = q.productReference !== undefined ? await productOrThrow(orgId, q.productReference) : null;
+  let rows: PerspectiveRow[] = [];
+  if (scene && prod !== null) {
+    if (await compatible(scene, prod)) {
+      rows = await repo.scenePerspectives(db, orgId, scene.id);
+      if (scene.allows_product_perspectives) rows.push(...(await repo.productPerspectives(db, [q.productReference!])));
+    }
+  } else if (scene) {
+    rows = await repo.scenePerspectives(db, orgId, scene.id);
+    if (scene.allows_product_perspectives) {
+      const candidates = await visibleProducts(orgId, await repo.productsWithPerspectives(db));
+      const fitting: string[] = [];
+      for (const [id, view] of candidates) if (await compatible(scene, view)) fitting.push(id);
+      rows.push(...(await repo.productPerspectives(db, fitting)));
+    }
+  } else if (prod !== null) {
+    const group = productgroupOf(prod);
+    const scenes = group ? await repo.scenes(db, orgId, group) : [];
+    for (const s of scenes) rows.push(...(await repo.scenePerspectives(db, orgId, s.id)));
+    rows.push(...(await repo.productPerspectives(db, [q.productReference!])));
+  } else {
+    rows = await repo.scenePerspectives(db, orgId, null);
+    const products = await visibleProducts(orgId, await repo.productsWithPerspectives(db));
+    rows.push(...(await repo.productPerspectives(db, [...products.keys()])));
+  }
+  return rows;
+}
+
+/**
  * The read side of scenes, perspectives and compositions. What an organization sees: public scenes
  * and its own private ones, and only products and productgroups the catalog shows it.
  */
 export function renderingLibrary(deps: RenderingDeps) {
   const { db } = deps;
 
-  const { product, productgroupVisible, sceneRow, productOrThrow, compatible, visibleProducts } = libraryAccess(deps);
+  const access = libraryAccess(deps);
+  const { product, productgroupVisible, sceneRow, productOrThrow, visibleProducts } = access;
 
   const lib = {
     sceneRow,
@@ -62,39 +104,9 @@ export function renderingLibrary(deps: RenderingDeps) {
       };
     },
 
-    /**
-     * Perspectives usable for a scene and/or product: a scene's own, plus the products' own when the
-     * scene allows product perspectives; for a product alone, its own plus those of the scenes it
-     * fits in.
-     */
+    /** The perspectives usable for a scene and/or product (perspectiveRows), each once. */
     async listPerspectives(orgId: string, q: { sceneReference?: string; productReference?: string }) {
-      const scene = q.sceneReference !== undefined ? await sceneRow(orgId, q.sceneReference) : null;
-      const prod = q.productReference !== undefined ? await productOrThrow(orgId, q.productReference) : null;
-      let rows: PerspectiveRow[] = [];
-      if (scene && prod !== null) {
-        if (await compatible(scene, prod)) {
-          rows = await repo.scenePerspectives(db, orgId, scene.id);
-          if (scene.allows_product_perspectives)
-            rows.push(...(await repo.productPerspectives(db, [q.productReference!])));
-        }
-      } else if (scene) {
-        rows = await repo.scenePerspectives(db, orgId, scene.id);
-        if (scene.allows_product_perspectives) {
-          const candidates = await visibleProducts(orgId, await repo.productsWithPerspectives(db));
-          const fitting: string[] = [];
-          for (const [id, view] of candidates) if (await compatible(scene, view)) fitting.push(id);
-          rows.push(...(await repo.productPerspectives(db, fitting)));
-        }
-      } else if (prod !== null) {
-        const group = productgroupOf(prod);
-        const scenes = group ? await repo.scenes(db, orgId, group) : [];
-        for (const s of scenes) rows.push(...(await repo.scenePerspectives(db, orgId, s.id)));
-        rows.push(...(await repo.productPerspectives(db, [q.productReference!])));
-      } else {
-        rows = await repo.scenePerspectives(db, orgId, null);
-        const products = await visibleProducts(orgId, await repo.productsWithPerspectives(db));
-        rows.push(...(await repo.productPerspectives(db, [...products.keys()])));
-      }
+      const rows = await perspectiveRows(deps, access, orgId, q);
       const seen = new Set<string>();
       const unique = rows.filter((p) => !seen.has(p.id) && seen.add(p.id));
       const perspectives = [];

@@ -70,28 +70,47 @@ function holeColour(h: Float64Array, U: number, V: number, d: number, px: number
   out[2] = b + (h[18] * 0.55 - b) * wall;
 }
 
-export function photoKernel(j: PhotoJob): void {
-  const { width: W, inv: m, p, hole: h, background: bg, light, uv, layers } = j;
+/** One job's back geometry: the inverse homography, the case's size and corners, and a scratch point. */
+interface Geometry {
+  m: Float64Array;
+  cW: number;
+  cH: number;
+  rc: number;
+  /** Back coordinates (mm) of the last `toBack`. */
+  back: Float64Array;
+}
+
+/** Back coordinates (mm) of a screen point into `g.back`; false beyond the photo's horizon. */
+function toBack(g: Geometry, x: number, y: number): boolean {
+  const m = g.m;
+  const w = m[6] * x + m[7] * y + m[8];
+  if (w <= 1e-12) return false;
+  g.back[0] = ((m[0] * x + m[1] * y + m[2]) / w) * g.cW;
+  g.back[1] = ((m[3] * x + m[4] * y + m[5]) / w) * g.cH;
+  return true;
+}
+
+/** Signed distance (mm) from a back point to the case's outline: negative inside. */
+const outline = (g: Geometry, U: number, V: number) => sdRound(U, V, g.cW / 2, g.cH / 2, g.cW / 2, g.cH / 2, g.rc);
+
+/** The photo's light under the case, as the shading reads it. */
+interface Light {
+  /** Its brightest level. */
+  lMax: number;
+  /** How far (mm) the contact shadow is thrown, and toward where on the back (mm). */
+  reach: number;
+  offU: number;
+  offV: number;
+}
+
+/**
+ * The light under the case: its brightest level and its slope across the back (least squares
+ * about the back's centre), which points toward the light.
+ */
+function lightUnderCase(j: PhotoJob, g: Geometry): Light {
   const [bx0, by0, bx1, by1] = j.box;
   const bw = bx1 - bx0;
-  const cW = p[0];
-  const cH = p[1];
-  const rc = p[2];
-  const stitched = p[3] > 0;
-  const bezel = p[4] > 0;
-  const back = new Float64Array(2);
-  /** Back coordinates (mm) of a screen point into `back`; false beyond the photo's horizon. */
-  const toBack = (x: number, y: number) => {
-    const w = m[6] * x + m[7] * y + m[8];
-    if (w <= 1e-12) return false;
-    back[0] = ((m[0] * x + m[1] * y + m[2]) / w) * cW;
-    back[1] = ((m[3] * x + m[4] * y + m[5]) / w) * cH;
-    return true;
-  };
-  const outline = (U: number, V: number) => sdRound(U, V, cW / 2, cH / 2, cW / 2, cH / 2, rc);
-
-  // The light under the case: its brightest level and its slope across the back (least squares
-  // about the back's centre), which points toward the light.
+  const { cW, cH, back } = g;
   let lMax = 1;
   let sum = 0;
   let n = 0;
@@ -101,8 +120,8 @@ export function photoKernel(j: PhotoJob): void {
   let svv = 0;
   for (let y = by0; y < by1; y++)
     for (let x = bx0; x < bx1; x++) {
-      if (!toBack(x + 0.5, y + 0.5) || outline(back[0], back[1]) > 0) continue;
-      const L = light[(y - by0) * bw + (x - bx0)];
+      if (!toBack(g, x + 0.5, y + 0.5) || outline(g, back[0], back[1]) > 0) continue;
+      const L = j.light[(y - by0) * bw + (x - bx0)];
       const du = back[0] - cW / 2;
       const dv = back[1] - cH / 2;
       if (L > lMax) lMax = L;
@@ -121,8 +140,73 @@ export function photoKernel(j: PhotoJob): void {
   const reach = Math.min(4, (slope * cH * 25) / Math.max(1, mean));
   const offU = slope > 0 ? (-slopeU / slope) * reach : 0;
   const offV = slope > 0 ? (-slopeV / slope) * reach : 0;
+  return { lMax, reach, offU, offV };
+}
 
+/** How much of pixel (x, y) the case covers: one sample far from its outline, four near it. */
+function coverage(g: Geometry, x: number, y: number, dOut: number, px: number): number {
+  if (dOut > 2 * px) return 0;
+  if (dOut < -2 * px) return 1;
+  let k = 0;
+  for (let s = 0; s < 4; s++)
+    if (toBack(g, x + 0.25 + 0.5 * (s & 1), y + 0.25 + 0.5 * (s >> 1)) && outline(g, g.back[0], g.back[1]) <= 0) k++;
+  return k / 4;
+}
+
+/**
+ * The shading and highlight of the case at back point (U, V), `dOut` from its outline, a pixel
+ * being `px` mm, where the photo's light is `L` of its brightest: into `out` (0..1 each, unclamped).
+ */
+function shadeAt(
+  j: PhotoJob,
+  g: Geometry,
+  lt: Light,
+  U: number,
+  V: number,
+  dOut: number,
+  px: number,
+  L: number,
+  out: Float64Array,
+) {
+  let shade = 0.45 + 0.55 * L ** 0.8;
+  // The rounded edge rolls away from the light over its last 1.6 mm.
+  const inside = -dOut;
+  shade *= 0.6 + 0.4 * smooth(inside / 1.6);
+  // A sheen along the edge on the light's side, and the photo's own bright spots.
+  const gu = outline(g, U + 0.05, V) - outline(g, U - 0.05, V);
+  const gv = outline(g, U, V + 0.05) - outline(g, U, V - 0.05);
+  const gl = Math.hypot(gu, gv) || 1;
+  const facing = lt.reach > 0 ? Math.max(0, -(gu * lt.offU + gv * lt.offV) / gl / lt.reach) : 0.5;
+  let high = 0.35 * facing * Math.max(0, 1 - Math.abs(inside - 0.7) / 0.7);
+  high += 0.3 * Math.max(0, (L - 0.8) / 0.2) ** 2;
+  if (j.p[3] > 0) {
+    // Stitched: a seam 1.6 mm inside the edge, dashes pressed into the leather.
+    const line = Math.max(0, Math.min(1, 0.5 - (Math.abs(inside - 1.6) - 0.2) / px));
+    const phase = (U + V) / 2.6 - Math.floor((U + V) / 2.6);
+    if (phase < 0.6) {
+      shade *= 1 - 0.4 * line;
+      high += 0.12 * line;
+    }
+  }
+  if (j.p[4] > 0 && inside < 1.4) {
+    // A bezel: a raised lip along the edge, its inner slope in shadow, its crest catching the light.
+    const k = 1 - inside / 1.4;
+    shade *= 0.78 + 0.22 * k;
+    high += 0.3 * Math.max(0, 1 - Math.abs(k - 0.85) / 0.15);
+  }
+  out[0] = shade;
+  out[1] = high;
+}
+
+export function photoKernel(j: PhotoJob): void {
+  const { width: W, hole: h, background: bg, light, uv, layers } = j;
+  const [bx0, by0, bx1, by1] = j.box;
+  const bw = bx1 - bx0;
+  const g: Geometry = { m: j.inv, cW: j.p[0], cH: j.p[1], rc: j.p[2], back: new Float64Array(2) };
+  const { back, cW, cH } = g;
+  const lt = lightUnderCase(j, g);
   const hc = new Float64Array(3);
+  const sh = new Float64Array(2);
   for (let y = by0; y < by1; y++) {
     for (let x = bx0; x < bx1; x++) {
       const q = (y - by0) * bw + (x - bx0);
@@ -134,30 +218,22 @@ export function photoKernel(j: PhotoJob): void {
       layers[q * 3 + 1] = 255;
       layers[q * 3 + 2] = 0;
       // Size of this pixel on the back (mm), from its neighbours.
-      if (!toBack(x + 1.5, y + 0.5)) continue;
+      if (!toBack(g, x + 1.5, y + 0.5)) continue;
       const ax = back[0];
       const ay = back[1];
-      if (!toBack(x + 0.5, y + 1.5)) continue;
+      if (!toBack(g, x + 0.5, y + 1.5)) continue;
       const bxm = back[0];
       const bym = back[1];
-      if (!toBack(x + 0.5, y + 0.5)) continue;
+      if (!toBack(g, x + 0.5, y + 0.5)) continue;
       const U = back[0];
       const V = back[1];
       const px = Math.max(Math.hypot(ax - U, ay - V), Math.hypot(bxm - U, bym - V), 1e-3);
-      const dOut = outline(U, V);
-      let cov: number;
-      if (dOut > 2 * px) cov = 0;
-      else if (dOut < -2 * px) cov = 1;
-      else {
-        let k = 0;
-        for (let s = 0; s < 4; s++)
-          if (toBack(x + 0.25 + 0.5 * (s & 1), y + 0.25 + 0.5 * (s >> 1)) && outline(back[0], back[1]) <= 0) k++;
-        cov = k / 4;
-      }
+      const dOut = outline(g, U, V);
+      const cov = coverage(g, x, y, dOut, px);
       if (cov < 1) {
         // The photo under and around the case: contact darkening and the light's soft shadow.
         const d0 = Math.max(0, dOut);
-        const d1 = outline(U - offU, V - offV);
+        const d1 = outline(g, U - lt.offU, V - lt.offV);
         const soft = smooth((d1 + 2) / 10);
         const f = (1 - 0.45 * Math.exp(-d0 / 1.8)) * (1 - 0.3 * (1 - soft));
         for (let c = 0; c < 3; c++) bg[o + c] = bg[o + c] * f + 0.5;
@@ -169,40 +245,14 @@ export function photoKernel(j: PhotoJob): void {
         holeColour(h, U, V, dHole, px, hc);
         for (let c = 0; c < 3; c++) bg[o + c] = Math.max(0, Math.min(255, hc[c] + 0.5));
       }
-      const L = light[q] / lMax;
-      let shade = 0.45 + 0.55 * L ** 0.8;
-      // The rounded edge rolls away from the light over its last 1.6 mm.
-      const inside = -dOut;
-      shade *= 0.6 + 0.4 * smooth(inside / 1.6);
-      // A sheen along the edge on the light's side, and the photo's own bright spots.
-      const gu = outline(U + 0.05, V) - outline(U - 0.05, V);
-      const gv = outline(U, V + 0.05) - outline(U, V - 0.05);
-      const gl = Math.hypot(gu, gv) || 1;
-      const facing = reach > 0 ? Math.max(0, -(gu * offU + gv * offV) / gl / reach) : 0.5;
-      let high = 0.35 * facing * Math.max(0, 1 - Math.abs(inside - 0.7) / 0.7);
-      high += 0.3 * Math.max(0, (L - 0.8) / 0.2) ** 2;
-      if (stitched) {
-        // A stitched seam 1.6 mm inside the edge: dashes pressed into the leather.
-        const line = Math.max(0, Math.min(1, 0.5 - (Math.abs(inside - 1.6) - 0.2) / px));
-        const phase = (U + V) / 2.6 - Math.floor((U + V) / 2.6);
-        if (phase < 0.6) {
-          shade *= 1 - 0.4 * line;
-          high += 0.12 * line;
-        }
-      }
-      if (bezel && inside < 1.4) {
-        // A raised lip along the edge: its inner slope in shadow, its crest catching the light.
-        const k = 1 - inside / 1.4;
-        shade *= 0.78 + 0.22 * k;
-        high += 0.3 * Math.max(0, 1 - Math.abs(k - 0.85) / 0.15);
-      }
+      shadeAt(j, g, lt, U, V, dOut, px, light[q] / lt.lMax, sh);
       const u = U / cW;
       const v = V / cH;
       uv[q * 3] = Math.round((u < 0 ? 0 : Math.min(u, 1)) * 65535);
       uv[q * 3 + 1] = Math.round((v < 0 ? 0 : Math.min(v, 1)) * 65535);
       layers[q * 3] = Math.round(cov * (1 - inHole) * 255);
-      layers[q * 3 + 1] = Math.round(Math.min(1, shade) * 255);
-      layers[q * 3 + 2] = Math.round(Math.min(1, high) * 255);
+      layers[q * 3 + 1] = Math.round(Math.min(1, sh[0]) * 255);
+      layers[q * 3 + 2] = Math.round(Math.min(1, sh[1]) * 255);
     }
   }
 }

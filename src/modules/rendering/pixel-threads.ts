@@ -36,7 +36,7 @@ const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, plate: 0,
  * (measured: the drawing's buffers still held after any number of the event loop's collections,
  * freed when the thread ended). Renders reuse theirs, so a thread that only warps stays.
  */
-const ONE_OFF: ReadonlySet<Kind> = new Set(['frontal', 'printArea', 'plate', 'photo']);
+const ONE_OFF: ReadonlySet<Kind> = new Set(['frontal', 'printArea', 'photo']);
 
 interface Slot {
   w: Worker;
@@ -197,12 +197,14 @@ export function pixelJobsRun(): Readonly<Record<Kind, number>> {
 export const runWarp = (job: WarpJob) => pool.run('warp', job) as Promise<void>;
 export const runFrontal = (job: FrontalJob) => pool.run('frontal', job) as Promise<void>;
 export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as Promise<void>;
-export const runPlate = (job: PlateJob) => pool.run('plate', job) as Promise<void>;
+
 /**
- * A stage template's case, drawn once per model: its buffers go to the thread and come back (the
- * result), so the thread keeps nothing and stays for the renders; a fresh thread costs ~0.5 s of
- * CPU (its isolate, the kernels' modules and their warm-up) and came with every new model.
+ * A stage's plate (once per stage, view and size) and a stage template's case (once per model):
+ * their buffers go to the thread and come back (the result), so the thread keeps nothing and stays
+ * for the renders; a fresh thread costs ~0.5 s of CPU through tsx (its isolate, the kernels'
+ * modules and their warm-up) and came with every new model.
  */
+export const runPlate = (job: PlateJob) => pool.run('plate', job, ['out']) as Promise<Pick<PlateJob, 'out'>>;
 export const runCase = (job: CaseJob) =>
   pool.run('case', job, ['background', 'uv', 'layers']) as Promise<Pick<CaseJob, 'background' | 'uv' | 'layers'>>;
 export const runPhoto = (job: PhotoJob) => pool.run('photo', job) as Promise<void>;

@@ -4,7 +4,7 @@ import type { CaseType } from '../../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../../catalog/devices.ts';
 import type { BlobStore } from '../../../platform/storage.ts';
 import { boxToFramePng } from '../templates.ts';
-import { runCase, runPlate, sharedBytes } from '../pixel-threads.ts';
+import { runCase, runPlate } from '../pixel-threads.ts';
 import type { DrawnTemplate, Material } from '../renderer.ts';
 import { bleedBackMm, caseMesh, caseParams, caseSolid, holeParams } from './case-mesh.ts';
 import { PROP_STRIDE } from './plate-kernel.ts';
@@ -52,13 +52,13 @@ export function propRects(st: Stage, cam: StageCamera): Array<[number, number, n
 /** The stage's plate at this size: raw RGB, rendered on the compositor's threads. */
 export async function renderPlate(st: Stage, v: StageView, size: { width: number; height: number }) {
   const cam = new StageCamera(framed(st, v, size), size);
-  const out = sharedBytes(size.width * size.height * 3);
   const margin = Math.max(2, size.width / 250);
   const rects = propRects(st, cam).flatMap(([a, b, c, d]) => [a - margin, b - margin, c + margin, d + margin]);
-  await runPlate({
+  // A plain buffer, moved to the thread and back (runPlate).
+  const { out } = await runPlate({
     width: size.width,
     height: size.height,
-    out,
+    out: new Uint8Array(size.width * size.height * 3),
     cam: cam.packed(),
     light: Float64Array.from([...normalised(st.light), st.ambient]),
     floor: FLOOR[st.floor],

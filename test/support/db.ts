@@ -75,10 +75,13 @@ async function clonePglite<T>(seed: (db: Db) => Promise<T>, rebuild: boolean): P
   for (let attempt = 0; ; attempt++) {
     if (rebuild || !existsSync(file)) await buildPgliteTemplate(file, seed);
     // The clone runs where the service's embedded database runs (PGLITE_THREAD, a worker by default).
+    const dump = readFileSync(file);
+    // The Buffer of a file this size has its ArrayBuffer to itself: a view of it, not a copy.
+    const loadDataDir = new Uint8Array(dump.buffer as ArrayBuffer, dump.byteOffset, dump.byteLength);
     const db: Db =
       parsePgliteThread(process.env.PGLITE_THREAD) === 'worker'
-        ? await PgliteThreadDb.open({ loadDataDir: new Uint8Array(readFileSync(file)) })
-        : await PgliteDb.open({ loadDataDir: new Blob([readFileSync(file)]) });
+        ? await PgliteThreadDb.open({ loadDataDir })
+        : await PgliteDb.open({ loadDataDir });
     const seeded = await seededOf((sql, params) => db.query(sql, params), 'postgres');
     if (seeded !== null) return { db, drop: () => db.close(), seeded: JSON.parse(seeded) as T };
     // A template without its seed result: made anew, once.

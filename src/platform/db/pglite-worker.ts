@@ -45,7 +45,7 @@ const init = workerData as WorkerInit;
 rememberFileSizes();
 const pg = await createPglite({
   dataDir: init.dataDir,
-  loadDataDir: init.loadDataDir ? new Blob([init.loadDataDir]) : undefined,
+  loadDataDir: init.loadDataDir,
 });
 await pg.exec('SET plan_cache_mode = force_custom_plan');
 const txs = new Map<number, OpenTx>();

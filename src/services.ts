@@ -181,7 +181,7 @@ function fulfilmentParts(
   const shipmentEvents = shipmentEventsTap(
     events,
     () => storefronts,
-    async (ex, orgId, orderId) => (await orders.orderRow(ex, orgId, orderId))?.store_id ?? null,
+    async (ex, orgId, orderId) => (await orders.order(ex, orgId, orderId))?.storeId ?? null,
   );
   const shipments = shipmentsService({
     db,

@@ -138,8 +138,8 @@ describe('combined orders pay one shipping charge per shipment (production)', ()
       const [o] = await t.s.orders.ordersByIds(tx, null, [a]);
       await t.s.billing.chargeCombinedShipment(tx, {
         shipmentId: shipment,
-        organizationId: o.organization_id,
-        storeId: o.store_id,
+        organizationId: o.organizationId,
+        storeId: o.storeId,
         level: 'tracked',
         totalCents: price,
         shipTo: { country: 'DE', postcode: '50667' },

@@ -66,14 +66,14 @@ export function claimDecisions(deps: DecideDeps) {
     const orderIds = [...new Set([...matched.keys()].map((l) => l.order_id))];
     const refunds: Parameters<typeof deps.billing.creditClaimRefunds>[2] = [];
     for (const orderId of orderIds) {
-      const order = (await orders.orderRow(tx, claim.organization_id, orderId))!;
+      const order = (await orders.order(tx, claim.organization_id, orderId))!;
       const lines = await orders.orderlines(tx, orderId);
       let items = 0;
       for (const [line, d] of matched) {
         if (line.order_id !== orderId || d.refundQuantity === 0) continue;
-        items += d.refundQuantity * lines.find((l) => l.line_index === line.orderline_index)!.unit_price_cents;
+        items += d.refundQuantity * lines.find((l) => l.index === line.orderline_index)!.unitPriceCents;
       }
-      const base = { organizationId: claim.organization_id, storeId: order.store_id, orderId };
+      const base = { organizationId: claim.organization_id, storeId: order.storeId, orderId };
       refunds.push({
         ...base,
         source: `${claim.id}:${orderId}`,
@@ -84,7 +84,7 @@ export function claimDecisions(deps: DecideDeps) {
         refunds.push({
           ...base,
           source: `shipping:${orderId}`,
-          amountCents: order.shipping_cents,
+          amountCents: order.shippingCents,
           description: `Refund of shipping costs, claim ${claim.id}`,
         });
     }

@@ -20,7 +20,7 @@ export interface ClaimsDeps {
   log?: FastifyBaseLogger;
   orders: Pick<
     OrdersService,
-    'orderRow' | 'orderlines' | 'replacementOf' | 'replacementOrdersOfClaim' | 'createReplacementOrder'
+    'order' | 'orderlines' | 'replacementOf' | 'replacementOrdersOfClaim' | 'createReplacementOrder'
   >;
   shipments: Pick<ShipmentsService, 'shipment' | 'ordersOfShipment' | 'shipmentAddress'>;
   shipping: Pick<ShippingService, 'deliveryWindow'>;

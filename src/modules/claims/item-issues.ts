@@ -16,8 +16,8 @@ export async function fileItemIssues(
   const input = body.claim;
   const f = 'body.claim';
   const s = await bodyShipment(deps, orgId, input.shipmentReference);
-  const order = await orders.orderRow(db, orgId, input.orderReference);
-  if (!order || order.shipment_id !== s.id)
+  const order = await orders.order(db, orgId, input.orderReference);
+  if (!order || order.shipmentId !== s.id)
     throw badRequest(
       `${f}.orderReference ${input.orderReference} was not shipped in shipment ${s.id}`,
       'order_not_in_shipment',
@@ -28,8 +28,8 @@ export async function fileItemIssues(
   const seen = new Set<number>();
   const lines = input.claimlines.map((l, i) => {
     const lf = `${f}.claimlines[${i}]`;
-    const ol = orderlines.find((x) => x.line_index === l.orderlineIndex);
-    if (!ol || ol.shipped_quantity <= 0)
+    const ol = orderlines.find((x) => x.index === l.orderlineIndex);
+    if (!ol || ol.shippedQuantity <= 0)
       throw badRequest(
         `${lf}.orderlineIndex ${l.orderlineIndex} is not a line of order ${order.id} shipped in shipment ${s.id}`,
         'orderline_not_in_shipment',
@@ -60,13 +60,13 @@ export async function fileItemIssues(
       );
     return {
       order_id: order.id,
-      orderline_index: ol.line_index,
-      product_id: ol.product_id,
-      image_id: ol.image_id,
+      orderline_index: ol.index,
+      product_id: ol.productId,
+      image_id: ol.imageId,
       quantity: l.quantity,
       claimcategory_id: cat.id,
       evidence: refs,
-      shipped: ol.shipped_quantity,
+      shipped: ol.shippedQuantity,
       field: lf,
     };
   });

@@ -71,13 +71,13 @@ export async function filePackageMissing(
     const lines = [];
     for (const o of shipped) {
       for (const l of await orders.orderlines(tx, o.id)) {
-        if (l.shipped_quantity <= 0) continue;
+        if (l.shippedQuantity <= 0) continue;
         lines.push({
           order_id: o.id,
-          orderline_index: l.line_index,
-          product_id: l.product_id,
-          image_id: l.image_id,
-          quantity: l.shipped_quantity,
+          orderline_index: l.index,
+          product_id: l.productId,
+          image_id: l.imageId,
+          quantity: l.shippedQuantity,
           claimcategory_id: category.id,
           evidence: [],
         });

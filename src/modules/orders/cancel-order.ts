@@ -3,6 +3,7 @@ import { isPackstation } from '../shipping/address.ts';
 import { parcelOf } from '../shipping/data.ts';
 import { type OrderlineRow, type OrderRow, type OrderStatus, ordersRepo as repo } from './repo.ts';
 import { repriceShipping } from './view.ts';
+import { orderFacts, orderlineFacts } from './facts.ts';
 import { type ChangeDeps, type ChangeKit, type OperatorCancelSettle, settledStatus } from './change-kit.ts';
 
 /** A partner's cancelation of quantities, and an operator's of whole lines in any status before shipping. */
@@ -102,7 +103,12 @@ export function cancelUseCases(deps: ChangeDeps, kit: ChangeKit) {
         }
         let status = settledStatus(lines, order.status);
         if (status === 'preorder' && !(await repo.stillAwaiting(tx, order.id))) status = 'pending';
-        await settle(tx, order, canceled, status === 'canceled');
+        await settle(
+          tx,
+          orderFacts(order),
+          canceled.map((c) => ({ line: orderlineFacts(c.line), quantity: c.quantity })),
+          status === 'canceled',
+        );
         await repo.setStatus(tx, order.id, status, clock.now());
         // In production the parcel still goes with what is left: its shipping stays as charged.
         if (status === 'canceled') await repo.setShipping(tx, order.id, order.shipping_level, 0);

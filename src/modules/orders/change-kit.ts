@@ -5,6 +5,7 @@ import { enqueueOrderCallback } from './callback.ts';
 import type { OrdersDeps } from './deps.ts';
 import { type OrderlineRow, type OrderRow, type OrderStatus, ordersRepo as repo } from './repo.ts';
 import { isOpen, orderViewIn } from './view.ts';
+import type { OrderFacts, OrderlineFacts } from './facts.ts';
 
 export interface ChangeDeps
   extends Pick<OrdersDeps, 'db' | 'clock' | 'organization' | 'events' | 'catalog' | 'billing'> {
@@ -22,8 +23,8 @@ export interface ChangeDeps
  */
 export type OperatorCancelSettle = (
   tx: Executor,
-  order: OrderRow,
-  canceled: Array<{ line: OrderlineRow; quantity: number }>,
+  order: OrderFacts,
+  canceled: Array<{ line: OrderlineFacts; quantity: number }>,
   wholeOrder: boolean,
 ) => Promise<void>;
 

@@ -3,7 +3,8 @@ import type { StoreRecord } from '../organization/service.ts';
 import { enqueueOrderCallback } from './callback.ts';
 import { type Shipped, chargeCombinedShipment } from './combined-shipping.ts';
 import type { OrdersDeps } from './deps.ts';
-import { type OrderRow, ordersRepo as repo } from './repo.ts';
+import type { OrderFacts } from './facts.ts';
+import { ordersRepo as repo } from './repo.ts';
 import { orderViewIn } from './view.ts';
 
 type ShipDeps = OrdersDeps & {
@@ -18,12 +19,18 @@ type ShipDeps = OrdersDeps & {
 export async function markShipped(
   deps: ShipDeps,
   tx: Executor,
-  orders: OrderRow[],
+  locked: OrderFacts[],
   shipment: Shipped,
   store: StoreRecord,
   at: Date,
 ) {
   const shipmentId = shipment.id;
+  // The caller locked them in this transaction; their rows are read here, where they are owned.
+  const orders = await repo.ordersByIds(
+    tx,
+    null,
+    locked.map((o) => o.id),
+  );
   const lines = await repo.lines(
     tx,
     orders.map((o) => o.id),

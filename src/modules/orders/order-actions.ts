@@ -5,10 +5,11 @@ import type { StoreRecord } from '../organization/service.ts';
 import { type OperatorCancelSettle, orderChanges } from './changes.ts';
 import type { OrdersDeps } from './deps.ts';
 import type { StartGuard } from './production-start.ts';
-import { type OrderRow, ordersRepo as repo } from './repo.ts';
+import { type OrderFacts, orderFacts } from './facts.ts';
+import { ordersRepo as repo } from './repo.ts';
 
-/** Called in the transaction that puts an order into production, with the locked order row. */
-export type ProductionListener = (tx: Executor, order: OrderRow) => Promise<void>;
+/** Called in the transaction that puts an order into production, with the locked order. */
+export type ProductionListener = (tx: Executor, order: OrderFacts) => Promise<void>;
 
 /**
  * The changes to an order as partners, operators and other modules ask for them: by reference,
@@ -34,7 +35,9 @@ export function orderActions(
     ...own,
     storeOf: (ex, o) => organization.storeRowIn(ex, o.organization_id, o.store_id) as Promise<StoreRecord>,
     async productionStarted(tx, o) {
-      for (const l of productionListeners) await l(tx, o);
+      if (productionListeners.length === 0) return;
+      const facts = orderFacts(o);
+      for (const l of productionListeners) await l(tx, facts);
     },
   });
 

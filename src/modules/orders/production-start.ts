@@ -1,5 +1,6 @@
 import type { Executor } from '../../platform/db/index.ts';
 import { conflict } from '../../platform/errors.ts';
+import { type OrderFacts, orderFacts } from './facts.ts';
 import { type OrderRow, ordersRepo as repo } from './repo.ts';
 import type { ChangeDeps, ChangeKit } from './change-kit.ts';
 
@@ -7,7 +8,7 @@ import type { ChangeDeps, ChangeKit } from './change-kit.ts';
  * Run in the transaction that starts production, with the order locked and still pending or a
  * pre-order, before it is charged: a throw keeps the order where it was (the release's holds).
  */
-export type StartGuard = (tx: Executor, order: OrderRow) => Promise<void>;
+export type StartGuard = (tx: Executor, order: OrderFacts) => Promise<void>;
 
 /** An order goes into production (charged then), and pre-orders are released when their products launch. */
 export function productionStart(deps: ChangeDeps, kit: ChangeKit) {
@@ -30,7 +31,7 @@ export function productionStart(deps: ChangeDeps, kit: ChangeKit) {
             `Order ${order.id} is ${order.status}; only pending and preorder orders can go into production`,
           );
         }
-        await guard?.(tx, order);
+        if (guard) await guard(tx, orderFacts(order));
         // The account pays now: products and shipping as the order shows them (billing module),
         // with what the invoice names: the products and where the goods go (VAT by place of supply).
         const shipTo = order.shipping_kind === 'dropship' ? await shippingAddress(tx, order) : store.combined_address;

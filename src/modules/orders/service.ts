@@ -7,7 +7,8 @@ import { normalizeAddress } from '../shipping/address.ts';
 import type { OrdersDeps } from './deps.ts';
 import { orderIntake } from './intake.ts';
 import { quote } from './quote.ts';
-import { type OrderRow, ordersRepo as repo } from './repo.ts';
+import type { OrderFacts } from './facts.ts';
+import { ordersRepo as repo } from './repo.ts';
 import { callbackAttempt, callbackJobs, orderActivity } from './activity.ts';
 import type { CreateOrderBody, QuoteBody } from './schemas.ts';
 import type { Shipped } from './combined-shipping.ts';
@@ -20,8 +21,7 @@ import { orderReads } from './order-reads.ts';
 import { markShipped } from './mark-shipped.ts';
 
 export type OrdersService = ReturnType<typeof ordersService>;
-/** An order and its lines as other modules get them from this service (shipments, claims). */
-export type OrderRecord = OrderRow;
+export type { OrderFacts, OrderlineFacts } from './facts.ts';
 export type { CallbackAttempt, CallbackJob, OrderActivity, OrdersOnDay } from './activity.ts';
 export type { ProductionListener } from './order-actions.ts';
 
@@ -92,7 +92,7 @@ export function ordersService(deps: OrdersDeps) {
      * Ships every open quantity of the (locked) orders with the shipment, in the caller's
      * transaction (mark-shipped.ts).
      */
-    markShipped: (tx: Executor, orders: OrderRow[], shipment: Shipped, store: StoreRecord, at: Date) =>
+    markShipped: (tx: Executor, orders: OrderFacts[], shipment: Shipped, store: StoreRecord, at: Date) =>
       markShipped({ ...deps, touch }, tx, orders, shipment, store, at),
 
     normalizeAddress,

@@ -18,12 +18,12 @@ export function operatorCancelation(deps: Pick<ProductionDeps, 'orders' | 'catal
     const settle: OperatorCancelSettle = async (tx, order, canceled, wholeOrder) => {
       const stock = {
         orderId: order.id,
-        lines: canceled.map((c) => ({ productId: c.line.product_id, quantity: c.quantity })),
+        lines: canceled.map((c) => ({ productId: c.line.productId, quantity: c.quantity })),
       };
       const units = await floorRepo.cancelUnits(
         tx,
         order.id,
-        canceled.map((c) => c.line.line_index),
+        canceled.map((c) => c.line.index),
         reason,
         deps.clock.now(),
       );
@@ -35,12 +35,12 @@ export function operatorCancelation(deps: Pick<ProductionDeps, 'orders' | 'catal
       // whole order produced. The others go back to the available stock.
       const produced = (await repo.produced(tx, [order.id])).has(order.id);
       const used = canceled.map((c) => ({
-        productId: c.line.product_id,
+        productId: c.line.productId,
         quantity: produced
           ? c.quantity
-          : units.filter((u) => u.line_index === c.line.line_index && PRINTED_STATES.includes(u.was)).length,
+          : units.filter((u) => u.line_index === c.line.index && PRINTED_STATES.includes(u.was)).length,
       }));
-      const kept = canceled.map((c, i) => ({ productId: c.line.product_id, quantity: c.quantity - used[i].quantity }));
+      const kept = canceled.map((c, i) => ({ productId: c.line.productId, quantity: c.quantity - used[i].quantity }));
       const some = (l: typeof used) => l.filter((x) => x.quantity > 0);
       if (some(used).length)
         await deps.catalog.writeOffStock(
@@ -50,16 +50,15 @@ export function operatorCancelation(deps: Pick<ProductionDeps, 'orders' | 'catal
         );
       if (some(kept).length) await deps.catalog.releaseStock(tx, { orderId: order.id, lines: some(kept) });
       const amount =
-        canceled.reduce((s, c) => s + c.line.unit_price_cents * c.quantity, 0) +
-        (wholeOrder ? order.shipping_cents : 0);
-      if (order.replaces_order_id || amount === 0) return;
+        canceled.reduce((s, c) => s + c.line.unitPriceCents * c.quantity, 0) + (wholeOrder ? order.shippingCents : 0);
+      if (order.replacesOrderId || amount === 0) return;
       await deps.billing.creditRefund(tx, {
-        organizationId: order.organization_id,
-        storeId: order.store_id,
+        organizationId: order.organizationId,
+        storeId: order.storeId,
         orderId: order.id,
-        source: `cancel:${order.id}:${canceled.map((c) => `${c.line.line_index}x${c.quantity}`).join(',')}`,
+        source: `cancel:${order.id}:${canceled.map((c) => `${c.line.index}x${c.quantity}`).join(',')}`,
         amountCents: amount,
-        description: `Canceled in production (${wholeOrder ? 'whole order' : `lines ${canceled.map((c) => c.line.line_index).join(', ')}`}): ${reason}`,
+        description: `Canceled in production (${wholeOrder ? 'whole order' : `lines ${canceled.map((c) => c.line.index).join(', ')}`}): ${reason}`,
       });
     };
     const done = await deps.orders.operatorCancel(orderRef, input.orderlines ?? null, settle);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { printFit, printOutline } from '../catalog/geometry.ts';
+import type { OrderlineFacts } from '../orders/service.ts';
 import type { ProductionDeps } from './deps.ts';
 import type { ShipmentDocInput } from './documents.ts';
 import { type DocumentKind, productionRepo as repo } from './repo.ts';
@@ -36,20 +37,20 @@ export function productionMaker(deps: ProductionDeps, bleedMm: number) {
   async function printFileOf(
     orgId: string,
     orderId: string,
-    line: { line_index: number; product_id: string; image_id: string | null },
+    line: Pick<OrderlineFacts, 'index' | 'productId' | 'imageId'>,
   ) {
-    const product = (await deps.catalog.findProduct(orgId, line.product_id)) as {
+    const product = (await deps.catalog.findProduct(orgId, line.productId)) as {
       name: string;
       print: { widthMm: number; heightMm: number; widthPx: number; heightPx: number; dpi: number } | null;
     } | null;
-    if (!product) throw new FileProblem(`product ${line.product_id} is no longer in the catalog`);
+    if (!product) throw new FileProblem(`product ${line.productId} is no longer in the catalog`);
     if (!product.print)
       throw new FileProblem(`${product.name} has no print spec yet (its device geometry is preliminary)`);
-    if (!line.image_id) throw new FileProblem('the line has no artwork');
-    const image = await deps.images.imageForOrganization(orgId, line.image_id);
+    if (!line.imageId) throw new FileProblem('the line has no artwork');
+    const image = await deps.images.imageForOrganization(orgId, line.imageId);
     const artwork = image ? await deps.images.readImage(image.blobKey) : null;
-    if (!artwork) throw new FileProblem(`artwork ${line.image_id} is missing from the blob store`);
-    const shape = (await deps.catalog.productShapes([line.product_id])).get(line.product_id);
+    if (!artwork) throw new FileProblem(`artwork ${line.imageId} is missing from the blob store`);
+    const shape = (await deps.catalog.productShapes([line.productId])).get(line.productId);
     const drawn = shape?.device && shape.caseType ? { device: shape.device, caseType: shape.caseType } : null;
     const outline = drawn ? printOutline(drawn.device, drawn.caseType) : null;
     const { buildPrintFile } = await builders();
@@ -59,7 +60,7 @@ export function productionMaker(deps: ProductionDeps, bleedMm: number) {
       spec: { ...product.print, artworkBleedMm: drawn ? printFit(drawn.device, drawn.caseType).bleedMm : 0 },
       outline,
       bleedMm,
-      title: `Print file ${orderId} line ${line.line_index}: ${product.name}`,
+      title: `Print file ${orderId} line ${line.index}: ${product.name}`,
       at: clock.now(),
     });
   }
@@ -81,7 +82,7 @@ export function productionMaker(deps: ProductionDeps, bleedMm: number) {
     if (!s) throw new FileProblem(`shipment ${shipmentId} not found`);
     const orders = await deps.shipments.ordersOfShipment(db, s.id);
     const store = await deps.organization.storeRowIn(db, orgId, s.storeId);
-    const brandId = orders.find((o) => o.brand_id)?.brand_id ?? store?.default_brand_id ?? null;
+    const brandId = orders.find((o) => o.brandId)?.brandId ?? store?.default_brand_id ?? null;
     const brand = brandId ? await deps.organization.findBrand(orgId, brandId) : null;
     const products = new Map<string, { name: string; legacyItemSKU: string } | null>();
     let weight = 0;
@@ -89,19 +90,19 @@ export function productionMaker(deps: ProductionDeps, bleedMm: number) {
     for (const o of orders) {
       const lines: ShipmentDocInput['orders'][number]['lines'] = [];
       for (const l of await deps.orders.orderlines(db, o.id)) {
-        if (l.shipped_quantity === 0) continue;
-        if (!products.has(l.product_id))
-          products.set(l.product_id, (await deps.catalog.findProduct(orgId, l.product_id)) as never);
-        const p = products.get(l.product_id);
+        if (l.shippedQuantity === 0) continue;
+        if (!products.has(l.productId))
+          products.set(l.productId, (await deps.catalog.findProduct(orgId, l.productId)) as never);
+        const p = products.get(l.productId);
         lines.push({
-          index: l.line_index,
-          name: p?.name ?? l.product_id,
+          index: l.index,
+          name: p?.name ?? l.productId,
           sku: p?.legacyItemSKU ?? '',
-          quantity: l.shipped_quantity,
+          quantity: l.shippedQuantity,
         });
-        weight += l.unit_weight_grams * l.shipped_quantity;
+        weight += l.unitWeightGrams * l.shippedQuantity;
       }
-      out.push({ code: `${store?.code ?? ''}-${o.order_number}`, customIdentifier: o.custom_identifier, lines });
+      out.push({ code: `${store?.code ?? ''}-${o.orderNumber}`, customIdentifier: o.customIdentifier, lines });
     }
     return {
       brand: {
@@ -134,16 +135,16 @@ export function productionMaker(deps: ProductionDeps, bleedMm: number) {
         (await repo.printFiles(db, [orderId])).filter((f) => f.status === 'pending').map((f) => f.line_index),
       );
       for (const line of await deps.orders.orderlines(db, orderId)) {
-        if (!pending.has(line.line_index)) continue;
+        if (!pending.has(line.index)) continue;
         try {
           const { pdf, details } = await printFileOf(orgId, orderId, line);
-          const before = await repo.printFile(db, orderId, line.line_index);
-          const stored = await store(`print-files/${orgId}/${orderId}/line-${line.line_index}`, pdf);
-          await repo.printFileReady(db, orderId, line.line_index, { ...stored, details }, clock.now());
+          const before = await repo.printFile(db, orderId, line.index);
+          const stored = await store(`print-files/${orgId}/${orderId}/line-${line.index}`, pdf);
+          await repo.printFileReady(db, orderId, line.index, { ...stored, details }, clock.now());
           await dropReplaced(before?.blob_key ?? null, stored.blobKey);
         } catch (err) {
           if (!(err instanceof FileProblem)) throw err;
-          await repo.printFileFailed(db, orderId, line.line_index, err.message, clock.now());
+          await repo.printFileFailed(db, orderId, line.index, err.message, clock.now());
         }
       }
     },

@@ -1,6 +1,7 @@
 import { ApiError } from '../../platform/errors.ts';
 import type { Executor } from '../../platform/db/index.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
+import type { OrderFacts } from '../orders/service.ts';
 import { factoryCalendar } from './calendar.ts';
 import { nextCutoff } from './cutoffs.ts';
 import type { ProductionDeps } from './deps.ts';
@@ -63,14 +64,16 @@ class HeldAtLaunch extends Error {
  * take turns and the second sees the first in production. (The prepaid balance is checked by the
  * charge in the same transaction.)
  */
-async function recheckInTx(
-  tx: Executor,
-  order: { id: string; organization_id: string; status: string; created_at: Date },
-) {
+async function recheckInTx(tx: Executor, order: Pick<OrderFacts, 'id' | 'organizationId' | 'status' | 'createdAt'>) {
   const lines = await repo.needs(tx, [order.id]);
   const items = [...new Set(lines.filter((l) => l.open > 0).map((l) => l.item_id))];
   await repo.lockItems(tx, items);
-  const candidate: ReleaseCandidate = { ...order, status: order.status === 'preorder' ? 'preorder' : 'pending' };
+  const candidate: ReleaseCandidate = {
+    id: order.id,
+    organization_id: order.organizationId,
+    created_at: order.createdAt,
+    status: order.status === 'preorder' ? 'preorder' : 'pending',
+  };
   const why = judge(candidate, lines, await repo.shelf(tx, items));
   if (why) throw new HeldAtLaunch(why);
 }

@@ -2,7 +2,7 @@ import type { Executor } from '../../platform/db/index.ts';
 import { ApiError, conflict, mustFind } from '../../platform/errors.ts';
 import { isReference } from '../../platform/ids.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
-import type { OrderRecord } from '../orders/service.ts';
+import type { OrderFacts } from '../orders/service.ts';
 import type { ShipmentFacts } from '../shipments/service.ts';
 import type { ProductionDeps } from './deps.ts';
 import { floorRepo } from './floor-repo.ts';
@@ -69,7 +69,7 @@ export function documentView(d: ShipmentDocumentRow) {
 export function productionService(deps: ProductionDeps) {
   const { db, clock, blobs } = deps;
 
-  async function orderOf(ref: string): Promise<OrderRecord> {
+  async function orderOf(ref: string): Promise<OrderFacts> {
     const [o] = isReference('Order', ref) ? await deps.orders.ordersByIds(db, null, [ref]) : [];
     return mustFind(o, 'Order', ref);
   }
@@ -77,22 +77,22 @@ export function productionService(deps: ProductionDeps) {
     const orgId = isReference('Shipment', ref) ? await repo.shipmentOrganization(db, ref) : null;
     return mustFind(orgId ? await deps.shipments.shipment(db, orgId, ref) : null, 'Shipment', ref);
   }
-  async function queuePrintFiles(tx: Executor, o: OrderRecord): Promise<number> {
+  async function queuePrintFiles(tx: Executor, o: OrderFacts): Promise<number> {
     // Lines with artwork are printed; blanks and accessories come off the shelf.
     const lines = (await deps.orders.orderlines(tx, o.id)).filter(
-      (l) => l.image_id !== null && l.quantity > l.canceled_quantity,
+      (l) => l.imageId !== null && l.quantity > l.canceledQuantity,
     );
     if (lines.length === 0) return 0;
-    const copies = lines.map((l) => ({ index: l.line_index, copies: l.quantity - l.canceled_quantity }));
-    await repo.queuePrintFiles(tx, o.organization_id, o.id, copies, clock.now());
+    const copies = lines.map((l) => ({ index: l.index, copies: l.quantity - l.canceledQuantity }));
+    await repo.queuePrintFiles(tx, o.organizationId, o.id, copies, clock.now());
     // Each copy is a unit on the floor, awaiting a batch (made once: a remade file keeps its units).
     await floorRepo.createUnits(
       tx,
-      { orderId: o.id, organizationId: o.organization_id, orderCreatedAt: o.created_at },
+      { orderId: o.id, organizationId: o.organizationId, orderCreatedAt: o.createdAt },
       copies,
       clock.now(),
     );
-    await queueJob(tx, PRINT_FILES_JOB, o.organization_id, { orderId: o.id });
+    await queueJob(tx, PRINT_FILES_JOB, o.organizationId, { orderId: o.id });
     return lines.length;
   }
   async function queueDocuments(tx: Executor, s: ShipmentFacts): Promise<void> {
@@ -140,7 +140,7 @@ export function productionService(deps: ProductionDeps) {
      */
     reevaluateHolds: release.reevaluateHolds,
     /** Subscribed to the orders module: the order's print files are queued with its production start. */
-    productionStarted: async (tx: Executor, o: OrderRecord) => {
+    productionStarted: async (tx: Executor, o: OrderFacts) => {
       await holdsRepo.clear(tx, o.id);
       await queuePrintFiles(tx, o);
     },
@@ -152,7 +152,7 @@ export function productionService(deps: ProductionDeps) {
       const [files, produced] = await Promise.all([repo.printFiles(db, [o.id]), repo.produced(db, [o.id])]);
       return {
         orderReference: o.id,
-        organizationReference: o.organization_id,
+        organizationReference: o.organizationId,
         status: o.status,
         produced: iso(produced.get(o.id) ?? null),
         printFiles: files.map(printFileView),
@@ -176,7 +176,7 @@ export function productionService(deps: ProductionDeps) {
       const o = await orderOf(orderRef);
       if (o.status !== 'in_production')
         throw new ApiError('production_not_started', `Order ${o.id} is ${o.status}, not in production`);
-      await repo.markProduced(db, o.organization_id, o.id, clock.now());
+      await repo.markProduced(db, o.organizationId, o.id, clock.now());
     },
 
     async shipmentDocuments(shipmentRef: string) {

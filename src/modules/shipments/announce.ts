@@ -38,13 +38,13 @@ async function parcelOf(deps: AnnounceDeps, s: ShipmentRow): Promise<ParcelAnnou
   const items = [];
   for (const o of orders)
     for (const l of await deps.orders.orderlines(db, o.id)) {
-      if (l.shipped_quantity <= 0) continue;
+      if (l.shippedQuantity <= 0) continue;
       items.push({
         description: deps.customs.description,
-        sku: l.product_id,
-        quantity: l.shipped_quantity,
-        unitWeightGrams: l.unit_weight_grams,
-        unitPriceCents: l.unit_price_cents,
+        sku: l.productId,
+        quantity: l.shippedQuantity,
+        unitWeightGrams: l.unitWeightGrams,
+        unitPriceCents: l.unitPriceCents,
         hsCode: deps.customs.hsCode,
         originCountry: deps.customs.originCountry,
       });

@@ -2,7 +2,7 @@ import type { Executor } from '../../platform/db/index.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
 import { isReference, newReference, randomId } from '../../platform/ids.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
-import type { OrderRecord } from '../orders/service.ts';
+import type { OrderFacts } from '../orders/service.ts';
 import type { Address } from '../shipping/address.ts';
 import type { ShippingLevel } from '../shipping/data.ts';
 import { ANNOUNCE_JOB, announceKey } from './announce.ts';
@@ -25,36 +25,36 @@ export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: Shi
   const { db, clock, organization, events } = deps;
 
   /** Orders named in a request body: unknown or foreign ones are a 400 naming the entry. */
-  async function namedOrders(orgId: string | null, refs: string[], field: string): Promise<OrderRecord[]> {
+  async function namedOrders(orgId: string | null, refs: string[], field: string): Promise<OrderFacts[]> {
     const rows = await deps.orders.ordersByIds(
       db,
       orgId,
       refs.filter((r) => isReference('Order', r)),
     );
-    const out: OrderRecord[] = [];
+    const out: OrderFacts[] = [];
     for (const [i, ref] of refs.entries()) {
       const row = rows.find((r) => r.id === ref);
       if (!row) throw badRequest(`${field}[${i}] is not an order of this organization`);
       if (out.includes(row)) throw badRequest(`${field}[${i}] lists ${ref} twice`);
       out.push(row);
     }
-    if (new Set(out.map((o) => o.organization_id)).size > 1)
+    if (new Set(out.map((o) => o.organizationId)).size > 1)
       throw badRequest(`${field} names orders of different organizations`);
     return out;
   }
 
   /** The shipping level, and how the carrier labels the parcel; a 400 for what cannot ship together. */
-  function plan(orders: OrderRecord[], input: ShipInput, field: string) {
+  function plan(orders: OrderFacts[], input: ShipInput, field: string) {
     const first = orders[0];
-    if (first.shipping_kind === 'dropship' && orders.length > 1)
+    if (first.shippingKind === 'dropship' && orders.length > 1)
       throw badRequest(`${field}.orderReferences: a dropship order ships alone, one order per shipment`);
-    if (orders.some((o) => o.shipping_kind !== first.shipping_kind))
+    if (orders.some((o) => o.shippingKind !== first.shippingKind))
       throw badRequest(`${field}.orderReferences mixes dropship and combined orders`);
-    if (orders.some((o) => o.store_id !== first.store_id))
+    if (orders.some((o) => o.storeId !== first.storeId))
       throw badRequest(
         `${field}.orderReferences: combined orders are consolidated per store; these belong to different stores`,
       );
-    const level: ShippingLevel = first.shipping_kind === 'dropship' ? (first.shipping_level ?? 'tracked') : 'tracked';
+    const level: ShippingLevel = first.shippingKind === 'dropship' ? (first.shippingLevel ?? 'tracked') : 'tracked';
     if (!tracked(level) && (input.carrier !== undefined || input.trackingNumber !== undefined)) {
       throw badRequest(
         `${field}.carrier: a basic shipment has no carrier tracking; leave carrier and trackingNumber out`,
@@ -84,7 +84,7 @@ export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: Shi
     const shippedAt = input.shippedAt ? new Date(input.shippedAt) : now;
     if (shippedAt.getTime() > now.getTime()) throw badRequest(`${field}.shippedAt lies in the future`);
     const { level, assignment } = plan(orders, input, field);
-    const orgOf = first.organization_id;
+    const orgOf = first.organizationId;
     const id = newReference('Shipment');
     await db.tx(async (tx) => {
       const locked = await deps.orders.ordersByIds(
@@ -97,9 +97,9 @@ export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: Shi
         if (o.status !== 'in_production')
           throw conflict('order_not_in_production', `Order ${o.id} is ${o.status}; only orders in production can ship`);
       }
-      const store = (await organization.storeRowIn(tx, orgOf, first.store_id))!;
-      let addressId = first.dropship_address_id;
-      if (first.shipping_kind === 'combined') {
+      const store = (await organization.storeRowIn(tx, orgOf, first.storeId))!;
+      let addressId = first.dropshipAddressId;
+      if (first.shippingKind === 'combined') {
         // The shipment keeps the address it left with, even if the store's combined address changes.
         if (!store.combined_address)
           throw conflict('store_has_no_combined_address', `Store ${store.code} has no combined address`);
@@ -108,8 +108,8 @@ export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: Shi
       await repo.insert(tx, {
         id,
         organization_id: orgOf,
-        store_id: first.store_id,
-        shipping_kind: first.shipping_kind,
+        store_id: first.storeId,
+        shipping_kind: first.shippingKind,
         level,
         address_id: addressId!,
         carrier: assignment?.kind === 'now' ? assignment.carrier : null,

@@ -130,12 +130,14 @@ export async function prepare(opts: {
   await s.db.query('CHECKPOINT');
   // The list's own SQL (ordersRepo.orders), run through an executor that prefixes EXPLAIN.
   const explain: Record<string, string> = {};
-  for (const [label, o, after] of [
+  const explained = [
     [`first page, ${opts.smallOrders.toLocaleString('en')} orders`, small, null],
     [`deep page, ${opts.smallOrders.toLocaleString('en')} orders`, small, small.middleSeq],
     [`first page, ${opts.bigOrders.toLocaleString('en')} orders`, big, null],
     [`deep page, ${opts.bigOrders.toLocaleString('en')} orders`, big, big.middleSeq],
-  ] as const) {
+  ] as const;
+  // The big organization's plans only when its orders were seeded (the order list's scenarios run).
+  for (const [label, o, after] of explained.filter(([, o]) => o !== big || opts.bigOrders > 0)) {
     const ex = { query: (sql: string, p?: unknown[]) => s.db.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, p) };
     await ordersRepo.orders(ex as never, o.orgId, { after, limit: 50 }, {});
     const rows = (await ordersRepo.orders(ex as never, o.orgId, { after, limit: 50 }, {})) as unknown as Array<{

@@ -49,6 +49,32 @@ const STATE_TTL_MS = 10 * 60_000;
 export const CALLBACK_PATH = '/integrations/shopify/callback';
 
 /**
+ * A subscription's webhook (signed in X-Shopify-Hmac-Sha256), checked as Shopify's library checks
+ * it (the base64 HMAC-SHA256 of the raw body with the app's secret, then the headers it requires)
+ * with node's synchronous HMAC: the library's Web Crypto call cost more CPU than the rest of a
+ * webhook's intake. Null for any other shape (Shopify's Events headers, no signature, no body),
+ * which the library checks and names what is wrong.
+ */
+function subscriptionWebhook(
+  secret: string,
+  rawBody: string,
+  headers: Record<string, string | string[] | undefined>,
+  shopDomain: (raw: unknown) => string | null,
+): WebhookCheck | null {
+  const hmac = header(headers, 'x-shopify-hmac-sha256');
+  if (!hmac || rawBody.length === 0) return null;
+  const expected = Buffer.from(createHmac('sha256', secret).update(rawBody).digest('base64'));
+  const given = Buffer.from(hmac);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    return { ok: false, reason: 'invalid_hmac' };
+  const [topic, domain, apiVersion, webhookId] = REQUIRED_WEBHOOK_HEADERS.map((h) => header(headers, h));
+  if (!topic || !domain || !apiVersion || !webhookId) return { ok: false, reason: 'missing_headers' };
+  const shop = shopDomain(domain);
+  if (!shop) return { ok: false, reason: 'invalid_shop' };
+  return { ok: true, webhook: { topic, shop, deliveryKey: header(headers, 'x-shopify-event-id') || webhookId } };
+}
+
+/**
  * The Shopify app: Shopify's official library checks shops, OAuth callbacks and webhook signatures;
  * the install URL, the signed state and the token exchange are built here because they carry this
  * service's own data (who connects, into which account and brand) and go through an injectable fetch.
@@ -130,30 +156,13 @@ export function shopifyApp(cfg: ShopifyAppConfig, fetchApi: FetchLike) {
       return { accessToken: body.access_token, scopes: body.scope ?? '' };
     },
 
-    /**
-     * A webhook's signature over the raw body and its headers. A subscription's webhook (signed in
-     * X-Shopify-Hmac-Sha256) is checked here as Shopify's library checks it (the base64 HMAC-SHA256
-     * of the body with the app's secret, and the headers it requires), with node's synchronous HMAC:
-     * the library's Web Crypto call cost more CPU than the rest of a webhook's intake. Any other
-     * shape (Shopify's Events headers, no signature, no body) goes through the library, which says
-     * what is wrong.
-     */
+    /** A webhook's signature over the raw body and its headers (`subscriptionWebhook`, else Shopify's library). */
     async verifyWebhook(
       rawBody: string,
       headers: Record<string, string | string[] | undefined>,
     ): Promise<WebhookCheck> {
-      const hmac = header(headers, 'x-shopify-hmac-sha256');
-      if (hmac && rawBody.length > 0) {
-        const expected = Buffer.from(createHmac('sha256', cfg.apiSecret).update(rawBody).digest('base64'));
-        const given = Buffer.from(hmac);
-        if (expected.length !== given.length || !timingSafeEqual(expected, given))
-          return { ok: false, reason: 'invalid_hmac' };
-        const [topic, domain, apiVersion, webhookId] = REQUIRED_WEBHOOK_HEADERS.map((h) => header(headers, h));
-        if (!topic || !domain || !apiVersion || !webhookId) return { ok: false, reason: 'missing_headers' };
-        const shop = shopDomain(domain);
-        if (!shop) return { ok: false, reason: 'invalid_shop' };
-        return { ok: true, webhook: { topic, shop, deliveryKey: header(headers, 'x-shopify-event-id') || webhookId } };
-      }
+      const checked = subscriptionWebhook(cfg.apiSecret, rawBody, headers, shopDomain);
+      if (checked) return checked;
       const result = await api.webhooks.validate({
         rawBody,
         rawRequest: { headers } as never,

@@ -14,7 +14,7 @@ import { type CaseView, caseDrawing, showcaseColor } from './case.ts';
 import { type AccessoryKind, type ProductLook, inColourway } from '../look.ts';
 
 /** Bumped whenever the drawing changes, so cached pictures are drawn again. */
-export const PICTURES_VERSION = 4;
+export const PICTURES_VERSION = 5;
 
 /** What a picture shows: everything the drawing depends on, and nothing else. */
 export type PictureSubject =

@@ -136,7 +136,8 @@ export function shade(f: Finish, n: Vec3): Rgb {
 /**
  * A straight prism: a convex outline (mm, x right, y down) between z0 and z1. Its wall is rounded
  * across the depth: `bands` strips whose normals turn from the back cap to the front cap, which is
- * what makes a case edge read as a soft pillow rather than a cut slab.
+ * what makes a case edge read as a soft pillow rather than a cut slab; each strip is a gradient
+ * between the shading at its edges, so the strips show no contour steps.
  */
 export interface Prism {
   outline: Pt[];
@@ -164,13 +165,17 @@ export function prismWalls(cam: Camera, pr: Prism): string {
   const bands = pr.bands ?? 10;
   const round = pr.roundness ?? 0.7;
   const normals = segmentNormals(pr.outline);
+  // Gradient ids unique to this prism in a picture that holds several.
+  const tag = `w${(Math.abs(pr.z0 * 977 + pr.z1 * 131 + pr.outline[0][0] * 17 + pr.outline[0][1] * 7) | 0).toString(36)}${pr.outline.length.toString(36)}`;
   const out: string[] = [];
   for (let b = 0; b < bands; b++) {
     const za = pr.z1 - ((pr.z1 - pr.z0) * b) / bands;
     const zb = pr.z1 - ((pr.z1 - pr.z0) * (b + 1)) / bands;
-    // Normal tilt across the wall: toward +z near the top cap, toward -z near the bottom.
-    const t = ((b + 0.5) / bands) * 2 - 1;
-    const tilt = -t * round * (Math.PI / 2.2);
+    // Normal tilt across the wall: toward +z near the top cap, toward -z near the bottom; at the
+    // band's middle (whether it faces the camera) and at its two edges (its shading runs between
+    // them, so neighbouring bands meet in the same colour instead of stepping).
+    const tiltAt = (f: number) => -(f * 2 - 1) * round * (Math.PI / 2.2);
+    const tilt = tiltAt((b + 0.5) / bands);
     for (let i = 0; i < pr.outline.length; i++) {
       const [nx, ny] = normals[i];
       const nWorld: Vec3 = [nx * Math.cos(tilt), ny * Math.cos(tilt), Math.sin(tilt)];
@@ -183,9 +188,26 @@ export function prismWalls(cam: Camera, pr: Prism): string {
         cam.project([q[0], q[1], zb]),
         cam.project([p[0], p[1], zb]),
       ];
-      const c = rgbHex(shade(pr.finish, cam.dir(nWorld)));
+      const colourAt = (f: number) => {
+        const t = tiltAt(f);
+        return rgbHex(shade(pr.finish, cam.dir([nx * Math.cos(t), ny * Math.cos(t), Math.sin(t)])));
+      };
+      const ca = colourAt(b / bands);
+      const cb = colourAt((b + 1) / bands);
+      // The gradient runs across the band, square to its edges (parallel on screen), so its colour
+      // is constant along each edge and matches the next band's there.
+      const ex = quad[1][0] - quad[0][0];
+      const ey = quad[1][1] - quad[0][1];
+      const vx = quad[3][0] - quad[0][0];
+      const vy = quad[3][1] - quad[0][1];
+      const along = (vx * ex + vy * ey) / (ex * ex + ey * ey || 1);
+      const [x1, y1] = [n2(quad[0][0]), n2(quad[0][1])];
+      const [x2, y2] = [n2(quad[0][0] + vx - along * ex), n2(quad[0][1] + vy - along * ey)];
+      const id = `${tag}-${b}-${i}`;
       // The stroke in the fill colour closes the hairline seams antialiasing leaves between facets.
-      out.push(`<path d="${pathOf(quad)}" fill="${c}" stroke="${c}" stroke-width="0.12"/>`);
+      out.push(
+        `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"><stop offset="0" stop-color="${ca}"/><stop offset="1" stop-color="${cb}"/></linearGradient><path d="${pathOf(quad)}" fill="url(#${id})" stroke="url(#${id})" stroke-width="0.12"/>`,
+      );
     }
   }
   const op = pr.finish.opacity ?? 1;

@@ -11,7 +11,7 @@ import { PROP_STRIDE } from './plate-kernel.ts';
 import { type Prop, type Stage, StageCamera, type StageView, framed, normalised, propHull } from './stages.ts';
 
 /** Bump when the plate or case drawing changes: stored drawings are keyed by it. */
-export const STAGE_VERSION = 5;
+export const STAGE_VERSION = 6;
 
 const FLOOR = { paper: 0, oak: 1, marble: 2 } as const;
 

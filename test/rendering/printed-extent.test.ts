@@ -7,12 +7,14 @@ import { caseOutline, printOutline, printSpecFor } from '../../src/modules/catal
 import { buildPrintFile } from '../../src/modules/production/print-file.ts';
 import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
+import { photoTemplate } from '../../src/modules/rendering/photo/template.ts';
 import type { DrawnTemplate } from '../../src/modules/rendering/renderer.ts';
 import { STAGES } from '../../src/modules/rendering/stage/stages.ts';
 import { stageTemplate } from '../../src/modules/rendering/stage/template.ts';
 
 // What a mockup shows printed is what the print file prints: a clear shell on its flat back only
-// (its rim stays clear), every other case to its outline and not down its side wall, which a
+// (its rim stays clear; on a straight-on shot, a stage and a partner's photo scene), every other
+// case to its outline and not down its side wall, which a
 // flatbed does not reach. Both are measured in mm from the print area's top-left.
 
 const device = loadDevices().find((d) => d.key === 'iphone-15')!;
@@ -78,7 +80,7 @@ const SIDES = ['left', 'top', 'right', 'bottom'] as const;
 describe('the printed extent: print file and mockups', () => {
   const size = { width: 1000, height: 1000 };
 
-  it('a clear case: print area, print file, straight-on shot and stage all stop at the clear rim', async () => {
+  it('a clear case: print area, print file, straight-on shot, stage and photo scene all stop at the clear rim', async () => {
     for (const ct of ['clear', 'magsafe'] as const) {
       const spec = printSpecFor(device, CASE_TYPES[ct]);
       const o = caseOutline(device, CASE_TYPES[ct]);
@@ -94,9 +96,22 @@ describe('the printed extent: print file and mockups', () => {
         .png()
         .toBuffer();
       const material = materialFor(CASE_TYPES[ct], phoneColour(device));
+      // A partner's photo with the back marked square-on, 6 px a mm.
+      const photo = await sharp({ create: { ...size, channels: 3, background: '#b0b0b0' } })
+        .jpeg()
+        .toBuffer();
+      const [w8, h8] = [o.widthMm * 6, o.heightMm * 6];
+      const [x0, y0] = [(size.width - w8) / 2, (size.height - h8) / 2];
+      const corners: Array<[number, number]> = [
+        [x0, y0],
+        [x0 + w8, y0],
+        [x0 + w8, y0 + h8],
+        [x0, y0 + h8],
+      ];
       for (const [name, t] of [
         ['straight-on', await frontalTemplate(device, CASE_TYPES[ct], size)],
         ['stage', await stageTemplate(plate, st, st.views[0], device, CASE_TYPES[ct], material, size)],
+        ['photo scene', await photoTemplate(photo, size, corners as never, device, CASE_TYPES[ct], material, size)],
       ] as const) {
         const m = await mockupExtent(t, ct);
         for (const s of SIDES)

@@ -198,6 +198,29 @@ function shadeAt(
   out[1] = high;
 }
 
+/**
+ * A clear shell's rounded rim (`p[5]` mm wide) is not printed: the phone's side shows through it,
+ * lit like the case, tinted by the shell, with its gloss (drawn into the background at `o`, weight
+ * `w` of the pixel). Returns the printed share of the pixel (1 for every other case).
+ */
+function clearRim(j: PhotoJob, bg: Uint8Array, o: number, dOut: number, px: number, w: number, sh: Float64Array) {
+  const rim = j.p[5];
+  if (!(rim > 0)) return 1;
+  const printed = Math.max(0, Math.min(1, 0.5 - (dOut + rim) / px));
+  const a = w * (1 - printed);
+  if (a <= 0) return printed;
+  const clear = j.p[6];
+  const h = j.hole;
+  const lit = Math.min(1.15, 0.3 + 0.7 * sh[0]);
+  const gl = Math.min(1, sh[1] * 0.9);
+  for (let c = 0; c < 3; c++) {
+    const col = (h[10 + c] * 0.82 * clear + h[16 + c] * (1 - clear)) * lit;
+    const v = 255 - (255 - Math.min(255, col)) * (1 - gl);
+    bg[o + c] = Math.max(0, Math.min(255, bg[o + c] * (1 - a) + v * a + 0.5));
+  }
+  return printed;
+}
+
 export function photoKernel(j: PhotoJob): void {
   const { width: W, hole: h, background: bg, light, uv, layers } = j;
   const [bx0, by0, bx1, by1] = j.box;
@@ -246,11 +269,12 @@ export function photoKernel(j: PhotoJob): void {
         for (let c = 0; c < 3; c++) bg[o + c] = Math.max(0, Math.min(255, hc[c] + 0.5));
       }
       shadeAt(j, g, lt, U, V, dOut, px, light[q] / lt.lMax, sh);
+      const printed = clearRim(j, bg, o, dOut, px, cov * (1 - inHole), sh);
       const u = U / cW;
       const v = V / cH;
       uv[q * 3] = Math.round((u < 0 ? 0 : Math.min(u, 1)) * 65535);
       uv[q * 3 + 1] = Math.round((v < 0 ? 0 : Math.min(v, 1)) * 65535);
-      layers[q * 3] = Math.round(cov * (1 - inHole) * 255);
+      layers[q * 3] = Math.round(cov * (1 - inHole) * printed * 255);
       layers[q * 3 + 1] = Math.round(Math.min(1, sh[0]) * 255);
       layers[q * 3 + 2] = Math.round(Math.min(1, sh[1]) * 255);
     }

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { CaseType } from '../../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../../catalog/devices.ts';
-import { caseOutline } from '../../catalog/geometry.ts';
+import { CLEAR_RIM, caseOutline, caseProfile } from '../../catalog/geometry.ts';
 import { boxToFramePng } from '../templates.ts';
 import { runPhoto, sharedBytes, sharedCopy } from '../pixel-threads.ts';
 import { type DrawnTemplate, type Material, RenderInputError } from '../renderer.ts';
@@ -9,7 +9,7 @@ import { holeParams } from '../stage/case-mesh.ts';
 import { type Corners, invert3, squareToQuad } from './homography.ts';
 
 /** Bump when the drawing changes: stored drawings are keyed by it. */
-export const PHOTO_VERSION = 1;
+export const PHOTO_VERSION = 2;
 
 /** Room around the case for its shadow, in mm on the back's plane. */
 const SHADOW_MM = 16;
@@ -79,6 +79,9 @@ export async function photoTemplate(
       o.cornerRadiusMm,
       caseType.material.finish === 'leather' || caseType.material.book ? 1 : 0,
       caseType.key === 'tough' ? 1 : 0,
+      // A clear shell is printed on its flat back only: its rounded rim (mm) stays clear.
+      caseType.material.transparency >= CLEAR_RIM ? caseProfile(device, caseType).edgeMm : 0,
+      caseType.material.transparency,
     ]),
     hole: holeParams(device, caseType, material.phoneHex, material.baseHex),
     uv,

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { PRODUCT_CHANGED_JOB } from '../../src/modules/catalog/events.ts';
 import { EXPIRE_JOB } from '../../src/modules/claims/evidence.ts';
-import { PRINT_FILES_JOB } from '../../src/modules/production/service.ts';
+import { PRINT_FILES_JOB } from '../../src/modules/production/file-queue.ts';
 import { CALLBACK_JOB } from '../../src/modules/orders/callback.ts';
 import { RENDER_JOB } from '../../src/modules/rendering/renders.ts';
 import { DELIVER_JOB } from '../../src/modules/webhooks/events.ts';

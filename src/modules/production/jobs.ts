@@ -2,7 +2,8 @@ import type { JobRow } from '../../platform/jobs/queue.ts';
 import type { Worker } from '../../platform/jobs/worker.ts';
 import { BATCH_FILES_JOB, BATCHING_JOB } from './floor-service.ts';
 import { CUTOFF_JOB, RECHECK_JOB, RELEASE_JOB } from './release.ts';
-import { DOCUMENTS_JOB, PRINT_FILES_JOB, type ProductionService } from './service.ts';
+import { DOCUMENTS_JOB, PRINT_FILES_JOB } from './file-queue.ts';
+import type { ProductionService } from './service.ts';
 
 const lastAttempt = (job: JobRow) => job.max_attempts !== null && job.attempts >= job.max_attempts;
 

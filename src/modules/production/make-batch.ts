@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { printFit, printOutline, printSpecFor } from '../catalog/geometry.ts';
 import type { BedCase } from './batch-print-file.ts';
 import type { BatchSheetInput } from './batch-sheets.ts';
 import type { ProductionDeps } from './deps.ts';
 import { type FloorConfig, binOf } from './floor-config.ts';
 import { type BatchDocumentKind, floorRepo as repo } from './floor-repo.ts';
-import { FileProblem } from './make.ts';
+import { FileProblem, dropReplaced, storePdf } from './made-files.ts';
 
 /**
  * The batch files job: reads the batch's slots, their products and artwork, has a worker thread
@@ -74,12 +73,6 @@ export function batchFileMaker(
     return { b, printer, cases, sheet };
   }
 
-  async function store(key: string, pdf: Buffer) {
-    const blobKey = `${key}-${createHash('sha256').update(pdf).digest('hex').slice(0, 16)}.pdf`;
-    await blobs.put(blobKey, pdf);
-    return { blobKey, size: pdf.length };
-  }
-
   return {
     async make(batchId: string): Promise<void> {
       let input: Awaited<ReturnType<typeof inputs>>;
@@ -106,10 +99,9 @@ export function batchFileMaker(
       ];
       const before = new Map((await repo.documents(db, [batchId])).map((d) => [d.kind, d.blob_key]));
       for (const [kind, pdf, details] of made) {
-        const stored = await store(`batches/${batchId}/${kind}`, pdf);
+        const stored = await storePdf(blobs, `batches/${batchId}/${kind}`, pdf);
         await repo.documentReady(db, batchId, kind, { ...stored, details }, clock.now());
-        const old = before.get(kind);
-        if (old && old !== stored.blobKey) await blobs.delete(old);
+        await dropReplaced(blobs, before.get(kind) ?? null, stored.blobKey);
       }
     },
     failed: (batchId: string, error: string) => repo.documentsFailed(db, batchId, error, clock.now()),

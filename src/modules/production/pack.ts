@@ -7,12 +7,16 @@ import { type ParcelRow, parcelsRepo } from './parcels-repo.ts';
 import { productionRepo } from './repo.ts';
 import { WHERE, refuse, scanned } from './scan.ts';
 import { type ScannedUnit, stationsRepo as repo } from './stations-repo.ts';
+import { parseUnitScan } from './unit-code.ts';
 
 export interface PackDeps {
   db: Db;
   clock: Clock;
-  /** Ships the orders as one parcel: the label through the carriers port, the packing slip. */
-  ship: (orderIds: string[]) => Promise<{ reference: string }>;
+  /**
+   * Ships the orders as one parcel, in the scan's transaction: the label through the carriers
+   * port, the packing slip. A refusal (ApiError) leaves the transaction usable.
+   */
+  ship: (tx: Executor, orderIds: string[]) => Promise<{ reference: string }>;
 }
 
 /** A case of the parcel, on the table (`packed`) or not yet, with where it is. */
@@ -70,7 +74,9 @@ async function parcelFor(tx: Executor, u: ScannedUnit, at: Date): Promise<Parcel
 
 async function progressOf(ex: Executor, orderId: string, parcelId: string | null): Promise<PackProgress> {
   const orders = parcelId ? await parcelsRepo.liveOrders(ex, parcelId) : [orderId];
-  const [units, shelf] = await Promise.all([repo.unitsOfOrders(ex, orders), repo.shelfLines(ex, orders)]);
+  // One after the other: in the scan's transaction they share one connection.
+  const units = await repo.unitsOfOrders(ex, orders);
+  const shelf = await repo.shelfLines(ex, orders);
   const cases = units
     .filter((u) => u.state !== 'canceled')
     .map(
@@ -108,38 +114,54 @@ export async function packProgress(db: Db, orderId: string): Promise<PackProgres
 }
 
 /**
+ * The packing table's lock, taken before the case's and its order's rows: a combined case's store
+ * (every parcel of the store is decided one scan at a time). A dropship parcel is its order, whose
+ * row `scanned` locks. Held until the scan's transaction ends, shipping included.
+ */
+async function lockTable(tx: Executor, raw: string): Promise<void> {
+  const id = parseUnitScan(raw);
+  const u = id ? await repo.unit(tx, id) : null;
+  if (u?.shipping_kind === 'combined') await parcelsRepo.lockStore(tx, u.store_id);
+}
+
+/**
  * Pack: the case goes on the table, into its parcel. Once every case of the parcel is there (of
  * every order in it), its orders are marked produced and ship as one shipment; until then the
- * answer lists every case and what is missing.
+ * answer lists every case and what is missing. The scan runs in one transaction under the parcel's
+ * lock, shipping included: two last cases scanned at once are decided one after the other, and a
+ * scan that waited for a parcel that shipped meanwhile is answered as a repeated scan.
  */
 export function packStation(deps: PackDeps) {
-  return async (raw: string) => {
-    const { u, parcel, again } = await deps.db.tx(async (tx) => {
+  return (raw: string) =>
+    deps.db.tx(async (tx) => {
+      const now = deps.clock.now();
+      await lockTable(tx, raw);
       const u = await scanned(tx, raw);
-      const parcel = await parcelFor(tx, u, deps.clock.now());
+      const parcel = await parcelFor(tx, u, now);
       // A packed case of a parcel whose shipping failed: scanning it again ships the parcel.
-      if (u.state === 'packed' && u.order_status === 'in_production') return { u, parcel, again: true };
-      if (u.state !== 'qc_passed') throw refuse(`${u.id} ${WHERE[u.state]}`);
-      await floorRepo.move(tx, [u.id], 'qc_passed', 'packed', { at: deps.clock.now(), batchId: u.batch_id });
-      return { u, parcel, again: false };
+      const again = u.state === 'packed' && u.order_status === 'in_production';
+      if (!again) {
+        if (u.state !== 'qc_passed') throw refuse(`${u.id} ${WHERE[u.state]}`);
+        await floorRepo.move(tx, [u.id], 'qc_passed', 'packed', { at: now, batchId: u.batch_id });
+      }
+      const base = { unit: u.id, order: u.order_id, lineIndex: u.line_index, product: u.product_name };
+      const progress = await progressOf(tx, u.order_id, parcel?.id ?? null);
+      if (progress.missing.length > 0) {
+        if (again) throw refuse(`${u.id} is packed already`);
+        return { ...base, progress, shipment: null, shipError: null };
+      }
+      for (const orderId of progress.orders) await productionRepo.markProduced(tx, u.organization_id, orderId, now);
+      await tx.query('SAVEPOINT pack_ship');
+      try {
+        const shipment = (await deps.ship(tx, progress.orders)).reference;
+        if (parcel) await parcelsRepo.close(tx, parcel.id, shipment, now);
+        return { ...base, progress, shipment, shipError: null };
+      } catch (err) {
+        // The carrier refused or needs what a scan cannot give (a tracking number with CARRIER=manual):
+        // the parcel waits under "Ready to ship", packed and produced; a scan of one of its cases tries again.
+        if (!(err instanceof ApiError) || err.status >= 500) throw err;
+        await tx.query('ROLLBACK TO SAVEPOINT pack_ship');
+        return { ...base, progress, shipment: null, shipError: err.message };
+      }
     });
-    const base = { unit: u.id, order: u.order_id, lineIndex: u.line_index, product: u.product_name };
-    const progress = await progressOf(deps.db, u.order_id, parcel?.id ?? null);
-    if (progress.missing.length > 0) {
-      if (again) throw refuse(`${u.id} is packed already`);
-      return { ...base, progress, shipment: null, shipError: null };
-    }
-    for (const orderId of progress.orders)
-      await productionRepo.markProduced(deps.db, u.organization_id, orderId, deps.clock.now());
-    try {
-      const shipment = (await deps.ship(progress.orders)).reference;
-      if (parcel) await parcelsRepo.close(deps.db, parcel.id, shipment, deps.clock.now());
-      return { ...base, progress, shipment, shipError: null };
-    } catch (err) {
-      // The carrier refused or needs what a scan cannot give (a tracking number with CARRIER=manual):
-      // the parcel waits under "Ready to ship"; a scan of one of its cases tries again.
-      if (!(err instanceof ApiError) || err.status >= 500) throw err;
-      return { ...base, progress, shipment: null, shipError: err.message };
-    }
-  };
 }

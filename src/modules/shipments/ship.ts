@@ -25,9 +25,14 @@ export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: Shi
   const { db, clock, organization, events } = deps;
 
   /** Orders named in a request body: unknown or foreign ones are a 400 naming the entry. */
-  async function namedOrders(orgId: string | null, refs: string[], field: string): Promise<OrderFacts[]> {
+  async function namedOrders(
+    ex: Executor,
+    orgId: string | null,
+    refs: string[],
+    field: string,
+  ): Promise<OrderFacts[]> {
     const rows = await deps.orders.ordersByIds(
-      db,
+      ex,
       orgId,
       refs.filter((r) => isReference('Order', r)),
     );
@@ -75,10 +80,11 @@ export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: Shi
 
   /**
    * Ships every open quantity of the orders as one shipment: one dropship order, or combined
-   * orders of one store. `orgId` null: the operator, for any organization.
+   * orders of one store. `orgId` null: the operator, for any organization. `inTx`: in the caller's
+   * transaction (the pack station ships under the lock of the parcel it packed), else in its own.
    */
-  return async function ship(orgId: string | null, input: ShipInput, field = 'body.shipment') {
-    const orders = await namedOrders(orgId, input.orderReferences, `${field}.orderReferences`);
+  return async function ship(orgId: string | null, input: ShipInput, field = 'body.shipment', inTx?: Executor) {
+    const orders = await namedOrders(inTx ?? db, orgId, input.orderReferences, `${field}.orderReferences`);
     const first = orders[0];
     const now = clock.now();
     const shippedAt = input.shippedAt ? new Date(input.shippedAt) : now;
@@ -86,7 +92,8 @@ export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: Shi
     const { level, assignment } = plan(orders, input, field);
     const orgOf = first.organizationId;
     const id = newReference('Shipment');
-    await db.tx(async (tx) => {
+    const run = <T>(fn: (tx: Executor) => Promise<T>) => (inTx ? fn(inTx) : db.tx(fn));
+    await run(async (tx) => {
       const locked = await deps.orders.ordersByIds(
         tx,
         orgOf,

@@ -1,13 +1,17 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Db } from '../../platform/db/index.ts';
 import { newReference } from '../../platform/ids.ts';
+import { RecentKeys } from '../../platform/recent-keys.ts';
 import type { Carrier, CarrierStatusIn } from '../carriers/port.ts';
 import { shipmentsRepo as repo } from './repo.ts';
 import type { CarrierEventIn, IngestResult } from './tracking-events.ts';
 
 const DAY_MS = 24 * 3600_000;
-/** Unknown parcels are logged once each; the set is bounded so a flood cannot grow it. */
-const MAX_REMEMBERED = 10_000;
+/**
+ * Unknown parcels are logged once each: the last ones seen are remembered, so a flood cannot grow
+ * memory and a parcel first seen after it is still logged.
+ */
+export const UNKNOWN_PARCELS_REMEMBERED = 10_000;
 
 /**
  * Statuses from the carrier platform (webhooks and the poll): each is kept with its shipment, and
@@ -21,9 +25,11 @@ export function carrierTracking(deps: {
   carrier: Carrier;
   ingest: (list: CarrierEventIn[]) => Promise<IngestResult[]>;
   lostAfterDays: number;
+  /** How many unknown parcels are remembered as logged (UNKNOWN_PARCELS_REMEMBERED). */
+  unknownRemembered?: number;
 }) {
   const { db, clock, carrier } = deps;
-  const unknown = new Set<string>();
+  const unknown = new RecentKeys(deps.unknownRemembered ?? UNKNOWN_PARCELS_REMEMBERED);
 
   async function receive(list: CarrierStatusIn[]): Promise<{ stored: number; ignored: number }> {
     let stored = 0;
@@ -32,13 +38,11 @@ export function carrierTracking(deps: {
       const s = await repo.byCarrierParcel(db, carrier.kind, st.parcelId);
       if (!s) {
         ignored++;
-        if (!unknown.has(st.parcelId) && unknown.size < MAX_REMEMBERED) {
-          unknown.add(st.parcelId);
+        if (unknown.firstSight(st.parcelId))
           deps.log.warn(
             { carrier: carrier.kind, parcelId: st.parcelId, status: st.code },
             'carrier status for a parcel no shipment knows; ignored',
           );
-        }
         continue;
       }
       const mapped = carrier.mapStatus?.(st.code, st.message) ?? null;

@@ -6,6 +6,10 @@ export interface CliContext {
   config(): Readonly<Config>;
   /** Runs an action with an operator client; prints errors as one line and sets the exit code. */
   run(cmd: Command, action: (client: OperatorClient, json: boolean) => Promise<void>): Promise<void>;
+  /** A command's action that is `run` with the command's arguments (positionals, then its options). */
+  action<A extends any[]>(
+    fn: (client: OperatorClient, json: boolean, ...args: A) => Promise<void>,
+  ): (this: Command, ...args: A) => Promise<void>;
 }
 
 export function createContext(program: Command): CliContext {
@@ -35,6 +39,11 @@ export function createContext(program: Command): CliContext {
       } finally {
         await client?.close();
       }
+    },
+    action(fn) {
+      return function (this: Command, ...args) {
+        return ctx.run(this, (client, json) => fn(client, json, ...args));
+      };
     },
   };
   return ctx;

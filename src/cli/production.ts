@@ -28,8 +28,8 @@ export function registerProductionCommands(program: Command, ctx: CliContext): v
     .command('queue')
     .description('orders waiting for production, in production and ready to ship, with the state of their print files')
     .option('--json', 'print JSON')
-    .action(function (this: Command) {
-      return ctx.run(this, async (c, json) => {
+    .action(
+      ctx.action(async (c, json) => {
         const q = expectOk(await c.request('GET', '/fulfilment-queue'));
         const rows = (['waiting', 'inProduction', 'readyToShip'] as const).flatMap((stage) =>
           q[stage].map((o: any) => ({
@@ -42,15 +42,15 @@ export function registerProductionCommands(program: Command, ctx: CliContext): v
           })),
         );
         print(json, q, rows);
-      });
-    });
+      }),
+    );
   production
     .command('print-files <orderReference>')
     .description("list an order's print files; --out saves the ready ones as PDFs")
     .option('--out <dir>', 'folder to save the PDFs in')
     .option('--json', 'print JSON')
-    .action(function (this: Command, ref: string, o: { out?: string }) {
-      return ctx.run(this, async (c, json) => {
+    .action(
+      ctx.action(async (c, json, ref: string, o: { out?: string }) => {
         const base = `/orders/${encodeURIComponent(ref)}/print-files`;
         const data = expectOk(await c.request('GET', base));
         const rows = [];
@@ -74,15 +74,15 @@ export function registerProductionCommands(program: Command, ctx: CliContext): v
           });
         }
         print(json, data, rows, ['line', 'copies', 'status', 'size', 'error', ...(o.out ? ['saved'] : [])]);
-      });
-    });
+      }),
+    );
   production
     .command('documents <shipmentReference>')
     .description("list a shipment's shipping label and packing slip; --out saves them as PDFs")
     .option('--out <dir>', 'folder to save the PDFs in')
     .option('--json', 'print JSON')
-    .action(function (this: Command, ref: string, o: { out?: string }) {
-      return ctx.run(this, async (c, json) => {
+    .action(
+      ctx.action(async (c, json, ref: string, o: { out?: string }) => {
         const base = `/shipments/${encodeURIComponent(ref)}/documents`;
         const data = expectOk(await c.request('GET', base));
         const rows = [];
@@ -95,28 +95,28 @@ export function registerProductionCommands(program: Command, ctx: CliContext): v
           rows.push({ kind: d.kind, status: d.status, size: d.size, error: d.error, saved });
         }
         print(json, data, rows, ['kind', 'status', 'size', 'error', ...(o.out ? ['saved'] : [])]);
-      });
-    });
+      }),
+    );
   production
     .command('remake <reference>')
     .description("make an order's print files (Order_…) or a shipment's label and slip (Shipment_…) again")
     .option('--json', 'print JSON')
-    .action(function (this: Command, ref: string) {
-      return ctx.run(this, async (c, json) => {
+    .action(
+      ctx.action(async (c, json, ref: string) => {
         const path = ref.startsWith('Shipment_')
           ? `/shipments/${encodeURIComponent(ref)}/documents`
           : `/orders/${encodeURIComponent(ref)}/print-files`;
         print(json, expectOk(await c.request('POST', path)));
-      });
-    });
+      }),
+    );
   production
     .command('produced <orderReference>')
     .description('mark an order in production as produced: it is ready to ship')
     .option('--json', 'print JSON')
-    .action(function (this: Command, ref: string) {
-      return ctx.run(this, async (c, json) => {
+    .action(
+      ctx.action(async (c, json, ref: string) => {
         expectOk(await c.request('POST', `/orders/${encodeURIComponent(ref)}/produced`));
         print(json, { orderReference: ref, produced: true });
-      });
-    });
+      }),
+    );
 }

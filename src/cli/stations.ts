@@ -13,24 +13,24 @@ export function registerStationCommands(production: Command, ctx: CliContext): v
     .command('printed <batchReference>')
     .description('print station: the batch is printed, and every case in its slots goes on to QC')
     .option('--json', 'print JSON')
-    .action(function (this: Command, ref: string) {
-      return ctx.run(this, async (c, json) => {
+    .action(
+      ctx.action(async (c, json, ref: string) => {
         const b = expectOk(await c.request('POST', `/production/batches/${encodeURIComponent(ref)}/printed`));
         print(json, b, [{ batch: b.reference, status: b.status, printed: b.printed, cases: b.slots.length }]);
-      });
-    });
+      }),
+    );
   production
     .command('qc <caseCode>')
     .description('QC station: the case passes, or with --fail is scrapped and made again at the factory’s cost')
     .option('--fail <reason>', 'misprint or damaged_blank')
     .option('--json', 'print JSON')
-    .action(function (this: Command, code: string, o: { fail?: string }) {
-      return ctx.run(this, async (c, json) => {
+    .action(
+      ctx.action(async (c, json, code: string, o: { fail?: string }) => {
         const res = expectOk(await c.request('POST', '/production/stations/qc', { code, verdict: o.fail ?? 'pass' }));
         const remake = res.remake ? (res.remake.taken ? 'new blank taken; batched again' : res.remake.message) : '';
         print(json, res, [{ case: res.unit, order: res.order, line: res.lineIndex, result: res.result, remake }]);
-      });
-    });
+      }),
+    );
   production
     .command('picking <caseCode>')
     .description(
@@ -38,19 +38,19 @@ export function registerStationCommands(production: Command, ctx: CliContext): v
     )
     .requiredOption('--problem <problem>', 'damaged or missing')
     .option('--json', 'print JSON')
-    .action(function (this: Command, code: string, o: { problem: string }) {
-      return ctx.run(this, async (c, json) => {
+    .action(
+      ctx.action(async (c, json, code: string, o: { problem: string }) => {
         const problem = PROBLEMS[o.problem] ?? o.problem;
         const res = expectOk(await c.request('POST', '/production/stations/picking', { code, problem }));
         print(json, res, [{ case: res.unit, order: res.order, replaced: res.replaced, held: res.message ?? '' }]);
-      });
-    });
+      }),
+    );
   production
     .command('pack <caseCode>')
     .description('pack station: the case is on the table; with the parcel’s last case its orders ship')
     .option('--json', 'print JSON')
-    .action(function (this: Command, code: string) {
-      return ctx.run(this, async (c, json) => {
+    .action(
+      ctx.action(async (c, json, code: string) => {
         const res = expectOk(await c.request('POST', '/production/stations/pack', { code }));
         const p = res.progress;
         const rows = p.cases.map((x: any) => ({
@@ -68,6 +68,6 @@ export function registerStationCommands(production: Command, ctx: CliContext): v
               : `${p.packed} of ${p.cases.length} cases here: keep the parcel open`;
           process.stdout.write(`${p.parcel ?? p.orderReference}: ${state}\n`);
         }
-      });
-    });
+      }),
+    );
 }

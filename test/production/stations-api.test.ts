@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createOrder, getOrder, orderBody, products, startProduction, uploadImage } from '../orders/helpers.ts';
-import { type TestApp, operator } from '../support/app.ts';
-import { podctl, podctlServer } from '../support/podctl.ts';
+import { operator } from '../support/app.ts';
+import { podctlSuite } from '../support/podctl.ts';
 
 describe('scan stations through the operator API and podctl', () => {
-  let t: TestApp;
-  let url: string;
-  let env: Record<string, string>;
-  let close: () => Promise<void>;
-  before(async () => {
-    ({ t, url, env, close } = await podctlServer('podctl-stations-'));
-  });
-  after(() => close());
+  const server = podctlSuite('podctl-stations-');
 
   /** An order of `cases` clear cases in production, batched (operator API): its batch and cases. */
   async function batched(cases: number) {
+    const { t } = server;
     const image = await uploadImage(t);
     const ref = await createOrder(
       t,
@@ -35,6 +29,7 @@ describe('scan stations through the operator API and podctl', () => {
   }
 
   it('the operator API prints, checks, reports picking problems and packs, refusing wrong scans with the reason', async () => {
+    const { t } = server;
     const { ref, batch, units } = await batched(3);
     const [a, b, c] = units;
     const picked = await operator(t, 'POST', '/production/stations/picking', {
@@ -74,26 +69,27 @@ describe('scan stations through the operator API and podctl', () => {
   });
 
   it('podctl runs the same stations, from the batch sheet to a shipped parcel', async () => {
+    const { t } = server;
     const { ref, batch, units } = await batched(1);
     const [u] = units;
-    const printed = await podctl(['--url', url, 'production', 'printed', batch], env);
+    const printed = await server.run('production', 'printed', batch);
     assert.equal(printed.code, 0, printed.stderr);
     assert.match(printed.stdout, new RegExp(`${batch}\\s+printed`));
-    const again = await podctl(['--url', url, 'production', 'printed', batch], env);
+    const again = await server.run('production', 'printed', batch);
     assert.equal(again.code, 1);
     assert.match(again.stderr, /batch_not_open/);
 
-    const early = await podctl(['--url', url, 'production', 'pack', u], env);
+    const early = await server.run('production', 'pack', u);
     assert.equal(early.code, 1);
     assert.match(early.stderr, /scan_refused.*has not been through QC/);
-    const qc = await podctl(['--url', url, 'production', 'qc', u], env);
+    const qc = await server.run('production', 'qc', u);
     assert.equal(qc.code, 0, qc.stderr);
     assert.match(qc.stdout, new RegExp(`${u}\\s+${ref}\\s+1\\s+passed`));
-    const problem = await podctl(['--url', url, 'production', 'picking', u, '--problem', 'missing'], env);
+    const problem = await server.run('production', 'picking', u, '--problem', 'missing');
     assert.equal(problem.code, 1);
     assert.match(problem.stderr, /is past picking/);
 
-    const pack = await podctl(['--url', url, 'production', 'pack', u], env);
+    const pack = await server.run('production', 'pack', u);
     assert.equal(pack.code, 0, pack.stderr);
     assert.match(pack.stdout, new RegExp(`${ref}: shipped as Shipment_`));
     assert.equal((await getOrder(t, ref)).status.code, 'shipped');

@@ -20,63 +20,64 @@ export interface ShipInput {
 /** Called in the transaction that creates a shipment (shipping labels, packing slips). */
 export type ShippedListener = (tx: Executor, shipment: ShipmentFacts) => Promise<void>;
 
+/** Orders named in a request body: unknown or foreign ones are a 400 naming the entry. */
+async function namedOrders(
+  deps: Pick<ShipmentsDeps, 'orders'>,
+  ex: Executor,
+  orgId: string | null,
+  refs: string[],
+  field: string,
+): Promise<OrderFacts[]> {
+  const rows = await deps.orders.ordersByIds(
+    ex,
+    orgId,
+    refs.filter((r) => isReference('Order', r)),
+  );
+  const out: OrderFacts[] = [];
+  for (const [i, ref] of refs.entries()) {
+    const row = rows.find((r) => r.id === ref);
+    if (!row) throw badRequest(`${field}[${i}] is not an order of this organization`);
+    if (out.includes(row)) throw badRequest(`${field}[${i}] lists ${ref} twice`);
+    out.push(row);
+  }
+  if (new Set(out.map((o) => o.organizationId)).size > 1)
+    throw badRequest(`${field} names orders of different organizations`);
+  return out;
+}
+
+/** The shipping level, and how the carrier labels the parcel; a 400 for what cannot ship together. */
+function plan(deps: Pick<ShipmentsDeps, 'carrier'>, orders: OrderFacts[], input: ShipInput, field: string) {
+  const first = orders[0];
+  if (first.shippingKind === 'dropship' && orders.length > 1)
+    throw badRequest(`${field}.orderReferences: a dropship order ships alone, one order per shipment`);
+  if (orders.some((o) => o.shippingKind !== first.shippingKind))
+    throw badRequest(`${field}.orderReferences mixes dropship and combined orders`);
+  if (orders.some((o) => o.storeId !== first.storeId))
+    throw badRequest(
+      `${field}.orderReferences: combined orders are consolidated per store; these belong to different stores`,
+    );
+  const level: ShippingLevel = first.shippingKind === 'dropship' ? (first.shippingLevel ?? 'tracked') : 'tracked';
+  if (!tracked(level) && (input.carrier !== undefined || input.trackingNumber !== undefined)) {
+    throw badRequest(
+      `${field}.carrier: a basic shipment has no carrier tracking; leave carrier and trackingNumber out`,
+    );
+  }
+  const assignment = tracked(level)
+    ? deps.carrier.assign(
+        {
+          level,
+          ...(input.carrier !== undefined ? { carrier: input.carrier } : {}),
+          ...(input.trackingNumber !== undefined ? { trackingNumber: input.trackingNumber } : {}),
+        },
+        field,
+      )
+    : null;
+  return { level, assignment };
+}
+
 /** Shipping orders: the checks on what may ship together, the carrier's label, and the shipment itself. */
 export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: ShippedListener[]) {
   const { db, clock, organization, events } = deps;
-
-  /** Orders named in a request body: unknown or foreign ones are a 400 naming the entry. */
-  async function namedOrders(
-    ex: Executor,
-    orgId: string | null,
-    refs: string[],
-    field: string,
-  ): Promise<OrderFacts[]> {
-    const rows = await deps.orders.ordersByIds(
-      ex,
-      orgId,
-      refs.filter((r) => isReference('Order', r)),
-    );
-    const out: OrderFacts[] = [];
-    for (const [i, ref] of refs.entries()) {
-      const row = rows.find((r) => r.id === ref);
-      if (!row) throw badRequest(`${field}[${i}] is not an order of this organization`);
-      if (out.includes(row)) throw badRequest(`${field}[${i}] lists ${ref} twice`);
-      out.push(row);
-    }
-    if (new Set(out.map((o) => o.organizationId)).size > 1)
-      throw badRequest(`${field} names orders of different organizations`);
-    return out;
-  }
-
-  /** The shipping level, and how the carrier labels the parcel; a 400 for what cannot ship together. */
-  function plan(orders: OrderFacts[], input: ShipInput, field: string) {
-    const first = orders[0];
-    if (first.shippingKind === 'dropship' && orders.length > 1)
-      throw badRequest(`${field}.orderReferences: a dropship order ships alone, one order per shipment`);
-    if (orders.some((o) => o.shippingKind !== first.shippingKind))
-      throw badRequest(`${field}.orderReferences mixes dropship and combined orders`);
-    if (orders.some((o) => o.storeId !== first.storeId))
-      throw badRequest(
-        `${field}.orderReferences: combined orders are consolidated per store; these belong to different stores`,
-      );
-    const level: ShippingLevel = first.shippingKind === 'dropship' ? (first.shippingLevel ?? 'tracked') : 'tracked';
-    if (!tracked(level) && (input.carrier !== undefined || input.trackingNumber !== undefined)) {
-      throw badRequest(
-        `${field}.carrier: a basic shipment has no carrier tracking; leave carrier and trackingNumber out`,
-      );
-    }
-    const assignment = tracked(level)
-      ? deps.carrier.assign(
-          {
-            level,
-            ...(input.carrier !== undefined ? { carrier: input.carrier } : {}),
-            ...(input.trackingNumber !== undefined ? { trackingNumber: input.trackingNumber } : {}),
-          },
-          field,
-        )
-      : null;
-    return { level, assignment };
-  }
 
   /**
    * Ships every open quantity of the orders as one shipment: one dropship order, or combined
@@ -84,12 +85,12 @@ export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: Shi
    * transaction (the pack station ships under the lock of the parcel it packed), else in its own.
    */
   return async function ship(orgId: string | null, input: ShipInput, field = 'body.shipment', inTx?: Executor) {
-    const orders = await namedOrders(inTx ?? db, orgId, input.orderReferences, `${field}.orderReferences`);
+    const orders = await namedOrders(deps, inTx ?? db, orgId, input.orderReferences, `${field}.orderReferences`);
     const first = orders[0];
     const now = clock.now();
     const shippedAt = input.shippedAt ? new Date(input.shippedAt) : now;
     if (shippedAt.getTime() > now.getTime()) throw badRequest(`${field}.shippedAt lies in the future`);
-    const { level, assignment } = plan(orders, input, field);
+    const { level, assignment } = plan(deps, orders, input, field);
     const orgOf = first.organizationId;
     const id = newReference('Shipment');
     const run = <T>(fn: (tx: Executor) => Promise<T>) => (inTx ? fn(inTx) : db.tx(fn));

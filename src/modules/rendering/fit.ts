@@ -37,8 +37,8 @@ export interface ArtworkLayout {
 
 /**
  * The fit rule (catalog/artwork-fit.ts) on a template's texture. The UV map spans `backMm`, centred
- * on the print area: the print area itself (straight-on shots, photo scenes) or the print area and
- * its bleed (3D stages). `fit` is the product's print area and bleed; a template without one (an
+ * on the print area: the case's outline (straight-on shots, photo scenes; a clear case's print area
+ * lies inside it, short of the rim) or the outline and the bleed (3D stages). `fit` is the product's print area and bleed; a template without one (an
  * operator's import) fits the artwork to `backMm` itself.
  */
 export function artworkLayout(

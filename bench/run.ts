@@ -723,7 +723,7 @@ async function main() {
         non2xx: s.non2xx,
         rssMb: 0,
         load: load1(),
-        ratio: `${s.ordersPerSecond} orders/s (target ${s.targetOrdersPerSecond}); other organization's p99 ${s.otherBusyP99} ms against ${s.otherIdleP99} ms idle = ${(s.otherBusyP99 / Math.max(1, s.otherIdleP99)).toFixed(2)}x (target ≤ 2x)`,
+        ratio: `${s.ordersPerSecond} orders/s (target ${s.targetOrdersPerSecond}); other organization's p99 ${s.otherBusyP99} ms against ${s.otherIdleP99} ms idle = ${(s.otherBusyP99 / Math.max(1, s.otherIdleP99)).toFixed(2)}x (target ≤ 2x); server CPU ${s.serverCpuMsPerOrder} ms an order`,
         note: s.note,
       });
       process.stdout.write(`  ${s.scenario}: ${s.webhooksPerSecond} webhooks/s, ${s.ordersPerSecond} orders/s\n`);

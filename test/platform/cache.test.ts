@@ -114,9 +114,9 @@ describe('caches of catalog and stores on one node', () => {
       (s: { integration: string }) => s.integration === 'api',
     );
     const orgId = t.seed.organizations[0].reference;
-    assert.equal((await t.s.organization.cachedStoreRow(orgId, store.reference))?.integration, 'api');
+    assert.equal((await t.s.organization.cachedStore(orgId, store.reference))?.integration, 'api');
     await t.s.organization.updateStore(orgId, store.reference, { integration: 'shopify' });
-    assert.equal((await t.s.organization.cachedStoreRow(orgId, store.reference))?.integration, 'shopify');
+    assert.equal((await t.s.organization.cachedStore(orgId, store.reference))?.integration, 'shopify');
     await t.s.organization.updateStore(orgId, store.reference, { integration: 'api' });
   });
 });
@@ -177,10 +177,10 @@ describe('caches across nodes on PostgreSQL', {
   it('drops a store another node changed', async () => {
     const orgId = t.seed.organizations[0].reference;
     const store = (await call(t, 'GET', '/v2/stores')).data.stores[0];
-    await t.s.organization.cachedStoreRow(orgId, store.reference);
+    await t.s.organization.cachedStore(orgId, store.reference);
     await other.organization.updateStore(orgId, store.reference, { name: 'Renamed elsewhere' });
     await eventually(
-      async () => (await t.s.organization.cachedStoreRow(orgId, store.reference))?.name === 'Renamed elsewhere',
+      async () => (await t.s.organization.cachedStore(orgId, store.reference))?.name === 'Renamed elsewhere',
       'the store change is seen',
     );
   });

@@ -38,7 +38,7 @@ export function chargeUseCases(deps: BillingDeps, book: BookFn) {
       const amount =
         lines.reduce((s, l) => s + l.unit_price_cents * (l.quantity - l.canceled_quantity), 0) + o.shipping_cents;
       if (amount === 0) return;
-      const store = (await deps.organization.storeRowIn(tx, o.organization_id, o.store_id))!;
+      const store = (await deps.organization.storeIn(tx, o.organization_id, o.store_id))!;
       const detail: ChargeDetail = {
         order: {
           reference: o.id,
@@ -62,7 +62,7 @@ export function chargeUseCases(deps: BillingDeps, book: BookFn) {
         tx,
         {
           organizationId: o.organization_id,
-          accountId: store.account_id,
+          accountId: store.accountId,
           kind: 'charge',
           amountCents: -amount,
           source: o.id,
@@ -73,7 +73,7 @@ export function chargeUseCases(deps: BillingDeps, book: BookFn) {
         true,
       );
       if (result === 'uncovered') {
-        const acc = (await accountsRepo.account(tx, null, store.account_id))!;
+        const acc = (await accountsRepo.account(tx, null, store.accountId))!;
         throw new ApiError(
           'insufficient_balance',
           `Account ${acc.id} is prepaid and its balance (${acc.balance_cents} cents) does not cover order ${o.id} (${amount} cents); the order stays ${'pending'} until the account is topped up`,

@@ -61,7 +61,7 @@ export function combinedShippingOf(deps: BillingDeps, book: BookFn) {
     },
   ): Promise<Map<string, number>> {
     const shares = splitShipping(s.totalCents, s.orders);
-    const store = (await deps.organization.storeRowIn(tx, s.organizationId, s.storeId))!;
+    const store = (await deps.organization.storeIn(tx, s.organizationId, s.storeId))!;
     const sharing = s.orders.filter((o) => (shares.get(o.id) ?? 0) > 0).length;
     for (const o of s.orders) {
       const cents = shares.get(o.id) ?? 0;
@@ -80,7 +80,7 @@ export function combinedShippingOf(deps: BillingDeps, book: BookFn) {
       };
       await book(tx, {
         organizationId: s.organizationId,
-        accountId: store.account_id,
+        accountId: store.accountId,
         kind: 'charge',
         amountCents: -cents,
         source: `${s.shipmentId}:${o.id}`,

@@ -11,7 +11,7 @@ export interface BillingDeps {
   clock: Clock;
   cursors: Cursors;
   config: Pick<Config, 'env' | 'publicBaseUrl' | 'seller'>;
-  organization: Pick<OrganizationService, 'storeRowIn' | 'createAccount'>;
+  organization: Pick<OrganizationService, 'storeIn' | 'createAccount'>;
   /**
    * A prepaid account's balance was raised (after the commit): the orders held for want of balance
    * may go on. The production floor decides which and when.

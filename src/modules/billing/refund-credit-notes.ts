@@ -41,12 +41,12 @@ export async function creditRefundsOf(
   let booked = 0;
   for (const r of refunds) {
     if (r.amountCents <= 0) continue;
-    const store = (await deps.organization.storeRowIn(tx, r.organizationId, r.storeId))!;
+    const store = (await deps.organization.storeIn(tx, r.organizationId, r.storeId))!;
     const invoiced = simulated ? null : await repo.chargeInvoiceOf(tx, r.orderId);
     const note = invoiced ? (notes.get(invoiced) ?? { id: newReference('Invoice'), refunds: [] }) : null;
     const result = await book(tx, {
       organizationId: r.organizationId,
-      accountId: store.account_id,
+      accountId: store.accountId,
       kind: 'refund',
       amountCents: r.amountCents,
       source: r.source,

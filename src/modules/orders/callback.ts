@@ -18,9 +18,9 @@ export async function enqueueOrderCallback(
   tx: Executor,
   clock: Clock,
   order: Pick<OrderRow, 'id' | 'organization_id'>,
-  store: { callback_url: string | null },
+  store: { callbackUrl: string | null },
 ): Promise<void> {
-  if (!store.callback_url) return;
+  if (!store.callbackUrl) return;
   await enqueue(
     tx,
     clock,
@@ -89,13 +89,13 @@ export function registerCallbackJob(
           job_id: job.id,
           attempt: job.attempts,
         });
-      const store = await deps.organization.storeRowIn(db, order.organization_id, order.store_id);
+      const store = await deps.organization.storeIn(db, order.organization_id, order.store_id);
       // The partner removed the URL after the change: the timeline says nothing was sent, and why.
-      if (!store?.callback_url) {
+      if (!store?.callbackUrl) {
         const error = 'the store had no callback URL any more';
         return record({ at: clock.now(), outcome: 'not_sent', response_status: null, error, duration_ms: 0 });
       }
-      const url = callbackUrl(store.callback_url, {
+      const url = callbackUrl(store.callbackUrl, {
         environment: config.env === 'production' ? 'prod' : 'test',
         storeCode: store.code,
         orderNumber: order.order_number,

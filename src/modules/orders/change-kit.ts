@@ -1,5 +1,5 @@
 import type { Executor } from '../../platform/db/index.ts';
-import type { StoreRecord } from '../organization/service.ts';
+import type { StoreFacts } from '../organization/service.ts';
 import type { Address } from '../shipping/address.ts';
 import { enqueueOrderCallback } from './callback.ts';
 import type { OrdersDeps } from './deps.ts';
@@ -11,8 +11,8 @@ export interface ChangeDeps
   extends Pick<OrdersDeps, 'db' | 'clock' | 'organization' | 'events' | 'catalog' | 'billing'> {
   /** This node is changing the order: its cached view is held until the change is announced. */
   touch: (orderId: string) => void;
-  writable: (store: StoreRecord) => void;
-  storeOf: (ex: Executor, o: OrderRow) => Promise<StoreRecord>;
+  writable: (store: StoreFacts) => void;
+  storeOf: (ex: Executor, o: OrderRow) => Promise<StoreFacts>;
   /** Other modules' work that starts with production (print files), in the same transaction. */
   productionStarted: (tx: Executor, o: OrderRow) => Promise<void>;
 }
@@ -40,7 +40,7 @@ export function changeKit(deps: ChangeDeps) {
   const { clock, events } = deps;
 
   /** order.updated and the legacy callback, in the transaction of the change. */
-  async function changed(tx: Executor, o: OrderRow, store: StoreRecord): Promise<void> {
+  async function changed(tx: Executor, o: OrderRow, store: StoreFacts): Promise<void> {
     await events.record(tx, {
       organizationId: o.organization_id,
       type: 'order.updated',
@@ -52,7 +52,7 @@ export function changeKit(deps: ChangeDeps) {
   async function lockOrder(
     tx: Executor,
     o: OrderRow,
-  ): Promise<{ order: OrderRow; lines: OrderlineRow[]; store: StoreRecord }> {
+  ): Promise<{ order: OrderRow; lines: OrderlineRow[]; store: StoreFacts }> {
     deps.touch(o.id);
     const order = (await repo.order(tx, o.organization_id, o.id, true))!;
     return { order, lines: await repo.lines(tx, [o.id]), store: await deps.storeOf(tx, order) };

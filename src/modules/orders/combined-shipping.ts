@@ -1,5 +1,5 @@
 import type { Executor } from '../../platform/db/index.ts';
-import type { StoreRecord } from '../organization/service.ts';
+import type { StoreFacts } from '../organization/service.ts';
 import { isPackstation } from '../shipping/address.ts';
 import type { Address } from '../shipping/address.ts';
 import { type ShippingLevel, availableLevels, parcelOf, priceAt } from '../shipping/data.ts';
@@ -21,10 +21,10 @@ export interface Shipped {
 export async function chargeCombinedShipment(
   deps: Pick<OrdersDeps, 'billing'>,
   tx: Executor,
-  s: { shipment: Shipped; store: StoreRecord; orders: OrderRow[]; lines: OrderlineRow[] },
+  s: { shipment: Shipped; store: StoreFacts; orders: OrderRow[]; lines: OrderlineRow[] },
 ): Promise<void> {
   if (s.orders[0]?.shipping_kind !== 'combined') return;
-  const address = s.store.combined_address as Address | null;
+  const address = s.store.combinedAddress as Address | null;
   const country = address?.countryCode;
   if (!address || !country) return;
   const parcel = parcelOf(s.lines, country, isPackstation(address));

@@ -107,12 +107,12 @@ export async function createOrder(
   const store = await intake.store(orgId, input, f, upstream !== null);
   let address: Address | null = null;
   if (input.shippingKind === 'dropship') address = validateAddress(input.dropshipAddress!, `${f}.dropshipAddress`);
-  else if (!store.combined_address)
+  else if (!store.combinedAddress)
     throw badRequest(`${f}.shippingKind: store ${store.code} has no combined address; use dropship`);
 
   const products = await intake.checkProducts(orgId, input.orderlines, `${f}.orderlines`);
   await checkImages(deps, orgId, input, products, f);
-  const { brandId, packagingId } = await brandAndPackaging(deps, orgId, store.default_brand_id, input, f);
+  const { brandId, packagingId } = await brandAndPackaging(deps, orgId, store.defaultBrandId, input, f);
 
   const id = newReference('Order');
   const lines: OrderlineRow[] = input.orderlines.map((l, i) => ({

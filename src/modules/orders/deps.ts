@@ -16,7 +16,7 @@ export interface OrdersDeps {
   changes: Pick<ChangeFeed, 'on'>;
   organization: Pick<
     OrganizationService,
-    'cachedStoreRow' | 'storeRowIn' | 'findBrand' | 'nextOrderNumber' | 'takeOrderNumbers'
+    'cachedStore' | 'storeIn' | 'findBrand' | 'nextOrderNumber' | 'takeOrderNumbers'
   >;
   catalog: Pick<
     CatalogService,

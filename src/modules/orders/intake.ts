@@ -1,6 +1,6 @@
 import { ApiError, badRequest, forbidden } from '../../platform/errors.ts';
 import { isReference } from '../../platform/ids.ts';
-import type { StoreRecord } from '../organization/service.ts';
+import type { StoreFacts } from '../organization/service.ts';
 import type { OrdersDeps } from './deps.ts';
 
 /** Product stages that cannot be ordered (spec: announced, ended, archived; invisible ones are absent). */
@@ -22,13 +22,13 @@ export interface IntakeInput {
  */
 export function orderIntake(deps: Pick<OrdersDeps, 'organization' | 'catalog'>) {
   /** A store named in a body: unknown or foreign is a 400 naming the field, not a 404. */
-  async function bodyStore(orgId: string, ref: string, field: string): Promise<StoreRecord> {
-    const row = isReference('Store', ref) ? await deps.organization.cachedStoreRow(orgId, ref) : null;
+  async function bodyStore(orgId: string, ref: string, field: string): Promise<StoreFacts> {
+    const row = isReference('Store', ref) ? await deps.organization.cachedStore(orgId, ref) : null;
     if (!row) throw badRequest(`${field} is not a store of this organization`);
     return row;
   }
 
-  function writable(store: StoreRecord): void {
+  function writable(store: StoreFacts): void {
     if (store.integration !== 'api') {
       throw forbidden(
         'store_not_writable_via_api',
@@ -74,7 +74,7 @@ export function orderIntake(deps: Pick<OrdersDeps, 'organization' | 'catalog'>) 
     writable,
     checkProducts,
     /** The kind rule, then the store: what comes first for both order creation and the quote. */
-    async store(orgId: string, input: IntakeInput, f: string, upstream = false): Promise<StoreRecord> {
+    async store(orgId: string, input: IntakeInput, f: string, upstream = false): Promise<StoreFacts> {
       checkKind(input, f);
       const store = await bodyStore(orgId, input.storeReference, `${f}.storeReference`);
       // Orders of a platform-backed store come from that platform only, never from an API client.

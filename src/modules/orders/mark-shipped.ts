@@ -1,5 +1,5 @@
 import type { Executor } from '../../platform/db/index.ts';
-import type { StoreRecord } from '../organization/service.ts';
+import type { StoreFacts } from '../organization/service.ts';
 import { enqueueOrderCallback } from './callback.ts';
 import { type Shipped, chargeCombinedShipment } from './combined-shipping.ts';
 import type { OrdersDeps } from './deps.ts';
@@ -21,7 +21,7 @@ export async function markShipped(
   tx: Executor,
   locked: OrderFacts[],
   shipment: Shipped,
-  store: StoreRecord,
+  store: StoreFacts,
   at: Date,
 ) {
   const shipmentId = shipment.id;

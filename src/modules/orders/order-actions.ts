@@ -1,7 +1,7 @@
 import type { Executor } from '../../platform/db/index.ts';
 import { ApiError, mustFind } from '../../platform/errors.ts';
 import { isReference } from '../../platform/ids.ts';
-import type { StoreRecord } from '../organization/service.ts';
+import type { StoreFacts } from '../organization/service.ts';
 import { type OperatorCancelSettle, orderChanges } from './changes.ts';
 import type { OrdersDeps } from './deps.ts';
 import type { StartGuard } from './production-start.ts';
@@ -20,7 +20,7 @@ export function orderActions(
   own: {
     /** This node is changing the order: its cached view is held until the change is announced. */
     touch: (orderId: string) => void;
-    writable: (store: StoreRecord) => void;
+    writable: (store: StoreFacts) => void;
   },
 ) {
   const { db, organization } = deps;
@@ -33,7 +33,7 @@ export function orderActions(
   const changes = orderChanges({
     ...deps,
     ...own,
-    storeOf: (ex, o) => organization.storeRowIn(ex, o.organization_id, o.store_id) as Promise<StoreRecord>,
+    storeOf: (ex, o) => organization.storeIn(ex, o.organization_id, o.store_id) as Promise<StoreFacts>,
     async productionStarted(tx, o) {
       if (productionListeners.length === 0) return;
       const facts = orderFacts(o);

@@ -3,7 +3,7 @@ import { ReadCache } from '../../platform/cache.ts';
 import { mustFind } from '../../platform/errors.ts';
 import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference } from '../../platform/ids.ts';
-import type { StoreRecord } from '../organization/service.ts';
+import type { StoreFacts } from '../organization/service.ts';
 import { ORDER_TOPIC } from './changes.ts';
 import type { OrdersDeps } from './deps.ts';
 import { type OrderlineRow, type OrderRow, type OrderStatus, ordersRepo as repo } from './repo.ts';
@@ -13,7 +13,7 @@ import { addressView, toOrder } from './view.ts';
 /** Orders and addresses as GET shows them, from a per-node cache of order views. */
 export function orderReads(
   deps: Pick<OrdersDeps, 'db' | 'cursors' | 'organization' | 'changes'>,
-  bodyStore: (orgId: string, ref: string, field: string) => Promise<StoreRecord>,
+  bodyStore: (orgId: string, ref: string, field: string) => Promise<StoreFacts>,
 ) {
   const { db, cursors, organization } = deps;
   // A store's code never changes once created (updateStore cannot set it), so the code of a store
@@ -24,7 +24,7 @@ export function orderReads(
     for (const id of new Set(rows.map((r) => r.store_id))) {
       let code = knownCodes.get(id);
       if (code === undefined) {
-        code = (await organization.storeRowIn(db, orgId, id))!.code;
+        code = (await organization.storeIn(db, orgId, id))!.code;
         if (knownCodes.size >= 10_000) knownCodes.clear();
         knownCodes.set(id, code);
       }

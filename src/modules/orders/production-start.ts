@@ -34,7 +34,7 @@ export function productionStart(deps: ChangeDeps, kit: ChangeKit) {
         if (guard) await guard(tx, orderFacts(order));
         // The account pays now: products and shipping as the order shows them (billing module),
         // with what the invoice names: the products and where the goods go (VAT by place of supply).
-        const shipTo = order.shipping_kind === 'dropship' ? await shippingAddress(tx, order) : store.combined_address;
+        const shipTo = order.shipping_kind === 'dropship' ? await shippingAddress(tx, order) : store.combinedAddress;
         await deps.billing.chargeOrder(tx, order, lines, {
           products,
           shipTo: shipTo?.countryCode ? { country: shipTo.countryCode, postcode: shipTo.zipcode ?? '' } : null,

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Executor } from '../../platform/db/index.ts';
 import { conflict, mustFind } from '../../platform/errors.ts';
 import { isReference } from '../../platform/ids.ts';
-import type { StoreRecord } from '../organization/service.ts';
+import type { StoreFacts } from '../organization/service.ts';
 import { normalizeAddress } from '../shipping/address.ts';
 import type { OrdersDeps } from './deps.ts';
 import { orderIntake } from './intake.ts';
@@ -92,7 +92,7 @@ export function ordersService(deps: OrdersDeps) {
      * Ships every open quantity of the (locked) orders with the shipment, in the caller's
      * transaction (mark-shipped.ts).
      */
-    markShipped: (tx: Executor, orders: OrderFacts[], shipment: Shipped, store: StoreRecord, at: Date) =>
+    markShipped: (tx: Executor, orders: OrderFacts[], shipment: Shipped, store: StoreFacts, at: Date) =>
       markShipped({ ...deps, touch }, tx, orders, shipment, store, at),
 
     normalizeAddress,

@@ -8,15 +8,13 @@ import { apiKeyUseCases } from './api-keys.ts';
 import { brandUseCases } from './brands.ts';
 import { type OrganizationContext, mustExist } from './context.ts';
 import type { OrganizationDeps } from './deps.ts';
-import { type OrganizationRow, type StoreRow, organizationLookups, organizationRepo as repo } from './repo.ts';
+import { type OrganizationRow, organizationLookups, organizationRepo as repo } from './repo.ts';
 import { resolveUseCases } from './resolve.ts';
 import { storeUseCases } from './stores.ts';
 import { toOrganization } from './views.ts';
 
 export type OrganizationService = ReturnType<typeof organizationService>;
-/** A store and a brand as other modules get them from this service (orders, shipments). */
-export type StoreRecord = StoreRow;
-export type { BrandLook } from './views.ts';
+export type { BrandLook, StoreFacts } from './views.ts';
 
 /** `organization:<id>`, announced by a trigger (migration 0019). */
 const ORGANIZATION_TOPIC = 'organization';

@@ -7,9 +7,9 @@ import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { checkCallbackUrl } from '../../platform/http/targets.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import { type OrganizationContext, mustExist } from './context.ts';
-import { type StoreRow, organizationRepo as repo } from './repo.ts';
+import { organizationRepo as repo } from './repo.ts';
 import type { CreateStore, UpdateStore } from './schemas.ts';
-import { toStore } from './views.ts';
+import { type StoreFacts, storeFacts, toStore } from './views.ts';
 
 /** The `ChangeFeed` topic of store changes. */
 const STORES_TOPIC = 'stores';
@@ -18,7 +18,7 @@ const STORES_TOPIC = 'stores';
 export function storeUseCases({ deps, requireOrganization }: OrganizationContext) {
   const { db, clock, cursors } = deps;
   // Every order reads its store; stores change rarely, and every change is announced.
-  const cache = new ReadCache<StoreRow>({ maxEntries: 20_000, maxAgeMs: 60_000 });
+  const cache = new ReadCache<StoreFacts>({ maxEntries: 20_000, maxAgeMs: 60_000 });
   deps.changes.on(STORES_TOPIC, () => cache.clear());
 
   const storeRow = (orgId: string, ref: string) => mustExist('Store', ref, (id) => repo.store(db, orgId, id));
@@ -45,11 +45,17 @@ export function storeUseCases({ deps, requireOrganization }: OrganizationContext
       return row ? toStore(row) : null;
     },
     storeRow,
-    /** Orders: the store inside the caller's transaction, and its next V1 order number. */
-    storeRowIn: (ex: Executor, orgId: string, storeId: string) => repo.store(ex, orgId, storeId),
-    /** The same outside a transaction, from this process's cache (`order_counter` is not kept current). */
-    cachedStoreRow: (orgId: string, storeId: string) =>
-      cache.getOne(`${orgId}/${storeId}`, () => repo.store(db, orgId, storeId)),
+    /** Orders, shipments, billing: the store inside the caller's transaction. */
+    async storeIn(ex: Executor, orgId: string, storeId: string): Promise<StoreFacts | null> {
+      const s = await repo.store(ex, orgId, storeId);
+      return s && storeFacts(s);
+    },
+    /** The same outside a transaction, from this process's cache (mapped once per fill: order intake reads it per order). */
+    cachedStore: (orgId: string, storeId: string) =>
+      cache.getOne(`${orgId}/${storeId}`, async () => {
+        const s = await repo.store(db, orgId, storeId);
+        return s && storeFacts(s);
+      }),
     nextOrderNumber: (ex: Executor, storeId: string) => repo.nextOrderNumber(ex, storeId),
     takeOrderNumbers: (ex: Executor, counts: Map<string, number>) => repo.takeOrderNumbers(ex, counts),
     async createStore(orgId: string, input: Static<typeof CreateStore>) {

@@ -83,3 +83,33 @@ export const toIntegrator = (i: Omit<IntegratorRow, 'seq'>) => ({
   name: i.name,
   created: i.created_at.toISOString(),
 });
+
+/** A store as other modules read it: orders take orders for it, shipments and billing name it. */
+export interface StoreFacts {
+  id: string;
+  organizationId: string;
+  /** The account its orders are charged to. */
+  accountId: string;
+  name: string;
+  /** The V1 store code (order codes are `<code>-<number>`). */
+  code: string;
+  /** `api`, or the platform its orders come from (a Shopify store's are written by the app only). */
+  integration: string;
+  defaultBrandId: string | null;
+  /** Where the store's combined orders go. */
+  combinedAddress: Record<string, string> | null;
+  /** The legacy order callback's URL. */
+  callbackUrl: string | null;
+}
+
+export const storeFacts = (s: StoreRow): StoreFacts => ({
+  id: s.id,
+  organizationId: s.organization_id,
+  accountId: s.account_id,
+  name: s.name,
+  code: s.code,
+  integration: s.integration,
+  defaultBrandId: s.default_brand_id,
+  combinedAddress: s.combined_address,
+  callbackUrl: s.callback_url,
+});

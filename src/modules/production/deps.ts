@@ -24,7 +24,7 @@ export interface ProductionDeps {
     | 'productionPromiseDays'
     | 'productionHolidays'
   >;
-  organization: Pick<OrganizationService, 'storeRowIn' | 'findBrand'>;
+  organization: Pick<OrganizationService, 'storeIn' | 'findBrand'>;
   catalog: Pick<CatalogService, 'findProduct' | 'productShapes' | 'releaseStock' | 'writeOffStock' | 'replaceBlank'>;
   billing: Pick<BillingService, 'creditRefund'>;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;

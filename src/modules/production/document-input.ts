@@ -28,8 +28,8 @@ export async function documentInput(
   const s = await deps.shipments.shipment(db, orgId, shipmentId);
   if (!s) throw new FileProblem(`shipment ${shipmentId} not found`);
   const orders = await deps.shipments.ordersOfShipment(db, s.id);
-  const store = await deps.organization.storeRowIn(db, orgId, s.storeId);
-  const brandId = orders.find((o) => o.brandId)?.brandId ?? store?.default_brand_id ?? null;
+  const store = await deps.organization.storeIn(db, orgId, s.storeId);
+  const brandId = orders.find((o) => o.brandId)?.brandId ?? store?.defaultBrandId ?? null;
   const brand = brandId ? await deps.organization.findBrand(orgId, brandId) : null;
   const products = new Map<string, { name: string; legacyItemSKU: string } | null>();
   let weight = 0;

@@ -14,7 +14,7 @@ export interface ShipmentsDeps {
   config: Pick<Config, 'publicBaseUrl' | 'returnAddress' | 'parcelLostAfterDays' | 'sendcloud'>;
   log?: { warn: (obj: object, msg: string) => void };
   blobs: BlobStore;
-  organization: Pick<OrganizationService, 'storeRowIn' | 'findBrand'>;
+  organization: Pick<OrganizationService, 'storeIn' | 'findBrand'>;
   orders: Pick<
     OrdersService,
     'ordersByIds' | 'ordersOfShipment' | 'addressFields' | 'createAddress' | 'markShipped' | 'orderlines'

@@ -80,8 +80,8 @@ export function shipmentsService(deps: ShipmentsDeps) {
       const s = await repo.byTrackingToken(db, token);
       if (!s) return null;
       const orders = await deps.orders.ordersOfShipment(db, s.id);
-      const store = await organization.storeRowIn(db, s.organization_id, s.store_id);
-      const brandId = orders.find((o) => o.brandId)?.brandId ?? store?.default_brand_id ?? null;
+      const store = await organization.storeIn(db, s.organization_id, s.store_id);
+      const brandId = orders.find((o) => o.brandId)?.brandId ?? store?.defaultBrandId ?? null;
       const brand = brandId ? await organization.findBrand(s.organization_id, brandId) : null;
       const address = (await deps.orders.addressFields(db, s.address_id)) ?? {};
       const events = await repo.trackingEvents(db, s.id);

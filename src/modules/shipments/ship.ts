@@ -105,13 +105,13 @@ export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: Shi
         if (o.status !== 'in_production')
           throw conflict('order_not_in_production', `Order ${o.id} is ${o.status}; only orders in production can ship`);
       }
-      const store = (await organization.storeRowIn(tx, orgOf, first.storeId))!;
+      const store = (await organization.storeIn(tx, orgOf, first.storeId))!;
       let addressId = first.dropshipAddressId;
       if (first.shippingKind === 'combined') {
         // The shipment keeps the address it left with, even if the store's combined address changes.
-        if (!store.combined_address)
+        if (!store.combinedAddress)
           throw conflict('store_has_no_combined_address', `Store ${store.code} has no combined address`);
-        addressId = await deps.orders.createAddress(tx, orgOf, store.combined_address as Address, now);
+        addressId = await deps.orders.createAddress(tx, orgOf, store.combinedAddress as Address, now);
       }
       await repo.insert(tx, {
         id,

@@ -20,8 +20,6 @@ const ROWS_IN_PORTS = new Set([
   'catalog/deps.ts CatalogDeps.organization.findOrganization OrganizationRow',
   'dashboard/deps.ts DashboardDeps.organization.brandRow BrandRow',
   'dashboard/deps.ts DashboardDeps.organization.organizationRow OrganizationRow',
-  'dashboard/deps.ts DashboardPagesDeps.catalog.anyMediaFile MediaRow',
-  'dashboard/deps.ts DashboardPagesDeps.catalog.mediaFile MediaRow',
   'dashboard/deps.ts DashboardPagesDeps.organization.organizationRow OrganizationRow',
   'dashboard/deps.ts DashboardPagesDeps.shipments.announce ShipmentRow',
   'dashboard/deps.ts DashboardPagesDeps.shipments.needingAttention ShipmentRow',

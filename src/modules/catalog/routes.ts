@@ -5,8 +5,7 @@ import { ApiError, mustFind } from '../../platform/errors.ts';
 import { ImageFile, Open, Page, PageQuery, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
 import type { BlobStore } from '../../platform/storage.ts';
 import type { Config } from '../../config.ts';
-import type { CatalogService } from './service.ts';
-import type { MediaRow } from './repo.ts';
+import type { CatalogService, MediaFile } from './service.ts';
 import {
   ImportDocument,
   Item,
@@ -40,17 +39,17 @@ function notModified(req: FastifyRequest, etag: string, modified: Date): boolean
   return !Number.isNaN(since) && Math.floor(modified.getTime() / 1000) * 1000 <= since;
 }
 
-export async function sendMedia(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, m: MediaRow) {
+export async function sendMedia(req: FastifyRequest, reply: FastifyReply, blobs: BlobStore, m: MediaFile) {
   const etag = `"${m.sha256.slice(0, 32)}"`;
   // A render's file name carries its content hash, so it can be cached forever; other files revalidate.
   reply.header(
     'cache-control',
     m.kind === 'example_render' ? 'private, max-age=31536000, immutable' : 'private, no-cache',
   );
-  reply.header('etag', etag).header('last-modified', m.modified_at.toUTCString());
-  if (notModified(req, etag, m.modified_at)) return reply.status(304).send();
-  const file = mustFind(await blobs.stream(m.blob_key), 'Media file');
-  reply.header('content-type', m.content_type).header('content-length', String(file.size));
+  reply.header('etag', etag).header('last-modified', m.modifiedAt.toUTCString());
+  if (notModified(req, etag, m.modifiedAt)) return reply.status(304).send();
+  const file = mustFind(await blobs.stream(m.blobKey), 'Media file');
+  reply.header('content-type', m.contentType).header('content-length', String(file.size));
   return reply.send(file.stream);
 }
 

@@ -20,6 +20,23 @@ export { type OrderableProduct, toOrderable, toPackaging, toProductgroup } from 
 
 export type CatalogService = ReturnType<typeof catalogService>;
 
+/** A product's media file as the routes and the dashboard send it: the blob and what its headers say. */
+export interface MediaFile {
+  kind: MediaRow['kind'];
+  contentType: string;
+  blobKey: string;
+  sha256: string;
+  modifiedAt: Date;
+}
+
+const mediaFileOf = (m: MediaRow): MediaFile => ({
+  kind: m.kind,
+  contentType: m.content_type,
+  blobKey: m.blob_key,
+  sha256: m.sha256,
+  modifiedAt: m.modified_at,
+});
+
 /**
  * The catalog: the partner's reads (use cases in catalog-lists.ts and product-cache.ts), other
  * modules' lookups (catalog-lookups.ts), stock (stock.ts) and the operator's changes (admin.ts).
@@ -55,14 +72,15 @@ export function catalogService(deps: CatalogDeps) {
      */
     freshProduct: (orgId: string, ref: string) => cache.productDetail(orgId, ref, true),
     /** A media file's record; the caller streams `blob_key` from the blob store. */
-    async mediaFile(orgId: string, ref: string, filename: string): Promise<MediaRow> {
+    async mediaFile(orgId: string, ref: string, filename: string): Promise<MediaFile> {
       const row = await visibleRow(orgId, ref);
-      return mustFind(await files.fileOf(row, filename), 'Media file', `${ref}/${filename}`);
+      return mediaFileOf(mustFind(await files.fileOf(row, filename), 'Media file', `${ref}/${filename}`));
     },
     /** The operator's form of `mediaFile`: any product's file, null when there is none. */
-    async anyMediaFile(productId: string, filename: string): Promise<MediaRow | null> {
+    async anyMediaFile(productId: string, filename: string): Promise<MediaFile | null> {
       const found = await anyProduct(productId);
-      return found ? files.fileOf(found, filename) : null;
+      const m = found ? await files.fileOf(found, filename) : null;
+      return m && mediaFileOf(m);
     },
     /**
      * A product's pictures with their bytes (back, three-quarter and side view of a case; front,

@@ -44,6 +44,7 @@ describe('pack station on PostgreSQL: the last two cases of a parcel scanned at 
       db: sameInstant(t.db),
       clock: t.clock,
       ship: (tx, orderIds) => t.s.shipments.ship(null, { orderReferences: orderIds }, 'scan', tx),
+      lockCombined: t.s.shipments.lockCombined,
     });
     const shipments = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM shipments'))[0].n;
     const before = await shipments();

@@ -32,5 +32,8 @@ export interface ProductionDeps {
     OrdersService,
     'onProductionStarted' | 'ordersByIds' | 'orderlines' | 'startProduction' | 'operatorCancel'
   >;
-  shipments: Pick<ShipmentsService, 'onShipped' | 'shipment' | 'ordersOfShipment' | 'shipmentAddress' | 'ship'>;
+  shipments: Pick<
+    ShipmentsService,
+    'onShipped' | 'shipment' | 'ordersOfShipment' | 'shipmentAddress' | 'ship' | 'lockCombined'
+  >;
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.ts';
-import type { Db, Executor } from '../../platform/db/index.ts';
+import { type Db, type Executor, onceMoreOnConflict } from '../../platform/db/index.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { newReference } from '../../platform/ids.ts';
 import { type UnitState, floorRepo } from './floor-repo.ts';
@@ -17,6 +17,8 @@ export interface PackDeps {
    * port, the packing slip. A refusal (ApiError) leaves the transaction usable.
    */
   ship: (tx: Executor, orderIds: string[]) => Promise<{ reference: string }>;
+  /** The store's combined-parcel lock, the one shipping takes too (before any order row). */
+  lockCombined: (tx: Executor, storeId: string) => Promise<void>;
 }
 
 /** A case of the parcel, on the table (`packed`) or not yet, with where it is. */
@@ -56,9 +58,9 @@ const MISSING: Partial<Record<UnitState, string>> = { qc_passed: 'passed QC, not
  * order of the store in production. An open parcel whose orders all left (shipped or canceled on
  * their own) is closed and a new one opened.
  */
-async function parcelFor(tx: Executor, u: ScannedUnit, at: Date): Promise<ParcelRow | null> {
+async function parcelFor(deps: PackDeps, tx: Executor, u: ScannedUnit, at: Date): Promise<ParcelRow | null> {
   if (u.shipping_kind !== 'combined') return null;
-  await parcelsRepo.lockStore(tx, u.store_id);
+  await deps.lockCombined(tx, u.store_id);
   const mine = await parcelsRepo.openOfOrder(tx, u.order_id);
   if (mine) return mine;
   const open = await parcelsRepo.openOfStore(tx, u.store_id);
@@ -115,13 +117,14 @@ export async function packProgress(db: Db, orderId: string): Promise<PackProgres
 
 /**
  * The packing table's lock, taken before the case's and its order's rows: a combined case's store
- * (every parcel of the store is decided one scan at a time). A dropship parcel is its order, whose
- * row `scanned` locks. Held until the scan's transaction ends, shipping included.
+ * (every parcel of the store is decided one scan at a time, and shipped under the same lock by an
+ * operator too). A dropship parcel is its order, whose row `scanned` locks. Held until the scan's
+ * transaction ends, shipping included.
  */
-async function lockTable(tx: Executor, raw: string): Promise<void> {
+async function lockTable(deps: PackDeps, tx: Executor, raw: string): Promise<void> {
   const id = parseUnitScan(raw);
   const u = id ? await repo.unit(tx, id) : null;
-  if (u?.shipping_kind === 'combined') await parcelsRepo.lockStore(tx, u.store_id);
+  if (u?.shipping_kind === 'combined') await deps.lockCombined(tx, u.store_id);
 }
 
 /**
@@ -133,35 +136,37 @@ async function lockTable(tx: Executor, raw: string): Promise<void> {
  */
 export function packStation(deps: PackDeps) {
   return (raw: string) =>
-    deps.db.tx(async (tx) => {
-      const now = deps.clock.now();
-      await lockTable(tx, raw);
-      const u = await scanned(tx, raw);
-      const parcel = await parcelFor(tx, u, now);
-      // A packed case of a parcel whose shipping failed: scanning it again ships the parcel.
-      const again = u.state === 'packed' && u.order_status === 'in_production';
-      if (!again) {
-        if (u.state !== 'qc_passed') throw refuse(`${u.id} ${WHERE[u.state]}`);
-        await floorRepo.move(tx, [u.id], 'qc_passed', 'packed', { at: now, batchId: u.batch_id });
-      }
-      const base = { unit: u.id, order: u.order_id, lineIndex: u.line_index, product: u.product_name };
-      const progress = await progressOf(tx, u.order_id, parcel?.id ?? null);
-      if (progress.missing.length > 0) {
-        if (again) throw refuse(`${u.id} is packed already`);
-        return { ...base, progress, shipment: null, shipError: null };
-      }
-      for (const orderId of progress.orders) await productionRepo.markProduced(tx, u.organization_id, orderId, now);
-      await tx.query('SAVEPOINT pack_ship');
-      try {
-        const shipment = (await deps.ship(tx, progress.orders)).reference;
-        if (parcel) await parcelsRepo.close(tx, parcel.id, shipment, now);
-        return { ...base, progress, shipment, shipError: null };
-      } catch (err) {
-        // The carrier refused or needs what a scan cannot give (a tracking number with CARRIER=manual):
-        // the parcel waits under "Ready to ship", packed and produced; a scan of one of its cases tries again.
-        if (!(err instanceof ApiError) || err.status >= 500) throw err;
-        await tx.query('ROLLBACK TO SAVEPOINT pack_ship');
-        return { ...base, progress, shipment: null, shipError: err.message };
-      }
-    });
+    onceMoreOnConflict(() =>
+      deps.db.tx(async (tx) => {
+        const now = deps.clock.now();
+        await lockTable(deps, tx, raw);
+        const u = await scanned(tx, raw);
+        const parcel = await parcelFor(deps, tx, u, now);
+        // A packed case of a parcel whose shipping failed: scanning it again ships the parcel.
+        const again = u.state === 'packed' && u.order_status === 'in_production';
+        if (!again) {
+          if (u.state !== 'qc_passed') throw refuse(`${u.id} ${WHERE[u.state]}`);
+          await floorRepo.move(tx, [u.id], 'qc_passed', 'packed', { at: now, batchId: u.batch_id });
+        }
+        const base = { unit: u.id, order: u.order_id, lineIndex: u.line_index, product: u.product_name };
+        const progress = await progressOf(tx, u.order_id, parcel?.id ?? null);
+        if (progress.missing.length > 0) {
+          if (again) throw refuse(`${u.id} is packed already`);
+          return { ...base, progress, shipment: null, shipError: null };
+        }
+        for (const orderId of progress.orders) await productionRepo.markProduced(tx, u.organization_id, orderId, now);
+        await tx.query('SAVEPOINT pack_ship');
+        try {
+          const shipment = (await deps.ship(tx, progress.orders)).reference;
+          if (parcel) await parcelsRepo.close(tx, parcel.id, shipment, now);
+          return { ...base, progress, shipment, shipError: null };
+        } catch (err) {
+          // The carrier refused or needs what a scan cannot give (a tracking number with CARRIER=manual):
+          // the parcel waits under "Ready to ship", packed and produced; a scan of one of its cases tries again.
+          if (!(err instanceof ApiError) || err.status >= 500) throw err;
+          await tx.query('ROLLBACK TO SAVEPOINT pack_ship');
+          return { ...base, progress, shipment: null, shipError: err.message };
+        }
+      }),
+    );
 }

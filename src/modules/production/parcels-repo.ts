@@ -11,10 +11,6 @@ export interface ParcelRow {
 
 /** The SQL of combined parcels at the packing table (pack_parcels, migration 0270). */
 export const parcelsRepo = {
-  /** One packing table decision per store at a time: which parcel a case goes into. */
-  async lockStore(ex: Executor, storeId: string): Promise<void> {
-    await ex.query("SELECT pg_advisory_xact_lock(hashtext('production.pack:' || $1))", [storeId]);
-  },
   /** The open parcel an order is packed into, if any. */
   async openOfOrder(ex: Executor, orderId: string): Promise<ParcelRow | null> {
     const rows = await ex.query<ParcelRow>(

@@ -35,6 +35,7 @@ export function productionService(deps: ProductionDeps) {
     stations: productionStations({
       ...deps,
       ship: (tx: Executor, orderIds: string[]) => deps.shipments.ship(null, { orderReferences: orderIds }, 'scan', tx),
+      lockCombined: deps.shipments.lockCombined,
     }),
     /** Units, batches in the printers' jigs, the print station. */
     floor,

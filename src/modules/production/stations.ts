@@ -21,7 +21,7 @@ export const REMAKE_REASONS: Record<RemakeReason, string> = {
 export const QC_REASONS: QcReason[] = ['misprint', 'damaged_blank'];
 export const PICKING_PROBLEMS: PickingProblem[] = ['blank_damaged_at_picking', 'blank_missing_at_picking'];
 
-type StationsDeps = Pick<ProductionDeps, 'db' | 'clock' | 'catalog'> & Pick<PackDeps, 'ship'>;
+type StationsDeps = Pick<ProductionDeps, 'db' | 'clock' | 'catalog'> & Pick<PackDeps, 'ship' | 'lockCombined'>;
 
 /**
  * A new blank for a case made again (the factory's cost: a stock movement naming the reason, no

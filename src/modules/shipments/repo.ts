@@ -84,6 +84,14 @@ export type TrackingFacts = Pick<
 >;
 
 export const shipmentsRepo = {
+  /**
+   * A store's combined parcel is packed and shipped one decision at a time. Every path that ships
+   * or packs combined orders takes it before any order or case row, so that none waits for a row
+   * while holding what another holding that row waits for.
+   */
+  async lockCombined(ex: Executor, storeId: string): Promise<void> {
+    await ex.query("SELECT pg_advisory_xact_lock(hashtext('shipments.combined:' || $1))", [storeId]);
+  },
   async insert(ex: Executor, s: NewShipment): Promise<void> {
     await ex.query(
       `INSERT INTO shipments (id, organization_id, store_id, shipping_kind, level, address_id, carrier, tracking_number, tracking_token, shipped_at, created_at, label_state, carrier_adapter)

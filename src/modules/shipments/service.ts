@@ -59,6 +59,8 @@ export function shipmentsService(deps: ShipmentsDeps) {
     },
 
     ship: shipping(deps, view, shippedListeners),
+    /** The lock `ship` takes for a combined parcel: whoever packs one takes it first (pack station). */
+    lockCombined: (tx: Executor, storeId: string) => repo.lockCombined(tx, storeId),
 
     /** Work that starts when a shipment is created, in its transaction (a module above this one: labels). */
     onShipped(listener: ShippedListener): void {

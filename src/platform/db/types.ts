@@ -65,3 +65,20 @@ export function fromDatabase<E>(err: E): E {
 
 export const isFromDatabase = (err: unknown): boolean =>
   !!err && typeof err === 'object' && (err as Record<symbol, unknown>)[FROM_DATABASE] === true;
+
+/** PostgreSQL aborted the transaction to break a deadlock or a serialization conflict: it did nothing. */
+export const isAbortedByConflict = (err: unknown): boolean =>
+  isFromDatabase(err) && [PG_DEADLOCK, PG_SERIALIZATION_FAILURE].includes(pgErrorCode(err) ?? '');
+
+/**
+ * Runs a transaction, and once more when PostgreSQL aborted it for a conflict with another one
+ * (which by then has gone on), so that the caller gets the answer of the second run, not a 500.
+ */
+export async function onceMoreOnConflict<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!isAbortedByConflict(err)) throw err;
+    return run();
+  }
+}

@@ -75,6 +75,6 @@ describe('cached rows', () => {
     await eventually(async () => (await name()) === 'Renamed again', 'the change is seen');
     // The operator's own change is read back at once.
     await t.s.organization.setRendertokenLimit(org, 4321);
-    assert.equal((await t.s.organization.organizationRow(org)).rendertoken_limit, 4321);
+    assert.equal((await t.s.organization.organizationFacts(org)).rendertokenLimit, 4321);
   });
 });

@@ -80,7 +80,7 @@ function organizationPages(r: DashRouter): void {
   const { s } = r;
   const o = s.organization;
   const orgPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
-    const row = await o.organizationRow(refParam(req));
+    const row = await o.organizationFacts(refParam(req));
     const [users, tokens, stores, keys] = await Promise.all([
       s.dashboard.listUsers(row.id),
       s.rendering.rendertokens(row.id),
@@ -94,7 +94,7 @@ function organizationPages(r: DashRouter): void {
 <dl class="facts"><dt>Reference</dt><dd>${shortRef(row.id)}</dd><dt>Stores</dt><dd>${stores.stores.map((st) => `${st.name} (${st.code})`).join(', ') || '—'}</dd>
 <dt>Active API keys</dt><dd>${keys.apiKeys.filter((k) => !k.revoked).length}</dd><dt>Rendertokens</dt><dd>${tokens.used} of ${tokens.limit} used this week</dd></dl>
 <div class="grid"><section class="card" aria-labelledby="limit"><h2 id="limit">Rendertoken limit</h2>
-${form(`/console/organizations/${row.id}/rendertoken-limit`, ctx.page.csrf, html`${field({ label: 'Weekly limit', name: 'limit', type: 'number', min: 0, required: true, value: row.rendertoken_limit })}<button type="submit">Save limit</button>`, { label: 'Rendertoken limit' })}</section>
+${form(`/console/organizations/${row.id}/rendertoken-limit`, ctx.page.csrf, html`${field({ label: 'Weekly limit', name: 'limit', type: 'number', min: 0, required: true, value: row.rendertokenLimit })}<button type="submit">Save limit</button>`, { label: 'Rendertoken limit' })}</section>
 <section class="card" aria-labelledby="users"><h2 id="users">Users</h2>${table(
         ['E-mail', 'Status', 'Since'],
         users.map(

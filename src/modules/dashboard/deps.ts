@@ -21,7 +21,7 @@ import type { WebhooksService } from '../webhooks/service.ts';
 export interface DashboardDeps {
   db: Db;
   clock: Clock;
-  organization: Pick<OrganizationService, 'organizationRow' | 'brandRow' | 'updateBrand'>;
+  organization: Pick<OrganizationService, 'organizationFacts' | 'brandRow' | 'updateBrand'>;
   blobs: BlobStore;
   publicBaseUrl: string;
   rateLimits: RateLimitStore;
@@ -43,7 +43,7 @@ export interface DashboardPagesDeps {
   organization: Pick<
     OrganizationService,
     | 'organization'
-    | 'organizationRow'
+    | 'organizationFacts'
     | 'listOrganizations'
     | 'createOrganization'
     | 'setRendertokenLimit'

@@ -34,7 +34,7 @@ export function dashboardInvitations(
       invitedBy: string | null,
       opts: { discreet?: boolean } = {},
     ): Promise<{ token: string; email: string; user: User | null }> {
-      await deps.organization.organizationRow(orgId);
+      await deps.organization.organizationFacts(orgId);
       const normalized = normalizeEmail(email);
       const existing = await repo.userByEmail(db, normalized);
       const elsewhere = !!existing && existing.organization_id !== orgId;

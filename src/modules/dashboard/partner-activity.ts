@@ -263,8 +263,8 @@ function renderPages(r: DashRouter): void {
 function usagePage(r: DashRouter): void {
   const { s } = r;
   r.page('/dashboard/usage', 'partner', async (_req, ctx) => {
-    const org = await s.organization.organizationRow(ctx.orgId);
-    const principal = { organizationId: ctx.orgId, rateLimits: org.rate_limits } as Principal;
+    const org = await s.organization.organizationFacts(ctx.orgId);
+    const principal = { organizationId: ctx.orgId, rateLimits: org.rateLimits } as Principal;
     const policies = BUCKETS.map((b) => policiesFor(s.config, principal, b).find((p) => p.name === b)!);
     const states = await s.rateLimits.peek(ctx.orgId, policies);
     const tokens = await s.rendering.rendertokens(ctx.orgId);

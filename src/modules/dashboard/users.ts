@@ -50,7 +50,7 @@ export function dashboardUsers(deps: DashboardDeps) {
   return {
     insertUser,
     async createPartnerUser(orgId: string, input: { email: string; password: string }) {
-      await deps.organization.organizationRow(orgId);
+      await deps.organization.organizationFacts(orgId);
       return toUser(
         await insertUser({ organizationId: orgId, email: input.email, role: 'partner', password: input.password }),
       );
@@ -61,7 +61,7 @@ export function dashboardUsers(deps: DashboardDeps) {
       );
     },
     async listUsers(orgId: string) {
-      await deps.organization.organizationRow(orgId);
+      await deps.organization.organizationFacts(orgId);
       return (await repo.usersOf(db, orgId)).map(toUser);
     },
     async listOperators() {

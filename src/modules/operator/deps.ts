@@ -15,7 +15,7 @@ export interface OperatorDeps {
     OrganizationService,
     | 'listOrganizations'
     | 'createOrganization'
-    | 'organizationRow'
+    | 'organizationFacts'
     | 'organization'
     | 'setRateLimits'
     | 'setRendertokenLimit'

@@ -70,12 +70,12 @@ function organizationAdminRoutes(app: FastifyInstance, s: OperatorDeps): void {
     '/organizations/:organizationReference',
     { config: { access: 'operator' }, schema: { params: OrgParams } },
     async (req) => {
-      const row = await o.organizationRow(req.params.organizationReference);
+      const row = await o.organizationFacts(req.params.organizationReference);
       return {
         organization: {
           ...(await o.organization(row.id)),
-          rateLimits: row.rate_limits,
-          rendertokenLimit: row.rendertoken_limit,
+          rateLimits: row.rateLimits,
+          rendertokenLimit: row.rendertokenLimit,
         },
       };
     },

@@ -11,10 +11,10 @@ import type { OrganizationDeps } from './deps.ts';
 import { type OrganizationRow, organizationLookups, organizationRepo as repo } from './repo.ts';
 import { resolveUseCases } from './resolve.ts';
 import { storeUseCases } from './stores.ts';
-import { toOrganization } from './views.ts';
+import { type OrganizationFacts, organizationFacts, toOrganization } from './views.ts';
 
 export type OrganizationService = ReturnType<typeof organizationService>;
-export type { BrandLook, StoreFacts } from './views.ts';
+export type { BrandLook, OrganizationFacts, StoreFacts } from './views.ts';
 
 /** `organization:<id>`, announced by a trigger (migration 0019). */
 const ORGANIZATION_TOPIC = 'organization';
@@ -38,9 +38,14 @@ export function organizationService(deps: OrganizationDeps) {
     } satisfies KeyResolver,
 
     organization,
-    organizationRow,
-    /** The organization, or null when there is none with this reference. */
-    findOrganization: async (orgId: string) => (isReference('Organization', orgId) ? cachedOrganization(orgId) : null),
+    /** The organization as other modules read it; not found when there is none with this reference. */
+    organizationFacts: async (orgId: string): Promise<OrganizationFacts> =>
+      organizationFacts(await organizationRow(orgId)),
+    /** The same, or null when there is none with this reference. */
+    async findOrganization(orgId: string): Promise<OrganizationFacts | null> {
+      const o = isReference('Organization', orgId) ? await cachedOrganization(orgId) : null;
+      return o && organizationFacts(o);
+    },
     async listOrganizations(page: PageRequest) {
       return listPage(cursors, page, {
         plural: 'organizations',

@@ -1,3 +1,4 @@
+import type { RateLimitOverrides } from '../../platform/http/auth.ts';
 import type { AccountRow, ApiKeyRow, BrandRow, IntegratorRow, OrganizationRow, StoreRow } from './repo.ts';
 
 /** What the API shows of the module's rows: one function per resource. */
@@ -112,4 +113,21 @@ export const storeFacts = (s: StoreRow): StoreFacts => ({
   defaultBrandId: s.default_brand_id,
   combinedAddress: s.combined_address,
   callbackUrl: s.callback_url,
+});
+
+/** An organization as other modules read it: its name and its limits (rendering, the consoles). */
+export interface OrganizationFacts {
+  id: string;
+  name: string;
+  /** The operator's overrides of the API's rate limits; null: the defaults. */
+  rateLimits: RateLimitOverrides | null;
+  /** Rendertokens a week. */
+  rendertokenLimit: number;
+}
+
+export const organizationFacts = (o: OrganizationRow): OrganizationFacts => ({
+  id: o.id,
+  name: o.name,
+  rateLimits: o.rate_limits,
+  rendertokenLimit: o.rendertoken_limit,
 });

@@ -25,7 +25,7 @@ export async function createRender(
     : null;
   if (!image) throw notFound('Image', input.imageReference);
   const perspective = mustFind(await repo.perspective(db, c.perspective_id), 'Composition', input.compositionReference);
-  const { rendertoken_limit: limit } = await deps.organization.organizationRow(orgId);
+  const { rendertokenLimit: limit } = await deps.organization.organizationFacts(orgId);
   const now = clock.now();
   const week = tokenWeek(now);
   const id = await db.tx(async (tx) => {

@@ -18,6 +18,6 @@ export interface RenderingDeps {
   /** `visibleProduct` and `visibleProductgroup` throw 404 when the organization cannot see them. */
   catalog: Pick<CatalogService, 'visibleProduct' | 'visibleProductgroup' | 'productShapes'>;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
-  organization: Pick<OrganizationService, 'organizationRow'>;
+  organization: Pick<OrganizationService, 'organizationFacts'>;
   events: Pick<EventsPort, 'record'> | null;
 }

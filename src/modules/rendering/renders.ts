@@ -76,7 +76,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
     },
 
     async rendertokens(orgId: string) {
-      const { rendertoken_limit: limit } = await deps.organization.organizationRow(orgId);
+      const { rendertokenLimit: limit } = await deps.organization.organizationFacts(orgId);
       const week = tokenWeek(clock.now());
       const used = await repo.used(db, orgId, week.week);
       return { used, limit, remaining: Math.max(0, limit - used), resets: amsterdamIso(week.resets) };

@@ -95,10 +95,11 @@ describe('catalog: products, productgroups, packagings, items', () => {
     assert.equal(clear.printModified, '2023-05-25T09:00:00.000Z');
     assert.deepEqual(clear.print, {
       modified: '2023-05-25T09:00:00.000Z',
-      widthMm: 74,
-      heightMm: 150,
-      widthPx: 1748,
-      heightPx: 3543,
+      // A clear case's flat back, inside its 74 x 150 mm outline.
+      widthMm: 67.6,
+      heightMm: 143.6,
+      widthPx: 1597,
+      heightPx: 3392,
       dpi: 600,
     });
 

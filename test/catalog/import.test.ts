@@ -178,7 +178,16 @@ describe('catalog: operator import and product changes', () => {
   });
 
   it('changes the print specification: printModified moves, layersModified stays', async () => {
-    const ref = byName('iPhone 15 Clear Case');
+    const clear = byName('iPhone 15 Clear Case');
+    const refused = await operator(t, 'PATCH', `/catalog/products/${clear}`, {
+      print: { widthMm: 78.5, heightMm: 153.8, widthPx: 1855, heightPx: 3633, dpi: 600 },
+    });
+    assert.equal(refused.statusCode, 400, 'a case with a device takes its print area from the geometry');
+    assert.equal(refused.data.code, 'print_spec_from_geometry');
+    const ref = (
+      await call(t, 'GET', '/v2/utilities/lookup-product-reference-by-legacy-sku?legacyItemSku=CASE-PX9-OLD')
+    ).data.productReference;
+    const layersBefore = (await call(t, 'GET', `/v2/products/${ref}`)).data.product.layersModified;
     t.clock.set('2026-07-01T08:00:00Z');
     const res = await operator(t, 'PATCH', `/catalog/products/${ref}`, {
       print: { widthMm: 78.5, heightMm: 153.8, widthPx: 1855, heightPx: 3633, dpi: 600 },
@@ -188,7 +197,7 @@ describe('catalog: operator import and product changes', () => {
     assert.equal(p.printModified, '2026-07-01T08:00:00.000Z');
     assert.equal(p.print.modified, '2026-07-01T08:00:00.000Z');
     assert.equal(p.print.widthMm, 78.5);
-    assert.equal(p.layersModified, '2023-05-25T09:00:00.000Z');
+    assert.equal(p.layersModified, layersBefore);
     t.clock.set('2026-07-02T08:00:00Z');
     await operator(t, 'PATCH', `/catalog/products/${ref}`, {
       print: { widthMm: 78.5, heightMm: 153.8, widthPx: 1855, heightPx: 3633, dpi: 600 },
@@ -214,7 +223,7 @@ describe('catalog: operator import and product changes', () => {
     const after = (await call(t, 'GET', `/v2/products/${ref}`)).data.product;
     assert.equal(after.layersModified, '2026-07-03T08:00:00.000Z');
     assert.equal(after.layers.modified, '2026-07-03T08:00:00.000Z');
-    assert.equal(after.printModified, '2026-07-01T08:00:00.000Z');
+    assert.equal(after.printModified, before.printModified);
     const fresh = await call(t, 'GET', url, { headers: { 'if-none-match': oldEtag } });
     assert.equal(fresh.statusCode, 200);
     assert.notEqual(fresh.headers.etag, oldEtag);
@@ -334,12 +343,14 @@ describe('catalog: operator import and product changes', () => {
     const early = await operator(t, 'PATCH', `/catalog/products/${announced}`, { status: 'prelaunched' });
     assert.equal(early.statusCode, 409);
     assert.equal(early.data.code, 'print_spec_required');
-    const ok = await operator(t, 'PATCH', `/catalog/products/${announced}`, {
+    const given = await operator(t, 'PATCH', `/catalog/products/${announced}`, {
       status: 'prelaunched',
       print: { widthMm: 78, heightMm: 160, widthPx: 1842, heightPx: 3780, dpi: 600 },
     });
-    assert.equal(ok.statusCode, 200, ok.body);
-    assert.equal(ok.data.product.printModified, t.clock.now().toISOString());
+    assert.equal(given.statusCode, 400, 'its print area comes from the geometry, not from the operator');
+    assert.equal(given.data.code, 'print_spec_from_geometry');
+    const still = (await call(t, 'GET', `/v2/products/${announced}`)).data.product;
+    assert.deepEqual([still.status, still.print], ['announced', null], 'nothing written');
     const protector = byName('iPhone 15 Tempered Glass Screen Protector');
     const noPrint = await operator(t, 'PATCH', `/catalog/products/${protector}`, {
       print: { widthMm: 1, heightMm: 1, widthPx: 1, heightPx: 1, dpi: 1 },

@@ -3,7 +3,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { printOutline } from '../../src/modules/catalog/geometry.ts';
+import { catalogWrites } from '../../src/modules/catalog/admin-repo.ts';
+import { CATALOG_TOPIC } from '../../src/modules/catalog/events.ts';
+import { LAYER_PX_PER_MM, caseOutline, printOutline, printSpecFor } from '../../src/modules/catalog/geometry.ts';
 import { storeLogo } from '../../src/modules/dashboard/logos.ts';
 import {
   ADDRESS,
@@ -222,6 +224,51 @@ describe('production files', () => {
     assert.equal(res.data.printFiles[0].status, 'pending');
     await t.s.worker.drain();
     assert.equal((await operator(t, 'GET', `/orders/${ref}/print-files`)).data.printFiles[0].status, 'ready');
+  });
+
+  it("answers a case stored with its full outline as print spec with its geometry's print area, as its print file does", async () => {
+    const ref = products(t).clear;
+    const shape = (await t.s.catalog.productShapes([ref])).get(ref)!;
+    const outline = caseOutline(shape.device!, shape.caseType!);
+    const inset = printSpecFor(shape.device!, shape.caseType!);
+    assert.ok(inset.widthMm < outline.widthMm - 1, 'a clear case prints inside its outline');
+    // The spec a product was imported with before a clear case's print area left out its rim.
+    const dpi = shape.caseType!.dpi;
+    const px = (mm: number) => Math.round((mm / 25.4) * dpi);
+    const full = {
+      widthMm: outline.widthMm,
+      heightMm: outline.heightMm,
+      widthPx: px(outline.widthMm),
+      heightPx: px(outline.heightMm),
+      dpi,
+    };
+    const row = (await catalogWrites.lockProduct(t.db, ref))!;
+    await catalogWrites.updateProduct(t.db, { ...row, print_spec: full });
+    t.s.changes.changed(CATALOG_TOPIC);
+
+    const detail = (await call(t, 'GET', `/v2/products/${ref}`)).data.product;
+    const { modified, ...answered } = detail.print;
+    assert.deepEqual(answered, inset);
+    const listed = (await t.s.catalog.findProduct(t.seed.organizations[0].reference, ref))!.print!;
+    assert.deepEqual({ ...listed, modified: undefined }, { ...inset, modified: undefined });
+    const area = detail.layers.images.find((l: any) => l.name === 'print-area');
+    const layer = await sharp((await call(t, 'GET', new URL(area.url).pathname)).rawPayload).metadata();
+    assert.deepEqual(
+      [layer.width, layer.height],
+      [Math.round(inset.widthMm * LAYER_PX_PER_MM), Math.round(inset.heightMm * LAYER_PX_PER_MM)],
+      'the print-area layer is the inset area',
+    );
+
+    const image = await artwork(t);
+    const order = await createOrder(t, orderBody(t, image));
+    await startProduction(t, order);
+    await t.s.worker.drain();
+    const [file] = (await operator(t, 'GET', `/orders/${order}/print-files`)).data.printFiles;
+    assert.equal(file.status, 'ready', JSON.stringify(file));
+    assert.deepEqual(
+      [file.print.widthPx, file.print.heightPx, file.print.dpi],
+      [inset.widthPx, inset.heightPx, inset.dpi],
+    );
   });
 
   it('builds a branded shipping label and packing slip per shipment: text, logo and a Code 128 of the tracking number', {

@@ -3,6 +3,7 @@ import { mustFind } from '../../platform/errors.ts';
 import { type PageRequest, listPage } from '../../platform/http/pagination.ts';
 import { isReference } from '../../platform/ids.ts';
 import { type AdminDeps, adminContext } from './admin-context.ts';
+import { drawnShape, refuseGivenPrint } from './print-spec.ts';
 import { lifecycleAdvance } from './advance-lifecycle.ts';
 import { CASE_TYPES, isCaseType } from './casetypes.ts';
 import { storeFiles } from './files.ts';
@@ -56,6 +57,7 @@ export function catalogAdmin(deps: AdminDeps) {
       await write(async (tx) => {
         const cur = mustFind(isReference('Product', ref) ? await w.lockProduct(tx, ref) : null, 'Product', ref);
         const view = (await w.product(tx, ref))!;
+        refuseGivenPrint(change.print, cur.printable && drawnShape(view) !== null, 'body');
         const item = (await w.lockItem(tx, cur.item_id))!;
         if (change.stock)
           await setStock(

@@ -4,6 +4,7 @@ import { CASE_TYPES, isCaseType } from './casetypes.ts';
 import type { DeviceGeometry } from './devices.ts';
 import { layerImages, printSpecFor } from './geometry.ts';
 import { stageOn } from './lifecycle.ts';
+import { refuseGivenPrint } from './print-spec.ts';
 import type { PrintSpec } from './repo.ts';
 import type { ImportDocument, ProductStatus } from './schemas.ts';
 
@@ -63,6 +64,7 @@ export async function deriveFromDevices(
     const caseType = await caseTypeOf(p.productgroup);
     if (p.printable && isCaseType(caseType)) {
       const ct = CASE_TYPES[caseType];
+      refuseGivenPrint(p.print, true, where);
       const status = p.status ?? d.stage;
       // A preliminary geometry is not printed from: the spec waits until the device is out of announced.
       const withheld = device.preliminary === true && status === 'announced';

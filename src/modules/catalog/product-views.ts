@@ -1,6 +1,7 @@
 import type { MediaRow, PackagingRow, ProductView, ProductgroupRow } from './repo.ts';
 import { CASE_TYPES, isCaseType } from './casetypes.ts';
 import { pictureSubject } from './pictures/index.ts';
+import { printSpecOf } from './print-spec.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -53,21 +54,29 @@ export function productViews(publicBaseUrl: string) {
   const mediaUrl = (productId: string, filename: string) =>
     `${publicBaseUrl}/v2/products/${productId}/media/${encodeURIComponent(filename)}`;
 
-  const toListItem = (p: ProductView) => ({
-    reference: p.id,
-    legacyItemSKU: p.legacy_item_sku,
-    name: p.name,
-    status: p.status,
-    availableQuantity: Math.max(0, p.logical_quantity),
-    layersModified: iso(p.layers_modified),
-    printModified: iso(p.print_modified),
-    printable: p.printable,
-    productgroupReference: p.productgroup_id,
-    price: p.price_cents,
-    weightGrams: p.weight_grams,
-    print: p.print_spec ? { modified: (p.print_modified ?? p.created_at).toISOString(), ...p.print_spec } : null,
-    created: p.created_at.toISOString(),
-  });
+  const toListItem = (p: ProductView) => {
+    const print = printSpecOf(p);
+    return {
+      reference: p.id,
+      legacyItemSKU: p.legacy_item_sku,
+      name: p.name,
+      status: p.status,
+      availableQuantity: Math.max(0, p.logical_quantity),
+      layersModified: iso(p.layers_modified),
+      printModified: iso(p.print_modified),
+      printable: p.printable,
+      productgroupReference: p.productgroup_id,
+      price: p.price_cents,
+      weightGrams: p.weight_grams,
+      print: print
+        ? {
+            modified: (p.print_modified ?? p.created_at).toISOString(),
+            ...print,
+          }
+        : null,
+      created: p.created_at.toISOString(),
+    };
+  };
 
   /** Extension field of the detail: the case's colourway (shell or leather), imported with the catalog. */
   const colourOf = (p: ProductView) => p.look?.colour ?? null;
@@ -79,7 +88,11 @@ export function productViews(publicBaseUrl: string) {
       modified: iso(p.layers_modified),
       images: media
         .filter((m) => m.kind === 'layer')
-        .map((m) => ({ name: m.name, url: mediaUrl(p.id, m.filename), modified: m.modified_at.toISOString() })),
+        .map((m) => ({
+          name: m.name,
+          url: mediaUrl(p.id, m.filename),
+          modified: m.modified_at.toISOString(),
+        })),
     },
     media: media
       .filter((m) => m.kind !== 'layer')

@@ -1,4 +1,4 @@
-import { printFit, printOutline, printSpecFor } from '../catalog/geometry.ts';
+import { printFit, printOutline } from '../catalog/geometry.ts';
 import type { OrderlineFacts } from '../orders/service.ts';
 import type { ProductionDeps } from './deps.ts';
 import { FileProblem, dropReplaced, storePdf } from './made-files.ts';
@@ -34,14 +34,9 @@ export function printFileMaker(
     const { buildPrintFile } = await import('./print-file.ts');
     return buildPrintFile({
       artwork,
-      // The print area and bleed from the geometry, as the batch file and every mockup take them (a
-      // stored spec is what the product was imported with); the artwork is fitted as every mockup fits it.
-      spec: drawn
-        ? {
-            ...printSpecFor(drawn.device, drawn.caseType),
-            artworkBleedMm: printFit(drawn.device, drawn.caseType).bleedMm,
-          }
-        : product.print,
+      // The product's print area (its geometry's for a case, see catalog/print-spec.ts); the artwork
+      // is fitted as every mockup fits it, with the product's bleed.
+      spec: { ...product.print, artworkBleedMm: drawn ? printFit(drawn.device, drawn.caseType).bleedMm : 0 },
       outline,
       bleedMm,
       title: `Print file ${orderId} line ${line.index}: ${product.name}`,

@@ -74,6 +74,11 @@ export const OPERATOR_ERRORS = {
     group: 'operator',
     description: 'catalog file: a product names a device that is not in the device table',
   },
+  print_spec_from_geometry: {
+    status: 400,
+    group: 'operator',
+    description: 'a print specification given for a case whose device and case type give its print area',
+  },
   not_printable: {
     status: 400,
     group: 'operator',

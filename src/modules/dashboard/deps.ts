@@ -21,7 +21,7 @@ import type { WebhooksService } from '../webhooks/service.ts';
 export interface DashboardDeps {
   db: Db;
   clock: Clock;
-  organization: Pick<OrganizationService, 'organizationFacts' | 'brandRow' | 'updateBrand'>;
+  organization: Pick<OrganizationService, 'organizationFacts' | 'brand' | 'updateBrand'>;
   blobs: BlobStore;
   publicBaseUrl: string;
   rateLimits: RateLimitStore;

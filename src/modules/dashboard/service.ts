@@ -33,7 +33,7 @@ export function dashboardService(deps: DashboardDeps) {
     isUserReference: (ref: string) => isReference('User', ref),
     /** Stores the image (outside any transaction), then points the brand at it. */
     async uploadLogo(orgId: string, brandRef: string, data: Buffer) {
-      await deps.organization.brandRow(orgId, brandRef);
+      await deps.organization.brand(orgId, brandRef);
       const url = await storeLogo(deps.blobs, deps.publicBaseUrl, data);
       return deps.organization.updateBrand(orgId, brandRef, { logoUrl: url });
     },

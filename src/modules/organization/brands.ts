@@ -17,7 +17,6 @@ export function brandUseCases({ deps, requireOrganization }: OrganizationContext
       return listPage(cursors, page, { plural: 'brands', load: (ks) => repo.brands(db, orgId, ks), item: toBrand });
     },
     brand,
-    brandRow,
     /** The brand, or null when it does not exist or belongs to another organization. */
     async findBrand(orgId: string, ref: string): Promise<BrandLook | null> {
       const row = isReference('Brand', ref) ? await repo.brand(db, orgId, ref) : null;

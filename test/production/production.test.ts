@@ -269,6 +269,13 @@ describe('production files', () => {
       [file.print.widthPx, file.print.heightPx, file.print.dpi],
       [inset.widthPx, inset.heightPx, inset.dpi],
     );
+
+    // The lifecycle advance stores the geometry's spec in its place: printModified says it changed.
+    await t.s.catalog.advanceLifecycle();
+    assert.deepEqual((await catalogWrites.lockProduct(t.db, ref))!.print_spec, inset);
+    const after = (await call(t, 'GET', `/v2/products/${ref}`)).data.product;
+    assert.equal(after.printModified, t.clock.now().toISOString());
+    assert.deepEqual({ ...after.print, modified: undefined }, { ...inset, modified: undefined });
   });
 
   it('builds a branded shipping label and packing slip per shipment: text, logo and a Code 128 of the tracking number', {

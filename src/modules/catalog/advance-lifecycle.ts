@@ -5,13 +5,15 @@ import { layerImages, printSpecFor } from './geometry.ts';
 import { forwardOnly, stageOn } from './lifecycle.ts';
 import { catalogWrites as w } from './admin-repo.ts';
 import type { PrintSpec } from './repo.ts';
+import { samePrint } from './writer.ts';
 import type { ProductStatus } from './schemas.ts';
 import { type ProductFiles, allFiles, placeFiles } from './product-files.ts';
 
 /**
  * Moves every product with a device to its stage on `catalogDate` (YYYY-MM-DD, default today;
  * forward only, with the usual events). A print product leaving `announced` without a print
- * specification gets one, and layers, from its device and case type.
+ * specification gets one, and layers, from its device and case type; a case whose stored spec is
+ * not the one its geometry gives gets that one and its layers drawn anew.
  */
 export function lifecycleAdvance(ctx: AdminContext) {
   const { db, clock, blobs } = ctx.deps;
@@ -22,15 +24,19 @@ export function lifecycleAdvance(ctx: AdminContext) {
     const extra = new Map<string, { print: PrintSpec; files: ProductFiles }>();
     for (const r of await w.productsWithDevices(db)) {
       const to = forwardOnly(r.status, stageOn(r.geometry.releaseDate, date)) as ProductStatus;
-      if (to === r.status) continue;
+      const ct = r.printable && isCaseType(r.case_type) ? CASE_TYPES[r.case_type] : null;
+      const spec = ct ? printSpecFor(r.geometry, ct) : null;
+      // A spec stored under an older print-area rule: spec and layers are drawn anew, so the
+      // product's timestamps and layer images follow what it answers and prints.
+      const stale = !!spec && !!r.print_spec && !samePrint(r.print_spec, spec);
+      if (to === r.status && !stale) continue;
       moves.push({ id: r.id, to });
-      if (!r.printable || r.print_spec || to === 'announced' || !isCaseType(r.case_type)) continue;
-      const ct = CASE_TYPES[r.case_type];
-      const images = r.has_layers ? {} : await layerImages(r.geometry, ct);
+      if (!spec || (!stale && (r.print_spec || to === 'announced'))) continue;
+      const images = r.has_layers && !stale ? {} : await layerImages(r.geometry, ct!);
       const layers = Object.entries(images).map(([name, b]) => ({ name, file: { base64: b.toString('base64') } }));
       extra.set(r.id, {
-        print: printSpecFor(r.geometry, ct),
-        files: await placeFiles(r.has_layers ? {} : { layers }, `product ${r.id}`),
+        print: spec,
+        files: await placeFiles(r.has_layers && !stale ? {} : { layers }, `product ${r.id}`),
       });
     }
     return { moves, extra };
@@ -48,7 +54,7 @@ export function lifecycleAdvance(ctx: AdminContext) {
       for (const { id, to } of moves) {
         const cur = (await w.lockProduct(tx, id))!;
         const target = forwardOnly(cur.status, to);
-        if (target === cur.status) continue;
+        if (target === cur.status && !extra.has(id)) continue;
         const view = (await w.product(tx, id))!;
         const item = (await w.lockItem(tx, cur.item_id))!;
         const e = extra.get(id);
@@ -68,7 +74,7 @@ export function lifecycleAdvance(ctx: AdminContext) {
           item,
           `product ${id} (${cur.name})`,
         );
-        moved.push({ reference: id, name: cur.name, from: cur.status, to: target });
+        if (target !== cur.status) moved.push({ reference: id, name: cur.name, from: cur.status, to: target });
       }
       return { catalogDate: date.toISOString().slice(0, 10), moved };
     });

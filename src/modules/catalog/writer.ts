@@ -36,7 +36,7 @@ export interface Desired {
   look?: ProductLook | null;
 }
 
-const samePrint = (a: PrintSpec | null, b: PrintSpec | null) =>
+export const samePrint = (a: PrintSpec | null, b: PrintSpec | null) =>
   a === b ||
   (!!a &&
     !!b &&

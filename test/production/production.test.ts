@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -244,20 +244,45 @@ describe('production files', () => {
     };
     const row = (await catalogWrites.lockProduct(t.db, ref))!;
     await catalogWrites.updateProduct(t.db, { ...row, print_spec: full });
+    // And its print-area layer drawn to the outline, as it was imported then.
+    const [area] = (await catalogWrites.mediaOfKind(t.db, ref, ['layer'])).filter((m) => m.name === 'print-area');
+    const staleLayer = await sharp({
+      create: {
+        width: Math.round(outline.widthMm * LAYER_PX_PER_MM),
+        height: Math.round(outline.heightMm * LAYER_PX_PER_MM),
+        channels: 4,
+        background: '#ffffff',
+      },
+    })
+      .png()
+      .toBuffer();
+    const sha256 = createHash('sha256').update(staleLayer).digest('hex');
+    await t.s.blobs.put(`catalog/${sha256}.png`, staleLayer);
+    await catalogWrites.deleteMedia(t.db, ref, area.filename);
+    await catalogWrites.insertMedia(t.db, {
+      ...area,
+      blob_key: `catalog/${sha256}.png`,
+      sha256,
+      size: staleLayer.length,
+      width: Math.round(outline.widthMm * LAYER_PX_PER_MM),
+      height: Math.round(outline.heightMm * LAYER_PX_PER_MM),
+    });
     t.s.changes.changed(CATALOG_TOPIC);
 
     const detail = (await call(t, 'GET', `/v2/products/${ref}`)).data.product;
     const { modified, ...answered } = detail.print;
     assert.deepEqual(answered, inset);
+    const layerWidth = async (d: any) => {
+      const l = d.layers.images.find((x: any) => x.name === 'print-area');
+      return (await sharp((await call(t, 'GET', new URL(l.url).pathname)).rawPayload).metadata()).width;
+    };
+    assert.equal(
+      await layerWidth(detail),
+      Math.round(outline.widthMm * LAYER_PX_PER_MM),
+      'stored layers until redrawn',
+    );
     const listed = (await t.s.catalog.findProduct(t.seed.organizations[0].reference, ref))!.print!;
     assert.deepEqual({ ...listed, modified: undefined }, { ...inset, modified: undefined });
-    const area = detail.layers.images.find((l: any) => l.name === 'print-area');
-    const layer = await sharp((await call(t, 'GET', new URL(area.url).pathname)).rawPayload).metadata();
-    assert.deepEqual(
-      [layer.width, layer.height],
-      [Math.round(inset.widthMm * LAYER_PX_PER_MM), Math.round(inset.heightMm * LAYER_PX_PER_MM)],
-      'the print-area layer is the inset area',
-    );
 
     const image = await artwork(t);
     const order = await createOrder(t, orderBody(t, image));
@@ -276,6 +301,14 @@ describe('production files', () => {
     const after = (await call(t, 'GET', `/v2/products/${ref}`)).data.product;
     assert.equal(after.printModified, t.clock.now().toISOString());
     assert.deepEqual({ ...after.print, modified: undefined }, { ...inset, modified: undefined });
+    const areaLayer = after.layers.images.find((l: any) => l.name === 'print-area');
+    const layer = await sharp((await call(t, 'GET', new URL(areaLayer.url).pathname)).rawPayload).metadata();
+    assert.deepEqual(
+      [layer.width, layer.height],
+      [Math.round(inset.widthMm * LAYER_PX_PER_MM), Math.round(inset.heightMm * LAYER_PX_PER_MM)],
+      'the print-area layer is drawn anew: the inset area',
+    );
+    assert.equal(after.layersModified, t.clock.now().toISOString());
   });
 
   it('builds a branded shipping label and packing slip per shipment: text, logo and a Code 128 of the tracking number', {

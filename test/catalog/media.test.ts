@@ -73,8 +73,8 @@ describe('catalog: product media files', () => {
     assert.equal(res.statusCode, 200);
     assert.ok(res.headers.etag);
     assert.ok(res.headers['last-modified']);
-    // The print-area layer of the iPhone 15 clear case: 74 mm wide at 4 px/mm.
-    assert.equal((await sharp(res.rawPayload).metadata()).width, 296);
+    // The print-area layer of the iPhone 15 clear case: its flat back inside the clear rim, 67.6 mm wide at 4 px/mm.
+    assert.equal((await sharp(res.rawPayload).metadata()).width, 270);
     const again = await call(t, 'GET', url.pathname, { headers: { 'if-none-match': res.headers.etag as string } });
     assert.equal(again.statusCode, 304);
     const since = await call(t, 'GET', url.pathname, {

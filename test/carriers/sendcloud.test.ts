@@ -53,10 +53,10 @@ describe('shipping through Sendcloud (stand-in)', () => {
     assert.equal(s.trackingNumber, p.trackingNumber);
     const r = (await row(ref))!;
     assert.equal(r.label_state, 'announced');
-    const pdf = await t.s.shipments.announce.label(r);
-    assert.ok(pdf?.subarray(0, 5).toString() === '%PDF-', 'the carrier label is stored as a PDF');
+    const pdf = (await t.s.shipments.announce.document(ref, 'label')).bytes;
+    assert.ok(pdf.subarray(0, 5).toString() === '%PDF-', 'the carrier label is stored as a PDF');
     // PostNL prints ZPL natively: the thermal printers' label is kept too.
-    const zpl = (await t.s.shipments.announce.labelZpl(r))?.toString() ?? '';
+    const zpl = (await t.s.shipments.announce.document(ref, 'label-zpl')).bytes.toString();
     assert.match(zpl, /^\^XA[\s\S]*\^BCN[\s\S]*\^XZ$/);
     assert.ok(zpl.includes(`^FD${p.trackingNumber}^FS`), 'the ZPL carries the tracking barcode');
     const asked = sc.requests.filter((q) => q.path.startsWith(`/api/v3/parcels/${p.id}/documents/label`));
@@ -70,8 +70,8 @@ describe('shipping through Sendcloud (stand-in)', () => {
     assert.equal(r.label_state, 'announced');
     assert.equal(sc.byReference(ref)!.carrier.code, 'dhl');
     assert.equal(r.label_zpl_blob, null);
-    assert.equal(await t.s.shipments.announce.labelZpl(r), null);
-    assert.ok((await t.s.shipments.announce.label(r))?.subarray(0, 5).toString() === '%PDF-');
+    await assert.rejects(t.s.shipments.announce.document(ref, 'label-zpl'), /ZPL label of shipment/);
+    assert.ok((await t.s.shipments.announce.document(ref, 'label')).bytes.subarray(0, 5).toString() === '%PDF-');
     assert.deepEqual(sc.invalid, [], 'paper size and Accept header as Sendcloud documents them');
   });
 
@@ -96,7 +96,7 @@ describe('shipping through Sendcloud (stand-in)', () => {
     // The carrier's customs declaration is fetched, kept beside the label and served to the operator.
     const asked = sc.requests.filter((q) => q.path === `/api/v3/parcels/${p.id}/documents/customs-declaration`);
     assert.equal(asked.length, 1, 'the customs-declaration document, in its own (A4) paper size');
-    const cn23 = (await t.s.shipments.announce.customsDeclaration(r))!;
+    const cn23 = (await t.s.shipments.announce.document(ref, 'customs-declaration')).bytes;
     assert.ok(cn23.equals(p.customs!), 'the CN23 Sendcloud answered is stored as it came');
     const api = await operator(t, 'GET', `/shipments/${ref}/carrier-documents/customs-declaration`);
     assert.equal(api.statusCode, 200);

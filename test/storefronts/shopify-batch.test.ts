@@ -58,7 +58,7 @@ describe('Shopify orders taken in batches', () => {
         o.orderlines.map((l: any) => [l.productReference, l.quantity]),
         [[products(t).protector, 3]],
       );
-    const outcomes = (await t.s.storefronts.inbox(store, 10)).map((r) => [r.delivery_key, r.outcome]);
+    const outcomes = (await t.s.storefronts.inbox(store, 10)).map((r) => [r.deliveryKey, r.outcome]);
     assert.equal(outcomes.length, deliveries.length);
     // Keyed by X-Shopify-Event-Id, which the stand-in derives from the webhook id.
     const outcome = (key: string) => outcomes.find(([k]) => k === `event-${key}`)?.[1] ?? '';

@@ -73,7 +73,7 @@ describe('Shopify stores', () => {
 
   it('shows the demo Shopify store with three Shopify orders taken through the intake', async () => {
     const demo = t.seed.organizations[0].stores.find((x) => x.code === 'DEMOSHOP')!.reference;
-    assert.equal((await t.s.storefronts.connection(demo))?.shop_domain, 'demo-cases.myshopify.com');
+    assert.equal((await t.s.storefronts.connection(demo))?.shopDomain, 'demo-cases.myshopify.com');
     const orders = (await call(t, 'GET', `/v2/orders?storeReference=${demo}`)).data.orders as Array<
       Record<string, any>
     >;
@@ -132,7 +132,7 @@ describe('Shopify stores', () => {
     assert.equal(store.integration, 'shopify');
     assert.equal(store.accountReference, account);
 
-    const conn = (await t.s.storefronts.connection(storeRef))!;
+    const conn = (await t.s.storefronts.connectionRow(storeRef))!;
     const token = [...shopify.tokens][0];
     assert.ok(conn.token_sealed && !conn.token_sealed.includes(token), 'the token is stored sealed');
     await t.s.worker.drain();
@@ -142,7 +142,7 @@ describe('Shopify stores', () => {
     );
     assert.equal(shopify.calls[0].token, token);
     assert.deepEqual(shopify.invalid, []);
-    assert.ok((await t.s.storefronts.connection(storeRef))!.location_id);
+    assert.ok((await t.s.storefronts.connection(storeRef))!.locationId);
   });
 
   it('takes orders/create as an order of the store, our lines only, exactly once', async () => {
@@ -253,7 +253,7 @@ describe('Shopify stores', () => {
     const [op] = await t.s.storefronts.operations(storeRef, null, 1);
     assert.equal(op.kind, 'fulfillment_create');
     assert.equal(op.status, 'queued');
-    assert.match(op.last_error ?? '', /503/);
+    assert.match(op.lastError ?? '', /503/);
     for (let i = 0; i < 3; i++) {
       t.clock.advance(60_000);
       await t.s.worker.drain();
@@ -479,7 +479,7 @@ describe('Shopify stores', () => {
     assert.equal(res.statusCode, 200);
     await t.s.worker.drain();
     assert.equal((await t.s.storefronts.connection(storeRef))!.status, 'disconnected');
-    assert.equal((await t.s.storefronts.connection(storeRef))!.token_sealed, null);
+    assert.equal((await t.s.storefronts.connectionRow(storeRef))!.token_sealed, null);
     assert.equal((await ordersOfStore()).length, kept);
   });
 });

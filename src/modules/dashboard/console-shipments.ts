@@ -42,20 +42,20 @@ function shipmentPageOf(r: DashRouter) {
   return async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const ref = (req.params as { ref: string }).ref;
     const found = mustFind(await s.shipments.operatorShipment(ref), 'Shipment', ref);
-    const { row, shipment, statuses, address } = found;
-    const base = `/console/shipments/${row.id}`;
+    const { parcel, shipment, statuses, address } = found;
+    const base = `/console/shipments/${parcel.id}`;
     const events = shipment.trackingEvents.map(
       (e) =>
         html`<tr><td>${fmtDate(e.occurred)}</td><td>${badge(e.status.replaceAll('_', ' '), tone(e.status))}</td><td>${e.location ?? ''}</td><td>${e.description ?? ''}</td></tr>`,
     );
     const carrierRows = statuses.map(
       (c) =>
-        html`<tr><td>${fmtDate(c.occurred_at)}</td><td><code>${c.code}</code></td><td>${c.message ?? ''}</td><td>${c.mapped_status ? c.mapped_status.replaceAll('_', ' ') : html`<span class="help">kept, not a tracking event</span>`}</td></tr>`,
+        html`<tr><td>${fmtDate(c.occurredAt)}</td><td><code>${c.code}</code></td><td>${c.message ?? ''}</td><td>${c.mappedStatus ? c.mappedStatus.replaceAll('_', ' ') : html`<span class="help">kept, not a tracking event</span>`}</td></tr>`,
     );
     const entered = (f: string) => (opts.values ? value(opts.values, f) : undefined);
     const correction =
-      row.label_state === 'refused' || row.returned_at
-        ? html`<section class="card" aria-labelledby="fix"><h2 id="fix">Correct the address</h2><p>${row.label_state === 'refused' ? 'The parcel is announced again with the corrected address.' : 'The parcel came back: a replacement decided on its package-missing claim goes to the corrected address.'} The country stays ${address.countryCode ?? ''}; the order keeps the address it was placed with.</p>
+      parcel.labelState === 'refused' || parcel.returnedAt
+        ? html`<section class="card" aria-labelledby="fix"><h2 id="fix">Correct the address</h2><p>${parcel.labelState === 'refused' ? 'The parcel is announced again with the corrected address.' : 'The parcel came back: a replacement decided on its package-missing claim goes to the corrected address.'} The country stays ${address.countryCode ?? ''}; the order keeps the address it was placed with.</p>
 ${form(
   `${base}/address`,
   ctx.page.csrf,
@@ -66,32 +66,32 @@ ${form(
       value: entered(f) ?? address[f] ?? '',
       readonly: f === 'countryCode',
     }),
-  )}</div><button type="submit" class="btn">${row.label_state === 'refused' ? 'Correct and announce again' : 'Correct the address'}</button>`,
+  )}</div><button type="submit" class="btn">${parcel.labelState === 'refused' ? 'Correct and announce again' : 'Correct the address'}</button>`,
   { label: 'Correct the address' },
 )}
-${row.label_state === 'refused' ? html`<p>${buttonForm(`${base}/announce`, ctx.page.csrf, 'Announce again unchanged')}</p>` : ''}</section>`
+${parcel.labelState === 'refused' ? html`<p>${buttonForm(`${base}/announce`, ctx.page.csrf, 'Announce again unchanged')}</p>` : ''}</section>`
         : '';
-    const failure = row.carrier_error
-      ? html`<section class="card alert-card" aria-labelledby="fail"><h2 id="fail">${row.label_state === 'refused' ? 'The carrier refused the parcel' : 'Last attempt to reach the carrier'}</h2><p>${row.carrier_error}</p></section>`
+    const failure = parcel.carrierError
+      ? html`<section class="card alert-card" aria-labelledby="fail"><h2 id="fail">${parcel.labelState === 'refused' ? 'The carrier refused the parcel' : 'Last attempt to reach the carrier'}</h2><p>${parcel.carrierError}</p></section>`
       : '';
-    const label = row.label_blob
-      ? html`<a href="${base}/label.pdf">Carrier label (PDF, A6)</a>${row.label_zpl_blob ? html` · <a href="${base}/label.zpl">ZPL for thermal printers</a>` : ''}${row.customs_blob ? html` · <a href="${base}/customs-declaration.pdf">Customs declaration (CN23, PDF): print and attach</a>` : ''}`
-      : row.label_state === 'assigned'
+    const label = parcel.documents.label
+      ? html`<a href="${base}/label.pdf">Carrier label (PDF, A6)</a>${parcel.documents.labelZpl ? html` · <a href="${base}/label.zpl">ZPL for thermal printers</a>` : ''}${parcel.documents.customsDeclaration ? html` · <a href="${base}/customs-declaration.pdf">Customs declaration (CN23, PDF): print and attach</a>` : ''}`
+      : parcel.labelState === 'assigned'
         ? html`<span class="help">no label from the service: the carrier's own, or the sandbox</span>`
         : '';
     return page(
       ctx.page,
-      `Shipment ${abbreviate(row.id)}`,
-      html`<p>${shortRef(row.id)} · <a href="/console/shipments">All shipments that need attention</a></p>${failure}
+      `Shipment ${abbreviate(parcel.id)}`,
+      html`<p>${shortRef(parcel.id)} · <a href="/console/shipments">All shipments that need attention</a></p>${failure}
 <section class="card" aria-labelledby="facts"><h2 id="facts">Carrier and label</h2><dl class="facts">
-<dt>Carrier</dt><dd>${row.carrier ?? '—'}</dd><dt>Tracking number</dt><dd>${row.tracking_number ?? '—'}</dd>
-<dt>Label</dt><dd>${badge(LABEL_STATE[row.label_state], row.label_state === 'refused' ? 'bad' : row.label_state === 'pending' ? 'warn' : 'ok')} ${label}</dd>
-<dt>Labelled by</dt><dd>${row.carrier_adapter}${row.carrier_parcel_id ? html` · parcel ${row.carrier_parcel_id}` : ''}</dd>
-<dt>Level</dt><dd>${row.level}</dd><dt>Shipped</dt><dd>${fmtDate(row.shipped_at)}</dd>
-<dt>Delivered</dt><dd>${fmtDate(row.delivered_at)}</dd>${row.returned_at ? html`<dt>Returned</dt><dd>${fmtDate(row.returned_at)}</dd>` : ''}
-<dt>Needs attention</dt><dd>${row.attention ? html`${badge(row.attention, 'bad')} ${WHY[row.attention]} since ${fmtDate(row.attention_since)}` : 'no'}</dd>
+<dt>Carrier</dt><dd>${parcel.carrier ?? '—'}</dd><dt>Tracking number</dt><dd>${parcel.trackingNumber ?? '—'}</dd>
+<dt>Label</dt><dd>${badge(LABEL_STATE[parcel.labelState], parcel.labelState === 'refused' ? 'bad' : parcel.labelState === 'pending' ? 'warn' : 'ok')} ${label}</dd>
+<dt>Labelled by</dt><dd>${parcel.carrierAdapter}${parcel.carrierParcelId ? html` · parcel ${parcel.carrierParcelId}` : ''}</dd>
+<dt>Level</dt><dd>${parcel.level}</dd><dt>Shipped</dt><dd>${fmtDate(parcel.shippedAt)}</dd>
+<dt>Delivered</dt><dd>${fmtDate(parcel.deliveredAt)}</dd>${parcel.returnedAt ? html`<dt>Returned</dt><dd>${fmtDate(parcel.returnedAt)}</dd>` : ''}
+<dt>Needs attention</dt><dd>${parcel.attention ? html`${badge(parcel.attention, 'bad')} ${WHY[parcel.attention]} since ${fmtDate(parcel.attentionSince)}` : 'no'}</dd>
 <dt>To</dt><dd>${[address.zipcode, address.city, address.countryCode].filter(Boolean).join(' ')}</dd>
-<dt>Organization</dt><dd>${shortRef(row.organization_id)}</dd></dl></section>
+<dt>Organization</dt><dd>${shortRef(parcel.organizationId)}</dd></dl></section>
 ${correction}
 <section aria-labelledby="ev"><h2 id="ev">Tracking events</h2>${table(['When', 'Status', 'Where', 'What'], events, { caption: 'Tracking events, oldest first', empty: 'No tracking event yet.' })}</section>
 <section aria-labelledby="cs"><h2 id="cs">Everything the carrier said</h2>${table(['When', 'Code', 'Message', 'Means'], carrierRows as Html[], { caption: 'Carrier statuses as received', empty: 'The carrier has sent no status for this parcel.' })}</section>`,
@@ -114,7 +114,7 @@ export function consoleShipmentPages(r: DashRouter): void {
     const rows = await s.shipments.needingAttention();
     const list = rows.map(
       (x) =>
-        html`<tr><td>${shortRef(x.id, { href: `/console/shipments/${x.id}` })}</td><td>${badge(x.attention ?? '', 'bad')} <span class="help">${WHY[x.attention ?? ''] ?? ''}</span></td><td>${fmtDate(x.attention_since)}</td><td>${x.carrier ?? '—'} ${x.tracking_number ?? ''}</td><td>${x.carrier_error ?? ''}</td></tr>`,
+        html`<tr><td>${shortRef(x.id, { href: `/console/shipments/${x.id}` })}</td><td>${badge(x.attention ?? '', 'bad')} <span class="help">${WHY[x.attention ?? ''] ?? ''}</span></td><td>${fmtDate(x.attentionSince)}</td><td>${x.carrier ?? '—'} ${x.trackingNumber ?? ''}</td><td>${x.carrierError ?? ''}</td></tr>`,
     );
     return page(
       ctx.page,

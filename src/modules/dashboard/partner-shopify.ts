@@ -50,7 +50,7 @@ const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
 /** The organization's own connection of that store; another organization's is not found. */
 async function ownConnection(sf: Storefronts, ref: string, orgId: string): Promise<Connection> {
   const conn = await sf.connection(ref);
-  if (!conn || conn.organization_id !== orgId) throw notFound('Shopify store', ref);
+  if (!conn || conn.organizationId !== orgId) throw notFound('Shopify store', ref);
   return conn;
 }
 
@@ -74,7 +74,7 @@ function shopifyListPages(r: DashRouter): void {
     const names = new Map(stores.map((x) => [x.reference, x.name]));
     const rows = conns.map(
       (c) =>
-        html`<tr><td><a href="/dashboard/shopify/${c.store_id}">${names.get(c.store_id) ?? c.store_id}</a></td><td>${c.shop_domain}</td><td>${badge(c.status, tone(c.status))}</td><td>${fmtDate(c.connected_at)}</td></tr>`,
+        html`<tr><td><a href="/dashboard/shopify/${c.storeId}">${names.get(c.storeId) ?? c.storeId}</a></td><td>${c.shopDomain}</td><td>${badge(c.status, tone(c.status))}</td><td>${fmtDate(c.connectedAt)}</td></tr>`,
     );
     const v = (k: string) => (opts.values?.[k] as string | undefined) ?? null;
     const connect = sf.configured()
@@ -120,7 +120,7 @@ const failuresTable = (ref: string, failed: Awaited<ReturnType<Storefronts['oper
     ['What', 'For', 'Attempts', 'Last error', ''],
     failed.map(
       (o) =>
-        html`<tr><td>${o.kind.replace(/_/g, ' ')}</td><td>${o.subject}</td><td>${o.attempts}</td><td>${o.last_error ?? ''}</td><td>${buttonForm(`/dashboard/shopify/${ref}/operations/${o.id}/retry`, csrf, 'Retry')}</td></tr>`,
+        html`<tr><td>${o.kind.replace(/_/g, ' ')}</td><td>${o.subject}</td><td>${o.attempts}</td><td>${o.lastError ?? ''}</td><td>${buttonForm(`/dashboard/shopify/${ref}/operations/${o.id}/retry`, csrf, 'Retry')}</td></tr>`,
     ),
     { caption: 'Sync failures', empty: 'No failed call to Shopify.' },
   );
@@ -159,7 +159,7 @@ const publishForm = (
   printable: Array<{ reference: string; name: string }>,
 ) =>
   conn.status === 'disconnected'
-    ? html`<p>This store was disconnected from ${conn.shop_domain}; its orders and history stay here. Connect it again to publish.</p>`
+    ? html`<p>This store was disconnected from ${conn.shopDomain}; its orders and history stay here. Connect it again to publish.</p>`
     : form(
         `/dashboard/shopify/${ref}/publish`,
         csrf,
@@ -190,9 +190,9 @@ function storeView(s: DashboardServices): PageFn {
     ]);
     const printable = products.filter((p) => p.printable && SELLING.has(p.status));
     const csrf = ctx.page.csrf;
-    const body = html`<dl class="facts"><dt>Shop</dt><dd>${conn.shop_domain}</dd><dt>Status</dt><dd>${badge(conn.status, tone(conn.status))}</dd>
-<dt>Connected</dt><dd>${fmtDate(conn.connected_at)}</dd>${conn.disconnected_at ? html`<dt>Disconnected</dt><dd>${fmtDate(conn.disconnected_at)}</dd>` : ''}
-<dt>Fulfillment location</dt><dd>${conn.location_id ?? (conn.status === 'demo' ? 'demo shop (no Shopify behind it)' : 'being registered')}</dd>
+    const body = html`<dl class="facts"><dt>Shop</dt><dd>${conn.shopDomain}</dd><dt>Status</dt><dd>${badge(conn.status, tone(conn.status))}</dd>
+<dt>Connected</dt><dd>${fmtDate(conn.connectedAt)}</dd>${conn.disconnectedAt ? html`<dt>Disconnected</dt><dd>${fmtDate(conn.disconnectedAt)}</dd>` : ''}
+<dt>Fulfillment location</dt><dd>${conn.locationId ?? (conn.status === 'demo' ? 'demo shop (no Shopify behind it)' : 'being registered')}</dd>
 <dt>Orders</dt><dd><a href="/dashboard/orders?store=${ref}">Orders of ${store.name}</a></dd></dl>
 ${conn.status === 'demo' ? html`<p class="notice">This is the demo's stand-in shop: its orders were taken from Shopify's documented example order; calls to Shopify are skipped.</p>` : ''}
 <h2>Sync failures</h2><p>Calls to Shopify that kept failing after their retries. Retry one once the cause is fixed.</p>${failuresTable(ref, failed, csrf)}
@@ -202,20 +202,20 @@ ${conn.status === 'demo' ? html`<p class="notice">This is the demo's stand-in sh
       ['What', 'For', 'Status', 'Note', 'When'],
       recent.map(
         (o) =>
-          html`<tr><td>${o.kind.replace(/_/g, ' ')}</td><td>${o.subject}</td><td>${badge(o.status, tone(o.status))}</td><td>${o.last_error ?? ''}</td><td>${fmtDate(o.updated_at)}</td></tr>`,
+          html`<tr><td>${o.kind.replace(/_/g, ' ')}</td><td>${o.subject}</td><td>${badge(o.status, tone(o.status))}</td><td>${o.lastError ?? ''}</td><td>${fmtDate(o.updatedAt)}</td></tr>`,
       ),
       { caption: 'Recent calls to Shopify', empty: 'No call yet.' },
     )}
 <h2>Recent webhooks</h2>${table(
       ['Topic', 'Received', 'Outcome'],
       inbox.map(
-        (w) => html`<tr><td>${w.topic}</td><td>${fmtDate(w.received_at)}</td><td>${w.outcome ?? 'waiting'}</td></tr>`,
+        (w) => html`<tr><td>${w.topic}</td><td>${fmtDate(w.receivedAt)}</td><td>${w.outcome ?? 'waiting'}</td></tr>`,
       ),
       { caption: 'Recent webhooks', empty: 'No webhook received yet.' },
     )}
 <h2>Privacy requests</h2>${table(
       ['Request', 'What was done', 'When'],
-      privacy.map((p) => html`<tr><td>${p.topic}</td><td>${p.action}</td><td>${fmtDate(p.created_at)}</td></tr>`),
+      privacy.map((p) => html`<tr><td>${p.topic}</td><td>${p.action}</td><td>${fmtDate(p.createdAt)}</td></tr>`),
       { caption: 'Privacy requests', empty: 'No privacy request received.' },
     )}`;
     return page(ctx.page, `Shopify: ${store.name}`, body, opts);

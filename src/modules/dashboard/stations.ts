@@ -66,7 +66,7 @@ const STATIONS: Array<[string, string]> = [
  */
 async function carrierPrints(r: DashRouter, ref: string): Promise<Html | null> {
   const found = await r.s.shipments.operatorShipment(ref);
-  if (!found || (found.row.label_state !== 'pending' && found.row.label_state !== 'announced')) return null;
+  if (!found || (found.parcel.labelState !== 'pending' && found.parcel.labelState !== 'announced')) return null;
   const base = `/console/shipments/${ref}`;
   const customs = !EU.has(String(found.address.countryCode ?? ''));
   return html`<p><a href="${base}/label.pdf" target="_blank">Carrier label (A6)</a> · <a href="/console/production/shipments/${ref}/packing-slip" target="_blank">Packing slip</a>${customs ? html` · <a href="${base}/customs-declaration.pdf" target="_blank">Customs declaration (CN23): print and attach to the parcel</a>` : ''} (ready once the carrier answers: <a href="${base}">the shipment's page</a> shows it)</p>`;

@@ -180,10 +180,6 @@ export function announcements(deps: AnnounceDeps) {
       });
     },
 
-    label: (s: ShipmentRow) => (s.label_blob ? deps.blobs.get(s.label_blob) : Promise.resolve(null)),
-    labelZpl: (s: ShipmentRow) => (s.label_zpl_blob ? deps.blobs.get(s.label_zpl_blob) : Promise.resolve(null)),
-    customsDeclaration: (s: ShipmentRow) => (s.customs_blob ? deps.blobs.get(s.customs_blob) : Promise.resolve(null)),
-
     /** Operator API: one of the carrier's documents of a shipment, or a 404 naming what is missing. */
     async document(ref: string, kind: CarrierDocument): Promise<{ bytes: Buffer; type: string; filename: string }> {
       const s = mustFind(await repo.byId(db, ref), 'Shipment', ref);

@@ -11,10 +11,12 @@ import { sendcloudWebhooks } from './sendcloud-webhook.ts';
 import { type ShippedListener, shipping } from './ship.ts';
 import { type CarrierEventIn, type TrackingEventIn, trackingEvents } from './tracking-events.ts';
 import { type ShipmentFacts, shipmentFacts, shipmentView } from './view.ts';
+import { type CarrierParcel, type CarrierStatus, carrierParcel, carrierStatus } from './operator-view.ts';
 
 export type { ShipInput, ShippedListener } from './ship.ts';
 export type ShipmentsService = ReturnType<typeof shipmentsService>;
 export type { ShipmentFacts } from './view.ts';
+export type { CarrierParcel, CarrierStatus } from './operator-view.ts';
 
 const TOKEN = /^[0-9a-hjkmnp-tv-z]{32}$/;
 
@@ -90,7 +92,7 @@ export function shipmentsService(deps: ShipmentsDeps) {
       return { shipment: s, brand, city: address.city ?? '', countryCode: address.countryCode ?? '', events };
     },
 
-    /** Operator console: one shipment with its API view, address and every status its carrier sent. */
+    /** Operator console: one shipment's parcel, its API view, address and every status its carrier sent. */
     async operatorShipment(ref: string) {
       const row = isReference('Shipment', ref) ? await repo.byId(db, ref) : null;
       if (!row) return null;
@@ -99,10 +101,13 @@ export function shipmentsService(deps: ShipmentsDeps) {
         repo.carrierStatuses(db, row.id),
         deps.orders.addressFields(db, row.address_id),
       ]);
-      return { row, shipment, statuses, address: address ?? {} };
+      const carrierStatuses: CarrierStatus[] = statuses.map(carrierStatus);
+      return { parcel: carrierParcel(row), shipment, statuses: carrierStatuses, address: address ?? {} };
     },
-    /** Operator console: shipments to look at (returned, exception, lost, refused), oldest first. */
-    needingAttention: (limit = 200) => repo.needingAttention(db, limit),
+    /** Operator console: parcels to look at (returned, exception, lost, refused), oldest first. */
+    async needingAttention(limit = 200): Promise<CarrierParcel[]> {
+      return (await repo.needingAttention(db, limit)).map(carrierParcel);
+    },
 
     /** For claims and production: the shipment (organization-scoped), its orders and the address it left with. */
     async shipment(ex: Executor, orgId: string, id: string): Promise<ShipmentFacts | null> {

@@ -11,6 +11,16 @@ import { publicationCalls, publishing } from './publish.ts';
 import { storefrontsRepo as repo } from './repo.ts';
 import { type ShopifyApp, shopifyApp } from './shopify/app.ts';
 import { shipmentHooks } from './shipments.ts';
+import {
+  type PrivacyRequest,
+  type StorefrontConnection,
+  type StorefrontOperation,
+  type StorefrontWebhook,
+  privacyRequest,
+  storefrontConnection,
+  storefrontOperation,
+  storefrontWebhook,
+} from './views.ts';
 
 /**
  * The `storefronts` port: stores whose orders come from an upstream platform (Shopify). Inbound
@@ -73,12 +83,24 @@ export function storefrontsService(
     },
     installUrl: connect.installUrl,
     completeConnect: connect.complete,
-    connection: (storeId: string) => repo.connectionOfStore(deps.db, storeId),
-    connections: (orgId: string) => repo.connectionsOf(deps.db, orgId),
-    operations: (storeId: string, status: 'failed' | null, limit = 50) =>
-      repo.operationsOf(deps.db, storeId, status, limit),
-    inbox: (storeId: string, limit = 20) => repo.recentInbox(deps.db, storeId, limit),
-    privacyLog: (storeId: string, limit = 20) => repo.privacyLog(deps.db, storeId, limit),
+    async connection(storeId: string): Promise<StorefrontConnection | null> {
+      const c = await repo.connectionOfStore(deps.db, storeId);
+      return c && storefrontConnection(c);
+    },
+    /** The connection's row, for this module's tests. */
+    connectionRow: (storeId: string) => repo.connectionOfStore(deps.db, storeId),
+    async connections(orgId: string): Promise<StorefrontConnection[]> {
+      return (await repo.connectionsOf(deps.db, orgId)).map(storefrontConnection);
+    },
+    async operations(storeId: string, status: 'failed' | null, limit = 50): Promise<StorefrontOperation[]> {
+      return (await repo.operationsOf(deps.db, storeId, status, limit)).map(storefrontOperation);
+    },
+    async inbox(storeId: string, limit = 20): Promise<StorefrontWebhook[]> {
+      return (await repo.recentInbox(deps.db, storeId, limit)).map(storefrontWebhook);
+    },
+    async privacyLog(storeId: string, limit = 20): Promise<PrivacyRequest[]> {
+      return (await repo.privacyLog(deps.db, storeId, limit)).map(privacyRequest);
+    },
     /** Connects a store to a shop without OAuth: the demo data's stand-in shop (no token, no calls). */
     async connectDemo(orgId: string, storeId: string, shop: string) {
       await repo.upsertConnection(deps.db, {
@@ -103,3 +125,4 @@ export type StorefrontsService = ReturnType<typeof storefrontsService>;
 
 export type { ShippedOrder } from './shipments.ts';
 export type { PublicationCall } from './publish.ts';
+export type { PrivacyRequest, StorefrontConnection, StorefrontOperation, StorefrontWebhook } from './views.ts';

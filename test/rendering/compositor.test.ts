@@ -21,7 +21,12 @@ import {
   templatesDecoded,
 } from '../../src/modules/rendering/renderer.ts';
 import { PLAIN_MATERIAL } from '../../src/modules/rendering/templates.ts';
-import { leaseShared, releaseShared, spareSharedBytes } from '../../src/modules/rendering/pixel-threads.ts';
+import {
+  SPARE_MAX_BYTES,
+  leaseShared,
+  releaseShared,
+  spareSharedBytes,
+} from '../../src/modules/rendering/pixel-threads.ts';
 import { cutBox, maskBox } from '../../src/modules/rendering/mask-box.ts';
 import { hexRgb, materialParams, warpKernel } from '../../src/modules/rendering/warp.ts';
 import { layersPng, near, pixel, uvPng } from './pixels.ts';
@@ -214,7 +219,31 @@ describe('shared buffers reused between renders', () => {
     assert.equal(spareSharedBytes(), before, 'views of part of a buffer and unshared memory are not kept');
     const big = Array.from({ length: 5 }, () => leaseShared(16 * 1024 * 1024));
     for (const x of big) releaseShared(x);
-    assert.ok(spareSharedBytes() <= 64 * 1024 * 1024, `spares stay within 64 MB (${spareSharedBytes()})`);
+    assert.ok(spareSharedBytes() <= SPARE_MAX_BYTES, `spares stay within the cap (${spareSharedBytes()})`);
+  });
+
+  it('beyond its cap lets go of the lengths handed back longest ago, keeping those rendered now', () => {
+    const MB = 1024 * 1024;
+    // Sizes of earlier templates (distinct lengths of 6 MB each) fill the spares up to their cap...
+    const stale = Array.from({ length: Math.floor(SPARE_MAX_BYTES / (6 * MB)) }, (_, i) => leaseShared(6 * MB + i));
+    for (const x of stale) releaseShared(x);
+    // ...then a render of another size hands back its output and artwork: both are kept.
+    const out = leaseShared(12 * MB - 1);
+    const art = leaseShared(8 * MB - 1);
+    releaseShared(out);
+    releaseShared(art);
+    assert.ok(spareSharedBytes() <= SPARE_MAX_BYTES, `within the cap (${spareSharedBytes()})`);
+    assert.equal(leaseShared(12 * MB - 1).buffer, out.buffer, 'the output buffer is reused');
+    assert.equal(leaseShared(8 * MB - 1).buffer, art.buffer, 'the artwork buffer is reused');
+    // The oldest stale lengths went to make room; the newest of them is still there.
+    assert.notEqual(leaseShared(6 * MB).buffer, stale[0].buffer, 'the length handed back first went');
+    const last = stale.at(-1)!;
+    assert.equal(leaseShared(last.length).buffer, last.buffer, 'the length handed back last stays');
+    // A buffer larger than the cap is never kept.
+    const huge = leaseShared(SPARE_MAX_BYTES + 1);
+    const held = spareSharedBytes();
+    releaseShared(huge);
+    assert.equal(spareSharedBytes(), held);
   });
 
   it('gives the same picture from reused buffers: nothing of the render before shows through', async () => {

@@ -143,16 +143,22 @@ export function sharedCopy(src: Uint8Array): Uint8Array {
  * Spare shared buffers by length, for the per-render output and artwork. V8 frees a SharedArrayBuffer
  * only when a garbage collection finds it, and image work allocates little on the JavaScript heap, so
  * a run of renders left hundreds of MB of dead buffers (and glibc kept the memory after they went).
- * Renders repeat the same few sizes, so reuse makes that garbage nearly nothing. Bounded in bytes.
+ * Renders repeat the same few sizes, so reuse makes that garbage nearly nothing. Bounded in bytes:
+ * a 2000 px render leases ~20 MB (its 12 MB output and its artwork), so the cap holds one such
+ * render's pair and a few 1000 px ones. Lengths are kept in the order they were last handed back,
+ * and beyond the cap the longest unused go first: a node that moves on to other templates keeps
+ * the sizes it renders now, not those of the first templates it saw.
  */
-const SPARE_MAX_BYTES = 64 * 1024 * 1024;
+export const SPARE_MAX_BYTES = 32 * 1024 * 1024;
 const spare = new Map<number, SharedArrayBuffer[]>();
 let spareBytes = 0;
 
 /** A shared buffer of this length with undefined contents: the caller writes all of it. */
 export function leaseShared(length: number): Uint8Array {
-  const buf = spare.get(length)?.pop();
+  const list = spare.get(length);
+  const buf = list?.pop();
   if (!buf) return sharedBytes(length);
+  if (list!.length === 0) spare.delete(length);
   spareBytes -= length;
   return new Uint8Array(buf);
 }
@@ -161,12 +167,20 @@ export function leaseShared(length: number): Uint8Array {
 export function releaseShared(view: Uint8Array): void {
   const buf = view.buffer;
   if (!(buf instanceof SharedArrayBuffer) || view.byteOffset !== 0 || view.byteLength !== buf.byteLength) return;
-  if (spareBytes + buf.byteLength > SPARE_MAX_BYTES) return;
+  if (buf.byteLength > SPARE_MAX_BYTES) return;
   const list = spare.get(buf.byteLength) ?? [];
   if (list.includes(buf)) return;
+  // (Re-)inserted: the length handed back last is the last to go.
+  spare.delete(buf.byteLength);
   list.push(buf);
   spare.set(buf.byteLength, list);
   spareBytes += buf.byteLength;
+  while (spareBytes > SPARE_MAX_BYTES) {
+    const [length, oldest] = spare.entries().next().value!;
+    oldest.shift();
+    spareBytes -= length;
+    if (oldest.length === 0) spare.delete(length);
+  }
 }
 
 /**

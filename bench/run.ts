@@ -492,7 +492,7 @@ async function main() {
         '',
       );
       duringRenders.ratio = `p99 ${(duringRenders.p99 / Math.max(idleRenders.p99, 1)).toFixed(2)}x idle (target 3x)`;
-      duringRenders.note = `${rendersQueued} renders queued, all done after ${(rendersDoneMs / 1000).toFixed(1)} s (${(rendersQueued / Math.max(rendersDoneMs / 1000, 0.001)).toFixed(1)} renders/s)`;
+      duringRenders.note = `${rendersQueued} renders queued of ${renderStatuses.length} asked (${compositions.length} compositions x ${renderImages.length} images; ${renderStatuses.filter((st) => st === 429).length} refused by the rate limit), all done after ${(rendersDoneMs / 1000).toFixed(1)} s (${(rendersQueued / Math.max(rendersDoneMs / 1000, 0.001)).toFixed(1)} renders/s)`;
 
       // Live previews (POST /v2/renders/preview) at a steady editor-like rate: answered inline.
       const previewReq = {

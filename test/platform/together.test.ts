@@ -50,11 +50,15 @@ for (const [name, open] of databases) {
     const table = `together_${process.pid}_${Date.now()}`;
     let db: Db;
     let done = () => {};
+    const warnings: string[] = [];
+    const heard = (w: Error) => warnings.push(w.message);
     before(async () => {
+      process.on('warning', heard);
       ({ db, done } = await open());
       await db.exec(`CREATE TABLE ${table} (id int PRIMARY KEY)`);
     });
     after(async () => {
+      process.off('warning', heard);
       await db?.exec(`DROP TABLE IF EXISTS ${table}`);
       await db?.close();
       done();
@@ -93,6 +97,23 @@ for (const [name, open] of databases) {
       assert.deepEqual(
         rows.map((r) => r.id),
         [1, 2],
+      );
+    });
+
+    it('hands the connection one statement at a time, so the driver warns of none sent while another runs', async () => {
+      const slept = await db.tx((tx) =>
+        together(
+          ...[3, 1, 2].map((n) => tx.query<{ n: number }>('SELECT $1::int AS n, pg_sleep(0.01)::text AS s', [n])),
+        ),
+      );
+      assert.deepEqual(
+        slept.map(([r]) => r.n),
+        [3, 1, 2],
+      );
+      await new Promise((resolve) => setImmediate(resolve)); // process warnings are emitted on the next tick
+      assert.deepEqual(
+        warnings.filter((w) => /already executing a query/.test(w)),
+        [],
       );
     });
   });

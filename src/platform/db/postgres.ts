@@ -55,12 +55,27 @@ function statement(text: string, values: unknown[]): pg.QueryConfig {
   return name ? { name, text, values } : { text, values };
 }
 
+/**
+ * Runs the work given to it one at a time, each after the one before has settled. A pg client
+ * answers one query at a time; sending it another while one runs (statements of one transaction
+ * sent together, a LISTEN while another is on its way) is deprecated in pg 8 and an error in pg 9.
+ */
+export function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const run = last.then(work);
+    last = run.catch(() => {});
+    return run;
+  };
+}
+
 export class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
   private readonly listeners = new Map<string, Listener[]>();
   private listenClient: pg.Client | null = null;
   private listenRetry: NodeJS.Timeout | null = null;
+  private readonly onListenClient = oneAtATime();
   private closed = false;
 
   constructor(
@@ -93,24 +108,25 @@ export class PostgresDb implements Db {
       throw fromDatabase(asConnectionFailure(err));
     });
     let stale = false;
+    const inTurn = oneAtATime();
     try {
       await client.query('BEGIN');
       const result = await fn({
         query: async <R extends Row>(sql: string, params: unknown[] = []) => {
           try {
-            return (await client.query(statement(sql, params))).rows as R[];
+            return (await inTurn(() => client.query(statement(sql, params)))).rows as R[];
           } catch (err) {
             stale ||= isStalePlan(err, sql);
             throw fromDatabase(asConnectionFailure(err));
           }
         },
       });
-      await client.query('COMMIT').catch((err) => {
+      await inTurn(() => client.query('COMMIT')).catch((err) => {
         throw fromDatabase(asConnectionFailure(err));
       });
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
+      await inTurn(() => client.query('ROLLBACK')).catch(() => {});
       // The transaction did nothing: it runs once more with the statement unnamed.
       if (stale && !retried) return this.tx(fn, true);
       throw asConnectionFailure(err);
@@ -127,7 +143,10 @@ export class PostgresDb implements Db {
     const first = this.listeners.size === 0;
     this.listeners.set(channel, [...(this.listeners.get(channel) ?? []), { onMessage, onReset }]);
     if (first) void this.connectListener();
-    else void this.listenClient?.query(`LISTEN "${channel}"`).catch(() => {});
+    else if (this.listenClient) {
+      const client = this.listenClient;
+      void this.onListenClient(() => client.query(`LISTEN "${channel}"`)).catch(() => {});
+    }
   }
 
   /**

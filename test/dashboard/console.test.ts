@@ -173,7 +173,7 @@ describe('operator console, operator user API and partner test helpers', () => {
   it('runs the fulfilment queue on the Production page: start production, then ship with carrier and tracking', async () => {
     const order = await createOrder(t, orderBody(t, await uploadImage(t), { dropshipMinimalShippingLevel: 'tracked' }));
     const old = await op.get('/console/fulfilment');
-    assert.equal(old.statusCode, 301, 'the older Fulfilment page sends bookmarks to the Production page');
+    assert.equal(old.statusCode, 301, 'a Fulfilment bookmark is sent to the Production page');
     assert.equal(old.headers.location, '/console/production');
     assert.ok((await op.get('/console/production')).body.includes(order));
     assert.equal(

@@ -36,7 +36,7 @@ describe('hostile clients probing from outside', () => {
   });
   after(() => t.close());
 
-  it('a lone UTF-16 surrogate in any body string is a 400 naming the field (was a 500)', async () => {
+  it('a lone UTF-16 surrogate in any body string is a 400 naming the field, never a 500', async () => {
     const image = await uploadImage(t);
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ customIdentifier: 'shop-\ud800' }, 'body.order.customIdentifier'],

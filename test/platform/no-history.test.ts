@@ -25,6 +25,21 @@ const HISTORY = [
   /\bsittings?\b/i,
   // "the ninth session", "twenty-first session", "(3rd session)": a stretch of work, not a sign-in.
   /\b(\w+-)?(first|second|third|\w+th|\d+(st|nd|rd|th)) sessions?\b/i,
+  // A change told as a change: what the code is, not what it was before.
+  /\b(is|are) now\b/i,
+  /\bnow (uses?|runs?|takes?|holds?|goes|writes?|reads?|answers?|gives?|keeps?|has|have)\b/i,
+  /\b(previously|formerly|originally|anymore|until recently|used to be|nowadays)\b/i,
+  /\b(earlier|former) (versions?|releases?|builds?)\b/i,
+  /\bthe older \w+ (page|form|endpoint|field|name)\b/i,
+  /\binstead of the old\b|\bthe old (code|way|approach|implementation)\b/i,
+  /\b(was|were) (changed|renamed|moved|switched|replaced|rewritten|split) (to|from|into|by)\b/i,
+  /\brenamed (from|to)\b|\bwe (changed|moved|switched|replaced|renamed|fixed|removed|added)\b/i,
+  /\bbug (was|is|got) fixed\b|\bfixed (a|the) bug\b|\bthe bug was\b|\bafter the split\b/i,
+  /\b(went|dropped|fell|rose|climbed) from [~\d]/i,
+  /\bas it was \w+ then\b|\bbefore (a|the) [\w' ]{3,40} (left out|was changed|changed)\b/i,
+  /\((was|formerly|previously) [^)]*\)/i,
+  /(^|\s)new: /i,
+  /\b(changed|added|removed|fixed|introduced) (on|in) 20\d\d\b/i,
 ];
 
 describe('the project describes itself as it is', () => {

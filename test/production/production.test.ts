@@ -232,7 +232,7 @@ describe('production files', () => {
     const outline = caseOutline(shape.device!, shape.caseType!);
     const inset = printSpecFor(shape.device!, shape.caseType!);
     assert.ok(inset.widthMm < outline.widthMm - 1, 'a clear case prints inside its outline');
-    // The spec a product was imported with before a clear case's print area left out its rim.
+    // A print spec of the case's full outline, rim included, as a product row may hold.
     const dpi = shape.caseType!.dpi;
     const px = (mm: number) => Math.round((mm / 25.4) * dpi);
     const full = {
@@ -244,7 +244,7 @@ describe('production files', () => {
     };
     const row = (await catalogWrites.lockProduct(t.db, ref))!;
     await catalogWrites.updateProduct(t.db, { ...row, print_spec: full });
-    // And its print-area layer drawn to the outline, as it was imported then.
+    // And its print-area layer drawn to the full outline too.
     const [area] = (await catalogWrites.mediaOfKind(t.db, ref, ['layer'])).filter((m) => m.name === 'print-area');
     const staleLayer = await sharp({
       create: {

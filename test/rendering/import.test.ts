@@ -47,7 +47,7 @@ describe('composeRender (old print-area templates)', () => {
     const meta = await sharp(out.media).metadata();
     assert.deepEqual([meta.format, meta.width, meta.height], ['png', 400, 300]);
     assert.ok(near(await pixel(out.media, 150, 150), [0, 255, 0], 5), 'centre');
-    // Rotated 90°: the 200 px height now runs horizontally, from x 50 to 250 at y 150.
+    // Rotated 90°: the 200 px height runs horizontally, from x 50 to 250 at y 150.
     assert.ok(near(await pixel(out.media, 60, 150), [0, 255, 0], 5), 'rotated long side');
     assert.ok(near(await pixel(out.media, 150, 60), [255, 255, 255], 5), 'outside the rotated area');
     // The camera cut-out (top left of the unrotated case) lands top right after a clockwise turn.

@@ -36,7 +36,7 @@ const allOrgs = async (s: DashboardServices) => (await s.organization.listOrgani
 /** Operator console: catalog lifecycle and stock, fulfilment, claims review and failed jobs (fulfilment is the Production page). */
 export function consolePages(r: DashRouter): void {
   catalogPages(r);
-  // The older Fulfilment page became the Production page: old bookmarks land there.
+  // Bookmarks of a Fulfilment page land on the Production page, which shows fulfilment.
   r.app.get('/console/fulfilment', { config: { access: 'public' } }, async (_req, reply) =>
     reply.code(301).header('location', '/console/production').send(),
   );

@@ -69,7 +69,7 @@ export function shipmentsService(deps: ShipmentsDeps) {
       shippedListeners.push(listener);
     },
 
-    /** Test helper: a scripted journey of tracking events; answers the shipment as it is now. */
+    /** Test helper: a scripted journey of tracking events; answers the shipment as it stands after them. */
     async scriptTracking(orgId: string, ref: string, list: TrackingEventIn[], field: string) {
       const s = mustFind(await findRow(orgId, ref), 'Shipment', ref);
       await tracking.script(s, list, field);

@@ -25,7 +25,7 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const DELIVER_JOB = 'webhooks.deliver';
-/** Jobs of this kind were queued by earlier versions; expired events are now purged hourly (maintenance). */
+/** Purges expired events when a job of this kind is queued; the service queues none itself (maintenance purges hourly). */
 export const PURGE_JOB = 'events.purge';
 const DAY = 24 * 3600_000;
 /** Events (and their deliveries) are kept this long. */

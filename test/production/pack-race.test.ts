@@ -5,6 +5,7 @@ import type { Db } from '../../src/platform/db/index.ts';
 import { ApiError } from '../../src/platform/errors.ts';
 import { type TestApp, createTestApp } from '../support/app.ts';
 import { testDatabaseUrl } from '../support/db.ts';
+import { meetingOfTwo } from '../support/meeting.ts';
 import { unitsInProduction } from './floor-helpers.ts';
 
 /**
@@ -13,16 +14,13 @@ import { unitsInProduction } from './floor-helpers.ts';
  * lock), so that whatever either decides after its transaction, it decides with both cases packed.
  */
 function sameInstant(db: Db): Db {
-  let ended = 0;
-  const bothEnded: Array<() => void> = [];
+  const bothEnded = meetingOfTwo();
   return Object.assign(Object.create(db) as Db, {
     async tx<T>(fn: Parameters<Db['tx']>[0]): Promise<T> {
       try {
         return (await db.tx(fn)) as T;
       } finally {
-        ended++;
-        if (ended === 2) for (const go of bothEnded.splice(0)) go();
-        else await new Promise<void>((go) => bothEnded.push(go) && setTimeout(go, 1000).unref());
+        await bothEnded();
       }
     },
   });

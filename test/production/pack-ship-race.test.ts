@@ -6,6 +6,7 @@ import { ApiError } from '../../src/platform/errors.ts';
 import { store } from '../orders/helpers.ts';
 import { type TestApp, createTestApp, operator } from '../support/app.ts';
 import { testDatabaseUrl } from '../support/db.ts';
+import { meetingOfTwo } from '../support/meeting.ts';
 import { unitsInProduction } from './floor-helpers.ts';
 
 type Side = 'pack' | 'ship';
@@ -19,12 +20,11 @@ type Side = 'pack' | 'ship';
 function sameMoment(db: Db) {
   const side = new AsyncLocalStorage<Side>();
   const arrived = new Set<Side>();
-  const waiting: Array<() => void> = [];
+  const bothThere = meetingOfTwo();
   const meet = async (s: Side) => {
     if (arrived.has(s)) return;
     arrived.add(s);
-    if (arrived.size === 2) for (const go of waiting.splice(0)) go();
-    else await new Promise<void>((go) => waiting.push(go) && setTimeout(go, 1000).unref());
+    await bothThere();
   };
   const locks = (sql: string) => /FOR UPDATE|pg_advisory_xact_lock/.test(sql);
   const spied = (tx: Executor): Executor => ({

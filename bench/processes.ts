@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -32,11 +32,22 @@ export async function startProcess(entry: string, env: Record<string, string>, m
     ? ['--cpu-prof', `--cpu-prof-dir=${join(ROOT, 'bench', 'results', 'profiles')}`]
     : [];
   const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  // BENCH_SERVER_NODE_ARGS: node flags for the server only, those NODE_OPTIONS refuses (`--trace-gc`).
+  const serverArgs = /main\.[jt]s$/.test(entry)
+    ? (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)
+    : [];
   const spawned = performance.now();
-  const child = spawn(process.execPath, [...profile, ...loader, join(ROOT, entry)], {
+  const child = spawn(process.execPath, [...profile, ...serverArgs, ...loader, join(ROOT, entry)], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // BENCH_PROCESS_LOG=<dir>: each process's stdout and stderr also go to a file there (e.g. the
+  // server's `--trace-gc` lines, through BENCH_SERVER_NODE_OPTIONS).
+  if (process.env.BENCH_PROCESS_LOG) {
+    const file = createWriteStream(join(process.env.BENCH_PROCESS_LOG, `${entry.replace(/\W+/g, '-')}-${port}.log`));
+    child.stdout!.pipe(file, { end: false });
+    child.stderr!.pipe(file, { end: false });
+  }
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} did not start in 120 s:\n${output}`)), 120_000);

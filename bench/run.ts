@@ -394,7 +394,7 @@ async function main() {
 
     const orderLight = { path: `/v2/orders/${demoOrder.reference}`, headers: H(f.small.key) };
 
-    if (want('render')) {
+    if (want('render', 'renders in-process')) {
       // Renders: the service's renderer at 1000 and 2000 px against a bare warp pipeline (bench/mockups.ts).
       for (const m of await mockupScenarios(SMOKE ? 2 : 12)) {
         const note = m.rendersPerSecond ? `${m.rendersPerSecond} renders/s with 2 in flight (target >= 8)` : '';
@@ -427,7 +427,9 @@ async function main() {
           note: `in-process; ${m.cpuMs} ms CPU (all threads) each; target ${m.target}`,
         });
       }
+    }
 
+    if (want('render', 'GET /v2/orders/{ref} while renders run')) {
       // Renders queued on the server while the API is read: the images are uploaded first, then every
       // render is queued at once and the API is read until the worker has finished all of them.
       const scenes = (await api('GET', '/v2/scenes', f.demoKey)).data.scenes as any[];
@@ -456,10 +458,17 @@ async function main() {
           (await api('POST', '/v2/images', f.demoKey, await noisePng(400, 400, 5000 + i), 'application/octet-stream'))
             .data.image.reference,
         );
-      const idleRenders = await measure('GET /v2/orders/{ref} idle (before renders)', orderLight, {
-        connections: 4,
-        rate: 200,
-      });
+      // The idle p99 is a few ms, so one slow moment of a shared machine moves it (one run read 77 ms):
+      // a warm-up, then three windows of the same load, and the median window's p99 is the baseline.
+      await warm(base, orderLight);
+      const idleWindows: Row[] = [];
+      for (let i = 0; i < 3; i++)
+        idleWindows.push(
+          await measure('GET /v2/orders/{ref} idle (before renders)', orderLight, { connections: 4, rate: 200 }),
+        );
+      const idleRenders = [...idleWindows].sort((a, b) => a.p99 - b.p99)[1];
+      for (const w of idleWindows) if (w !== idleRenders) rows.splice(rows.indexOf(w), 1);
+      idleRenders.note = `median of three ${SECONDS} s windows' p99: ${idleWindows.map((w) => w.p99).join(', ')} ms`;
       const pending = async () =>
         (await api('GET', '/v2/renders?status=pending&limit=1', f.demoKey)).data.renders.length > 0;
       const renderStatuses: number[] = [];
@@ -491,7 +500,7 @@ async function main() {
         { connections: 4, rate: 200, seconds: 600, until: rendersDone },
         '',
       );
-      duringRenders.ratio = `p99 ${(duringRenders.p99 / Math.max(idleRenders.p99, 1)).toFixed(2)}x idle (target 3x)`;
+      duringRenders.ratio = `p99 ${(duringRenders.p99 / Math.max(idleRenders.p99, 1)).toFixed(2)}x idle (target 2x)`;
       duringRenders.note = `${rendersQueued} renders queued of ${renderStatuses.length} asked (${compositions.length} compositions x ${renderImages.length} images; ${renderStatuses.filter((st) => st === 429).length} refused by the rate limit), all done after ${(rendersDoneMs / 1000).toFixed(1)} s (${(rendersQueued / Math.max(rendersDoneMs / 1000, 0.001)).toFixed(1)} renders/s)`;
 
       // Live previews (POST /v2/renders/preview) at a steady editor-like rate: answered inline.

@@ -46,6 +46,7 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
     assert.equal(after.frontal - before.frontal, 1, 'the drawn template');
     assert.equal(after.printArea - before.printArea, 1, 'the old template');
     assert.equal(templatesDecoded() - decodedBefore, 1, "the template's decode (its UV map's bands split by libvips)");
+    assert.equal(after.artwork - before.artwork, 1, "the artwork's fit into shared memory");
     assert.equal(after.warp - before.warp, 1, 'the warp');
     assert.equal(after.thumbhash - before.thumbhash, 1, 'the ThumbHash');
     assert.ok(old.uv.length > 0 && old.layers.length > 0);

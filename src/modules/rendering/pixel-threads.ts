@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import type { ArtworkJob } from './artwork-kernel.ts';
 import { lowerThreadsStartedSince, threadIds } from '../../platform/images.ts';
 import { startModuleThread } from '../../platform/threads.ts';
 import type { FrontalJob, PrintAreaJob } from './kernels.ts';
@@ -27,7 +28,16 @@ interface Pending {
 }
 
 /** Jobs run by kind since the process started (tests: which work went to the threads). */
-const ran: Record<Kind, number> = { warp: 0, frontal: 0, printArea: 0, plate: 0, case: 0, photo: 0, thumbhash: 0 };
+const ran: Record<Kind, number> = {
+  artwork: 0,
+  warp: 0,
+  frontal: 0,
+  printArea: 0,
+  plate: 0,
+  case: 0,
+  photo: 0,
+  thumbhash: 0,
+};
 
 /**
  * Jobs whose buffers are used once (a template drawn or converted, ~13 bytes a pixel: ~15 MB at
@@ -208,6 +218,7 @@ export function pixelJobsRun(): Readonly<Record<Kind, number>> {
   return { ...ran };
 }
 
+export const runArtwork = (job: ArtworkJob) => pool.run('artwork', job) as Promise<void>;
 export const runWarp = (job: WarpJob) => pool.run('warp', job) as Promise<void>;
 export const runFrontal = (job: FrontalJob) => pool.run('frontal', job) as Promise<void>;
 export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as Promise<void>;

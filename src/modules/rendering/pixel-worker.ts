@@ -4,6 +4,7 @@
  * reply out.
  */
 import { parentPort } from 'node:worker_threads';
+import { type ArtworkJob, artworkKernel } from './artwork-kernel.ts';
 import { type FrontalJob, type PrintAreaJob, frontalKernel, printAreaKernel } from './kernels.ts';
 import { type PhotoJob, photoKernel } from './photo/photo-kernel.ts';
 import { type CaseJob, caseKernel } from './stage/case-kernel.ts';
@@ -12,7 +13,7 @@ import { type WarpJob, warpKernel } from './warp.ts';
 
 export interface PixelRequest {
   id: number;
-  kind: 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'photo' | 'thumbhash';
+  kind: 'artwork' | 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'photo' | 'thumbhash';
   job: unknown;
   /** Buffers of the job moved here, moved back as the result (pixel-threads.ts). */
   giveBack?: string[];
@@ -38,6 +39,8 @@ let thumbhash: typeof import('thumbhash') | undefined;
 
 async function run(msg: PixelRequest): Promise<unknown> {
   switch (msg.kind) {
+    case 'artwork':
+      return artworkKernel(msg.job as ArtworkJob);
     case 'warp':
       return warpKernel(msg.job as WarpJob);
     case 'frontal':

@@ -3,11 +3,12 @@ import {
   leaseShared,
   releaseIdleWarpMemory,
   releaseShared,
+  runArtwork,
   runWarp,
   sharedCopy,
   thumbHashOnThreads,
 } from './pixel-threads.ts';
-import { MAX_EDGE, artworkLayout, grain, placeArtwork } from './fit.ts';
+import { MAX_EDGE, artworkLayout, grain } from './fit.ts';
 import type { PrintFit } from '../catalog/artwork-fit.ts';
 import { cutBox, maskBox } from './mask-box.ts';
 import { type MaskBox, type Material, materialParams } from './warp.ts';
@@ -238,10 +239,14 @@ async function artwork(imageBytes: Buffer, t: { backMm: [number, number]; fit?: 
   const turned = (meta.orientation ?? 1) >= 5;
   const size = turned ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height };
   const f = artworkLayout(size, t, longEdge);
-  const placed = await placeArtwork(sharp(imageBytes).rotate().toColourspace('srgb').ensureAlpha(), f);
-  const { data } = await placed.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
-  const shared = leaseShared(data.length);
-  shared.set(data);
+  // Fitted on a compositor thread straight into a leased shared buffer (artwork-kernel.ts).
+  const shared = leaseShared(f.width * f.height * 4);
+  try {
+    await runArtwork({ image: imageBytes, width: f.width, height: f.height, art: f.art, out: shared });
+  } catch (err) {
+    releaseShared(shared);
+    throw err;
+  }
   return { data: shared, width: f.width, height: f.height };
 }
 

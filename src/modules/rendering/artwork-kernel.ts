@@ -1,10 +1,10 @@
 /**
  * A render's artwork fitted to its template's texture, on a compositor thread. The fitted artwork is
- * ~4 MB at 1000 px (16 at 2000) of RGBA that libvips hands out as a fresh buffer, and on the event
- * loop each such buffer counted against V8's external-memory limit of the main heap: a run of renders
- * set off a full collection of it every second or so, and every render copied the buffer into shared
- * memory there. Here the buffer lives on the thread's heap, is copied into the leased shared buffer
- * and left for that heap's own collector.
+ * ~4 MB of RGBA at 1000 px (16 MB at 2000) that libvips hands out as a fresh buffer. Such a buffer on
+ * the event loop counts against the main heap's external-memory limit, so a run of renders would set
+ * off a full collection of that heap every second or so, each a pause of every API request. Here the
+ * buffer lives on the thread's own heap: it is copied into the render's leased shared buffer and left
+ * to that heap's collector.
  */
 import sharp from 'sharp';
 import { type ArtworkOnRaster, placeArtwork } from '../catalog/artwork-fit.ts';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.ts';
-import { type Db, type Executor, onceMoreOnConflict } from '../../platform/db/index.ts';
+import { type Db, type Executor, retriedOnConflict } from '../../platform/db/index.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { newReference } from '../../platform/ids.ts';
 import { type UnitState, floorRepo } from './floor-repo.ts';
@@ -136,7 +136,7 @@ async function lockTable(deps: PackDeps, tx: Executor, raw: string): Promise<voi
  */
 export function packStation(deps: PackDeps) {
   return (raw: string) =>
-    onceMoreOnConflict(() =>
+    retriedOnConflict(() =>
       deps.db.tx(async (tx) => {
         const now = deps.clock.now();
         await lockTable(deps, tx, raw);

@@ -1,4 +1,4 @@
-import { type Executor, onceMoreOnConflict } from '../../platform/db/index.ts';
+import { type Executor, retriedOnConflict } from '../../platform/db/index.ts';
 import { badRequest, conflict } from '../../platform/errors.ts';
 import { isReference, newReference, randomId } from '../../platform/ids.ts';
 import { enqueue } from '../../platform/jobs/queue.ts';
@@ -93,7 +93,7 @@ export function shipping(deps: ShipmentsDeps, view: ShipmentView, listeners: Shi
     const { level, assignment } = plan(deps, orders, input, field);
     const orgOf = first.organizationId;
     const id = newReference('Shipment');
-    const run = <T>(fn: (tx: Executor) => Promise<T>) => (inTx ? fn(inTx) : onceMoreOnConflict(() => db.tx(fn)));
+    const run = <T>(fn: (tx: Executor) => Promise<T>) => (inTx ? fn(inTx) : retriedOnConflict(() => db.tx(fn)));
     await run(async (tx) => {
       // The pack station's lock order: the store's combined parcel first, then the order rows.
       if (first.shippingKind === 'combined') await repo.lockCombined(tx, first.storeId);

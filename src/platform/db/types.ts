@@ -70,15 +70,26 @@ export const isFromDatabase = (err: unknown): boolean =>
 export const isAbortedByConflict = (err: unknown): boolean =>
   isFromDatabase(err) && [PG_DEADLOCK, PG_SERIALIZATION_FAILURE].includes(pgErrorCode(err) ?? '');
 
+/** How many times a transaction aborted for a conflict runs in all before its conflict is thrown. */
+export const CONFLICT_RUNS = 3;
+
 /**
- * Runs a transaction, and once more when PostgreSQL aborted it for a conflict with another one
- * (which by then has gone on), so that the caller gets the answer of the second run, not a 500.
+ * Runs a transaction again when PostgreSQL aborted it for a conflict with another one (which by
+ * then has gone on), so that the caller gets the answer of a later run, up to CONFLICT_RUNS runs
+ * in all. Each new run waits a few random milliseconds first, so that two transactions that keep
+ * meeting on the same rows fall out of step. The last run's conflict is thrown; the error handler
+ * answers it `503 write_conflict` with `Retry-After: 1` (nothing was written).
  */
-export async function onceMoreOnConflict<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (!isAbortedByConflict(err)) throw err;
-    return run();
+export async function retriedOnConflict<T>(
+  run: () => Promise<T>,
+  pause: (ms: number) => Promise<void> = (ms) => new Promise((go) => setTimeout(go, ms)),
+): Promise<T> {
+  for (let runs = 1; ; runs++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isAbortedByConflict(err) || runs >= CONFLICT_RUNS) throw err;
+      await pause(runs * (5 + Math.random() * 20));
+    }
   }
 }

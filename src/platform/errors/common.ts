@@ -76,6 +76,12 @@ export const COMMON_ERRORS = {
     description: 'a `cursor` that was not issued by this list, or was altered ([pagination](pagination.md))',
   },
   internal_error: { status: 500, group: 'any', description: 'unexpected; logged with the `requestId`' },
+  write_conflict: {
+    status: 503,
+    group: 'any',
+    description:
+      "the database aborted the request's transaction for a conflict with others on the same records at that moment (deadlock or serialization failure), as often as the service runs it again; nothing was written; `Retry-After: 1`",
+  },
   service_unavailable: {
     status: 503,
     group: 'any',

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { ApiError, type ErrorCode } from '../errors.ts';
-import { isFromDatabase } from '../db/types.ts';
+import { isAbortedByConflict, isFromDatabase } from '../db/types.ts';
 import { validationMessage } from './validation.ts';
 
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message?: string }> = {
@@ -70,6 +70,14 @@ export function toApiError(err: FastifyError | Error, request: FastifyRequest): 
   if (mapped) return new ApiError(mapped.code, mapped.message ?? fe.message);
   if (err instanceof SyntaxError && (fe.statusCode === 400 || /JSON/.test(err.message))) {
     return new ApiError('invalid_request', 'Body is not valid JSON');
+  }
+  if (isAbortedByConflict(err)) {
+    request.log.warn({ err }, 'transaction aborted for a conflict');
+    return new ApiError(
+      'write_conflict',
+      'Another request changed the same records at the same moment; nothing was written, send the request again',
+      { headers: { 'retry-after': '1' } },
+    );
   }
   if (isUnavailable(err)) {
     request.log.error({ err }, 'database unavailable');

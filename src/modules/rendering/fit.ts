@@ -1,30 +1,20 @@
 /** How the artwork meets a template: the fit rule on its texture, and the leather grain texture. */
-import sharp from 'sharp';
 import { type ArtworkOnRaster, type PrintFit, artworkOnRaster } from '../catalog/artwork-fit.ts';
-import { sharedCopy } from './pixel-threads.ts';
+import { GRAIN_SIZE } from './grain.ts';
+import { runGrain, sharedBytes } from './pixel-threads.ts';
 
 /** Largest output edge and largest artwork texture edge. */
 export const MAX_EDGE = 2000;
 export { COVER_MAX_MISMATCH, TINY_EDGE, placeArtwork } from '../catalog/artwork-fit.ts';
 
 let grainTexture: Promise<Uint8Array> | undefined;
-/** Leather grain: blurred noise, tiled over the back by the kernel. */
+/** The leather grain tile (grain.ts), drawn once a process on the compositor's threads. */
 export function grain(): Promise<Uint8Array> {
-  grainTexture ??= sharp({
-    create: {
-      width: 256,
-      height: 256,
-      channels: 3,
-      background: '#000',
-      noise: { type: 'gaussian' as const, mean: 160, sigma: 45 },
-    },
-  })
-    .blur(0.9)
-    .greyscale()
-    .extractChannel(0)
-    .raw()
-    .toBuffer()
-    .then((b) => sharedCopy(b));
+  grainTexture ??= runGrain(sharedBytes(GRAIN_SIZE * GRAIN_SIZE)).catch((err: unknown) => {
+    // A thread that failed is no grain: the next render asks again.
+    grainTexture = undefined;
+    throw err;
+  });
   return grainTexture;
 }
 

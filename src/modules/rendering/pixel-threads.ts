@@ -36,6 +36,7 @@ const ran: Record<Kind, number> = {
   plate: 0,
   case: 0,
   photo: 0,
+  grain: 0,
   thumbhash: 0,
 };
 
@@ -233,6 +234,8 @@ export const runPlate = (job: PlateJob) => pool.run('plate', job, ['out']) as Pr
 export const runCase = (job: CaseJob) =>
   pool.run('case', job, ['background', 'uv', 'layers']) as Promise<Pick<CaseJob, 'background' | 'uv' | 'layers'>>;
 export const runPhoto = (job: PhotoJob) => pool.run('photo', job) as Promise<void>;
+/** Draws the leather grain tile (grain.ts) into `out`, shared memory, and answers it. */
+export const runGrain = (out: Uint8Array) => pool.run('grain', { out }).then(() => out);
 
 /** The ThumbHash of an RGBA picture of at most 100x100 px, computed on the threads. */
 export async function thumbHashOnThreads(width: number, height: number, rgba: Uint8Array): Promise<Uint8Array> {

@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { type ArtworkJob, artworkKernel } from './artwork-kernel.ts';
+import { drawGrain } from './grain.ts';
 import { type FrontalJob, type PrintAreaJob, frontalKernel, printAreaKernel } from './kernels.ts';
 import { type PhotoJob, photoKernel } from './photo/photo-kernel.ts';
 import { type CaseJob, caseKernel } from './stage/case-kernel.ts';
@@ -13,7 +14,7 @@ import { type WarpJob, warpKernel } from './warp.ts';
 
 export interface PixelRequest {
   id: number;
-  kind: 'artwork' | 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'photo' | 'thumbhash';
+  kind: 'artwork' | 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'photo' | 'grain' | 'thumbhash';
   job: unknown;
   /** Buffers of the job moved here, moved back as the result (pixel-threads.ts). */
   giveBack?: string[];
@@ -53,6 +54,8 @@ async function run(msg: PixelRequest): Promise<unknown> {
       return caseKernel(msg.job as CaseJob);
     case 'photo':
       return photoKernel(msg.job as PhotoJob);
+    case 'grain':
+      return drawGrain((msg.job as { out: Uint8Array }).out);
     case 'thumbhash': {
       const job = msg.job as ThumbHashJob;
       thumbhash ??= await import('thumbhash');

@@ -9,6 +9,7 @@ import {
   thumbHashOnThreads,
 } from './pixel-threads.ts';
 import { MAX_EDGE, artworkLayout, grain } from './fit.ts';
+import { GRAIN_SIZE } from './grain.ts';
 import type { PrintFit } from '../catalog/artwork-fit.ts';
 import { cutBox, maskBox } from './mask-box.ts';
 import { type MaskBox, type Material, materialParams } from './warp.ts';
@@ -332,7 +333,7 @@ async function compose(template: Template, imageBytes: Buffer): Promise<RenderOu
       artHeight: art.height,
       backMm: template.backMm,
       grainTex: await grain(),
-      grainSize: 256,
+      grainSize: GRAIN_SIZE,
       params: materialParams(template.material),
     });
     const pixels = Buffer.from(out.buffer);

@@ -52,7 +52,7 @@ export interface WarpJob {
   artHeight: number;
   /** Case back size in mm (for the MagSafe ring and the grain scale). */
   backMm: [number, number];
-  /** Greyscale grain texture, grainSize², tiled over the back. */
+  /** Greyscale grain texture, grainSize², tiled over the back (grain.ts). */
   grainTex: Uint8Array;
   grainSize: number;
   /** [baseR, baseG, baseB, transparency-mixed] and the numbers of Material, flattened. */
@@ -156,9 +156,20 @@ export function warpKernel(j: WarpJob): void {
       g = g + sg * (1 - cover);
       b = b + sb * (1 - cover);
       if (grainK > 0) {
-        const gx = ((u * wMm * 6) | 0) % gs;
-        const gy = ((v * hMm * 6) | 0) % gs;
-        const k = 1 - grainK + (grainK * grain[gy * gs + gx]) / 160;
+        // The grain tile at 6 texels a mm, sampled bilinearly; it wraps without a seam (grain.ts).
+        const tx = u * wMm * 6;
+        const ty = v * hMm * 6;
+        const ix = tx | 0;
+        const iy = ty | 0;
+        const gx = tx - ix;
+        const gy = ty - iy;
+        const g0 = (iy % gs) * gs;
+        const g1 = ((iy + 1) % gs) * gs;
+        const c0 = ix % gs;
+        const c1 = (ix + 1) % gs;
+        const t0 = grain[g0 + c0] + (grain[g0 + c1] - grain[g0 + c0]) * gx;
+        const t1 = grain[g1 + c0] + (grain[g1 + c1] - grain[g1 + c0]) * gx;
+        const k = 1 - grainK + (grainK * (t0 + (t1 - t0) * gy)) / 160;
         r *= k;
         g *= k;
         b *= k;

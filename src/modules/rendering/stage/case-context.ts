@@ -23,6 +23,9 @@ export interface CaseJob {
   p: Float64Array;
   /** Camera cut-out and what shows in it: see HOLE_PARAMS in stage/case-mesh.ts; lenses after. */
   hole: Float64Array;
+  /** The leather grain tile (grain.ts), grainSize²: the side wall of a leather case shows it. */
+  grainTex: Uint8Array;
+  grainSize: number;
 }
 
 export const VERTEX_STRIDE = 8;
@@ -65,6 +68,12 @@ export interface Ctx {
   stitched: boolean;
   bezel: boolean;
   clear: number;
+  /** Leather: the grain's depth on the side wall (0: a plain wall), its seam, the wall's height (mm). */
+  grain: number;
+  wallSeam: boolean;
+  wallMm: number;
+  gt: Uint8Array;
+  gs: number;
   flatLight: number;
   /** Print coordinates (mm) of the last `printOf`. */
   pr: Float64Array;
@@ -108,6 +117,11 @@ export function context(j: CaseJob): Ctx {
     stitched: p[13] > 0,
     bezel: p[14] > 0,
     clear: p[15],
+    grain: p[16],
+    wallSeam: p[17] > 0,
+    wallMm: p[18],
+    gt: j.grainTex,
+    gs: j.grainSize,
     flatLight: amb + (1 - amb) * lz,
     pr: new Float64Array(2),
     rd: new Float64Array(3),

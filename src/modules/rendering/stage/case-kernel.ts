@@ -141,13 +141,48 @@ function backPixel(k: Ctx, acc: Float64Array, a: number, x: number, y: number) {
 }
 
 /**
+ * The leather grain at print point (U, V) as a factor on the colour: the tile the warp lays over the
+ * printed surface (6 texels a mm from the bleed's corner, bilinear), so it runs on unbroken from the
+ * edge down the wall (the wall's U, V unroll it beyond the outline).
+ */
+function grainAt(k: Ctx, U: number, V: number) {
+  const gs = k.gs;
+  const g = k.gt;
+  const tx = (U + k.bleed) * 6;
+  const ty = (V + k.bleed) * 6;
+  const ix = Math.floor(tx);
+  const iy = Math.floor(ty);
+  const fx = tx - ix;
+  const fy = ty - iy;
+  const c0 = ((ix % gs) + gs) % gs;
+  const c1 = (c0 + 1) % gs;
+  const r0 = (((iy % gs) + gs) % gs) * gs;
+  const r1 = ((r0 / gs + 1) % gs) * gs;
+  const t0 = g[r0 + c0] + (g[r0 + c1] - g[r0 + c0]) * fx;
+  const t1 = g[r1 + c0] + (g[r1 + c1] - g[r1 + c0]) * fx;
+  return 1 - k.grain + (k.grain * (t0 + (t1 - t0) * fy)) / 160;
+}
+
+/**
  * An unprinted part of the rim (drawn into the background, outside the mask). A clear rim shows
  * the phone's side through it, lit like the rim, tinted by the shell, with the shell's gloss on
  * top; the side wall of any other case, which a flatbed does not reach, shows the shell's colour.
+ * A leather wall shows the grain and a stitched seam along its middle (`px`: a pixel in mm).
  */
-function unprintedRim(k: Ctx, acc: Float64Array, a: number, w: number) {
-  const lit = Math.min(1.15, 0.3 + 0.7 * k.sh[0]);
-  const gl = Math.min(1, k.sh[1] * (k.clear > 0 ? 0.9 : 0.3));
+function unprintedRim(k: Ctx, acc: Float64Array, a: number, w: number, U: number, V: number, px: number) {
+  let lit = Math.min(1.15, 0.3 + 0.7 * k.sh[0]);
+  let gl = Math.min(1, k.sh[1] * (k.clear > 0 ? 0.9 : 0.3));
+  if (k.grain > 0) lit *= grainAt(k, U, V);
+  if (k.wallSeam) {
+    // How far down the wall (mm below the edge): the seam is a row of dashes at half its height.
+    const down = sdRound(U, V, k.cW / 2, k.cH / 2, k.cW / 2, k.cH / 2, k.rc);
+    const line = Math.max(0, Math.min(1, 0.5 - (Math.abs(down - k.wallMm / 2) - 0.3) / px));
+    const phase = (U + V) / 2.6 - Math.floor((U + V) / 2.6);
+    const dash = phase < 0.6 ? line : 0;
+    // The thread: paler than the leather it is sewn through, with a little sheen.
+    lit *= 1 + 0.5 * dash;
+    gl = Math.min(1, gl + 0.1 * dash);
+  }
   for (let q = 0; q < 3; q++) {
     const col = (k.h[10 + q] * 0.82 * k.clear + k.h[16 + q] * (1 - k.clear)) * lit;
     acc[a + 6 + q] += (255 - (255 - Math.min(255, col)) * (1 - gl)) * w;
@@ -214,7 +249,10 @@ function rimTriangle(
       const w = n / 4;
       // Printed: the rounded edge up to the outline, seen from above; not: a clear rim, the side wall.
       if (k.clear > 0 || sdRound(U, V, k.cW / 2, k.cH / 2, k.cW / 2, k.cH / 2, k.rc) > 0.01) {
-        unprintedRim(k, acc, a, w);
+        // A pixel's size on the wall (mm): its depth over the focal length, stretched as the wall
+        // turns away from the eye.
+        const facing = Math.max(0.2, -(nx * k.rd[0] + ny * k.rd[1] + nz * k.rd[2]));
+        unprintedRim(k, acc, a, w, U, V, 1 / iz / k.c[12] / facing);
         continue;
       }
       acc[a] += w;

@@ -190,7 +190,7 @@ export function caseParams(
   light: V3,
   ambient: number,
   specular: number,
-  look: { stitched: boolean; bezel: boolean },
+  look: { stitched: boolean; bezel: boolean; grain: number; wallSeam: boolean },
 ): Float64Array {
   const L = normalised(light);
   return Float64Array.from([
@@ -210,6 +210,9 @@ export function caseParams(
     look.stitched ? 1 : 0,
     look.bezel ? 1 : 0,
     s.clear,
+    look.grain,
+    look.wallSeam ? 1 : 0,
+    s.depthMm - s.edgeMm - FOOT_MM,
   ]);
 }
 

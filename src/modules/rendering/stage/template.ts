@@ -3,6 +3,8 @@ import sharp from 'sharp';
 import type { CaseType } from '../../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../../catalog/devices.ts';
 import type { BlobStore } from '../../../platform/storage.ts';
+import { grain } from '../fit.ts';
+import { GRAIN_SIZE } from '../grain.ts';
 import { boxToFramePng } from '../templates.ts';
 import { runCase, runPlate } from '../pixel-threads.ts';
 import type { DrawnTemplate, Material } from '../renderer.ts';
@@ -10,8 +12,10 @@ import { bleedBackMm, caseMesh, caseParams, caseSolid, holeParams } from './case
 import { PROP_STRIDE } from './plate-kernel.ts';
 import { type Prop, type Stage, StageCamera, type StageView, framed, normalised, propHull } from './stages.ts';
 
-/** Bump when the plate or case drawing changes: stored drawings are keyed by it. */
-export const STAGE_VERSION = 6;
+/** Bump when the case drawing changes: stored stage templates are keyed by it. */
+export const STAGE_VERSION = 7;
+/** Bump when the plate drawing changes: stored plates are keyed by it. */
+const PLATE_VERSION = 6;
 
 const FLOOR = { paper: 0, oak: 1, marble: 2 } as const;
 
@@ -73,7 +77,7 @@ const platesInFlight = new Map<string, Promise<Buffer>>();
 /** The plate as PNG, drawn once per stage, view and size and kept in the blob store. */
 export function plateFor(blobs: BlobStore, st: Stage, view: StageView, size: { width: number; height: number }) {
   const digest = createHash('sha256')
-    .update(JSON.stringify([STAGE_VERSION, st, view.key, size]))
+    .update(JSON.stringify([PLATE_VERSION, st, view.key, size]))
     .digest('hex')
     .slice(0, 32);
   const key = `rendering/generated/plate/${digest}.png`;
@@ -142,8 +146,12 @@ export async function stageTemplate(
     p: caseParams(solid, turn, st.light, st.ambient, 0.25 + 0.6 * gloss, {
       stitched: caseType.material.finish === 'leather' || caseType.material.book,
       bezel: caseType.key === 'tough',
+      grain: material.grain,
+      wallSeam: caseType.material.finish === 'leather',
     }),
     hole: holeParams(device, caseType, material.phoneHex, material.baseHex),
+    grainTex: await grain(),
+    grainSize: GRAIN_SIZE,
   });
   return {
     background: await sharp(background, { raw: { width: W, height: H, channels: 3 } })

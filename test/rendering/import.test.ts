@@ -11,7 +11,7 @@ import {
   composeRender,
   releaseRenderMemory,
 } from '../../src/modules/rendering/renderer.ts';
-import { type LegacyTemplate, checkPrintArea, fromPrintArea } from '../../src/modules/rendering/templates.ts';
+import { type RectangleTemplate, checkPrintArea, fromPrintArea } from '../../src/modules/rendering/templates.ts';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
 import { createRender, near, pixel, seeded, uploadSolid } from './helpers.ts';
 
@@ -20,13 +20,13 @@ const solid = (color: string, width = 300, height = 300) =>
     .png()
     .toBuffer();
 
-/** An old print-area template, converted to a UV map the way a stored one is. */
-const legacy = async (t: LegacyTemplate & { output: Template['output'] }): Promise<Template> => ({
+/** A rectangle template, converted to a UV map the way a stored one is. */
+const rectangle = async (t: RectangleTemplate & { output: Template['output'] }): Promise<Template> => ({
   ...(await fromPrintArea(t)),
   output: t.output,
 });
 
-describe('composeRender (old print-area templates)', () => {
+describe('composeRender (rectangle templates)', () => {
   it('places the masked image in the rotated print area, with the camera cut away', async () => {
     const area = { x: 100, y: 50, width: 100, height: 200, rotation: 90 };
     const t = await drawTemplate({ width: 400, height: 300 }, area, {
@@ -35,7 +35,7 @@ describe('composeRender (old print-area templates)', () => {
       surface: '#ffffff',
     });
     const out = await composeRender(
-      await legacy({
+      await rectangle({
         background: await solid('#ffffff', 400, 300),
         mask: t.mask,
         overlay: null,
@@ -61,7 +61,7 @@ describe('composeRender (old print-area templates)', () => {
   it('resizes to the perspective output and fits an extreme aspect whole (contain)', async () => {
     const area = { x: 40, y: 40, width: 120, height: 120, rotation: 0 };
     const out = await composeRender(
-      await legacy({
+      await rectangle({
         background: await solid('#000000', 200, 200),
         mask: await solid('#ffffff', 120, 120),
         overlay: null,
@@ -87,7 +87,7 @@ describe('composeRender (old print-area templates)', () => {
       printArea: { x: 10, y: 10, width: 50, height: 50, rotation: 0 },
       output: { widthPx: 100, heightPx: 100, format: 'png' as const },
     };
-    const base = await legacy(raw);
+    const base = await rectangle(raw);
     await assert.rejects(composeRender(base, Buffer.from('nope')), RenderInputError);
     const noisy = await sharp(
       Buffer.alloc(300 * 300 * 3, 7).map((_, i) => (i * 7919) % 251),
@@ -100,7 +100,7 @@ describe('composeRender (old print-area templates)', () => {
       RenderInputError,
       'a truncated image',
     );
-    await assert.rejects(legacy({ ...raw, mask: Buffer.from('nope') }), RenderInputError);
+    await assert.rejects(rectangle({ ...raw, mask: Buffer.from('nope') }), RenderInputError);
     await assert.rejects(composeRender({ ...base, uv: Buffer.from('nope') }, await solid('#fff')), RenderInputError);
     assert.match(
       checkPrintArea({ x: 60, y: 10, width: 50, height: 50, rotation: 0 }, { width: 100, height: 100 }) ?? '',

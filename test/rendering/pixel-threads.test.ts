@@ -44,7 +44,7 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
     );
     const after = pixelJobsRun();
     assert.equal(after.frontal - before.frontal, 1, 'the drawn template');
-    assert.equal(after.printArea - before.printArea, 1, 'the old template');
+    assert.equal(after.printArea - before.printArea, 1, 'the rectangle template');
     assert.equal(templatesDecoded() - decodedBefore, 1, "the template's decode (its UV map's bands split by libvips)");
     assert.equal(after.artwork - before.artwork, 1, "the artwork's fit into shared memory");
     assert.equal(after.warp - before.warp, 1, 'the warp');
@@ -59,7 +59,7 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
     assert.deepEqual([await pixelsHash(t.uv), await pixelsHash(t.layers)], ['78b226a9a9658c0a', '18c0bd86b7d02831']);
   });
 
-  it('converts an old print-area template: rotated UV map, mask and overlay', async () => {
+  it('converts a rectangle template: rotated UV map, mask and overlay', async () => {
     const t = await legacy();
     assert.deepEqual([await pixelsHash(t.uv), await pixelsHash(t.layers)], ['3224ad50eaafbaa8', '22d58e2cc457463d']);
     // The print area's centre shows the artwork's centre through the mask.
@@ -86,7 +86,7 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
     );
     assert.equal(pixelThreads(), 1, 'the render thread stays for the next render');
     await legacy();
-    assert.equal(pixelThreads(), 0, 'converting an old template is one-off work too');
+    assert.equal(pixelThreads(), 0, 'converting a rectangle template is one-off work too');
   });
 
   it("keeps the thread that drew a stage's plate and case: their buffers came back with the answer", async () => {

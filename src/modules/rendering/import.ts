@@ -36,7 +36,7 @@ export interface CompositionImport {
   available?: boolean;
   template: TemplateImport;
 }
-/** An old print-area template, a UV-mapped one, or one the service draws from the product. */
+/** A rectangle template, a UV-mapped one, or one the service draws from the product. */
 export type TemplateImport =
   | { background: Buffer; mask: Buffer; overlay?: Buffer | null; printArea: PrintArea }
   | { background: Buffer; uv: Buffer; layers: Buffer; material: Material; backMm: [number, number] }

@@ -49,7 +49,7 @@ export function frontalKernel(j: FrontalJob): void {
   }
 }
 
-/** An old print-area template (a rotated rectangle with a mask and an overlay) as UV map and layers. */
+/** A rectangle template (a rotated rectangle with a mask and an overlay) as UV map and layers. */
 export interface PrintAreaJob {
   width: number;
   height: number;

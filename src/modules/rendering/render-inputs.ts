@@ -7,12 +7,12 @@ import { PLAIN_MATERIAL, fromPrintArea } from './templates.ts';
 
 /**
  * What a render or a preview needs: the composition's template (generated, stored as a UV map, or
- * an old print-area template converted once) and the organization's image. A missing piece is a
+ * a rectangle template converted once) and the organization's image. A missing piece is a
  * RenderInputError: a permanent failure, not a retry.
  */
 export function renderInputs(deps: RenderingDeps) {
   const { db, blobs } = deps;
-  /** Old print-area templates converted to UV maps, by their assets and geometry. */
+  /** Rectangle templates converted to UV maps, by their assets and geometry. */
   const legacy = new Map<string, Promise<TemplateParts>>();
 
   const asset = async (name: string, key: string | null) => {
@@ -21,7 +21,7 @@ export function renderInputs(deps: RenderingDeps) {
     return data;
   };
 
-  /** An old print-area template: converted once, then served from the decoded-layer cache. */
+  /** A rectangle template: converted once, then served from the decoded-layer cache. */
   async function converted(c: CompositionRow): Promise<TemplateParts> {
     const cacheKey = `${c.background_blob_key}|${c.mask_blob_key}|${c.overlay_blob_key}|${c.print_x},${c.print_y},${c.print_width},${c.print_height},${c.print_rotation}`;
     let made = legacy.get(cacheKey);

@@ -25,7 +25,7 @@ export const FORMATS: Record<OutputFormat, { mimeType: string; extension: string
   webp: { mimeType: 'image/webp', extension: 'webp' },
 };
 
-/** Where a legacy template's image goes on the background, in background pixels. */
+/** Where a rectangle template's image goes on the background, in background pixels. */
 export interface PrintArea {
   x: number;
   y: number;

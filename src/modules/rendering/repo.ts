@@ -35,7 +35,7 @@ export interface CompositionRow {
   perspective_id: string;
   token_cost: number;
   background_blob_key: string;
-  /** Old-style (print-area) templates only, like overlay and print_*. */
+  /** Rectangle templates only, like overlay and print_*. */
   mask_blob_key: string | null;
   overlay_blob_key: string | null;
   print_x: number | null;

@@ -117,7 +117,7 @@ export const ImportComposition = Strict({
   available: Type.Optional(Type.Boolean()),
   /**
    * One of: `{background, uv, layers, material, backMm}` (UV-mapped), `{generate}` (drawn from the
-   * product), or the old `{background, mask, overlay?, printArea}`. One object with optional parts,
+   * product), or a rectangle template `{background, mask, overlay?, printArea}`. One object with optional parts,
    * so a mistake in a part is named (a union would only say that no variant matched).
    */
   template: Strict({

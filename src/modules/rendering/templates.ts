@@ -3,7 +3,7 @@ import { type PrintArea, RenderInputError, type DrawnTemplate } from './renderer
 import { runPrintArea, sharedBytes, sharedCopy } from './pixel-threads.ts';
 import type { Material } from './warp.ts';
 
-/** Encoders for template layers, and the conversion of the old print-area templates. */
+/** Encoders for template layers, and the conversion of rectangle templates. */
 
 /** A UV map already in 16-bit samples (3 a pixel) → its PNG. */
 export function uv16Png(width: number, height: number, data: Uint16Array): Promise<Buffer> {
@@ -43,7 +43,7 @@ export function boxToFramePng(
     .toBuffer();
 }
 
-/** White shell, opaque ink: what the old templates meant. */
+/** White shell, opaque ink: what rectangle templates mean. */
 export const PLAIN_MATERIAL: Material = {
   baseHex: '#ffffff',
   phoneHex: '#ffffff',
@@ -55,7 +55,7 @@ export const PLAIN_MATERIAL: Material = {
   magsafeRing: false,
 };
 
-export interface LegacyTemplate {
+export interface RectangleTemplate {
   background: Buffer;
   mask: Buffer;
   overlay: Buffer | null;
@@ -73,11 +73,11 @@ const grey = async (what: string, input: Buffer, w: number, h: number, channels:
 };
 
 /**
- * An old template (a rectangle rotated about its centre, a mask over it and an "over" overlay) as
+ * A rectangle template (a rectangle rotated about its centre, a mask over it and an "over" overlay) as
  * UV map and layers, so every composition goes through the one warp. The overlay's dark parts
  * become shading (multiply by 1 - alpha), its light parts highlight (screen by alpha).
  */
-export async function fromPrintArea(t: LegacyTemplate): Promise<DrawnTemplate> {
+export async function fromPrintArea(t: RectangleTemplate): Promise<DrawnTemplate> {
   let bg: Metadata;
   try {
     bg = await sharp(t.background).metadata();
@@ -121,7 +121,7 @@ function rotatedSize(w: number, h: number, deg: number): { w: number; h: number 
   return { w: Math.round(w * c + h * s), h: Math.round(w * s + h * c) };
 }
 
-/** Checks old-style geometry against a background size; the import calls it so a bad template never lands. */
+/** Checks a rectangle template's geometry against a background size; the import calls it so a bad template never lands. */
 export function checkPrintArea(area: PrintArea, bg: { width: number; height: number }): string | null {
   if (![area.x, area.y, area.width, area.height].every(Number.isInteger))
     return 'print area position and size must be whole pixels';

@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import { parseSeller } from './config-seller.ts';
 import {
   blobStoreConfig,
@@ -113,6 +114,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 /** Reads ./.env into process.env without overriding variables already set. */
 export function loadDotEnv(path = '.env'): void {
   if (existsSync(path)) process.loadEnvFile(path);
+}
+
+/** The variables ./.env sets, read without touching process.env. */
+export function readDotEnv(path = '.env'): Env {
+  return existsSync(path) ? parseEnv(readFileSync(path, 'utf8')) : {};
 }
 
 /** Loads `.env` and the configuration, or ends the process with a message naming the bad variable. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CliError } from './client.ts';
 import type { CliContext } from './context.ts';
-import { expectOk, print } from './output.ts';
+import { expectOk } from './output.ts';
 
 const enc = encodeURIComponent;
 const COLUMNS = ['reference', 'status', 'bookingDate', 'amount', 'currency', 'debtorName', 'detail'];
@@ -23,10 +23,10 @@ export function registerBankCommands(program: Command, ctx: CliContext): void {
           throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
         }
         const data = expectOk(await c.request('POST', '/bank-statements', xml, 'application/xml'));
-        if (json) return print(json, data);
+        if (json) return ctx.print(json, data);
         const { imported, matched, unmatched, repeated, skipped } = data;
-        print(false, { imported, matched, unmatched, repeated, skipped });
-        if (data.payments.length) print(false, data, data.payments, COLUMNS);
+        ctx.print(false, { imported, matched, unmatched, repeated, skipped });
+        if (data.payments.length) ctx.print(false, data, data.payments, COLUMNS);
       });
     });
   bank
@@ -37,7 +37,7 @@ export function registerBankCommands(program: Command, ctx: CliContext): void {
     .action(function (this: Command, o: { status: string }) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('GET', `/bank-payments?limit=100&status=${enc(o.status)}`));
-        print(json, data, data.payments, COLUMNS);
+        ctx.print(json, data, data.payments, COLUMNS);
       });
     });
   bank
@@ -48,7 +48,7 @@ export function registerBankCommands(program: Command, ctx: CliContext): void {
       return ctx.run(this, async (c, json) => {
         const body = target.startsWith('Invoice_') ? { invoiceReference: target } : { accountReference: target };
         const data = expectOk(await c.request('POST', `/bank-payments/${enc(payment)}/assign`, body));
-        print(json, data, [data.payment], COLUMNS);
+        ctx.print(json, data, [data.payment], COLUMNS);
       });
     });
   bank
@@ -59,7 +59,7 @@ export function registerBankCommands(program: Command, ctx: CliContext): void {
     .action(function (this: Command, payment: string, o: { note: string }) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('POST', `/bank-payments/${enc(payment)}/dismiss`, { note: o.note }));
-        print(json, data, [data.payment], COLUMNS);
+        ctx.print(json, data, [data.payment], COLUMNS);
       });
     });
 }

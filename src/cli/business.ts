@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { CliError } from './client.ts';
 import type { CliContext } from './context.ts';
-import { expectOk, print } from './output.ts';
+import { expectOk } from './output.ts';
 
 const whole = (v: string, name: string, opts: { signed?: boolean; min?: number } = {}) => {
   if (!(opts.signed ? /^-?\d+$/ : /^\d+$/).test(v)) throw new CliError(`${name} must be a whole number`);
@@ -31,7 +31,7 @@ function registerStockCommands(program: Command, ctx: CliContext): void {
       return ctx.run(this, async (c, json) => {
         const body = { quantity: whole(quantity, 'quantity', { min: 1 }), reason: o.reason };
         const data = expectOk(await c.request('POST', `/catalog/items/${enc(item)}/receipts`, body));
-        print(json, data, [data.item]);
+        ctx.print(json, data, [data.item]);
       });
     });
   stock
@@ -49,7 +49,7 @@ function registerStockCommands(program: Command, ctx: CliContext): void {
           reason: o.reason,
         };
         const data = expectOk(await c.request('POST', `/catalog/items/${enc(item)}/corrections`, body));
-        print(json, data, [data.item]);
+        ctx.print(json, data, [data.item]);
       });
     });
   stock
@@ -65,7 +65,7 @@ function registerStockCommands(program: Command, ctx: CliContext): void {
             `/catalog/items/${enc(item)}/movements?limit=${whole(o.limit, '--limit', { min: 1 })}`,
           ),
         );
-        print(json, data, data.movements, [
+        ctx.print(json, data, data.movements, [
           'created',
           'kind',
           'logicalDelta',
@@ -89,8 +89,15 @@ function registerLedgerCommands(program: Command, ctx: CliContext): void {
     .action(function (this: Command, account: string) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('GET', `/accounts/${enc(account)}/ledger?limit=100`));
-        if (!json) process.stdout.write(`balance ${data.balance} cents\n`);
-        print(json, data, data.entries, ['created', 'kind', 'amount', 'description', 'orderReference', 'simulated']);
+        if (!json) ctx.out(`balance ${data.balance} cents\n`);
+        ctx.print(json, data, data.entries, [
+          'created',
+          'kind',
+          'amount',
+          'description',
+          'orderReference',
+          'simulated',
+        ]);
       });
     });
   ledger
@@ -107,7 +114,7 @@ function registerLedgerCommands(program: Command, ctx: CliContext): void {
           ...(o.invoice ? { invoiceReference: o.invoice } : {}),
         };
         const data = expectOk(await c.request('POST', `/accounts/${enc(account)}/payments`, body));
-        print(json, data, [
+        ctx.print(json, data, [
           {
             ...data.account,
             paid: data.payment.allocations.map((a: { number: string }) => a.number).join(' '),
@@ -129,7 +136,7 @@ function registerInvoicesCommands(program: Command, ctx: CliContext): void {
     .action(function (this: Command, o: { month?: string }) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('POST', '/invoices/issue', o.month ? { month: o.month } : {}));
-        print(json, data, data.invoices, ['number', 'accountReference', 'net', 'vat', 'total', 'due']);
+        ctx.print(json, data, data.invoices, ['number', 'accountReference', 'net', 'vat', 'total', 'due']);
       });
     });
   invoices
@@ -143,7 +150,7 @@ function registerInvoicesCommands(program: Command, ctx: CliContext): void {
           payment: i.payment?.status ?? '',
           outstanding: i.payment?.outstanding ?? '',
         }));
-        print(json, data, rows, [
+        ctx.print(json, data, rows, [
           'reference',
           'number',
           'kind',
@@ -165,7 +172,7 @@ function registerInvoicesCommands(program: Command, ctx: CliContext): void {
       return ctx.run(this, async (c, json) => {
         const body = { reason: o.reason, ...(o.net ? { net: whole(o.net, '--net', { min: 1 }) } : {}) };
         const data = expectOk(await c.request('POST', `/invoices/${enc(invoice)}/credit-notes`, body));
-        print(json, data, [data.invoice], ['reference', 'number', 'net', 'vat', 'total']);
+        ctx.print(json, data, [data.invoice], ['reference', 'number', 'net', 'vat', 'total']);
       });
     });
 }
@@ -179,7 +186,7 @@ function registerIntegratorsCommands(program: Command, ctx: CliContext): void {
     .action(function (this: Command) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('GET', '/integrators?limit=100'));
-        print(json, data, data.integrators, ['reference', 'code', 'name', 'created']);
+        ctx.print(json, data, data.integrators, ['reference', 'code', 'name', 'created']);
       });
     });
   integrators
@@ -190,7 +197,7 @@ function registerIntegratorsCommands(program: Command, ctx: CliContext): void {
     .action(function (this: Command, o: { code: string; name: string }) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('POST', '/integrators', { code: o.code, name: o.name }));
-        print(json, data, [data.integrator]);
+        ctx.print(json, data, [data.integrator]);
       });
     });
 }

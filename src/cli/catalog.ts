@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { CliError } from './client.ts';
 import { type CliContext, parseJsonOption } from './context.ts';
-import { expectOk, print } from './output.ts';
+import { expectOk } from './output.ts';
 
 /** `file: {path}` entries are read here, next to the catalog file, and sent as base64. */
 function inlineFiles(doc: any, baseDir: string): boolean {
@@ -71,7 +71,7 @@ function catalogFileCommands(catalog: Command, ctx: CliContext): void {
             : await c.request('POST', '/catalog/import', doc);
         const data = expectOk(res);
         const rows = Object.entries(data.summary).map(([kind, n]) => ({ kind, ...(n as object) }));
-        print(json, data, rows, ['kind', 'created', 'updated', 'unchanged']);
+        ctx.print(json, data, rows, ['kind', 'created', 'updated', 'unchanged']);
       });
     });
 
@@ -85,7 +85,7 @@ function catalogFileCommands(catalog: Command, ctx: CliContext): void {
         const data = expectOk(
           await c.request('POST', '/catalog/lifecycle', opts.date ? { catalogDate: opts.date } : {}),
         );
-        print(json, data, data.moved, ['reference', 'name', 'from', 'to']);
+        ctx.print(json, data, data.moved, ['reference', 'name', 'from', 'to']);
       });
     });
 
@@ -107,7 +107,7 @@ function catalogFileCommands(catalog: Command, ctx: CliContext): void {
           all.push(...data.products);
           cursor = data.nextCursor;
         } while (cursor);
-        print(json, { products: all }, all, PRODUCT_COLUMNS);
+        ctx.print(json, { products: all }, all, PRODUCT_COLUMNS);
       });
     });
 
@@ -118,7 +118,7 @@ function catalogFileCommands(catalog: Command, ctx: CliContext): void {
     .action(function (this: Command, ref: string) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('GET', `/catalog/products/${encodeURIComponent(ref)}`));
-        print(json, json ? data : data.product);
+        ctx.print(json, json ? data : data.product);
       });
     });
 }
@@ -132,7 +132,7 @@ function productChangeCommands(catalog: Command, ctx: CliContext): void {
     .action(function (this: Command, ref: string, status: string) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('PATCH', `/catalog/products/${encodeURIComponent(ref)}`, { status }));
-        print(json, data, [data.product], ['reference', 'name', 'status']);
+        ctx.print(json, data, [data.product], ['reference', 'name', 'status']);
       });
     });
 
@@ -149,7 +149,7 @@ function productChangeCommands(catalog: Command, ctx: CliContext): void {
         const data = expectOk(
           await c.request('PATCH', `/catalog/products/${encodeURIComponent(ref)}`, { print: print_ }),
         );
-        print(json, data, [data.product], ['reference', 'name', 'printModified']);
+        ctx.print(json, data, [data.product], ['reference', 'name', 'printModified']);
       });
     });
 
@@ -167,7 +167,7 @@ function productChangeCommands(catalog: Command, ctx: CliContext): void {
           return { name: spec.slice(0, eq), file: { base64: readFileSync(path).toString('base64') } };
         });
         const data = expectOk(await c.request('PATCH', `/catalog/products/${encodeURIComponent(ref)}`, { layers }));
-        print(json, data, [data.product], ['reference', 'name', 'layersModified']);
+        ctx.print(json, data, [data.product], ['reference', 'name', 'layersModified']);
       });
     });
 
@@ -187,7 +187,7 @@ function productChangeCommands(catalog: Command, ctx: CliContext): void {
           ...(o.physical !== undefined ? { physicalQuantity: n(o.physical, '--physical') } : {}),
         };
         const data = expectOk(await c.request('PUT', `/catalog/items/${encodeURIComponent(item)}/stock`, body));
-        print(json, data, [data.item]);
+        ctx.print(json, data, [data.item]);
       });
     });
 }

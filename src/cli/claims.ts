@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { CliError } from './client.ts';
 import type { CliContext } from './context.ts';
-import { expectOk, print } from './output.ts';
+import { expectOk } from './output.ts';
 
 const LINE = /^(\d+)(?:@(Order_[0-9a-z]{26}))?:(\d+),(\d+),(\d+)$/;
 
@@ -52,7 +52,7 @@ export function registerClaimCommands(program: Command, ctx: CliContext): void {
           claimlines,
         };
         expectOk(await c.request('POST', `/claims/${encodeURIComponent(ref)}/decide`, { decision }));
-        print(json, { claimReference: ref, status: decision.status });
+        ctx.print(json, { claimReference: ref, status: decision.status });
       });
     });
 
@@ -63,7 +63,7 @@ export function registerClaimCommands(program: Command, ctx: CliContext): void {
     .action(function (this: Command) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('GET', '/claimcategories'));
-        print(json, data, data.claimcategories);
+        ctx.print(json, data, data.claimcategories);
       });
     });
   categories
@@ -76,7 +76,7 @@ export function registerClaimCommands(program: Command, ctx: CliContext): void {
         const data = expectOk(
           await c.request('POST', '/claimcategories', { name, evidenceRequired: Boolean(o.evidenceRequired) }),
         );
-        print(json, data, [data.claimcategory]);
+        ctx.print(json, data, [data.claimcategory]);
       });
     });
 }

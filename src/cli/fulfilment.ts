@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from './context.ts';
 import { readFileSync } from 'node:fs';
 import { CliError } from './client.ts';
-import { expectOk, print } from './output.ts';
+import { expectOk } from './output.ts';
 
 /** Production fulfilment (what the test helpers stand in for in the test environment). */
 export function registerFulfilmentCommands(program: Command, ctx: CliContext): void {
@@ -14,7 +14,7 @@ export function registerFulfilmentCommands(program: Command, ctx: CliContext): v
     .action(function (this: Command, ref: string) {
       return ctx.run(this, async (c, json) => {
         expectOk(await c.request('POST', `/orders/${encodeURIComponent(ref)}/start-production`));
-        print(json, { orderReference: ref, status: 'in_production' });
+        ctx.print(json, { orderReference: ref, status: 'in_production' });
       });
     });
 
@@ -38,7 +38,7 @@ export function registerFulfilmentCommands(program: Command, ctx: CliContext): v
             ...(lines ? { orderlines: lines } : {}),
           }),
         );
-        print(
+        ctx.print(
           json,
           done,
           done.canceled.map((x: any) => ({
@@ -74,7 +74,7 @@ export function registerFulfilmentCommands(program: Command, ctx: CliContext): v
           ...(o.shippedAt ? { shippedAt: o.shippedAt } : {}),
         };
         const data = expectOk(await c.request('POST', '/shipments', body));
-        print(json, data, [data.shipment]);
+        ctx.print(json, data, [data.shipment]);
       });
     });
 
@@ -95,7 +95,7 @@ export function registerFulfilmentCommands(program: Command, ctx: CliContext): v
         }
         if (!Array.isArray(list)) throw new CliError(`${file}: expected a list of tracking events`);
         const data = expectOk(await c.request('POST', '/tracking-events', { trackingEvents: list }));
-        print(json, data, data.results, ['index', 'result', 'shipmentReference', 'reason']);
+        ctx.print(json, data, data.results, ['index', 'result', 'shipmentReference', 'reason']);
       });
     });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolveOrganization, resolveStore } from './resolve.ts';
-import { expectOk, print } from './output.ts';
+import { expectOk } from './output.ts';
 import { type CliContext, parseJsonOption, parseQuota } from './context.ts';
 
 /** Organizations, accounts, stores, brands, API keys and limits. */
@@ -22,7 +22,7 @@ function registerOrgsCommands(program: Command, ctx: CliContext): void {
     .action(function (this: Command) {
       return ctx.run(this, async (c, json) => {
         const data = expectOk(await c.request('GET', '/organizations?limit=100'));
-        print(json, data, data.organizations, ['reference', 'name', 'created']);
+        ctx.print(json, data, data.organizations, ['reference', 'name', 'created']);
       });
     });
   orgs
@@ -36,7 +36,7 @@ function registerOrgsCommands(program: Command, ctx: CliContext): void {
         const data = expectOk(
           await c.request('POST', '/organizations', { name: o.name, rendertokenLimit: o.rendertokenLimit }),
         );
-        print(json, data, [data.organization]);
+        ctx.print(json, data, [data.organization]);
       });
     });
   orgs
@@ -47,7 +47,7 @@ function registerOrgsCommands(program: Command, ctx: CliContext): void {
       return ctx.run(this, async (c, json) => {
         org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}`));
-        print(json, data, [data.organization]);
+        ctx.print(json, data, [data.organization]);
       });
     });
   orgs
@@ -68,7 +68,7 @@ function registerOrgsCommands(program: Command, ctx: CliContext): void {
         const body: Record<string, unknown> = {};
         for (const k of ['default', 'uploads', 'downloads'] as const) if (o[k]) body[k] = parseQuota(o[k]!);
         const data = expectOk(await c.request('PUT', `/organizations/${org}/rate-limits`, o.reset ? null : body));
-        print(json, data, [{ organization: org, ...(data.rateLimits ?? { rateLimits: 'defaults' }) }]);
+        ctx.print(json, data, [{ organization: org, ...(data.rateLimits ?? { rateLimits: 'defaults' }) }]);
       });
     });
   orgs
@@ -81,7 +81,7 @@ function registerOrgsCommands(program: Command, ctx: CliContext): void {
         const data = expectOk(
           await c.request('PUT', `/organizations/${org}/rendertoken-limit`, { limit: Number(limit) }),
         );
-        print(json, data, [data]);
+        ctx.print(json, data, [data]);
       });
     });
 }
@@ -96,7 +96,7 @@ function registerAccountsCommands(program: Command, ctx: CliContext): void {
       return ctx.run(this, async (c, json) => {
         org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}/accounts?limit=100`));
-        print(json, data, data.accounts, ['reference', 'name', 'balance', 'prepaid', 'paymentTermDays']);
+        ctx.print(json, data, data.accounts, ['reference', 'name', 'balance', 'prepaid', 'paymentTermDays']);
       });
     });
   accounts
@@ -131,7 +131,7 @@ function registerAccountsCommands(program: Command, ctx: CliContext): void {
           ...(o.prepaid ? { prepaid: true } : {}),
         };
         const data = expectOk(await c.request('POST', `/organizations/${org}/accounts`, body));
-        print(json, data, [data.account], ['reference', 'name']);
+        ctx.print(json, data, [data.account], ['reference', 'name']);
       });
     });
 }
@@ -146,7 +146,7 @@ function registerBrandsCommands(program: Command, ctx: CliContext): void {
       return ctx.run(this, async (c, json) => {
         org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}/brands?limit=100`));
-        print(json, data, data.brands, ['reference', 'name', 'primaryColor', 'secondaryColor']);
+        ctx.print(json, data, data.brands, ['reference', 'name', 'primaryColor', 'secondaryColor']);
       });
     });
   brands
@@ -174,7 +174,7 @@ function registerBrandsCommands(program: Command, ctx: CliContext): void {
             customerService,
           }),
         );
-        print(json, data, [data.brand], ['reference', 'name']);
+        ctx.print(json, data, [data.brand], ['reference', 'name']);
       });
     });
 }
@@ -189,7 +189,7 @@ function registerStoresCommands(program: Command, ctx: CliContext): void {
       return ctx.run(this, async (c, json) => {
         org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}/stores?limit=100`));
-        print(json, data, data.stores, ['reference', 'code', 'name', 'integration', 'callbackUrl']);
+        ctx.print(json, data, data.stores, ['reference', 'code', 'name', 'integration', 'callbackUrl']);
       });
     });
   stores
@@ -228,7 +228,7 @@ function registerStoresCommands(program: Command, ctx: CliContext): void {
           callbackUrl: o.callbackUrl,
         };
         const data = expectOk(await c.request('POST', `/organizations/${org}/stores`, body));
-        print(json, data, [data.store], ['reference', 'code', 'name', 'integration']);
+        ctx.print(json, data, [data.store], ['reference', 'code', 'name', 'integration']);
       });
     });
   stores
@@ -241,7 +241,7 @@ function registerStoresCommands(program: Command, ctx: CliContext): void {
         const data = expectOk(
           await c.request('PATCH', `/organizations/${org}/stores/${store}`, { callbackUrl: url || null }),
         );
-        print(json, data, [data.store], ['reference', 'code', 'callbackUrl']);
+        ctx.print(json, data, [data.store], ['reference', 'code', 'callbackUrl']);
       });
     });
 }
@@ -256,7 +256,15 @@ function registerKeysCommands(program: Command, ctx: CliContext): void {
       return ctx.run(this, async (c, json) => {
         org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}/api-keys?limit=100`));
-        print(json, data, data.apiKeys, ['reference', 'name', 'hint', 'readOnly', 'created', 'lastUsed', 'revoked']);
+        ctx.print(json, data, data.apiKeys, [
+          'reference',
+          'name',
+          'hint',
+          'readOnly',
+          'created',
+          'lastUsed',
+          'revoked',
+        ]);
       });
     });
   keys
@@ -276,7 +284,7 @@ function registerKeysCommands(program: Command, ctx: CliContext): void {
             ...(o.integrator ? { integrator: o.integrator } : {}),
           }),
         );
-        print(json, data, [data.apiKey], ['reference', 'name', 'readOnly', 'secret']);
+        ctx.print(json, data, [data.apiKey], ['reference', 'name', 'readOnly', 'secret']);
       });
     });
   keys
@@ -287,7 +295,7 @@ function registerKeysCommands(program: Command, ctx: CliContext): void {
       return ctx.run(this, async (c, json) => {
         org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('POST', `/organizations/${org}/api-keys/${key}/revoke`));
-        print(json, data, [data.apiKey], ['reference', 'name', 'revoked']);
+        ctx.print(json, data, [data.apiKey], ['reference', 'name', 'revoked']);
       });
     });
 }

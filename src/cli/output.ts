@@ -14,24 +14,22 @@ const cellOf = (v: unknown) =>
   v === null || v === undefined ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 /**
- * Prints rows as aligned columns, or without rows the document's fields as `name  value` lines;
- * JSON only with --json.
+ * Rows as aligned columns, or without rows the document's fields as `name  value` lines; JSON only
+ * with --json.
  */
-export function print(json: boolean, data: unknown, rows?: Array<Record<string, unknown>>, columns?: string[]): void {
-  if (json) {
-    process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
-    return;
-  }
+export function printed(
+  json: boolean,
+  data: unknown,
+  rows?: Array<Record<string, unknown>>,
+  columns?: string[],
+): string {
+  if (json) return `${JSON.stringify(data, null, 2)}\n`;
   if (!rows) {
     const entries = data && typeof data === 'object' ? Object.entries(data) : [['result', data]];
     const width = Math.max(0, ...entries.map(([k]) => String(k).length));
-    process.stdout.write(entries.map(([k, v]) => `${String(k).padEnd(width)}  ${cellOf(v)}`).join('\n') + '\n');
-    return;
+    return entries.map(([k, v]) => `${String(k).padEnd(width)}  ${cellOf(v)}`).join('\n') + '\n';
   }
-  if (rows.length === 0) {
-    process.stdout.write('(none)\n');
-    return;
-  }
+  if (rows.length === 0) return '(none)\n';
   const cols = columns ?? Object.keys(rows[0]);
   const cell = cellOf;
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
@@ -40,5 +38,5 @@ export function print(json: boolean, data: unknown, rows?: Array<Record<string, 
       .map((v, i) => v.padEnd(widths[i]))
       .join('  ')
       .trimEnd();
-  process.stdout.write(`${line(cols)}\n${rows.map((r) => line(cols.map((c) => cell(r[c])))).join('\n')}\n`);
+  return `${line(cols)}\n${rows.map((r) => line(cols.map((c) => cell(r[c])))).join('\n')}\n`;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { OperatorClient } from './client.ts';
 import type { CliContext } from './context.ts';
-import { expectOk, print } from './output.ts';
+import { expectOk } from './output.ts';
 import { registerStationCommands } from './stations.ts';
 
 /** Writes a ready file to `dir`; returns its path. */
@@ -41,7 +41,7 @@ export function registerProductionCommands(program: Command, ctx: CliContext): v
             printFiles: o.printFiles.map((f: any) => `${f.orderlineIndex}:${f.status}`).join(' ') || '-',
           })),
         );
-        print(json, q, rows);
+        ctx.print(json, q, rows);
       }),
     );
   production
@@ -73,7 +73,7 @@ export function registerProductionCommands(program: Command, ctx: CliContext): v
             saved,
           });
         }
-        print(json, data, rows, ['line', 'copies', 'status', 'size', 'error', ...(o.out ? ['saved'] : [])]);
+        ctx.print(json, data, rows, ['line', 'copies', 'status', 'size', 'error', ...(o.out ? ['saved'] : [])]);
       }),
     );
   production
@@ -94,7 +94,7 @@ export function registerProductionCommands(program: Command, ctx: CliContext): v
               : null;
           rows.push({ kind: d.kind, status: d.status, size: d.size, error: d.error, saved });
         }
-        print(json, data, rows, ['kind', 'status', 'size', 'error', ...(o.out ? ['saved'] : [])]);
+        ctx.print(json, data, rows, ['kind', 'status', 'size', 'error', ...(o.out ? ['saved'] : [])]);
       }),
     );
   production
@@ -106,7 +106,7 @@ export function registerProductionCommands(program: Command, ctx: CliContext): v
         const path = ref.startsWith('Shipment_')
           ? `/shipments/${encodeURIComponent(ref)}/documents`
           : `/orders/${encodeURIComponent(ref)}/print-files`;
-        print(json, expectOk(await c.request('POST', path)));
+        ctx.print(json, expectOk(await c.request('POST', path)));
       }),
     );
   production
@@ -116,7 +116,7 @@ export function registerProductionCommands(program: Command, ctx: CliContext): v
     .action(
       ctx.action(async (c, json, ref: string) => {
         expectOk(await c.request('POST', `/orders/${encodeURIComponent(ref)}/produced`));
-        print(json, { orderReference: ref, produced: true });
+        ctx.print(json, { orderReference: ref, produced: true });
       }),
     );
 }

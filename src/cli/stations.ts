@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from './context.ts';
-import { expectOk, print } from './output.ts';
+import { expectOk } from './output.ts';
 
 const PROBLEMS: Record<string, string> = {
   damaged: 'blank_damaged_at_picking',
@@ -16,7 +16,7 @@ export function registerStationCommands(production: Command, ctx: CliContext): v
     .action(
       ctx.action(async (c, json, ref: string) => {
         const b = expectOk(await c.request('POST', `/production/batches/${encodeURIComponent(ref)}/printed`));
-        print(json, b, [{ batch: b.reference, status: b.status, printed: b.printed, cases: b.slots.length }]);
+        ctx.print(json, b, [{ batch: b.reference, status: b.status, printed: b.printed, cases: b.slots.length }]);
       }),
     );
   production
@@ -28,7 +28,7 @@ export function registerStationCommands(production: Command, ctx: CliContext): v
       ctx.action(async (c, json, code: string, o: { fail?: string }) => {
         const res = expectOk(await c.request('POST', '/production/stations/qc', { code, verdict: o.fail ?? 'pass' }));
         const remake = res.remake ? (res.remake.taken ? 'new blank taken; batched again' : res.remake.message) : '';
-        print(json, res, [{ case: res.unit, order: res.order, line: res.lineIndex, result: res.result, remake }]);
+        ctx.print(json, res, [{ case: res.unit, order: res.order, line: res.lineIndex, result: res.result, remake }]);
       }),
     );
   production
@@ -42,7 +42,7 @@ export function registerStationCommands(production: Command, ctx: CliContext): v
       ctx.action(async (c, json, code: string, o: { problem: string }) => {
         const problem = PROBLEMS[o.problem] ?? o.problem;
         const res = expectOk(await c.request('POST', '/production/stations/picking', { code, problem }));
-        print(json, res, [{ case: res.unit, order: res.order, replaced: res.replaced, held: res.message ?? '' }]);
+        ctx.print(json, res, [{ case: res.unit, order: res.order, replaced: res.replaced, held: res.message ?? '' }]);
       }),
     );
   production
@@ -59,14 +59,14 @@ export function registerStationCommands(production: Command, ctx: CliContext): v
           case: x.unit,
           here: x.packed ? 'yes' : x.why,
         }));
-        print(json, res, rows);
+        ctx.print(json, res, rows);
         if (!json) {
           const state = res.shipment
             ? `shipped as ${res.shipment}: print its label and packing slip (podctl production documents ${res.shipment} --out .)`
             : res.shipError
               ? `every case is here, but the parcel did not ship: ${res.shipError}`
               : `${p.packed} of ${p.cases.length} cases here: keep the parcel open`;
-          process.stdout.write(`${p.parcel ?? p.orderReference}: ${state}\n`);
+          ctx.out(`${p.parcel ?? p.orderReference}: ${state}\n`);
         }
       }),
     );

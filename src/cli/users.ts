@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { resolveOrganization } from './resolve.ts';
-import { expectOk, print } from './output.ts';
+import { expectOk } from './output.ts';
 import type { CliContext } from './context.ts';
 
 /** Dashboard and console users through the operator API of the running server. */
@@ -15,7 +15,7 @@ export function registerUserCommands(program: Command, ctx: CliContext): void {
       return ctx.run(this, async (c, json) => {
         org = await resolveOrganization(c, org);
         const data = expectOk(await c.request('GET', `/organizations/${org}/users`));
-        print(json, data, data.users, ['reference', 'email', 'status', 'created']);
+        ctx.print(json, data, data.users, ['reference', 'email', 'status', 'created']);
       });
     });
   users
@@ -33,7 +33,7 @@ export function registerUserCommands(program: Command, ctx: CliContext): void {
             ...(o.password !== undefined ? { password: o.password } : {}),
           }),
         );
-        print(json, data, [{ ...data.user, ...(data.invitationUrl ? { invitationUrl: data.invitationUrl } : {}) }]);
+        ctx.print(json, data, [{ ...data.user, ...(data.invitationUrl ? { invitationUrl: data.invitationUrl } : {}) }]);
       });
     });
   users
@@ -49,9 +49,9 @@ export function registerUserCommands(program: Command, ctx: CliContext): void {
         const password = o.password ?? randomBytes(18).toString('base64url');
         const data = expectOk(await c.request('POST', '/users', { email: o.email, password }));
         const shown = o.password === undefined ? { ...data, password } : data;
-        print(json, shown, [{ ...data.user, ...(o.password === undefined ? { password } : {}) }]);
+        ctx.print(json, shown, [{ ...data.user, ...(o.password === undefined ? { password } : {}) }]);
         if (!json && o.password === undefined)
-          process.stderr.write('The password is shown only now: store it in your password manager.\n');
+          ctx.err('The password is shown only now: store it in your password manager.\n');
       });
     });
 }

@@ -4,16 +4,45 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
+import { runPodctl } from '../../src/cli/program.ts';
 import { OPERATOR_TOKEN, type TestApp, type TestAppOptions, servedApp } from './app.ts';
 import { entryArgs } from './entry.ts';
 
 /** podctl as operators run it (bin/podctl.js runs dist/cli.js), from source when dist/ is stale. */
 export const PODCTL_ENTRY = entryArgs('dist/cli.js', 'src/cli.ts');
 
+export interface PodctlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment an operator's shell gives podctl: PATH, HOME and the test's variables. */
+const shellEnv = (env: Record<string, string>) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '',
+  ...env,
+});
+
+/**
+ * A podctl command line run in this process (the binary's code path bar its entry file), with
+ * `env` as its whole environment and its output collected; a process costs seconds of CPU to start.
+ */
+export async function podctl(args: string[], env: Record<string, string>): Promise<PodctlResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runPodctl(args, {
+    env: shellEnv(env),
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  });
+  return { code, stdout, stderr };
+}
+
 /** podctl as an operator runs it, in its own process (not waited for synchronously: the server is here). */
-export async function podctl(args: string[], env: Record<string, string>) {
+export async function podctlProcess(args: string[], env: Record<string, string>): Promise<PodctlResult> {
   const child = spawn(process.execPath, [...PODCTL_ENTRY, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: shellEnv(env),
   });
   let stdout = '';
   let stderr = '';
@@ -30,7 +59,7 @@ export interface PodctlServer {
   dir: string;
   env: Record<string, string>;
   /** podctl with `--url` of this server and its environment. */
-  run(...args: string[]): ReturnType<typeof podctl>;
+  run(...args: string[]): Promise<PodctlResult>;
   /** Stops the app and removes the directory. */
   close(): Promise<void>;
 }

@@ -52,7 +52,7 @@ export interface WarpJob {
   artHeight: number;
   /** Case back size in mm (for the MagSafe ring and the grain scale). */
   backMm: [number, number];
-  /** Greyscale grain texture, grainSize², tiled over the back (grain.ts). */
+  /** Greyscale grain texture, grainSize² (a power of two), tiled over the back (grain.ts). */
   grainTex: Uint8Array;
   grainSize: number;
   /** [baseR, baseG, baseB, transparency-mixed] and the numbers of Material, flattened. */
@@ -88,6 +88,8 @@ export function warpKernel(j: WarpJob): void {
   const ink = p[6];
   const ring = p[7] > 0;
   const gs = j.grainSize;
+  // The tile's side is a power of two: a texel's column and row wrap by a mask.
+  const gm = gs - 1;
   const grain = j.grainTex;
   const wMm = j.backMm[0];
   const hMm = j.backMm[1];
@@ -163,10 +165,10 @@ export function warpKernel(j: WarpJob): void {
         const iy = ty | 0;
         const gx = tx - ix;
         const gy = ty - iy;
-        const g0 = (iy % gs) * gs;
-        const g1 = ((iy + 1) % gs) * gs;
-        const c0 = ix % gs;
-        const c1 = (ix + 1) % gs;
+        const g0 = (iy & gm) * gs;
+        const g1 = ((iy + 1) & gm) * gs;
+        const c0 = ix & gm;
+        const c1 = (ix + 1) & gm;
         const t0 = grain[g0 + c0] + (grain[g0 + c1] - grain[g0 + c0]) * gx;
         const t1 = grain[g1 + c0] + (grain[g1 + c1] - grain[g1 + c0]) * gx;
         const k = 1 - grainK + (grainK * (t0 + (t1 - t0) * gy)) / 160;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DataDirBusy, dataDirHeld, lockDataDir } from '../../src/platform/data-dir-lock.ts';
-import { podctl, podctlSuite } from '../support/podctl.ts';
+import { podctl, podctlProcess, podctlSuite } from '../support/podctl.ts';
 
 const LOCK = join(import.meta.dirname, '..', '..', 'src', 'platform', 'data-dir-lock.ts');
 
@@ -75,7 +75,8 @@ describe('one process per data directory', () => {
       const lock = lockDataDir(server.dir, 'server', 1);
       lock.describe({ url: server.url });
       try {
-        const res = await podctl(['orgs', 'list', '--json'], server.env);
+        // The binary in a process of its own, as an operator's shell starts it beside the server.
+        const res = await podctlProcess(['orgs', 'list', '--json'], server.env);
         assert.equal(res.code, 0, res.stderr);
         assert.ok(JSON.parse(res.stdout).organizations.length >= 2, 'the live server answered');
         assert.equal(existsSync(join(server.dir, 'pglite')), false);

@@ -11,6 +11,7 @@ import { generatedTemplate } from '../../src/modules/rendering/generated.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
 import { LocalBlobStore } from '../../src/platform/storage.ts';
 import { pixelJobsRun } from '../../src/modules/rendering/pixel-threads.ts';
+import { isRawTemplate } from '../../src/modules/rendering/raw-template.ts';
 import {
   type Corners,
   cornerProblem,
@@ -150,11 +151,13 @@ describe('photo scenes: the template', () => {
       const first = await generatedTemplate(blobs, g, shape, output);
       assert.ok('load' in first);
       const drawn = await first.load();
+      assert.ok(!isRawTemplate(drawn), 'a photo drawing is handed over as its PNGs');
       assert.equal(pixelJobsRun().photo, before + 1);
       const again = await generatedTemplate(blobs, g, shape, output);
       assert.ok('load' in again);
       assert.equal(again.cacheKey, first.cacheKey);
       const read = await again.load();
+      assert.ok(!isRawTemplate(read));
       for (const k of ['background', 'uv', 'layers'] as const) assert.ok(read[k].equals(drawn[k]), k);
       assert.equal(pixelJobsRun().photo, before + 1, 'read back, not drawn again');
       // Other corners are another drawing.

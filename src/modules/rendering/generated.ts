@@ -9,10 +9,12 @@ import { asBackgroundImageWork } from '../../platform/images.ts';
 import type { BlobStore } from '../../platform/storage.ts';
 import { FRONTAL_EDGE, FRONTAL_VERSION, frontalTemplate } from './frontal.ts';
 import { materialFor, phoneColour } from './materials.ts';
-import { STAGE_VERSION, plateFor, stageTemplate } from './stage/template.ts';
+import { STAGE_VERSION, drawStage, plateFor } from './stage/template.ts';
 import { stage as stageNamed } from './stage/stages.ts';
 import { bleedBackMm, caseSolid } from './stage/case-mesh.ts';
 import { RenderInputError, type TemplateParts, type TemplatePictures } from './renderer.ts';
+import { type RawTemplate, isRawTemplate } from './raw-template.ts';
+import { rawPictures } from './templates.ts';
 import { type PhotoGenerator, photoParts } from './photo/parts.ts';
 
 /**
@@ -36,17 +38,25 @@ export type { TemplateParts };
 /** The committed scene assets (repository root, also from dist/). */
 export const MOCKUP_ASSETS = join(import.meta.dirname, '..', '..', '..', 'assets', 'mockups');
 
-const inFlight = new Map<string, Promise<TemplatePictures>>();
+const inFlight = new Map<string, Promise<TemplatePictures | RawTemplate>>();
 
 /** Reads the stored drawing under `base`, or makes, stores and returns it (once at a time per key). */
-function storedOrMade(blobs: BlobStore, base: string, make: () => Promise<TemplatePictures>) {
-  let run = inFlight.get(base);
+function storedOrMade<T extends TemplatePictures | RawTemplate>(
+  blobs: BlobStore,
+  base: string,
+  make: () => Promise<T>,
+): Promise<TemplatePictures | T> {
+  let run = inFlight.get(base) as Promise<TemplatePictures | T> | undefined;
   if (!run) {
-    run = (async () => {
+    run = (async (): Promise<TemplatePictures | T> => {
       const keys = ['background', 'uv', 'layers'].map((n) => `${base}/${n}.png`);
       const stored = await Promise.all(keys.map((k) => blobs.get(k)));
       if (stored[0] && stored[1] && stored[2]) return { background: stored[0], uv: stored[1], layers: stored[2] };
       const made = await make();
+      if (isRawTemplate(made)) {
+        storeLater(blobs, keys, made);
+        return made;
+      }
       await blobs.put(keys[0], made.background);
       await blobs.put(keys[1], made.uv);
       await blobs.put(keys[2], made.layers);
@@ -56,6 +66,34 @@ function storedOrMade(blobs: BlobStore, base: string, make: () => Promise<Templa
     run.finally(() => inFlight.delete(base)).catch(() => {});
   }
   return run;
+}
+
+/** Drawings being encoded for the blob store, one after the other. */
+let storing: Promise<void> = Promise.resolve();
+
+/**
+ * A drawing handed to the renderer as drawn is stored for other nodes (and this one, once its
+ * decoded layers are let go) afterwards: one PNG encoded and written at a time, one drawing after
+ * the other, so a node never holds the drawing's three PNGs and their decoded copies at once. The
+ * layers file goes last: a reader takes the drawing only when all three are there. If storing
+ * fails, the next node to need the drawing draws it again.
+ */
+function storeLater(blobs: BlobStore, keys: string[], drawn: RawTemplate): void {
+  const png = rawPictures(drawn);
+  storing = storing
+    .then(() =>
+      asBackgroundImageWork(async () => {
+        await blobs.put(keys[0], await png.background());
+        await blobs.put(keys[1], await png.uv());
+        await blobs.put(keys[2], await png.layers());
+      }),
+    )
+    .catch((err: unknown) => process.emitWarning(`drawn template ${keys[2]} not stored: ${(err as Error).message}`));
+}
+
+/** Resolves once every drawing handed over so far is stored (tests, tools). */
+export function drawingsStored(): Promise<void> {
+  return storing;
 }
 
 function stageParts(
@@ -79,7 +117,7 @@ function stageParts(
     load: () =>
       storedOrMade(blobs, base, async () => {
         const plate = await plateFor(blobs, st, view, size);
-        return asBackgroundImageWork(() => stageTemplate(plate, st, view, device, caseType, material, size));
+        return asBackgroundImageWork(() => drawStage(plate, st, view, device, caseType, material, size));
       }),
     material,
     backMm: bleedBackMm(caseSolid(device, caseType)),

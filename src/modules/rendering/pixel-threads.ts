@@ -228,11 +228,12 @@ export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as
  * A stage's plate (once per stage, view and size) and a stage template's case (once per model):
  * their buffers go to the thread and come back (the result), so the thread keeps nothing and stays
  * for the renders; a fresh thread costs ~0.5 s of CPU through tsx (its isolate, the kernels'
- * modules and their warm-up) and came with every new model.
+ * modules and their warm-up). The case's background alone is shared: the renderer holds it as the
+ * template's decoded background, which every render posts to the threads in any case.
  */
 export const runPlate = (job: PlateJob) => pool.run('plate', job, ['out']) as Promise<Pick<PlateJob, 'out'>>;
 export const runCase = (job: CaseJob) =>
-  pool.run('case', job, ['background', 'uv', 'layers']) as Promise<Pick<CaseJob, 'background' | 'uv' | 'layers'>>;
+  pool.run('case', job, ['uv', 'layers']) as Promise<Pick<CaseJob, 'uv' | 'layers'>>;
 export const runPhoto = (job: PhotoJob) => pool.run('photo', job) as Promise<void>;
 /** Draws the leather grain tile (grain.ts) into `out`, shared memory, and answers it. */
 export const runGrain = (out: Uint8Array) => pool.run('grain', { out }).then(() => out);

@@ -12,6 +12,7 @@ import { MAX_EDGE, artworkLayout, grain } from './fit.ts';
 import { GRAIN_SIZE } from './grain.ts';
 import type { PrintFit } from '../catalog/artwork-fit.ts';
 import { cutBox, maskBox } from './mask-box.ts';
+import { type RawTemplate, isRawTemplate, rawLayers } from './raw-template.ts';
 import { type MaskBox, type Material, materialParams } from './warp.ts';
 
 export type { Material } from './warp.ts';
@@ -53,7 +54,9 @@ export interface TemplatePictures {
  * render of a held template then reads nothing (its three files were ~1-2 MB read and left for the
  * collector on every render). `load` needs the cache key the decoded layers are held under.
  */
-export type TemplateSource = TemplatePictures | { load: () => Promise<TemplatePictures>; cacheKey: string };
+export type TemplateSource =
+  | TemplatePictures
+  | { load: () => Promise<TemplatePictures | RawTemplate>; cacheKey: string };
 
 /** What a composition needs besides its output size. */
 export type TemplateParts = TemplateSource & {
@@ -85,7 +88,7 @@ class TemplateLoadError extends Error {
 /** A template's pictures are gone (a deleted asset or scene file): the composition's fault. */
 export class TemplateUnavailableError extends RenderInputError {}
 
-async function picturesOf(t: Template): Promise<TemplatePictures> {
+async function picturesOf(t: Template): Promise<TemplatePictures | RawTemplate> {
   if (!('load' in t)) return t;
   try {
     return await t.load();
@@ -146,9 +149,30 @@ function forget(key: string): void {
   preparedBytes -= entry.bytes;
 }
 
+/** A template drawn here at the output's size, taken as drawn: nothing to encode or decode. */
+async function prepareDrawn(t: RawTemplate): Promise<Prepared> {
+  const { box, uv, layers } = await rawLayers(t);
+  templateDecodes++;
+  const { width, height, background } = t;
+  return {
+    width,
+    height,
+    background,
+    box,
+    uv,
+    layers,
+    bytes: background.byteLength + uv.byteLength + layers.byteLength,
+  };
+}
+
 async function prepare(t: Template): Promise<Prepared> {
   const { widthPx: width, heightPx: height } = t.output;
   const pictures = await picturesOf(t);
+  if (isRawTemplate(pictures)) {
+    if (pictures.width !== width || pictures.height !== height)
+      throw new RenderInputError(`template drawn at ${pictures.width}x${pictures.height}, not the output's size`);
+    return prepareDrawn(pictures);
+  }
   const cut = { width, height, fit: 'cover' as const, kernel: 'linear' as const };
   const raw = async (what: string, img: () => Sharp, depth: 'uchar' | 'ushort', box?: MaskBox) => {
     try {

@@ -1,6 +1,7 @@
 import sharp, { type Metadata } from 'sharp';
 import { type PrintArea, RenderInputError, type DrawnTemplate } from './renderer.ts';
 import { runPrintArea, sharedBytes, sharedCopy } from './pixel-threads.ts';
+import type { RawTemplate } from './raw-template.ts';
 import type { Material } from './warp.ts';
 
 /** Encoders for template layers, and the conversion of rectangle templates. */
@@ -41,6 +42,20 @@ export function boxToFramePng(
     })
     .png({ compressionLevel: 1 })
     .toBuffer();
+}
+
+/** The three PNGs of a drawn template, each encoded when asked (one at a time, for storing). */
+export function rawPictures(t: RawTemplate) {
+  const frame = { width: t.width, height: t.height };
+  return {
+    background: () =>
+      sharp(t.background, { raw: { ...frame, channels: 3 } })
+        .png({ compressionLevel: 1 })
+        .toBuffer(),
+    uv: () => boxToFramePng(t.uv, frame, t.box, { r: 0, g: 0, b: 0 }),
+    // Outside the case: no mask, neutral shading.
+    layers: () => boxToFramePng(t.layers, frame, t.box, { r: 0, g: 255, b: 0 }),
+  };
 }
 
 /** White shell, opaque ink: what rectangle templates mean. */

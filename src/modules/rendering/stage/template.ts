@@ -5,8 +5,9 @@ import type { DeviceGeometry } from '../../catalog/devices.ts';
 import type { BlobStore } from '../../../platform/storage.ts';
 import { grain } from '../fit.ts';
 import { GRAIN_SIZE } from '../grain.ts';
-import { boxToFramePng } from '../templates.ts';
-import { runCase, runPlate } from '../pixel-threads.ts';
+import type { RawTemplate } from '../raw-template.ts';
+import { rawPictures } from '../templates.ts';
+import { runCase, runPlate, sharedCopy } from '../pixel-threads.ts';
 import type { DrawnTemplate, Material } from '../renderer.ts';
 import { bleedBackMm, caseMesh, caseParams, caseSolid, holeParams } from './case-mesh.ts';
 import { PROP_STRIDE } from './plate-kernel.ts';
@@ -72,9 +73,12 @@ export async function renderPlate(st: Stage, v: StageView, size: { width: number
   return out;
 }
 
-const platesInFlight = new Map<string, Promise<Buffer>>();
+const platesInFlight = new Map<string, Promise<Uint8Array>>();
 
-/** The plate as PNG, drawn once per stage, view and size and kept in the blob store. */
+/**
+ * The plate's pixels (RGB), drawn once per stage, view and size and kept in the blob store as PNG.
+ * Callers only read them (each case is drawn on a copy).
+ */
 export function plateFor(blobs: BlobStore, st: Stage, view: StageView, size: { width: number; height: number }) {
   const digest = createHash('sha256')
     .update(JSON.stringify([PLATE_VERSION, st, view.key, size]))
@@ -85,13 +89,15 @@ export function plateFor(blobs: BlobStore, st: Stage, view: StageView, size: { w
   if (!run) {
     run = (async () => {
       const stored = await blobs.get(key);
-      if (stored) return stored;
+      if (stored) return decodePlate(stored, size);
       const raw = await renderPlate(st, view, size);
-      const png = await sharp(raw, { raw: { width: size.width, height: size.height, channels: 3 } })
-        .png({ compressionLevel: 3 })
-        .toBuffer();
-      await blobs.put(key, png);
-      return png;
+      await blobs.put(
+        key,
+        await sharp(raw, { raw: { ...size, channels: 3 } })
+          .png({ compressionLevel: 3 })
+          .toBuffer(),
+      );
+      return raw;
     })();
     platesInFlight.set(key, run);
     run.finally(() => platesInFlight.delete(key)).catch(() => {});
@@ -99,19 +105,29 @@ export function plateFor(blobs: BlobStore, st: Stage, view: StageView, size: { w
   return run;
 }
 
+async function decodePlate(png: Buffer, size: { width: number; height: number }): Promise<Uint8Array> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  if (info.width !== size.width || info.height !== size.height || info.channels !== 3)
+    throw new Error(
+      `stored plate is ${info.width}x${info.height}x${info.channels}, not ${size.width}x${size.height}x3`,
+    );
+  return data;
+}
+
 /**
  * One stage template for one model and case type at one output size: the plate with the case's
- * shadow and cut-out, the UV map and the layers. The artwork is fitted to the back and its bleed.
+ * shadow and cut-out, the UV map and the layers, as drawn (the renderer takes them without a PNG
+ * round trip). The artwork is fitted to the back and its bleed.
  */
-export async function stageTemplate(
-  plate: Buffer,
+export async function drawStage(
+  plate: Uint8Array,
   st: Stage,
   v: StageView,
   device: DeviceGeometry,
   caseType: CaseType,
   material: Material,
   size: { width: number; height: number },
-): Promise<DrawnTemplate> {
+): Promise<RawTemplate> {
   const { width: W, height: H } = size;
   const solid = caseSolid(device, caseType);
   const view = framed(st, v, size);
@@ -126,18 +142,18 @@ export async function stageTemplate(
     Math.min(W, Math.ceil(mesh.bounds.x1) + pad),
     Math.min(H, Math.ceil(mesh.bounds.y1) + pad),
   ]);
-  const { data } = await sharp(plate).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  // The UV map and the layers only for the box (the rest is no case): they are padded to the frame
-  // while encoded, so the frame-size 16-bit map never sits in memory (24 MB at 2000 px). Plain
-  // buffers, not shared: they are moved to the case's thread and back (runCase).
+  // The background in shared memory: drawn into on the thread, then held by the renderer as the
+  // template's decoded background. The UV map and the layers only for the box (the rest is no case),
+  // plain buffers moved to the case's thread and back (runCase).
+  const background = sharedCopy(plate);
   const bw = box[2] - box[0];
   const bh = box[3] - box[1];
   const gloss = material.highlight;
-  const { background, uv, layers } = await runCase({
+  const { uv, layers } = await runCase({
     width: W,
     height: H,
     box,
-    background: new Uint8Array(data),
+    background,
     uv: new Uint16Array(bw * bh * 3),
     layers: new Uint8Array(bw * bh * 3),
     cam: cam.packed(),
@@ -153,14 +169,26 @@ export async function stageTemplate(
     grainTex: await grain(),
     grainSize: GRAIN_SIZE,
   });
+  return { width: W, height: H, background, box, uv, layers };
+}
+
+/** A stage template as its three PNGs (tests and tools; the service stores them this way). */
+export async function stageTemplate(
+  plate: Buffer,
+  st: Stage,
+  v: StageView,
+  device: DeviceGeometry,
+  caseType: CaseType,
+  material: Material,
+  size: { width: number; height: number },
+): Promise<DrawnTemplate> {
+  const drawn = await drawStage(await decodePlate(plate, size), st, v, device, caseType, material, size);
+  const png = rawPictures(drawn);
   return {
-    background: await sharp(background, { raw: { width: W, height: H, channels: 3 } })
-      .png({ compressionLevel: 1 })
-      .toBuffer(),
-    uv: await boxToFramePng(uv, size, box, { r: 0, g: 0, b: 0 }),
-    // Outside the case: no mask, neutral shading.
-    layers: await boxToFramePng(layers, size, box, { r: 0, g: 255, b: 0 }),
+    background: await png.background(),
+    uv: await png.uv(),
+    layers: await png.layers(),
     material,
-    backMm: bleedBackMm(solid),
+    backMm: bleedBackMm(caseSolid(device, caseType)),
   };
 }

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import sharp from 'sharp';
+import { CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
+import { loadDevices } from '../../src/modules/catalog/devices.ts';
+import { drawingsStored, generatedTemplate } from '../../src/modules/rendering/generated.ts';
+import { pixelJobsRun } from '../../src/modules/rendering/pixel-threads.ts';
+import { isRawTemplate } from '../../src/modules/rendering/raw-template.ts';
+import { type Template, composeRender, templatesDecoded } from '../../src/modules/rendering/renderer.ts';
+import { rawPictures } from '../../src/modules/rendering/templates.ts';
+import { LocalBlobStore } from '../../src/platform/storage.ts';
+
+// A stage template drawn on this node goes to the renderer as drawn; its PNGs are stored afterwards.
+describe('a drawn stage template handed to the renderer without its PNGs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'drawn-template-'));
+  const blobs = new LocalBlobStore(dir);
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const device = loadDevices().find((d) => d.key === 'iphone-15')!;
+  const shape = { device, caseType: CASE_TYPES.clear } as never;
+  const g = { kind: 'stage' as const, stage: 'desk', view: 'right' };
+
+  it('renders byte for byte what its stored PNGs render, and another node reads those PNGs', async () => {
+    const output = { widthPx: 420, heightPx: 360, format: 'png' as const };
+    // Every pixel its own colour and alpha: a UV map off by one sample shows.
+    const noise = Buffer.from(Array.from({ length: 300 * 600 * 4 }, (_, i) => (i * 2654435761) >>> 24));
+    const art = await sharp(noise, { raw: { width: 300, height: 600, channels: 4 } })
+      .png()
+      .toBuffer();
+    const parts = await generatedTemplate(blobs, g, shape, output);
+    assert.ok('load' in parts);
+    const drawn = await parts.load();
+    assert.ok(isRawTemplate(drawn), 'handed over as drawn');
+    assert.equal(drawn.background.buffer instanceof SharedArrayBuffer, true);
+    const png = rawPictures(drawn);
+    const pictures = { background: await png.background(), uv: await png.uv(), layers: await png.layers() };
+    const { load: _load, cacheKey: _key, ...look } = parts;
+    const fromDrawing: Template = { ...look, load: async () => drawn, cacheKey: 'drawn-as-drawn', output };
+    const fromPngs: Template = { ...look, ...pictures, output };
+    const a = await composeRender(fromDrawing, art);
+    const b = await composeRender(fromPngs, art);
+    assert.ok(a.media.equals(b.media), 'the same pixels');
+    assert.equal(a.thumbhash, b.thumbhash);
+
+    await drawingsStored();
+    const cases = pixelJobsRun().case;
+    const decodes = templatesDecoded();
+    const again = await generatedTemplate(blobs, g, shape, output);
+    assert.ok('load' in again);
+    const read = await again.load();
+    assert.ok(!isRawTemplate(read), 'read from the blob store');
+    assert.equal(pixelJobsRun().case, cases, 'not drawn again');
+    for (const k of ['background', 'uv', 'layers'] as const) assert.ok(read[k].equals(pictures[k]), k);
+    const c = await composeRender({ ...again, cacheKey: 'read-back', output }, art);
+    assert.equal(templatesDecoded() - decodes, 1);
+    assert.ok(c.media.equals(a.media));
+  });
+});

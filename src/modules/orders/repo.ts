@@ -84,6 +84,16 @@ export const ordersRepo = {
         [storeId, upstreamId],
       )
     )[0] ?? null,
+  /** The orders taken for several upstream orders of a store, by upstream id: absent ones are not taken. */
+  upstreamOrders: async (ex: Executor, storeId: string, upstreamIds: string[]) =>
+    new Map(
+      (
+        await ex.query<{ id: string; upstream_order_id: string }>(
+          'SELECT id, upstream_order_id FROM orders WHERE store_id = $1 AND upstream_order_id = ANY($2::text[])',
+          [storeId, upstreamIds],
+        )
+      ).map((r) => [r.upstream_order_id, r.id]),
+    ),
   /**
    * Blanks the dropship addresses of a store's upstream orders (all, or those of `upstreamIds`) that
    * left at least `windowDays` ago or were canceled; answers how many, and when the next one's closes.

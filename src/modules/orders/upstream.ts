@@ -27,13 +27,18 @@ export interface UpstreamOrder {
  */
 export function upstreamOrders(db: { query: Executor['query'] }, service: OrdersService) {
   return {
+    /**
+     * `taken`: the caller looked the upstream order up already (one query for a batch of them) and
+     * found this order, or none (null); the unique index still decides between two paths at once.
+     */
     async createUpstream(
       orgId: string,
       storeId: string,
       o: UpstreamOrder,
+      taken?: string | null,
     ): Promise<{ reference: string; created: boolean }> {
-      const existing = await repo.upstreamOrder(db, storeId, o.upstreamId);
-      if (existing) return { reference: existing.id, created: false };
+      const existing = taken === undefined ? (await repo.upstreamOrder(db, storeId, o.upstreamId))?.id : taken;
+      if (existing) return { reference: existing, created: false };
       try {
         const made = await service.create(
           orgId,
@@ -59,6 +64,8 @@ export function upstreamOrders(db: { query: Executor['query'] }, service: Orders
         throw err;
       }
     },
+    /** The orders taken for these upstream orders of the store, by upstream id. */
+    takenUpstream: (storeId: string, upstreamIds: string[]) => repo.upstreamOrders(db, storeId, upstreamIds),
     findUpstream: async (ex: Executor, storeId: string, upstreamId: string) => {
       const row = await repo.upstreamOrder(ex, storeId, upstreamId);
       return row ? { reference: row.id, status: row.status } : null;

@@ -16,12 +16,18 @@ export type UpstreamOrderInput = UpstreamOrder;
 
 /** What the storefronts module needs of the orders module (its service, never its tables). */
 export interface OrdersPort {
-  /** Creates the order through the API's pipeline; an upstream order already taken returns that order. */
+  /**
+   * Creates the order through the API's pipeline; an upstream order already taken returns that order.
+   * `taken`: what `takenUpstream` answered for it (the order's reference, or null), when asked for a batch.
+   */
   createUpstream(
     orgId: string,
     storeId: string,
     input: UpstreamOrderInput,
+    taken?: string | null,
   ): Promise<{ reference: string; created: boolean }>;
+  /** The orders taken for these upstream orders of the store, by upstream id (absent: none yet). */
+  takenUpstream(storeId: string, upstreamIds: string[]): Promise<Map<string, string>>;
   /** The order taken for an upstream order, if any. */
   findUpstream(
     ex: Executor,

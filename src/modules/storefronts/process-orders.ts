@@ -17,14 +17,17 @@ const ORDERS_PER_BATCH = 64;
 export function orderMaking(deps: StorefrontsDeps) {
   const { db, clock } = deps;
 
-  /** One webhook's order; resolves to the delivery's outcome, throws for a passing fault. */
-  async function orderCreated(row: InboxRow): Promise<string> {
+  /**
+   * One webhook's order; resolves to the delivery's outcome, throws for a passing fault. `taken`:
+   * the store's orders already taken for the batch's upstream orders, looked up together.
+   */
+  async function orderCreated(row: InboxRow, taken?: Map<string, string>): Promise<string> {
     const o = row.payload as ShopifyOrder;
     const lines = ourLines(o.line_items);
     if (lines.length === 0) return 'ignored: no line of the order is one of ours';
     const upstreamId = numericId(o.admin_graphql_api_id);
     try {
-      const { reference, created } = await deps.orders.createUpstream(row.organization_id, row.store_id, {
+      const input = {
         platform: 'shopify',
         upstreamId,
         upstreamName: o.name,
@@ -36,7 +39,13 @@ export function orderMaking(deps: StorefrontsDeps) {
           quantity: l.quantity,
           ...(l.upstreamLineId ? { annotations: [{ key: 'shopifyLineItem', value: l.upstreamLineId }] } : {}),
         })),
-      });
+      };
+      const { reference, created } = await deps.orders.createUpstream(
+        row.organization_id,
+        row.store_id,
+        input,
+        taken ? (taken.get(upstreamId) ?? null) : undefined,
+      );
       return created ? `order ${reference}` : `order ${reference} (already taken)`;
     } catch (err) {
       // The merchant's data, not a passing fault: recorded, and the fulfillment request is rejected.
@@ -65,7 +74,12 @@ export function orderMaking(deps: StorefrontsDeps) {
       { row, job: null as JobRow | null },
       ...taken.map((j) => ({ row: byId.get(j.payload.inboxId as string)!, job: j as JobRow | null })),
     ];
-    const results = await Promise.allSettled(batch.map((b) => orderCreated(b.row)));
+    // Which of the batch's upstream orders are taken already: one query for the batch, not one each.
+    const already = await deps.orders.takenUpstream(
+      row.store_id,
+      batch.map((b) => numericId((b.row.payload as ShopifyOrder).admin_graphql_api_id)),
+    );
+    const results = await Promise.allSettled(batch.map((b) => orderCreated(b.row, already)));
     const done: Array<{ id: string; outcome: string }> = [];
     for (const [i, r] of results.entries())
       if (r.status === 'fulfilled') done.push({ id: batch[i].row.id, outcome: r.value });

@@ -14,9 +14,10 @@ const maxWriting = (db: { kind: 'pglite' | 'postgres' }) => (db.kind === 'pglite
 /**
  * Group commit: an item submitted while batches are being written waits for the next batch, and
  * `write` writes a whole batch (in one transaction of its own) and returns each item's result, in
- * the batch's order. An item alone is written at once. Each submitter's promise settles only after
- * its batch's `write` did, so nothing is answered before its commit. When a batch fails, its items
- * are written again one by one, so that only the item at fault fails.
+ * the batch's order. An item alone is written after one turn of the event loop, together with
+ * whatever else was submitted in that turn. Each submitter's promise settles only after its batch's
+ * `write` did, so nothing is answered before its commit. When a batch fails, its items are written
+ * again one by one, so that only the item at fault fails.
  */
 export function groupCommit<T, R>(db: { kind: 'pglite' | 'postgres' }, write: (batch: T[]) => Promise<R[]>) {
   type Waiting = { item: T; done: (err: unknown, result?: R) => void };
@@ -27,6 +28,10 @@ export function groupCommit<T, R>(db: { kind: 'pglite' | 'postgres' }, write: (b
   async function drain(): Promise<void> {
     writing++;
     try {
+      // Items submitted in the same turn of the event loop (a worker's batch of orders, made by
+      // promises that settle together) go in one batch: without this turn the first would go alone,
+      // the second in a batch of its own, and only the rest together.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       while (queue.length > 0) {
         const batch = queue.splice(0, MAX_BATCH);
         let results: R[];

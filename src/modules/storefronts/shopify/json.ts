@@ -5,34 +5,36 @@
  * `JSON.parse` does. Only the text outside strings is looked at.
  */
 const LONG_DIGITS = /\d{16,}/;
+const LONG_INTEGER = /-?\d{16,}/g;
+
+/** A character that makes digits next to it part of a fraction, an exponent or a longer literal. */
+const joins = (c: number) => (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
 
 export function parseKeepingLargeIntegers(text: string): unknown {
   if (!LONG_DIGITS.test(text)) return JSON.parse(text);
   let out = '';
   let from = 0;
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 34 /* " */) {
-      // Skip the string, escapes included.
-      i++;
-      while (i < n && text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 /* \ */ ? 2 : 1;
-      i++;
-      continue;
-    }
-    if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
-      let j = i + 1;
-      while (j < n && /[0-9.eE+-]/.test(text[j])) j++;
-      const token = text.slice(i, j);
-      if (/^-?\d+$/.test(token) && !Number.isSafeInteger(Number(token))) {
-        out += `${text.slice(from, i)}"${token}"`;
-        from = j;
+  // Runs of 16 digits or more are found by the regex engine and quotes by indexOf: a payload of
+  // 10 kB is not walked character by character in JavaScript. `inString` holds at `scanned`.
+  let scanned = 0;
+  let inString = false;
+  for (const m of text.matchAll(LONG_INTEGER)) {
+    const at = m.index;
+    for (let q = text.indexOf('"', scanned); q !== -1 && q < at; q = text.indexOf('"', scanned)) {
+      scanned = q + 1;
+      if (inString) {
+        let slashes = 0;
+        while (text.charCodeAt(q - 1 - slashes) === 92 /* \ */) slashes++;
+        if (slashes % 2 === 1) continue;
       }
-      i = j;
-      continue;
+      inString = !inString;
     }
-    i++;
+    const token = m[0];
+    const end = at + token.length;
+    if (inString || joins(text.charCodeAt(at - 1)) || joins(text.charCodeAt(end))) continue;
+    if (Number.isSafeInteger(Number(token))) continue;
+    out += `${text.slice(from, at)}"${token}"`;
+    from = end;
   }
   return JSON.parse(out + text.slice(from));
 }

@@ -19,7 +19,7 @@ export const stockLines = (o: { order: { id: string; created_at?: Date }; lines:
 });
 
 /**
- * Group commit for order creation (`groupCommit`, decision 0139): each batch takes its order numbers
+ * Group commit for order creation (`groupCommit`, decision 0502): each batch takes its order numbers
  * in one statement (per store, outside the transaction, so no store row stays locked until commit)
  * and writes its orders, lines, addresses and `order.created` events, and reserves their stock, in
  * one transaction. A batch that fails (a customIdentifier already taken, say) is written order by

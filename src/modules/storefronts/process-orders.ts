@@ -75,10 +75,13 @@ export function orderMaking(deps: StorefrontsDeps) {
       ...taken.map((j) => ({ row: byId.get(j.payload.inboxId as string)!, job: j as JobRow | null })),
     ];
     // Which of the batch's upstream orders are taken already: one query for the batch, not one each.
-    const already = await deps.orders.takenUpstream(
-      row.store_id,
-      batch.map((b) => numericId((b.row.payload as ShopifyOrder).admin_graphql_api_id)),
-    );
+    // Should it fail, each order looks its own up, so that a fault ends each job on its own.
+    const already = await deps.orders
+      .takenUpstream(
+        row.store_id,
+        batch.map((b) => numericId((b.row.payload as ShopifyOrder).admin_graphql_api_id)),
+      )
+      .catch(() => undefined);
     const results = await Promise.allSettled(batch.map((b) => orderCreated(b.row, already)));
     const done: Array<{ id: string; outcome: string }> = [];
     for (const [i, r] of results.entries())

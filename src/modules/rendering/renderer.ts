@@ -153,7 +153,18 @@ function forget(key: string): void {
 async function prepareDrawn(t: RawTemplate): Promise<Prepared> {
   const { box, uv, layers } = await rawLayers(t);
   templateDecodes++;
-  const { width, height, background } = t;
+  return withBytes(t.width, t.height, t.background, box, uv, layers);
+}
+
+/** A decoded template with its size in bytes, which the cache's cap counts. */
+function withBytes(
+  width: number,
+  height: number,
+  background: Uint8Array,
+  box: Prepared['box'],
+  uv: Prepared['uv'],
+  layers: Uint8Array,
+): Prepared {
   return {
     width,
     height,
@@ -208,17 +219,7 @@ async function prepare(t: Template): Promise<Prepared> {
     bytes.set(v.data, n * 2);
   }
   templateDecodes++;
-  const background = sharedCopy(bg.data);
-  const boxLayers = cutBox(layers.data, width, box, 3);
-  return {
-    width,
-    height,
-    background,
-    box,
-    uv,
-    layers: boxLayers,
-    bytes: background.byteLength + uv.byteLength + boxLayers.byteLength,
-  };
+  return withBytes(width, height, sharedCopy(bg.data), box, uv, cutBox(layers.data, width, box, 3));
 }
 
 function preparedFor(t: Template): Promise<Prepared> {

@@ -458,7 +458,7 @@ async function main() {
           (await api('POST', '/v2/images', f.demoKey, await noisePng(400, 400, 5000 + i), 'application/octet-stream'))
             .data.image.reference,
         );
-      // The idle p99 is a few ms, so one slow moment of a shared machine moves it (one run read 77 ms):
+      // The idle p99 is a few ms, so one slow moment of a shared machine moves it (tens of ms):
       // a warm-up, then three windows of the same load, and the median window's p99 is the baseline.
       await warm(base, orderLight);
       const idleWindows: Row[] = [];

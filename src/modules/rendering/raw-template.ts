@@ -6,7 +6,7 @@ import type { MaskBox } from './warp.ts';
  * A template drawn on this node and handed to the renderer as drawn: its background in shared
  * memory at the frame's size (3 bytes a pixel), its UV map (16-bit, 3 samples) and layers (3 bytes)
  * for a box of the frame only. The renderer takes these into its decoded-template cache without a
- * PNG encode and decode in between: at 2000 px that round trip held the drawing, its three PNGs
+ * PNG encode and decode in between: at 2000 px such a round trip holds the drawing, its three PNGs
  * and their decoded copies at once (~60-90 MB left for the collector).
  */
 export interface RawTemplate {

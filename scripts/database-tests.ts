@@ -24,6 +24,12 @@ export const CHILD_WITHOUT_DATABASE: Record<string, string> = {
   'test/support/pdf-tools.ts': 'poppler-utils (pdftotext, pdfinfo, pdftoppm, pdfimages, pdffonts)',
   'test/support/ubl-tools.ts': 'xmllint and Java (Saxon-HE)',
   'test/platform/no-history.test.ts': 'git ls-files',
+  'scripts/build.mjs': 'the TypeScript compiler (dist/ and the SDK)',
+  'test/platform/packaging.test.ts':
+    'the compiled server and podctl with an environment of their own (PATH, HOME, DATA_DIR: the embedded database), a thread check',
+  'test/rendering/leather.test.ts': 'a Node process that draws leather plates and renders',
+  'test/platform/heap.test.ts': 'a Node process that measures the heap bound',
+  'test/platform/memory-trim.test.ts': 'a Node process that measures the C heap trim',
 };
 
 /** What in a module's own code lets a test file's behaviour depend on the PostgreSQL + Redis pass. */

@@ -115,11 +115,13 @@ describe('the compositor (UV map, layers, material)', () => {
       .png()
       .toBuffer();
     const looks: Record<string, Awaited<ReturnType<typeof stats>>> = {};
+    // At the straight-on shot's 1000 px: the leather's pebbles are a few pixels across (a case seen
+    // smaller shows its grain filtered to a faint texture).
     for (const type of CASE_TYPE_KEYS) {
-      const t = await frontalTemplate(device, CASE_TYPES[type], { width: 400, height: 400 });
-      const out = await composeRender({ ...t, output: { widthPx: 400, heightPx: 400, format: 'png' } }, clearArt);
+      const t = await frontalTemplate(device, CASE_TYPES[type], { width: 1000, height: 1000 });
+      const out = await composeRender({ ...t, output: { widthPx: 1000, heightPx: 1000, format: 'png' } }, clearArt);
       // A patch in the lower middle of the back, away from the camera and the rim.
-      looks[type] = await stats(out.media, { left: 180, top: 250, width: 40, height: 40 });
+      looks[type] = await stats(out.media, { left: 450, top: 625, width: 100, height: 100 });
     }
     const phone = hexRgb(phoneColour(device));
     const dist = (a: number[], b: number[]) => Math.hypot(...a.map((v, i) => v - b[i]));

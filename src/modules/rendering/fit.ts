@@ -1,6 +1,6 @@
 /** How the artwork meets a template: the fit rule on its texture, and the leather grain texture. */
 import { type ArtworkOnRaster, type PrintFit, artworkOnRaster } from '../catalog/artwork-fit.ts';
-import { GRAIN_SIZE } from './grain.ts';
+import { GRAIN_BYTES } from './grain.ts';
 import { runGrain, sharedBytes } from './pixel-threads.ts';
 
 /** Largest output edge and largest artwork texture edge. */
@@ -8,9 +8,9 @@ export const MAX_EDGE = 2000;
 export { COVER_MAX_MISMATCH, TINY_EDGE, placeArtwork } from '../catalog/artwork-fit.ts';
 
 let grainTexture: Promise<Uint8Array> | undefined;
-/** The leather grain tile (grain.ts), drawn once a process on the compositor's threads. */
+/** The leather grain tile and its mipmap (grain.ts), drawn once a process on the compositor's threads. */
 export function grain(): Promise<Uint8Array> {
-  grainTexture ??= runGrain(sharedBytes(GRAIN_SIZE * GRAIN_SIZE)).catch((err: unknown) => {
+  grainTexture ??= runGrain(sharedBytes(GRAIN_BYTES)).catch((err: unknown) => {
     // A thread that failed is no grain: the next render asks again.
     grainTexture = undefined;
     throw err;

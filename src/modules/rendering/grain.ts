@@ -4,9 +4,19 @@
  * the stored renders and their ETags depend on it). It tiles without a seam: the cells wrap around.
  * The kernels lay it over the case at GRAIN_PER_MM texels a millimetre, sampled bilinearly. It is
  * drawn once a process, on the compositor's threads (~60-250 ms of JavaScript; fit.ts `grain()`).
+ *
+ * The tile is followed by its mipmap: GRAIN_LEVELS - 1 smaller copies, each the one before averaged
+ * 2x2 (128², 64², 32², 16²), so a case seen small samples a copy whose pebbles are no finer than its
+ * pixels (warp.ts) instead of reading every other crease of the full tile as speckle.
  */
 
 export const GRAIN_SIZE = 256;
+/** The full tile and its four averaged copies. */
+export const GRAIN_LEVELS = 5;
+/** Bytes of the tile and its mipmap, one after the other. */
+export const GRAIN_BYTES = Array.from({ length: GRAIN_LEVELS }, (_, l) => (GRAIN_SIZE >> l) ** 2).reduce(
+  (a, b) => a + b,
+);
 /** Texels a millimetre of case: a pebble (one cell) is ~1.1 mm across, as on pebbled cowhide. */
 export const GRAIN_PER_MM = 6;
 /** Cells a side of the tile. */
@@ -75,4 +85,20 @@ export function drawGrain(out: Uint8Array, size = GRAIN_SIZE, seed = 0x1ea7e5): 
   for (const s of v) sq += (s - mean) ** 2;
   const k = 20 / Math.sqrt(sq / v.length);
   for (let i = 0; i < v.length; i++) out[i] = Math.max(0, Math.min(255, Math.round(GRAIN_MEAN + (v[i] - mean) * k)));
+  if (out.length >= GRAIN_BYTES && size === GRAIN_SIZE) mipmap(out);
+}
+
+/** Each level after the first: the level before averaged 2x2, rounded half up (integers only). */
+function mipmap(out: Uint8Array): void {
+  let from = 0;
+  for (let l = 1, s = GRAIN_SIZE >> 1; l < GRAIN_LEVELS; l++, s >>= 1) {
+    const to = from + 4 * s * s;
+    const w = 2 * s;
+    for (let y = 0; y < s; y++)
+      for (let x = 0; x < s; x++) {
+        const a = from + 2 * y * w + 2 * x;
+        out[to + y * s + x] = (out[a] + out[a + 1] + out[a + w] + out[a + w + 1] + 2) >> 2;
+      }
+    from = to;
+  }
 }

@@ -52,7 +52,10 @@ export interface WarpJob {
   artHeight: number;
   /** Case back size in mm (for the MagSafe ring and the grain scale). */
   backMm: [number, number];
-  /** Greyscale grain texture, grainSize² (a power of two), tiled over the back (grain.ts). */
+  /**
+   * Greyscale grain texture, grainSize² (a power of two), tiled over the back, followed by its
+   * mipmap, each level half the one before (grain.ts).
+   */
   grainTex: Uint8Array;
   grainSize: number;
   /** [baseR, baseG, baseB, transparency-mixed] and the numbers of Material, flattened. */
@@ -88,11 +91,19 @@ export function warpKernel(j: WarpJob): void {
   const ink = p[6];
   const ring = p[7] > 0;
   const gs = j.grainSize;
-  // The tile's side is a power of two: a texel's column and row wrap by a mask.
-  const gm = gs - 1;
   const grain = j.grainTex;
   const wMm = j.backMm[0];
   const hMm = j.backMm[1];
+  // The grain's mipmap: where each level starts, and how many the texture holds.
+  const gOff = new Int32Array(12);
+  let gLevels = 0;
+  for (let s = gs, o = 0; s >= 1 && o + s * s <= grain.length && gLevels < 12; s >>= 1) {
+    gOff[gLevels++] = o;
+    o += s * s;
+  }
+  // Grain texels (6 a mm) per step of u and v in the UV map's 0..65535.
+  const gu = (wMm * 6) / 65535;
+  const gv = (hMm * 6) / 65535;
   const ringR = Math.min(wMm, hMm) * 0.3;
   const { left, top, width: bw, height: bh } = j.box;
   const n = bw * bh;
@@ -158,20 +169,66 @@ export function warpKernel(j: WarpJob): void {
       g = g + sg * (1 - cover);
       b = b + sb * (1 - cover);
       if (grainK > 0) {
-        // The grain tile at 6 texels a mm, sampled bilinearly; it wraps without a seam (grain.ts).
-        const tx = u * wMm * 6;
-        const ty = v * hMm * 6;
-        const ix = tx | 0;
-        const iy = ty | 0;
-        const gx = tx - ix;
-        const gy = ty - iy;
-        const g0 = (iy & gm) * gs;
-        const g1 = ((iy + 1) & gm) * gs;
-        const c0 = ix & gm;
-        const c1 = (ix + 1) & gm;
-        const t0 = grain[g0 + c0] + (grain[g0 + c1] - grain[g0 + c0]) * gx;
-        const t1 = grain[g1 + c0] + (grain[g1 + c1] - grain[g1 + c0]) * gx;
-        const k = 1 - grainK + (grainK * (t0 + (t1 - t0) * gy)) / 160;
+        // The grain tile at 6 texels a mm; it wraps without a seam (grain.ts). A pixel spans as many
+        // texels as the UV map moves to the next pixel across or down (whichever is more, the
+        // neighbour taken within the mask): the tile is read at the mipmap level whose texels are
+        // that size, blending the two nearest (trilinear), so the pebbles are filtered to the
+        // output's scale instead of aliasing into speckle; where a texel is larger than a pixel,
+        // the full tile, bilinearly.
+        let dux = 0;
+        let dvx = 0;
+        let duy = 0;
+        let dvy = 0;
+        if (bx + 1 < bw && layers[l + 3] > 0) {
+          dux = uv[i + 1] - uv[i];
+          dvx = uv[n + i + 1] - uv[n + i];
+        } else if (bx > 0 && layers[l - 3] > 0) {
+          dux = uv[i] - uv[i - 1];
+          dvx = uv[n + i] - uv[n + i - 1];
+        }
+        if (by + 1 < bh && layers[l + bw * 3] > 0) {
+          duy = uv[i + bw] - uv[i];
+          dvy = uv[n + i + bw] - uv[n + i];
+        } else if (by > 0 && layers[l - bw * 3] > 0) {
+          duy = uv[i] - uv[i - bw];
+          dvy = uv[n + i] - uv[n + i - bw];
+        }
+        const ax = dux * gu;
+        const ay = dvx * gv;
+        const cx = duy * gu;
+        const cy = dvy * gv;
+        const fx2 = ax * ax + ay * ay;
+        const fy2 = cx * cx + cy * cy;
+        const span = fx2 > fy2 ? fx2 : fy2;
+        let lod = span > 0.7071 ? 0.5 * Math.log2(span * 1.4142) : 0;
+        if (lod > gLevels - 1) lod = gLevels - 1;
+        const lv = lod | 0;
+        const lf = lod - lv;
+        let t = 0;
+        for (let e = 0; e < 2; e++) {
+          const level = lv + e;
+          const wt = e === 0 ? 1 - lf : lf;
+          if (wt <= 0 || level >= gLevels) continue;
+          const size = gs >> level;
+          const sm = size - 1;
+          const base = gOff[level];
+          // Texel centres of level k lie at (i + 0.5) * 2^k - 0.5 in texels of the full tile.
+          const scale = 1 / (1 << level);
+          const tx = (u * wMm * 6 + 0.5) * scale - 0.5;
+          const ty = (v * hMm * 6 + 0.5) * scale - 0.5;
+          const ix = Math.floor(tx);
+          const iy = Math.floor(ty);
+          const gx = tx - ix;
+          const gy = ty - iy;
+          const g0 = base + (iy & sm) * size;
+          const g1 = base + ((iy + 1) & sm) * size;
+          const c0 = ix & sm;
+          const c1 = (ix + 1) & sm;
+          const t0 = grain[g0 + c0] + (grain[g0 + c1] - grain[g0 + c0]) * gx;
+          const t1 = grain[g1 + c0] + (grain[g1 + c1] - grain[g1 + c0]) * gx;
+          t += wt * (t0 + (t1 - t0) * gy);
+        }
+        const k = 1 - grainK + (grainK * t) / 160;
         r *= k;
         g *= k;
         b *= k;

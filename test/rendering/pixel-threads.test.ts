@@ -5,7 +5,13 @@ import sharp, { type Color } from 'sharp';
 import { CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../../src/modules/catalog/devices.ts';
 import { FRONTAL_VERSION, frontalTemplate } from '../../src/modules/rendering/frontal.ts';
-import { pixelJobsRun, pixelThreads } from '../../src/modules/rendering/pixel-threads.ts';
+import {
+  pixelJobsRun,
+  pixelThreads,
+  releaseIdleWarpMemory,
+  runWarp,
+  thumbHashOnThreads,
+} from '../../src/modules/rendering/pixel-threads.ts';
 import { composeRender, templatesDecoded } from '../../src/modules/rendering/renderer.ts';
 import { fromPrintArea } from '../../src/modules/rendering/templates.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
@@ -89,12 +95,12 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
     assert.equal(pixelThreads(), 0, 'converting a rectangle template is one-off work too');
   });
 
-  it("keeps the thread that drew a stage's plate and case: their buffers came back with the answer", async () => {
+  it("keeps the thread that drew a stage's plate and case for the renders", async () => {
     const device = loadDevices().find((d) => d.key === 'iphone-15')!;
     const st = STAGES[0];
     const size = { width: 200, height: 200 };
     const raw = await renderPlate(st, st.views[0], size);
-    assert.equal(pixelThreads(), 1, 'the plate came back too: its thread stays');
+    assert.equal(pixelThreads(), 1, 'the plate is drawn: its thread stays');
     const plate = await sharp(raw, { raw: { ...size, channels: 3 } })
       .png()
       .toBuffer();
@@ -111,5 +117,14 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
       await solid(30, 40, 3, '#30c060'),
     );
     assert.equal(pixelThreads(), 1, 'the render ran on it');
+  });
+
+  it('fails a job that cannot be posted and leaves its thread idle for the next job', async () => {
+    // A function does not clone: postMessage throws before the thread sees anything.
+    await assert.rejects(runWarp({ width: 1, height: 1, params: () => 0 } as never), /could not be cloned/);
+    releaseIdleWarpMemory();
+    assert.equal(pixelThreads(), 0, 'the thread was idle again, so it ended');
+    const hash = await thumbHashOnThreads(1, 1, new Uint8Array([200, 30, 30, 255]));
+    assert.ok(hash.length > 0, 'a fresh thread answers the next job');
   });
 });

@@ -172,6 +172,7 @@ export function requireDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>,
 export async function connect(
   config: Readonly<Config>,
   opts: { url?: string; token?: string; init?: boolean },
+  build: typeof buildApp = buildApp,
 ): Promise<OperatorClient> {
   const server = opts.url ? { url: opts.url } : runningServer(config);
   if (server) {
@@ -186,10 +187,17 @@ export async function connect(
   const lock = lockForCli(config);
   try {
     const s = await startRuntime(config, { log: pino({ level: 'silent' }) as never });
-    const token = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
-    const app = await buildApp(s, { operatorToken: token });
-    await app.ready();
-    return new DirectClient(app, s, token, lock);
+    try {
+      const token = loadOrCreateSecret(config.dataDir, 'operator-token', config.operatorToken);
+      const app = await build(s, { operatorToken: token });
+      await app.ready();
+      return new DirectClient(app, s, token, lock);
+    } catch (err) {
+      // The embedded database holds the data directory until closed: a failed start closes it.
+      await s.rateLimits.close();
+      await s.db.close();
+      throw err;
+    }
   } catch (err) {
     lock?.release();
     throw err;

@@ -54,7 +54,8 @@ export async function runPodctl(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`error: ${err.message}\n`);
       return 1;
     }
-    pino({}, { write: io.stdout }).error(err);
+    // On stderr: stdout carries the command's answer, which `--json` callers parse.
+    pino({}, { write: io.stderr }).error(err);
     return 1;
   }
 }

@@ -55,7 +55,12 @@ export async function stageScenarios(opts: { models?: number; rendersPerModel?: 
     for (const px of [1000, 2000]) {
       const output = { widthPx: px, heightPx: px, format: 'webp' as const };
       const render = async (device: (typeof devices)[number]) => {
-        const t = await generatedTemplate(blobs, g, { device, caseType: CASE_TYPES.tough } as never, output);
+        const t = await generatedTemplate(
+          { blobs, log: console },
+          g,
+          { device, caseType: CASE_TYPES.tough } as never,
+          output,
+        );
         return composeRender({ ...t, output }, art);
       };
       const cpu = () => {

@@ -64,7 +64,7 @@ async function stageTiles(s: Awaited<ReturnType<typeof startRuntime>>, keys: str
   const tiles: Array<{ image: Buffer; text: string }> = [];
   const render = async (r: (typeof rows)[number], stage: string, view: string, text: string) => {
     const g: Generator = { kind: 'stage', stage, view };
-    const t = await generatedTemplate(s.blobs, g, shapes.get(r.id), output);
+    const t = await generatedTemplate(s, g, shapes.get(r.id), output);
     tiles.push({ image: (await composeRender({ ...t, output }, art)).media, text });
   };
   const tough = rows.filter(
@@ -106,7 +106,7 @@ async function extraTiles(s: Awaited<ReturnType<typeof startRuntime>>, keys: str
   for (const r of rows) {
     if (!r.generator) continue;
     const output = { widthPx: r.width_px, heightPx: r.height_px, format: r.format };
-    const t = await generatedTemplate(s.blobs, r.generator, shapes.get(r.product_id), output);
+    const t = await generatedTemplate(s, r.generator, shapes.get(r.product_id), output);
     tiles.push({ image: (await composeRender({ ...t, output }, art)).media, text: `${r.name} · ${r.perspective}` });
   }
   const products = await s.db.query<{ id: string; name: string }>(

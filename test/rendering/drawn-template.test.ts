@@ -17,6 +17,8 @@ import { LocalBlobStore } from '../../src/platform/storage.ts';
 describe('a drawn stage template handed to the renderer without its PNGs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'drawn-template-'));
   const blobs = new LocalBlobStore(dir);
+  const warned: Array<{ fields: Record<string, unknown>; msg: string }> = [];
+  const log = { warn: (fields: Record<string, unknown>, msg: string) => warned.push({ fields, msg }) } as never;
   after(() => rmSync(dir, { recursive: true, force: true }));
   const device = loadDevices().find((d) => d.key === 'iphone-15')!;
   const shape = { device, caseType: CASE_TYPES.clear } as never;
@@ -29,7 +31,7 @@ describe('a drawn stage template handed to the renderer without its PNGs', () =>
     const art = await sharp(noise, { raw: { width: 300, height: 600, channels: 4 } })
       .png()
       .toBuffer();
-    const parts = await generatedTemplate(blobs, g, shape, output);
+    const parts = await generatedTemplate({ blobs, log }, g, shape, output);
     assert.ok('load' in parts);
     const drawn = await parts.load();
     assert.ok(isRawTemplate(drawn), 'handed over as drawn');
@@ -47,7 +49,7 @@ describe('a drawn stage template handed to the renderer without its PNGs', () =>
     await drawingsStored();
     const cases = pixelJobsRun().case;
     const decodes = templatesDecoded();
-    const again = await generatedTemplate(blobs, g, shape, output);
+    const again = await generatedTemplate({ blobs, log }, g, shape, output);
     assert.ok('load' in again);
     const read = await again.load();
     assert.ok(!isRawTemplate(read), 'read from the blob store');
@@ -56,5 +58,31 @@ describe('a drawn stage template handed to the renderer without its PNGs', () =>
     const c = await composeRender({ ...again, cacheKey: 'read-back', output }, art);
     assert.equal(templatesDecoded() - decodes, 1);
     assert.ok(c.media.equals(a.media));
+    assert.deepEqual(warned, []);
+  });
+
+  it('logs a drawing it could not store on the module logger, and draws it again when next needed', async () => {
+    const output = { widthPx: 300, heightPx: 260, format: 'png' as const };
+    // A blob store that refuses the layers file, as a full disk or an unreachable bucket would.
+    const refusing = Object.assign(Object.create(blobs), {
+      put: async (key: string, data: Buffer) => {
+        if (key.endsWith('/layers.png')) throw new Error('no space left on device');
+        return blobs.put(key, data);
+      },
+    });
+    const parts = await generatedTemplate({ blobs: refusing, log }, g, shape, output);
+    assert.ok('load' in parts);
+    assert.ok(isRawTemplate(await parts.load()), 'handed over as drawn');
+    await drawingsStored();
+    assert.equal(warned.length, 1);
+    assert.match(warned[0].msg, /drawn template not stored/);
+    assert.equal(warned[0].fields.key, `${parts.cacheKey}/layers.png`);
+    assert.match((warned[0].fields.err as Error).message, /no space left on device/);
+    const cases = pixelJobsRun().case;
+    const again = await generatedTemplate({ blobs, log }, g, shape, output);
+    assert.ok('load' in again);
+    assert.ok(isRawTemplate(await again.load()), 'drawn again: the stored drawing is incomplete');
+    assert.equal(pixelJobsRun().case, cases + 1);
+    await drawingsStored();
   });
 });

@@ -148,12 +148,12 @@ describe('photo scenes: the template', () => {
       const shape = { device, caseType: CASE_TYPES.clear } as Parameters<typeof generatedTemplate>[2];
       const output = { widthPx: 400, heightPx: 300 };
       const before = pixelJobsRun().photo;
-      const first = await generatedTemplate(blobs, g, shape, output);
+      const first = await generatedTemplate({ blobs, log: console }, g, shape, output);
       assert.ok('load' in first);
       const drawn = await first.load();
       assert.ok(!isRawTemplate(drawn), 'a photo drawing is handed over as its PNGs');
       assert.equal(pixelJobsRun().photo, before + 1);
-      const again = await generatedTemplate(blobs, g, shape, output);
+      const again = await generatedTemplate({ blobs, log: console }, g, shape, output);
       assert.ok('load' in again);
       assert.equal(again.cacheKey, first.cacheKey);
       const read = await again.load();
@@ -162,7 +162,7 @@ describe('photo scenes: the template', () => {
       assert.equal(pixelJobsRun().photo, before + 1, 'read back, not drawn again');
       // Other corners are another drawing.
       const moved = await generatedTemplate(
-        blobs,
+        { blobs, log: console },
         { ...g, corners: [CORNERS[3], CORNERS[0], CORNERS[1], CORNERS[2]] },
         shape,
         output,

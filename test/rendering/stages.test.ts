@@ -100,7 +100,7 @@ describe('3D stages in the catalog: every printable model, looked up and rendere
       .toBuffer();
     const middle = async (product: string, g: Generator) => {
       const output = { widthPx: 400, heightPx: 400, format: 'png' as const };
-      const parts = await generatedTemplate(t.s.blobs, g, shapes.get(product), output);
+      const parts = await generatedTemplate(t.s, g, shapes.get(product), output);
       const { media } = await composeRender({ ...parts, output }, art);
       const { data } = await sharp(media)
         .extract({ left: 170, top: 250, width: 60, height: 60 })

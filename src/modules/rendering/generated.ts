@@ -6,7 +6,7 @@ import type { DeviceGeometry } from '../catalog/devices.ts';
 import { caseOutline, printFit } from '../catalog/geometry.ts';
 import type { ProductShape } from '../catalog/service.ts';
 import { asBackgroundImageWork } from '../../platform/images.ts';
-import type { BlobStore } from '../../platform/storage.ts';
+import type { RenderingDeps } from './deps.ts';
 import { FRONTAL_EDGE, FRONTAL_VERSION, frontalTemplate } from './frontal.ts';
 import { materialFor, phoneColour } from './materials.ts';
 import { STAGE_VERSION, drawStage, plateFor } from './stage/template.ts';
@@ -38,14 +38,18 @@ export type { TemplateParts };
 /** The committed scene assets (repository root, also from dist/). */
 export const MOCKUP_ASSETS = join(import.meta.dirname, '..', '..', '..', 'assets', 'mockups');
 
+/** Where drawings are kept, and the module's logger for a drawing that could not be stored. */
+export type DrawingStore = Pick<RenderingDeps, 'blobs'> & { log: Pick<RenderingDeps['log'], 'warn'> };
+
 const inFlight = new Map<string, Promise<TemplatePictures | RawTemplate>>();
 
 /** Reads the stored drawing under `base`, or makes, stores and returns it (once at a time per key). */
 function storedOrMade<T extends TemplatePictures | RawTemplate>(
-  blobs: BlobStore,
+  store: DrawingStore,
   base: string,
   make: () => Promise<T>,
 ): Promise<TemplatePictures | T> {
+  const { blobs } = store;
   let run = inFlight.get(base) as Promise<TemplatePictures | T> | undefined;
   if (!run) {
     run = (async (): Promise<TemplatePictures | T> => {
@@ -54,7 +58,7 @@ function storedOrMade<T extends TemplatePictures | RawTemplate>(
       if (stored[0] && stored[1] && stored[2]) return { background: stored[0], uv: stored[1], layers: stored[2] };
       const made = await make();
       if (isRawTemplate(made)) {
-        storeLater(blobs, keys, made);
+        storeLater(store, keys, made);
         return made;
       }
       await blobs.put(keys[0], made.background);
@@ -78,7 +82,7 @@ let storing: Promise<void> = Promise.resolve();
  * layers file goes last: a reader takes the drawing only when all three are there. If storing
  * fails, the next node to need the drawing draws it again.
  */
-function storeLater(blobs: BlobStore, keys: string[], drawn: RawTemplate): void {
+function storeLater({ blobs, log }: DrawingStore, keys: string[], drawn: RawTemplate): void {
   const png = rawPictures(drawn);
   storing = storing
     .then(() =>
@@ -88,7 +92,9 @@ function storeLater(blobs: BlobStore, keys: string[], drawn: RawTemplate): void 
         await blobs.put(keys[2], await png.layers());
       }),
     )
-    .catch((err: unknown) => process.emitWarning(`drawn template ${keys[2]} not stored: ${(err as Error).message}`));
+    .catch((err: unknown) =>
+      log.warn({ err, key: keys[2] }, 'drawn template not stored; the next node to need it draws it again'),
+    );
 }
 
 /** Resolves once every drawing handed over so far is stored (tests, tools). */
@@ -97,7 +103,7 @@ export function drawingsStored(): Promise<void> {
 }
 
 function stageParts(
-  blobs: BlobStore,
+  store: DrawingStore,
   g: { stage: string; view: string },
   device: DeviceGeometry,
   caseType: CaseType,
@@ -115,8 +121,8 @@ function stageParts(
   const base = `rendering/generated/stage/${digest}`;
   return {
     load: () =>
-      storedOrMade(blobs, base, async () => {
-        const plate = await plateFor(blobs, st, view, size);
+      storedOrMade(store, base, async () => {
+        const plate = await plateFor(store.blobs, st, view, size);
         return asBackgroundImageWork(() => drawStage(plate, st, view, device, caseType, material, size));
       }),
     material,
@@ -127,19 +133,19 @@ function stageParts(
 
 /** A generated template, with the product's print area and bleed the artwork is fitted to. */
 export async function generatedTemplate(
-  blobs: BlobStore,
+  store: DrawingStore,
   g: Generator,
   shape: ProductShape | undefined,
   output: { widthPx: number; heightPx: number },
 ): Promise<TemplateParts> {
   if (!shape?.device || !shape.caseType)
     throw new RenderInputError('the product has no device geometry or case type to draw its mockup from');
-  const parts = await drawnParts(blobs, g, shape.device, shape.caseType, output);
+  const parts = await drawnParts(store, g, shape.device, shape.caseType, output);
   return { ...parts, fit: printFit(shape.device, shape.caseType) };
 }
 
 async function drawnParts(
-  blobs: BlobStore,
+  store: DrawingStore,
   g: Generator,
   device: DeviceGeometry,
   caseType: CaseType,
@@ -166,9 +172,9 @@ async function drawnParts(
       cacheKey: `scene:${g.scene}/${g.view}/${device.key}`,
     };
   }
-  if (g.kind === 'stage') return stageParts(blobs, g, device, caseType, output);
+  if (g.kind === 'stage') return stageParts(store, g, device, caseType, output);
   if (g.kind === 'photo')
-    return photoParts(blobs, g, device, caseType, output, (base, make) => storedOrMade(blobs, base, make));
+    return photoParts(store.blobs, g, device, caseType, output, (base, make) => storedOrMade(store, base, make));
   // Drawn at the output's aspect (long edge FRONTAL_EDGE, or the output's when larger): no crop.
   const long = Math.max(output.widthPx, output.heightPx);
   const edge = Math.max(FRONTAL_EDGE, long);
@@ -184,7 +190,7 @@ async function drawnParts(
   // Read (or drawn and stored) only when the renderer does not hold this drawing's decoded layers;
   // drawn once per device, case type and size, its libvips encodes below the event loop too.
   const load = () =>
-    storedOrMade(blobs, base, () => asBackgroundImageWork(() => frontalTemplate(device, caseType, size)));
+    storedOrMade(store, base, () => asBackgroundImageWork(() => frontalTemplate(device, caseType, size)));
   const outline = caseOutline(device, caseType);
   return {
     load,

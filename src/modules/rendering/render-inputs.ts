@@ -50,7 +50,7 @@ export function renderInputs(deps: RenderingDeps) {
   async function templateOf(c: CompositionRow, output: Template['output']): Promise<TemplateParts> {
     if (c.generator) {
       const shapes = await deps.catalog.productShapes([c.product_id]);
-      return generatedTemplate(blobs, c.generator, shapes.get(c.product_id), output);
+      return generatedTemplate(deps, c.generator, shapes.get(c.product_id), output);
     }
     if (!c.uv_blob_key) return converted(c);
     return {

@@ -240,7 +240,7 @@ export function createServices(core: CoreDeps) {
   // --- events and webhooks ---
   const hooks = webhookParts(base);
   const { events, webhooks, webhookAttempts } = hooks;
-  const catalog = catalogService({ db, clock, cursors, blobs, config, changes, organization });
+  const catalog = catalogService({ db, clock, log, cursors, blobs, config, changes, organization });
   const images = imagesService({ db, clock, cursors, blobs });
   // --- billing, orders, shipping ---
   const money = moneyAndOrders(base, { organization, catalog, images, events });

@@ -46,12 +46,13 @@ function servicesOn(
   rateLimits: RateLimitStore,
   blobs: BlobStore = sharedBlobs(),
   shopifyFetch?: CoreDeps['shopifyFetch'],
+  log: CoreDeps['log'] = silent as never,
 ): Services {
   return createServices({
     config,
     db,
     clock,
-    log: silent as never,
+    log,
     rateLimits,
     secretKey: 'test-secret-key',
     blobs,
@@ -66,6 +67,8 @@ export interface TestAppOptions {
   blobs?: BlobStore;
   /** Where calls to Shopify go (a ShopifyStandIn's fetch). */
   shopifyFetch?: CoreDeps['shopifyFetch'];
+  /** The services' logger (default: silent). */
+  log?: CoreDeps['log'];
 }
 
 /**
@@ -108,7 +111,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     return result;
   }, !existsSync(marker));
   // `blobs` replaces the shared folder for the app only; the template's seed blobs stay local.
-  const s = servicesOn(db, config, clock, rateLimits, opts.blobs, opts.shopifyFetch);
+  const s = servicesOn(db, config, clock, rateLimits, opts.blobs, opts.shopifyFetch, opts.log);
   const seed = await demoKeysOf(s, config, seeded);
   const app = await buildApp(s, { operatorToken: OPERATOR_TOKEN });
   await app.ready();

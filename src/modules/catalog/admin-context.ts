@@ -7,7 +7,7 @@ import type { ProductView } from './repo.ts';
 import { productWriter } from './writer.ts';
 
 /** What the operator's catalog changes are given. */
-export type AdminDeps = Pick<CatalogDeps, 'db' | 'clock' | 'cursors' | 'blobs' | 'changes' | 'organization'> & {
+export type AdminDeps = Pick<CatalogDeps, 'db' | 'clock' | 'log' | 'cursors' | 'blobs' | 'changes' | 'organization'> & {
   detail: (id: string, view: ProductView) => Promise<Record<string, unknown>>;
 };
 

@@ -13,10 +13,12 @@ import { type ProductFiles, allFiles, placeFiles } from './product-files.ts';
  * Moves every product with a device to its stage on `catalogDate` (YYYY-MM-DD, default today;
  * forward only, with the usual events). A print product leaving `announced` without a print
  * specification gets one, and layers, from its device and case type; a case whose stored spec is
- * not the one its geometry gives gets that one and its layers drawn anew.
+ * not the one its geometry gives gets that one and its layers drawn anew, logged, since they take
+ * the place of the stored ones, an operator's included. An archived product is not made: it gets
+ * the spec but no layers drawn, as at import (derive.ts).
  */
 export function lifecycleAdvance(ctx: AdminContext) {
-  const { db, clock, blobs } = ctx.deps;
+  const { db, clock, blobs, log } = ctx.deps;
 
   /** Which products move where, and the print specifications and layers those leaving `announced` need. */
   async function plan(date: Date) {
@@ -32,12 +34,15 @@ export function lifecycleAdvance(ctx: AdminContext) {
       if (to === r.status && !stale) continue;
       moves.push({ id: r.id, to });
       if (!spec || (!stale && (r.print_spec || to === 'announced'))) continue;
-      const images = r.has_layers && !stale ? {} : await layerImages(r.geometry, ct!);
+      const draw = to !== 'archived' && (stale || !r.has_layers);
+      if (draw && r.has_layers)
+        log.info(
+          { product: r.id },
+          'print spec and layers drawn anew from the geometry, in place of the stored layers',
+        );
+      const images = draw ? await layerImages(r.geometry, ct!) : {};
       const layers = Object.entries(images).map(([name, b]) => ({ name, file: { base64: b.toString('base64') } }));
-      extra.set(r.id, {
-        print: spec,
-        files: await placeFiles(r.has_layers && !stale ? {} : { layers }, `product ${r.id}`),
-      });
+      extra.set(r.id, { print: spec, files: draw ? await placeFiles({ layers }, `product ${r.id}`) : {} });
     }
     return { moves, extra };
   }

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { ChangeFeed } from '../../platform/cache.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -10,6 +11,7 @@ import type { OrganizationService } from '../organization/service.ts';
 export interface CatalogDeps {
   db: Db;
   clock: Clock;
+  log: FastifyBaseLogger;
   cursors: Cursors;
   blobs: BlobStore;
   config: Pick<Config, 'publicBaseUrl'>;

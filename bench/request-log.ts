@@ -164,7 +164,7 @@ export function summarize(
   const summary = (xs: Slice[]): SideResult => ({
     rps: Math.round(xs.reduce((n, x) => n + x.r.requests.average, 0) / xs.length),
     // Not rounded: the table's ratio is taken from it, and at ~45 µs a GET (a fast machine) whole
-    // µs moved the ratio by up to 2 points (48 / 45 = 107 % for 47.6 / 45.2 = 105.3 %).
+    // µs would move the ratio by up to 2 points (48 / 45 = 107 % for 47.6 / 45.2 = 105.3 %).
     cpuUs:
       (xs.reduce((n, x) => n + x.cpuMs, 0) * 1000) /
       Math.max(

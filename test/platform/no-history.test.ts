@@ -40,6 +40,18 @@ const HISTORY = [
   /\((was|formerly|previously) [^)]*\)/i,
   /(^|\s)new: /i,
   /\b(changed|added|removed|fixed|introduced) (on|in) 20\d\d\b/i,
+  // A fix told as an event: "before the fix", "with the kernel's closure fix".
+  /\b(before|after|with|since|until) (the|this|that) ([\w']+ ){0,3}fix\b/i,
+  // What something stopped doing (product text keeps "no longer available", "no longer decodes").
+  /\bno longer (prints?|decompress(es)?|crash(es)?|leaks?|hangs?|copies|5\d\ds?)\b/i,
+  /\bnow (a|an) (platform|module|shared|separate|single|function|class|file|part)\b/i,
+  /\bnow (bounds?|covers?|limits?|caps?|counts?|stores?|draws?|prints?|refuses?|accepts?|includes?|lives?)\b/i,
+  /\b(it|they|we) did before\b|\bthan before\b/i,
+  /\bthe old (behaviou?r|kind|[\w-]+ kind|version|rule)\b/i,
+  /\bbefore (the|this) (check|rule|change|decision|switch) (still|was|landed|went)\b/i,
+  /\b(was|were) already installed\b/i,
+  // A changelog's headings.
+  /^#+\s+(Fixed|Changed|Removed|Added)\b/,
 ];
 
 describe('the project describes itself as it is', () => {

@@ -115,8 +115,8 @@ describe("fair background work: one organization's trickling webhooks cannot slo
       [t.seed.organizations[0].reference],
     );
     assert.equal(pending, 0, `every delivery reached a final state; jobs of those pending: ${JSON.stringify(stuck)}`);
-    // Before the fix B waited behind A's queue (40 s against 0.5 s); a loose bound keeps a noisy
-    // machine from failing the run, the summary shows the exact ratio.
+    // Queued behind A's work, B's render would wait ~40 s against 0.5 s idle; a loose bound keeps a
+    // noisy machine from failing the run, the summary shows the exact ratio.
     assert.ok(underAttack < Math.max(2 * idle, idle + 1500), `render ${underAttack} ms against ${idle} ms idle`);
   });
 });

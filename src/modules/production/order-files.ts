@@ -35,7 +35,7 @@ export function orderFiles(deps: Pick<ProductionDeps, 'db' | 'clock' | 'blobs' |
       const bytes = await readyPdf(blobs, await repo.printFile(db, o.id, index), 'Print file');
       return { bytes, filename: `${o.id}-line-${index}.pdf` };
     },
-    /** Makes the order's print files anew (after a catalog fix, or for an order from before them). */
+    /** Makes the order's print files anew (after a catalog correction, or for an order in production without them). */
     async remakePrintFiles(orderRef: string) {
       const o = await orderOf(orderRef);
       if (o.status !== 'in_production' && o.status !== 'shipped')

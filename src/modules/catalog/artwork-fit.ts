@@ -19,6 +19,8 @@ export interface PrintFit {
   widthMm: number;
   heightMm: number;
   bleedMm: number;
+  /** The print area's corner radius (a mockup leaves what lies beyond the area and its bleed unprinted). */
+  cornerRadiusMm?: number;
 }
 
 /** The artwork's box in mm from the print area's top-left corner; a covering box reaches beyond it. */

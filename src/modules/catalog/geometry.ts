@@ -75,7 +75,12 @@ function clearRimMm(device: DeviceGeometry, caseType: CaseType): number {
 /** The fit rule's area for a product (see artwork-fit.ts): its print area and bleed. */
 export function printFit(device: DeviceGeometry, caseType: CaseType): PrintFit {
   const spec = printSpecFor(device, caseType);
-  return { widthMm: spec.widthMm, heightMm: spec.heightMm, bleedMm: caseProfile(device, caseType).bleedMm };
+  return {
+    widthMm: spec.widthMm,
+    heightMm: spec.heightMm,
+    bleedMm: caseProfile(device, caseType).bleedMm,
+    cornerRadiusMm: printOutline(device, caseType).cornerRadiusMm,
+  };
 }
 
 export interface CaseOutline {

@@ -8,6 +8,7 @@
  */
 import sharp from 'sharp';
 import { type ArtworkOnRaster, placeArtwork } from '../catalog/artwork-fit.ts';
+import type { PrintedBox } from './fit.ts';
 
 export interface ArtworkJob {
   /** The partner's image as stored (any format libvips reads here). */
@@ -15,7 +16,7 @@ export interface ArtworkJob {
   /** The texture's size and where the artwork lies on it (fit.ts, artworkLayout). */
   width: number;
   height: number;
-  art: ArtworkOnRaster;
+  art: ArtworkOnRaster & { printed?: PrintedBox };
   /** Shared, width x height x 4 bytes: the fitted artwork as RGBA. */
   out: Uint8Array;
 }
@@ -29,4 +30,34 @@ export async function artworkKernel(job: ArtworkJob): Promise<void> {
       `fitted artwork is ${info.width}x${info.height}x${info.channels}, not ${job.width}x${job.height}x4`,
     );
   job.out.set(data);
+  if (job.art.printed) unprintBeyond(job.out, job.width, job.height, job.art.printed);
+}
+
+/**
+ * Clears the texture's alpha beyond the printed box (a rounded rectangle, antialiased over a pixel):
+ * what the cover fit placed there (the artwork's edge pixels continued, or its cropped part) is not
+ * printed, so the template shows the case's material.
+ */
+function unprintBeyond(out: Uint8Array, width: number, height: number, b: PrintedBox): void {
+  const hw = b.width / 2;
+  const hh = b.height / 2;
+  const cx = b.left + hw;
+  const cy = b.top + hh;
+  const r = Math.min(b.radius, hw, hh);
+  // Rows along the straight sides: only the pixels within a pixel of the sides are looked at.
+  const inLeft = Math.max(0, Math.floor(cx - hw + 1));
+  const inRight = Math.min(width, Math.ceil(cx + hw - 1));
+  for (let y = 0; y < height; y++) {
+    const qy = Math.abs(y + 0.5 - cy) - (hh - r);
+    const straight = qy <= -r - 1;
+    for (let x = 0; x < width; x++) {
+      if (straight && x === inLeft && inRight > inLeft) x = inRight;
+      const qx = Math.abs(x + 0.5 - cx) - (hw - r);
+      // Signed distance to the rounded rectangle, in pixels (negative inside).
+      const d = Math.hypot(Math.max(qx, 0), Math.max(qy, 0)) + Math.min(Math.max(qx, qy), 0) - r;
+      if (d <= -0.5) continue;
+      const a = (y * width + x) * 4 + 3;
+      out[a] = d >= 0.5 ? 0 : Math.round(out[a] * (0.5 - d));
+    }
+  }
 }

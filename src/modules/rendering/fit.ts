@@ -18,11 +18,24 @@ export function grain(): Promise<Uint8Array> {
   return grainTexture;
 }
 
+/**
+ * What of a texture is printed, in its pixels: the print area and its bleed, a rounded rectangle.
+ * Beyond it (a clear shell's rim, on a template whose UV map spans the case's outline) the texture
+ * is transparent, so the case shows its own material there, the phone through a clear shell.
+ */
+export interface PrintedBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  radius: number;
+}
+
 /** The artwork's texture: the template's UV extent at the output's long edge, and the artwork on it. */
 export interface ArtworkLayout {
   width: number;
   height: number;
-  art: ArtworkOnRaster;
+  art: ArtworkOnRaster & { printed?: PrintedBox };
 }
 
 /**
@@ -43,5 +56,26 @@ export function artworkLayout(
   const width = aspect >= 1 ? edge : Math.max(1, Math.round(edge * aspect));
   const height = aspect >= 1 ? Math.max(1, Math.round(edge / aspect)) : edge;
   const origin: [number, number] = [(fit.widthMm - ew) / 2, (fit.heightMm - eh) / 2];
-  return { width, height, art: artworkOnRaster(art, fit, [width / ew, height / eh], origin) };
+  const scale: [number, number] = [width / ew, height / eh];
+  const placed = artworkOnRaster(art, fit, scale, origin);
+  const printed = printedBox(fit, [ew, eh], scale);
+  return { width, height, art: printed ? { ...placed, printed } : placed };
+}
+
+/**
+ * The printed box on the texture when the texture reaches beyond the print area and its bleed by
+ * more than half a pixel (a clear shell on a template spanning its outline); otherwise none, and
+ * the texture is the placed artwork as the print file carries it.
+ */
+function printedBox(fit: PrintFit, [ew, eh]: [number, number], [sx, sy]: [number, number]): PrintedBox | undefined {
+  const pw = fit.widthMm + 2 * fit.bleedMm;
+  const ph = fit.heightMm + 2 * fit.bleedMm;
+  if ((ew - pw) * sx <= 1 && (eh - ph) * sy <= 1) return undefined;
+  return {
+    left: ((ew - pw) / 2) * sx,
+    top: ((eh - ph) / 2) * sy,
+    width: pw * sx,
+    height: ph * sy,
+    radius: ((fit.cornerRadiusMm ?? 0) + fit.bleedMm) * Math.min(sx, sy),
+  };
 }

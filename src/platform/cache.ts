@@ -55,6 +55,8 @@ export class ChangeFeed {
 export class ReadCache<V> {
   private readonly entries = new Map<string, { value: V; at: number }>();
   private generation = 0;
+  /** Loads under way in this generation, by key. */
+  private loading = new Map<string, Promise<V | null>>();
   /** Keys a transaction of this node is changing: not stored until their change is announced. */
   private readonly held = new Map<string, number>();
   private sweepAt = 1024;
@@ -73,17 +75,35 @@ export class ReadCache<V> {
   async getMany(keys: string[], load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
     const out = new Map<string, V>();
     const missing: string[] = [];
+    const joined: Array<[string, Promise<V | null>]> = [];
     for (const k of keys) {
       const v = this.get(k);
-      if (v === undefined) missing.push(k);
-      else out.set(k, v);
+      const shared = v === undefined ? this.loading.get(k) : undefined;
+      if (v !== undefined) out.set(k, v);
+      else if (shared) joined.push([k, shared]);
+      else missing.push(k);
     }
-    if (missing.length === 0) return out;
-    const generation = this.generation;
-    const loaded = await load(missing);
-    for (const [k, v] of loaded) {
-      out.set(k, v);
-      if (generation === this.generation) this.set(k, v);
+    if (missing.length > 0) {
+      const generation = this.generation;
+      const loads = this.loading;
+      const batch = load(missing);
+      const mine = new Map<string, Promise<V | null>>();
+      for (const k of missing) {
+        const one = batch.then((found) => found.get(k) ?? null);
+        mine.set(k, this.share(k, one));
+      }
+      try {
+        for (const [k, v] of await batch) {
+          out.set(k, v);
+          if (generation === this.generation) this.set(k, v);
+        }
+      } finally {
+        for (const [k, p] of mine) if (loads.get(k) === p) loads.delete(k);
+      }
+    }
+    for (const [k, p] of joined) {
+      const v = await p;
+      if (v !== null) out.set(k, v);
     }
     return out;
   }
@@ -91,10 +111,35 @@ export class ReadCache<V> {
   async getOne(key: string, load: () => Promise<V | null>): Promise<V | null> {
     const hit = this.get(key);
     if (hit !== undefined) return hit;
+    const shared = this.loading.get(key);
+    if (shared) return shared;
     const generation = this.generation;
-    const value = await load();
-    if (value !== null && generation === this.generation && !this.isHeld(key)) this.set(key, value);
-    return value;
+    const loads = this.loading;
+    const loading = this.share(key, load());
+    try {
+      const value = await loading;
+      if (value !== null && generation === this.generation && !this.isHeld(key)) this.set(key, value);
+      return value;
+    } finally {
+      if (loads.get(key) === loading) loads.delete(key);
+    }
+  }
+
+  /**
+   * Readers that miss a key while it is being loaded wait for that load instead of sending their
+   * own (a cold burst sends one read per key). Only loads of the current generation are shared,
+   * and none of a held key: a reader after a change never gets a read that started before it.
+   */
+  private share(key: string, loading: Promise<V | null>): Promise<V | null> {
+    loading.catch(() => {});
+    if (!this.isHeld(key)) this.loading.set(key, loading);
+    return loading;
+  }
+
+  /** Something changed: loads already under way are neither stored nor shared. */
+  private nextGeneration(): void {
+    this.generation++;
+    if (this.loading.size > 0) this.loading = new Map();
   }
 
   /**
@@ -103,7 +148,7 @@ export class ReadCache<V> {
    * between go to the database, so the writer's client reads its own write.
    */
   hold(key: string, ms = 5000): void {
-    this.generation++;
+    this.nextGeneration();
     this.entries.delete(key);
     // A rolled-back change is never announced: its key leaves when read again, or in this sweep.
     if (this.held.size >= this.sweepAt) {
@@ -116,7 +161,7 @@ export class ReadCache<V> {
 
   /** One key changed (a committed change was announced). */
   delete(key: string): void {
-    this.generation++;
+    this.nextGeneration();
     this.entries.delete(key);
     this.held.delete(key);
   }
@@ -136,7 +181,7 @@ export class ReadCache<V> {
   }
 
   clear(): void {
-    this.generation++;
+    this.nextGeneration();
     this.entries.clear();
   }
 }

@@ -61,6 +61,51 @@ describe('ReadCache', () => {
     assert.equal(cache.get('k'), 'new');
   });
 
+  it('sends one load for readers that miss the same keys at once, and none started before a clear', async () => {
+    const cache = new ReadCache<string>({ maxEntries: 10, maxAgeMs: 60_000 });
+    const asked: string[][] = [];
+    const gates: Array<() => void> = [];
+    const load = (keys: string[]) => {
+      asked.push(keys);
+      return new Promise<Map<string, string>>((r) =>
+        gates.push(() => r(new Map(keys.filter((k) => k !== 'absent').map((k) => [k, k.toUpperCase()])))),
+      );
+    };
+    const burst = Promise.all([
+      cache.getMany(['a', 'absent'], load),
+      cache.getMany(['a', 'absent'], load),
+      cache.getMany(['a', 'b'], load),
+      cache.getOne('b', async () => 'other'),
+    ]);
+    for (const open of gates.splice(0)) open();
+    const [first, second, third, one] = await burst;
+    assert.deepEqual(asked, [['a', 'absent'], ['b']], 'each missing key is loaded once');
+    assert.deepEqual([...first], [['a', 'A']]);
+    assert.deepEqual([...second], [['a', 'A']]);
+    assert.deepEqual([...third].sort(), [
+      ['a', 'A'],
+      ['b', 'B'],
+    ]);
+    assert.equal(one, 'B');
+
+    // A reader after a change does not wait for a load that started before it.
+    const old = cache.getOne('c', () => new Promise((r) => gates.push(() => r('old'))));
+    cache.clear();
+    assert.equal(await cache.getOne('c', async () => 'new'), 'new');
+    for (const open of gates.splice(0)) open();
+    assert.equal(await old, 'old');
+    assert.equal(cache.get('c'), 'new');
+
+    // A failed load fails every reader that waited for it, and the next miss loads again.
+    const failing = () => Promise.reject(new Error('database down'));
+    const failed = await Promise.allSettled([cache.getOne('d', failing), cache.getOne('d', async () => 'unused')]);
+    assert.deepEqual(
+      failed.map((r) => r.status),
+      ['rejected', 'rejected'],
+    );
+    assert.equal(await cache.getOne('d', async () => 'back'), 'back');
+  });
+
   it('drops the oldest entry when full, and entries past their age', async () => {
     const cache = new ReadCache<number>({ maxEntries: 2, maxAgeMs: 60_000 });
     for (const [k, v] of [

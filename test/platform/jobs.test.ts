@@ -193,6 +193,30 @@ describe('jobs', () => {
     assert.equal(runs.length, 1);
   });
 
+  it("wakes only the pool of a nudged job's kind", async () => {
+    // A database that counts the claims each pool sends (a claim names the pool's kinds).
+    const claims: string[] = [];
+    const db = Object.create(t.db) as typeof t.db;
+    db.query = (sql, params) => {
+      if (sql.includes('WITH active AS')) claims.push(String((params as unknown[][])[3][0]));
+      return t.db.query(sql, params);
+    };
+    const w = new Worker({ db, clock: t.clock, log }, { pollMs: 60_000 });
+    const ran: string[] = [];
+    w.register('test.pool-maintenance', { run: async () => void ran.push('maintenance') });
+    w.register('test.pool-deliveries', { pool: 'deliveries', run: async () => void ran.push('deliveries') });
+    w.start();
+    for (let i = 0; i < 100 && claims.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    claims.length = 0;
+    await enqueue(t.db, t.clock, 'test.pool-maintenance', {}, { organizationId: null });
+    w.nudge('test.pool-maintenance');
+    for (let i = 0; i < 200 && ran.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    const sent = [...new Set(claims)];
+    await w.stop();
+    assert.deepEqual(ran, ['maintenance']);
+    assert.deepEqual(sent, ['test.pool-maintenance'], 'the deliveries pool sent no claim');
+  });
+
   it('keeps running other jobs while one hangs', async () => {
     let release!: () => void;
     const hang = new Promise<void>((r) => (release = r));

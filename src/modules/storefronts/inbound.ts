@@ -5,8 +5,9 @@ import { groupCommit } from '../../platform/db/group-commit.ts';
 import { enqueueMany } from '../../platform/jobs/queue.ts';
 import type { StorefrontsDeps } from './deps.ts';
 import { type ConnectionRow, type InboxRow, storefrontsRepo as repo } from './repo.ts';
+import type { OrdersInMaking } from './process-orders.ts';
 import type { ShopifyApp } from './shopify/app.ts';
-import { parseKeepingLargeIntegers } from './shopify/json.ts';
+import { quoteLargeIntegers } from './shopify/json.ts';
 import { TOPIC_SCHEMAS, type Topic, isTopic } from './shopify/payloads.ts';
 
 export const INBOX_JOB = 'storefronts.inbox';
@@ -15,8 +16,11 @@ export const inboxJobKey = (inboxId: string) => `${INBOX_JOB}:${inboxId}`;
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** Parses and checks a signed payload against its topic's schema: a 400 naming the field otherwise. */
-export function parsePayload(topic: Topic, rawBody: string): unknown {
+/**
+ * Parses and checks a signed payload against its topic's schema: a 400 naming the field otherwise.
+ * `json` is the text to store: the body as signed, with ids past 2^53 as strings (see json.ts).
+ */
+export function parsePayload(topic: Topic, rawBody: string): { payload: unknown; json: string } {
   // PostgreSQL's jsonb holds no NUL character (`\u0000` not after an escaping backslash).
   if (rawBody.includes('\\u0000') && /(^|[^\\])(\\\\)*\\u0000/.test(rawBody))
     throw badRequest(
@@ -24,13 +28,14 @@ export function parsePayload(topic: Topic, rawBody: string): unknown {
       'shopify_payload_invalid',
     );
   let payload: unknown;
+  const json = quoteLargeIntegers(rawBody);
   try {
-    payload = parseKeepingLargeIntegers(rawBody);
+    payload = JSON.parse(json);
   } catch {
     throw badRequest(`The ${topic} payload is not JSON`, 'shopify_payload_invalid');
   }
   try {
-    return checkAgainst(TOPIC_SCHEMAS[topic], payload, 'body');
+    return { payload: checkAgainst(TOPIC_SCHEMAS[topic], payload, 'body'), json };
   } catch (err) {
     if (err instanceof ApiError)
       throw new ApiError('shopify_payload_invalid', `The ${topic} payload: ${err.message}`, { details: err.details });
@@ -40,7 +45,8 @@ export function parsePayload(topic: Topic, rawBody: string): unknown {
 
 /** A verified delivery on its way into the inbox. */
 interface Delivery {
-  row: Omit<InboxRow, 'processed_at' | 'outcome'>;
+  /** `json`: the payload's text to store, when there is one (else the payload is stringified). */
+  row: Omit<InboxRow, 'processed_at' | 'outcome'> & { json?: string };
   /** False: stored without its job, for a caller that processes it at once. */
   queued: boolean;
 }
@@ -59,7 +65,7 @@ const SHOPS_KEPT = 10_000;
  * delivery with the key of another in the same batch, finds its row and is answered as received; a
  * crash before the commit leaves nothing, and Shopify delivers again.
  */
-export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp) {
+export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp, making: OrdersInMaking) {
   const { db, clock } = deps;
 
   const write = groupCommit(db, async (batch: Delivery[]) => {
@@ -82,10 +88,15 @@ export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp) {
       );
       return fresh;
     });
+    // One wake-up per batch, of the pool that runs the inbox's jobs only, and none for a store whose
+    // orders a job of this process is making: the worker claims again as that job ends.
+    if (batch.some((d) => d.queued && stored.has(d.row.id) && !making.has(d.row.store_id)))
+      deps.worker.nudge(INBOX_JOB);
     return batch.map((d) => ({ id: d.row.id, duplicate: !stored.has(d.row.id) }));
   });
 
-  function store(conn: ShopStore, topic: Topic, deliveryKey: string, payload: unknown, queued = true) {
+  /** `json`: the payload's text when the caller has it, stored as it is. */
+  function store(conn: ShopStore, topic: Topic, deliveryKey: string, payload: unknown, queued = true, json?: string) {
     const row = {
       id: newReference('ShopifyWebhook'),
       store_id: conn.store_id,
@@ -94,19 +105,28 @@ export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp) {
       topic,
       payload,
       received_at: clock.now(),
+      json,
     };
     return write({ row, queued });
   }
 
   const shops = new Map<string, ShopStore>();
-  async function connectionOf(shop: string): Promise<ShopStore> {
-    const known = shops.get(shop);
-    if (known) return known;
+  /** Lookups under way: a burst of a shop's first webhooks sends one. */
+  const looking = new Map<string, Promise<ShopStore>>();
+  async function lookUp(shop: string): Promise<ShopStore> {
     const conn = await repo.connectionByShop(db, shop);
     if (!conn) throw new ApiError('shopify_shop_unknown', `No store is connected to ${shop}`);
     if (shops.size >= SHOPS_KEPT) shops.delete(shops.keys().next().value as string);
-    shops.set(shop, { store_id: conn.store_id, organization_id: conn.organization_id });
-    return shops.get(shop)!;
+    const known = { store_id: conn.store_id, organization_id: conn.organization_id };
+    shops.set(shop, known);
+    return known;
+  }
+  function connectionOf(shop: string): ShopStore | Promise<ShopStore> {
+    const known = shops.get(shop) ?? looking.get(shop);
+    if (known) return known;
+    const lookup = lookUp(shop).finally(() => looking.delete(shop));
+    looking.set(shop, lookup);
+    return lookup;
   }
 
   return {
@@ -120,23 +140,19 @@ export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp) {
       if (!isTopic(topic) || topic === 'fulfillment_order_notification')
         throw new ApiError('shopify_topic_unsupported', `The service does not take ${topic} webhooks`);
       const conn = await connectionOf(shop);
-      const payload = parsePayload(topic, rawBody);
-      const stored = await store(conn, topic, deliveryKey, payload);
-      deps.worker.nudge();
-      return stored;
+      const { payload, json } = parsePayload(topic, rawBody);
+      return store(conn, topic, deliveryKey, payload, true, json);
     },
     /** POST /integrations/shopify/fulfillment_order_notification (the fulfillment service callback). */
     async receiveNotification(rawBody: string, headers: Headers) {
       const shop = await app().verifyNotification(rawBody, headers);
       if (!shop) throw new ApiError('shopify_signature_invalid', 'The notification is not signed by Shopify');
       const conn = await connectionOf(shop);
-      const payload = parsePayload('fulfillment_order_notification', rawBody);
+      const { payload, json } = parsePayload('fulfillment_order_notification', rawBody);
       // A notification carries no id of its own: each is a prompt to look at the requests, and two
       // prompts in the same second ask the same thing.
       const key = `notification:${(payload as { kind: string }).kind}:${Math.floor(clock.now().getTime() / 1000)}`;
-      const stored = await store(conn, 'fulfillment_order_notification', key, payload);
-      deps.worker.nudge();
-      return stored;
+      return store(conn, 'fulfillment_order_notification', key, payload, true, json);
     },
   };
 }

@@ -11,10 +11,17 @@ import type { ShopifyOrder } from './shopify/payloads.ts';
 const ORDERS_PER_BATCH = 64;
 
 /**
+ * Stores whose waiting orders a job of this process is making, with how many such jobs run. A
+ * webhook of such a store stored meanwhile needs no wake-up of the worker: the job's end frees its
+ * slot, and the worker claims again at once.
+ */
+export type OrdersInMaking = Map<string, number>;
+
+/**
  * Stored `orders/create` webhooks made into orders of their store, through the same pipeline as
  * `POST /v2/orders`; an upstream order is taken once (one order per upstream order id).
  */
-export function orderMaking(deps: StorefrontsDeps) {
+export function orderMaking(deps: StorefrontsDeps, making: OrdersInMaking) {
   const { db, clock } = deps;
 
   /**
@@ -62,6 +69,17 @@ export function orderMaking(deps: StorefrontsDeps) {
    * recorded as such.
    */
   async function ordersTogether(row: InboxRow, job: JobRow): Promise<void> {
+    making.set(row.store_id, (making.get(row.store_id) ?? 0) + 1);
+    try {
+      await takeAlong(row, job);
+    } finally {
+      const left = (making.get(row.store_id) ?? 1) - 1;
+      if (left > 0) making.set(row.store_id, left);
+      else making.delete(row.store_id);
+    }
+  }
+
+  async function takeAlong(row: InboxRow, job: JobRow): Promise<void> {
     const others = await repo.waitingOrders(db, row.store_id, row.id, ORDERS_PER_BATCH - 1);
     const along = jobsAlong(db, clock);
     const taken = await along.claim(

@@ -2,16 +2,16 @@ import type { JobRow } from '../../platform/jobs/queue.ts';
 import type { StorefrontsDeps } from './deps.ts';
 import type { Operations } from './operations.ts';
 import { privacyRequests } from './privacy.ts';
-import { orderMaking } from './process-orders.ts';
+import { type OrdersInMaking, orderMaking } from './process-orders.ts';
 import { type InboxRow, storefrontsRepo as repo } from './repo.ts';
 
 /**
  * What each stored webhook does. Runs as a job: a failure that is not the payload's fault (the
  * database, a crash) is retried, and an order is never taken twice (one order per upstream order id).
  */
-export function processing(deps: StorefrontsDeps, ops: Operations) {
+export function processing(deps: StorefrontsDeps, ops: Operations, making: OrdersInMaking) {
   const { db, clock } = deps;
-  const { orderCreated, ordersTogether } = orderMaking(deps);
+  const { orderCreated, ordersTogether } = orderMaking(deps, making);
   const privacy = privacyRequests(deps, ops);
 
   async function handle(row: InboxRow): Promise<string> {

@@ -141,14 +141,17 @@ export const storefrontsRepo = {
    * Stores webhooks once per delivery key, in one statement; returns the ids stored (a redelivery's,
    * or the second of two with one key, is not among them).
    */
-  async insertInbox(ex: Executor, rows: Array<Omit<InboxRow, 'processed_at' | 'outcome'>>): Promise<Set<string>> {
+  async insertInbox(
+    ex: Executor,
+    rows: Array<Omit<InboxRow, 'processed_at' | 'outcome'> & { json?: string }>,
+  ): Promise<Set<string>> {
     const stored = await ex.query<{ id: string }>(INSERT_INBOX, [
       rows.map((r) => r.id),
       rows.map((r) => r.store_id),
       rows.map((r) => r.organization_id),
       rows.map((r) => r.delivery_key),
       rows.map((r) => r.topic),
-      rows.map((r) => JSON.stringify(r.payload)),
+      rows.map((r) => r.json ?? JSON.stringify(r.payload)),
       rows.map((r) => r.received_at.toISOString()),
     ]);
     return new Set(stored.map((r) => r.id));

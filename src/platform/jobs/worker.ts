@@ -43,10 +43,11 @@ export class Worker {
   private handlers = new Map<string, JobHandler>();
   private running = false;
   private loops: Array<Promise<void>> = [];
-  private wakers = new Set<() => void>();
+  /** The waiting pollers' wake-ups, with the pool of each. */
+  private wakers = new Map<() => void, JobPool>();
   private inFlight = new Set<Promise<void>>();
-  /** Nudges so far: a nudge that arrives while a pool is claiming (not waiting) is not lost. */
-  private nudges = 0;
+  /** Nudges so far, by pool: a nudge that arrives while a pool is claiming (not waiting) is not lost. */
+  private nudges: Record<JobPool, number> = { renders: 0, deliveries: 0, maintenance: 0 };
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; log: FastifyBaseLogger },
@@ -63,6 +64,10 @@ export class Worker {
 
   private kindsOf(pool: JobPool): string[] {
     return [...this.handlers].filter(([, h]) => (h.pool ?? 'maintenance') === pool).map(([k]) => k);
+  }
+
+  private poolOf(kind: string): JobPool {
+    return this.handlers.get(kind)?.pool ?? 'maintenance';
   }
 
   private leaseOf(kind: string): number {
@@ -150,10 +155,14 @@ export class Worker {
     }
   }
 
-  /** Wakes the pollers early (an in-process enqueue). */
-  nudge(): void {
-    this.nudges++;
-    for (const wake of this.wakers) wake();
+  /**
+   * Wakes the pollers early (an in-process enqueue): with `kind`, only the pool that runs it, so
+   * that the other pools do not each send a claim that finds nothing.
+   */
+  nudge(kind?: string): void {
+    const only = kind === undefined ? null : this.poolOf(kind);
+    for (const pool of Object.keys(this.nudges) as JobPool[]) if (only === null || pool === only) this.nudges[pool]++;
+    for (const [wake, pool] of this.wakers) if (only === null || pool === only) wake();
   }
 
   /**
@@ -185,7 +194,7 @@ export class Worker {
     // Jobs of this pool that ended: one that ends while the pool is claiming is not lost either.
     let ended = 0;
     while (this.running) {
-      const seen = this.nudges + ended;
+      const seen = this.nudges[pool] + ended;
       let claimed = 0;
       const kinds = this.kindsOf(pool);
       const free = concurrency - mine.size;
@@ -216,7 +225,7 @@ export class Worker {
         }
       }
       if (claimed > 0 && mine.size < concurrency) continue;
-      if (this.nudges + ended !== seen) continue;
+      if (this.nudges[pool] + ended !== seen) continue;
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(t);
@@ -226,7 +235,7 @@ export class Worker {
         };
         const t = setTimeout(wake, pollMs);
         slot.free = wake;
-        this.wakers.add(wake);
+        this.wakers.set(wake, pool);
       });
     }
   }

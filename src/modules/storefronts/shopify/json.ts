@@ -11,7 +11,15 @@ const LONG_INTEGER = /-?\d{16,}/g;
 const joins = (c: number) => (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
 
 export function parseKeepingLargeIntegers(text: string): unknown {
-  if (!LONG_DIGITS.test(text)) return JSON.parse(text);
+  return JSON.parse(quoteLargeIntegers(text));
+}
+
+/**
+ * The text with every integer literal a double cannot hold exactly turned into its decimal string:
+ * what `parseKeepingLargeIntegers` parses, and JSON that any reader parses without losing an id.
+ */
+export function quoteLargeIntegers(text: string): string {
+  if (!LONG_DIGITS.test(text)) return text;
   let out = '';
   let from = 0;
   // Runs of 16 digits or more are found by the regex engine and quotes by indexOf: a payload of
@@ -36,5 +44,5 @@ export function parseKeepingLargeIntegers(text: string): unknown {
     out += `${text.slice(from, at)}"${token}"`;
     from = end;
   }
-  return JSON.parse(out + text.slice(from));
+  return from === 0 ? text : out + text.slice(from);
 }

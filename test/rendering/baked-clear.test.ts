@@ -12,7 +12,7 @@ import { composeRender } from '../../src/modules/rendering/renderer.ts';
 
 // A baked scene's case surface spans the case's outline, rim and side wall included. A clear shell
 // is printed on its flat back only: its rim and wall show the phone through the shell, in the
-// phone's colour, also under an artwork that covers everything.
+// phone's colour, also under an artwork that covers everything. No case's side wall is printed.
 
 const device = loadDevices().find((d) => d.key === 'iphone-17-pro')!;
 const dir = join(MOCKUP_ASSETS, 'studio', 'left', device.key);
@@ -47,7 +47,7 @@ async function render(ct: CaseTypeKey, art: Buffer) {
 }
 
 describe('a clear case in a baked scene', () => {
-  it('shows the phone through its unprinted rim and the artwork’s transparent parts, and prints only its flat back', async () => {
+  it('shows the phone through its unprinted rim and the artwork’s transparent parts, and prints only its flat back; no wall is printed', async () => {
     const [uvPng, layersPng, meta] = await Promise.all(
       ['uv.png', 'layers.png', 'template.json'].map((f) => readFile(join(dir, f))),
     );
@@ -64,11 +64,18 @@ describe('a clear case in a baked scene', () => {
     // Where each fully covered pixel of the case lies: on the rim (past the print area by half a mm
     // and more), on the flat back (a mm and more inside it) or in the artwork's transparent square.
     const seen = { rim: [0, 0, 0], back: [0, 0, 0], hole: [0, 0, 0] };
+    // The side wall: the bake maps it to the outline's straight edges (u or v at its end).
+    const wall = [0, 0];
     const phoneLike = (px: Buffer, i: number) => px[i * 3] > px[i * 3 + 2] + 20;
     for (let i = 0; i < SIZE * SIZE; i++) {
       if (layers.data[i * layers.info.channels] < 255) continue;
       const x = (u16[i * 3] / 65535) * backMm[0];
       const y = (u16[i * 3 + 1] / 65535) * backMm[1];
+      if (u16[i * 3] === 0 || u16[i * 3] === 65535) {
+        wall[0]++;
+        // The tough shell's own dark grey, not the blue artwork stretched down the wall.
+        if (tough[i * 3 + 2] < 90 && tough[i * 3 + 2] < tough[i * 3] + 30) wall[1]++;
+      }
       const out = Math.max(rimX - x, x - (backMm[0] - rimX), rimY - y, y - (backMm[1] - rimY));
       const ax = (x - rimX) / fit.widthMm;
       const ay = (y - rimY) / fit.heightMm;
@@ -88,6 +95,7 @@ describe('a clear case in a baked scene', () => {
       seen.hole[0] > 2000 && share('hole', 1) > 0.97,
       'the phone shows through the artwork’s transparent parts',
     );
+    assert.ok(wall[0] > 1000 && wall[1] / wall[0] > 0.97, `the side wall is unprinted (${wall[1]} of ${wall[0]})`);
     assert.ok(share('back', 1) < 0.01, `the flat back is printed (${(share('back', 1) * 100).toFixed(1)} % phone)`);
   });
 });

@@ -161,6 +161,9 @@ async function drawnParts(
       }
     };
     const meta = JSON.parse((await file('template.json')).toString()) as { backMm: [number, number] };
+    // The bake's case: the phone's body plus a wall all round, its corners rounded by both
+    // (scripts/mockups/bake.py); its side wall maps to that outline's edge.
+    const wall = (meta.backMm[0] - device.body.widthMm) / 2;
     return {
       load: async () => ({
         background: await file('background.webp'),
@@ -168,6 +171,7 @@ async function drawnParts(
         layers: await file('layers.png'),
       }),
       backMm: meta.backMm,
+      wallAtOutlineMm: device.body.cornerRadiusMm + wall,
       material: materialFor(caseType, phoneColour(device)),
       cacheKey: `scene:${g.scene}/${g.view}/${device.key}`,
     };

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { ArtworkJob } from './artwork-kernel.ts';
 import { lowerThreadsStartedSince, threadIds } from '../../platform/images.ts';
+import { threadLimits } from '../../platform/memory/young-generation.ts';
 import { startModuleThread } from '../../platform/threads.ts';
 import type { FrontalJob, PrintAreaJob } from './kernels.ts';
 import type { PhotoJob } from './photo/photo-kernel.ts';
@@ -67,7 +68,8 @@ class PixelPool {
 
   private spawn() {
     const before = threadIds();
-    const w = startModuleThread(WORKER);
+    // Its garbage is a job's message and the kernels' few small arrays (memory/young-generation.ts).
+    const w = startModuleThread(WORKER, threadLimits());
     // Below the event loop, like libvips' threads: a run of renders must not hold API requests.
     w.once('online', () => lowerThreadsStartedSince(before));
     const slot: Slot = { w, busy: 0, retire: false };

@@ -4,11 +4,11 @@ import type { ArtworkJob } from './artwork-kernel.ts';
 import { lowerThreadsStartedSince, threadIds } from '../../platform/images.ts';
 import { threadLimits } from '../../platform/memory/young-generation.ts';
 import { startModuleThread } from '../../platform/threads.ts';
-import type { FrontalJob, PrintAreaJob } from './kernels.ts';
+import type { DrawingRequest, FrontalJob, PrintAreaJob } from './kernels.ts';
 import type { PhotoJob } from './photo/photo-kernel.ts';
 import type { DecodeJob } from './decode-kernel.ts';
 import { sharedBytes, sharedCopy } from './shared-bytes.ts';
-import type { CaseRequest } from './stage/case-kernel.ts';
+import type { CaseRequest, DrawnCase } from './stage/case-drawing.ts';
 import type { PlateRequest } from './stage/plate-kernel.ts';
 import type { PixelReply, PixelRequest } from './pixel-worker.ts';
 import type { WarpJob } from './warp.ts';
@@ -227,8 +227,10 @@ export function pixelJobsRun(): Readonly<Record<Kind, number>> {
 
 export const runArtwork = (job: ArtworkJob) => pool.run('artwork', job) as Promise<void>;
 export const runWarp = (job: WarpJob) => pool.run('warp', job) as Promise<void>;
-export const runFrontal = (job: FrontalJob) => pool.run('frontal', job) as Promise<void>;
-export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as Promise<void>;
+/** A drawn or converted template's UV map and layers, made on the thread in shared memory. */
+type Layers = Promise<{ layers: Uint8Array; uv: Uint16Array }>;
+export const runFrontal = (job: DrawingRequest<FrontalJob>) => pool.run('frontal', job) as Layers;
+export const runPrintArea = (job: DrawingRequest<PrintAreaJob>) => pool.run('printArea', job) as Layers;
 
 /**
  * A stage's plate (once per stage, view and size), a stored plate's decode, and a stage template's
@@ -238,8 +240,7 @@ export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as
  */
 export const runPlate = (job: PlateRequest) => pool.run('plate', job) as Promise<Uint8Array>;
 export const runDecode = (job: DecodeJob) => pool.run('decode', job) as Promise<Uint8Array>;
-export const runCase = (job: CaseRequest) =>
-  pool.run('case', job) as Promise<{ background: Uint8Array; uv: Uint16Array; layers: Uint8Array }>;
+export const runCase = (job: CaseRequest) => pool.run('case', job) as Promise<DrawnCase>;
 export const runPhoto = (job: PhotoJob) => pool.run('photo', job) as Promise<void>;
 /** Draws the leather grain tile (grain.ts) into `out`, shared memory, and answers it. */
 export const runGrain = (out: Uint8Array) => pool.run('grain', { out }).then(() => out);

@@ -7,9 +7,16 @@ import { parentPort } from 'node:worker_threads';
 import { type ArtworkJob, artworkKernel } from './artwork-kernel.ts';
 import { type DecodeJob, decodeKernel } from './decode-kernel.ts';
 import { drawGrain } from './grain.ts';
-import { type FrontalJob, type PrintAreaJob, frontalKernel, printAreaKernel } from './kernels.ts';
+import {
+  type DrawingRequest,
+  type FrontalJob,
+  type PrintAreaJob,
+  drawLayers,
+  frontalKernel,
+  printAreaKernel,
+} from './kernels.ts';
 import { type PhotoJob, photoKernel } from './photo/photo-kernel.ts';
-import { type CaseRequest, drawCase } from './stage/case-kernel.ts';
+import { type CaseRequest, drawCase } from './stage/case-drawing.ts';
 import { type PlateRequest, drawPlate } from './stage/plate-kernel.ts';
 import { type WarpJob, warpKernel } from './warp.ts';
 
@@ -45,7 +52,7 @@ interface Answer {
 
 async function run(msg: PixelRequest): Promise<Answer> {
   if (msg.kind === 'case') {
-    const drawn = drawCase(msg.job as CaseRequest);
+    const drawn = await drawCase(msg.job as CaseRequest);
     return { result: drawn, moved: [drawn.uv.buffer as ArrayBuffer, drawn.layers.buffer as ArrayBuffer] };
   }
   return { result: await kernel(msg) };
@@ -58,9 +65,9 @@ async function kernel(msg: PixelRequest): Promise<unknown> {
     case 'warp':
       return warpKernel(msg.job as WarpJob);
     case 'frontal':
-      return frontalKernel(msg.job as FrontalJob);
+      return drawLayers(msg.job as DrawingRequest<FrontalJob>, frontalKernel);
     case 'printArea':
-      return printAreaKernel(msg.job as PrintAreaJob);
+      return drawLayers(msg.job as DrawingRequest<PrintAreaJob>, printAreaKernel);
     case 'plate':
       return drawPlate(msg.job as PlateRequest);
     case 'decode':

@@ -12,7 +12,7 @@ import { MAX_EDGE, artworkLayout, grain } from './fit.ts';
 import { GRAIN_SIZE } from './grain.ts';
 import type { PrintFit } from '../catalog/artwork-fit.ts';
 import { cutBox, maskBox } from './mask-box.ts';
-import { type RawTemplate, isRawTemplate, rawLayers } from './raw-template.ts';
+import { type RawTemplate, isRawTemplate } from './raw-template.ts';
 import { type MaskBox, type Material, materialParams } from './warp.ts';
 
 export type { Material } from './warp.ts';
@@ -154,9 +154,9 @@ function forget(key: string): void {
   preparedBytes -= entry.bytes;
 }
 
-/** A template drawn here at the output's size, taken as drawn: nothing to encode or decode. */
-async function prepareDrawn(t: RawTemplate): Promise<Prepared> {
-  const { box, uv, layers } = await rawLayers(t);
+/** A template drawn here at the output's size, taken as drawn: nothing to encode, decode or cut. */
+function prepareDrawn(t: RawTemplate): Prepared {
+  const { box, uv, layers } = t.cut;
   templateDecodes++;
   return withBytes(t.width, t.height, t.background, box, uv, layers);
 }

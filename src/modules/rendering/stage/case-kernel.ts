@@ -7,35 +7,9 @@
  * is convex and the mesh holds only the faces toward the camera, so no depth buffer is needed.
  * Runs on the compositor's threads (pixel-worker.ts).
  */
-import { sharedCopy } from '../shared-bytes.ts';
 import { type CaseJob, type Ctx, VERTEX_STRIDE, context, light, printOf, ray, sdRound } from './case-context.ts';
 
 export type { CaseJob };
-
-/** A case to draw on a plate: the kernel's job without the buffers the thread makes for it. */
-export type CaseRequest = Omit<CaseJob, 'background' | 'uv' | 'layers'> & {
-  /** The stage's plate, shared and only read: other cases of the stage are drawn on it too. */
-  plate: Uint8Array;
-};
-
-/**
- * Draws a case on a copy of its plate. Every buffer of the drawing is made here, so the event loop
- * never allocates, fills or copies one: the background in shared memory (the renderer holds it as
- * the template's decoded background), the UV map and layers of the box as plain buffers that move
- * to the event loop with the answer, leaving this thread nothing of them.
- */
-export function drawCase(req: CaseRequest): { background: Uint8Array; uv: Uint16Array; layers: Uint8Array } {
-  const [x0, y0, x1, y1] = req.box;
-  const n = (x1 - x0) * (y1 - y0);
-  const drawing = {
-    ...req,
-    background: sharedCopy(req.plate),
-    uv: new Uint16Array(n * 3),
-    layers: new Uint8Array(n * 3),
-  };
-  caseKernel(drawing);
-  return { background: drawing.background, uv: drawing.uv, layers: drawing.layers };
-}
 export { VERTEX_STRIDE };
 
 /** Signed distance to the flat back's outline (inset by the edge radius) of the print point. */

@@ -135,7 +135,7 @@ export async function drawStage(
   // the template's decoded background; the UV map and the layers only for the box (the rest is no
   // case). The thread makes all three (runCase).
   const gloss = material.highlight;
-  const { background, uv, layers } = await runCase({
+  const { background, uv, layers, cut } = await runCase({
     width: W,
     height: H,
     box,
@@ -153,7 +153,7 @@ export async function drawStage(
     grainTex: await grain(),
     grainSize: GRAIN_SIZE,
   });
-  return { width: W, height: H, background, box, uv, layers };
+  return { width: W, height: H, background, box, uv, layers, cut };
 }
 
 /** A stage template as its three PNGs (tests and tools; the service stores them this way). */

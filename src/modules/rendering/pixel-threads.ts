@@ -8,6 +8,7 @@ import type { DrawingRequest, FrontalJob, PrintAreaJob } from './kernels.ts';
 import type { PhotoJob } from './photo/photo-kernel.ts';
 import type { DecodeJob } from './decode-kernel.ts';
 import { sharedBytes, sharedCopy } from './shared-bytes.ts';
+import type { DecodedTemplate, TemplateJob } from './template-kernel.ts';
 import type { CaseRequest, DrawnCase } from './stage/case-drawing.ts';
 import type { PlateRequest } from './stage/plate-kernel.ts';
 import type { PixelReply, PixelRequest } from './pixel-worker.ts';
@@ -39,6 +40,7 @@ const ran: Record<Kind, number> = {
   plate: 0,
   case: 0,
   decode: 0,
+  template: 0,
   photo: 0,
   grain: 0,
   thumbhash: 0,
@@ -241,6 +243,8 @@ export const runPrintArea = (job: DrawingRequest<PrintAreaJob>) => pool.run('pri
 export const runPlate = (job: PlateRequest) => pool.run('plate', job) as Promise<Uint8Array>;
 export const runDecode = (job: DecodeJob) => pool.run('decode', job) as Promise<Uint8Array>;
 export const runCase = (job: CaseRequest) => pool.run('case', job) as Promise<DrawnCase>;
+/** A template's pictures decoded and cut to an output size, in shared memory (template-kernel.ts). */
+export const runTemplate = (job: TemplateJob) => pool.run('template', job) as Promise<DecodedTemplate>;
 export const runPhoto = (job: PhotoJob) => pool.run('photo', job) as Promise<void>;
 /** Draws the leather grain tile (grain.ts) into `out`, shared memory, and answers it. */
 export const runGrain = (out: Uint8Array) => pool.run('grain', { out }).then(() => out);

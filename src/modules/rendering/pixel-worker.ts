@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { type ArtworkJob, artworkKernel } from './artwork-kernel.ts';
 import { type DecodeJob, decodeKernel } from './decode-kernel.ts';
+import { type TemplateJob, templateKernel } from './template-kernel.ts';
 import { drawGrain } from './grain.ts';
 import {
   type DrawingRequest,
@@ -22,7 +23,18 @@ import { type WarpJob, warpKernel } from './warp.ts';
 
 export interface PixelRequest {
   id: number;
-  kind: 'artwork' | 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'decode' | 'photo' | 'grain' | 'thumbhash';
+  kind:
+    | 'artwork'
+    | 'warp'
+    | 'frontal'
+    | 'printArea'
+    | 'plate'
+    | 'case'
+    | 'decode'
+    | 'template'
+    | 'photo'
+    | 'grain'
+    | 'thumbhash';
   job: unknown;
 }
 
@@ -72,6 +84,8 @@ async function kernel(msg: PixelRequest): Promise<unknown> {
       return drawPlate(msg.job as PlateRequest);
     case 'decode':
       return decodeKernel(msg.job as DecodeJob);
+    case 'template':
+      return templateKernel(msg.job as TemplateJob);
     case 'photo':
       return photoKernel(msg.job as PhotoJob);
     case 'grain':

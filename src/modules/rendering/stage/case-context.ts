@@ -150,7 +150,9 @@ export function ray(k: Ctx, sx: number, sy: number) {
 
 /**
  * Half-vector light model, into k.sh: shading relative to the flat back, highlight from a specular
- * lobe and a Fresnel sheen (the edge catches the bright surroundings).
+ * lobe and a Fresnel sheen (the edge catches the bright surroundings). The lobe is narrow (n·h to
+ * the 200th): a flat back's normal is the same everywhere, so a wide lobe lights all of it at once
+ * in a view near the mirror angle, a veil screened over the whole print.
  */
 export function light(k: Ctx, nx: number, ny: number, nz: number, vx: number, vy: number, vz: number) {
   const diff = Math.max(0, nx * k.lx + ny * k.ly + nz * k.lz);
@@ -165,5 +167,5 @@ export function light(k: Ctx, nx: number, ny: number, nz: number, vx: number, vy
   const nh = Math.max(0, nx * hx + ny * hy + nz * hz);
   const nv = Math.max(0, nx * vx + ny * vy + nz * vz);
   const fres = (1 - nv) ** 5;
-  k.sh[1] = k.specK * nh ** 60 + 0.55 * fres;
+  k.sh[1] = k.specK * nh ** 200 + 0.55 * fres;
 }

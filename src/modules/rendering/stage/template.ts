@@ -14,7 +14,7 @@ import { PROP_STRIDE } from './plate-kernel.ts';
 import { type Prop, type Stage, StageCamera, type StageView, framed, normalised, propHull } from './stages.ts';
 
 /** Bump when the case drawing changes: stored stage templates are keyed by it. */
-export const STAGE_VERSION = 7;
+export const STAGE_VERSION = 8;
 /** Bump when the plate drawing changes: stored plates are keyed by it. */
 const PLATE_VERSION = 6;
 

@@ -1,8 +1,8 @@
 import { ApiError, badRequest } from '../../platform/errors.ts';
 import { checkAgainst } from '../../platform/http/validation.ts';
 import { newReference } from '../../platform/ids.ts';
+import { realNow } from '../../platform/clock.ts';
 import { groupCommit } from '../../platform/db/group-commit.ts';
-import { enqueueMany } from '../../platform/jobs/queue.ts';
 import type { StorefrontsDeps } from './deps.ts';
 import { type ConnectionRow, type InboxRow, storefrontsRepo as repo } from './repo.ts';
 import type { OrdersInMaking } from './process-orders.ts';
@@ -11,7 +11,7 @@ import { quoteLargeIntegers } from './shopify/json.ts';
 import { TOPIC_SCHEMAS, type Topic, isTopic } from './shopify/payloads.ts';
 
 export const INBOX_JOB = 'storefronts.inbox';
-/** One job per stored delivery. */
+/** One job per stored delivery (the key `jobsOfRowsSql` gives the job it writes with the row). */
 export const inboxJobKey = (inboxId: string) => `${INBOX_JOB}:${inboxId}`;
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -68,26 +68,13 @@ const SHOPS_KEPT = 10_000;
 export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp, making: OrdersInMaking) {
   const { db, clock } = deps;
 
+  // One statement: the rows and their jobs, in one round trip with no transaction around it.
   const write = groupCommit(db, async (batch: Delivery[]) => {
-    const stored = await db.tx(async (tx) => {
-      const fresh = await repo.insertInbox(
-        tx,
-        batch.map((d) => d.row),
-      );
-      await enqueueMany(
-        tx,
-        clock,
-        INBOX_JOB,
-        batch
-          .filter((d) => d.queued && fresh.has(d.row.id))
-          .map((d) => ({
-            payload: { inboxId: d.row.id },
-            organizationId: d.row.organization_id,
-            dedupeKey: inboxJobKey(d.row.id),
-          })),
-      );
-      return fresh;
-    });
+    const stored = await repo.insertInbox(
+      db,
+      batch.map((d) => d.row),
+      { kind: INBOX_JOB, ids: batch.filter((d) => d.queued).map((d) => d.row.id), now: realNow(clock) },
+    );
     // One wake-up per batch, of the pool that runs the inbox's jobs only, and none for a store whose
     // orders a job of this process is making: the worker claims again as that job ends.
     if (batch.some((d) => d.queued && stored.has(d.row.id) && !making.has(d.row.store_id)))

@@ -1,4 +1,5 @@
 import { type Executor, prepared } from '../../platform/db/index.ts';
+import { jobsOfRowsSql } from '../../platform/jobs/queue.ts';
 
 export interface ConnectionRow {
   store_id: string;
@@ -75,13 +76,17 @@ export interface PrivacyRow {
   created_at: Date;
 }
 
-// A key twice in one statement is stored once: DO NOTHING skips the second row as it would a stored one.
+// A key twice in one statement is stored once: DO NOTHING skips the second row as it would a stored
+// one. The rows stored among those of $8 get their job (`inboxId`) in the same statement.
 const INSERT_INBOX = prepared(
-  `INSERT INTO storefront_inbox (id, store_id, organization_id, delivery_key, topic, payload, received_at)
-   SELECT r.id, r.store_id, r.organization_id, r.delivery_key, r.topic, r.payload::jsonb, r.received_at
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-          AS r(id, store_id, organization_id, delivery_key, topic, payload, received_at)
-   ON CONFLICT (store_id, delivery_key) DO NOTHING RETURNING id`,
+  `WITH stored AS (
+     INSERT INTO storefront_inbox (id, store_id, organization_id, delivery_key, topic, payload, received_at)
+     SELECT r.id, r.store_id, r.organization_id, r.delivery_key, r.topic, r.payload::jsonb, r.received_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+            AS r(id, store_id, organization_id, delivery_key, topic, payload, received_at)
+     ON CONFLICT (store_id, delivery_key) DO NOTHING RETURNING id, organization_id),
+   queued AS (${jobsOfRowsSql('SELECT id, organization_id FROM stored WHERE id = ANY($8::text[])', { kind: 9, now: 10, payloadKey: 'inboxId' })})
+   SELECT id FROM stored`,
 );
 const CONNECTION_BY_SHOP = prepared('SELECT * FROM storefront_connections WHERE shop_domain = $1');
 
@@ -138,12 +143,14 @@ export const storefrontsRepo = {
   },
 
   /**
-   * Stores webhooks once per delivery key, in one statement; returns the ids stored (a redelivery's,
-   * or the second of two with one key, is not among them).
+   * Stores webhooks once per delivery key, and a job of `jobs.kind` for each stored one among
+   * `jobs.ids`, in one statement; returns the ids stored (a redelivery's, or the second of two with
+   * one key, is not among them).
    */
   async insertInbox(
     ex: Executor,
     rows: Array<Omit<InboxRow, 'processed_at' | 'outcome'> & { json?: string }>,
+    jobs: { kind: string; ids: string[]; now: Date } = { kind: '', ids: [], now: new Date() },
   ): Promise<Set<string>> {
     const stored = await ex.query<{ id: string }>(INSERT_INBOX, [
       rows.map((r) => r.id),
@@ -153,6 +160,9 @@ export const storefrontsRepo = {
       rows.map((r) => r.topic),
       rows.map((r) => r.json ?? JSON.stringify(r.payload)),
       rows.map((r) => r.received_at.toISOString()),
+      jobs.ids,
+      jobs.kind,
+      jobs.now,
     ]);
     return new Set(stored.map((r) => r.id));
   },

@@ -76,32 +76,20 @@ export async function enqueue(
   );
 }
 
-const ENQUEUE_MANY = prepared(
-  `INSERT INTO jobs (kind, payload, max_attempts, run_at, dedupe_key, created_at, updated_at, organization_id)
-   SELECT $1, j.payload::jsonb, $2, $3, j.dedupe_key, $3, $3, j.organization_id
-     FROM unnest($4::text[], $5::text[], $6::text[]) AS j(payload, dedupe_key, organization_id)
-   ON CONFLICT (dedupe_key) DO NOTHING`,
-);
-
 /**
- * Several jobs of one kind, due now, in one statement of the caller's transaction (a group commit's
- * batch): as `enqueue` with each job's own payload, organization and dedupe key.
+ * The SQL of a data-modifying CTE that writes a job of the kind in parameter `$kind`, due at the
+ * time in parameter `$now`, for each row of `rows` (a query of `id` and `organization_id`): payload
+ * `{<payloadKey>: id}`, dedupe key `<kind>:<id>`. The statement that writes the rows writes their
+ * jobs with them, so they exist together with no transaction around them (transactional outbox in
+ * one round trip).
  */
-export async function enqueueMany(
-  tx: Executor,
-  clock: Clock,
-  kind: string,
-  jobs: Array<{ payload: unknown; organizationId: string | null; dedupeKey: string }>,
-): Promise<void> {
-  if (jobs.length === 0) return;
-  await tx.query(ENQUEUE_MANY, [
-    kind,
-    MAX_ATTEMPTS,
-    realNow(clock),
-    jobs.map((j) => JSON.stringify(j.payload ?? {})),
-    jobs.map((j) => j.dedupeKey),
-    jobs.map((j) => j.organizationId),
-  ]);
+export function jobsOfRowsSql(rows: string, p: { kind: number; now: number; payloadKey: string }): string {
+  const kind = `$${p.kind}::text`;
+  const now = `$${p.now}::timestamptz`;
+  return `INSERT INTO jobs (kind, payload, max_attempts, run_at, dedupe_key, created_at, updated_at, organization_id)
+     SELECT ${kind}, jsonb_build_object('${p.payloadKey}', r.id), ${MAX_ATTEMPTS}, ${now}, ${kind} || ':' || r.id, ${now}, ${now}, r.organization_id
+       FROM (${rows}) r
+     ON CONFLICT (dedupe_key) DO NOTHING`;
 }
 
 /** Jobs one organization gets in one claim of a pool: the rest wait for the next round. */

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { DataDirBusy, dataDirHeld, lockDataDir } from '../../src/platform/data-dir-lock.ts';
 import { podctl, podctlProcess, podctlSuite } from '../support/podctl.ts';
-
-const LOCK = join(import.meta.dirname, '..', '..', 'src', 'platform', 'data-dir-lock.ts');
+import { serviceModule, serviceModuleArgs } from '../support/entry.ts';
 
 describe('one process per data directory', () => {
   const dirs: string[] = [];
@@ -49,11 +48,10 @@ describe('one process per data directory', () => {
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
+        ...serviceModuleArgs(),
         '--input-type=module',
         '-e',
-        `const { lockDataDir } = await import(${JSON.stringify(LOCK)});
+        `const { lockDataDir } = await import(${JSON.stringify(serviceModule('platform/data-dir-lock.ts'))});
          lockDataDir(process.env.DIR, 'server', 4000); process.stdout.write('locked\\n'); setInterval(() => {}, 1000);`,
       ],
       { env: { ...process.env, DIR: dir }, stdio: ['ignore', 'pipe', 'inherit'] },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { serviceModule, serviceModuleArgs } from '../support/entry.ts';
 
 const run = promisify(execFile);
 
@@ -12,7 +13,7 @@ const run = promisify(execFile);
  */
 async function peakHeapMb(percent: number): Promise<number> {
   const script = `
-    const { boundHeapGrowth } = await import(${JSON.stringify(new URL('../../src/platform/memory/heap.ts', import.meta.url).href)});
+    const { boundHeapGrowth } = await import(${JSON.stringify(serviceModule('platform/memory/heap.ts'))});
     boundHeapGrowth(${percent});
     const live = Array.from({ length: 200000 }, (_, i) => ({ i, s: 'live-' + i }));
     const ring = new Array(400).fill(null);
@@ -22,7 +23,7 @@ async function peakHeapMb(percent: number): Promise<number> {
       if (round % 20 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
     }
     console.log(JSON.stringify({ peak, live: live.length }));`;
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
+  const { stdout } = await run(process.execPath, [...serviceModuleArgs(), '--input-type=module', '-e', script]);
   return JSON.parse(stdout).peak / 1e6;
 }
 

@@ -16,6 +16,7 @@ import { createOrder, orderBody, store, uploadImage } from '../orders/helpers.ts
 import { createRender, seeded, uploadSolid } from '../rendering/helpers.ts';
 import { clearEndpoints, createEndpoint, recordEvent } from '../webhooks/helpers.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
+import { serviceModule, serviceModuleArgs } from '../support/entry.ts';
 
 /**
  * Jobs are claimed fairly between organizations, so each must carry its own. Callers name it when
@@ -99,7 +100,7 @@ describe('the organization of queued jobs', () => {
 /** A fresh process: whether a scope was ever kept shows in the async ids promises get. */
 const CHILD = (enable: boolean) => `
 const ah = await import('node:async_hooks');
-const c = await import(${JSON.stringify(join(import.meta.dirname, '..', '..', 'src', 'platform', 'context.ts'))});
+const c = await import(${JSON.stringify(serviceModule('platform/context.ts'))});
 ${enable ? 'c.useOrganizationScopes();' : ''}
 const seen = await c.runInScope(async () => { await null; return c.currentOrganization(); }, 'Organization_a');
 const id = await Promise.resolve().then(() => ah.executionAsyncId());
@@ -109,7 +110,7 @@ describe('organization scopes', () => {
   const run = async (enable: boolean) => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', CHILD(enable)],
+      [...serviceModuleArgs(), '--input-type=module', '-e', CHILD(enable)],
       { cwd: join(import.meta.dirname, '..', '..') },
     );
     return JSON.parse(stdout) as { seen: string | null; id: number };

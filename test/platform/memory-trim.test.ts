@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startMemoryTrim } from '../../src/platform/memory/trim.ts';
+import { serviceModule, serviceModuleArgs } from '../support/entry.ts';
 
 const run = promisify(execFile);
 const report = process.report.getReport() as { header?: { glibcVersionRuntime?: string } };
@@ -15,7 +16,7 @@ const glibc = process.platform === 'linux' && Boolean(report.header?.glibcVersio
  */
 async function holes(): Promise<{ freedMb: number; released: boolean; beforeMb: number; afterMb: number }> {
   const script = `
-    const { startMemoryTrim } = await import(${JSON.stringify(new URL('../../src/platform/memory/trim.ts', import.meta.url).href)});
+    const { startMemoryTrim } = await import(${JSON.stringify(serviceModule('platform/memory/trim.ts'))});
     const blocks = Array.from({ length: 1600 }, () => Buffer.allocUnsafeSlow(64 * 1024).fill(1));
     const kept = blocks.filter((_, i) => i % 2 === 0);
     blocks.length = 0;
@@ -28,7 +29,7 @@ async function holes(): Promise<{ freedMb: number; released: boolean; beforeMb: 
     console.log(JSON.stringify({ released, beforeMb: before / 1048576, afterMb: after / 1048576, kept: kept.length }));`;
   const { stdout } = await run(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script],
+    ['--expose-gc', ...serviceModuleArgs(), '--input-type=module', '-e', script],
     {
       env: { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' },
     },

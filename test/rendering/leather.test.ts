@@ -8,25 +8,28 @@ import { loadDevices } from '../../src/modules/catalog/devices.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
 import { STAGES } from '../../src/modules/rendering/stage/stages.ts';
 import { renderPlate, stageTemplate } from '../../src/modules/rendering/stage/template.ts';
+import { serviceModule, serviceModuleArgs } from '../support/entry.ts';
 
 const run = promisify(execFile);
-const src = (path: string) => JSON.stringify(new URL(`../../src/modules/rendering/${path}`, import.meta.url).href);
+const src = (path: string) => JSON.stringify(serviceModule(`modules/${path}`));
 
 /**
  * A fresh process draws the grain tile and a leather case in the studio at 400 px (plate, case and
- * a composed render with a colourful artwork) and prints the digests of their bytes.
+ * a composed render with a colourful artwork) and prints the digests of their bytes. The script is
+ * CommonJS around an async function, not `--input-type=module`: the compiled renderer's worker
+ * threads inherit the process's flags, and that one is refused for a thread started from a file.
  */
 async function leatherInFreshProcess(): Promise<{ grain: string; background: string; render: string }> {
-  const script = `
+  const script = `(async () => {
     const { createHash } = await import('node:crypto');
     const sharp = (await import('sharp')).default;
-    const { CASE_TYPES } = await import(${JSON.stringify(new URL('../../src/modules/catalog/casetypes.ts', import.meta.url).href)});
-    const { loadDevices } = await import(${JSON.stringify(new URL('../../src/modules/catalog/devices.ts', import.meta.url).href)});
-    const { grain } = await import(${src('fit.ts')});
-    const { materialFor, phoneColour } = await import(${src('materials.ts')});
-    const { composeRender } = await import(${src('renderer.ts')});
-    const { STAGES } = await import(${src('stage/stages.ts')});
-    const { renderPlate, stageTemplate } = await import(${src('stage/template.ts')});
+    const { CASE_TYPES } = await import(${src('catalog/casetypes.ts')});
+    const { loadDevices } = await import(${src('catalog/devices.ts')});
+    const { grain } = await import(${src('rendering/fit.ts')});
+    const { materialFor, phoneColour } = await import(${src('rendering/materials.ts')});
+    const { composeRender } = await import(${src('rendering/renderer.ts')});
+    const { STAGES } = await import(${src('rendering/stage/stages.ts')});
+    const { renderPlate, stageTemplate } = await import(${src('rendering/stage/template.ts')});
     const digest = (b) => createHash('sha256').update(b).digest('hex');
     const size = { width: 400, height: 400 };
     const device = loadDevices().find((d) => d.key === 'iphone-15');
@@ -41,8 +44,9 @@ async function leatherInFreshProcess(): Promise<{ grain: string; background: str
       background: digest(await sharp(t.background).raw().toBuffer()),
       render: digest(await sharp(out.media).raw().toBuffer()),
     }));
-    process.exit(0);`;
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
+    process.exit(0);
+  })();`;
+  const { stdout } = await run(process.execPath, [...serviceModuleArgs(), '-e', script]);
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
 }
 

@@ -1,9 +1,16 @@
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 // @ts-expect-error plain JavaScript build script without declarations
 import { staleReason } from '../../scripts/build.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 let current: boolean | undefined;
+
+/** Whether dist/ is current: built (as CI builds it before the tests) and newer than every source. */
+function built(): boolean {
+  current ??= staleReason() === null;
+  return current;
+}
 
 /**
  * Node's arguments to run an entry point in a child process as users run it: the compiled file
@@ -12,6 +19,20 @@ let current: boolean | undefined;
  * missing or older than its sources, so a test never runs stale code and never builds.
  */
 export function entryArgs(compiled: string, source: string): string[] {
-  current ??= staleReason() === null;
-  return current ? ['--enable-source-maps', join(ROOT, compiled)] : ['--import', 'tsx', join(ROOT, source)];
+  return built() ? ['--enable-source-maps', join(ROOT, compiled)] : ['--import', 'tsx', join(ROOT, source)];
+}
+
+/**
+ * For a child that runs a script of the test's own (`node -e`) against the service's modules: the
+ * URL to import a module of src/ from (`platform/context.ts`), its compiled file by the rule of
+ * `entryArgs`, and Node's arguments that let the child load it (tsx only for the sources).
+ */
+export function serviceModule(path: string): string {
+  const file = built() ? join(ROOT, 'dist', path.replace(/\.ts$/, '.js')) : join(ROOT, 'src', path);
+  return pathToFileURL(file).href;
+}
+
+/** Node's arguments for a child that imports `serviceModule` URLs and nothing else that is TypeScript. */
+export function serviceModuleArgs(): string[] {
+  return built() ? ['--enable-source-maps'] : ['--import', 'tsx'];
 }

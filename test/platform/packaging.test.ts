@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,15 +72,18 @@ async function waitFor(
 }
 
 /**
- * The compiled service as `npm start` runs it: built into a folder of its own (so it does not race
- * other tests over dist/), started from there with stdout a pipe, as under a process manager.
+ * The compiled service as `npm start` runs it: in a folder of its own (so it does not race other
+ * tests over dist/), started from there with stdout a pipe, as under a process manager. The folder
+ * is a copy of dist/ when that is current (CI builds it with the same `build()` before the tests),
+ * else built from the sources.
  */
 describe('the compiled server', () => {
   const outDir = `.test-dist-${process.pid}`;
   const out = join(ROOT, outDir);
   let dataDir: string;
   before(() => {
-    build({ quiet: true, outDir, sdk: false });
+    if (staleReason() === null) cpSync(join(ROOT, 'dist'), out, { recursive: true });
+    else build({ quiet: true, outDir, sdk: false });
     dataDir = mkdtempSync(join(tmpdir(), 'pod-compiled-'));
   });
   const children: ChildProcess[] = [];

@@ -272,6 +272,21 @@ describe('shipping through Sendcloud (stand-in)', () => {
     assert.equal(claim.data.code, 'shipment_delivered');
   });
 
+  it('refuses a webhook whose text PostgreSQL cannot store (a NUL, a lone surrogate), storing nothing', async () => {
+    const ref = await shipTo({ ...ADDRESS, countryCode: 'NL' });
+    await t.s.worker.drain();
+    const p = sc.byReference(ref)!;
+    for (const message of ['Delivered\u0000', 'Delivered \ud800']) {
+      const hook = sc.webhook(p, { id: 11, message });
+      const res = await post(hook.raw, hook.signature);
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(res.json().code, 'invalid_request');
+      assert.match(res.json().message, /^body\.parcel\.status\.message /);
+    }
+    assert.deepEqual(await statuses(ref), []);
+    assert.equal((await row(ref))!.delivered_at, null);
+  });
+
   it('acknowledges a status for a parcel no shipment knows, and flags an exception for the operator', async () => {
     const ref = await shipTo({ ...ADDRESS, countryCode: 'NL' });
     await t.s.worker.drain();

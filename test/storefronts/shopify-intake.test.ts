@@ -100,6 +100,25 @@ describe('Shopify webhooks committed in groups', () => {
     assert.equal(row.note, 'C:\\u0000');
   });
 
+  it('refuses a payload whose escapes decode to a lone UTF-16 surrogate, storing nothing; a pair is stored', async () => {
+    for (const [key, note] of [
+      ['high', 'a\ud800b'],
+      ['low', 'a\udfff'],
+    ]) {
+      const res = await webhook(`surrogate-${key}`, note);
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(res.json().code, 'shopify_payload_invalid');
+      assert.match(res.json().message, /body\.note is not well-formed Unicode/);
+    }
+    assert.deepEqual(await stored(['surrogate-high', 'surrogate-low']), []);
+    const pair = await webhook('surrogate-pair', 'gift \ud83c\udf81');
+    assert.equal(pair.statusCode, 200, pair.body);
+    const [row] = await t.db.query<{ note: string }>(
+      `SELECT payload->>'note' AS note FROM storefront_inbox WHERE delivery_key = 'event-surrogate-pair'`,
+    );
+    assert.equal(row.note, 'gift 🎁');
+  });
+
   it('stores a key twice in one statement once, and says which rows are new', async () => {
     const row = (id: string, key: string) => ({
       id,

@@ -1,4 +1,5 @@
 import { ApiError, badRequest, notFound } from '../../platform/errors.ts';
+import { unstorableText } from '../../platform/http/hardening.ts';
 import { parcelStatusOf, verifySendcloudSignature } from '../carriers/sendcloud/webhook.ts';
 import type { CarrierTracking } from './carrier-tracking.ts';
 import type { ShipmentsDeps } from './deps.ts';
@@ -19,6 +20,8 @@ export function sendcloudWebhooks(deps: Pick<ShipmentsDeps, 'config' | 'carrier'
     } catch {
       throw badRequest('the body is not JSON');
     }
+    const unstorable = unstorableText(payload, 'body');
+    if (unstorable) throw badRequest(unstorable);
     const status = parcelStatusOf(payload);
     return status ? carrierIn.receive([status]) : { stored: 0, ignored: 1 };
   };

@@ -81,6 +81,17 @@ const PROBLEM: Record<Flaw, string> = {
 };
 
 /**
+ * Why a parsed value cannot be stored (PostgreSQL text and jsonb hold no NUL character nor lone
+ * UTF-16 surrogate, whether sent raw or as a `\u0000` / `\ud800` escape): the first such field,
+ * named from `path`, and its problem; or null. Routes that keep a body as its raw text (signed
+ * webhooks) call it on what they parse, since the hook below sees only that text.
+ */
+export function unstorableText(value: unknown, path: string): string | null {
+  const found = flawAt(value, path);
+  return found ? `${found.path} ${PROBLEM[found.flaw]}` : null;
+}
+
+/**
  * PostgreSQL text cannot hold a NUL character nor a lone UTF-16 surrogate: such a string would
  * fail deep inside a query as a 500. Every parsed path, query and JSON body is checked once here
  * instead, and refused as a 400 that names the field.
@@ -90,8 +101,8 @@ export function rejectNulCharacters(app: FastifyInstance): void {
     // A path holds references, and a malformed reference in a path is a 404 like any other.
     if (flawAt(request.params, 'path'))
       throw new ApiError('not_found', 'No such resource: the path holds a character no reference has');
-    const found = flawAt(request.query, 'query') ?? flawAt(request.body, 'body');
-    if (found) throw new ApiError('invalid_request', `${found.path} ${PROBLEM[found.flaw]}`);
+    const problem = unstorableText(request.query, 'query') ?? unstorableText(request.body, 'body');
+    if (problem) throw new ApiError('invalid_request', problem);
   });
 }
 

@@ -95,12 +95,12 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
     assert.equal(pixelThreads(), 0, 'converting a rectangle template is one-off work too');
   });
 
-  it("keeps the thread that drew a stage's plate and case for the renders", async () => {
+  it("keeps the thread that drew a stage's plate and case: their buffers came back with the answer", async () => {
     const device = loadDevices().find((d) => d.key === 'iphone-15')!;
     const st = STAGES[0];
     const size = { width: 200, height: 200 };
     const raw = await renderPlate(st, st.views[0], size);
-    assert.equal(pixelThreads(), 1, 'the plate is drawn: its thread stays');
+    assert.equal(pixelThreads(), 1, 'the plate came back too: its thread stays');
     const plate = await sharp(raw, { raw: { ...size, channels: 3 } })
       .png()
       .toBuffer();

@@ -4,7 +4,7 @@ import type { DeviceGeometry } from '../catalog/devices.ts';
 import { CLEAR_RIM, caseOutline, caseProfile, outlinePaths } from '../catalog/geometry.ts';
 import { materialFor, phoneColour } from './materials.ts';
 import type { DrawnTemplate } from './renderer.ts';
-import { runFrontal, sharedCopy } from './pixel-threads.ts';
+import { runFrontal, sharedBytes, sharedCopy } from './pixel-threads.ts';
 import { rgbPng, uv16Png } from './templates.ts';
 
 /**
@@ -80,7 +80,9 @@ export async function frontalTemplate(
       <path d="${body}" transform="translate(${f(0.7 * k)} ${f(0.7 * k)})" fill="none" stroke="#fff" stroke-opacity="0.8" stroke-width="${f(0.9 * k)}" filter="url(#g)"/></g>`,
     ),
   );
-  const { layers, uv } = await runFrontal({
+  const layers = sharedBytes(W * H * 3);
+  const uv = new Uint16Array(new SharedArrayBuffer(W * H * 6));
+  await runFrontal({
     width: W,
     height: H,
     x0,
@@ -91,6 +93,8 @@ export async function frontalTemplate(
     rim: sharedCopy(rim),
     seam: seamLayer && sharedCopy(seamLayer),
     shine: sharedCopy(shine),
+    layers,
+    uv,
   });
   return {
     background: await background(device, caseType, { W, H, k, x0, y0, body, hole, phone, clearRim }),

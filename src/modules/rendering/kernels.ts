@@ -7,31 +7,6 @@
  * loops filled a Float32Array: the drawings stay byte for byte what FRONTAL_VERSION names.
  */
 
-import { sharedBytes } from './shared-bytes.ts';
-
-/** A template's UV map and layers at its full size, as the kernels below fill them. */
-interface Drawing {
-  width: number;
-  height: number;
-  layers: Uint8Array;
-  uv: Uint16Array;
-}
-
-/** A kernel's job without the buffers the thread makes for it. */
-export type DrawingRequest<J extends Drawing> = Omit<J, 'layers' | 'uv'>;
-
-/**
- * Runs a template's kernel on a UV map and layers made here in shared memory and answers them: the
- * event loop never allocates a frame-size buffer (an allocation that size can set off a collection
- * of its heap). The thread that ran it ends once idle (pixel-threads.ts, ONE_OFF).
- */
-export function drawLayers<J extends Drawing>(req: DrawingRequest<J>, kernel: (j: J) => void) {
-  const n = req.width * req.height;
-  const drawing = { ...req, layers: sharedBytes(n * 3), uv: new Uint16Array(new SharedArrayBuffer(n * 6)) } as J;
-  kernel(drawing);
-  return { layers: drawing.layers, uv: drawing.uv };
-}
-
 /** A drawn straight-on template: the rasterised masks in, the UV map and the layers out. */
 export interface FrontalJob {
   width: number;

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { sharedBytes } from './shared-bytes.ts';
+import { sharedBytes } from './pixel-threads.ts';
 import type { MaskBox } from './warp.ts';
 
 /*

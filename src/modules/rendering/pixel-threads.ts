@@ -4,13 +4,10 @@ import type { ArtworkJob } from './artwork-kernel.ts';
 import { lowerThreadsStartedSince, threadIds } from '../../platform/images.ts';
 import { threadLimits } from '../../platform/memory/young-generation.ts';
 import { startModuleThread } from '../../platform/threads.ts';
-import type { DrawingRequest, FrontalJob, PrintAreaJob } from './kernels.ts';
+import type { FrontalJob, PrintAreaJob } from './kernels.ts';
 import type { PhotoJob } from './photo/photo-kernel.ts';
-import type { DecodeJob } from './decode-kernel.ts';
-import { sharedBytes, sharedCopy } from './shared-bytes.ts';
-import type { DecodedTemplate, TemplateJob } from './template-kernel.ts';
-import type { CaseRequest, DrawnCase } from './stage/case-drawing.ts';
-import type { PlateRequest } from './stage/plate-kernel.ts';
+import type { CaseJob } from './stage/case-kernel.ts';
+import type { PlateJob } from './stage/plate-kernel.ts';
 import type { PixelReply, PixelRequest } from './pixel-worker.ts';
 import type { WarpJob } from './warp.ts';
 
@@ -39,8 +36,6 @@ const ran: Record<Kind, number> = {
   printArea: 0,
   plate: 0,
   case: 0,
-  decode: 0,
-  template: 0,
   photo: 0,
   grain: 0,
   thumbhash: 0,
@@ -119,11 +114,10 @@ class PixelPool {
   }
 
   /**
-   * Posts a job to the idlest thread. If the job cannot be posted (a value that does not clone, a
-   * buffer that does not transfer), the slot is given back as it was and the job fails: a slot left
-   * busy would hold its thread referenced, and anything waiting for an idle thread, for ever.
+   * `giveBack` names the job's buffers (plain ArrayBuffers, not shared) that are moved to the thread
+   * and moved back with the reply, as the reply's result: the thread keeps nothing of such a job.
    */
-  run(kind: Kind, job: unknown): Promise<unknown> {
+  run(kind: Kind, job: unknown, giveBack?: string[]): Promise<unknown> {
     let slot = this.workers.find((s) => s.busy === 0);
     if (!slot) slot = this.workers.length < this.size ? this.spawn() : this.workers.sort((a, b) => a.busy - b.busy)[0];
     const target = slot;
@@ -133,8 +127,12 @@ class PixelPool {
       target.busy++;
       target.w.ref();
       try {
-        target.w.postMessage({ id, kind, job } satisfies PixelRequest);
+        const moved = (giveBack ?? []).map((name) => (job as Record<string, ArrayBufferView>)[name].buffer);
+        target.w.postMessage({ id, kind, job, giveBack } satisfies PixelRequest, moved as ArrayBuffer[]);
       } catch (err) {
+        // Not posted (a value that does not clone, a buffer that does not move): the slot is given
+        // back as it was. Left busy, it would hold its thread referenced, and anything waiting for
+        // an idle thread, for ever.
         this.pending.delete(id);
         target.busy--;
         if (target.busy === 0) target.w.unref();
@@ -155,8 +153,15 @@ class PixelPool {
  */
 const pool = new PixelPool(Math.max(1, Math.min(2, availableParallelism() - 1)));
 
-/** Buffers handed to the threads must live in shared memory (shared-bytes.ts). */
-export { sharedBytes, sharedCopy };
+/** Buffers handed to the threads must live in shared memory; this allocates them. */
+export function sharedBytes(length: number): Uint8Array {
+  return new Uint8Array(new SharedArrayBuffer(length));
+}
+export function sharedCopy(src: Uint8Array): Uint8Array {
+  const b = sharedBytes(src.length);
+  b.set(src);
+  return b;
+}
 
 /**
  * Spare shared buffers by length, for the per-render output and artwork. V8 frees a SharedArrayBuffer
@@ -229,22 +234,19 @@ export function pixelJobsRun(): Readonly<Record<Kind, number>> {
 
 export const runArtwork = (job: ArtworkJob) => pool.run('artwork', job) as Promise<void>;
 export const runWarp = (job: WarpJob) => pool.run('warp', job) as Promise<void>;
-/** A drawn or converted template's UV map and layers, made on the thread in shared memory. */
-type Layers = Promise<{ layers: Uint8Array; uv: Uint16Array }>;
-export const runFrontal = (job: DrawingRequest<FrontalJob>) => pool.run('frontal', job) as Layers;
-export const runPrintArea = (job: DrawingRequest<PrintAreaJob>) => pool.run('printArea', job) as Layers;
+export const runFrontal = (job: FrontalJob) => pool.run('frontal', job) as Promise<void>;
+export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as Promise<void>;
 
 /**
- * A stage's plate (once per stage, view and size), a stored plate's decode, and a stage template's
- * case (once per model): the threads make every buffer of these, so the event loop never allocates,
- * fills or copies a frame-size buffer. The plate and the case's background come back in shared
- * memory, the case's UV map and layers as plain buffers moved with the answer.
+ * A stage's plate (once per stage, view and size) and a stage template's case (once per model):
+ * their buffers go to the thread and come back (the result), so the thread keeps nothing and stays
+ * for the renders; a fresh thread costs ~0.5 s of CPU through tsx (its isolate, the kernels'
+ * modules and their warm-up). The case's background alone is shared: the renderer holds it as the
+ * template's decoded background, which every render posts to the threads in any case.
  */
-export const runPlate = (job: PlateRequest) => pool.run('plate', job) as Promise<Uint8Array>;
-export const runDecode = (job: DecodeJob) => pool.run('decode', job) as Promise<Uint8Array>;
-export const runCase = (job: CaseRequest) => pool.run('case', job) as Promise<DrawnCase>;
-/** A template's pictures decoded and cut to an output size, in shared memory (template-kernel.ts). */
-export const runTemplate = (job: TemplateJob) => pool.run('template', job) as Promise<DecodedTemplate>;
+export const runPlate = (job: PlateJob) => pool.run('plate', job, ['out']) as Promise<Pick<PlateJob, 'out'>>;
+export const runCase = (job: CaseJob) =>
+  pool.run('case', job, ['uv', 'layers']) as Promise<Pick<CaseJob, 'uv' | 'layers'>>;
 export const runPhoto = (job: PhotoJob) => pool.run('photo', job) as Promise<void>;
 /** Draws the leather grain tile (grain.ts) into `out`, shared memory, and answers it. */
 export const runGrain = (out: Uint8Array) => pool.run('grain', { out }).then(() => out);

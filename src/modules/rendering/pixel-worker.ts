@@ -1,41 +1,23 @@
 /**
  * A compositor thread (pixel-threads.ts is the event loop's side): runs the per-pixel loops of the
- * mockups, the decodes whose pixels they need (a render's artwork, a stage's stored plate) and the
- * ThumbHash of a render, on the shared buffers it is posted or makes, one message in, one reply out.
+ * mockups and the ThumbHash of a render on the shared buffers it is posted, one message in, one
+ * reply out.
  */
 import { parentPort } from 'node:worker_threads';
 import { type ArtworkJob, artworkKernel } from './artwork-kernel.ts';
-import { type DecodeJob, decodeKernel } from './decode-kernel.ts';
-import { type TemplateJob, templateKernel } from './template-kernel.ts';
 import { drawGrain } from './grain.ts';
-import {
-  type DrawingRequest,
-  type FrontalJob,
-  type PrintAreaJob,
-  drawLayers,
-  frontalKernel,
-  printAreaKernel,
-} from './kernels.ts';
+import { type FrontalJob, type PrintAreaJob, frontalKernel, printAreaKernel } from './kernels.ts';
 import { type PhotoJob, photoKernel } from './photo/photo-kernel.ts';
-import { type CaseRequest, drawCase } from './stage/case-drawing.ts';
-import { type PlateRequest, drawPlate } from './stage/plate-kernel.ts';
+import { type CaseJob, caseKernel } from './stage/case-kernel.ts';
+import { type PlateJob, plateKernel } from './stage/plate-kernel.ts';
 import { type WarpJob, warpKernel } from './warp.ts';
 
 export interface PixelRequest {
   id: number;
-  kind:
-    | 'artwork'
-    | 'warp'
-    | 'frontal'
-    | 'printArea'
-    | 'plate'
-    | 'case'
-    | 'decode'
-    | 'template'
-    | 'photo'
-    | 'grain'
-    | 'thumbhash';
+  kind: 'artwork' | 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'photo' | 'grain' | 'thumbhash';
   job: unknown;
+  /** Buffers of the job moved here, moved back as the result (pixel-threads.ts). */
+  giveBack?: string[];
 }
 
 export interface PixelReply {
@@ -56,36 +38,20 @@ if (!port) throw new Error('pixel-worker.ts runs only as a worker thread');
 /** Loaded on the first ThumbHash: a thread that only warps never needs it. */
 let thumbhash: typeof import('thumbhash') | undefined;
 
-/** A job's result and the plain buffers in it that move to the event loop with the reply. */
-interface Answer {
-  result: unknown;
-  moved?: ArrayBuffer[];
-}
-
-async function run(msg: PixelRequest): Promise<Answer> {
-  if (msg.kind === 'case') {
-    const drawn = await drawCase(msg.job as CaseRequest);
-    return { result: drawn, moved: [drawn.uv.buffer as ArrayBuffer, drawn.layers.buffer as ArrayBuffer] };
-  }
-  return { result: await kernel(msg) };
-}
-
-async function kernel(msg: PixelRequest): Promise<unknown> {
+async function run(msg: PixelRequest): Promise<unknown> {
   switch (msg.kind) {
     case 'artwork':
       return artworkKernel(msg.job as ArtworkJob);
     case 'warp':
       return warpKernel(msg.job as WarpJob);
     case 'frontal':
-      return drawLayers(msg.job as DrawingRequest<FrontalJob>, frontalKernel);
+      return frontalKernel(msg.job as FrontalJob);
     case 'printArea':
-      return drawLayers(msg.job as DrawingRequest<PrintAreaJob>, printAreaKernel);
+      return printAreaKernel(msg.job as PrintAreaJob);
     case 'plate':
-      return drawPlate(msg.job as PlateRequest);
-    case 'decode':
-      return decodeKernel(msg.job as DecodeJob);
-    case 'template':
-      return templateKernel(msg.job as TemplateJob);
+      return plateKernel(msg.job as PlateJob);
+    case 'case':
+      return caseKernel(msg.job as CaseJob);
     case 'photo':
       return photoKernel(msg.job as PhotoJob);
     case 'grain':
@@ -100,7 +66,15 @@ async function kernel(msg: PixelRequest): Promise<unknown> {
   }
 }
 
-/** Every job is answered: a reply that cannot be posted is answered with why (else its caller waits forever). */
+/** The job's moved buffers, to move back: this isolate then holds none of them. */
+function movedBack(msg: PixelRequest): { result: Record<string, ArrayBufferView>; buffers: ArrayBuffer[] } | null {
+  if (!msg.giveBack) return null;
+  const job = msg.job as Record<string, ArrayBufferView>;
+  const result = Object.fromEntries(msg.giveBack.map((name) => [name, job[name]]));
+  return { result, buffers: Object.values(result).map((v) => v.buffer as ArrayBuffer) };
+}
+
+/** Every job is answered: a reply that cannot be posted is answered with why (else its caller waits for ever). */
 function reply(r: PixelReply, moved: ArrayBuffer[] = []): void {
   try {
     port!.postMessage(r, moved);
@@ -114,7 +88,12 @@ function reply(r: PixelReply, moved: ArrayBuffer[] = []): void {
 
 port.on('message', (msg: PixelRequest) => {
   run(msg).then(
-    ({ result, moved }) => reply({ id: msg.id, result }, moved),
-    (err: unknown) => reply({ id: msg.id, error: String((err instanceof Error && err.stack) || err) }),
+    (result) => {
+      const back = movedBack(msg);
+      if (back) reply({ id: msg.id, result: back.result }, back.buffers);
+      else reply({ id: msg.id, result });
+    },
+    (err: unknown) =>
+      reply({ id: msg.id, error: String((err instanceof Error && err.stack) || err) }, movedBack(msg)?.buffers ?? []),
   );
 });

@@ -3,10 +3,13 @@ import { cutBox, maskBox } from './mask-box.ts';
 import type { MaskBox } from './warp.ts';
 
 /**
- * A template as drawn: its background in shared memory at the frame's size (3 bytes a pixel), its
- * UV map (16-bit, 3 samples) and layers (3 bytes) for a box of the frame only.
+ * A template drawn on this node and handed to the renderer as drawn: its background in shared
+ * memory at the frame's size (3 bytes a pixel), its UV map (16-bit, 3 samples) and layers (3 bytes)
+ * for a box of the frame only. The renderer takes these into its decoded-template cache without a
+ * PNG encode and decode in between: at 2000 px such a round trip holds the drawing, its three PNGs
+ * and their decoded copies at once (~60-90 MB left for the collector).
  */
-export interface Drawing {
+export interface RawTemplate {
   width: number;
   height: number;
   /** Shared memory: the renderer holds it as the template's decoded background. */
@@ -15,17 +18,6 @@ export interface Drawing {
   box: Int32Array;
   uv: Uint16Array;
   layers: Uint8Array;
-}
-
-/**
- * A template drawn on this node and handed to the renderer as drawn, with the layers the renderer
- * holds of it (cut where it was drawn, on a compositor thread). The renderer takes these into its
- * decoded-template cache without a PNG encode and decode in between: at 2000 px such a round trip
- * holds the drawing, its three PNGs and their decoded copies at once (~60-90 MB left for the
- * collector). The drawing itself is what is stored as PNGs afterwards.
- */
-export interface RawTemplate extends Drawing {
-  cut: RawLayers;
 }
 
 export function isRawTemplate(t: object): t is RawTemplate {
@@ -43,10 +35,9 @@ export interface RawLayers {
 
 /**
  * The layers a template's PNGs decode to, from the drawing itself: the mask's box found in the
- * drawn box, and the UV map's two bands cut to it by libvips. Run where the case is drawn, on a
- * compositor thread (stage/case-drawing.ts): the event loop copies none of it.
+ * drawn box, and the UV map's two bands cut to it by libvips (no per-pixel loop on the event loop).
  */
-export async function rawLayers(t: Drawing): Promise<RawLayers> {
+export async function rawLayers(t: RawTemplate): Promise<RawLayers> {
   const [x0, y0, x1, y1] = t.box;
   const bw = x1 - x0;
   const bh = y1 - y0;

@@ -4,15 +4,15 @@ import {
   releaseIdleWarpMemory,
   releaseShared,
   runArtwork,
-  runTemplate,
   runWarp,
+  sharedCopy,
   thumbHashOnThreads,
 } from './pixel-threads.ts';
 import { MAX_EDGE, artworkLayout, grain } from './fit.ts';
 import { GRAIN_SIZE } from './grain.ts';
 import type { PrintFit } from '../catalog/artwork-fit.ts';
-import { type DecodedTemplate, UNDECODABLE } from './template-kernel.ts';
-import { type RawTemplate, isRawTemplate } from './raw-template.ts';
+import { cutBox, maskBox } from './mask-box.ts';
+import { type RawTemplate, isRawTemplate, rawLayers } from './raw-template.ts';
 import { type MaskBox, type Material, materialParams } from './warp.ts';
 
 export type { Material } from './warp.ts';
@@ -154,9 +154,9 @@ function forget(key: string): void {
   preparedBytes -= entry.bytes;
 }
 
-/** A template drawn here at the output's size, taken as drawn: nothing to encode, decode or cut. */
-function prepareDrawn(t: RawTemplate): Prepared {
-  const { box, uv, layers } = t.cut;
+/** A template drawn here at the output's size, taken as drawn: nothing to encode or decode. */
+async function prepareDrawn(t: RawTemplate): Promise<Prepared> {
+  const { box, uv, layers } = await rawLayers(t);
   templateDecodes++;
   return withBytes(t.width, t.height, t.background, box, uv, layers);
 }
@@ -189,24 +189,42 @@ async function prepare(t: Template): Promise<Prepared> {
       throw new RenderInputError(`template drawn at ${pictures.width}x${pictures.height}, not the output's size`);
     return prepareDrawn(pictures);
   }
-  let d: DecodedTemplate;
-  try {
-    // Decoded and cut on a compositor thread (template-kernel.ts).
-    const { background, uv, layers } = pictures;
-    d = await runTemplate({ background, uv, layers, width, height });
-  } catch (err) {
-    const message = (err as Error).message;
-    const at = message.indexOf(UNDECODABLE);
-    if (at < 0) throw err;
-    throw new RenderInputError(
-      message
-        .slice(at + UNDECODABLE.length)
-        .split('\n')[0]
-        .trim(),
-    );
+  const cut = { width, height, fit: 'cover' as const, kernel: 'linear' as const };
+  const raw = async (what: string, img: () => Sharp, depth: 'uchar' | 'ushort', box?: MaskBox) => {
+    try {
+      const resized = img().resize(cut);
+      const { data, info } = await (box ? resized.extract(box) : resized)
+        .raw({ depth })
+        .toBuffer({ resolveWithObject: true });
+      return { data, channels: info.channels };
+    } catch (err) {
+      throw new RenderInputError(`template ${what} does not decode: ${(err as Error).message}`);
+    }
+  };
+  const bg = await raw(
+    'background',
+    () => sharp(pictures.background).flatten({ background: '#ffffff' }).toColourspace('srgb').removeAlpha(),
+    'uchar',
+  );
+  const layers = await raw('layers', () => sharp(pictures.layers).toColourspace('srgb').removeAlpha(), 'uchar');
+  if (bg.channels !== 3 || layers.channels !== 3) throw new RenderInputError('template layers must be RGB images');
+  const box = await maskBox(layers.data, width, height);
+  const n = box.width * box.height;
+  const uv = new Uint16Array(new SharedArrayBuffer(n * 4));
+  if (n > 0) {
+    // u and v as two planes of 16-bit values, each band extracted by libvips and cut to the box
+    // (two decodes of a map that is decoded once per template and held): no per-pixel loop here.
+    const plane = (band: 0 | 1) =>
+      raw('uv map', () => sharp(pictures.uv).toColourspace('rgb16').removeAlpha().extractChannel(band), 'ushort', box);
+    const u = await plane(0);
+    const v = await plane(1);
+    if (u.channels !== 1 || v.channels !== 1) throw new RenderInputError('template layers must be RGB images');
+    const bytes = new Uint8Array(uv.buffer);
+    bytes.set(u.data, 0);
+    bytes.set(v.data, n * 2);
   }
   templateDecodes++;
-  return withBytes(width, height, d.background, d.box, d.uv, d.layers);
+  return withBytes(width, height, sharedCopy(bg.data), box, uv, cutBox(layers.data, width, box, 3));
 }
 
 function preparedFor(t: Template): Promise<Prepared> {

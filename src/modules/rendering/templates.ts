@@ -1,6 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
 import { type PrintArea, RenderInputError, type DrawnTemplate } from './renderer.ts';
-import { runPrintArea, sharedCopy } from './pixel-threads.ts';
+import { runPrintArea, sharedBytes, sharedCopy } from './pixel-threads.ts';
 import type { RawTemplate } from './raw-template.ts';
 import type { Material } from './warp.ts';
 
@@ -104,7 +104,9 @@ export async function fromPrintArea(t: RectangleTemplate): Promise<DrawnTemplate
   const a = t.printArea;
   const mask = await grey('mask', t.mask, a.width, a.height, 1);
   const overlay = t.overlay ? await grey('overlay', t.overlay, a.width, a.height, 4) : null;
-  const { layers, uv } = await runPrintArea({
+  const layers = sharedBytes(W * H * 3);
+  const uv = new Uint16Array(new SharedArrayBuffer(W * H * 6));
+  await runPrintArea({
     width: W,
     height: H,
     x: a.x,
@@ -114,6 +116,8 @@ export async function fromPrintArea(t: RectangleTemplate): Promise<DrawnTemplate
     radians: (a.rotation * Math.PI) / 180,
     mask: sharedCopy(mask),
     overlay: overlay && sharedCopy(overlay),
+    layers,
+    uv,
   });
   return {
     background: t.background,

@@ -4,7 +4,6 @@
  * random sampling anywhere, so flat areas carry no render noise; an ordered dither of half a level
  * keeps gradients from banding. Runs on the compositor's threads (pixel-worker.ts).
  */
-import { sharedBytes } from '../shared-bytes.ts';
 import { PROP_STRIDE, type Scene, floorColour, floorLight } from './plate-floor.ts';
 
 export interface PlateJob {
@@ -195,16 +194,6 @@ function trace(s: Scene, sx: number, sy: number, rgb: Float64Array) {
 }
 
 const BAYER = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5];
-
-/** A plate to draw: the kernel's job without its output, which the thread makes. */
-export type PlateRequest = Omit<PlateJob, 'out'>;
-
-/** Draws a plate into shared memory made here: the event loop never allocates or fills it. */
-export function drawPlate(req: PlateRequest): Uint8Array {
-  const out = sharedBytes(req.width * req.height * 3);
-  plateKernel({ ...req, out });
-  return out;
-}
 
 export function plateKernel(j: PlateJob): void {
   const { width: W, height: H, out, cam: c, light: Lt, props, rects } = j;

@@ -7,7 +7,7 @@ import { grain } from '../fit.ts';
 import { GRAIN_SIZE } from '../grain.ts';
 import type { RawTemplate } from '../raw-template.ts';
 import { rawPictures } from '../templates.ts';
-import { runCase, runDecode, runPlate } from '../pixel-threads.ts';
+import { runCase, runPlate, sharedCopy } from '../pixel-threads.ts';
 import type { DrawnTemplate, Material } from '../renderer.ts';
 import { bleedBackMm, caseMesh, caseParams, caseSolid, holeParams } from './case-mesh.ts';
 import { PROP_STRIDE } from './plate-kernel.ts';
@@ -54,28 +54,30 @@ export function propRects(st: Stage, cam: StageCamera): Array<[number, number, n
   });
 }
 
-/** The stage's plate at this size: raw RGB in shared memory, drawn on the compositor's threads. */
-export function renderPlate(st: Stage, v: StageView, size: { width: number; height: number }): Promise<Uint8Array> {
+/** The stage's plate at this size: raw RGB, rendered on the compositor's threads. */
+export async function renderPlate(st: Stage, v: StageView, size: { width: number; height: number }) {
   const cam = new StageCamera(framed(st, v, size), size);
   const margin = Math.max(2, size.width / 250);
   const rects = propRects(st, cam).flatMap(([a, b, c, d]) => [a - margin, b - margin, c + margin, d + margin]);
-  return runPlate({
+  // A plain buffer, moved to the thread and back (runPlate).
+  const { out } = await runPlate({
     width: size.width,
     height: size.height,
+    out: new Uint8Array(size.width * size.height * 3),
     cam: cam.packed(),
     light: Float64Array.from([...normalised(st.light), st.ambient]),
     floor: FLOOR[st.floor],
     props: packProps(st.props),
     rects: Float64Array.from(rects),
   });
+  return out;
 }
 
 const platesInFlight = new Map<string, Promise<Uint8Array>>();
 
 /**
- * The plate's pixels (RGB, shared memory), drawn once per stage, view and size and kept in the blob
- * store as PNG, which a compositor thread decodes. Callers only read them (each case is drawn on a
- * copy the case's thread makes).
+ * The plate's pixels (RGB), drawn once per stage, view and size and kept in the blob store as PNG.
+ * Callers only read them (each case is drawn on a copy).
  */
 export function plateFor(blobs: BlobStore, st: Stage, view: StageView, size: { width: number; height: number }) {
   const digest = createHash('sha256')
@@ -87,11 +89,11 @@ export function plateFor(blobs: BlobStore, st: Stage, view: StageView, size: { w
   if (!run) {
     run = (async () => {
       const stored = await blobs.get(key);
-      if (stored) return runDecode({ image: stored, ...size });
+      if (stored) return decodePlate(stored, size);
       const raw = await renderPlate(st, view, size);
       await blobs.put(
         key,
-        await sharp(Buffer.from(raw.buffer), { raw: { ...size, channels: 3 } })
+        await sharp(raw, { raw: { ...size, channels: 3 } })
           .png({ compressionLevel: 3 })
           .toBuffer(),
       );
@@ -101,6 +103,15 @@ export function plateFor(blobs: BlobStore, st: Stage, view: StageView, size: { w
     run.finally(() => platesInFlight.delete(key)).catch(() => {});
   }
   return run;
+}
+
+async function decodePlate(png: Buffer, size: { width: number; height: number }): Promise<Uint8Array> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  if (info.width !== size.width || info.height !== size.height || info.channels !== 3)
+    throw new Error(
+      `stored plate is ${info.width}x${info.height}x${info.channels}, not ${size.width}x${size.height}x3`,
+    );
+  return data;
 }
 
 /**
@@ -131,15 +142,20 @@ export async function drawStage(
     Math.min(W, Math.ceil(mesh.bounds.x1) + pad),
     Math.min(H, Math.ceil(mesh.bounds.y1) + pad),
   ]);
-  // Drawn on a copy of the plate the thread makes in shared memory, which the renderer then holds as
-  // the template's decoded background; the UV map and the layers only for the box (the rest is no
-  // case). The thread makes all three (runCase).
+  // The background in shared memory: drawn into on the thread, then held by the renderer as the
+  // template's decoded background. The UV map and the layers only for the box (the rest is no case),
+  // plain buffers moved to the case's thread and back (runCase).
+  const background = sharedCopy(plate);
+  const bw = box[2] - box[0];
+  const bh = box[3] - box[1];
   const gloss = material.highlight;
-  const { background, uv, layers, cut } = await runCase({
+  const { uv, layers } = await runCase({
     width: W,
     height: H,
     box,
-    plate,
+    background,
+    uv: new Uint16Array(bw * bh * 3),
+    layers: new Uint8Array(bw * bh * 3),
     cam: cam.packed(),
     verts: mesh.verts,
     tris: mesh.tris,
@@ -153,7 +169,7 @@ export async function drawStage(
     grainTex: await grain(),
     grainSize: GRAIN_SIZE,
   });
-  return { width: W, height: H, background, box, uv, layers, cut };
+  return { width: W, height: H, background, box, uv, layers };
 }
 
 /** A stage template as its three PNGs (tests and tools; the service stores them this way). */
@@ -166,7 +182,7 @@ export async function stageTemplate(
   material: Material,
   size: { width: number; height: number },
 ): Promise<DrawnTemplate> {
-  const drawn = await drawStage(await runDecode({ image: plate, ...size }), st, v, device, caseType, material, size);
+  const drawn = await drawStage(await decodePlate(plate, size), st, v, device, caseType, material, size);
   const png = rawPictures(drawn);
   return {
     background: await png.background(),

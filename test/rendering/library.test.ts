@@ -3,14 +3,18 @@ import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { seeded } from './helpers.ts';
 
+// Every test of the file only reads the seeded library and catalog: one app serves them all.
+let t: TestApp;
+before(async () => {
+  t = await createTestApp();
+});
+after(() => t.close());
+
 describe('scenes, perspectives and compositions', () => {
-  let t: TestApp;
   let d: ReturnType<typeof seeded>;
-  before(async () => {
-    t = await createTestApp();
+  before(() => {
     d = seeded(t);
   });
-  after(() => t.close());
 
   it('lists the scenes visible to the organization, private ones only to their owner', async () => {
     const own = await call(t, 'GET', '/v2/scenes');
@@ -224,12 +228,6 @@ describe('scenes, perspectives and compositions', () => {
 });
 
 describe('every print product has a composition', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp();
-  });
-  after(() => t.close());
-
   it('gives every case with a device its straight-on shot', async () => {
     const missing = await t.db.query(
       `SELECT p.name FROM products p JOIN productgroups g ON g.id = p.productgroup_id

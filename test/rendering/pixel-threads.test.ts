@@ -127,4 +127,14 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
     const hash = await thumbHashOnThreads(1, 1, new Uint8Array([200, 30, 30, 255]));
     assert.ok(hash.length > 0, 'a fresh thread answers the next job');
   });
+
+  it("fails a job that throws on its thread with the thread's message, its stack kept for logs only", async () => {
+    const err = await runWarp({ width: 4, height: 4 } as never).then(
+      () => assert.fail('a warp without buffers cannot run'),
+      (e: Error) => e,
+    );
+    assert.ok(err.message.length > 0, 'the thread says why');
+    assert.doesNotMatch(err.message, /\n\s+at /, 'no stack frames in the message a failure reason is made of');
+    assert.match(err.stack ?? '', /\n\s+at .*pixel|\n\s+at /, "the thread's stack stays on the error for logs");
+  });
 });

@@ -79,7 +79,7 @@ class PixelPool {
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       if (!p) return;
-      if (msg.error) p.reject(new Error(msg.error));
+      if (msg.error) p.reject(threadError(msg));
       else p.resolve(msg.result);
     });
     w.on('error', (err) => {
@@ -254,4 +254,11 @@ export const runGrain = (out: Uint8Array) => pool.run('grain', { out }).then(() 
 /** The ThumbHash of an RGBA picture of at most 100x100 px, computed on the threads. */
 export async function thumbHashOnThreads(width: number, height: number, rgba: Uint8Array): Promise<Uint8Array> {
   return (await pool.run('thumbhash', { width, height, rgba })) as Uint8Array;
+}
+
+/** A thread's failure as an Error whose message is the thread's message and whose stack is the thread's. */
+function threadError(msg: PixelReply): Error {
+  const err = new Error(msg.error);
+  if (msg.stack) err.stack = msg.stack;
+  return err;
 }

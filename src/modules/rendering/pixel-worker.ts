@@ -24,6 +24,8 @@ export interface PixelReply {
   id: number;
   result?: unknown;
   error?: string;
+  /** The thread's stack for the error, for logs: a failure's reason as users see it is the message alone. */
+  stack?: string;
 }
 
 export interface ThumbHashJob {
@@ -94,6 +96,9 @@ port.on('message', (msg: PixelRequest) => {
       else reply({ id: msg.id, result });
     },
     (err: unknown) =>
-      reply({ id: msg.id, error: String((err instanceof Error && err.stack) || err) }, movedBack(msg)?.buffers ?? []),
+      reply(
+        { id: msg.id, error: err instanceof Error ? err.message : String(err), stack: (err as Error)?.stack },
+        movedBack(msg)?.buffers ?? [],
+      ),
   );
 });

@@ -7,7 +7,7 @@ export const COMMON_ERRORS = {
     status: 400,
     group: 'any',
     description:
-      'the body or query does not match the schema (missing field, wrong type, out of range, **undocumented field or query parameter**), body not valid JSON, an empty JSON body, a malformed URL, a NUL character, an `Idempotency-Key` not 1–255 characters, a reference in the body that is not yours, and other input errors whose message says which field (e.g. an unknown `orderlineIndex` in a cancel)',
+      'the body or query does not match the schema (missing field, wrong type, out of range, **undocumented field or query parameter**), body not valid JSON, an empty JSON body, a malformed URL, a NUL character or a lone UTF-16 surrogate in a string (sent raw or escaped), an `Idempotency-Key` not 1–255 characters, a reference in the body that is not yours, and other input errors whose message says which field (e.g. an unknown `orderlineIndex` in a cancel)',
   },
   request_timeout: {
     status: 408,

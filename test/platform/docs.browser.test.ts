@@ -3,25 +3,30 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { LABELS, shortLabel } from '../../src/openapi/labels.ts';
-import { type TestApp, createTestApp, servedApp } from '../support/app.ts';
+import { type TestApp, servedApp } from '../support/app.ts';
 import { type OpenBrowser, SHOTS, openBrowser, overflow, skipWithoutChromium } from '../support/browser.ts';
+
+// One served app for the file: the labels are read from its OpenAPI document, the browser opens its /docs.
+let t: TestApp;
+let base: string;
+before(async () => {
+  ({ t, base } = await servedApp());
+});
+after(async () => {
+  await t?.close();
+});
 
 describe('short labels', () => {
   it('every operation has a short label; the full sentence leads its description', async () => {
-    const t = await createTestApp();
-    try {
-      const doc = (await t.app.inject({ url: '/v2/openapi.json' })).json();
-      for (const item of Object.values<any>(doc.paths))
-        for (const op of Object.values<any>(item)) {
-          assert.ok(LABELS[op.operationId], `${op.operationId} has a label in src/openapi/labels.ts`);
-          assert.ok(op.summary.length <= 36, `${op.operationId}: "${op.summary}" is short`);
-        }
-      const render = doc.paths['/v2/renders'].post;
-      assert.equal(render.summary, 'Create a render');
-      assert.match(render.description, /^Render an image in a composition; deducts the token cost/);
-    } finally {
-      await t.close();
-    }
+    const doc = (await t.app.inject({ url: '/v2/openapi.json' })).json();
+    for (const item of Object.values<any>(doc.paths))
+      for (const op of Object.values<any>(item)) {
+        assert.ok(LABELS[op.operationId], `${op.operationId} has a label in src/openapi/labels.ts`);
+        assert.ok(op.summary.length <= 36, `${op.operationId}: "${op.summary}" is short`);
+      }
+    const render = doc.paths['/v2/renders'].post;
+    assert.equal(render.summary, 'Create a render');
+    assert.match(render.description, /^Render an image in a composition; deducts the token cost/);
   });
 
   it('an operation without a label keeps its summary up to the first clause', () => {
@@ -32,18 +37,14 @@ describe('short labels', () => {
 
 /** /docs as a partner opens it on a machine without a network: everything from this server. */
 describe('/docs without a network', { skip: skipWithoutChromium }, () => {
-  let t: TestApp;
-  let base: string;
   let browser: OpenBrowser;
   const outside: string[] = [];
 
   before(async () => {
-    ({ t, base } = await servedApp());
     browser = await openBrowser();
   });
   after(async () => {
     await browser?.close();
-    await t?.close();
   });
 
   async function open(width: number, height: number): Promise<Page> {

@@ -12,6 +12,8 @@ const upload = (t: TestApp, xml: string | Buffer, type = 'application/xml') =>
     payload: xml,
     headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': type },
   });
+/** Writes `[#233]`, `[#xE9]`, `[amp]` in a generated statement as the references `&#233;`, `&#xE9;`, `&amp;`. */
+const withReferences = (xml: string) => xml.replace(/\[(#x?[0-9A-Fa-f]+|amp)\]/g, '&$1;');
 const refusal = (xml: string) => {
   try {
     parseCamt053(xml);
@@ -76,6 +78,33 @@ describe('reading camt.053', () => {
     // Parts that do not add up to the entry: the entry stays one payment.
     const whole = parseCamt053(withParts('5000')).statements[0].entries[0];
     assert.deepEqual([whole.entryReference, whole.amountCents], ['AAAASESS-FP-CN_98765/01', 10567850]);
+  });
+
+  it('decodes the predefined entities and character references in text and attributes', () => {
+    const xml = withReferences(
+      dutchStatement('REFS', [
+        {
+          ref: 'R[#x2F]1',
+          cents: 100,
+          debtor: 'Caf[#233] M[#xFC]ller [amp] Co',
+          remittance: 'Caf[#xE9] [amp]#65; [#38]lt;',
+        },
+      ]),
+    ).replace('<Amt Ccy="EUR">1.00', '<Amt Ccy="&#69;UR">1.00');
+    const [e] = parseCamt053(xml).statements[0].entries;
+    assert.deepEqual(
+      [e.entryReference, e.debtorName, e.remittance, e.currency],
+      ['R/1', 'Café Müller & Co', 'Café &#65; &lt;', 'EUR'],
+    );
+  });
+
+  it('refuses references to characters XML does not allow and entities no statement defines', () => {
+    const named = (text: string) =>
+      withReferences(dutchStatement('BAD', [{ ref: 'R1', cents: 100, remittance: text }]));
+    for (const ref of ['#0', '#x0', '#1', '#xD800', '#xDFFF', '#xFFFE', '#x110000', '#99999999999']) {
+      assert.match(refusal(named(`a [${ref}] b`)), new RegExp(`&${ref};, which names a character XML does not allow`));
+    }
+    assert.match(refusal(named('a').replace('<Ustrd>a', '<Ustrd>&nbsp;')), /undefined entity &nbsp;/);
   });
 
   it('refuses what is not a camt.053 statement, naming the problem', () => {
@@ -267,6 +296,32 @@ describe('importing bank statements', () => {
         .statusCode,
       404,
     );
+  });
+
+  it('matches and stores the decoded text of character references; one naming NUL refuses the statement whole', async () => {
+    const before = [await count('bank_statements'), await count('bank_payments'), await count('ledger_entries')];
+    const lines = (nul: string) => [
+      { ref: 'CAFE-1', cents: 2_500, debtor: 'Caf[#233] M[#xFC]ller [amp] Co', remittance: 'Caf[#xE9] [amp] Co' },
+      { ref: 'CAFE[#x2F]2', cents: 1_500, remittance: `Top[#x2D]up ${acc.replace('_', '[#95]')}${nul}` },
+    ];
+    const refused = await upload(t, withReferences(dutchStatement('CAFE-NUL', lines(' [#0]'))));
+    assert.equal(refused.statusCode, 400, refused.body);
+    assert.equal(refused.data.code, 'bank_statement_invalid');
+    assert.match(refused.data.message, /&#0;, which names a character XML does not allow/);
+    assert.deepEqual(
+      [await count('bank_statements'), await count('bank_payments'), await count('ledger_entries')],
+      before,
+    );
+
+    const res = await upload(t, withReferences(dutchStatement('CAFE', lines(''))));
+    assert.equal(res.statusCode, 200, res.body);
+    const byRef = Object.fromEntries(res.data.payments.map((p: any) => [p.entryReference, p]));
+    assert.equal(byRef['CAFE/2'].matchRule, 'account_reference');
+    assert.equal(byRef['CAFE/2'].accountReference, acc);
+    const stored = await t.db.query<{ debtor_name: string; remittance: string }>(
+      "SELECT debtor_name, remittance FROM bank_payments WHERE entry_reference = 'CAFE-1'",
+    );
+    assert.deepEqual(stored, [{ debtor_name: 'Café Müller & Co', remittance: 'Café & Co' }]);
   });
 
   it('refuses bad files with a 400 (or 413 when too large) and writes nothing', async () => {

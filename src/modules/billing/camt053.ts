@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { type EntityDecoderOptions, XMLParser, XMLValidator } from 'fast-xml-parser';
 import { badRequest as platformBadRequest } from '../../platform/errors.ts';
 
 const badRequest = (message: string) => platformBadRequest(message, 'bank_statement_invalid');
@@ -129,6 +129,45 @@ function entryOf(ntry: Node, stmt: string, index: number): CamtEntry[] {
   return [{ ...base, ...partOf(details[0]), entryReference: reference, amountCents: total }];
 }
 
+const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** XML 1.0 `Char`: the characters a document, and so a character reference, may hold. */
+const isXmlChar = (c: number) =>
+  c === 0x9 ||
+  c === 0xa ||
+  c === 0xd ||
+  (c >= 0x20 && c <= 0xd7ff) ||
+  (c >= 0xe000 && c <= 0xfffd) ||
+  (c >= 0x10000 && c <= 0x10ffff);
+function decodeReference(ref: string, name: string): string {
+  const shown = ref.length > 40 ? `${ref.slice(0, 40)}…` : ref;
+  if (!name.startsWith('#')) {
+    const value = PREDEFINED[name];
+    if (value === undefined)
+      throw badRequest(
+        `The statement uses the undefined entity ${shown}: camt.053 files use only &amp;, &lt;, &gt;, &quot;, &apos; and character references`,
+      );
+    return value;
+  }
+  const code = name[1] === 'x' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
+  if (!isXmlChar(code))
+    throw badRequest(`The statement has the character reference ${shown}, which names a character XML does not allow`);
+  return String.fromCodePoint(code);
+}
+/**
+ * Text and attribute values decoded as XML 1.0 does, in one pass: the five predefined entities and
+ * character references. fast-xml-parser's own decoder leaves numeric references undecoded unless
+ * HTML's named entities are let in too, and drops references to characters XML forbids (NUL, a
+ * lone surrogate) without a word; a statement never needs either, so both are refused whole.
+ */
+const XML_ENTITIES: EntityDecoderOptions = {
+  decode: (text) => text.replace(/&(#[0-9]+|#x[0-9a-fA-F]+|[^\s&;]+);/g, decodeReference),
+  // A statement has no DOCTYPE (refused before parsing), so it declares no entities.
+  setExternalEntities: () => {},
+  addInputEntities: () => {},
+  reset: () => {},
+  setXmlVersion: () => {},
+};
+
 export function parseCamt053(xml: string): CamtDocument {
   if (xml.trim() === '') throw badRequest('The statement is empty: upload the camt.053 XML file your bank exports');
   // A statement never has a document type; refusing one keeps entity expansion out entirely.
@@ -150,6 +189,7 @@ export function parseCamt053(xml: string): CamtDocument {
     parseTagValue: false,
     parseAttributeValue: false,
     processEntities: true,
+    entityDecoder: XML_ENTITIES,
     isArray: (name) => ARRAYS.has(name),
   }).parse(xml) as Node;
   const root = at(doc, 'Document', 'BkToCstmrStmt');

@@ -77,8 +77,8 @@ export function materialParams(m: Material): Float64Array {
 }
 
 /**
- * The kernel. Self-contained on purpose (no closures, no imports, no inner functions): its source
- * text is what the worker threads run.
+ * The kernel, run on the compositor's threads (pixel-worker.ts) over every pixel of the case's box:
+ * no closures and no allocation per pixel.
  */
 export function warpKernel(j: WarpJob): void {
   const { width, out, background: bg, uv, layers, art, artWidth: aw, artHeight: ah, params: p } = j;
@@ -175,59 +175,8 @@ export function warpKernel(j: WarpJob): void {
         // that size, blending the two nearest (trilinear), so the pebbles are filtered to the
         // output's scale instead of aliasing into speckle; where a texel is larger than a pixel,
         // the full tile, bilinearly.
-        let dux = 0;
-        let dvx = 0;
-        let duy = 0;
-        let dvy = 0;
-        if (bx + 1 < bw && layers[l + 3] > 0) {
-          dux = uv[i + 1] - uv[i];
-          dvx = uv[n + i + 1] - uv[n + i];
-        } else if (bx > 0 && layers[l - 3] > 0) {
-          dux = uv[i] - uv[i - 1];
-          dvx = uv[n + i] - uv[n + i - 1];
-        }
-        if (by + 1 < bh && layers[l + bw * 3] > 0) {
-          duy = uv[i + bw] - uv[i];
-          dvy = uv[n + i + bw] - uv[n + i];
-        } else if (by > 0 && layers[l - bw * 3] > 0) {
-          duy = uv[i] - uv[i - bw];
-          dvy = uv[n + i] - uv[n + i - bw];
-        }
-        const ax = dux * gu;
-        const ay = dvx * gv;
-        const cx = duy * gu;
-        const cy = dvy * gv;
-        const fx2 = ax * ax + ay * ay;
-        const fy2 = cx * cx + cy * cy;
-        const span = fx2 > fy2 ? fx2 : fy2;
-        let lod = span > 0.7071 ? 0.5 * Math.log2(span * 1.4142) : 0;
-        if (lod > gLevels - 1) lod = gLevels - 1;
-        const lv = lod | 0;
-        const lf = lod - lv;
-        let t = 0;
-        for (let e = 0; e < 2; e++) {
-          const level = lv + e;
-          const wt = e === 0 ? 1 - lf : lf;
-          if (wt <= 0 || level >= gLevels) continue;
-          const size = gs >> level;
-          const sm = size - 1;
-          const base = gOff[level];
-          // Texel centres of level k lie at (i + 0.5) * 2^k - 0.5 in texels of the full tile.
-          const scale = 1 / (1 << level);
-          const tx = (u * wMm * 6 + 0.5) * scale - 0.5;
-          const ty = (v * hMm * 6 + 0.5) * scale - 0.5;
-          const ix = Math.floor(tx);
-          const iy = Math.floor(ty);
-          const gx = tx - ix;
-          const gy = ty - iy;
-          const g0 = base + (iy & sm) * size;
-          const g1 = base + ((iy + 1) & sm) * size;
-          const c0 = ix & sm;
-          const c1 = (ix + 1) & sm;
-          const t0 = grain[g0 + c0] + (grain[g0 + c1] - grain[g0 + c0]) * gx;
-          const t1 = grain[g1 + c0] + (grain[g1 + c1] - grain[g1 + c0]) * gx;
-          t += wt * (t0 + (t1 - t0) * gy);
-        }
+        const span = grainSpan(uv, layers, n, i, bx, by, bw, bh, gu, gv);
+        const t = grainAt(grain, gOff, gLevels, gs, u * wMm * 6, v * hMm * 6, span);
         const k = 1 - grainK + (grainK * t) / 160;
         r *= k;
         g *= k;
@@ -254,4 +203,93 @@ export function warpKernel(j: WarpJob): void {
       out[o + 2] = bb > 255 ? 255 : bb < 0 ? 0 : bb + 0.5;
     }
   }
+}
+
+/**
+ * How many grain texels (squared) the pixel spans: the UV map's step to the next pixel across or
+ * down (whichever is more), the neighbour taken within the mask.
+ */
+function grainSpan(
+  uv: Uint16Array,
+  layers: Uint8Array,
+  n: number,
+  i: number,
+  bx: number,
+  by: number,
+  bw: number,
+  bh: number,
+  gu: number,
+  gv: number,
+): number {
+  const l = i * 3;
+  let dux = 0;
+  let dvx = 0;
+  let duy = 0;
+  let dvy = 0;
+  if (bx + 1 < bw && layers[l + 3] > 0) {
+    dux = uv[i + 1] - uv[i];
+    dvx = uv[n + i + 1] - uv[n + i];
+  } else if (bx > 0 && layers[l - 3] > 0) {
+    dux = uv[i] - uv[i - 1];
+    dvx = uv[n + i] - uv[n + i - 1];
+  }
+  if (by + 1 < bh && layers[l + bw * 3] > 0) {
+    duy = uv[i + bw] - uv[i];
+    dvy = uv[n + i + bw] - uv[n + i];
+  } else if (by > 0 && layers[l - bw * 3] > 0) {
+    duy = uv[i] - uv[i - bw];
+    dvy = uv[n + i] - uv[n + i - bw];
+  }
+  const ax = dux * gu;
+  const ay = dvx * gv;
+  const cx = duy * gu;
+  const cy = dvy * gv;
+  const fx2 = ax * ax + ay * ay;
+  const fy2 = cx * cx + cy * cy;
+  return fx2 > fy2 ? fx2 : fy2;
+}
+
+/**
+ * The grain at (tx, ty) in texels of the full tile, read at the mipmap level whose texels are the
+ * pixel's span, blending the two nearest levels (trilinear); below 0.71 texels a pixel the full
+ * tile alone, bilinearly.
+ */
+function grainAt(
+  grain: Uint8Array,
+  gOff: Int32Array,
+  gLevels: number,
+  gs: number,
+  tx0: number,
+  ty0: number,
+  span: number,
+): number {
+  let lod = span > 0.7071 ? 0.5 * Math.log2(span * 1.4142) : 0;
+  if (lod > gLevels - 1) lod = gLevels - 1;
+  const lv = lod | 0;
+  const lf = lod - lv;
+  let t = 0;
+  for (let e = 0; e < 2; e++) {
+    const level = lv + e;
+    const wt = e === 0 ? 1 - lf : lf;
+    if (wt <= 0 || level >= gLevels) continue;
+    const size = gs >> level;
+    const sm = size - 1;
+    const base = gOff[level];
+    // Texel centres of level k lie at (i + 0.5) * 2^k - 0.5 in texels of the full tile.
+    const scale = 1 / (1 << level);
+    const tx = (tx0 + 0.5) * scale - 0.5;
+    const ty = (ty0 + 0.5) * scale - 0.5;
+    const ix = Math.floor(tx);
+    const iy = Math.floor(ty);
+    const gx = tx - ix;
+    const gy = ty - iy;
+    const g0 = base + (iy & sm) * size;
+    const g1 = base + ((iy + 1) & sm) * size;
+    const c0 = ix & sm;
+    const c1 = (ix + 1) & sm;
+    const t0 = grain[g0 + c0] + (grain[g0 + c1] - grain[g0 + c0]) * gx;
+    const t1 = grain[g1 + c0] + (grain[g1 + c1] - grain[g1 + c0]) * gx;
+    t += wt * (t0 + (t1 - t0) * gy);
+  }
+  return t;
 }

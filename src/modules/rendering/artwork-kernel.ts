@@ -8,7 +8,19 @@
  */
 import sharp from 'sharp';
 import { type ArtworkOnRaster, placeArtwork } from '../catalog/artwork-fit.ts';
-import type { PrintedBox } from './fit.ts';
+
+/**
+ * What of a texture is printed, in its pixels: the print area and its bleed, a rounded rectangle.
+ * Beyond it (a clear shell's rim, on a template whose UV map spans the case's outline) the texture
+ * is transparent, so the case shows its own material there, the phone through a clear shell.
+ */
+export interface PrintedBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  radius: number;
+}
 
 export interface ArtworkJob {
   /** The partner's image as stored (any format libvips reads here). */

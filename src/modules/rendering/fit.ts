@@ -1,5 +1,6 @@
 /** How the artwork meets a template: the fit rule on its texture, and the leather grain texture. */
 import { type ArtworkOnRaster, type PrintFit, artworkOnRaster } from '../catalog/artwork-fit.ts';
+import type { PrintedBox } from './artwork-kernel.ts';
 import { GRAIN_BYTES } from './grain.ts';
 import { runGrain, sharedBytes } from './pixel-threads.ts';
 
@@ -16,19 +17,6 @@ export function grain(): Promise<Uint8Array> {
     throw err;
   });
   return grainTexture;
-}
-
-/**
- * What of a texture is printed, in its pixels: the print area and its bleed, a rounded rectangle.
- * Beyond it (a clear shell's rim, on a template whose UV map spans the case's outline) the texture
- * is transparent, so the case shows its own material there, the phone through a clear shell.
- */
-export interface PrintedBox {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  radius: number;
 }
 
 /** The artwork's texture: the template's UV extent at the output's long edge, and the artwork on it. */

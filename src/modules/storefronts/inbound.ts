@@ -6,7 +6,6 @@ import { realNow } from '../../platform/clock.ts';
 import { groupCommit } from '../../platform/db/group-commit.ts';
 import type { StorefrontsDeps } from './deps.ts';
 import { type ConnectionRow, type InboxRow, storefrontsRepo as repo } from './repo.ts';
-import type { OrdersInMaking } from './process-orders.ts';
 import type { ShopifyApp } from './shopify/app.ts';
 import { quoteLargeIntegers } from './shopify/json.ts';
 import { TOPIC_SCHEMAS, type Topic, isTopic } from './shopify/payloads.ts';
@@ -14,6 +13,13 @@ import { TOPIC_SCHEMAS, type Topic, isTopic } from './shopify/payloads.ts';
 export const INBOX_JOB = 'storefronts.inbox';
 /** One job per stored delivery (the key `jobsOfRowsSql` gives the job it writes with the row). */
 export const inboxJobKey = (inboxId: string) => `${INBOX_JOB}:${inboxId}`;
+
+/**
+ * Stores whose waiting orders a job of this process is making, with how many such jobs run. A
+ * webhook of such a store stored meanwhile needs no wake-up of the worker: the job's end frees its
+ * slot, and the worker claims again at once.
+ */
+export type OrdersInMaking = Map<string, number>;
 
 type Headers = Record<string, string | string[] | undefined>;
 

@@ -2,20 +2,13 @@ import { ApiError } from '../../platform/errors.ts';
 import { jobsAlong } from '../../platform/jobs/along.ts';
 import type { JobRow } from '../../platform/jobs/queue.ts';
 import type { StorefrontsDeps } from './deps.ts';
-import { INBOX_JOB, inboxJobKey } from './inbound.ts';
+import { INBOX_JOB, type OrdersInMaking, inboxJobKey } from './inbound.ts';
 import { type InboxRow, storefrontsRepo as repo } from './repo.ts';
 import { addressOf, numericId, ourLines, shippingLevelOf } from './shopify/mapping.ts';
 import type { ShopifyOrder } from './shopify/payloads.ts';
 
 /** Orders made in one go: the order writer's batch. */
 const ORDERS_PER_BATCH = 64;
-
-/**
- * Stores whose waiting orders a job of this process is making, with how many such jobs run. A
- * webhook of such a store stored meanwhile needs no wake-up of the worker: the job's end frees its
- * slot, and the worker claims again at once.
- */
-export type OrdersInMaking = Map<string, number>;
 
 /**
  * Stored `orders/create` webhooks made into orders of their store, through the same pipeline as

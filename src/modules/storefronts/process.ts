@@ -2,7 +2,8 @@ import type { JobRow } from '../../platform/jobs/queue.ts';
 import type { StorefrontsDeps } from './deps.ts';
 import type { Operations } from './operations.ts';
 import { privacyRequests } from './privacy.ts';
-import { type OrdersInMaking, orderMaking } from './process-orders.ts';
+import type { OrdersInMaking } from './inbound.ts';
+import { orderMaking } from './process-orders.ts';
 import { type InboxRow, storefrontsRepo as repo } from './repo.ts';
 
 /**

@@ -6,7 +6,7 @@ import { fulfillmentHandlers, trackingInfoHandler } from './fulfillment.ts';
 import { inbound } from './inbound.ts';
 import { operations } from './operations.ts';
 import { processing } from './process.ts';
-import type { OrdersInMaking } from './process-orders.ts';
+import type { OrdersInMaking } from './inbound.ts';
 import { publicationHandlers } from './publish-calls.ts';
 import { publicationCalls, publishing } from './publish.ts';
 import { storefrontsRepo as repo } from './repo.ts';

@@ -26,6 +26,21 @@ export interface OperatorClient {
 export class CliError extends Error {}
 
 /**
+ * An HTTP answer's body as JSON. What stands in front of the server (a proxy's HTML error page, a
+ * load balancer) can answer with something else; that is an operator-facing failure, not a crash.
+ */
+function jsonBody(res: Response, text: string): any {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    const type = res.headers.get('content-type')?.split(';')[0].trim() || 'no content type';
+    const what = /json/i.test(type) ? `${type} that does not parse` : `${type}, not JSON`;
+    throw new CliError(`the server answered ${res.status} with ${what}`);
+  }
+}
+
+/**
  * The server that holds the embedded database and listens, if one runs; a CliError when another
  * process holds it that the CLI cannot go through (podctl itself, or a server still starting).
  */
@@ -80,8 +95,7 @@ class HttpClient implements OperatorClient {
     } catch (err) {
       throw new CliError(`cannot reach the server at ${this.baseUrl}: ${(err as Error).message}`);
     }
-    const text = await res.text();
-    return { status: res.status, data: text ? JSON.parse(text) : null };
+    return { status: res.status, data: jsonBody(res, await res.text()) };
   }
 
   async download(path: string): Promise<OperatorResponse & { bytes: Buffer }> {
@@ -92,7 +106,7 @@ class HttpClient implements OperatorClient {
       throw new CliError(`cannot reach the server at ${this.baseUrl}: ${(err as Error).message}`);
     }
     const bytes = Buffer.from(await res.arrayBuffer());
-    return { status: res.status, bytes, data: res.ok ? null : JSON.parse(bytes.toString('utf8') || 'null') };
+    return { status: res.status, bytes, data: res.ok ? null : jsonBody(res, bytes.toString('utf8')) };
   }
 
   async close(): Promise<void> {}

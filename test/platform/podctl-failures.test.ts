@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,27 +13,43 @@ import type { Services } from '../../src/services.ts';
 import { OPERATOR_TOKEN } from '../support/app.ts';
 import { podctl } from '../support/podctl.ts';
 
+/** podctl `args` against a server that gives every request the one answer `answer` writes. */
+async function againstServer(args: string[], answer: (res: ServerResponse) => void) {
+  const server = createServer((_req, res) => answer(res));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const dir = mkdtempSync(join(tmpdir(), 'podctl-answer-'));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return await podctl(['--url', url, ...args], { DATA_DIR: dir, OPERATOR_TOKEN });
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('podctl when the server answers with something other than JSON', () => {
+  it('names the status and content type of a proxy error page in a one-line error', async () => {
+    const res = await againstServer(['orgs', 'list', '--json'], (r) =>
+      r.writeHead(502, { 'content-type': 'text/html; charset=utf-8' }).end('<html>bad gateway</html>'),
+    );
+    assert.equal(res.code, 1);
+    assert.equal(res.stdout, '');
+    assert.equal(res.stderr, 'error: the server answered 502 with text/html, not JSON\n');
+  });
+});
+
 describe('podctl when something unexpected fails', () => {
   it('logs an unexpected error on stderr and keeps stdout for the answer', async () => {
-    // A proxy's HTML error page where the operator API's JSON should be.
-    const server = createServer((_req, res) =>
-      res.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>'),
+    // JSON of a shape the command does not expect: a list answered with `null`.
+    const res = await againstServer(['orgs', 'list', '--json'], (r) =>
+      r.writeHead(200, { 'content-type': 'application/json' }).end('null'),
     );
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const dir = mkdtempSync(join(tmpdir(), 'podctl-unexpected-'));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const res = await podctl(['--url', url, 'orgs', 'list', '--json'], { DATA_DIR: dir, OPERATOR_TOKEN });
-      assert.equal(res.code, 1);
-      assert.equal(res.stdout, '', 'nothing a --json caller would parse');
-      const logged = JSON.parse(res.stderr.trim().split('\n').at(-1)!);
-      assert.equal(logged.level, 50);
-      assert.equal(logged.err.type, 'SyntaxError');
-    } finally {
-      server.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    assert.equal(res.code, 1);
+    assert.equal(res.stdout, '', 'nothing a --json caller would parse');
+    const logged = JSON.parse(res.stderr.trim().split('\n').at(-1)!);
+    assert.equal(logged.level, 50);
+    assert.equal(logged.err.type, 'TypeError');
   });
 
   it('closes the embedded database and frees the data directory when the app fails to build', async () => {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { storefrontsRepo } from '../../src/modules/storefronts/repo.ts';
 import { products } from '../orders/helpers.ts';
 import type { TestApp } from '../support/app.ts';
-import { ORDER_EXAMPLE, shopifyTestApp } from './helpers.ts';
+import { ORDER_EXAMPLE, SHOP, shopifyTestApp } from './helpers.ts';
 
 describe('Shopify webhooks committed in groups', () => {
   let app: Awaited<ReturnType<typeof shopifyTestApp>>;
@@ -117,6 +117,40 @@ describe('Shopify webhooks committed in groups', () => {
       `SELECT payload->>'note' AS note FROM storefront_inbox WHERE delivery_key = 'event-surrogate-pair'`,
     );
     assert.equal(row.note, 'gift 🎁');
+  });
+
+  it('refuses a fulfillment notification whose escapes decode to NUL or a lone surrogate, storing nothing', async () => {
+    const notify = (message: string) => {
+      const raw = JSON.stringify({ kind: 'FULFILLMENT_REQUEST', message });
+      return t.app.inject({
+        method: 'POST',
+        url: '/integrations/shopify/fulfillment_order_notification',
+        headers: app.shopify.webhookHeaders('fulfillment_order_notification', SHOP, raw),
+        payload: raw,
+      });
+    };
+    const notes = () =>
+      t.db.query<{ message: string }>(
+        `SELECT payload->>'message' AS message FROM storefront_inbox WHERE topic = 'fulfillment_order_notification'`,
+      );
+    const before = (await notes()).length;
+    for (const [message, reason] of [
+      ['a\u0000b', /body\.message/],
+      ['a\ud800b', /body\.message is not well-formed Unicode/],
+      ['a\udfff', /body\.message is not well-formed Unicode/],
+    ] as const) {
+      const res = await notify(message);
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(res.json().code, 'shopify_payload_invalid');
+      assert.match(res.json().message, reason);
+    }
+    assert.equal((await notes()).length, before, 'nothing stored');
+    const pair = await notify('gift \ud83c\udf81');
+    assert.equal(pair.statusCode, 200, pair.body);
+    assert.deepEqual(
+      (await notes()).map((r) => r.message).filter((m) => m !== null),
+      ['gift 🎁'],
+    );
   });
 
   it('stores a key twice in one statement once, and says which rows are new', async () => {

@@ -30,7 +30,7 @@ export const ALONE: Record<string, string> = {
   'memory.reliability.ts': "a server's peak resident memory under concurrent large uploads",
   'soak.reliability.ts': "a server's peak and at-rest resident memory over a mixed soak",
   'scaleout.reliability.ts':
-    'renders on two workers polled under a quota of 40 requests an hour: they must finish within the polls it leaves',
+    'renders on two workers completed within a bounded wait, and an exact count of refusals across two API processes',
 };
 
 function files(dir: string): string[] {

@@ -88,15 +88,22 @@ describe('Shopify webhooks committed in groups', () => {
     assert.ok(transactions < rows.length, `${rows.length} deliveries in ${transactions} transactions`);
   });
 
+  /** The note of the payload stored under a delivery key, as PostgreSQL reads it back from jsonb. */
+  const storedNote = async (deliveryKey: string) =>
+    (
+      await t.db.query<{ note: string }>(
+        `SELECT payload->>'note' AS note FROM storefront_inbox WHERE delivery_key = $1`,
+        [deliveryKey],
+      )
+    )[0];
+
   it('stores a payload whose text has a backslash before "u0000": only a NUL character is refused', async () => {
     const nul = await webhook('nul', 'a\u0000b');
     assert.equal(nul.statusCode, 400);
     assert.equal(nul.json().code, 'shopify_payload_invalid');
     const text = await webhook('not-nul', 'C:\\u0000');
     assert.equal(text.statusCode, 200, text.body);
-    const [row] = await t.db.query<{ note: string }>(
-      `SELECT payload->>'note' AS note FROM storefront_inbox WHERE delivery_key = 'event-not-nul'`,
-    );
+    const row = await storedNote('event-not-nul');
     assert.equal(row.note, 'C:\\u0000');
   });
 
@@ -113,9 +120,7 @@ describe('Shopify webhooks committed in groups', () => {
     assert.deepEqual(await stored(['surrogate-high', 'surrogate-low']), []);
     const pair = await webhook('surrogate-pair', 'gift \ud83c\udf81');
     assert.equal(pair.statusCode, 200, pair.body);
-    const [row] = await t.db.query<{ note: string }>(
-      `SELECT payload->>'note' AS note FROM storefront_inbox WHERE delivery_key = 'event-surrogate-pair'`,
-    );
+    const row = await storedNote('event-surrogate-pair');
     assert.equal(row.note, 'gift 🎁');
   });
 

@@ -9,6 +9,7 @@ import { loadDevices } from '../../src/modules/catalog/devices.ts';
 import { drawingsStored, generatedTemplate } from '../../src/modules/rendering/generated.ts';
 import { pixelJobsRun } from '../../src/modules/rendering/pixel-threads.ts';
 import { isRawTemplate } from '../../src/modules/rendering/raw-template.ts';
+import { stage } from '../../src/modules/rendering/stage/stages.ts';
 import { type Template, composeRender, templatesDecoded } from '../../src/modules/rendering/renderer.ts';
 import { rawPictures } from '../../src/modules/rendering/templates.ts';
 import { LocalBlobStore } from '../../src/platform/storage.ts';
@@ -84,5 +85,47 @@ describe('a drawn stage template handed to the renderer without its PNGs', () =>
     assert.ok(isRawTemplate(await again.load()), 'drawn again: the stored drawing is incomplete');
     assert.equal(pixelJobsRun().case, cases + 1);
     await drawingsStored();
+  });
+
+  it('draws a model again when its geometry changes, and the plate and case again when the stage changes', async () => {
+    const output = { widthPx: 320, heightPx: 280, format: 'png' as const };
+    const art = await sharp({ create: { width: 60, height: 120, channels: 3, background: '#e63946' } })
+      .png()
+      .toBuffer();
+    const drawn = async (s: typeof shape) => {
+      const parts = await generatedTemplate({ blobs, log }, g, s, output);
+      assert.ok('load' in parts);
+      const before = pixelJobsRun();
+      const media = (await composeRender({ ...parts, output }, art)).media;
+      await drawingsStored();
+      const after = pixelJobsRun();
+      return { key: parts.cacheKey, media, cases: after.case - before.case, plates: after.plate - before.plate };
+    };
+    const first = await drawn(shape);
+    assert.equal(first.cases, 1, 'a model never drawn in this stage view is drawn');
+    const same = await drawn(shape);
+    assert.equal(same.key, first.key);
+    assert.equal(same.cases, 0, 'the same geometry is read back, not drawn again');
+    // The operator re-imports the model with its camera island moved: a new drawing, the plate kept.
+    const moved = { ...device, camera: { ...device.camera, xMm: device.camera.xMm + 4, yMm: device.camera.yMm + 3 } };
+    const regeometry = await drawn({ device: moved, caseType: CASE_TYPES.clear } as never);
+    assert.notEqual(regeometry.key, first.key);
+    assert.equal(regeometry.cases, 1, 'the changed geometry is drawn');
+    assert.equal(regeometry.plates, 0, "the stage's plate is kept");
+    assert.ok(!regeometry.media.equals(first.media), 'the render shows the moved camera cut-out');
+    // The stage changes (its key light moves): the plate and the case are drawn again.
+    const desk = stage('desk')!;
+    const light = desk.light;
+    desk.light = [light[0] - 0.3, light[1] + 0.2, light[2]];
+    try {
+      const relit = await drawn(shape);
+      assert.notEqual(relit.key, first.key);
+      assert.equal(relit.plates, 1, 'the changed stage draws its plate again');
+      assert.equal(relit.cases, 1, 'and the case in it');
+      assert.ok(!relit.media.equals(first.media));
+    } finally {
+      desk.light = light;
+    }
+    assert.equal((await drawn(shape)).key, first.key, 'the stage as it is reads its drawing back');
   });
 });

@@ -177,5 +177,12 @@ describe('3D stages in the catalog: every printable model, looked up and rendere
     await t.s.worker.drain();
     const done = await call(t, 'GET', `/v2/renders/${created.data.render.reference}`);
     assert.equal(done.data.render.status, 'completed', done.body);
+    // The new model's case is there, printed with the artwork's red, its round camera cut-out unprinted.
+    const media = await call(t, 'GET', `/v2/renders/${created.data.render.reference}/media`);
+    const { data, info } = await sharp(media.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    let red = 0;
+    for (let i = 0; i < data.length; i += info.channels) if (data[i] > data[i + 1] + 90 && data[i] > 120) red++;
+    const share = red / (info.width * info.height);
+    assert.ok(share > 0.04 && share < 0.4, `${(share * 100).toFixed(1)} % of the frame is the printed case`);
   });
 });

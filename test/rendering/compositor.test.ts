@@ -443,8 +443,10 @@ describe('render memory between runs of renders', () => {
     assert.notDeepEqual(whole, background, 'the mask shows artwork, not only background');
   });
 
-  it("holds a template's UV map and layers for its mask's box only, and renders as if whole", async () => {
+  it("holds a template's UV map and layers for its mask's box only, and renders as if whole", async (ctx) => {
     releaseRenderMemory();
+    // The held bytes add up over three renders: the idle timer must not let them go in between.
+    ctx.mock.timers.enable({ apis: ['setTimeout'] });
     const art = await quadrants();
     const t = { ...(await template((x, y) => [(x - 50) / 100, y / 100])), cacheKey: 'box-test' };
     const held = await composeRender(t, art);

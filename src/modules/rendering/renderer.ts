@@ -311,8 +311,12 @@ export const RENDER_IDLE_MS = 20_000;
 let rendering = 0;
 let idleTimer: NodeJS.Timeout | undefined;
 
-/** What the idle timer runs; exported for tests. Does nothing while a render is under way. */
+/**
+ * What the idle timer runs; exported for tests. Does nothing while a render is under way. A call
+ * from elsewhere cancels the pending timer, so it cannot go off later in the middle of a run.
+ */
 export function releaseRenderMemory(): void {
+  clearTimeout(idleTimer);
   idleTimer = undefined;
   if (rendering > 0) return;
   prepared.clear();

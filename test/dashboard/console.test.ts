@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
 import { categories, itemIssues, shippedOrder, uploadEvidence } from '../claims/helpers.ts';
 import { createOrder, orderBody, products, uploadImage } from '../orders/helpers.ts';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
@@ -137,6 +139,29 @@ describe('operator console, operator user API and partner test helpers', () => {
     );
   });
 
+  it('lists the catalog without drawing a picture; a listed drawn picture is drawn when asked for', async () => {
+    const drawn = async () => (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM product_pictures'))[0].n;
+    const before = await drawn();
+    const all = await op.get('/console/catalog');
+    assert.equal(all.statusCode, 200);
+    assert.equal(await drawn(), before, 'listing draws nothing');
+    const urls = [...all.body.matchAll(/<img src="(\/console\/catalog\/Product_\w+\/media\/(?:back|front)\.webp)"/g)];
+    assert.ok(urls.length >= 10, 'device products list their first drawn picture');
+    const res = await op.get(urls[urls.length - 1][1]);
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'image/webp');
+    const meta = await sharp(res.rawPayload).metadata();
+    assert.deepEqual([meta.format, meta.width, meta.height], ['webp', 1000, 1000]);
+    const stats = await sharp(res.rawPayload).stats();
+    assert.ok(
+      stats.channels.some((c) => c.max - c.min > 64),
+      'a drawing, not a blank square',
+    );
+    const sha = createHash('sha256').update(res.rawPayload).digest('hex');
+    assert.equal((await t.db.query('SELECT 1 FROM product_pictures WHERE sha256 = $1', [sha])).length, 1);
+    assert.ok((await drawn()) - before <= 1, 'only the picture asked for is drawn');
+  });
+
   it('searches the catalog by text, brand, device, case type and stage, with pictures', async () => {
     const all = await op.get('/console/catalog');
     assert.equal(all.statusCode, 200);
@@ -144,8 +169,12 @@ describe('operator console, operator user API and partner test helpers', () => {
     const pic = /<img src="(\/console\/catalog\/Product_\w+\/media\/[^"]+)"/.exec(all.body)![1];
     assert.equal((await op.get(pic)).statusCode, 200);
     assert.equal((await op.get('/console/catalog/Product_nope/media/x.png')).statusCode, 404);
-    const drawing = /<img src="(\/console\/catalog\/Product_\w+\/picture\.svg)"/.exec(all.body);
-    assert.ok(drawing, 'device products without pictures get a drawing from their geometry');
+    assert.equal((await op.get(`${pic.slice(0, pic.lastIndexOf('/'))}/nope.webp`)).statusCode, 404);
+    const drawing =
+      /<img src="\/console\/catalog\/Product_\w+\/media\/\w+\.webp"[^>]* style="background-image:url\('(\/console\/catalog\/Product_\w+\/picture\.svg)'\)"/.exec(
+        all.body,
+      );
+    assert.ok(drawing, 'a drawn thumbnail stands on the drawing of its device until it arrives');
     const svg = await op.get(drawing[1]);
     assert.equal(svg.statusCode, 200);
     assert.match(String(svg.headers['content-type']), /^image\/svg\+xml/);

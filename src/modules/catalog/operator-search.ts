@@ -1,18 +1,26 @@
 import type { Executor } from '../../platform/db/index.ts';
 import type { DeviceGeometry } from './devices.ts';
+import { type ListPicture, listPicture } from './product-pictures.ts';
 import { type CatalogFilter, searchRepo as repo } from './search-repo.ts';
 
 export type { CatalogFilter } from './search-repo.ts';
 
-/** One product the operator's search found, with what its row in the list shows. */
+/**
+ * One product the operator's search found, with what its row in the list shows: read in the one
+ * search query, with no picture drawn (a drawn thumbnail is drawn when the browser asks for it).
+ */
 export interface CatalogHit {
   reference: string;
+  name: string;
+  legacyItemSKU: string;
+  status: string;
+  availableQuantity: number;
+  privateOrganizationReference: string | null;
   /** The device model it fits, and that device's brand; null for products that fit none. */
   device: string | null;
   brand: string | null;
   caseType: string | null;
-  /** The filename of its first example image or render, if it has one. */
-  picture: string | null;
+  picture: ListPicture | null;
 }
 
 /** What the operator's catalog search can be narrowed by. */
@@ -37,10 +45,15 @@ export function operatorSearch(db: Executor) {
     async searchCatalog(f: CatalogFilter): Promise<CatalogHit[]> {
       return (await repo.search(db, f)).map((r) => ({
         reference: r.id,
+        name: r.name,
+        legacyItemSKU: r.legacy_item_sku,
+        status: r.status,
+        availableQuantity: Math.max(0, r.logical_quantity),
+        privateOrganizationReference: r.private_organization_id,
         device: r.device,
         brand: r.brand,
         caseType: r.case_type,
-        picture: r.picture,
+        picture: listPicture(r, r.picture),
       }));
     },
     async catalogFacets(): Promise<CatalogFacets> {

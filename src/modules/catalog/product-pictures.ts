@@ -1,8 +1,8 @@
 import type { CatalogDeps } from './deps.ts';
-import type { MediaRow, ProductView } from './repo.ts';
+import type { MediaRow, PictureRow, ProductView } from './repo.ts';
 import { catalogReads as reads } from './repo.ts';
 import { subjectOf } from './product-views.ts';
-import { pictureSpecs } from './pictures/index.ts';
+import { type PictureSpec, pictureSpecs } from './pictures/index.ts';
 import { pictureStore } from './pictures/store.ts';
 
 /** One of a product's pictures, drawn from its geometry and material (`productPictures`). */
@@ -14,6 +14,40 @@ export interface ProductPicture {
   height: number;
   bytes: Buffer;
 }
+
+/**
+ * The picture a list shows for a product, by file name: its first stored example image or render
+ * (`stored`, first by kind and position), else the first of its drawn pictures, which the media
+ * route draws when it is asked for (`drawn`). Null when it has neither.
+ */
+export interface ListPicture {
+  filename: string;
+  drawn: boolean;
+}
+
+/** The list picture of a product; `stored` is the file name of its first stored example, if any. */
+export function listPicture(p: ProductView, stored: string | null): ListPicture | null {
+  if (stored) return { filename: stored, drawn: false };
+  const subject = subjectOf(p);
+  const first = subject && pictureSpecs(subject)[0];
+  return first ? { filename: first.filename, drawn: true } : null;
+}
+
+/** A drawn picture as the product's media record; listed after its own files, in view order. */
+const pictureRecord = (p: ProductView, spec: PictureSpec, index: number, row: PictureRow): MediaRow => ({
+  product_id: p.id,
+  filename: spec.filename,
+  name: spec.filename,
+  kind: 'example_image',
+  position: 1000 + index,
+  content_type: row.content_type,
+  blob_key: row.blob_key,
+  sha256: row.sha256,
+  size: row.size,
+  width: row.width,
+  height: row.height,
+  modified_at: row.created_at,
+});
 
 /**
  * A product's drawn pictures as media files beside the ones stored for it: the detail lists them,
@@ -31,29 +65,21 @@ export function productPictureFiles(deps: Pick<CatalogDeps, 'db' | 'blobs' | 'cl
     if (!subject) return [];
     const taken = new Set(files.map((f) => f.filename));
     return (await pictures.pictures(subject))
-      .filter((x) => !taken.has(x.filename))
-      .map((x, i) => ({
-        product_id: p.id,
-        filename: x.filename,
-        name: x.filename,
-        kind: 'example_image' as const,
-        position: 1000 + i,
-        content_type: x.row.content_type,
-        blob_key: x.row.blob_key,
-        sha256: x.row.sha256,
-        size: x.row.size,
-        width: x.row.width,
-        height: x.row.height,
-        modified_at: x.row.created_at,
-      }));
+      .map((x, i) => pictureRecord(p, x, i, x.row))
+      .filter((m) => !taken.has(m.filename));
   }
-  /** A stored media file or a drawn picture of the product, null when it has no file of that name. */
+  /**
+   * A stored media file or a drawn picture of the product, null when it has no file of that name.
+   * Only the picture asked for is drawn: a list's thumbnail costs one drawing, not the product's all.
+   */
   async function fileOf(p: ProductView, filename: string): Promise<MediaRow | null> {
     const stored = await reads.mediaFile(db, p.id, filename);
     if (stored) return stored;
     const subject = subjectOf(p);
-    if (!subject || !pictureSpecs(subject).some((x) => x.filename === filename)) return null;
-    return (await pictureMedia(p, [])).find((m) => m.filename === filename) ?? null;
+    const specs = subject ? pictureSpecs(subject) : [];
+    const index = specs.findIndex((x) => x.filename === filename);
+    if (!subject || index < 0) return null;
+    return pictureRecord(p, specs[index], index, await pictures.picture(subject, specs[index]));
   }
   /** The pictures of a product with their bytes; empty when it has none. */
   async function picturesOf(p: ProductView): Promise<ProductPicture[]> {

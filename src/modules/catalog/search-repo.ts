@@ -1,5 +1,6 @@
 import type { Executor } from '../../platform/db/index.ts';
 import type { DeviceGeometry } from './devices.ts';
+import { PRODUCT_VIEW, type ProductView } from './repo.ts';
 
 export interface CatalogFilter {
   /** Part of the name, SKU or reference. */
@@ -34,17 +35,13 @@ export const searchRepo = {
     if (f.caseType) add((n) => `g.case_type = $${n}`, f.caseType);
     if (f.stage) add((n) => `p.status = $${n}`, f.stage);
     params.push(f.limit + 1, f.offset);
-    return ex.query<{
-      id: string;
-      device: string | null;
-      brand: string | null;
-      case_type: string | null;
-      picture: string | null;
-    }>(
-      `SELECT p.id, d.model AS device, d.brand, g.case_type,
-              (SELECT m.filename FROM product_media m WHERE m.product_id = p.id AND m.kind IN ('example_image', 'example_render')
-                ORDER BY m.kind, m.position LIMIT 1) AS picture
-         FROM products p JOIN productgroups g ON g.id = p.productgroup_id LEFT JOIN devices d ON d.key = p.device_key
+    return ex.query<ProductView & { device: string | null; brand: string | null; picture: string | null }>(
+      `${PRODUCT_VIEW.replace(
+        'SELECT p.*,',
+        `SELECT p.*, d.model AS device, d.brand,
+                (SELECT m.filename FROM product_media m WHERE m.product_id = p.id AND m.kind IN ('example_image', 'example_render')
+                  ORDER BY m.kind, m.position LIMIT 1) AS picture,`,
+      )}
         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY p.seq DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,

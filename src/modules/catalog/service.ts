@@ -7,7 +7,7 @@ import type { CatalogDeps } from './deps.ts';
 import type { ProductChange, ProductChangeListener } from './events.ts';
 import { operatorSearch } from './operator-search.ts';
 import { productCache } from './product-cache.ts';
-import { type ProductPicture, productPictureFiles } from './product-pictures.ts';
+import { type ListPicture, type ProductPicture, listPicture, productPictureFiles } from './product-pictures.ts';
 import { type OrderableProduct, productViews, toOrderable } from './product-views.ts';
 import { type MediaRow, catalogReads as reads } from './repo.ts';
 import { stockMovements } from './stock.ts';
@@ -15,7 +15,7 @@ import { stockMovements } from './stock.ts';
 export { PRODUCT_CHANGED_JOB, type ProductChange, type ProductChangeListener } from './events.ts';
 export type { ProductShape } from './catalog-lookups.ts';
 export type { CatalogFacets, CatalogFilter, CatalogHit, ProductDrawing } from './operator-search.ts';
-export type { ProductPicture } from './product-pictures.ts';
+export type { ListPicture, ProductPicture } from './product-pictures.ts';
 export { type OrderableProduct, toOrderable, toPackaging, toProductgroup } from './product-views.ts';
 
 export type CatalogService = ReturnType<typeof catalogService>;
@@ -27,6 +27,15 @@ export interface MediaFile {
   blobKey: string;
   sha256: string;
   modifiedAt: Date;
+}
+
+/** A product as a list shows it (`productCards`); `drawing`: a drawing of its device exists (picture.svg). */
+export interface ProductCard {
+  reference: string;
+  name: string;
+  price: number;
+  picture: ListPicture | null;
+  drawing: boolean;
 }
 
 const mediaFileOf = (m: MediaRow): MediaFile => ({
@@ -71,6 +80,25 @@ export function catalogService(deps: CatalogDeps) {
      * it reports.
      */
     freshProduct: (orgId: string, ref: string) => cache.productDetail(orgId, ref, true),
+    /**
+     * The visible ones among `refs` as a list shows them, keyed by reference: name, price and the
+     * picture to show, with nothing drawn (a drawn picture is drawn when its URL is asked for).
+     */
+    async productCards(orgId: string, refs: string[]): Promise<Map<string, ProductCard>> {
+      const found = await cache.visibleProducts(orgId, refs);
+      return new Map(
+        found.map(({ view, media }) => [
+          view.id,
+          {
+            reference: view.id,
+            name: view.name,
+            price: view.price_cents,
+            picture: listPicture(view, media.find((m) => m.kind !== 'layer')?.filename ?? null),
+            drawing: view.device_geometry !== null,
+          },
+        ]),
+      );
+    },
     /** A media file's record; the caller streams `blob_key` from the blob store. */
     async mediaFile(orgId: string, ref: string, filename: string): Promise<MediaFile> {
       const row = await visibleRow(orgId, ref);

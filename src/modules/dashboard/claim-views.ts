@@ -36,7 +36,7 @@ export async function lineContexts(
         (x) => (x.orderReference ?? c.orderReference) === o.reference && x.orderlineIndex === l.index,
       );
       if (!claimed) continue;
-      const product = await s.catalog.findProduct(orgId, l.productReference);
+      const product = (await s.catalog.productCards(orgId, [l.productReference])).get(l.productReference);
       const [render] = l.imageReference ? await s.rendering.rendersOfArtwork(orgId, [l.imageReference]) : [];
       out.set(lineKey(o.reference, l.index), {
         productName: product?.name ?? null,

@@ -18,7 +18,7 @@ import {
   table,
 } from './html.ts';
 import { page } from './layout.ts';
-import { productPictureSvg, sendPicture } from './product-picture.ts';
+import { productPictureSvg, productThumb, sendPicture } from './product-picture.ts';
 import { sendMedia } from '../catalog/routes.ts';
 import type { Ctx, DashRouter, DashboardServices, PageFn, PageOptions } from './router.ts';
 
@@ -64,16 +64,7 @@ function catalogView(s: DashboardServices): PageFn {
     const offset = /^\d{1,6}$/.test(query.offset ?? '') ? Number(query.offset) : 0;
     const found = await s.catalog.searchCatalog({ ...filter, limit: 50, offset });
     const more = found.length > 50;
-    const rows = found.slice(0, 50);
-    const products = await Promise.all(
-      rows.map(async (x) => ({
-        ...x,
-        p: (await s.catalog.operatorProduct(x.reference)) as unknown as Product & {
-          legacyItemSKU: string;
-          privateOrganizationReference?: string | null;
-        },
-      })),
-    );
+    const products = found.slice(0, 50);
     const keep = new URLSearchParams(Object.entries(filter).filter(([, v]) => v) as Array<[string, string]>);
     const any = (label: string) => ({ value: '', label });
     return page(
@@ -90,14 +81,10 @@ ${select({ label: 'Stage', name: 'stage', value: filter.stage ?? '', options: [a
 ${table(
   ['Picture', 'Product', 'Status', 'Available', 'Change'],
   products.map(
-    ({ p, picture, device, caseType }) => html`<tr><td>${
-      picture
-        ? html`<img src="/console/catalog/${p.reference}/media/${picture}" alt="" width="64" height="64" loading="lazy" class="thumb">`
-        : device
-          ? html`<img src="/console/catalog/${p.reference}/picture.svg" alt="" width="64" height="64" loading="lazy" class="thumb">`
-          : html`<span class="help">no picture</span>`
-    }</td>
-<td>${p.name}<br><span class="help">${[device, caseType].filter(Boolean).join(' · ')}</span><br><span class="help">${shortRef(p.reference)} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
+    (
+      p,
+    ) => html`<tr><td>${productThumb(`/console/catalog/${p.reference}`, { picture: p.picture, drawing: p.device !== null }, 64, html`<span class="help">no picture</span>`)}</td>
+<td>${p.name}<br><span class="help">${[p.device, p.caseType].filter(Boolean).join(' · ')}</span><br><span class="help">${shortRef(p.reference)} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
 <td>${badge(p.status, statusTone(p.status))}</td><td>${p.availableQuantity}</td>
 <td>${form(
       `/console/catalog/${p.reference}`,

@@ -66,7 +66,7 @@ export interface DashboardPagesDeps {
   catalog: Pick<
     CatalogService,
     | 'product'
-    | 'findProduct'
+    | 'productCards'
     | 'mediaFile'
     | 'anyMediaFile'
     | 'operatorProduct'

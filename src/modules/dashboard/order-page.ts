@@ -1,6 +1,7 @@
 import type { DashboardServices } from './router.ts';
 import { type Html, badge, euros, fmtDate, html, safeUrl, shortRef, table } from './html.ts';
 import { orderTimeline, timelineHtml } from './order-timeline.ts';
+import { productThumb } from './product-picture.ts';
 
 type Order = Awaited<ReturnType<DashboardServices['orders']['get']>>;
 type Shipment = Awaited<ReturnType<DashboardServices['shipments']['get']>>;
@@ -13,10 +14,7 @@ export async function orderSections(
   shipment: Shipment | null,
 ): Promise<Html> {
   const productRefs = [...new Set(o.orderlines.map((l) => l.productReference))];
-  const products = new Map(
-    await Promise.all(productRefs.map(async (ref) => [ref, await s.catalog.findProduct(orgId, ref)] as const)),
-  );
-  const shapes = await s.catalog.productShapes(productRefs);
+  const products = await s.catalog.productCards(orgId, productRefs);
   const imageIds = [...new Set(o.orderlines.map((l) => l.imageReference).filter((x): x is string => !!x))];
   const [events, callbackJobs, callbackAttempts, renders, address] = await Promise.all([
     s.webhooks.orderEvents(orgId, o.reference),
@@ -30,13 +28,8 @@ export async function orderSections(
     ['#', 'Product', 'Artwork', 'Quantity', 'Canceled', 'Shipped'],
     o.orderlines.map((l) => {
       const p = products.get(l.productReference);
-      const pic = p?.media.find((m) => m.kind === 'example_image') ?? p?.media[0];
       return html`<tr><td>${l.index}</td><td><div class="product-cell">${
-        pic
-          ? html`<img src="/dashboard/products/${l.productReference}/media/${pic.filename}" alt="" width="56" height="56" loading="lazy">`
-          : p && shapes.get(l.productReference)?.device
-            ? html`<img src="/dashboard/products/${l.productReference}/picture.svg" alt="" width="56" height="56" loading="lazy">`
-            : ''
+        p ? productThumb(`/dashboard/products/${l.productReference}`, p, 56) : ''
       }<span>${p?.name ?? l.productReference}<br><span class="help">${euros(p?.price ?? 0)} each</span></span></div></td>
 <td>${l.imageReference ? html`<a href="/dashboard/images/${l.imageReference}/thumbnail"><img src="/dashboard/images/${l.imageReference}/thumbnail" alt="Artwork of line ${l.index}" width="56" height="56" loading="lazy" class="thumb"></a>` : '—'}</td>
 <td>${l.quantity}</td><td>${l.canceledQuantity}</td><td>${l.shippedQuantity}</td></tr>`;

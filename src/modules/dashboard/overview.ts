@@ -123,7 +123,8 @@ function pictureRoutes(r: DashRouter): void {
     { config: { access: 'public', dashboard: 'partner' } },
     async (req, reply) => {
       const { ref } = req.params as { ref: string };
-      const p = mustFind(await s.catalog.findProduct(req.dashboardSession!.user.organization_id!, ref), 'Product');
+      const orgId = req.dashboardSession!.user.organization_id!;
+      const p = mustFind((await s.catalog.productCards(orgId, [ref])).get(ref), 'Product');
       const shape = (await s.catalog.productShapes([ref])).get(ref);
       if (!shape?.device) throw notFound('Product drawing');
       return sendPicture(

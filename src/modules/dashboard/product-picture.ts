@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { CASE_TYPES, isCaseType } from '../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../catalog/devices.ts';
-import { escapeHtml } from './html.ts';
+import type { ListPicture } from '../catalog/service.ts';
+import { type Html, escapeHtml, html } from './html.ts';
 
 const SCALE = 4; // SVG units per millimetre
 const n = (mm: number) => (mm * SCALE).toFixed(1);
@@ -64,3 +65,26 @@ export function productPictureSvg(o: { name: string; geometry: DeviceGeometry; c
 
 export const sendPicture = (reply: FastifyReply, svg: string) =>
   reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'private, max-age=300').send(svg);
+
+/**
+ * A product's thumbnail in a list, under `base` (the product's route with its `media/` files and
+ * `picture.svg`). A drawn picture is drawn when the browser asks for it, lazily, so a list never
+ * waits for drawings: until it arrives the device's drawing (`drawing`) or a grey square stands in
+ * its frame.
+ */
+export function productThumb(
+  base: string,
+  t: { picture: ListPicture | null; drawing: boolean },
+  size: number,
+  none: Html | string = '',
+): Html {
+  const svg = `${base}/picture.svg`;
+  if (!t.picture)
+    return t.drawing
+      ? html`<img src="${svg}" alt="" width="${size}" height="${size}" loading="lazy" class="thumb">`
+      : html`${none}`;
+  const src = `${base}/media/${encodeURIComponent(t.picture.filename)}`;
+  return t.picture.drawn
+    ? html`<img src="${src}" alt="" width="${size}" height="${size}" loading="lazy" decoding="async" class="thumb drawn"${t.drawing ? html` style="background-image:url('${svg}')"` : ''}>`
+    : html`<img src="${src}" alt="" width="${size}" height="${size}" loading="lazy" class="thumb">`;
+}

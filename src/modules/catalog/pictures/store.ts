@@ -42,25 +42,30 @@ export function pictureStore(deps: { db: Db; blobs: BlobStore; clock: Clock }) {
     return (await pictureRepo.pictures(deps.db, [spec.key]))[0] ?? row;
   }
 
+  /** One picture of a subject, read from the table or drawn once however many ask at the same time. */
+  async function picture(subject: PictureSubject, spec: PictureSpec): Promise<PictureRow> {
+    const hit = known.get(spec.key);
+    if (hit) return hit;
+    let p = pending.get(spec.key);
+    if (!p) {
+      p = (async () => (await pictureRepo.pictures(deps.db, [spec.key]))[0] ?? draw(subject, spec))().finally(() =>
+        pending.delete(spec.key),
+      );
+      pending.set(spec.key, p);
+    }
+    const row = await p;
+    known.set(spec.key, row);
+    return row;
+  }
+
   return {
+    picture,
     /** The pictures of a subject, drawing those that are not yet. */
     async pictures(subject: PictureSubject): Promise<StoredPicture[]> {
       const specs = pictureSpecs(subject);
       const unknown = specs.filter((s) => !known.has(s.key)).map((s) => s.key);
       if (unknown.length) for (const r of await pictureRepo.pictures(deps.db, unknown)) known.set(r.key, r);
-      await Promise.all(
-        specs
-          .filter((s) => !known.has(s.key))
-          .map(async (s) => {
-            let p = pending.get(s.key);
-            if (!p) {
-              p = draw(subject, s).finally(() => pending.delete(s.key));
-              pending.set(s.key, p);
-            }
-            known.set(s.key, await p);
-          }),
-      );
-      return specs.map((s) => ({ ...s, row: known.get(s.key)! }));
+      return Promise.all(specs.map(async (s) => ({ ...s, row: await picture(subject, s) })));
     },
   };
 }

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
-import { type Agent, OTHER_PARTNER, signedIn, textOf } from './helpers.ts';
+import { type Agent, OTHER_PARTNER, csrfOf, multipart, signedIn, textOf } from './helpers.ts';
+
+const LIMIT = 2_000_000;
 
 const CORNERS = {
   topLeftX: 480,
@@ -24,7 +27,7 @@ describe('dashboard: photo scenes', () => {
   let photo: string;
   let scene: string;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { UPLOAD_LIMIT_BYTES: String(LIMIT) } });
     partner = await signedIn(t);
     other = await signedIn(t, OTHER_PARTNER);
     const bytes = await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#c8b49a' } })
@@ -70,6 +73,63 @@ describe('dashboard: photo scenes', () => {
     const img = await partner.get(`/dashboard/images/${photo}/photo`);
     assert.equal(img.statusCode, 200);
     assert.equal(img.headers['content-type'], 'image/jpeg');
+  });
+
+  it('uploads a photo on the scenes page and opens it to mark the corners; refuses one too large, too small or no image, storing nothing', async () => {
+    const list = await partner.get('/dashboard/scenes');
+    assert.match(list.body, /action="\/dashboard\/scenes\/photo" enctype="multipart\/form-data"/);
+    const csrf = csrfOf(list.body);
+    const send = (data: Buffer, filename: string, contentType: string) => {
+      const m = multipart({ _csrf: csrf }, { name: 'photo', filename, contentType, data });
+      return partner.request('POST', '/dashboard/scenes/photo', { body: m.body, contentType: m.contentType });
+    };
+    const count = async () => (await call(t, 'GET', '/v2/images?limit=100')).data.images.length;
+    const before = await count();
+    const counter = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#8a9bb0' } })
+      .jpeg()
+      .toBuffer();
+    const made = await send(counter, 'counter.jpg', 'image/jpeg');
+    assert.equal(made.statusCode, 303, made.body);
+    const next = String(made.headers.location);
+    assert.match(next, /^\/dashboard\/scenes\/new\?image=Image_/);
+    const image = await call(t, 'GET', `/v2/images/${next.split('=')[1]}`);
+    assert.deepEqual([image.data.image.width, image.data.image.height], [1600, 1200]);
+    const corners = await partner.get(next);
+    assert.equal(corners.statusCode, 200);
+    assert.match(corners.body, /class="corner-editor" data-width="1600" data-height="1200"/);
+    assert.match(textOf(corners.body), /Photo uploaded: mark where the case sits/);
+    assert.equal(await count(), before + 1);
+
+    // Over the upload limit, as `POST /v2/images` refuses it: 413, the page again with the reason.
+    const noise = await sharp(randomBytes(1000 * 672 * 3), { raw: { width: 1000, height: 672, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    assert.ok(noise.length > LIMIT && noise.length < LIMIT + 64 * 1024, `${noise.length} bytes`);
+    const big = await send(noise, 'noise.png', 'image/png');
+    assert.equal(big.statusCode, 413, big.body);
+    assert.match(textOf(big.body), /larger than the limit of 2000000 bytes/);
+    const huge = await send(Buffer.alloc(LIMIT + 200 * 1024, 1), 'huge.jpg', 'image/jpeg');
+    assert.equal(huge.statusCode, 413);
+    assert.match(huge.headers['content-type'] as string, /text\/html/);
+    // Too small to make a scene of, and not an image at all.
+    const small = await send(
+      await sharp({ create: { width: 900, height: 600, channels: 3, background: '#8a9bb0' } })
+        .jpeg()
+        .toBuffer(),
+      'small.jpg',
+      'image/jpeg',
+    );
+    assert.equal(small.statusCode, 400);
+    assert.match(textOf(small.body), /900 × 600 px; a photo scene needs at least 1000 px/);
+    const text = await send(Buffer.from('not a photo at all'), 'photo.jpg', 'image/jpeg');
+    assert.equal(text.statusCode, 400, text.body);
+    assert.match(textOf(text.body), /not a JPEG or PNG image/);
+    const none = await partner.request('POST', '/dashboard/scenes/photo', {
+      ...multipart({ _csrf: csrf }, { name: 'photo', filename: '', contentType: 'image/jpeg', data: Buffer.alloc(0) }),
+    });
+    assert.equal(none.statusCode, 400);
+    assert.match(textOf(none.body), /Choose a photo to upload/);
+    assert.equal(await count(), before + 1, 'nothing refused is stored');
   });
 
   it("answers another organization's scene and photo with 404, like unknown ones", async () => {

@@ -36,7 +36,10 @@ export interface DashboardDeps {
 export interface DashboardPagesDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'env' | 'publicBaseUrl' | 'trustProxy' | 'requestLogRetentionDays' | 'rateLimits'>;
+  config: Pick<
+    Config,
+    'env' | 'publicBaseUrl' | 'trustProxy' | 'requestLogRetentionDays' | 'rateLimits' | 'uploadLimitBytes' | 'dataDir'
+  >;
   blobs: BlobStore;
   worker: Worker;
   rateLimits: Pick<RateLimitStore, 'peek'>;
@@ -80,7 +83,7 @@ export interface DashboardPagesDeps {
     | 'catalogFacets'
     | 'productDrawing'
   >;
-  images: Pick<ImagesService, 'imageForOrganization' | 'readImage' | 'list'>;
+  images: Pick<ImagesService, 'imageForOrganization' | 'readImage' | 'list' | 'upload'>;
   storefronts: Pick<
     StorefrontsService,
     | 'configured'

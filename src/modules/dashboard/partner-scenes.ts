@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import sharp from 'sharp';
-import { badRequest, mustFind } from '../../platform/errors.ts';
-import { required, value } from './forms.ts';
+import { ApiError, badRequest, mustFind } from '../../platform/errors.ts';
+import { formatBytes, uploadTempDir } from '../../platform/http/upload.ts';
+import { uploadedFileOf } from '../../platform/http/upload-file.ts';
+import { file, required, value } from './forms.ts';
 import { type Html, buttonForm, field, fmtDate, form, html, select, table } from './html.ts';
 import { page } from './layout.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
@@ -97,7 +99,7 @@ export function partnerScenePages(r: DashRouter): void {
     },
   );
 
-  r.page('/dashboard/scenes', 'partner', async (_req, ctx) => {
+  const listPage = async (_req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const [{ photoScenes }, { images }] = await Promise.all([
       photos.list(ctx.orgId, { limit: 100 }),
       s.images.list(ctx.orgId, { limit: 50 }),
@@ -113,9 +115,25 @@ export function partnerScenePages(r: DashRouter): void {
       html`${STYLE}<p>Your own photos as mockup scenes: a desk, a hand, your shop counter. Mark where the phone's back sits and every case in the catalog can be rendered there, lit by the photo's own light. Only your organization sees them; use them like any scene (<code>GET /v2/scenes</code>, <code>lookup-composition</code>, renders and previews).</p>
 ${table(['Scene', 'Photo', 'Size (px)', 'Made'], rows, { caption: 'Photo scenes', empty: 'No photo scene yet.' })}
 <h2>Make a scene from a photo</h2>
-${usable.length ? html`<div class="thumbs">${usable.map((i) => html`<figure><a href="/dashboard/scenes/new?image=${i.reference}"><img src="/dashboard/images/${i.reference}/thumbnail" alt="Photo ${i.reference}, ${i.width} by ${i.height} px" loading="lazy"></a><figcaption><a href="/dashboard/scenes/new?image=${i.reference}">Use this photo</a><br>${i.width} × ${i.height}</figcaption></figure>`)}</div>` : html`<p class="empty">Upload a photo of at least ${MIN_EDGE} px on its long edge with <code>POST /v2/images</code>; it shows here.</p>`}`,
+${uploadForm(ctx.page.csrf, s.config.uploadLimitBytes)}
+${usable.length ? html`<div class="thumbs">${usable.map((i) => html`<figure><a href="/dashboard/scenes/new?image=${i.reference}"><img src="/dashboard/images/${i.reference}/thumbnail" alt="Photo ${i.reference}, ${i.width} by ${i.height} px" loading="lazy"></a><figcaption><a href="/dashboard/scenes/new?image=${i.reference}">Use this photo</a><br>${i.width} × ${i.height}</figcaption></figure>`)}</div>` : html`<p class="empty">No photo of at least ${MIN_EDGE} px on its long edge yet: upload one above, or with <code>POST /v2/images</code>.</p>`}`,
+      opts,
     );
-  });
+  };
+  r.page('/dashboard/scenes', 'partner', listPage);
+  r.action(
+    '/dashboard/scenes/photo',
+    'partner',
+    async (req, ctx) => {
+      const image = await uploadPhoto(s, ctx.orgId, file(req.body, 'photo')?.data);
+      return {
+        redirect: `/dashboard/scenes/new?image=${image.reference}`,
+        notice: 'Photo uploaded: mark where the case sits.',
+      };
+    },
+    listPage,
+    { bodyLimit: s.config.uploadLimitBytes + 64 * 1024, files: true },
+  );
 
   const newPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
     const imageRef = (opts.values ? value(opts.values, 'image') : q(req).image) ?? '';
@@ -166,6 +184,43 @@ ${field({ label: 'Scene name', name: 'name', required: true, maxlength: 100, val
   );
 
   scenePages(r);
+}
+
+/** The photo upload of the scenes page: the same file types and limit as `POST /v2/images`. */
+function uploadForm(csrf: string, limit: number): Html {
+  return form(
+    '/dashboard/scenes/photo',
+    csrf,
+    html`${field({ label: 'Photo', name: 'photo', type: 'file', accept: 'image/jpeg,image/png', required: true, help: `JPEG or PNG, at least ${MIN_EDGE} px on its long edge, at most ${formatBytes(limit)}. It is stored with your images; its corners are marked next.` })}<button type="submit" class="btn">Upload the photo</button>`,
+    { multipart: true, label: 'Upload a photo', className: 'card' },
+  );
+}
+
+/**
+ * Stores a photo uploaded on the scenes page as `POST /v2/images` would (same checks, same limit),
+ * refusing before anything is stored one too large or too small to make a scene of.
+ */
+async function uploadPhoto(s: DashRouter['s'], orgId: string, data: Buffer | undefined) {
+  if (!data) throw badRequest('Choose a photo to upload');
+  const limit = s.config.uploadLimitBytes;
+  if (data.length > limit)
+    throw new ApiError('payload_too_large', `The photo is larger than the limit of ${formatBytes(limit)}`);
+  const meta = await sharp(data, { limitInputPixels: false })
+    .metadata()
+    .catch(() => null);
+  const edge = Math.max(meta?.width ?? 0, meta?.height ?? 0);
+  if (meta && edge < MIN_EDGE)
+    throw badRequest(
+      `The photo is ${meta.width} × ${meta.height} px; a photo scene needs at least ${MIN_EDGE} px on its long edge`,
+      'photo_scene_photo_too_small',
+    );
+  // What is not a JPEG or PNG is refused by the upload itself (415), as through the API.
+  const body = await uploadedFileOf(uploadTempDir(s.config.dataDir), data);
+  try {
+    return await s.images.upload(orgId, body);
+  } finally {
+    await body.remove();
+  }
 }
 
 /** One scene: the photo with its corners, a preview of a case in it, and deleting it. */

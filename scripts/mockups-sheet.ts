@@ -4,8 +4,8 @@
  * and with one sample artwork: one tile per printable model and 3D stage in the tough case (six
  * models a row), then every case type (material) of two models in every stage and view.
  * `MOCKUP_SHEET_DEVICES=iphone-17-pro,pixel-11` limits the first part to some models;
- * `MOCKUP_SHEET_EXTRA=1` adds the baked scenes, straight-on shots and product pictures of the
- * flagships (or of those models). It then prints the noise figure of every stage plate at 2000 px.
+ * `MOCKUP_SHEET_EXTRA=1` adds the straight-on shots, the demo fixtures' compositions and the
+ * product pictures of the 10 newest flagships (or of those models). It then prints the noise figure of every stage plate at 2000 px.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import pino from 'pino';
 import sharp from 'sharp';
 import { loadConfig } from '../src/config.ts';
+import { loadDevices } from '../src/modules/catalog/devices.ts';
 import { startRuntime } from '../src/runtime.ts';
 import { seedDemoOnce } from '../src/seed/demo-keys.ts';
 import { type Generator, generatedTemplate } from '../src/modules/rendering/generated.ts';
 import { type OutputFormat, composeRender } from '../src/modules/rendering/renderer.ts';
-import { flagships } from '../src/modules/rendering/scenes.ts';
 import { FLAT_PATCH, highPassStd } from '../src/modules/rendering/stage/noise.ts';
 import { STAGES } from '../src/modules/rendering/stage/stages.ts';
 import { renderPlate } from '../src/modules/rendering/stage/template.ts';
@@ -83,7 +83,15 @@ async function stageTiles(s: Awaited<ReturnType<typeof startRuntime>>, keys: str
   return { models: tiles, materials };
 }
 
-/** The baked scenes' and straight-on compositions of some models, and their product pictures. */
+/** The 10 newest flagships with final dimensions launched by the demo catalog's date. */
+function flagships(date = '2026-11-24') {
+  return loadDevices()
+    .filter((d) => d.flagship && !d.preliminary && d.releaseDate <= date)
+    .sort((a, b) => b.releaseDate.localeCompare(a.releaseDate) || a.key.localeCompare(b.key))
+    .slice(0, 10);
+}
+
+/** The stored compositions (straight-on shots, demo fixtures) of some models, and their product pictures. */
 async function extraTiles(s: Awaited<ReturnType<typeof startRuntime>>, keys: string[], art: Buffer) {
   const rows = await s.db.query<{
     product_id: string;

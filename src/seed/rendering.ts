@@ -1,6 +1,5 @@
 import type { SeedDeps } from './deps.ts';
 import type { CompositionImport, PerspectiveImport, SceneImport } from '../modules/rendering/import.ts';
-import { bakedScenes } from '../modules/rendering/scenes.ts';
 import { stageImport } from '../modules/rendering/stage-compositions.ts';
 
 export interface RenderingSeed {
@@ -69,43 +68,6 @@ function addProductShots({ scenes, perspectives, compositions }: Imports, d: Dem
   const stages = stageImport(caseGroups);
   scenes.push(...stages.scenes);
   perspectives.push(...stages.perspectives);
-}
-
-/** The 3D scenes, for the models the asset pipeline baked. */
-function addBakedScenes({ scenes, perspectives, compositions }: Imports, d: DemoProducts): void {
-  const { printable, groupOf, groupsOf } = d;
-  const baked = bakedScenes();
-  const byDevice = new Map<string, string[]>();
-  for (const [ref, sh] of printable) {
-    if (!groupOf.has(ref)) continue;
-    const list = byDevice.get(sh.device!.key) ?? [];
-    list.push(ref);
-    byDevice.set(sh.device!.key, list);
-  }
-  for (const scene of baked) {
-    const refs = scene.devices.flatMap((d) => byDevice.get(d) ?? []);
-    if (refs.length === 0) continue;
-    scenes.push({
-      key: `scene-${scene.key}`,
-      name: scene.name,
-      description: scene.description,
-      compatibleProductgroupReferences: groupsOf(refs),
-    });
-    for (const view of scene.views) {
-      const pKey = `scene-${scene.key}-${view.key}`;
-      perspectives.push({ key: pKey, name: view.name, output: view.output, sceneKeys: [`scene-${scene.key}`] });
-      for (const d of scene.devices)
-        for (const ref of byDevice.get(d) ?? [])
-          compositions.push({
-            key: `${pKey}-${ref}`,
-            sceneKey: `scene-${scene.key}`,
-            productReference: ref,
-            perspectiveKey: pKey,
-            tokenCost: 3,
-            template: { generate: { kind: 'scene', scene: scene.key, view: view.key } },
-          });
-    }
-  }
 }
 
 /** The demo fixtures (keys the tests and the docs use); their templates are the products' own. */
@@ -189,8 +151,6 @@ function addDemoFixtures({ scenes, perspectives, compositions }: Imports, d: Dem
  *   type on first use;
  * - the 3D stages (studio sweep, oak desk, marble top), two angled views each at 1000 and 2000 px,
  *   for every print product: rendered at run time from the product's geometry;
- * - the 3D scenes baked by `npm run mockups:assets` (studio, wooden desk, marble flat lay), two
- *   angled views each, for the newest flagships in every case type (only when the assets exist);
  * - the older demo fixtures the tests and docs use: a public studio scene that allows product
  *   perspectives, a marble scene private to the first organization, perspectives in three formats
  *   and sizes, token costs 2, 3 and 5, and one composition that is no longer available.
@@ -202,12 +162,6 @@ export async function seedRendering(
   const demo = await demoPrintProducts(s, orgIds);
   const lists: Imports = { scenes: [], perspectives: [], compositions: [] };
   addProductShots(lists, demo);
-  // The 3D stages: every model with geometry, in every case type, rendered at run time (their
-  // compositions are made when first looked up).
-  const stages = stageImport(demo.caseGroups);
-  lists.scenes.push(...stages.scenes);
-  lists.perspectives.push(...stages.perspectives);
-  addBakedScenes(lists, demo);
   addDemoFixtures(lists, demo, orgIds);
 
   const { scenes, perspectives, compositions } = lists;

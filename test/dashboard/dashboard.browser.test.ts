@@ -214,18 +214,22 @@ describe('dashboard in a real browser', { skip: skipWithoutChromium }, () => {
     await page.getByRole('link', { name: 'browser-lookup-1' }).click();
     assert.match(await page.locator('main').innerText(), /not_found/);
     await shoot('request-detail');
-    // A render of a 3D scene with a real-looking artwork, on the render's own page.
-    const [baked] = await t.db.query<{ id: string }>(
-      `SELECT c.id FROM compositions c JOIN scenes s ON s.id = c.scene_id JOIN products p ON p.id = c.product_id
-       WHERE s.import_key = 'scene-desk' AND p.name LIKE '%Leather%' ORDER BY c.import_key LIMIT 1`,
+    // A render of a 3D stage (the oak desk) with a real-looking artwork, on the render's own page.
+    const leather = seeded(t).leather;
+    assert.ok(leather, 'a leather case in the demo catalog');
+    const stage = t.seed.rendering!;
+    const found = await call(
+      t,
+      'GET',
+      `/v2/lookup-composition?sceneReference=${stage.scenes['stage-desk']}&productReference=${leather}&perspectiveReference=${stage.perspectives['stage-desk-left-1000-webp']}`,
     );
-    assert.ok(baked, 'a baked desk composition of a leather case in the demo catalog');
+    assert.equal(found.statusCode, 200, found.body);
     const artwork = await call(t, 'POST', '/v2/images', {
       payload: await sharp(Buffer.from(ARTWORK_SVG)).png().toBuffer(),
       headers: { 'content-type': 'application/octet-stream' },
     });
     assert.equal(artwork.statusCode, 200, artwork.body);
-    const scene = await createRender(t, baked.id, artwork.data.image.reference);
+    const scene = await createRender(t, found.data.composition.reference, artwork.data.image.reference);
     assert.equal(scene.statusCode, 200, scene.body);
     await t.s.worker.drain();
     await page.goto(`${base}/dashboard/renders?reference=${scene.data.render.reference}`);

@@ -191,10 +191,17 @@ describe('renders', () => {
   it('ends failed when a template asset is missing', async () => {
     const image = await uploadSolid(t, { r: 4, g: 4, b: 4 });
     const ref = (await createRender(t, d.cStudioS24, image)).data.render.reference;
-    // The composition's template points at scene assets that are not there.
-    const set = (g: unknown) =>
-      t.db.query('UPDATE compositions SET generator = $2 WHERE id = $1', [d.cStudioS24, JSON.stringify(g)]);
-    await set({ kind: 'scene', scene: 'nowhere', view: 'none' });
+    // The composition's template is a UV-mapped one whose pictures are not in the blob store.
+    const [was] = await t.db.query<{ background_blob_key: string; generator: unknown }>(
+      'SELECT background_blob_key, generator FROM compositions WHERE id = $1',
+      [d.cStudioS24],
+    );
+    const set = (background: string, uv: string | null, generator: unknown) =>
+      t.db.query(
+        'UPDATE compositions SET background_blob_key = $2, uv_blob_key = $3, layers_blob_key = $3, generator = $4 WHERE id = $1',
+        [d.cStudioS24, background, uv, generator === null ? null : JSON.stringify(generator)],
+      );
+    await set('rendering/templates/nowhere.png', 'rendering/templates/nowhere-uv.png', null);
     try {
       await t.s.worker.drain();
       // A live preview of it says the composition cannot be rendered, not a server error.
@@ -203,13 +210,13 @@ describe('renders', () => {
       });
       assert.equal(preview.statusCode, 410);
       assert.equal(preview.data.code, 'composition_unavailable');
-      assert.match(preview.data.message, /scene asset missing: nowhere\/none\//);
+      assert.match(preview.data.message, /template asset missing: background \(rendering\/templates\/nowhere.png\)/);
     } finally {
-      await set({ kind: 'front' });
+      await set(was.background_blob_key, null, was.generator);
     }
     const r = (await call(t, 'GET', `/v2/renders/${ref}`)).data.render;
     assert.equal(r.status, 'failed');
-    assert.match(r.failureReason, /scene asset missing: nowhere\/none\//);
+    assert.match(r.failureReason, /template asset missing: background \(rendering\/templates\/nowhere.png\)/);
 
     // The asset is back: asking for the same render again renders it again (and deducts again).
     const before = (await call(t, 'GET', '/v2/rendertokens')).data.rendertokens.used;

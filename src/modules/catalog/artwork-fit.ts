@@ -2,7 +2,7 @@ import sharp, { type Sharp } from 'sharp';
 
 /**
  * The fit rule: where a partner's artwork lies on a case. One rule for the print files and every
- * mockup (straight-on shots, 3D stages, baked scenes, photo scenes), so a mockup shows exactly the
+ * mockup (straight-on shots, 3D stages, photo scenes), so a mockup shows exactly the
  * part of the artwork that is printed, at the same place.
  */
 

@@ -34,7 +34,7 @@ export interface ArtworkLayout {
  */
 export function artworkLayout(
   art: { width: number; height: number },
-  t: { backMm: [number, number]; fit?: PrintFit; wallAtOutlineMm?: number },
+  t: { backMm: [number, number]; fit?: PrintFit },
   longEdge: number,
 ): ArtworkLayout {
   const [ew, eh] = t.backMm;
@@ -46,38 +46,20 @@ export function artworkLayout(
   const origin: [number, number] = [(fit.widthMm - ew) / 2, (fit.heightMm - eh) / 2];
   const scale: [number, number] = [width / ew, height / eh];
   const placed = artworkOnRaster(art, fit, scale, origin);
-  const printed = printedBox(fit, [ew, eh], scale, t.wallAtOutlineMm);
+  const printed = printedBox(fit, [ew, eh], scale);
   return { width, height, art: printed ? { ...placed, printed } : placed };
 }
 
 /**
- * A template whose side wall samples the outline's edge (a baked scene) leaves this much inside
- * the outline unprinted: the wall's pixels read the texture's outermost texels, which then show
- * the case's material instead of the artwork's edge stretched down the wall. About a texel of a
- * 1000 px scene's texture; the rounded edge seen from above keeps its print to within it.
- */
-const WALL_EDGE_MM = 0.2;
-
-/**
  * The printed box on the texture when the texture reaches beyond the print area and its bleed by
- * more than a pixel (a clear shell on a template spanning its outline), or when the template's
- * side wall lies at the outline's edge (then at most the outline less WALL_EDGE_MM); otherwise
- * none, and the texture is the placed artwork as the print file carries it.
+ * more than a pixel (a clear shell on a template spanning its outline); otherwise none, and the
+ * texture is the placed artwork as the print file carries it.
  */
-function printedBox(
-  fit: PrintFit,
-  [ew, eh]: [number, number],
-  [sx, sy]: [number, number],
-  wallAtOutlineMm?: number,
-): PrintedBox | undefined {
-  let pw = fit.widthMm + 2 * fit.bleedMm;
-  let ph = fit.heightMm + 2 * fit.bleedMm;
-  let radius = (fit.cornerRadiusMm ?? 0) + fit.bleedMm;
-  if (wallAtOutlineMm !== undefined && pw + ph > ew + eh - 4 * WALL_EDGE_MM) {
-    pw = Math.min(pw, ew - 2 * WALL_EDGE_MM);
-    ph = Math.min(ph, eh - 2 * WALL_EDGE_MM);
-    radius = Math.max(0, wallAtOutlineMm - WALL_EDGE_MM);
-  } else if ((ew - pw) * sx <= 1 && (eh - ph) * sy <= 1) return undefined;
+function printedBox(fit: PrintFit, [ew, eh]: [number, number], [sx, sy]: [number, number]): PrintedBox | undefined {
+  const pw = fit.widthMm + 2 * fit.bleedMm;
+  const ph = fit.heightMm + 2 * fit.bleedMm;
+  const radius = (fit.cornerRadiusMm ?? 0) + fit.bleedMm;
+  if ((ew - pw) * sx <= 1 && (eh - ph) * sy <= 1) return undefined;
   return {
     left: ((ew - pw) / 2) * sx,
     top: ((eh - ph) / 2) * sy,

@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { CaseType } from '../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../catalog/devices.ts';
 import { caseOutline, printFit } from '../catalog/geometry.ts';
@@ -21,22 +19,13 @@ import { type PhotoGenerator, photoParts } from './photo/parts.ts';
  * Templates the service makes itself from the product's geometry and case type, so hundreds of
  * products get compositions without hundreds of stored assets:
  * - `front`: the straight-on perspective, drawn on first use and kept in the blob store;
- * - `scene`: a 3D scene baked by the asset pipeline (`npm run mockups:assets`), read from
- *   `assets/mockups/<scene>/<view>/<device>/`; the case type only changes the material;
  * - `stage`: a 3D stage (stage/stages.ts): its plate and the case rendered at run time from the
- *   model's geometry, so every model has it without a bake;
+ *   model's geometry, so every model has it;
  * - `photo`: a partner's own photo with the four corners the case's back fills (photo/).
  */
-export type Generator =
-  | { kind: 'front' }
-  | { kind: 'scene'; scene: string; view: string }
-  | { kind: 'stage'; stage: string; view: string }
-  | PhotoGenerator;
+export type Generator = { kind: 'front' } | { kind: 'stage'; stage: string; view: string } | PhotoGenerator;
 
 export type { TemplateParts };
-
-/** The committed scene assets (repository root, also from dist/). */
-export const MOCKUP_ASSETS = join(import.meta.dirname, '..', '..', '..', 'assets', 'mockups');
 
 /** Where drawings are kept, and the module's logger for a drawing that could not be stored. */
 export type DrawingStore = Pick<RenderingDeps, 'blobs'> & { log: Pick<RenderingDeps['log'], 'warn'> };
@@ -151,34 +140,12 @@ async function drawnParts(
   caseType: CaseType,
   output: { widthPx: number; heightPx: number },
 ): Promise<TemplateParts> {
-  if (g.kind === 'scene') {
-    const dir = join(MOCKUP_ASSETS, g.scene, g.view, device.key);
-    const file = async (name: string) => {
-      try {
-        return await readFile(join(dir, name));
-      } catch {
-        throw new RenderInputError(`scene asset missing: ${g.scene}/${g.view}/${device.key}/${name}`);
-      }
-    };
-    const meta = JSON.parse((await file('template.json')).toString()) as { backMm: [number, number] };
-    // The bake's case: the phone's body plus a wall all round, its corners rounded by both
-    // (scripts/mockups/bake.py); its side wall maps to that outline's edge.
-    const wall = (meta.backMm[0] - device.body.widthMm) / 2;
-    return {
-      load: async () => ({
-        background: await file('background.webp'),
-        uv: await file('uv.png'),
-        layers: await file('layers.png'),
-      }),
-      backMm: meta.backMm,
-      wallAtOutlineMm: device.body.cornerRadiusMm + wall,
-      material: materialFor(caseType, phoneColour(device)),
-      cacheKey: `scene:${g.scene}/${g.view}/${device.key}`,
-    };
-  }
   if (g.kind === 'stage') return stageParts(store, g, device, caseType, output);
   if (g.kind === 'photo')
     return photoParts(store.blobs, g, device, caseType, output, (base, make) => storedOrMade(store, base, make));
+  // A stored row may name a kind this service does not draw (the retired baked scenes, decision
+  // 0294): its render fails with the reason instead of drawing another kind of mockup.
+  if (g.kind !== 'front') throw new RenderInputError(`no template of kind ${String((g as { kind: unknown }).kind)}`);
   // Drawn at the output's aspect (long edge FRONTAL_EDGE, or the output's when larger): no crop.
   const long = Math.max(output.widthPx, output.heightPx);
   const edge = Math.max(FRONTAL_EDGE, long);

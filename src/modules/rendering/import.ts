@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import { type Executor, pgErrorCode } from '../../platform/db/index.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { isReference, newReference } from '../../platform/ids.ts';
 import type { RenderingDeps } from './deps.ts';
-import { type Generator, MOCKUP_ASSETS } from './generated.ts';
+import type { Generator } from './generated.ts';
 import type { Material, PrintArea } from './renderer.ts';
 import { checkPrintArea } from './templates.ts';
 import { stage } from './stage/stages.ts';
@@ -124,7 +122,7 @@ async function storeTemplate(deps: RenderingDeps, at: string, t: TemplateImport)
   };
 }
 
-/** A template to be drawn needs a product with geometry, and a scene template its baked assets. */
+/** A template to be drawn needs a product with geometry, and a stage template a stage's view. */
 async function checkGenerated(deps: RenderingDeps, compositions: CompositionImport[]) {
   const wanted = compositions.filter((c) => 'generate' in c.template);
   if (wanted.length === 0) return;
@@ -141,10 +139,6 @@ async function checkGenerated(deps: RenderingDeps, compositions: CompositionImpo
     const g = c.template.generate;
     if (g.kind === 'stage' && !stage(g.stage)?.views.some((v) => v.key === g.view))
       throw badRequest(`${at}: no stage ${g.stage} with a view ${g.view}`);
-    if (g.kind === 'scene' && !existsSync(join(MOCKUP_ASSETS, g.scene, g.view, shape.device.key, 'template.json')))
-      throw badRequest(
-        `${at}: scene ${g.scene}, view ${g.view} has not been baked for ${shape.device.key} (npm run mockups:assets)`,
-      );
   }
 }
 

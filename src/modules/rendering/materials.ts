@@ -3,8 +3,8 @@ import type { DeviceGeometry } from '../catalog/devices.ts';
 import type { Material } from './warp.ts';
 
 /**
- * How each finish reacts to the baked light: a matte shell scatters (little highlight), gloss and
- * clear shells reflect (full highlight), leather has grain and a soft sheen. The shading and
+ * How each finish reacts to the template's light: a matte shell scatters (little highlight),
+ * gloss and clear shells reflect (full highlight), leather has grain and a soft sheen. The shading and
  * highlight layers of a template are the same for every finish; these numbers make the difference.
  */
 const FINISH: Record<

@@ -3,8 +3,8 @@ import type { Generator } from './generated.ts';
 import { renderingRepo } from './repo.ts';
 
 /**
- * What a composition shows: `3d` a case in a 3D setting (a stage drawn at run time, a baked scene,
- * an imported UV template), `photo` a partner's own photo scene, `front` the straight-on product
+ * What a composition shows: `3d` a case in a 3D setting (a stage drawn at run time, an imported UV
+ * template), `photo` a partner's own photo scene, `front` the straight-on product
  * shot, `scene` an imported flat template (a print area pasted onto a background).
  */
 export type MockupKind = '3d' | 'photo' | 'front' | 'scene';
@@ -12,7 +12,6 @@ export type MockupKind = '3d' | 'photo' | 'front' | 'scene';
 export function mockupKind(c: { uv_blob_key: string | null; generator: Generator | null }): MockupKind {
   switch (c.generator?.kind) {
     case 'stage':
-    case 'scene':
       return '3d';
     case 'photo':
       return 'photo';

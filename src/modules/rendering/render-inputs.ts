@@ -72,6 +72,9 @@ export function renderInputs(deps: RenderingDeps) {
     const c = await repo.composition(db, row.composition_id);
     const p = c && (await repo.perspective(db, c.perspective_id));
     if (!c || !p) throw new RenderInputError('composition or perspective no longer exists');
+    // A render queued before its composition was retired fails with the reason (its template's
+    // assets may be gone), rather than waiting for a template that is never made.
+    if (c.unavailable_at) throw new RenderInputError(`composition ${c.id} is no longer available`);
     const image = await deps.images.imageForOrganization(row.organization_id, row.image_id);
     const bytes = image && (await deps.images.readImage(image.blobKey));
     if (!bytes) throw new RenderInputError(`image ${row.image_id} no longer exists`);

@@ -65,11 +65,6 @@ export type TemplateParts = TemplateSource & {
   backMm: [number, number];
   /** The product's print area and bleed the artwork is fitted to (the fit rule); none: `backMm`. */
   fit?: PrintFit;
-  /**
-   * The corner radius (mm) of `backMm`'s outline when the template's case surface runs down the side
-   * wall at that outline (a baked scene maps the wall to the outline's edge): the wall is unprinted.
-   */
-  wallAtOutlineMm?: number;
   /** Names this template for the decoded-layer cache (e.g. its blob keys); none: not cached. */
   cacheKey?: string;
 };

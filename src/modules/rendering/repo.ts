@@ -56,12 +56,20 @@ export type { RenderRow } from './repo-renders.ts';
 
 /** A scene is visible to everybody unless it is private to another organization or deleted. */
 const VISIBLE = '((s.private_organization_id IS NULL OR s.private_organization_id = $1) AND s.deleted_at IS NULL)';
+/**
+ * A scene is listed unless every composition it has is unavailable (a retired scene): nothing
+ * listed answers 410 to every lookup. Read by reference it stays visible, so a partner's stored
+ * scene and perspective references resolve and their compositions answer 410.
+ */
+const LISTED = `(NOT EXISTS (SELECT 1 FROM compositions c WHERE c.scene_id = s.id)
+  OR EXISTS (SELECT 1 FROM compositions c WHERE c.scene_id = s.id AND c.unavailable_at IS NULL))`;
 
 export const renderingRepo = {
   // --- scenes ---
+  /** The scenes an organization sees listed (LISTED), optionally those of a productgroup. */
   async scenes(ex: Executor, orgId: string, productgroupId: string | null): Promise<SceneRow[]> {
     return ex.query<SceneRow>(
-      `SELECT s.* FROM scenes s WHERE ${VISIBLE}
+      `SELECT s.* FROM scenes s WHERE ${VISIBLE} AND ${LISTED}
          AND ($2::text IS NULL OR EXISTS (SELECT 1 FROM scene_productgroups g WHERE g.scene_id = s.id AND g.productgroup_id = $2))
        ORDER BY s.seq`,
       [orgId, productgroupId],
@@ -93,13 +101,13 @@ export const renderingRepo = {
   async perspective(ex: Executor, id: string): Promise<PerspectiveRow | null> {
     return (await ex.query<PerspectiveRow>('SELECT * FROM perspectives WHERE id = $1', [id]))[0] ?? null;
   },
-  /** Scene perspectives of the scenes visible to the organization (optionally one scene). */
+  /** Scene perspectives of one scene visible to the organization, or of every scene it sees listed. */
   async scenePerspectives(ex: Executor, orgId: string, sceneId: string | null): Promise<PerspectiveRow[]> {
     return ex.query<PerspectiveRow>(
       `SELECT DISTINCT p.* FROM perspectives p
          JOIN scene_perspectives sp ON sp.perspective_id = p.id
          JOIN scenes s ON s.id = sp.scene_id
-       WHERE ${VISIBLE} AND ($2::text IS NULL OR s.id = $2)
+       WHERE ${VISIBLE} AND (s.id = $2 OR ($2::text IS NULL AND ${LISTED}))
        ORDER BY p.seq`,
       [orgId, sceneId],
     );

@@ -142,7 +142,6 @@ export const ImportComposition = Strict({
     generate: Type.Optional(
       Type.Union([
         Strict({ kind: Type.Literal('front') }),
-        Strict({ kind: Type.Literal('scene'), scene: Key, view: Key }),
         Strict({ kind: Type.Literal('stage'), stage: Key, view: Key }),
       ]),
     ),

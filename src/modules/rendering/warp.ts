@@ -12,7 +12,7 @@ export interface Material {
   /** Colour of the phone under the shell, #rrggbb; shows through as much as `transparency`. */
   phoneHex: string;
   transparency: number;
-  /** How strongly the shading layer darkens (1: as baked). */
+  /** How strongly the shading layer darkens (1: as the layer holds it). */
   shading: number;
   /** How strongly the highlight layer brightens: gloss high, matte low. */
   highlight: number;

@@ -1,10 +1,10 @@
 /**
  * The per-pixel loops of making a template, run on the compositor's threads (pixel-threads.ts) like
  * the warp: each walks every pixel of a 1000 px template, ~20-80 ms of JavaScript that on the event
- * loop held every API request of the node for as long (a profile of renders showed a drawn
- * template's loops as the longest stalls of the event loop). The u and v
- * of a UV map are rounded through 32-bit floats before they become 16-bit, as they were when these
- * loops filled a Float32Array: the drawings stay byte for byte what FRONTAL_VERSION names.
+ * loop would hold every API request of the node for as long (in a profile of renders a drawn
+ * template's loops are the longest stalls of the event loop when they run there). The u and v of a
+ * UV map are rounded through 32-bit floats before they become 16-bit, as a Float32Array rounds
+ * them: the drawings stay byte for byte what FRONTAL_VERSION names.
  */
 
 /** A drawn straight-on template: the rasterised masks in, the UV map and the layers out. */

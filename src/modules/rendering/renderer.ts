@@ -51,8 +51,8 @@ export interface TemplatePictures {
 
 /**
  * A template's pictures given, or read by `load` only when their decoded layers are not held: a
- * render of a held template then reads nothing (its three files were ~1-2 MB read and left for the
- * collector on every render). `load` needs the cache key the decoded layers are held under.
+ * render of a held template then reads nothing (its three files, ~1-2 MB, would otherwise be read
+ * and left for the collector on every render). `load` needs the cache key the decoded layers are held under.
  */
 export type TemplateSource =
   | TemplatePictures
@@ -130,7 +130,7 @@ interface Prepared {
 
 /**
  * Decoded layers of the last templates used: decoding a 16-bit UV map costs more than the warp.
- * Bounded in bytes, not entries (a 2000 px scene ~20 MB, so a few of those were over 100 MB), and
+ * Bounded in bytes, not entries (a 2000 px scene ~20 MB, so a few of those are over 100 MB), and
  * it always keeps the one just used. Templates of the benchmark's four perspectives and their
  * previews take ~14 MB.
  */

@@ -68,8 +68,8 @@ export class RequestLog {
   constructor(private readonly o: RequestLogOptions) {
     this.recording = o.recording ?? true;
     // Each INSERT costs PGlite's thread, which shares the machine's cores with HTTP, a fixed
-    // ~0.3-0.6 ms, most of a packed 999-row write. Against 500 rows a write, 999 took the thread's
-    // CPU per request from ~3.4 to ~1.5 µs (docs/performance.md); a busy node writes up to eight full batches in one statement, about once a second.
+    // ~0.3-0.6 ms, most of a packed 999-row write. At 999 rows a write the thread's CPU per request
+    // is ~1.5 µs, against ~3.4 at 500 rows (docs/performance.md); a busy node writes up to eight full batches in one statement, about once a second.
     this.batchRows = Math.max(1, Math.min(o.batchRows ?? SEQ_PER_BATCH - 1, SEQ_PER_BATCH - 1));
     this.maxBuffered = o.maxBuffered ?? 20_000;
     this.writeRows = Math.max(1, Math.min(o.writeRows ?? 8 * this.batchRows, this.maxBuffered));

@@ -18,7 +18,7 @@ export const REDACTED = '[redacted]';
 
 /**
  * Replaces every `local@domain.tld` in one pass. A regular expression for the same shape
- * backtracks quadratically on a long string without `@`, which made one fuzzed body cost seconds.
+ * backtracks quadratically on a long string without `@`: one fuzzed body can cost seconds.
  */
 export function redactEmails(s: string): string {
   let out = '';

@@ -2,10 +2,10 @@
  * One statement's protocol messages for the PGlite worker, built in one buffer of the exact size:
  * Bind (the named statement, its values), Describe the portal, Execute, Sync. Byte for byte what
  * PGlite's own serializers give (test/platform/pglite-protocol.test.ts), without their copies: for a
- * bytes value PGlite's `bind` made five (a slice of it, a parameter writer growing and its flush, the
- * message writer growing and its flush) and the four messages were then joined into a sixth. V8
- * counts the bytes of ArrayBuffers made since its last full collection against the heap's limit, and
- * a request-log write carries ~112 KB: with those copies the worker's isolate collected every ~17 such
+ * bytes value PGlite's `bind` makes five (a slice of it, a parameter writer growing and its flush, the
+ * message writer growing and its flush) and joins the four messages into a sixth. V8 counts the
+ * bytes of ArrayBuffers made since its last full collection against the heap's limit, and a
+ * request-log write carries ~112 KB: with those copies the worker's isolate collects every ~17 such
  * writes, with one copy 3 times in 300 (docs/performance.md). One copy is made, besides the
  * structured clone that brought the value to this thread.
  */

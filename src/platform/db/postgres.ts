@@ -84,9 +84,9 @@ export class PostgresDb implements Db {
   ) {
     // A connection attempt into a partition fails after 5 s (a 503) instead of hanging the request.
     // Named statements live as long as their connection, and PostgreSQL may switch one to a generic
-    // plan after five runs, chosen on the statistics of that moment: a node whose connections did
-    // so while the tables were small kept plans that got slower as they grew (one of two nodes on
-    // one database wrote orders at half the other's rate, falling slice after slice). Every run is
+    // plan after five runs, chosen on the statistics of that moment: a node whose connections do
+    // so while the tables are small keeps plans that get slower as they grow (one of two nodes on
+    // one database writes orders at half the other's rate, falling slice after slice). Every run is
     // planned with its own values, as PGlite's worker does; parsing is still saved.
     this.pool = new pg.Pool({ ...planEveryRun(connectionString), max: poolSize, types, connectionTimeoutMillis: 5000 });
     // An idle client losing its connection must not crash the process; the next query reconnects.

@@ -267,7 +267,7 @@ function rimTriangle(
 /**
  * Signed distance to the case's outline of the last print point. A function of the module, not a
  * closure made per pixel: run through tsx, each closure made is also named (Object.defineProperty),
- * which took more of the case's time than its shading.
+ * which takes more of the case's time than its shading.
  */
 const caseOutline = (k: Ctx) => sdRound(k.pr[0], k.pr[1], k.cW / 2, k.cH / 2, k.cW / 2, k.cH / 2, k.rc);
 

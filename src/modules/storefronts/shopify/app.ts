@@ -51,7 +51,7 @@ export const CALLBACK_PATH = '/integrations/shopify/callback';
 /**
  * A subscription's webhook (signed in X-Shopify-Hmac-Sha256), checked as Shopify's library checks
  * it (the base64 HMAC-SHA256 of the raw body with the app's secret, then the headers it requires)
- * with node's synchronous HMAC: the library's Web Crypto call cost more CPU than the rest of a
+ * with node's synchronous HMAC: the library's Web Crypto call costs more CPU than the rest of a
  * webhook's intake. Null for any other shape (Shopify's Events headers, no signature, no body),
  * which the library checks and names what is wrong.
  */

@@ -105,9 +105,11 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
       .png()
       .toBuffer();
     const material = materialFor(CASE_TYPES.tough, phoneColour(device));
-    const before = pixelJobsRun().case;
+    const before = pixelJobsRun();
     const t = await stageTemplate(plate, st, st.views[0], device, CASE_TYPES.tough, material, size);
-    assert.equal(pixelJobsRun().case - before, 1);
+    assert.equal(pixelJobsRun().case - before.case, 1);
+    // The plate's PNG is decoded into the template's background on the thread, not on the event loop.
+    assert.equal(pixelJobsRun().decode - before.decode, 1);
     assert.equal(pixelThreads(), 1, 'the case thread stays for the renders of the model');
     // What came back is the drawing: the case's mask is in the layers.
     const layers = await sharp(t.layers).raw().toBuffer();

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { ArtworkJob } from './artwork-kernel.ts';
+import type { DecodeJob } from './decode-kernel.ts';
 import { lowerThreadsStartedSince, threadIds } from '../../platform/images.ts';
 import { threadLimits } from '../../platform/memory/young-generation.ts';
 import { startModuleThread } from '../../platform/threads.ts';
@@ -31,6 +32,7 @@ interface Pending {
 /** Jobs run by kind since the process started (tests: which work went to the threads). */
 const ran: Record<Kind, number> = {
   artwork: 0,
+  decode: 0,
   warp: 0,
   frontal: 0,
   printArea: 0,
@@ -233,6 +235,8 @@ export function pixelJobsRun(): Readonly<Record<Kind, number>> {
 }
 
 export const runArtwork = (job: ArtworkJob) => pool.run('artwork', job) as Promise<void>;
+/** Decodes a stored picture into `out`, shared memory (decode-kernel.ts). */
+export const runDecode = (job: DecodeJob) => pool.run('decode', job) as Promise<void>;
 export const runWarp = (job: WarpJob) => pool.run('warp', job) as Promise<void>;
 export const runFrontal = (job: FrontalJob) => pool.run('frontal', job) as Promise<void>;
 export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as Promise<void>;

@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { type ArtworkJob, artworkKernel } from './artwork-kernel.ts';
+import { type DecodeJob, decodeKernel } from './decode-kernel.ts';
 import { drawGrain } from './grain.ts';
 import { type FrontalJob, type PrintAreaJob, frontalKernel, printAreaKernel } from './kernels.ts';
 import { type PhotoJob, photoKernel } from './photo/photo-kernel.ts';
@@ -14,7 +15,7 @@ import { type WarpJob, warpKernel } from './warp.ts';
 
 export interface PixelRequest {
   id: number;
-  kind: 'artwork' | 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'photo' | 'grain' | 'thumbhash';
+  kind: 'artwork' | 'decode' | 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'photo' | 'grain' | 'thumbhash';
   job: unknown;
   /** Buffers of the job moved here, moved back as the result (pixel-threads.ts). */
   giveBack?: string[];
@@ -44,6 +45,8 @@ async function run(msg: PixelRequest): Promise<unknown> {
   switch (msg.kind) {
     case 'artwork':
       return artworkKernel(msg.job as ArtworkJob);
+    case 'decode':
+      return decodeKernel(msg.job as DecodeJob);
     case 'warp':
       return warpKernel(msg.job as WarpJob);
     case 'frontal':

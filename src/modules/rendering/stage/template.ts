@@ -7,7 +7,7 @@ import { grain } from '../fit.ts';
 import { GRAIN_SIZE } from '../grain.ts';
 import type { RawTemplate } from '../raw-template.ts';
 import { rawPictures } from '../templates.ts';
-import { runCase, runPlate, sharedCopy } from '../pixel-threads.ts';
+import { runCase, runDecode, runPlate, sharedBytes } from '../pixel-threads.ts';
 import type { DrawnTemplate, Material } from '../renderer.ts';
 import { bleedBackMm, caseMesh, caseParams, caseSolid, holeParams } from './case-mesh.ts';
 import { PROP_STRIDE } from './plate-kernel.ts';
@@ -73,13 +73,19 @@ export async function renderPlate(st: Stage, v: StageView, size: { width: number
   return out;
 }
 
-const platesInFlight = new Map<string, Promise<Uint8Array>>();
+const platesInFlight = new Map<string, Promise<Buffer>>();
 
 /**
- * The plate's pixels (RGB), drawn once per stage, view and size and kept in the blob store as PNG.
- * Callers only read them (each case is drawn on a copy).
+ * The plate as a PNG, drawn once per stage, view and size and kept in the blob store. Each stage
+ * template decodes it into its own background on a compositor thread (drawStage): the pixels never
+ * sit on the event loop's side.
  */
-export function plateFor(blobs: BlobStore, st: Stage, view: StageView, size: { width: number; height: number }) {
+export function plateFor(
+  blobs: BlobStore,
+  st: Stage,
+  view: StageView,
+  size: { width: number; height: number },
+): Promise<Buffer> {
   const digest = createHash('sha256')
     .update(JSON.stringify([PLATE_VERSION, st, view.key, size]))
     .digest('hex')
@@ -89,15 +95,12 @@ export function plateFor(blobs: BlobStore, st: Stage, view: StageView, size: { w
   if (!run) {
     run = (async () => {
       const stored = await blobs.get(key);
-      if (stored) return decodePlate(stored, size);
-      const raw = await renderPlate(st, view, size);
-      await blobs.put(
-        key,
-        await sharp(raw, { raw: { ...size, channels: 3 } })
-          .png({ compressionLevel: 3 })
-          .toBuffer(),
-      );
-      return raw;
+      if (stored) return stored;
+      const png = await sharp(await renderPlate(st, view, size), { raw: { ...size, channels: 3 } })
+        .png({ compressionLevel: 3 })
+        .toBuffer();
+      await blobs.put(key, png);
+      return png;
     })();
     platesInFlight.set(key, run);
     run.finally(() => platesInFlight.delete(key)).catch(() => {});
@@ -105,22 +108,13 @@ export function plateFor(blobs: BlobStore, st: Stage, view: StageView, size: { w
   return run;
 }
 
-async function decodePlate(png: Buffer, size: { width: number; height: number }): Promise<Uint8Array> {
-  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  if (info.width !== size.width || info.height !== size.height || info.channels !== 3)
-    throw new Error(
-      `stored plate is ${info.width}x${info.height}x${info.channels}, not ${size.width}x${size.height}x3`,
-    );
-  return data;
-}
-
 /**
- * One stage template for one model and case type at one output size: the plate with the case's
- * shadow and cut-out, the UV map and the layers, as drawn (the renderer takes them without a PNG
- * round trip). The artwork is fitted to the back and its bleed.
+ * One stage template for one model and case type at one output size, from its plate's PNG: the
+ * plate with the case's shadow and cut-out, the UV map and the layers, as drawn (the renderer takes
+ * them without a PNG round trip). The artwork is fitted to the back and its bleed.
  */
 export async function drawStage(
-  plate: Uint8Array,
+  plate: Buffer,
   st: Stage,
   v: StageView,
   device: DeviceGeometry,
@@ -142,10 +136,13 @@ export async function drawStage(
     Math.min(W, Math.ceil(mesh.bounds.x1) + pad),
     Math.min(H, Math.ceil(mesh.bounds.y1) + pad),
   ]);
-  // The background in shared memory: drawn into on the thread, then held by the renderer as the
-  // template's decoded background. The UV map and the layers only for the box (the rest is no case),
-  // plain buffers moved to the case's thread and back (runCase).
-  const background = sharedCopy(plate);
+  // The background in shared memory: the plate's PNG decoded into it and the case drawn into it on a
+  // compositor thread, then held by the renderer as the template's decoded background. Its pages are
+  // first touched there: a frame-size copy on the event loop is 25-55 ms at 2000 px. The UV map and
+  // the layers only for the box (the rest is no case), plain buffers moved to the case's thread and
+  // back (runCase).
+  const background = sharedBytes(W * H * 3);
+  await runDecode({ encoded: plate, width: W, height: H, out: background });
   const bw = box[2] - box[0];
   const bh = box[3] - box[1];
   const gloss = material.highlight;
@@ -182,7 +179,7 @@ export async function stageTemplate(
   material: Material,
   size: { width: number; height: number },
 ): Promise<DrawnTemplate> {
-  const drawn = await drawStage(await decodePlate(plate, size), st, v, device, caseType, material, size);
+  const drawn = await drawStage(plate, st, v, device, caseType, material, size);
   const png = rawPictures(drawn);
   return {
     background: await png.background(),

@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { type CaseType, CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../../src/modules/catalog/devices.ts';
+import { caseProfile } from '../../src/modules/catalog/geometry.ts';
+import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
 import { composeRender } from '../../src/modules/rendering/renderer.ts';
 import { caseSolid } from '../../src/modules/rendering/stage/case-mesh.ts';
@@ -87,5 +89,42 @@ describe('a tough case in a 3D stage', () => {
         `${at}: the foot (${inner.toFixed(1)}) is darker than the crest (${outer.toFixed(1)})`,
       );
     }
+  });
+
+  it('shows its raised lip on the straight-on shot too, just inside the rounded edge', async () => {
+    const ip15 = loadDevices().find((d) => d.key === 'iphone-15')!;
+    const tough = CASE_TYPES.tough;
+    const flat = { ...tough, key: 'wallet' } as CaseType;
+    const size = { width: 800, height: 800 };
+    const output = { widthPx: size.width, heightPx: size.height, format: 'png' as const };
+    const art = await flatArtwork();
+    const withLip = await frontalTemplate(ip15, tough, size);
+    const without = await frontalTemplate(ip15, flat, size);
+    const a = await sharp((await composeRender({ ...withLip, output }, art)).media)
+      .raw()
+      .toBuffer();
+    const b = await sharp((await composeRender({ ...without, output }, art)).media)
+      .raw()
+      .toBuffer();
+    const uv = await sharp(withLip.uv).toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer();
+    const u16 = new Uint16Array(uv.buffer, uv.byteOffset, uv.byteLength / 2);
+    const [bw, bh] = withLip.backMm;
+    const edge = caseProfile(ip15, tough).edgeMm;
+    let changed = 0;
+    let darker = 0;
+    let offBand = 0;
+    for (let i = 0; i < size.width * size.height; i++) {
+      const d = lum(a, i * 3) - lum(b, i * 3);
+      if (Math.abs(d) < 6) continue;
+      changed++;
+      if (d < 0) darker++;
+      const x = (u16[i * 3] / 65535) * bw;
+      const y = (u16[i * 3 + 1] / 65535) * bh;
+      const inset = Math.min(x, y, bw - x, bh - y);
+      if (inset < edge - 0.5 || inset > edge + 2) offBand++;
+    }
+    assert.ok(changed > 1500, `${changed} pixels show the lip`);
+    assert.ok(darker > changed * 0.9, `${darker} of ${changed} pixels of the lip are in its shadow`);
+    assert.ok(offBand <= changed * 0.05, `${offBand} of ${changed} changed pixels lie off the lip`);
   });
 });

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { CaseType } from '../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../catalog/devices.ts';
-import { CLEAR_RIM, caseOutline, caseProfile, outlinePaths } from '../catalog/geometry.ts';
+import { CLEAR_RIM, type CaseOutline, caseOutline, caseProfile, outlinePaths } from '../catalog/geometry.ts';
 import { materialFor, phoneColour } from './materials.ts';
 import type { DrawnTemplate } from './renderer.ts';
 import { runFrontal, sharedBytes, sharedCopy } from './pixel-threads.ts';
@@ -10,13 +10,14 @@ import { rgbPng, uv16Png } from './templates.ts';
 /**
  * The straight-on product perspective of one case, drawn from the device's geometry: the back fills
  * 80 % of a square canvas, the phone's own camera island shows through the case's cut-out, the
- * shell's edge is shaded like a rounded rim, and leather and wallet shells get their stitching.
+ * shell's edge is shaded like a rounded rim, leather and wallet shells get their stitching and a
+ * tough shell its raised lip.
  * Deterministic: the same device and case type give the same bytes (the blob cache relies on it).
  */
 /** Long edge of a generated template unless the output is larger. */
 export const FRONTAL_EDGE = 1000;
 /** Bump when the drawing changes: generated assets are stored under a key that includes it. */
-export const FRONTAL_VERSION = 2;
+export const FRONTAL_VERSION = 3;
 
 const f = (x: number) => Number(x.toFixed(2));
 
@@ -61,13 +62,15 @@ export async function frontalTemplate(
     .toBuffer();
   const stitched = caseType.material.finish === 'leather' || caseType.material.book;
   const seam = stitched ? outlinePaths(o, k, 2.6 * k).body : '';
-  const seamLayer = stitched
+  const pressed = stitched
     ? await grey(
         svg(
           `<path d="${seam}" fill="none" stroke="#fff" stroke-width="${f(0.45 * k)}" stroke-dasharray="${f(1.6 * k)} ${f(1 * k)}"/>`,
         ),
       )
-    : null;
+    : caseType.key === 'tough'
+      ? await grey(svg(lipSvg(o, k, caseProfile(device, caseType).edgeMm)))
+      : null;
   // Highlight: a soft diagonal sheen and a bright top-left rim.
   const shine = await grey(
     svg(
@@ -91,7 +94,7 @@ export async function frontalTemplate(
     bh,
     mask: sharedCopy(mask),
     rim: sharedCopy(rim),
-    seam: seamLayer && sharedCopy(seamLayer),
+    seam: pressed && sharedCopy(pressed),
     shine: sharedCopy(shine),
     layers,
     uv,
@@ -103,6 +106,17 @@ export async function frontalTemplate(
     material,
     backMm: [o.widthMm, o.heightMm],
   };
+}
+
+/**
+ * A tough shell's raised lip, as the stages draw it: a band 1.4 mm wide just inside the rounded edge
+ * (`edgeMm` in from the outline), its inner slope in shadow, darkest at its foot, fading toward the
+ * crest. Drawn as the kernel's pressed-in layer (white darkens the shading by up to 35 %).
+ */
+function lipSvg(o: CaseOutline, k: number, edgeMm: number): string {
+  const band = (insetMm: number, opacity: number) =>
+    `<path d="${outlinePaths(o, k, insetMm * k).body}" fill="none" stroke="#fff" stroke-opacity="${opacity}" stroke-width="${f(0.5 * k)}"/>`;
+  return `<defs><filter id="lip"><feGaussianBlur stdDeviation="${f(0.2 * k)}"/></filter></defs><g filter="url(#lip)">${band(edgeMm + 1.15, 0.62)}${band(edgeMm + 0.7, 0.4)}${band(edgeMm + 0.25, 0.18)}</g>`;
 }
 
 /** Backdrop, the case's soft shadow, its rim, and the phone's camera island inside the cut-out. */

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
@@ -67,6 +68,17 @@ export class S3BlobStore implements BlobStore {
       await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key, Body, ContentLength: size }));
     } finally {
       Body.destroy();
+    }
+  }
+
+  async putWritten(key: string, write: (path: string) => Promise<unknown>): Promise<void> {
+    const dir = await mkdtemp(join(tmpdir(), 'blob-'));
+    try {
+      const path = join(dir, 'file');
+      await write(path);
+      await this.putFile(key, path);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   }
 

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { randomId } from './ids.ts';
@@ -16,6 +16,12 @@ export interface BlobStore {
    * The file may be moved: the caller must not use it afterwards, and removes it if it is still there.
    */
   putFile(key: string, path: string): Promise<void>;
+  /**
+   * Stores the file `write` makes at the path it is given (a temporary file beside the key's on the
+   * local store, renamed into place; streamed from a temporary file to S3): an encoder writes
+   * straight to disk, and what it makes is never a buffer in memory.
+   */
+  putWritten(key: string, write: (path: string) => Promise<unknown>): Promise<void>;
   get(key: string): Promise<Buffer | null>;
   stream(key: string): Promise<{ stream: Readable; size: number } | null>;
   delete(key: string): Promise<void>;
@@ -39,6 +45,19 @@ export class LocalBlobStore implements BlobStore {
     const tmp = `${path}.${randomId(8)}.tmp`;
     await writeFile(tmp, data, { mode: 0o600 });
     await rename(tmp, path);
+  }
+
+  async putWritten(key: string, write: (path: string) => Promise<unknown>): Promise<void> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const tmp = `${path}.${randomId(8)}.tmp`;
+    try {
+      await write(tmp);
+      await chmod(tmp, 0o600);
+      await rename(tmp, path);
+    } finally {
+      await rm(tmp, { force: true });
+    }
   }
 
   /** Renamed into place (the same file system as DATA_DIR's temporary files); copied when not. */

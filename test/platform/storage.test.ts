@@ -113,6 +113,27 @@ function contract(name: string, make: () => BlobStore, opts: { skip: string | fa
       }
     });
 
+    it('stores the file a writer makes at the path it is given, and nothing when the writer fails', async () => {
+      const data = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 13) % 256));
+      let written = '';
+      await store.putWritten(`${base}/w/made.png`, async (path) => {
+        written = path;
+        writeFileSync(path, data);
+      });
+      assert.ok((await store.get(`${base}/w/made.png`))?.equals(data));
+      assert.equal(existsSync(written), false, 'the temporary file is gone');
+      await assert.rejects(
+        store.putWritten(`${base}/w/failed.png`, async (path) => {
+          written = path;
+          writeFileSync(path, data.subarray(0, 10));
+          throw new Error('encoder failed');
+        }),
+        /encoder failed/,
+      );
+      assert.equal(await store.get(`${base}/w/failed.png`), null, 'half a file is never stored');
+      assert.equal(existsSync(written), false, 'nor left behind');
+    });
+
     it('refuses keys that could leave the store', async () => {
       for (const key of ['../etc/passwd', `${base}/../../x`, '/abs/key', '', 'a b']) {
         await assert.rejects(store.put(key, Buffer.from('x')), /unsafe blob key/, key);

@@ -25,6 +25,7 @@ import {
   SPARE_MAX_BYTES,
   leaseShared,
   releaseShared,
+  retainShared,
   spareSharedBytes,
 } from '../../src/modules/rendering/pixel-threads.ts';
 import { cutBox, maskBox } from '../../src/modules/rendering/mask-box.ts';
@@ -224,6 +225,21 @@ describe('shared buffers reused between renders', () => {
     assert.ok(spareSharedBytes() <= SPARE_MAX_BYTES, `spares stay within the cap (${spareSharedBytes()})`);
   });
 
+  it('keeps a buffer with more than one holder out of the spares until the last lets it go', () => {
+    releaseRenderMemory();
+    const a = leaseShared(8192);
+    const before = spareSharedBytes();
+    retainShared(a);
+    retainShared(a);
+    releaseShared(a);
+    releaseShared(a);
+    assert.equal(spareSharedBytes(), before, 'two of three holders released: still held');
+    assert.notEqual(leaseShared(8192).buffer, a.buffer, 'not handed out while held');
+    releaseShared(a);
+    assert.equal(spareSharedBytes(), before + 8192, 'the last holder released: a spare');
+    assert.equal(leaseShared(8192).buffer, a.buffer);
+  });
+
   it('beyond its cap lets go of the lengths handed back longest ago, keeping those rendered now', () => {
     const MB = 1024 * 1024;
     // Sizes of earlier templates (distinct lengths of 6 MB each) fill the spares up to their cap...
@@ -343,6 +359,40 @@ describe('render memory between runs of renders', () => {
     assert.equal(await decodes('b'), 1, 'b went: the least recently used');
     releaseRenderMemory();
     assert.equal(preparedTemplateBytes(), 0);
+  });
+
+  it('lets a template that leaves the cache give its background to the spares only once no render reads it', async () => {
+    releaseRenderMemory();
+    const quads = await quadrants();
+    const base = await template((x, y) => [(x - 50) / 100, y / 100]);
+    const output = { widthPx: 2000, heightPx: 1000, format: 'png' as const };
+    const look = (key: string, colour: string) => ({
+      ...base,
+      background: sharp({ create: { width: W, height: H, channels: 3, background: colour } })
+        .png()
+        .toBuffer(),
+      cacheKey: key,
+      output,
+    });
+    const keys = ['red', 'green', 'blue', 'white'] as const;
+    const templates = await Promise.all(
+      keys.map(async (k) => ({ ...look(k, k), background: await look(k, k).background })),
+    );
+    const alone = [];
+    for (const t of templates) {
+      alone.push((await composeRender(t, quads)).media);
+      releaseRenderMemory();
+    }
+    // All four at once: the later ones push the first out of the cache (three fit) while it renders,
+    // and the buffers they let go are leased by the others' outputs and backgrounds.
+    const together = await Promise.all(templates.map((t) => composeRender(t, quads)));
+    const again = await Promise.all(templates.map((t) => composeRender(t, quads)));
+    for (const [i, k] of keys.entries()) {
+      assert.deepEqual(together[i].media, alone[i], `${k}: the same picture while the others evict it`);
+      assert.deepEqual(again[i].media, alone[i], `${k}: the same picture from reused buffers`);
+    }
+    assert.ok(preparedTemplates() <= 3);
+    releaseRenderMemory();
   });
 
   it("finds the mask's box exactly: any masked pixel, however faint, and none at all", async () => {

@@ -66,9 +66,9 @@ describe('a drawn stage template handed to the renderer without its PNGs', () =>
     const output = { widthPx: 300, heightPx: 260, format: 'png' as const };
     // A blob store that refuses the layers file, as a full disk or an unreachable bucket would.
     const refusing = Object.assign(Object.create(blobs), {
-      put: async (key: string, data: Buffer) => {
+      putWritten: async (key: string, write: (path: string) => Promise<unknown>) => {
         if (key.endsWith('/layers.png')) throw new Error('no space left on device');
-        return blobs.put(key, data);
+        return blobs.putWritten(key, write);
       },
     });
     const parts = await generatedTemplate({ blobs: refusing, log }, g, shape, output);

@@ -12,7 +12,9 @@ import { stage as stageNamed } from './stage/stages.ts';
 import { bleedBackMm, caseSolid } from './stage/case-mesh.ts';
 import { RenderInputError, type TemplateParts, type TemplatePictures } from './renderer.ts';
 import { type RawTemplate, isRawTemplate } from './raw-template.ts';
-import { rawPictures } from './templates.ts';
+import { putEncoded } from './png-file.ts';
+import { releaseShared, retainShared } from './pixel-threads.ts';
+import { rawPngs } from './templates.ts';
 import { type PhotoGenerator, photoParts } from './photo/parts.ts';
 
 /**
@@ -66,24 +68,28 @@ let storing: Promise<void> = Promise.resolve();
 
 /**
  * A drawing handed to the renderer as drawn is stored for other nodes (and this one, once its
- * decoded layers are let go) afterwards: one PNG encoded and written at a time, one drawing after
+ * decoded layers are let go) afterwards: one PNG encoded into a file and moved at a time, one drawing after
  * the other, so a node never holds the drawing's three PNGs and their decoded copies at once. The
  * layers file goes last: a reader takes the drawing only when all three are there. If storing
  * fails, the next node to need the drawing draws it again.
  */
 function storeLater({ blobs, log }: DrawingStore, keys: string[], drawn: RawTemplate): void {
-  const png = rawPictures(drawn);
+  const png = rawPngs(drawn);
+  // The background is the renderer's decoded background too: held here, it goes back to the spares
+  // only once both have let it go.
+  retainShared(drawn.background);
   storing = storing
     .then(() =>
       asBackgroundImageWork(async () => {
-        await blobs.put(keys[0], await png.background());
-        await blobs.put(keys[1], await png.uv());
-        await blobs.put(keys[2], await png.layers());
+        await putEncoded(blobs, keys[0], png.background());
+        await putEncoded(blobs, keys[1], png.uv());
+        await putEncoded(blobs, keys[2], png.layers());
       }),
     )
     .catch((err: unknown) =>
       log.warn({ err, key: keys[2] }, 'drawn template not stored; the next node to need it draws it again'),
-    );
+    )
+    .finally(() => releaseShared(drawn.background));
 }
 
 /** Resolves once every drawing handed over so far is stored (tests, tools). */

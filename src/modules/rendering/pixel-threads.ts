@@ -164,6 +164,12 @@ export function sharedCopy(src: Uint8Array): Uint8Array {
   b.set(src);
   return b;
 }
+/** A copy in a leased shared buffer (a spare of that length when there is one). */
+export function leasedCopy(src: Uint8Array): Uint8Array {
+  const b = leaseShared(src.length);
+  b.set(src);
+  return b;
+}
 
 /**
  * Spare shared buffers by length, for the per-render output and artwork. V8 frees a SharedArrayBuffer
@@ -189,10 +195,28 @@ export function leaseShared(length: number): Uint8Array {
   return new Uint8Array(buf);
 }
 
-/** Hands a leased buffer back once nothing reads it any more (no worker, no pending encode). */
+/** Holders of a shared buffer beyond its first (renders reading a decoded template, a store). */
+const holders = new WeakMap<SharedArrayBuffer, number>();
+
+/** One more holder of a shared buffer: the buffer goes back to the spares at its last release. */
+export function retainShared(view: Uint8Array): void {
+  const buf = view.buffer;
+  if (buf instanceof SharedArrayBuffer) holders.set(buf, (holders.get(buf) ?? 0) + 1);
+}
+
+/**
+ * Hands a leased buffer back once nothing reads it any more (no worker, no pending encode): at the
+ * release of its last holder, the first of which is whoever leased or made it.
+ */
 export function releaseShared(view: Uint8Array): void {
   const buf = view.buffer;
   if (!(buf instanceof SharedArrayBuffer) || view.byteOffset !== 0 || view.byteLength !== buf.byteLength) return;
+  const more = holders.get(buf);
+  if (more) {
+    if (more === 1) holders.delete(buf);
+    else holders.set(buf, more - 1);
+    return;
+  }
   if (buf.byteLength > SPARE_MAX_BYTES) return;
   const list = spare.get(buf.byteLength) ?? [];
   if (list.includes(buf)) return;

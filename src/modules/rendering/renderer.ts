@@ -1,11 +1,11 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import {
   leaseShared,
+  leasedCopy,
   releaseIdleWarpMemory,
   releaseShared,
   runArtwork,
   runWarp,
-  sharedCopy,
   thumbHashOnThreads,
 } from './pixel-threads.ts';
 import { MAX_EDGE, artworkLayout, grain } from './fit.ts';
@@ -137,7 +137,15 @@ interface Prepared {
 export const PREPARED_MAX_BYTES = 48 * 1024 * 1024;
 /** What a template is counted at while it decodes (its background); decoded, what it holds. */
 const PREPARED_MIN_BYTES_PER_PIXEL = 3;
-const prepared = new Map<string, { layers: Promise<Prepared>; bytes: number }>();
+interface Held {
+  layers: Promise<Prepared>;
+  bytes: number;
+  /** Renders reading it now. */
+  readers: number;
+  /** Let go by the cache: its background goes back to the spares once no render reads it. */
+  evicted: boolean;
+}
+const prepared = new Map<string, Held>();
 let preparedBytes = 0;
 /** Templates decoded since the process started (tests: whether a held one was used). */
 let templateDecodes = 0;
@@ -219,16 +227,22 @@ async function prepare(t: Template): Promise<Prepared> {
     bytes.set(v.data, n * 2);
   }
   templateDecodes++;
-  return withBytes(width, height, sharedCopy(bg.data), box, uv, cutBox(layers.data, width, box, 3));
+  return withBytes(width, height, leasedCopy(bg.data), box, uv, cutBox(layers.data, width, box, 3));
 }
 
-function preparedFor(t: Template): Promise<Prepared> {
-  if (!t.cacheKey) return prepare(t);
+/** A template's decoded layers for one render, and what the render calls once it has read them. */
+function preparedFor(t: Template): { layers: Promise<Prepared>; done: () => void } {
+  if (!t.cacheKey) return { layers: prepare(t), done: () => {} };
   const key = `${t.cacheKey}@${t.output.widthPx}x${t.output.heightPx}`;
   let entry = prepared.get(key);
   if (!entry) {
     const layers = prepare(t);
-    const held = { layers, bytes: t.output.widthPx * t.output.heightPx * PREPARED_MIN_BYTES_PER_PIXEL };
+    const held: Held = {
+      layers,
+      bytes: t.output.widthPx * t.output.heightPx * PREPARED_MIN_BYTES_PER_PIXEL,
+      readers: 0,
+      evicted: false,
+    };
     layers.then(
       (p) => {
         if (prepared.get(key) !== held) return;
@@ -246,11 +260,39 @@ function preparedFor(t: Template): Promise<Prepared> {
   prepared.set(key, entry);
   preparedBytes += entry.bytes;
   evictOverBudget();
-  return entry.layers;
+  const reading = entry;
+  reading.readers++;
+  return {
+    layers: reading.layers,
+    done: () => {
+      reading.readers--;
+      letGo(reading);
+    },
+  };
 }
 
 function evictOverBudget(): void {
-  while (preparedBytes > PREPARED_MAX_BYTES && prepared.size > 1) forget(prepared.keys().next().value!);
+  while (preparedBytes > PREPARED_MAX_BYTES && prepared.size > 1) {
+    const [key, entry] = prepared.entries().next().value!;
+    forget(key);
+    entry.evicted = true;
+    letGo(entry);
+  }
+}
+
+/**
+ * A template the cache let go hands its frame-size background (the length of a render's output at
+ * that size) to the spares once no render reads it, for the next template or output of that size:
+ * left to the collector, it stayed until the main heap's next full collection, on top of the new.
+ * Its UV map and layers are cut to its mask's box, lengths no other buffer has, and go to the
+ * collector.
+ */
+function letGo(entry: Held): void {
+  if (!entry.evicted || entry.readers > 0) return;
+  entry.layers.then(
+    (p) => releaseShared(p.background),
+    () => {},
+  );
 }
 
 async function artwork(imageBytes: Buffer, t: Parameters<typeof artworkLayout>[1], longEdge: number) {
@@ -345,7 +387,15 @@ export function checkOutput(o: { widthPx: number; heightPx: number }): string | 
 async function compose(template: Template, imageBytes: Buffer): Promise<RenderOutput> {
   const problem = checkOutput(template.output);
   if (problem) throw new RenderInputError(`template output: ${problem}`);
-  const p = await preparedFor(template);
+  const held = preparedFor(template);
+  try {
+    return await composeWith(await held.layers, template, imageBytes);
+  } finally {
+    held.done();
+  }
+}
+
+async function composeWith(p: Prepared, template: Template, imageBytes: Buffer): Promise<RenderOutput> {
   const art = await artwork(imageBytes, template, Math.max(p.width, p.height));
   const out = leaseShared(p.width * p.height * 3);
   try {

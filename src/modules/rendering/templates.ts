@@ -1,4 +1,4 @@
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import { type PrintArea, RenderInputError, type DrawnTemplate } from './renderer.ts';
 import { runPrintArea, sharedBytes, sharedCopy } from './pixel-threads.ts';
 import type { RawTemplate } from './raw-template.ts';
@@ -25,12 +25,12 @@ export function rgbPng(width: number, height: number, data: Uint8Array): Promise
  * A UV map (16-bit) or layers (8-bit) drawn for a box of the frame only (3 samples a pixel), padded
  * to the frame with `outside` while encoded: the frame-size buffer never sits in memory.
  */
-export function boxToFramePng(
+export function boxToFrame(
   buf: Uint8Array | Uint16Array,
   frame: { width: number; height: number },
   box: Int32Array,
   outside: { r: number; g: number; b: number },
-): Promise<Buffer> {
+): Sharp {
   const img = sharp(buf, { raw: { width: box[2] - box[0], height: box[3] - box[1], channels: 3 } });
   return (buf instanceof Uint16Array ? img.toColourspace('rgb16') : img)
     .extend({
@@ -40,21 +40,30 @@ export function boxToFramePng(
       bottom: frame.height - box[3],
       background: { ...outside, alpha: 1 },
     })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
+    .png({ compressionLevel: 1 });
 }
 
-/** The three PNGs of a drawn template, each encoded when asked (one at a time, for storing). */
-export function rawPictures(t: RawTemplate) {
+/**
+ * The three PNG encoders of a drawn template, libvips pipelines over the drawn buffers that run when
+ * their output is asked for (a file for the blob store, or a buffer).
+ */
+export function rawPngs(t: RawTemplate): Record<'background' | 'uv' | 'layers', () => Sharp> {
   const frame = { width: t.width, height: t.height };
   return {
-    background: () =>
-      sharp(t.background, { raw: { ...frame, channels: 3 } })
-        .png({ compressionLevel: 1 })
-        .toBuffer(),
-    uv: () => boxToFramePng(t.uv, frame, t.box, { r: 0, g: 0, b: 0 }),
+    background: () => sharp(t.background, { raw: { ...frame, channels: 3 } }).png({ compressionLevel: 1 }),
+    uv: () => boxToFrame(t.uv, frame, t.box, { r: 0, g: 0, b: 0 }),
     // Outside the case: no mask, neutral shading.
-    layers: () => boxToFramePng(t.layers, frame, t.box, { r: 0, g: 255, b: 0 }),
+    layers: () => boxToFrame(t.layers, frame, t.box, { r: 0, g: 255, b: 0 }),
+  };
+}
+
+/** The three PNGs of a drawn template, each encoded when asked. */
+export function rawPictures(t: RawTemplate) {
+  const png = rawPngs(t);
+  return {
+    background: () => png.background().toBuffer(),
+    uv: () => png.uv().toBuffer(),
+    layers: () => png.layers().toBuffer(),
   };
 }
 

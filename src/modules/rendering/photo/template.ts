@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { CaseType } from '../../catalog/casetypes.ts';
 import type { DeviceGeometry } from '../../catalog/devices.ts';
 import { CLEAR_RIM, caseOutline, caseProfile } from '../../catalog/geometry.ts';
-import { boxToFramePng } from '../templates.ts';
+import { boxToFrame } from '../templates.ts';
 import { runPhoto, sharedBytes, sharedCopy } from '../pixel-threads.ts';
 import { type DrawnTemplate, type Material, RenderInputError } from '../renderer.ts';
 import { holeParams } from '../stage/case-mesh.ts';
@@ -91,9 +91,9 @@ export async function photoTemplate(
     background: await sharp(background, { raw: { width: W, height: H, channels: 3 } })
       .png({ compressionLevel: 1 })
       .toBuffer(),
-    uv: await boxToFramePng(uv, size, box, { r: 0, g: 0, b: 0 }),
+    uv: await boxToFrame(uv, size, box, { r: 0, g: 0, b: 0 }).toBuffer(),
     // Outside the case: no mask, neutral shading.
-    layers: await boxToFramePng(layers, size, box, { r: 0, g: 255, b: 0 }),
+    layers: await boxToFrame(layers, size, box, { r: 0, g: 255, b: 0 }).toBuffer(),
     material,
     backMm: [o.widthMm, o.heightMm],
   };

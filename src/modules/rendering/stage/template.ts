@@ -7,7 +7,7 @@ import { grain } from '../fit.ts';
 import { GRAIN_SIZE } from '../grain.ts';
 import type { RawTemplate } from '../raw-template.ts';
 import { rawPictures } from '../templates.ts';
-import { runCase, runDecode, runPlate, sharedBytes } from '../pixel-threads.ts';
+import { leaseShared, runCase, runDecode, runPlate } from '../pixel-threads.ts';
 import type { DrawnTemplate, Material } from '../renderer.ts';
 import { bleedBackMm, caseMesh, caseParams, caseSolid, holeParams } from './case-mesh.ts';
 import { PROP_STRIDE } from './plate-kernel.ts';
@@ -136,12 +136,12 @@ export async function drawStage(
     Math.min(W, Math.ceil(mesh.bounds.x1) + pad),
     Math.min(H, Math.ceil(mesh.bounds.y1) + pad),
   ]);
-  // The background in shared memory: the plate's PNG decoded into it and the case drawn into it on a
-  // compositor thread, then held by the renderer as the template's decoded background. Its pages are
-  // first touched there: a frame-size copy on the event loop is 25-55 ms at 2000 px. The UV map and
-  // the layers only for the box (the rest is no case), plain buffers moved to the case's thread and
-  // back (runCase).
-  const background = sharedBytes(W * H * 3);
+  // The background in shared memory, a spare of the frame's length when there is one: the plate's
+  // PNG decoded into it and the case drawn into it on a compositor thread, then held by the renderer
+  // as the template's decoded background. A new buffer's pages are first touched there: a frame-size
+  // copy on the event loop is 25-55 ms at 2000 px. The UV map and the layers only for the box (the
+  // rest is no case), plain buffers moved to the case's thread and back (runCase).
+  const background = leaseShared(W * H * 3);
   await runDecode({ encoded: plate, width: W, height: H, out: background });
   const bw = box[2] - box[0];
   const bh = box[3] - box[1];

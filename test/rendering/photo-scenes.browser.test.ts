@@ -44,7 +44,7 @@ describe('photo scenes in the partner dashboard, in a real browser', { skip: ski
   let base: string;
   let browser: OpenBrowser;
   let page: Page;
-  let photo: string;
+  let photo: Buffer;
   let artwork: string;
 
   before(async () => {
@@ -52,12 +52,9 @@ describe('photo scenes in the partner dashboard, in a real browser', { skip: ski
     // The partner's photo: the oak desk with a mug and a notebook, as a camera would give it.
     const desk = stage('desk')!;
     const raw = await renderPlate(desk, desk.views[0], PHOTO);
-    photo = await upload(
-      t,
-      await sharp(raw, { raw: { ...PHOTO, channels: 3 } })
-        .jpeg({ quality: 92 })
-        .toBuffer(),
-    );
+    photo = await sharp(raw, { raw: { ...PHOTO, channels: 3 } })
+      .jpeg({ quality: 92 })
+      .toBuffer();
     artwork = await upload(t, await sharp(Buffer.from(ARTWORK_SVG)).png().toBuffer());
     browser = await openBrowser({ timeout: 60_000 });
     page = browser.page;
@@ -69,14 +66,20 @@ describe('photo scenes in the partner dashboard, in a real browser', { skip: ski
 
   const shoot = (name: string) => shootPage(page, name, { region: true });
 
-  it('marks the corners by dragging the handles, makes the scene and shows a case rendered in it', async () => {
+  it('uploads the photo, marks the corners by dragging the handles, makes the scene and shows a case rendered in it', async () => {
     await signIn(page, base, PARTNER, 'dashboard');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Photo scenes' }).click();
     await page.waitForURL(`${base}/dashboard/scenes`);
-    await page.locator(`a[href="/dashboard/scenes/new?image=${photo}"]`).first().click();
+    await shoot('photo-scenes-upload');
+    await page
+      .locator('input[name="photo"]')
+      .setInputFiles({ name: 'desk.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await page.getByRole('button', { name: 'Upload the photo' }).click();
     await page.waitForURL(/\/dashboard\/scenes\/new\?image=/);
     await page.locator('.corner-editor img').evaluate((img: HTMLImageElement) => img.decode());
 
+    // The notice of the upload sits above the photo: bring the whole photo into view.
+    await page.locator('.corner-editor').evaluate((el) => el.scrollIntoView({ block: 'end' }));
     // Drag each handle to its place on the photo, as a person would with the mouse.
     for (const [corner, at] of Object.entries(TARGET)) {
       const editor = (await page.locator('.corner-editor').boundingBox())!;

@@ -118,6 +118,15 @@ describe('3D stages in the catalog: every printable model, looked up and rendere
       const b = await middle(walnut, g);
       assert.ok(a[0] - b[0] > 50, `${g.kind}: sand ${a.map(Math.round)} is lighter than walnut ${b.map(Math.round)}`);
     }
+    // The product pictures too: the back seen straight on, its middle the leather's own colour.
+    const backPicture = async (product: string) => {
+      const back = (await t.s.catalog.productPictures(product)).find((p) => p.view === 'back')!;
+      const patch = await sharp(back.bytes).extract({ left: 450, top: 550, width: 100, height: 100 }).png().toBuffer();
+      const { channels } = await sharp(patch).stats();
+      return channels.slice(0, 3).map((c) => c.mean);
+    };
+    const [a, b] = [await backPicture(sand), await backPicture(walnut)];
+    assert.ok(a[0] - b[0] > 50, `pictures: sand ${a.map(Math.round)} is lighter than walnut ${b.map(Math.round)}`);
   });
 
   it('gives a model imported today its stages, from its geometry alone', async () => {

@@ -29,6 +29,7 @@ import {
   spareSharedBytes,
 } from '../../src/modules/rendering/pixel-threads.ts';
 import { cutBox, maskBox } from '../../src/modules/rendering/mask-box.ts';
+import type { RawTemplate } from '../../src/modules/rendering/raw-template.ts';
 import { hexRgb, materialParams, warpKernel } from '../../src/modules/rendering/warp.ts';
 import { layersPng, near, pixel, uvPng } from './pixels.ts';
 
@@ -359,6 +360,51 @@ describe('render memory between runs of renders', () => {
     assert.equal(await decodes('b'), 1, 'b went: the least recently used');
     releaseRenderMemory();
     assert.equal(preparedTemplateBytes(), 0);
+  });
+
+  it('keeps a drawing decoded twice (let go and asked for again while drawn) out of the spares while one holds it', async () => {
+    releaseRenderMemory();
+    const art = await quadrants();
+    const base = await template((x, y) => [(x - 50) / 100, y / 100]);
+    const output = { widthPx: 2000, heightPx: 1000, format: 'png' as const };
+    const frame = output.widthPx * output.heightPx * 3;
+    // A drawing whose box is the middle half of the frame, every pixel of it masked.
+    const box = Int32Array.from([500, 0, 1500, 1000]);
+    const n = 1000 * 1000;
+    const uv = new Uint16Array(n * 3);
+    const layers = new Uint8Array(n * 3);
+    for (let i = 0; i < n; i++) {
+      uv[i * 3] = ((i % 1000) * 65535) / 999;
+      uv[i * 3 + 1] = (Math.floor(i / 1000) * 65535) / 999;
+      layers[i * 3] = 255;
+      layers[i * 3 + 1] = 255;
+    }
+    const background = new Uint8Array(new SharedArrayBuffer(frame)).fill(0x80);
+    const drawing: RawTemplate = { width: 2000, height: 1000, background, box, uv, layers };
+    let drawn = (_: RawTemplate) => {};
+    const drawingDone = new Promise<RawTemplate>((resolve) => (drawn = resolve));
+    const t: Template = { ...base, cacheKey: 'drawn-twice', output, load: () => drawingDone };
+    const first = composeRender(t, art);
+    // Four other templates push it out of the cache while it is drawn...
+    await Promise.all(['p', 'q', 'r', 's'].map((k) => composeRender({ ...base, cacheKey: k, output }, art)));
+    // ...and it is asked for again before its drawing is done: both decodes take the same drawing.
+    const second = composeRender(t, art);
+    drawn(drawing);
+    const [a, b] = await Promise.all([first, second]);
+    assert.deepEqual(b.media, a.media);
+    // Every spare of the frame's length leased and scribbled over: none of them is the drawing's.
+    const scribbled: Uint8Array[] = [];
+    for (let held = spareSharedBytes(); held >= frame; held = spareSharedBytes()) {
+      scribbled.push(leaseShared(frame).fill(0xff));
+      if (spareSharedBytes() === held) break;
+    }
+    assert.ok(
+      scribbled.every((x) => x.buffer !== background.buffer),
+      'the held drawing is not a spare',
+    );
+    assert.deepEqual((await composeRender(t, art)).media, a.media, 'the held decode renders the same');
+    for (const x of scribbled) releaseShared(x);
+    releaseRenderMemory();
   });
 
   it('lets a template that leaves the cache give its background to the spares only once no render reads it', async () => {

@@ -4,6 +4,7 @@ import {
   leasedCopy,
   releaseIdleWarpMemory,
   releaseShared,
+  retainShared,
   runArtwork,
   runWarp,
   thumbHashOnThreads,
@@ -157,8 +158,15 @@ function forget(key: string): void {
   preparedBytes -= entry.bytes;
 }
 
+/** Backgrounds of drawings already taken into the cache. */
+const drawnTaken = new WeakSet<ArrayBufferLike>();
+
 /** A template drawn here at the output's size, taken as drawn: nothing to encode or decode. */
 async function prepareDrawn(t: RawTemplate): Promise<Prepared> {
+  // A drawing handed to two decodes (its template let go by the cache and asked for again while it
+  // was being drawn) is the background of both: it goes to the spares once both have let it go.
+  if (drawnTaken.has(t.background.buffer)) retainShared(t.background);
+  else drawnTaken.add(t.background.buffer);
   const { box, uv, layers } = await rawLayers(t);
   templateDecodes++;
   return withBytes(t.width, t.height, t.background, box, uv, layers);

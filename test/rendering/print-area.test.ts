@@ -11,6 +11,7 @@ import {
   printOutline,
   printSpecFor,
 } from '../../src/modules/catalog/geometry.ts';
+import { casePicture } from '../../src/modules/catalog/pictures/case.ts';
 import { buildPrintFile } from '../../src/modules/production/print-file.ts';
 import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
@@ -171,6 +172,54 @@ describe('the print area around the camera hole, everywhere it is drawn', () => 
       // Most of the cut-out's perimeter (in pixels at this resolution) carries the cut line.
       const perimeter = ((2 * (h.widthMm + h.heightMm)) / 25.4) * DPI;
       assert.ok(alongHole > perimeter * 0.5, `${c.key}: ${alongHole} cut-line pixels round the camera cut-out`);
+    }
+  });
+});
+
+describe('the camera cut-out on the product pictures', () => {
+  it('draws the back picture of a case with the cut-out where the geometry puts it, within half a millimetre', async () => {
+    for (const key of ['iphone-15', 'iphone-16e', 'galaxy-s24', 'pixel-9']) {
+      const d = device(key);
+      const ct = CASE_TYPES.tough;
+      const o = caseOutline(d, ct);
+      const { data, info } = await sharp(await casePicture(d, ct, 'back', '#f4e7b0'))
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const lum = (x: number, y: number) => {
+        const i = (y * info.width + x) * 3;
+        return 0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2];
+      };
+      // The dark shell's extent is the case's outline on the picture: across a row low on the back
+      // (clear of the side buttons) and down its middle column.
+      const dark = (x: number, y: number) => lum(x, y) < 90;
+      const ys = Array.from({ length: info.height }, (_, y) => y).filter((y) => dark(info.width >> 1, y));
+      const [y0, y1] = [ys[0], ys.at(-1)!];
+      const row = Math.round(y0 + 0.8 * (y1 - y0));
+      const xs = Array.from({ length: info.width }, (_, x) => x).filter((x) => dark(x, row));
+      const [x0, x1] = [xs[0], xs.at(-1)!];
+      const k = (x1 + 1 - x0) / o.widthMm;
+      assert.ok(
+        Math.abs((y1 + 1 - y0) / k - o.heightMm) < 1,
+        `${key}: the picture keeps the outline's size (${[x0, y0, x1, y1]}, ${o.widthMm} x ${o.heightMm})`,
+      );
+      // What is not shell inside the outline's top part is the cut-out: the phone (shown in a pale
+      // colour, so even its shadowed part is lighter than the shell), its island and lenses.
+      const h = o.hole;
+      let [hx0, hy0, hx1, hy1] = [info.width, info.height, 0, 0];
+      const margin = Math.ceil(4 * k);
+      for (let y = y0 + margin; y < y0 + (h.yMm + h.heightMm + 6) * k; y++)
+        for (let x = x0 + margin; x < x1 - margin; x++)
+          if (lum(x, y) >= 90)
+            [hx0, hy0, hx1, hy1] = [Math.min(hx0, x), Math.min(hy0, y), Math.max(hx1, x), Math.max(hy1, y)];
+      const mm = (px: number, from: number) => (px - from) / k;
+      const got = [mm(hx0, x0), mm(hy0, y0), mm(hx1 + 1, x0), mm(hy1 + 1, y0)];
+      const want = [h.xMm, h.yMm, h.xMm + h.widthMm, h.yMm + h.heightMm];
+      for (const [i, side] of ['left', 'top', 'right', 'bottom'].entries())
+        assert.ok(
+          Math.abs(got[i] - want[i]) < 0.5,
+          `${key}: the cut-out's ${side} edge at ${got[i].toFixed(2)} mm, the geometry's at ${want[i].toFixed(2)} mm`,
+        );
     }
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import { ApiError, badRequest, mustFind } from '../../platform/errors.ts';
-import { formatBytes, uploadTempDir } from '../../platform/http/upload.ts';
+import { formatBytes, uploadMemory, uploadTempDir } from '../../platform/http/upload.ts';
 import { uploadedFileOf } from '../../platform/http/upload-file.ts';
 import { file, required, value } from './forms.ts';
 import { type Html, buttonForm, field, fmtDate, form, html, select, table } from './html.ts';
@@ -214,11 +214,15 @@ async function uploadPhoto(s: DashRouter['s'], orgId: string, data: Buffer | und
       `The photo is ${meta.width} × ${meta.height} px; a photo scene needs at least ${MIN_EDGE} px on its long edge`,
       'photo_scene_photo_too_small',
     );
-  // What is not a JPEG or PNG is refused by the upload itself (415), as through the API.
+  // What is not a JPEG or PNG is refused by the upload itself (400 invalid_image), as through the
+  // API. Its decode waits its turn in the memory budget of the API's uploads (UPLOAD_MEMORY_MB), so
+  // the decodes of both paths together stay within it; the form itself arrived whole in memory.
+  const release = await uploadMemory.acquire(data.length, orgId);
   const body = await uploadedFileOf(uploadTempDir(s.config.dataDir), data);
   try {
     return await s.images.upload(orgId, body);
   } finally {
+    release();
     await body.remove();
   }
 }

@@ -189,7 +189,7 @@ export const PARTNER_ERRORS = {
     status: 400,
     group: 'rendering',
     description:
-      '`POST /photo-scenes`: the photo is under 1000 px on its long edge, the smallest perspective a scene offers',
+      "`POST /photo-scenes` and the dashboard's photo upload: the photo is under 1000 px on its long edge, the smallest perspective a scene offers",
   },
 
   // ---- webhooks ----

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { type CaseType, CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../../src/modules/catalog/devices.ts';
-import { caseProfile } from '../../src/modules/catalog/geometry.ts';
+import { caseOutline, caseProfile } from '../../src/modules/catalog/geometry.ts';
+import { inColourway } from '../../src/modules/catalog/look.ts';
 import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
 import { composeRender } from '../../src/modules/rendering/renderer.ts';
@@ -126,5 +127,52 @@ describe('a tough case in a 3D stage', () => {
     assert.ok(changed > 1500, `${changed} pixels show the lip`);
     assert.ok(darker > changed * 0.9, `${darker} of ${changed} pixels of the lip are in its shadow`);
     assert.ok(offBand <= changed * 0.05, `${offBand} of ${changed} changed pixels lie off the lip`);
+  });
+
+  it('in a colourway, shows its colour on the side wall below the lip and on the camera ring, under full-coverage artwork', async () => {
+    const ip15 = loadDevices().find((d) => d.key === 'iphone-15')!;
+    const red = inColourway(CASE_TYPES.tough, { colour: { name: 'Red', hex: '#c0392b' } });
+    const st = STAGES[0];
+    const view = st.views[0];
+    const size = { width: 800, height: 800 };
+    const output = { widthPx: size.width, heightPx: size.height, format: 'png' as const };
+    const plate = await sharp(await renderPlate(st, view, size), { raw: { ...size, channels: 3 } })
+      .png()
+      .toBuffer();
+    const art = await flatArtwork();
+    const t = await stageTemplate(plate, st, view, ip15, red, materialFor(red, phoneColour(ip15)), size);
+    const out = await sharp((await composeRender({ ...t, output }, art)).media)
+      .raw()
+      .toBuffer();
+    const mask = await sharp(t.layers).extractChannel(0).raw().toBuffer();
+    const uv = await sharp(t.uv).toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer();
+    const u16 = new Uint16Array(uv.buffer, uv.byteOffset, uv.byteLength / 2);
+    const solid = caseSolid(ip15, red);
+    const h = caseOutline(ip15, red).hole;
+    const [bw, bh] = t.backMm;
+    // Red pixels: unprinted, the shell's own colour. Near the cut-out (by the print point of the
+    // nearest printed pixel on the row) they are its ring; elsewhere the side wall.
+    let ring = 0;
+    let wall = 0;
+    let printedRed = 0;
+    for (let y = 0; y < size.height; y++) {
+      let near = false;
+      for (let x = 0; x < size.width; x++) {
+        const i = y * size.width + x;
+        if (mask[i] === 255) {
+          const px = (u16[i * 3] / 65535) * bw - solid.bleedMm;
+          const py = (u16[i * 3 + 1] / 65535) * bh - solid.bleedMm;
+          near = px > h.xMm - 1 && px < h.xMm + h.widthMm + 1 && py > h.yMm - 1 && py < h.yMm + h.heightMm + 1;
+        }
+        const [r, g, b] = [out[i * 3], out[i * 3 + 1], out[i * 3 + 2]];
+        if (!(r > g + 60 && r > b + 60)) continue;
+        if (mask[i] === 255) printedRed++;
+        else if (near) ring++;
+        else wall++;
+      }
+    }
+    assert.equal(printedRed, 0, 'the artwork covers the print: no red shows through it');
+    assert.ok(wall > 500, `${wall} red pixels of side wall`);
+    assert.ok(ring > 40, `${ring} red pixels of the camera ring`);
   });
 });

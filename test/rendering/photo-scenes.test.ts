@@ -54,10 +54,10 @@ describe("photo scenes: a partner's own photo as a private scene", () => {
     assert.equal(scene.imageReference, photo);
     assert.deepEqual(scene.corners, CORNERS);
     assert.deepEqual(scene.photo, { widthPx: 1200, heightPx: 900 });
-    // 1200 px: the 1000 px perspective only, at the photo's aspect.
+    // 1200 px: the 1000 px perspectives only, at the photo's aspect.
     assert.deepEqual(
       scene.perspectives.map((p: any) => p.output),
-      [{ widthPx: 1000, heightPx: 750, format: 'webp' }],
+      ['webp', 'jpeg', 'png'].map((format) => ({ widthPx: 1000, heightPx: 750, format })),
     );
     const asScene = await call(t, 'GET', `/v2/scenes/${scene.reference}`);
     assert.equal(asScene.statusCode, 200, asScene.body);
@@ -77,7 +77,7 @@ describe("photo scenes: a partner's own photo as a private scene", () => {
     );
     assert.deepEqual(
       perspectives.data.perspectives.map((p: any) => p.reference),
-      [perspective],
+      scene.perspectives.map((p: any) => p.reference),
     );
     const look = await call(
       t,
@@ -220,7 +220,7 @@ describe("photo scenes: a partner's own photo as a private scene", () => {
     assert.equal((await call(t, 'DELETE', `/v2/photo-scenes/${scene.reference}`)).statusCode, 404);
   });
 
-  it('offers 2000 px perspectives in WebP, JPEG and PNG when the photo is that large', async () => {
+  it('offers 1000 px perspectives in WebP, JPEG and PNG, and 2000 px ones when the photo is that large', async () => {
     const big = await sharp({ create: { width: 2400, height: 1800, channels: 3, background: '#b9a58a' } })
       .jpeg()
       .toBuffer();
@@ -235,6 +235,8 @@ describe("photo scenes: a partner's own photo as a private scene", () => {
       res.data.photoScene.perspectives.map((p: any) => p.output),
       [
         { widthPx: 1000, heightPx: 750, format: 'webp' },
+        { widthPx: 1000, heightPx: 750, format: 'jpeg' },
+        { widthPx: 1000, heightPx: 750, format: 'png' },
         { widthPx: 2000, heightPx: 1500, format: 'webp' },
         { widthPx: 2000, heightPx: 1500, format: 'jpeg' },
         { widthPx: 2000, heightPx: 1500, format: 'png' },

@@ -13,9 +13,14 @@ import { type PhotoSceneView, photoScenesRepo as photos } from './repo.ts';
  * has a composition in it, made when first looked up, as in the 3D stages.
  */
 
-/** The perspectives a photo scene offers: its long edge at 1000 px, and at 2000 px when the photo has them. */
+/**
+ * The perspectives a photo scene offers, in WebP, JPEG and PNG: its long edge at 1000 px, and at
+ * 2000 px when the photo has them.
+ */
 const PHOTO_SIZES = [
   { px: 1000, format: 'webp' as const },
+  { px: 1000, format: 'jpeg' as const },
+  { px: 1000, format: 'png' as const },
   { px: 2000, format: 'webp' as const },
   { px: 2000, format: 'jpeg' as const },
   { px: 2000, format: 'png' as const },

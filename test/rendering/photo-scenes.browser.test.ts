@@ -39,6 +39,40 @@ const upload = async (t: TestApp, bytes: Buffer) => {
   return res.data.image.reference as string;
 };
 
+type Box = { x: number; y: number; width: number; height: number };
+const inside = (b: Box, v: { width: number; height: number }) =>
+  b.x >= 0 && b.y >= 0 && b.x + b.width <= v.width && b.y + b.height <= v.height;
+
+/**
+ * At desktop width the whole photo and every corner field show in one screen, each field wide enough
+ * to read its number, a corner's x and y side by side, the four corners in one column of equal width.
+ */
+async function assertCornersInView(page: Page) {
+  await page.locator('.corner-editor').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  const viewport = page.viewportSize()!;
+  assert.equal(viewport.width, 1280);
+  const photo = (await page.locator('.corner-editor img').boundingBox())!;
+  assert.ok(photo.width > 400 && inside(photo, viewport), `photo ${JSON.stringify(photo)}`);
+  const fieldsets: Box[] = [];
+  for (const [corner] of Object.entries(TARGET)) {
+    const x = (await page.locator(`input[data-corner="${corner}"][data-axis="x"]`).boundingBox())!;
+    const y = (await page.locator(`input[data-corner="${corner}"][data-axis="y"]`).boundingBox())!;
+    for (const [axis, b] of [
+      ['x', x],
+      ['y', y],
+    ] as const) {
+      assert.ok(b && b.width >= 80 && b.height >= 30, `${corner} ${axis} field is ${JSON.stringify(b)}`);
+      assert.ok(inside(b, viewport), `${corner} ${axis} field ${JSON.stringify(b)} is outside the 1280 px screen`);
+      assert.ok(b.x >= photo.x + photo.width, `${corner} ${axis} field lies over the photo`);
+    }
+    assert.ok(Math.abs(x.y - y.y) < 1 && y.x > x.x + x.width, `${corner}: x and y are not side by side`);
+    fieldsets.push((await page.locator('.corners fieldset').nth(fieldsets.length).boundingBox())!);
+  }
+  for (const f of fieldsets.slice(1)) {
+    assert.ok(Math.abs(f.x - fieldsets[0].x) < 1 && Math.abs(f.width - fieldsets[0].width) < 1, 'corners not aligned');
+  }
+}
+
 describe('photo scenes in the partner dashboard, in a real browser', { skip: skipWithoutChromium }, () => {
   let t: TestApp;
   let base: string;
@@ -96,6 +130,7 @@ describe('photo scenes in the partner dashboard, in a real browser', { skip: ski
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowLeft');
     await page.getByLabel('Scene name').fill('Oak desk');
+    await assertCornersInView(page);
     await shoot('photo-scene-corners');
     await page.getByRole('button', { name: 'Make the scene' }).click();
     await page.waitForURL(/\/dashboard\/scenes\/Scene_/);

@@ -22,18 +22,28 @@ const MIN_EDGE = 1000;
 /** The photo as the page shows it: never larger than this on its long edge. */
 const SHOWN_EDGE = 1600;
 
+/*
+ * The photo is never taller than most of the screen (--tall), so at desktop width the whole photo
+ * and the corner fields beside it are in view together; its box keeps the photo's ratio, which the
+ * handles' percentages rely on, before the image has loaded too. Touch panning stops only on a
+ * handle, so a phone still scrolls over the photo.
+ */
 const STYLE = html`<style>
-.corner-editor{position:relative;max-width:960px;touch-action:none;user-select:none;line-height:0}
-.corner-editor img{width:100%;height:auto;display:block;border-radius:8px;image-orientation:none}
+.corner-editor,.scene-preview{--tall:min(75vh,720px);width:min(100%,calc(var(--tall) * var(--ratio)));aspect-ratio:var(--ratio)}
+.corner-editor{position:relative;user-select:none;line-height:0}
+.corner-editor img{width:100%;height:100%;display:block;border-radius:8px;image-orientation:none}
 .corner-editor svg{position:absolute;inset:0;width:100%;height:100%;pointer-events:none}
 .corner-editor polygon{fill:rgba(11,87,208,.18);stroke:#fff;stroke-width:3;vector-effect:non-scaling-stroke;paint-order:stroke}
-.corner-editor .handle{position:absolute;width:44px;height:44px;margin:-22px 0 0 -22px;border-radius:50%;border:3px solid #fff;background:rgba(11,87,208,.85);box-shadow:0 1px 4px rgba(0,0,0,.5);cursor:grab;padding:0;color:#fff;font:700 13px/38px system-ui,sans-serif;text-align:center}
+.corner-editor .handle{position:absolute;width:44px;height:44px;margin:-22px 0 0 -22px;border-radius:50%;border:3px solid #fff;background:rgba(11,87,208,.85);box-shadow:0 1px 4px rgba(0,0,0,.5);cursor:grab;padding:0;color:#fff;font:700 13px/38px system-ui,sans-serif;text-align:center;touch-action:none;min-height:0}
 .corner-editor .handle:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
-.corners{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:.5rem 1rem}
-.corners fieldset{border:1px solid var(--line);border-radius:8px;margin:0;padding:.5rem .75rem;display:flex;gap:.75rem;min-width:0}
-.corners .field{flex:1 1 0;min-width:0;margin:0}.corners input{width:100%;min-width:0}
+.scene-editor{display:grid;gap:1rem 1.5rem;align-items:start;margin:0 0 1rem}
+.scene-side{min-width:0}.scene-side>.field{margin:0 0 .75rem}.scene-side>.help{margin:.5rem 0 .75rem}
+.corners{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:.5rem 1rem}
+.corners fieldset{margin:0;padding:.35rem .75rem .6rem;display:grid;grid-template-columns:1fr 1fr;gap:.75rem;min-width:0}
+.corners legend{white-space:nowrap}.corners .field{min-width:0;margin:0}.corners input{width:100%;min-width:0}
+@media (min-width:900px){.scene-editor{display:flex}.scene-editor>.corner-editor{flex:0 1 auto;min-width:0}.scene-side{flex:0 0 17rem;position:sticky;top:1rem}.scene-side .corners{grid-template-columns:1fr}}
 .scene-form .field{min-width:0;max-width:100%}.scene-form select{max-width:100%}
-.scene-preview{display:block;width:100%;max-width:960px;height:auto;border-radius:8px;border:1px solid var(--line)}
+.scene-preview{display:block;height:auto;border-radius:8px;border:1px solid var(--line)}
 </style>`;
 
 /** A phone-shaped box in the middle of the photo, to start from. */
@@ -52,11 +62,14 @@ function startCorners(w: number, h: number): NamedCorners {
   };
 }
 
+/** Width over height, for the `--ratio` of the photo and preview boxes. */
+const ratio = (w: number, h: number) => (w / h).toFixed(5);
+
 /** The photo with the marked quadrilateral; with `handles`, four buttons the script lets one drag. */
 function photoWithCorners(imageRef: string, w: number, h: number, c: NamedCorners, handles: boolean): Html {
   const pts = CORNERS.map(([k]) => `${c[k].x},${c[k].y}`).join(' ');
   const pct = (v: number, of: number) => `${((v / of) * 100).toFixed(3)}%`;
-  return html`<div class="corner-editor" data-width="${w}" data-height="${h}"><img src="/dashboard/images/${imageRef}/photo" alt="The photo, with the case's corners marked" width="${w}" height="${h}">
+  return html`<div class="corner-editor" data-width="${w}" data-height="${h}" style="--ratio:${ratio(w, h)}"><img src="/dashboard/images/${imageRef}/photo" alt="The photo, with the case's corners marked" width="${w}" height="${h}">
 <svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-hidden="true"><polygon points="${pts}"/></svg>
 ${handles ? CORNERS.map(([k, label], i) => html`<button type="button" class="handle" data-corner="${k}" aria-label="${String(i + 1)} ${label} corner: drag, or use the arrow keys" style="left:${pct(c[k].x, w)};top:${pct(c[k].y, h)}">${String(i + 1)}</button>`) : ''}</div>`;
 }
@@ -116,7 +129,7 @@ export function partnerScenePages(r: DashRouter): void {
 ${table(['Scene', 'Photo', 'Size (px)', 'Made'], rows, { caption: 'Photo scenes', empty: 'No photo scene yet.' })}
 <h2>Make a scene from a photo</h2>
 ${uploadForm(ctx.page.csrf, s.config.uploadLimitBytes)}
-${usable.length ? html`<div class="thumbs">${usable.map((i) => html`<figure><a href="/dashboard/scenes/new?image=${i.reference}"><img src="/dashboard/images/${i.reference}/thumbnail" alt="Photo ${i.reference}, ${i.width} by ${i.height} px" loading="lazy"></a><figcaption><a href="/dashboard/scenes/new?image=${i.reference}">Use this photo</a><br>${i.width} × ${i.height}</figcaption></figure>`)}</div>` : html`<p class="empty">No photo of at least ${MIN_EDGE} px on its long edge yet: upload one above, or with <code>POST /v2/images</code>.</p>`}`,
+${usable.length ? html`<h3>Or use a photo you have uploaded</h3><div class="thumbs">${usable.map((i) => html`<figure><a href="/dashboard/scenes/new?image=${i.reference}"><img src="/dashboard/images/${i.reference}/thumbnail" alt="Photo ${i.reference}, ${i.width} by ${i.height} px" loading="lazy"></a><figcaption><a href="/dashboard/scenes/new?image=${i.reference}">Use this photo</a><br>${i.width} × ${i.height}</figcaption></figure>`)}</div>` : html`<p class="empty">No photo of at least ${MIN_EDGE} px on its long edge yet: upload one above, or with <code>POST /v2/images</code>.</p>`}`,
       opts,
     );
   };
@@ -157,11 +170,11 @@ ${form(
   '/dashboard/scenes',
   ctx.page.csrf,
   html`<input type="hidden" name="image" value="${image.reference}">
-${photoWithCorners(image.reference, image.width, image.height, c, true)}
-${field({ label: 'Scene name', name: 'name', required: true, maxlength: 100, value: name, help: 'For example: Shop counter' })}
+<div class="scene-editor">${photoWithCorners(image.reference, image.width, image.height, c, true)}
+<div class="scene-side">${field({ label: 'Scene name', name: 'name', required: true, maxlength: 100, value: name, help: 'For example: Shop counter' })}
 <div class="corners">${CORNERS.map(([k, label]) => html`<fieldset><legend>${label}</legend>${field({ label: 'x', name: `${k}X`, type: 'number', value: String(c[k].x), required: true, attrs: html` step="any" data-corner="${k}" data-axis="x"` })}${field({ label: 'y', name: `${k}Y`, type: 'number', value: String(c[k].y), required: true, attrs: html` step="any" data-corner="${k}" data-axis="y"` })}</fieldset>`)}</div>
-<p class="help">Pixels of the photo as uploaded (${image.width} × ${image.height}).</p>
-<button class="btn">Make the scene</button>`,
+<p class="help">Pixels of the photo as uploaded (${image.width} × ${image.height}), from its top left.</p>
+<button class="btn">Make the scene</button></div></div>`,
   { label: 'Make a photo scene' },
 )}
 <script src="/dashboard/scenes/corners.js" defer></script>`,
@@ -257,7 +270,7 @@ function scenePages(r: DashRouter): void {
 ${select({ label: 'Case', name: 'product', value: product, options: cases.map((p) => ({ value: p.reference, label: p.name })) })}
 ${select({ label: 'Artwork', name: 'image', value: artwork, options: artworks.map((i) => ({ value: i.reference, label: `Uploaded ${fmtDate(i.created)}, ${i.width} × ${i.height}` })) })}
 <button type="submit" class="btn secondary">Show</button></form>
-${product && artwork ? html`<img class="scene-preview" src="/dashboard/scenes/${scene.reference}/preview?product=${product}&image=${artwork}" alt="Preview: the chosen case with the artwork in this scene" width="${scene.perspectives[0].output.widthPx}" height="${scene.perspectives[0].output.heightPx}">` : html`<p class="empty">Upload an artwork to preview a case in this scene.</p>`}
+${product && artwork ? html`<img class="scene-preview" style="--ratio:${ratio(scene.perspectives[0].output.widthPx, scene.perspectives[0].output.heightPx)}" src="/dashboard/scenes/${scene.reference}/preview?product=${product}&image=${artwork}" alt="Preview: the chosen case with the artwork in this scene" width="${scene.perspectives[0].output.widthPx}" height="${scene.perspectives[0].output.heightPx}">` : html`<p class="empty">Upload an artwork to preview a case in this scene.</p>`}
 <h2>Delete</h2><p>A deleted scene can no longer be looked up or rendered; renders already made stay.</p>
 ${buttonForm(`/dashboard/scenes/${scene.reference}/delete`, ctx.page.csrf, 'Delete this scene', { danger: true, confirm: 'Delete this scene?' })}`,
     );

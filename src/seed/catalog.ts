@@ -296,6 +296,17 @@ export function demoCatalog(firstOrg: string, secondOrg: string): Doc {
         created: '2026-04-11T09:00:00Z',
         look: { colour: { name: 'Sand', hex: '#c9b28f' } },
       },
+      // A tough case whose bumper and camera rim are moulded in a colour of their own.
+      {
+        name: 'iPhone 15 Tough Case Graphite and Orange',
+        productgroup: 'tough-cases',
+        item: 'CASE-IP15-TGH',
+        device: 'iphone-15',
+        printable: true,
+        weightGrams: CASE_TYPES.tough.weightGrams,
+        created: '2026-04-12T09:00:00Z',
+        look: { colour: { name: 'Graphite/Orange', hex: '#2b2d31', bezelHex: '#f26b1d', cameraRingHex: '#f26b1d' } },
+      },
       {
         name: 'Galaxy S24 Slim Case',
         productgroup: 'other-prints-slim',

@@ -1016,6 +1016,8 @@ export interface GetProductResponse {
     colour?: {
       name: string;
       hex: string;
+      bezelHex?: string;
+      cameraRingHex?: string;
       [k: string]: unknown;
     } | null;
     layers: {

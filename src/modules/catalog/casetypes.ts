@@ -15,6 +15,10 @@ export interface CaseType {
     finish: 'clear' | 'matte' | 'gloss' | 'leather';
     /** Base colour of the shell where no artwork covers it. */
     baseHex: string;
+    /** The side wall's colour (a tough case's bumper) when it differs from `baseHex`. */
+    bezelHex?: string;
+    /** The camera cut-out's rim colour when it differs from `baseHex`. */
+    cameraRingHex?: string;
     /** 0 (opaque) to 1: how much of the phone's colour shows through. */
     transparency: number;
     /** A MagSafe magnet ring printed under the artwork. */

@@ -4,7 +4,7 @@ import { catalogWrites } from './admin-repo.ts';
 import { CASE_TYPES, type CaseType, isCaseType } from './casetypes.ts';
 import type { CatalogDeps } from './deps.ts';
 import type { DeviceGeometry } from './devices.ts';
-import { inColourway } from './look.ts';
+import { type Colourway, inColourway } from './look.ts';
 import type { productCache } from './product-cache.ts';
 import { type OrderableProduct, toOrderable, toPackaging, toProductgroup } from './product-views.ts';
 import { type ProductView, catalogReads as reads } from './repo.ts';
@@ -14,7 +14,7 @@ export interface ProductShape {
   device: DeviceGeometry | null;
   caseType: CaseType | null;
   /** The case's colourway (`look.colour`), or null. */
-  colour: { name: string; hex: string } | null;
+  colour: Colourway | null;
 }
 
 /** What other modules (orders, rendering, webhooks, the seed) look up in the catalog. */

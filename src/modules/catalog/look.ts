@@ -17,11 +17,32 @@ export interface ProductLook {
   /** The phone colour a case is shown on, or the accessory's colour. */
   colorHex?: string;
   /** The case's own colour (shell, leather): a colourway of a case type is a product of its own. */
-  colour?: { name: string; hex: string };
+  colour?: Colourway;
 }
 
-/** A case type in the product's colourway: the base colour follows the product's `colour`. */
-export function inColourway<T extends { material: { baseHex: string } }>(caseType: T, look: ProductLook | null): T {
-  const hex = look?.colour?.hex;
-  return hex ? { ...caseType, material: { ...caseType.material, baseHex: hex.toLowerCase() } } : caseType;
+/**
+ * A case's colourway: `hex` is the shell or leather; a part colour, when given, covers that part
+ * only (a tough case's bumper sold in a colour of its own); an absent part follows `hex`.
+ */
+export interface Colourway {
+  name: string;
+  hex: string;
+  /** The side wall (a tough case's bumper). */
+  bezelHex?: string;
+  /** The rim of the camera cut-out. */
+  cameraRingHex?: string;
+}
+
+interface Coloured {
+  material: { baseHex: string; bezelHex?: string; cameraRingHex?: string };
+}
+
+/** A case type in the product's colourway: the base colour and the part colours follow the product's `colour`. */
+export function inColourway<T extends Coloured>(caseType: T, look: ProductLook | null): T {
+  const c = look?.colour;
+  if (!c?.hex) return caseType;
+  const material = { ...caseType.material, baseHex: c.hex.toLowerCase() };
+  if (c.bezelHex) material.bezelHex = c.bezelHex.toLowerCase();
+  if (c.cameraRingHex) material.cameraRingHex = c.cameraRingHex.toLowerCase();
+  return { ...caseType, material };
 }

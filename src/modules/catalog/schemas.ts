@@ -68,10 +68,15 @@ export const ProductDetail = Open({
   colour: Type.Optional(
     Nullable(
       Open(
-        { name: Type.String(), hex: Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }) },
+        {
+          name: Type.String(),
+          hex: Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }),
+          bezelHex: Type.Optional(Type.String({ pattern: '^#[0-9a-fA-F]{6}$' })),
+          cameraRingHex: Type.Optional(Type.String({ pattern: '^#[0-9a-fA-F]{6}$' })),
+        },
         {
           description:
-            "Extension: the case's colourway (shell or leather colour); product pictures and mockups render in it. Null when the product has none.",
+            "Extension: the case's colourway (shell or leather colour, and the side wall's `bezelHex` and camera rim's `cameraRingHex` where they differ); product pictures and mockups render in it. Null when the product has none.",
         },
       ),
     ),
@@ -162,6 +167,15 @@ export const LookIn = Strict({
     Strict({
       name: Type.String({ minLength: 1, maxLength: 40, description: 'e.g. Sand, Walnut' }),
       hex: Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: "the case's shell or leather colour" }),
+      bezelHex: Type.Optional(
+        Type.String({
+          pattern: '^#[0-9a-fA-F]{6}$',
+          description: "the side wall's colour (a tough case's bumper); absent: `hex`",
+        }),
+      ),
+      cameraRingHex: Type.Optional(
+        Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: "the camera cut-out's rim colour; absent: `hex`" }),
+      ),
     }),
   ),
 });

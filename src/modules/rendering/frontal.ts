@@ -155,7 +155,15 @@ async function background(
     c.shape === 'circle'
       ? `<circle cx="${f(ix + (c.widthMm / 2) * k)}" cy="${f(iy + (c.heightMm / 2) * k)}" r="${f((c.widthMm / 2) * k)}"`
       : `<rect x="${f(ix)}" y="${f(iy)}" width="${f(c.widthMm * k)}" height="${f(c.heightMm * k)}" rx="${f(c.cornerRadiusMm * k)}"`;
-  const rim = g.clearRim ? g.phone : caseType.material.finish === 'clear' ? '#c9d3da' : caseType.material.baseHex;
+  const m = caseType.material;
+  // The rim is the side wall seen edge-on: the colourway's bezel where it names one.
+  const rim = g.clearRim ? g.phone : m.finish === 'clear' ? '#c9d3da' : (m.bezelHex ?? m.baseHex);
+  // A camera rim in a colour of its own: a band 0.9 mm wide inside the cut-out's outline (the
+  // cut-out's wall, as the stages draw it), lit from the top left.
+  const cameraRing = m.cameraRingHex
+    ? `<path d="${g.hole}" fill="none" stroke="${m.cameraRingHex}" stroke-width="${f(1.8 * k)}"/>
+      <path d="${g.hole}" fill="none" stroke="#000" stroke-opacity="0.3" stroke-width="${f(0.4 * k)}" filter="url(#tight)"/>`
+    : '';
   // Through a clear rim: the phone's side in its own colour, darkening as it rolls away, the phone's
   // edge where the case wall ends, and the shell's gloss along the top left and its bright outer lip.
   const clear = g.clearRim
@@ -185,6 +193,7 @@ async function background(
       ${island} fill="${g.phone}" stroke="#000" stroke-opacity="0.25" stroke-width="${f(0.5 * k)}"/>
       ${lenses}
       <path d="${g.hole}" fill="none" stroke="#000" stroke-opacity="0.45" stroke-width="${f(1.4 * k)}" filter="url(#tight)"/>
+      ${cameraRing}
     </g>
   </g>
 </svg>`;

@@ -110,11 +110,13 @@ function drawCase(p: Parts, o: ReturnType<typeof caseOutline>, depth: number, fl
   const H = o.heightMm;
   const wall = ct.wallMm;
   const outline = roundedRectPoints(0, 0, W, H, o.cornerRadiusMm, 18);
+  // The side walls in the colourway's bezel colour where it names one (a tough case's bumper).
+  const walls = m.bezelHex && m.finish !== 'clear' ? { ...shell, base: hexToRgb(m.bezelHex) } : shell;
   const shellPrism: Prism = {
     outline,
     z0: -depth,
     z1: 0,
-    finish: shell,
+    finish: walls,
     roundness: m.book ? 0.35 : 0.8,
     bands: 7,
   };
@@ -132,7 +134,7 @@ function drawCase(p: Parts, o: ReturnType<typeof caseOutline>, depth: number, fl
       const y0 = wall + c.offsetMm;
       const pts = roundedRectPoints(x === 0 ? -pad : W - 0.3, y0, pad + 0.3, c.lengthMm, 0.35, 4);
       pads.push({
-        prism: { outline: pts, z0: zMid - 1.3, z1: zMid + 1.3, finish: { ...shell, base: scale(shell.base, 0.96) } },
+        prism: { outline: pts, z0: zMid - 1.3, z1: zMid + 1.3, finish: { ...walls, base: scale(walls.base, 0.96) } },
         side: [x === 0 ? -1 : 1, 0],
       });
     }
@@ -263,6 +265,14 @@ function backCap(
 
   // Inside the hole: the rim's shadow on the phone's back, then the island standing out of it.
   parts.push(`<path d="${hole}" fill="${rgbHex(scale(phone, 0.55))}"/>`);
+  if (m.cameraRingHex) {
+    // A camera rim in a colour of its own: the cut-out's wall, a band 0.9 mm inside its outline.
+    defs.push(`<clipPath id="ringClip"><path d="${hole}"/></clipPath>`);
+    const ring = scale(hexToRgb(m.cameraRingHex), 0.85 + 0.2 * facing);
+    parts.push(
+      `<path d="${hole}" fill="none" stroke="${rgbHex(ring)}" stroke-width="1.8" clip-path="url(#ringClip)"/>`,
+    );
+  }
   const capSvg = `<g transform="${cam.planeMatrix(0)}">${parts.join('')}</g>`;
   return capSvg + island(cam, p);
 }

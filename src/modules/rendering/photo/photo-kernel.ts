@@ -20,7 +20,7 @@ export interface PhotoJob {
   inv: Float64Array;
   /** Case numbers: width mm, height mm, corner radius mm, stitched (0/1), bezel (0/1). */
   p: Float64Array;
-  /** The camera cut-out and what shows in it: HOLE_PARAMS of stage/case-mesh.ts, lenses after. */
+  /** The camera cut-out and what shows in it: holeParams in stage/case-mesh.ts. */
   hole: Float64Array;
   /** Out: 16-bit u, v, 0 per pixel of the box. */
   uv: Uint16Array;
@@ -50,8 +50,8 @@ function holeColour(h: Float64Array, U: number, V: number, d: number, px: number
   g += (h[11] - g) * ai;
   b += (h[12] - b) * ai;
   for (let k = 0; k < h[20]; k++) {
-    const dist = Math.hypot(U - h[21 + k * 3], V - h[22 + k * 3]);
-    const R = h[23 + k * 3];
+    const dist = Math.hypot(U - h[24 + k * 3], V - h[25 + k * 3]);
+    const R = h[26 + k * 3];
     for (const [edge, c] of [
       [R, [43, 46, 51]],
       [0.72 * R, [11, 12, 16]],
@@ -63,7 +63,7 @@ function holeColour(h: Float64Array, U: number, V: number, d: number, px: number
       b += (c[2] - b) * a;
     }
   }
-  // The cut-out's wall, in the shell's colour, in shadow.
+  // The cut-out's wall, in the camera rim's colour, in shadow.
   const wall = Math.max(0, Math.min(1, 0.5 - (-0.9 - d) / px));
   out[0] = r + (h[16] * 0.55 - r) * wall;
   out[1] = g + (h[17] * 0.55 - g) * wall;
@@ -214,7 +214,7 @@ function clearRim(j: PhotoJob, bg: Uint8Array, o: number, dOut: number, px: numb
   const lit = Math.min(1.15, 0.3 + 0.7 * sh[0]);
   const gl = Math.min(1, sh[1] * 0.9);
   for (let c = 0; c < 3; c++) {
-    const col = (h[10 + c] * 0.82 * clear + h[16 + c] * (1 - clear)) * lit;
+    const col = (h[10 + c] * 0.82 * clear + h[21 + c] * (1 - clear)) * lit;
     const v = 255 - (255 - Math.min(255, col)) * (1 - gl);
     bg[o + c] = Math.max(0, Math.min(255, bg[o + c] * (1 - a) + v * a + 0.5));
   }

@@ -21,7 +21,7 @@ export interface CaseJob {
   tris: Int32Array;
   /** Numbers of the case: see CASE_PARAMS in stage/case-mesh.ts. */
   p: Float64Array;
-  /** Camera cut-out and what shows in it: see HOLE_PARAMS in stage/case-mesh.ts; lenses after. */
+  /** Camera cut-out and what shows in it: see holeParams in stage/case-mesh.ts. */
   hole: Float64Array;
   /** The leather grain tile (grain.ts), grainSize²: the side wall of a leather case shows it. */
   grainTex: Uint8Array;

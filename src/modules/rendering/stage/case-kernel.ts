@@ -85,16 +85,16 @@ function holeColour(k: Ctx, U: number, V: number, d: number, px: number) {
   over(k, phR * lift, phG * lift, phB * lift, ai);
   const nl = h[20];
   for (let q = 0; q < nl; q++) {
-    const cx = h[21 + q * 3];
-    const cy = h[22 + q * 3];
-    const R = h[23 + q * 3];
+    const cx = h[24 + q * 3];
+    const cy = h[25 + q * 3];
+    const R = h[26 + q * 3];
     const dist = Math.hypot(U - cx, V - cy);
     over(k, 43, 46, 51, edge(px, dist - R));
     over(k, 11, 12, 16, edge(px, dist - 0.72 * R));
     over(k, 20, 26, 42, edge(px, dist - 0.42 * R));
     over(k, 200, 205, 215, edge(px, Math.hypot(U - cx + 0.25 * R, V - cy + 0.28 * R) - 0.12 * R) * 0.6);
   }
-  // The cut-out's wall, in the shell's colour, shaded.
+  // The cut-out's wall, in the camera rim's colour, shaded.
   over(k, h[16] * 0.55, h[17] * 0.55, h[18] * 0.55, Math.max(0, Math.min(1, 0.5 - (-0.9 - d) / px)));
 }
 
@@ -166,7 +166,8 @@ function grainAt(k: Ctx, U: number, V: number) {
 /**
  * An unprinted part of the rim (drawn into the background, outside the mask). A clear rim shows
  * the phone's side through it, lit like the rim, tinted by the shell, with the shell's gloss on
- * top; the side wall of any other case, which a flatbed does not reach, shows the shell's colour.
+ * top; the side wall of any other case, which a flatbed does not reach, shows the side wall's
+ * colour (the colourway's bezel, else the shell's).
  * A leather wall shows the grain and a stitched seam along its middle (`px`: a pixel in mm).
  */
 function unprintedRim(k: Ctx, acc: Float64Array, a: number, w: number, U: number, V: number, px: number) {
@@ -184,7 +185,7 @@ function unprintedRim(k: Ctx, acc: Float64Array, a: number, w: number, U: number
     gl = Math.min(1, gl + 0.1 * dash);
   }
   for (let q = 0; q < 3; q++) {
-    const col = (k.h[10 + q] * 0.82 * k.clear + k.h[16 + q] * (1 - k.clear)) * lit;
+    const col = (k.h[10 + q] * 0.82 * k.clear + k.h[21 + q] * (1 - k.clear)) * lit;
     acc[a + 6 + q] += (255 - (255 - Math.min(255, col)) * (1 - gl)) * w;
   }
   acc[a + 5] += w;

@@ -216,15 +216,23 @@ export function caseParams(
   ]);
 }
 
-/** The camera cut-out and what shows through it (`hole`): the phone's back, island and lenses. */
+/**
+ * The camera cut-out and what shows through it (`hole`): the phone's back, island and lenses, and
+ * the colours of the parts around it. Layout: 0 circle, 1-5 the cut-out (centre, half sizes or
+ * radius, corner), 6-9 the island (circle, centre, half width), 10-12 the phone's RGB, 13-15 the
+ * island (half sizes, corner), 16-18 the camera rim's RGB (the cut-out's wall), 19 unused, 20 the
+ * number of lenses, 21-23 the side wall's RGB, then x, y, radius of each lens from 24. The rim and
+ * the side wall follow the colourway's part colours, the shell's colour where it names none.
+ */
 export function holeParams(device: DeviceGeometry, caseType: CaseType, phoneHex: string, shellHex: string) {
   const o = caseOutline(device, caseType);
   const h = o.hole;
   const c = device.camera;
+  const m = caseType.material;
   const ix = caseType.wallMm + c.xMm;
   const iy = caseType.wallMm + c.yMm;
   const circle = h.shape === 'circle' ? 1 : 0;
-  const out = new Float64Array(21 + 3 * c.lenses.length);
+  const out = new Float64Array(24 + 3 * c.lenses.length);
   out.set([
     circle,
     h.xMm + h.widthMm / 2,
@@ -240,10 +248,11 @@ export function holeParams(device: DeviceGeometry, caseType: CaseType, phoneHex:
     c.widthMm / 2,
     c.heightMm / 2,
     Math.min(c.cornerRadiusMm, c.widthMm / 2, c.heightMm / 2),
-    ...hexRgb(shellHex),
+    ...hexRgb(m.cameraRingHex ?? shellHex),
     0,
     c.lenses.length,
+    ...hexRgb(m.bezelHex ?? shellHex),
   ]);
-  for (const [i, l] of c.lenses.entries()) out.set([ix + l.xMm, iy + l.yMm, l.diameterMm / 2], 21 + i * 3);
+  for (const [i, l] of c.lenses.entries()) out.set([ix + l.xMm, iy + l.yMm, l.diameterMm / 2], 24 + i * 3);
   return out;
 }

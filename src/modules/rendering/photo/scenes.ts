@@ -26,6 +26,8 @@ const PHOTO_SIZES = [
   { px: 2000, format: 'png' as const },
 ];
 export const MIN_PHOTO_EDGE = PHOTO_SIZES[0].px;
+const sizeRank = (o: { widthPx: number; heightPx: number; format: string }) =>
+  PHOTO_SIZES.findIndex((s) => s.px === Math.max(o.widthPx, o.heightPx) && s.format === o.format);
 
 const sceneKey = (sceneId: string) => `photo-${sceneId}`;
 const perspectiveKey = (sceneId: string, px: number, format: string) => `photo-${sceneId}-${px}-${format}`;
@@ -57,6 +59,9 @@ export function photoScenes(deps: RenderingDeps) {
       const p = (await repo.perspective(db, id))!;
       perspectives.push({ reference: p.id, output: { widthPx: p.width_px, heightPx: p.height_px, format: p.format } });
     }
+    // In the order of PHOTO_SIZES: a scene given some of its formats later (migration 0290) lists
+    // them as a scene made with all of them does.
+    perspectives.sort((a, b) => sizeRank(a.output) - sizeRank(b.output));
     return {
       reference: row.scene_id,
       name: row.name,

@@ -10,6 +10,7 @@ import { FRAME_MARGIN, STAGES, StageCamera, framed } from '../../src/modules/ren
 import { propRects, renderPlate, stageTemplate } from '../../src/modules/rendering/stage/template.ts';
 import { bleedBackMm, caseSolid } from '../../src/modules/rendering/stage/case-mesh.ts';
 import { FLAT_PATCH, highPassStd } from '../../src/modules/rendering/stage/noise.ts';
+import { floorColour } from '../../src/modules/rendering/stage/plate-floor.ts';
 
 const device = (key: string) => loadDevices().find((d) => d.key === key)!;
 
@@ -47,6 +48,20 @@ describe('3D stages: the case rendered at run time from its geometry', () => {
     // The measure sees noise where there is some.
     const noisy = new Uint8Array(100 * 100 * 3).map((_, i) => 128 + (((i * 2654435761) >>> 24) % 9) - 4);
     assert.ok(highPassStd(noisy, 100, { left: 10, top: 10, size: 40 }) > 1.5);
+  });
+
+  it('draws the oak desk soft: its grain spans under 32 levels of luminance (2nd to 98th percentile) over 200 mm, yet shows a figure', () => {
+    const col = new Float64Array(3);
+    const lum: number[] = [];
+    for (let y = -100; y < 100; y += 0.5)
+      for (let x = -100; x < 100; x += 0.5) {
+        floorColour(1, x, y, col);
+        lum.push(0.2126 * col[0] + 0.7152 * col[1] + 0.0722 * col[2]);
+      }
+    lum.sort((a, b) => a - b);
+    const spread = lum[Math.floor(0.98 * (lum.length - 1))] - lum[Math.floor(0.02 * (lum.length - 1))];
+    assert.ok(spread < 32, `${spread.toFixed(1)} levels: harsh latewood stripes`);
+    assert.ok(spread > 15, `${spread.toFixed(1)} levels: no visible grain`);
   });
 
   it('prints the back and its rounded edge around the camera cut-out, and shows the phone inside the cut-out', async () => {

@@ -7,7 +7,7 @@ import { asBackgroundImageWork } from '../../platform/images.ts';
 import type { RenderingDeps } from './deps.ts';
 import { FRONTAL_EDGE, FRONTAL_VERSION, frontalTemplate } from './frontal.ts';
 import { materialFor, phoneColour } from './materials.ts';
-import { STAGE_VERSION, drawStage, plateFor } from './stage/template.ts';
+import { PLATE_VERSION, STAGE_VERSION, drawStage, plateFor } from './stage/template.ts';
 import { stage as stageNamed } from './stage/stages.ts';
 import { bleedBackMm, caseSolid } from './stage/case-mesh.ts';
 import { RenderInputError, type TemplateParts, type TemplatePictures } from './renderer.ts';
@@ -110,7 +110,7 @@ function stageParts(
   const size = { width: output.widthPx, height: output.heightPx };
   const material = materialFor(caseType, phoneColour(device));
   const digest = createHash('sha256')
-    .update(JSON.stringify([STAGE_VERSION, st, view, device, caseType, material, size]))
+    .update(JSON.stringify([STAGE_VERSION, PLATE_VERSION, st, view, device, caseType, material, size]))
     .digest('hex')
     .slice(0, 32);
   const base = `rendering/generated/stage/${digest}`;

@@ -50,22 +50,62 @@ function fbm(x: number, y: number) {
   );
 }
 
+const smooth = (e0: number, e1: number, v: number) => {
+  const t = Math.max(0, Math.min(1, (v - e0) / (e1 - e0)));
+  return t * t * (3 - 2 * t);
+};
+
+/** Board width across the grain, mm. */
+const OAK_BOARD = 118;
+
+/**
+ * Flat-sawn oak boards laid along the grain. Each board cuts its own log: the growth rings are
+ * circles around a pith below the board whose depth drifts slowly along the grain, so the surface
+ * shows nested cathedral arches. Every perturbation is low-frequency (the arches stay smooth); ring
+ * spacing, the width and depth of the soft darker band of each ring, and each board's tint vary.
+ * Fine fibre streaks and ray flecks run along the grain; a soft groove marks the seams.
+ */
+function oakColour(x: number, y: number, col: Float64Array) {
+  const a = x * 0.94 + y * 0.34;
+  const b = -x * 0.34 + y * 0.94;
+  const across = (b + 1000) / OAK_BOARD;
+  const board = Math.floor(across);
+  const inBoard = across - board;
+  const h1 = hash(board, 11);
+  const h2 = hash(board, 23);
+  const h3 = hash(board, 37);
+  // The pith: off-centre across the board, its depth drifting along the grain (the arches' apexes).
+  const u = (inBoard - 0.5) * OAK_BOARD + (h1 - 0.5) * 90 + (noise(a * 0.003, b * 0.004 + board * 7) - 0.5) * 8;
+  const d = 30 + 35 * h2 + (a + 150 * h3) * (h3 > 0.5 ? 0.11 : -0.11) + (noise(a * 0.005 + board * 3, 0.5) - 0.5) * 14;
+  const r = Math.sqrt(u * u + d * d + 16);
+  // Ring phase: about 4.5 mm a ring on average, some rings wider than others (always increasing).
+  const phase = r * (0.19 + 0.06 * h1) + 1.3 * noise(r * 0.07, board * 5 + 0.5);
+  const p = phase - Math.floor(phase);
+  // The ring's darker band: a raised cosine around 0.8 of the ring (no step anywhere). One smooth
+  // value along the rings sets its width and depth: a wider band is a darker one.
+  const v = noise(phase * 0.45, board * 3 + 2.5);
+  const w = 0.22 + 0.18 * v;
+  let t = p - 0.8;
+  t -= Math.round(t);
+  const band = Math.abs(t) < w ? 0.5 + 0.5 * Math.cos((Math.PI * t) / w) : 0;
+  const depth = 0.07 + 0.07 * v;
+  const fibre = noise(a * 0.012, b * 1.3) * 0.6 + noise(a * 0.025, b * 3.1) * 0.4;
+  const fleck = smooth(0.7, 0.95, noise(a * 0.22, b * 2.2 + 3));
+  const tone = noise(a * 0.004 + 11, b * 0.02);
+  // A soft groove where two boards meet.
+  const edge = Math.min(inBoard, 1 - inBoard) * OAK_BOARD;
+  const seam = edge < 3 ? Math.exp(-(edge * edge) / 0.5) : 0;
+  const k = (0.92 + 0.08 * tone - depth * band - 0.045 * fibre - 0.035 * fleck - 0.16 * seam) * (0.95 + 0.1 * h3);
+  const warm = (hash(board, 53) - 0.5) * 0.06;
+  col[0] = 200 * k * (1 + warm * 0.3);
+  col[1] = 153 * k;
+  col[2] = 106 * k * (1 - warm);
+}
+
 /** The floor's own colour at (x, y) into col: 0 paper, 1 oak, 2 marble. */
 export function floorColour(kind: number, x: number, y: number, col: Float64Array) {
   if (kind === 1) {
-    // Flat-sawn oak: growth rings around a trunk axis tilted under the board, fibre streaks.
-    const a = x * 0.94 + y * 0.34;
-    const b = -x * 0.34 + y * 0.94;
-    const depth = 60 + a * 0.05;
-    const r = Math.sqrt((b + 40) * (b + 40) + depth * depth) + fbm(a * 0.004, b * 0.03) * 14;
-    const ring = r * 0.22 - Math.floor(r * 0.22);
-    // Latewood darkens and fades again within the ring: no hard step where one ring ends.
-    const late = ring > 0.72 ? Math.sin((Math.PI * (ring - 0.72)) / 0.28) : 0;
-    const fibre = noise(a * 0.01, b * 1.3) * 0.5 + noise(a * 0.02, b * 3.1) * 0.5;
-    const k = 0.9 + 0.12 * fbm(a * 0.002, b * 0.01) - 0.22 * late - 0.07 * fibre;
-    col[0] = 196 * k;
-    col[1] = 146 * k;
-    col[2] = 98 * k;
+    oakColour(x, y, col);
   } else if (kind === 2) {
     // Marble: soft grey veins along a distorted diagonal wave, and a fainter second family.
     const t = fbm(x * 0.006, y * 0.006) * 6;

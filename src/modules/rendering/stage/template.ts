@@ -15,8 +15,11 @@ import { type Prop, type Stage, StageCamera, type StageView, framed, normalised,
 
 /** Bump when the case drawing changes: stored stage templates are keyed by it. */
 export const STAGE_VERSION = 8;
-/** Bump when the plate drawing changes: stored plates are keyed by it. */
-const PLATE_VERSION = 6;
+/**
+ * Bump when the plate drawing changes: stored plates are keyed by it, and so are the stage
+ * templates drawn on them (generated.ts).
+ */
+export const PLATE_VERSION = 7;
 
 const FLOOR = { paper: 0, oak: 1, marble: 2 } as const;
 

@@ -199,6 +199,39 @@ describe('operator console, operator user API and partner test helpers', () => {
     assert.match(textOf((await op.get('/console/catalog?q=zzzz-nothing')).body), /No product matches/);
   });
 
+  it("shows a case's colourway on the product page of the console and of the dashboard: name, and each part's swatch named with its colour", async () => {
+    const [{ id: tough }] = await t.db.query<{ id: string }>('SELECT id FROM products WHERE name = $1', [
+      'iPhone 15 Tough Case Graphite and Orange',
+    ]);
+    const list = await op.get('/console/catalog?q=Graphite');
+    assert.ok(list.body.includes(`<a href="/console/catalog/${tough}">`), 'the catalog links the product page');
+    for (const [agent, url] of [
+      [op, `/console/catalog/${tough}`],
+      [partner, `/dashboard/products/${tough}`],
+    ] as const) {
+      const res = await agent.get(url);
+      assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+      const shown = textOf(res.body);
+      assert.match(shown, /Colourway Name: Graphite\/Orange/, url);
+      assert.match(shown, /Shell: #2b2d31/, url);
+      assert.match(shown, /Bezel \(side wall\): #f26b1d/, url);
+      assert.match(shown, /Camera ring: #f26b1d/, url);
+      const swatches = [
+        ...res.body.matchAll(/<span class="swatch" style="background:(#[0-9a-f]{6})" aria-hidden="true">/g),
+      ];
+      assert.deepEqual(
+        swatches.map((m) => m[1]),
+        ['#2b2d31', '#f26b1d', '#f26b1d'],
+        `${url}: a swatch beside each part's name`,
+      );
+    }
+    const plain = products(t).prelaunched;
+    assert.match(textOf((await op.get(`/console/catalog/${plain}`)).body), /No colourway/);
+    assert.equal((await op.get('/console/catalog/Product_nope')).statusCode, 404);
+    assert.equal((await partner.get('/dashboard/products/Product_nope')).statusCode, 404);
+    assert.equal((await partner.get(`/console/catalog/${tough}`)).statusCode, 403, 'the console page is for operators');
+  });
+
   it('runs the fulfilment queue on the Production page: start production, then ship with carrier and tracking', async () => {
     const order = await createOrder(t, orderBody(t, await uploadImage(t), { dropshipMinimalShippingLevel: 'tracked' }));
     const old = await op.get('/console/fulfilment');

@@ -78,6 +78,7 @@ describe('partner order page', () => {
     text = textOf(body);
     const product = (await call(t, 'GET', `/v2/products/${p.clear}`)).data.product;
     assert.ok(text.includes(product.name), 'the product name, not only its reference');
+    assert.ok(body.includes(`<a href="/dashboard/products/${p.clear}">`), "the name links the product's page");
     assert.match(body, new RegExp(`/dashboard/images/${image}/thumbnail`));
     assert.match(text, /Dropship address/);
     assert.match(text, /Zwolle &lt;b&gt;|Zwolle <b>/);

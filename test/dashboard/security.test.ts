@@ -218,6 +218,7 @@ describe('dashboard CSRF protection and organization isolation', () => {
       [`/dashboard/images/${image}/thumbnail`, `/dashboard/images/${unknown('Image')}/thumbnail`],
       [`/dashboard/renders/${render}/thumbnail`, `/dashboard/renders/${unknown('Render')}/thumbnail`],
       [`/dashboard/renders/${render}/media`, `/dashboard/renders/${unknown('Render')}/media`],
+      [`/dashboard/products/${priv.id}`, `/dashboard/products/${unknown('Product')}`],
     ];
     const judge = async (theirsUrl: string, unknownUrl: string, ref: string) => {
       const mine = await partner.get(theirsUrl);

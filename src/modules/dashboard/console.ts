@@ -84,7 +84,7 @@ ${table(
     (
       p,
     ) => html`<tr><td>${productThumb(`/console/catalog/${p.reference}`, { picture: p.picture, drawing: p.device !== null }, 64, html`<span class="help">no picture</span>`)}</td>
-<td>${p.name}<br><span class="help">${[p.device, p.caseType].filter(Boolean).join(' · ')}</span><br><span class="help">${shortRef(p.reference)} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
+<td><a href="/console/catalog/${p.reference}">${p.name}</a><br><span class="help">${[p.device, p.caseType].filter(Boolean).join(' · ')}</span><br><span class="help">${shortRef(p.reference)} · ${p.legacyItemSKU}</span>${p.privateOrganizationReference ? html`<br><span class="help">private to ${p.privateOrganizationReference}</span>` : ''}</td>
 <td>${badge(p.status, statusTone(p.status))}</td><td>${p.availableQuantity}</td>
 <td>${form(
       `/console/catalog/${p.reference}`,

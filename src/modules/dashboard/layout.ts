@@ -119,6 +119,7 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}.ref{word-
 .meter{height:.7rem;background:#e6e9ed;border-radius:999px;overflow:hidden}.meter span{display:block;height:100%;background:var(--accent)}
 .auth{max-width:420px;margin:2rem auto}
 .product-cell{display:flex;gap:.5rem;align-items:center}.product-cell img,img.thumb{border:1px solid var(--line);border-radius:6px;background:#fff;object-fit:contain}
+.product-page{display:flex;flex-wrap:wrap;gap:1rem 1.5rem;align-items:flex-start}.product-page>div{flex:1 1 18rem;min-width:0}ul.colourway{list-style:none;padding:0;margin:.25rem 0;display:grid;gap:.35rem}ul.colourway .swatch{width:1.5rem;height:1.5rem}
 img.thumb.drawn{background:#eef0f3 center/contain no-repeat}
 address{font-style:normal;line-height:1.4}ol.timeline{list-style:none;padding:0;margin:0;border-left:3px solid var(--line)}ol.timeline>li{position:relative;padding:.2rem 0 .6rem 1rem}ol.timeline>li::before{content:"";position:absolute;left:-.5rem;top:.6rem;width:.7rem;height:.7rem;border-radius:50%;background:var(--accent)}
 ol.timeline>li.ok::before{background:var(--ok)}ol.timeline>li.warn::before{background:var(--warn)}ol.timeline>li.bad::before{background:var(--danger)}ol.timeline>li{overflow-wrap:anywhere}

@@ -8,6 +8,7 @@ import { toApiError } from '../../platform/http/error-handler.ts';
 import { Strict, Type } from '../../platform/http/schemas.ts';
 import type { DashboardServices } from './router.ts';
 import { consolePages } from './console.ts';
+import { productPages } from './product-page.ts';
 import { consoleShipmentPages } from './console-shipments.ts';
 import { consoleOrgPages } from './console-orgs.ts';
 import { productionQueuePages } from './production-queue.ts';
@@ -161,6 +162,7 @@ function registerPages(r: DashRouter): void {
   consoleBillingPages(r);
   consoleOrgPages(r);
   consolePages(r);
+  productPages(r);
   consoleShipmentPages(r);
   productionQueuePages(r);
   stationPages(r);

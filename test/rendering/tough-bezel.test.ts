@@ -7,7 +7,7 @@ import { caseOutline, caseProfile } from '../../src/modules/catalog/geometry.ts'
 import { inColourway } from '../../src/modules/catalog/look.ts';
 import { frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
-import { composeRender } from '../../src/modules/rendering/renderer.ts';
+import { type DrawnTemplate, type Template, composeRender } from '../../src/modules/rendering/renderer.ts';
 import { caseSolid } from '../../src/modules/rendering/stage/case-mesh.ts';
 import { STAGES } from '../../src/modules/rendering/stage/stages.ts';
 import { renderPlate, stageTemplate } from '../../src/modules/rendering/stage/template.ts';
@@ -19,6 +19,20 @@ const flatArtwork = () =>
   sharp({ create: { width: 300, height: 600, channels: 3, background: '#3a86ff' } })
     .png()
     .toBuffer();
+
+/** Both templates rendered with one artwork (raw RGB), and the first one's UV map as 16-bit values. */
+async function renderBoth(withLip: DrawnTemplate, without: DrawnTemplate, output: Template['output'], art: Buffer) {
+  const raw = async (t: DrawnTemplate) =>
+    sharp((await composeRender({ ...t, output }, art)).media)
+      .raw()
+      .toBuffer();
+  const uv = await sharp(withLip.uv).toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer();
+  return {
+    a: await raw(withLip),
+    b: await raw(without),
+    u16: new Uint16Array(uv.buffer, uv.byteOffset, uv.byteLength / 2),
+  };
+}
 
 describe('a tough case in a 3D stage', () => {
   it('shows its raised bezel under a full-coverage artwork: a lip along the edge, its inner slope in shadow', async () => {
@@ -39,16 +53,9 @@ describe('a tough case in a 3D stage', () => {
         .toBuffer();
       const withLip = await stageTemplate(plate, st, view, ip15, tough, material, size);
       const without = await stageTemplate(plate, st, view, ip15, flat, material, size);
-      const a = await sharp((await composeRender({ ...withLip, output }, art)).media)
-        .raw()
-        .toBuffer();
-      const b = await sharp((await composeRender({ ...without, output }, art)).media)
-        .raw()
-        .toBuffer();
       // Where on the back each changed pixel lies: its print point from the UV map, as an inset
       // from the outline in mm (the UV map spans the outline and its bleed).
-      const uv = await sharp(withLip.uv).toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer();
-      const u16 = new Uint16Array(uv.buffer, uv.byteOffset, uv.byteLength / 2);
+      const { a, b, u16 } = await renderBoth(withLip, without, output, art);
       const mask = await sharp(withLip.layers).extractChannel(0).raw().toBuffer();
       const [bw, bh] = withLip.backMm;
       let darker = 0;
@@ -101,14 +108,7 @@ describe('a tough case in a 3D stage', () => {
     const art = await flatArtwork();
     const withLip = await frontalTemplate(ip15, tough, size);
     const without = await frontalTemplate(ip15, flat, size);
-    const a = await sharp((await composeRender({ ...withLip, output }, art)).media)
-      .raw()
-      .toBuffer();
-    const b = await sharp((await composeRender({ ...without, output }, art)).media)
-      .raw()
-      .toBuffer();
-    const uv = await sharp(withLip.uv).toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer();
-    const u16 = new Uint16Array(uv.buffer, uv.byteOffset, uv.byteLength / 2);
+    const { a, b, u16 } = await renderBoth(withLip, without, output, art);
     const [bw, bh] = withLip.backMm;
     const edge = caseProfile(ip15, tough).edgeMm;
     let changed = 0;

@@ -147,6 +147,35 @@ describe('jobs', () => {
     assert.equal((await operator(t, 'POST', '/jobs/999999/retry')).statusCode, 404);
   });
 
+  it("completes a job in its handler's transaction, and runs it again when that transaction rolls back", async () => {
+    await enqueue(t.db, t.clock, 'test.within', { n: 1 }, { organizationId: null });
+    let fail = true;
+    const w = new Worker({ db: t.db, clock: t.clock, log });
+    w.register('test.within', {
+      backoffMs: () => 1000,
+      run: (_p, job, attempt) =>
+        t.db.tx(async (tx) => {
+          await attempt.succeedIn(tx);
+          // Inside the transaction the job reads as succeeded; nothing outside sees it before the commit.
+          const [seen] = await tx.query<{ status: string }>('SELECT status FROM jobs WHERE id = $1', [job.id]);
+          assert.equal(seen.status, 'succeeded');
+          if (fail) throw new Error('crashed before the commit');
+        }),
+    });
+    assert.equal(await w.drain(), 1);
+    let [job] = await jobsRepo.list(t.db, { kind: 'test.within', limit: 1 });
+    assert.equal(job.status, 'pending', 'the rolled-back completion leaves the job to run again');
+    assert.equal(job.last_error, 'crashed before the commit');
+    fail = false;
+    t.clock.advance(1000);
+    assert.equal(await w.drain(), 1);
+    [job] = await jobsRepo.list(t.db, { kind: 'test.within', limit: 1 });
+    assert.equal(job.status, 'succeeded');
+    assert.equal(job.attempts, 2);
+    assert.equal(job.locked_by, null);
+    assert.equal(await w.drain(), 0);
+  });
+
   it('sends a permanent failure straight to dead', async () => {
     await enqueue(t.db, t.clock, 'test.permanent', {}, { organizationId: null });
     const w = makeWorker('test.permanent', async () => {

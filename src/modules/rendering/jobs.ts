@@ -11,10 +11,11 @@ export function registerRenderingJobs(s: { worker: Worker; rendering: RenderingS
   s.worker.register(RENDER_JOB, {
     pool: 'renders',
     backoffMs: (attempts) => Math.min(600_000, 5000 * 2 ** (attempts - 1)),
-    run: (payload: { renderId: string }, job) =>
+    run: (payload: { renderId: string }, job, attempt) =>
       s.rendering.runRender(String(payload.renderId), {
         number: job.attempts,
         last: job.max_attempts !== null && job.attempts >= job.max_attempts,
+        succeedIn: attempt.succeedIn,
       }),
   });
 }

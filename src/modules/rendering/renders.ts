@@ -9,7 +9,7 @@ import { renderInputs } from './render-inputs.ts';
 import { POLL_SECONDS, type RenderFile, toRender } from './render-view.ts';
 import { FORMATS } from './renderer.ts';
 import { type RenderRow, renderingRepo as repo } from './repo.ts';
-import { runRender } from './run-render.ts';
+import { type RenderAttempt, runRender } from './run-render.ts';
 import { amsterdamIso, tokenWeek } from './week.ts';
 
 export { PREVIEW_EDGE, previewGate } from './preview-render.ts';
@@ -33,8 +33,7 @@ export function renderService(deps: RenderingDeps, lib: ReturnType<typeof render
       createRender(deps, lib, orgId, input),
     preview: (orgId: string, input: { compositionReference: string; imageReference: string }, edge?: number) =>
       previewRender(deps, lib, inputs, orgId, input, edge),
-    runRender: (renderId: string, attempt: { number: number; last: boolean }) =>
-      runRender(deps, inputs, renderId, attempt),
+    runRender: (renderId: string, attempt: RenderAttempt) => runRender(deps, inputs, renderId, attempt),
 
     async render(orgId: string, ref: string) {
       return toRender(await renderRow(orgId, ref));

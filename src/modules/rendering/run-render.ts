@@ -1,3 +1,4 @@
+import type { Executor } from '../../platform/db/index.ts';
 import { asBackgroundImageWork } from '../../platform/images.ts';
 import type { RenderingDeps } from './deps.ts';
 import type { RenderInputs } from './render-inputs.ts';
@@ -25,10 +26,22 @@ type Outcome =
   | { failed: string }
   | { mediaKey: string; mediaSize: number; thumbKey: string; thumbSize: number; thumbhash: string };
 
-/** Completes or fails the render and records its event, in one transaction. */
-async function finish(deps: RenderingDeps, row: RenderRow, outcome: Outcome) {
+/** Which attempt of the render's job this is; `succeedIn` completes the job in a transaction. */
+export interface RenderAttempt {
+  number: number;
+  last: boolean;
+  succeedIn?: (tx: Executor) => Promise<void>;
+}
+
+/**
+ * Completes or fails the render and records its event, in one transaction with the job's own
+ * completion: the render and its job commit together, and a render costs one statement and one
+ * turn at PGlite's one connection fewer.
+ */
+async function finish(deps: RenderingDeps, row: RenderRow, outcome: Outcome, attempt: RenderAttempt) {
   await deps.db.tx(async (tx) => {
     const at = deps.clock.now();
+    await attempt.succeedIn?.(tx);
     const done =
       'failed' in outcome
         ? await repo.failRender(tx, row.id, outcome.failed, at)
@@ -50,7 +63,7 @@ export async function runRender(
   deps: RenderingDeps,
   inputs: RenderInputs,
   renderId: string,
-  attempt: { number: number; last: boolean },
+  attempt: RenderAttempt,
 ): Promise<void> {
   const { db, blobs, log } = deps;
   const row = await repo.renderById(db, renderId);
@@ -62,20 +75,30 @@ export async function runRender(
     const base = `renders/${row.organization_id}/${row.id}`;
     await blobs.put(`${base}/media.${ext}`, out.media);
     await blobs.put(`${base}/thumbnail.${ext}`, out.thumbnail);
-    await finish(deps, row, {
-      mediaKey: `${base}/media.${ext}`,
-      mediaSize: out.media.length,
-      thumbKey: `${base}/thumbnail.${ext}`,
-      thumbSize: out.thumbnail.length,
-      thumbhash: out.thumbhash,
-    });
+    await finish(
+      deps,
+      row,
+      {
+        mediaKey: `${base}/media.${ext}`,
+        mediaSize: out.media.length,
+        thumbKey: `${base}/thumbnail.${ext}`,
+        thumbSize: out.thumbnail.length,
+        thumbhash: out.thumbhash,
+      },
+      attempt,
+    );
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof RenderInputError || attempt.last) {
       log.warn({ renderId, attempt: attempt.number, reason: message }, 'render failed');
-      await finish(deps, row, {
-        failed: err instanceof RenderInputError ? message : `gave up after ${attempt.number} attempts: ${message}`,
-      });
+      await finish(
+        deps,
+        row,
+        {
+          failed: err instanceof RenderInputError ? message : `gave up after ${attempt.number} attempts: ${message}`,
+        },
+        attempt,
+      );
       return;
     }
     throw err;

@@ -2,15 +2,25 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Clock, realNow } from '../clock.ts';
 import { runInScope } from '../context.ts';
-import type { Db } from '../db/index.ts';
+import type { Db, Executor } from '../db/index.ts';
 import { randomId } from '../ids.ts';
 import { type JobRow, jobsRepo } from './queue.ts';
 
 /** Renders, outbound deliveries (webhooks, callbacks) and the rest each have slots of their own. */
 export type JobPool = 'renders' | 'deliveries' | 'maintenance';
 
+/** What a running job may do with its own row. */
+export interface JobAttempt {
+  /**
+   * Marks the job succeeded in the handler's transaction, so that its completion commits with the
+   * work it records and takes no statement of its own. A crash before that commit leaves the job
+   * running under its lease, and it runs again.
+   */
+  succeedIn(tx: Executor): Promise<void>;
+}
+
 export interface JobHandler {
-  run(payload: any, job: JobRow): Promise<void>;
+  run(payload: any, job: JobRow, attempt: JobAttempt): Promise<void>;
   /** The pool whose slots the job runs in (default: maintenance). */
   pool?: JobPool;
   /** Delay before attempt n+1 after n failed attempts (default: exponential from 5 s, capped at 1 h). */
@@ -133,14 +143,23 @@ export class Worker {
     const { db, clock, log } = this.deps;
     if (!handler) return;
     const release = this.holdLease(job);
+    // Set once the handler completed the job in a transaction of its own; a transaction that then
+    // rolls back throws out of the handler, and the job fails (or runs again) as any other.
+    let succeeded = false;
+    const attempt: JobAttempt = {
+      succeedIn: async (tx) => {
+        await jobsRepo.succeed(tx, job.id, this.id, realNow(clock));
+        succeeded = true;
+      },
+    };
     try {
       // The handler runs as work of the job's organization, so its clock is that organization's.
       try {
-        await runInScope(() => handler.run(job.payload, job), job.organization_id);
+        await runInScope(() => handler.run(job.payload, job, attempt), job.organization_id);
       } finally {
         release();
       }
-      await jobsRepo.succeed(db, job.id, this.id, realNow(clock));
+      if (!succeeded) await jobsRepo.succeed(db, job.id, this.id, realNow(clock));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const exhausted =

@@ -23,7 +23,7 @@ const HISTORY = [
   /\(issues? #?\d+\)/i,
   /\bissues? #?\d{1,3}\b/i,
   /\bsittings?\b/i,
-  // "the ninth session", "twenty-first session", "(3rd session)": a stretch of work, not a sign-in.
+  // An ordinal before the word for a stretch of work (spelled out or in digits), not a sign-in.
   /\b(\w+-)?(first|second|third|\w+th|\d+(st|nd|rd|th)) sessions?\b/i,
   // A change told as a change: what the code is, not what it was before.
   /\b(is|are) now\b/i,
@@ -36,9 +36,9 @@ const HISTORY = [
   /\brenamed (from|to)\b|\bwe (changed|moved|switched|replaced|renamed|fixed|removed|added)\b/i,
   /\bbug (was|is|got) fixed\b|\bfixed (a|the) bug\b|\bthe bug was\b|\bafter the split\b/i,
   /\b(went|dropped|fell|rose|climbed) from [~\d]/i,
-  // A figure told as a change: "999 rows took the CPU from ~3.4 to ~1.5 µs".
+  // A figure told as a change: a cost that went from one number to another.
   /\btook [\w' ]{0,40}\bfrom ~?\d[\d.,]* to ~?\d/i,
-  // A guarantee measured against the code before it: "exactly-once rests where it did".
+  // A guarantee measured against earlier code instead of stated.
   /\b(rests|stays|remains|lies) where (it|they) did\b/i,
   /\bas it was \w+ then\b|\bbefore (a|the) [\w' ]{3,40} (left out|was changed|changed)\b/i,
   /\((was|formerly|previously) [^)]*\)/i,

@@ -9,9 +9,9 @@ import { stageSceneKey } from '../../src/modules/rendering/stage-compositions.ts
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { createRender, seeded, uploadSolid } from './helpers.ts';
 
-// A database whose photo scenes were made when a scene offered WebP only at 1000 px holds one
-// perspective at 1000 px (WebP) and, for a photo of 2000 px or more, three at 2000 px. Migration
-// 0290 gives them the rest of the set a scene made through the API has.
+// A stored photo scene may hold one perspective at 1000 px (WebP) and, for a photo of 2000 px or
+// more, three at 2000 px. Migration 0290 gives it the rest of the set a scene made through the API
+// has.
 
 const MIGRATION = join(import.meta.dirname, '..', '..', 'migrations', '0290_photo_scene_formats.sql');
 const FORMATS = ['webp', 'jpeg', 'png'];

@@ -183,7 +183,8 @@ function evictOverBudget(): void {
 /**
  * A template the cache let go hands its frame-size background (the length of a render's output at
  * that size) to the spares once no render reads it, for the next template or output of that size:
- * left to the collector, it stayed until the main heap's next full collection, on top of the new.
+ * the collector frees a shared buffer only at the main heap's next full collection, so a dead one
+ * would sit beside its successor until then.
  * Its UV map and layers are cut to its mask's box, lengths no other buffer has, and go to the
  * collector.
  */

@@ -173,7 +173,7 @@ export function parseRateLimits(raw: string, name = 'RATE_LIMITS'): Config['rate
     uploads: { name: 'uploads', quota: 5000, windowSeconds: 86400 },
     downloads: { name: 'downloads', quota: 100000, windowSeconds: 86400 },
     // Live previews in a shop's editor: 5 a second sustained per organization, bursts of 300. A
-    // node composes 10-20 a second (2 at once, 100-180 ms each, docs/performance.md): one
+    // node composes 10-20 a second (2 at once, 100-180 ms each, decision 0221): one
     // organization within its quota takes at most half of a node, and its places in the node's
     // queue are capped too (rendering/renders.ts).
     previews: { name: 'previews', quota: 300, windowSeconds: 60 },

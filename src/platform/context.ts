@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  *
  * Off unless test clocks are (the test environment): on Node 20 a scope kept across awaits turns on
  * async hooks for the whole process, a cost on every promise of every request (GET by reference:
- * ~12 % more CPU a request, docs/performance.md). Nothing else reads it: jobs are given their
+ * ~12 % more CPU a request, decision 0129). Nothing else reads it: jobs are given their
  * organization by whoever queues them.
  */
 interface Scope {

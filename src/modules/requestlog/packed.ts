@@ -3,7 +3,7 @@
  *
  * JSON text costs ~150 bytes a request (~75 KB a write of 500), and on PGlite every byte is copied
  * into WASM, cut into TOAST chunks and written to the WAL on the database thread, which shares the
- * machine's cores with HTTP (~0.03 µs of CPU a byte there, docs/performance.md). Format 1 takes ~25
+ * machine's cores with HTTP (~0.03 µs of CPU a byte there, decision 0121). Format 1 takes ~25
  * bytes for a GET of our own, format 2 ~14: what repeats the previous request is a bit, and our
  * request ids (UUID version 7, made when the request came) keep their time as a difference from the
  * request's.

@@ -69,7 +69,7 @@ export class RequestLog {
     this.recording = o.recording ?? true;
     // Each INSERT costs PGlite's thread, which shares the machine's cores with HTTP, a fixed
     // ~0.3-0.6 ms, most of a packed 999-row write. At 999 rows a write the thread's CPU per request
-    // is ~1.5 µs, against ~3.4 at 500 rows (docs/performance.md); a busy node writes up to eight full batches in one statement, about once a second.
+    // is ~1.5 µs, against ~3.4 at 500 rows (decision 0123); a busy node writes up to eight full batches in one statement, about once a second.
     this.batchRows = Math.max(1, Math.min(o.batchRows ?? SEQ_PER_BATCH - 1, SEQ_PER_BATCH - 1));
     this.maxBuffered = o.maxBuffered ?? 20_000;
     this.writeRows = Math.max(1, Math.min(o.writeRows ?? 8 * this.batchRows, this.maxBuffered));

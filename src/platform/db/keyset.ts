@@ -8,7 +8,7 @@
  * combine the `seq` index with a bitmap and sort. The upper bound must be the row comparison alone:
  * beside a plain `organization_id <= $1`, the backward index scan starts from that one, at the
  * organization's newest row, and steps over every row newer than the cursor (a page in the middle of
- * 100,000 orders read 752 index and heap pages instead of 7). See docs/performance.md.
+ * 100,000 orders read 752 index and heap pages instead of 7). See decision 0145.
  * `org` and `after` are the placeholders (`$1`, `$2`) of the organization and the cursor's `seq`.
  */
 export function organizationPage(org: string, after: string, alias = ''): { where: string; order: string } {

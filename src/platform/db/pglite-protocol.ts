@@ -6,7 +6,7 @@
  * message writer growing and its flush) and joins the four messages into a sixth. V8 counts the
  * bytes of ArrayBuffers made since its last full collection against the heap's limit, and a
  * request-log write carries ~112 KB: with those copies the worker's isolate collects every ~17 such
- * writes, with one copy 3 times in 300 (docs/performance.md). One copy is made, besides the
+ * writes, with one copy 3 times in 300 (decision 0148). One copy is made, besides the
  * structured clone that brought the value to this thread.
  */
 

@@ -194,7 +194,7 @@ describe('floor units', () => {
       .map(Number);
     // The bed of the UV printer at 1:1; one image per case, with 2 mm of bleed on each side at 600 dpi.
     assert.ok(Math.abs(w - 610 * MM) < 0.1 && Math.abs(h - 420 * MM) < 0.1, `page ${w}x${h} pt`);
-    const spec = (await t.s.catalog.findProduct(t.seed.organizations[0].reference, products(t).clear))!.print!;
+    const spec = (await t.s.catalog.findProductData(t.seed.organizations[0].reference, products(t).clear))!.print!;
     const bleedPx = Math.round((2 / 25.4) * spec.dpi);
     assert.deepEqual(
       pdfImages(print),

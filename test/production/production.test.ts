@@ -92,7 +92,7 @@ describe('production files', () => {
     res = await operator(t, 'GET', `/orders/${ref}/print-files`);
     const [file] = res.data.printFiles;
     assert.equal(file.status, 'ready', JSON.stringify(file));
-    const spec = (await t.s.catalog.findProduct(t.seed.organizations[0].reference, products(t).clear))!.print!;
+    const spec = (await t.s.catalog.findProductData(t.seed.organizations[0].reference, products(t).clear))!.print!;
     assert.deepEqual(
       [file.print.widthPx, file.print.heightPx, file.print.dpi, file.print.cutLine],
       [spec.widthPx, spec.heightPx, spec.dpi, 'outline'],
@@ -281,7 +281,7 @@ describe('production files', () => {
       Math.round(outline.widthMm * LAYER_PX_PER_MM),
       'stored layers until redrawn',
     );
-    const listed = (await t.s.catalog.findProduct(t.seed.organizations[0].reference, ref))!.print!;
+    const listed = (await t.s.catalog.findProductData(t.seed.organizations[0].reference, ref))!.print!;
     assert.deepEqual({ ...listed, modified: undefined }, { ...inset, modified: undefined });
 
     const image = await artwork(t);

@@ -70,10 +70,14 @@ export function catalogService(deps: CatalogDeps) {
     ...catalogLists(deps, views),
     /** Archived products leave the list but still answer here. */
     product: (orgId: string, ref: string) => cache.productDetail(orgId, ref, false),
-    /** The product as GET shows it, or null when the organization cannot see it. */
-    findProduct: async (orgId: string, ref: string) => {
+    /**
+     * The product's data as the list shows it (name, SKU, print spec), or null when the organization
+     * cannot see it. Nothing is drawn: a print file or a packing slip needs the product, not its
+     * pictures. `availableQuantity` is the cached view's, which may be older than the last order.
+     */
+    findProductData: async (orgId: string, ref: string) => {
       const [found] = await cache.visibleProducts(orgId, [ref]);
-      return found ? cache.withStock(found, false) : null;
+      return found ? views.toListItem(found.view) : null;
     },
     /**
      * Read past the cache: the change job may run on a node that has not yet heard of the change

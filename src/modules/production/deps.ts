@@ -25,7 +25,10 @@ export interface ProductionDeps {
     | 'productionHolidays'
   >;
   organization: Pick<OrganizationService, 'storeIn' | 'findBrand'>;
-  catalog: Pick<CatalogService, 'findProduct' | 'productShapes' | 'releaseStock' | 'writeOffStock' | 'replaceBlank'>;
+  catalog: Pick<
+    CatalogService,
+    'findProductData' | 'productShapes' | 'releaseStock' | 'writeOffStock' | 'replaceBlank'
+  >;
   billing: Pick<BillingService, 'creditRefund'>;
   images: Pick<ImagesService, 'imageForOrganization' | 'readImage'>;
   orders: Pick<

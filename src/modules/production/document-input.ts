@@ -38,8 +38,7 @@ export async function documentInput(
     const lines: ShipmentDocInput['orders'][number]['lines'] = [];
     for (const l of await deps.orders.orderlines(db, o.id)) {
       if (l.shippedQuantity === 0) continue;
-      if (!products.has(l.productId))
-        products.set(l.productId, (await deps.catalog.findProduct(orgId, l.productId)) as never);
+      if (!products.has(l.productId)) products.set(l.productId, await deps.catalog.findProductData(orgId, l.productId));
       const p = products.get(l.productId);
       lines.push({
         index: l.index,

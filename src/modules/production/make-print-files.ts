@@ -16,10 +16,7 @@ export function printFileMaker(
     orderId: string,
     line: Pick<OrderlineFacts, 'index' | 'productId' | 'imageId'>,
   ) {
-    const product = (await deps.catalog.findProduct(orgId, line.productId)) as {
-      name: string;
-      print: { widthMm: number; heightMm: number; widthPx: number; heightPx: number; dpi: number } | null;
-    } | null;
+    const product = await deps.catalog.findProductData(orgId, line.productId);
     if (!product) throw new FileProblem(`product ${line.productId} is no longer in the catalog`);
     if (!product.print)
       throw new FileProblem(`${product.name} has no print spec yet (its device geometry is preliminary)`);

@@ -6,17 +6,19 @@ import { CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../../src/modules/catalog/devices.ts';
 import { FRONTAL_VERSION, frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import {
+  leaseShared,
   pixelJobsRun,
   pixelThreads,
   releaseIdleWarpMemory,
   runWarp,
+  spareSharedBytes,
   thumbHashOnThreads,
 } from '../../src/modules/rendering/pixel-threads.ts';
 import { composeRender, templatesDecoded } from '../../src/modules/rendering/renderer.ts';
 import { fromPrintArea } from '../../src/modules/rendering/templates.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
 import { STAGES } from '../../src/modules/rendering/stage/stages.ts';
-import { renderPlate, stageTemplate } from '../../src/modules/rendering/stage/template.ts';
+import { drawStage, renderPlate, stageTemplate } from '../../src/modules/rendering/stage/template.ts';
 
 /** The decoded samples of a PNG: stable across zlib and libvips versions, unlike its bytes. */
 const pixelsHash = async (png: Buffer) =>
@@ -119,6 +121,21 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
       await solid(30, 40, 3, '#30c060'),
     );
     assert.equal(pixelThreads(), 1, 'the render ran on it');
+  });
+
+  it("hands a stage drawing's leased background back to the spares when its plate does not decode", async () => {
+    const device = loadDevices().find((d) => d.key === 'iphone-15')!;
+    const st = STAGES[0];
+    const size = { width: 120, height: 100 };
+    const material = materialFor(CASE_TYPES.tough, phoneColour(device));
+    releaseIdleWarpMemory();
+    assert.equal(spareSharedBytes(), 0);
+    const plate = Buffer.from('not a png at all');
+    await assert.rejects(drawStage(plate, st, st.views[0], device, CASE_TYPES.tough, material, size));
+    assert.equal(spareSharedBytes(), 120 * 100 * 3, 'the background is a spare again');
+    const next = leaseShared(120 * 100 * 3);
+    assert.equal(spareSharedBytes(), 0, 'and the next lease of that length takes it');
+    assert.equal(next.byteLength, 120 * 100 * 3);
   });
 
   it('fails a job that cannot be posted and leaves its thread idle for the next job', async () => {

@@ -7,7 +7,7 @@ import { grain } from '../fit.ts';
 import { GRAIN_SIZE } from '../grain.ts';
 import type { RawTemplate } from '../raw-template.ts';
 import { rawPictures } from '../templates.ts';
-import { leaseShared, runCase, runDecode, runPlate } from '../pixel-threads.ts';
+import { leaseShared, releaseShared, runCase, runDecode, runPlate } from '../pixel-threads.ts';
 import type { DrawnTemplate, Material } from '../renderer.ts';
 import { bleedBackMm, caseMesh, caseParams, caseSolid, holeParams } from './case-mesh.ts';
 import { PROP_STRIDE } from './plate-kernel.ts';
@@ -145,31 +145,38 @@ export async function drawStage(
   // copy on the event loop is 25-55 ms at 2000 px. The UV map and the layers only for the box (the
   // rest is no case), plain buffers moved to the case's thread and back (runCase).
   const background = leaseShared(W * H * 3);
-  await runDecode({ encoded: plate, width: W, height: H, out: background });
-  const bw = box[2] - box[0];
-  const bh = box[3] - box[1];
-  const gloss = material.highlight;
-  const { uv, layers } = await runCase({
-    width: W,
-    height: H,
-    box,
-    background,
-    uv: new Uint16Array(bw * bh * 3),
-    layers: new Uint8Array(bw * bh * 3),
-    cam: cam.packed(),
-    verts: mesh.verts,
-    tris: mesh.tris,
-    p: caseParams(solid, turn, st.light, st.ambient, 0.25 + 0.6 * gloss, {
-      stitched: caseType.material.finish === 'leather' || caseType.material.book,
-      bezel: caseType.key === 'tough',
-      grain: material.grain,
-      wallSeam: caseType.material.finish === 'leather',
-    }),
-    hole: holeParams(device, caseType, material.phoneHex, material.baseHex),
-    grainTex: await grain(),
-    grainSize: GRAIN_SIZE,
-  });
-  return { width: W, height: H, background, box, uv, layers };
+  try {
+    await runDecode({ encoded: plate, width: W, height: H, out: background });
+    const bw = box[2] - box[0];
+    const bh = box[3] - box[1];
+    const gloss = material.highlight;
+    const { uv, layers } = await runCase({
+      width: W,
+      height: H,
+      box,
+      background,
+      uv: new Uint16Array(bw * bh * 3),
+      layers: new Uint8Array(bw * bh * 3),
+      cam: cam.packed(),
+      verts: mesh.verts,
+      tris: mesh.tris,
+      p: caseParams(solid, turn, st.light, st.ambient, 0.25 + 0.6 * gloss, {
+        stitched: caseType.material.finish === 'leather' || caseType.material.book,
+        bezel: caseType.key === 'tough',
+        grain: material.grain,
+        wallSeam: caseType.material.finish === 'leather',
+      }),
+      hole: holeParams(device, caseType, material.phoneHex, material.baseHex),
+      grainTex: await grain(),
+      grainSize: GRAIN_SIZE,
+    });
+    return { width: W, height: H, background, box, uv, layers };
+  } catch (err) {
+    // Nothing else holds the background yet (a failed thread job writes no more into it): a plate
+    // that does not decode or a case that cannot be drawn hands it back to the spares.
+    releaseShared(background);
+    throw err;
+  }
 }
 
 /** A stage template as its three PNGs (tests and tools; the service stores them this way). */

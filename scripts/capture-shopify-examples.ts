@@ -36,6 +36,7 @@ export async function captureShopify(): Promise<Record<string, OperationExamples
     return res;
   };
   try {
+    const org = t.seed.organizations[0];
     const store = await connectShop(t, shopify);
     const image = await uploadImage(t);
     const products = ['iPhone 15 Clear Case', 'Demo Walnut Leather Case iPhone 15'].map(

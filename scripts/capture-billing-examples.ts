@@ -6,15 +6,12 @@
  *
  *   npx tsx scripts/capture-billing-examples.ts
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ManualClock } from '../src/platform/clock.ts';
 import { EXAMPLES_FILE, type OperationExamples } from '../src/openapi/examples.ts';
 import { OPERATOR_TOKEN, call, createTestApp } from '../test/support/app.ts';
 import { ADDRESS } from '../examples/integration.ts';
+import { MISSING, REQUEST_ID, writeExamples } from './openapi-examples/recorder.ts';
 
-const REQUEST_ID = '8c0d2f4e-6b1a-4c39-9e57-2d3f1a6b7c90';
-const MISSING = (prefix: string) => `${prefix}_0000000000000000000000zzzz`;
 /** Long lists make a reference page unreadable: two items show the shape. */
 const shorten = (v: any): any =>
   Array.isArray(v)
@@ -78,9 +75,6 @@ export async function captureBilling(): Promise<Record<string, OperationExamples
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const file = resolve(EXAMPLES_FILE);
-  const all = { ...JSON.parse(readFileSync(file, 'utf8')), ...(await captureBilling()) };
-  const sorted = Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)));
-  writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
+  writeExamples(await captureBilling(), true);
   console.log(`Billing examples merged into ${EXAMPLES_FILE}`);
 }

@@ -6,15 +6,12 @@
  *
  *   npx tsx scripts/capture-photo-scene-examples.ts
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import sharp from 'sharp';
 import { ManualClock } from '../src/platform/clock.ts';
 import { EXAMPLES_FILE, type OperationExamples } from '../src/openapi/examples.ts';
 import { call, createTestApp } from '../test/support/app.ts';
+import { MISSING, REQUEST_ID, writeExamples } from './openapi-examples/recorder.ts';
 
-const REQUEST_ID = '8c0d2f4e-6b1a-4c39-9e57-2d3f1a6b7c90';
-const MISSING = (prefix: string) => `${prefix}_0000000000000000000000zzzz`;
 const CORNERS = {
   topLeft: { x: 612, y: 260 },
   topRight: { x: 905, y: 281 },
@@ -65,9 +62,6 @@ export async function capturePhotoScenes(): Promise<Record<string, OperationExam
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const file = resolve(EXAMPLES_FILE);
-  const all = { ...JSON.parse(readFileSync(file, 'utf8')), ...(await capturePhotoScenes()) };
-  const sorted = Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)));
-  writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
+  writeExamples(await capturePhotoScenes(), true);
   console.log(`Photo scene examples merged into ${EXAMPLES_FILE}`);
 }

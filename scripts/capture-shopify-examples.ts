@@ -5,16 +5,13 @@
  *
  *   npx tsx scripts/capture-shopify-examples.ts
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ManualClock } from '../src/platform/clock.ts';
 import { EXAMPLES_FILE, type OperationExamples } from '../src/openapi/examples.ts';
 import { call, createTestApp } from '../test/support/app.ts';
 import { uploadImage } from '../test/orders/helpers.ts';
 import { ShopifyStandIn } from '../test/support/shopify-standin.ts';
 import { connectShop } from '../test/storefronts/helpers.ts';
-
-const REQUEST_ID = '8c0d2f4e-6b1a-4c39-9e57-2d3f1a6b7c90';
+import { REQUEST_ID, writeExamples } from './openapi-examples/recorder.ts';
 
 export async function captureShopify(): Promise<Record<string, OperationExamples>> {
   const shopify = await new ShopifyStandIn('example-secret').start();
@@ -66,9 +63,6 @@ export async function captureShopify(): Promise<Record<string, OperationExamples
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const file = resolve(EXAMPLES_FILE);
-  const all = { ...JSON.parse(readFileSync(file, 'utf8')), ...(await captureShopify()) };
-  const sorted = Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)));
-  writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
+  writeExamples(await captureShopify(), true);
   console.log(`Shopify examples merged into ${EXAMPLES_FILE}`);
 }

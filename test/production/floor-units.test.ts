@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { floorRepo } from '../../src/modules/production/floor-repo.ts';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createOrder, expectError, orderBody, products, uploadImage } from '../orders/helpers.ts';
 import {
   code128Values,
@@ -11,16 +10,11 @@ import {
   popplerMissing,
   rawPixels,
   renderPage,
+  keepPage,
 } from '../support/pdf-tools.ts';
 import { type TestApp, createTestApp, operator } from '../support/app.ts';
 
 const MM = 72 / 25.4;
-/** Rendered pages are kept under test-artifacts/production for a look. */
-function keep(name: string, png: Buffer): Buffer {
-  mkdirSync('test-artifacts/production', { recursive: true });
-  writeFileSync(`test-artifacts/production/${name}.png`, png);
-  return png;
-}
 const units = (t: TestApp, orderId: string) =>
   t.db.query<{ id: string; line_index: number; unit_no: number; state: string; attempt: number }>(
     'SELECT id, line_index, unit_no, state, attempt FROM floor_units WHERE order_id = $1 ORDER BY line_index, unit_no',
@@ -210,7 +204,7 @@ describe('floor units', () => {
     assert.match(raw, /\/OutputIntents/);
     assert.match(raw, /sRGB IEC61966-2\.1/);
     // The cases lie on their side in the phone jig: each image is drawn turned a quarter.
-    const page = await rawPixels(keep('batch-print-file', renderPage(print, 20)));
+    const page = await rawPixels(keepPage('production', 'batch-print-file', renderPage(print, 20)));
     assert.ok(page.width > page.height);
 
     const pick = pdfText((await file('pick-list')).rawPayload);
@@ -221,14 +215,16 @@ describe('floor units', () => {
 
     const sheet = (await file('batch-sheet')).rawPayload;
     assert.match(pdfText(sheet), new RegExp(made.reference));
-    assert.deepEqual(await code128Values(keep('batch-sheet', renderPage(sheet, 150))), [made.reference]);
+    assert.deepEqual(await code128Values(keepPage('production', 'batch-sheet', renderPage(sheet, 150))), [
+      made.reference,
+    ]);
     // Its last page: one code per slot, the case's unit reference, as the QC and pack stations scan it.
     const units = (await floorRepo.unitsOfBatch(t.db, made.reference)).map((u) => u.id);
     assert.deepEqual(
-      (await code128Values(keep('batch-sheet-case-codes', renderPage(sheet, 150, 2)))).sort(),
+      (await code128Values(keepPage('production', 'batch-sheet-case-codes', renderPage(sheet, 150, 2)))).sort(),
       [...units].sort(),
     );
-    keep('pick-list', renderPage((await file('pick-list')).rawPayload, 80));
+    keepPage('production', 'pick-list', renderPage((await file('pick-list')).rawPayload, 80));
     assert.ok(ref);
   });
 });

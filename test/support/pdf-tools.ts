@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,14 @@ prepareZXingModule({ overrides: { wasmBinary: readFileSync(wasm).buffer as Array
  */
 export const popplerMissing: false | string =
   spawnSync('pdftotext', ['-v']).error === undefined ? false : 'poppler-utils is not installed: PDF checks skipped';
+
+/** Keeps a rendered page as test-artifacts/<folder>/<name>.png, to look at what the PDF shows. */
+export function keepPage(folder: string, name: string, png: Buffer): Buffer {
+  const dir = join('test-artifacts', folder);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.png`), png);
+  return png;
+}
 
 /** Runs a poppler tool on the PDF in a scratch folder; `out` names a file it writes there. */
 function poppler<T>(pdf: Buffer, run: (file: string, dir: string) => T): T {

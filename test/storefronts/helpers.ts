@@ -1,6 +1,8 @@
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { type TestApp, createTestApp } from '../support/app.ts';
 import { ShopifyStandIn } from '../support/shopify-standin.ts';
+import { products } from '../orders/helpers.ts';
 
 /**
  * Connects the first demo organization's store to a stand-in shop the way a partner does: the
@@ -57,4 +59,50 @@ export async function shopifyTestApp() {
       await shopify.stop();
     },
   };
+}
+
+/** Shopify's documented example payload of a topic (API 2026-07); test/fixtures/shopify/webhooks/README.md names the source. */
+export function shopifyExample(topic: string): any {
+  const file = new URL(`../fixtures/shopify/webhooks/${topic.replace('/', '_')}.json`, import.meta.url);
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** The documented orders/create example with two of its lines turned into our products. */
+export function orderPayload(t: TestApp, image: string, name: string, id: string) {
+  const o = shopifyExample('orders/create');
+  const p = products(t);
+  o.admin_graphql_api_id = `gid://shopify/Order/${id}`;
+  o.name = name;
+  o.line_items[0].sku = `${p.clear}.${image}`;
+  o.line_items[0].quantity = 2;
+  o.line_items[1].sku = p.protector;
+  o.shipping_address.country_code = 'NL';
+  return o;
+}
+
+export interface WebhookOptions {
+  id?: string;
+  shop?: string;
+  secret?: string;
+  raw?: string;
+}
+
+/** A webhook to `path` signed as Shopify signs it for SHOP; `opts` forge the shop, the secret or the raw body. */
+export function signedWebhook(
+  t: TestApp,
+  shopify: ShopifyStandIn,
+  path: string,
+  topic: string,
+  payload: unknown,
+  opts: WebhookOptions = {},
+) {
+  const raw = opts.raw ?? JSON.stringify(payload);
+  const headers = shopify.webhookHeaders(topic, opts.shop ?? SHOP, raw, opts.id, opts.secret);
+  return t.app.inject({ method: 'POST', url: path, headers, payload: raw });
+}
+
+/** The status and error code of an answer, whether from `call` or from `t.app.inject`. */
+export function expectError(res: { statusCode: number; body: string }, status: number, code: string) {
+  assert.equal(res.statusCode, status, res.body);
+  assert.equal(JSON.parse(res.body).code, code, res.body);
 }

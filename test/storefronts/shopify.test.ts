@@ -1,67 +1,37 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import sharp from 'sharp';
 import { after, before, describe, it } from 'node:test';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { ShopifyStandIn } from '../support/shopify-standin.ts';
-import { createLogger } from '../../src/runtime.ts';
-import { redact } from '../../src/modules/requestlog/redact.ts';
 import { products, ship, uploadImage } from '../orders/helpers.ts';
+import {
+  SHOP,
+  SHOPIFY_SECRET,
+  type WebhookOptions,
+  expectError,
+  orderPayload as payloadOf,
+  shopifyExample as example,
+  signedWebhook,
+} from './helpers.ts';
 
-function expectError(res: { statusCode: number; body: string }, status: number, code: string) {
-  assert.equal(res.statusCode, status, res.body);
-  assert.equal(JSON.parse(res.body).code, code, res.body);
-}
-
-const SECRET = 'shopify-app-secret';
-const SHOP = 'case-lovers.myshopify.com';
-
-/** Shopify's documented example payload of a topic (API 2026-07); test/fixtures/shopify/webhooks/README.md names the source. */
-function example(topic: string): any {
-  const file = new URL(`../fixtures/shopify/webhooks/${topic.replace('/', '_')}.json`, import.meta.url);
-  return JSON.parse(readFileSync(file, 'utf8'));
-}
-
+// One connected store's life, in order: connecting, orders in, fulfilment, cancellation, privacy, uninstall.
 describe('Shopify stores', () => {
   let t: TestApp;
   let shopify: ShopifyStandIn;
   let storeRef: string;
   let image: string;
 
-  const post = (
-    path: string,
-    topic: string,
-    payload: unknown,
-    opts: { id?: string; shop?: string; secret?: string; raw?: string } = {},
-  ) => {
-    const raw = opts.raw ?? JSON.stringify(payload);
-    const headers = shopify.webhookHeaders(topic, opts.shop ?? SHOP, raw, opts.id, opts.secret);
-    return t.app.inject({ method: 'POST', url: path, headers, payload: raw });
-  };
-  const webhook = (topic: string, payload: unknown, opts: Parameters<typeof post>[3] = {}) =>
+  const post = (path: string, topic: string, payload: unknown, opts: WebhookOptions = {}) =>
+    signedWebhook(t, shopify, path, topic, payload, opts);
+  const webhook = (topic: string, payload: unknown, opts: WebhookOptions = {}) =>
     post('/integrations/shopify/webhooks', topic, payload, opts);
-  const inboxCount = async () =>
-    (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM storefront_inbox'))[0].n;
   const ordersOfStore = async () =>
     (await call(t, 'GET', `/v2/orders?storeReference=${storeRef}`)).data.orders as Array<Record<string, any>>;
-
-  /** The documented orders/create example with two of its lines turned into our products. */
-  function orderPayload(name: string, id: string) {
-    const o = example('orders/create');
-    const p = products(t);
-    o.admin_graphql_api_id = `gid://shopify/Order/${id}`;
-    o.name = name;
-    o.line_items[0].sku = `${p.clear}.${image}`;
-    o.line_items[0].quantity = 2;
-    o.line_items[1].sku = p.protector;
-    o.shipping_address.country_code = 'NL';
-    return o;
-  }
+  const orderPayload = (name: string, id: string) => payloadOf(t, image, name, id);
 
   before(async () => {
-    shopify = await new ShopifyStandIn(SECRET).start();
+    shopify = await new ShopifyStandIn(SHOPIFY_SECRET).start();
     t = await createTestApp({
-      env: { SHOPIFY_API_KEY: 'app-key', SHOPIFY_API_SECRET: SECRET },
+      env: { SHOPIFY_API_KEY: 'app-key', SHOPIFY_API_SECRET: SHOPIFY_SECRET },
       shopifyFetch: shopify.fetch,
     });
     image = await uploadImage(t);
@@ -69,24 +39,6 @@ describe('Shopify stores', () => {
   after(async () => {
     await t.close();
     await shopify.stop();
-  });
-
-  it('shows the demo Shopify store with three Shopify orders taken through the intake', async () => {
-    const demo = t.seed.organizations[0].stores.find((x) => x.code === 'DEMOSHOP')!.reference;
-    assert.equal((await t.s.storefronts.connection(demo))?.shopDomain, 'demo-cases.myshopify.com');
-    const orders = (await call(t, 'GET', `/v2/orders?storeReference=${demo}`)).data.orders as Array<
-      Record<string, any>
-    >;
-    assert.deepEqual(orders.map((o) => o.upstreamOrder?.name).sort(), ['#1001', '#1002', '#1003']);
-    assert.deepEqual(
-      orders.map((o) => o.shippingLevel).sort(),
-      ['basic', 'express', 'tracked'],
-      'the shipping line names the level',
-    );
-    const cancel = await call(t, 'POST', `/v2/orders/${orders[0].reference}/cancel`, {
-      body: { orderlines: [{ index: 1, canceledQuantity: 1 }] },
-    });
-    expectError(cancel, 403, 'store_not_writable_via_api');
   });
 
   it('connects a store through OAuth, keeps the token sealed and registers as a fulfillment service', async () => {
@@ -187,46 +139,6 @@ describe('Shopify stores', () => {
     expectError(cancel, 403, 'store_not_writable_via_api');
   });
 
-  it('refuses forged, unsigned, unknown-shop, malformed and oversized webhooks, storing nothing', async () => {
-    const n = await inboxCount();
-    const payload = orderPayload('#10000', '5300000000002');
-    expectError(
-      await webhook('orders/create', payload, { secret: 'not-the-secret' }),
-      401,
-      'shopify_signature_invalid',
-    );
-    const raw = JSON.stringify(payload);
-    const unsigned = { ...shopify.webhookHeaders('orders/create', SHOP, raw) } as Record<string, string>;
-    delete unsigned['x-shopify-hmac-sha256'];
-    expectError(
-      await t.app.inject({ method: 'POST', url: '/integrations/shopify/webhooks', headers: unsigned, payload: raw }),
-      401,
-      'shopify_signature_invalid',
-    );
-    expectError(await webhook('orders/create', payload, { shop: 'nobody.myshopify.com' }), 404, 'shopify_shop_unknown');
-    expectError(
-      await webhook('orders/create', null, { raw: '{"admin_graphql_api_id": ' }),
-      400,
-      'shopify_payload_invalid',
-    );
-    // PostgreSQL's jsonb holds no NUL character: refused with the payload's error, not the database's.
-    const nul = await webhook('orders/create', { ...payload, note: 'a\u0000b' });
-    expectError(nul, 400, 'shopify_payload_invalid');
-    assert.match(nul.json().message, /NUL/);
-    const noLines = await webhook('orders/create', { ...payload, line_items: 'none' });
-    expectError(noLines, 400, 'shopify_payload_invalid');
-    assert.match(noLines.json().message, /line_items/);
-    const hugeAddress = await webhook('orders/create', {
-      ...payload,
-      shipping_address: { ...payload.shipping_address, address1: 'x'.repeat(1024 * 1024) },
-    });
-    assert.ok([400, 413].includes(hugeAddress.statusCode), hugeAddress.body);
-    const lines = Array.from({ length: 50_000 }, () => ({ sku: products(t).protector, quantity: 1 }));
-    const tooMany = await webhook('orders/create', { ...payload, line_items: lines });
-    assert.ok([400, 413].includes(tooMany.statusCode), tooMany.body);
-    assert.equal(await inboxCount(), n);
-  });
-
   it('accepts a fulfillment request and reports the shipment with its tracking, retrying while Shopify is down', async () => {
     const [o] = await ordersOfStore();
     shopify.fulfillmentOrders.push({
@@ -321,63 +233,6 @@ describe('Shopify stores', () => {
     assert.deepEqual(shopify.invalid, []);
   });
 
-  it('publishes a design as one product with a variant per model and the mockups as media, and updates it again', async () => {
-    const p = products(t);
-    const iphone16 =
-      t.seed.organizations[0].products!.find((x) => x.name === 'iPhone 16 Clear Case')?.reference ?? p.leather;
-    const refs = [p.clear, iphone16];
-    const res = await call(t, 'POST', `/v2/stores/${storeRef}/shopify/publications`, {
-      body: { publication: { imageReference: image, productReferences: refs, priceCents: 2995, title: 'Sunset case' } },
-    });
-    assert.equal(res.statusCode, 200, res.body);
-    assert.equal(res.data.publication.status, 'publishing');
-    await t.s.worker.drain();
-    const [pub] = (await call(t, 'GET', `/v2/stores/${storeRef}/shopify/publications`)).data.publications;
-    assert.equal(pub.status, 'published', JSON.stringify(await t.s.storefronts.operations(storeRef, null, 3)));
-    assert.match(pub.shopifyProductId, /^gid:\/\/shopify\/Product\//);
-    const set = shopify.calls.filter((c) => c.operation === 'ProductSet');
-    assert.equal(set.length, 1);
-    const input = set[0].variables.input;
-    assert.deepEqual(
-      input.variants.map((v: any) => v.sku),
-      refs.map((r) => `${r}.${image}`),
-    );
-    assert.equal(input.variants[0].price, '29.95');
-    assert.ok(input.files.length >= 2, 'a mockup per model at least');
-    assert.ok(pub.mediaCount >= 2);
-    const media = [...shopify.uploads.values()];
-    assert.equal(media.length, input.files.length);
-    // The published product's first image, as the merchant's shop shows it.
-    mkdirSync('test-artifacts/shopify', { recursive: true });
-    const png = await sharp(media[0]).png().toBuffer();
-    writeFileSync('test-artifacts/shopify/published-product-media.png', png);
-    assert.ok((await sharp(png).metadata()).width! >= 600);
-
-    // Publishing the same artwork again updates the same Shopify product.
-    await call(t, 'POST', `/v2/stores/${storeRef}/shopify/publications`, {
-      body: { publication: { imageReference: image, productReferences: refs, priceCents: 3495, title: 'Sunset case' } },
-    });
-    await t.s.worker.drain();
-    const again = shopify.calls.filter((c) => c.operation === 'ProductSet');
-    assert.equal(again.length, 2);
-    assert.deepEqual(again[1].variables.identifier, { id: pub.shopifyProductId });
-    const del = await call(t, 'DELETE', `/v2/stores/${storeRef}/shopify/publications/${pub.reference}`);
-    assert.equal(del.statusCode, 200, del.body);
-    await t.s.worker.drain();
-    assert.equal(shopify.calls.at(-1)?.operation, 'ProductStatusUpdate');
-    assert.equal(shopify.calls.at(-1)?.variables.product.status, 'ARCHIVED');
-    assert.deepEqual(shopify.invalid, []);
-    const apiStore = t.seed.organizations[0].stores.find((x) => x.integration === 'api')!.reference;
-    const notShopify = await call(t, 'POST', `/v2/stores/${apiStore}/shopify/publications`, {
-      body: { publication: { imageReference: image, productReferences: refs, priceCents: 100, title: 'x' } },
-    });
-    expectError(notShopify, 409, 'store_not_shopify');
-    // Another organization's store, or no store at all, is not found: never "not on Shopify".
-    const foreign = t.seed.organizations[1].stores[0].reference;
-    for (const ref of [foreign, 'Store_doesnotexist', 'Brand_x'])
-      expectError(await call(t, 'GET', `/v2/stores/${ref}/shopify/publications`), 404, 'not_found');
-  });
-
   it('answers a cancellation request: cancels what is not in production, refuses what is', async () => {
     const pending = orderPayload('#10001', '5300000000003');
     assert.equal((await webhook('orders/create', pending)).statusCode, 200);
@@ -459,18 +314,6 @@ describe('Shopify stores', () => {
     await t.s.worker.drain();
     const [entry] = await t.s.storefronts.privacyLog(storeRef, 1);
     assert.match(entry.action, new RegExp(`${big} → ${made.reference}`));
-  });
-
-  it('never writes an access token to the server log or the request log', async () => {
-    const lines: string[] = [];
-    const log = createLogger({ logLevel: 'info' }, { write: (l: string) => lines.push(l) } as never);
-    const token = 'shpat_0123456789abcdef';
-    log.info(
-      { accessToken: token, res: { access_token: token }, call: { headers: { 'x-shopify-access-token': token } } },
-      'call',
-    );
-    assert.ok(lines.length === 1 && !lines[0].includes(token), lines[0]);
-    assert.ok(!JSON.stringify(redact({ access_token: token, accessToken: token })).includes(token));
   });
 
   it('disconnects on app/uninstalled and keeps the store with its history', async () => {

@@ -90,6 +90,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   const rateLimits = opts.rateLimits ?? new MemoryRateLimitStore();
   // The seed's blobs and the template belong together: without the marker both are made anew.
   const marker = join(blobDir(), `seeded-${testDatabaseUrl ? 'postgres' : 'pglite'}`);
+  const rebuild = () => !existsSync(marker);
   const { db, drop, seeded } = await cloneTestDb<SeedResult>(async (template) => {
     // The demo data straight from the seed: production apps refuse `s.seed()`, their tests still need it.
     // The template is shared by every test of the run, whatever its environment: it is seeded as the
@@ -109,7 +110,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     mkdirSync(blobDir(), { recursive: true });
     writeFileSync(marker, 'ok');
     return result;
-  }, !existsSync(marker));
+  }, rebuild);
   // `blobs` replaces the shared folder for the app only; the template's seed blobs stay local.
   const s = servicesOn(db, config, clock, rateLimits, opts.blobs, opts.shopifyFetch, opts.log);
   const seed = await demoKeysOf(s, config, seeded);

@@ -40,9 +40,16 @@ export interface TestDb<T> {
  * dump in the temp folder, or a PostgreSQL template database when TEST_DATABASE_URL is set. The
  * seed runs once per template; its result (JSON) is stored as the template database's comment, so
  * a clone and the result it is read with always come from the same seeding.
+ *
+ * `rebuild` says whether the template must be made anew. On PostgreSQL it is asked once the
+ * template lock is held: files that start together all find the template missing, and only the
+ * first makes it; the others, asking after it, find what it made.
  */
-export async function cloneTestDb<T>(seed: (db: Db) => Promise<T>, rebuild = false): Promise<TestDb<T>> {
-  return testDatabaseUrl ? clonePostgres(testDatabaseUrl, seed, rebuild) : clonePglite(seed, rebuild);
+export async function cloneTestDb<T>(
+  seed: (db: Db) => Promise<T>,
+  rebuild: () => boolean = () => false,
+): Promise<TestDb<T>> {
+  return testDatabaseUrl ? clonePostgres(testDatabaseUrl, seed, rebuild) : clonePglite(seed, rebuild());
 }
 
 /** The template database's comment: this prefix, then the seed's result as JSON. */
@@ -97,13 +104,13 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-async function clonePostgres<T>(url: string, seed: (db: Db) => Promise<T>, rebuild: boolean): Promise<TestDb<T>> {
+async function clonePostgres<T>(url: string, seed: (db: Db) => Promise<T>, rebuild: () => boolean): Promise<TestDb<T>> {
   const template = `pod_tpl_${templateDigest()}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
     await admin.query('SELECT pg_advisory_lock(727275)');
-    let seeded = rebuild
+    let seeded = rebuild()
       ? null
       : await seededOf(async (sql, params) => (await admin.query(sql, params)).rows, template);
     if (seeded === null) {

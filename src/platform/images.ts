@@ -1,7 +1,7 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
-import { getPriority, setPriority } from 'node:os';
 import sharp, { type Metadata, type Sharp } from 'sharp';
+import { threadIds, toBackground } from './background-threads.ts';
 import { ApiError } from './errors.ts';
 import { imageMemoryBudget, withDecodeSlot as withDecodeMemory } from './memory/decodes.ts';
 
@@ -84,29 +84,21 @@ sharp.cache(false);
 // sharp.concurrency() is left at its default: 1 thread per pipeline on glibc without jemalloc (this
 // server), the number of cores elsewhere. A pipeline still keeps about one core busy while it runs.
 
-/** Nice value for libvips' worker threads; the event loop stays at the process's own (default 0). */
-const IMAGE_THREAD_NICE = 10;
 /** How soon a thread that libvips starts during an operation is found and lowered. */
 const RESCAN_MS = 25;
 /** tid -> sightings of the thread under another name; 2 means settled (lowered, or not libvips'). */
 const threadSightings = new Map<string, number>();
 
 /**
- * libvips' worker threads get a lower CPU priority (Linux; elsewhere a no-op). On a small node the
- * event loop, the database and the pixel work of uploads and renders compete for the same cores;
- * at nice 10 a busy libvips thread gets about a tenth of a core's time against a thread at nice 0
- * that wants it, so API requests wait less behind a 7500x7500 decode or a run of renders (the
- * renders themselves take longer on a busy node: they are background work).
+ * libvips' worker threads go to the background (background-threads.ts: SCHED_IDLE, else nice 10).
+ * On a small node the event loop, the database and the pixel work of uploads and renders compete
+ * for the same cores; API requests must not wait behind a 7500x7500 decode or a run of renders
+ * (the renders themselves take longer on a busy node: they are background work).
  */
 function lowerImageThreadPriority(): void {
-  let tids: string[];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return;
-  }
-  const alive = new Set(tids);
-  for (const tid of threadSightings.keys()) if (!alive.has(tid)) threadSightings.delete(tid);
+  const tids = threadIds();
+  for (const tid of threadSightings.keys()) if (!tids.has(tid)) threadSightings.delete(tid);
+  const found: string[] = [];
   for (const tid of tids) {
     // A new thread names itself just after it starts: only a second sighting settles another name.
     const seen = threadSightings.get(tid) ?? 0;
@@ -115,38 +107,23 @@ function lowerImageThreadPriority(): void {
       if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() !== 'libvips worker') {
         threadSightings.set(tid, seen + 1);
       } else {
-        if (getPriority(Number(tid)) < IMAGE_THREAD_NICE) setPriority(Number(tid), IMAGE_THREAD_NICE);
+        found.push(tid);
         threadSightings.set(tid, 2);
       }
     } catch {
-      // the thread has just exited, or the system refuses: its priority stays as it was
+      // the thread has just exited
     }
   }
-}
-
-/** The ids of this process's threads now (Linux; empty elsewhere). */
-export function threadIds(): Set<string> {
-  try {
-    return new Set(readdirSync('/proc/self/task'));
-  } catch {
-    return new Set();
-  }
+  if (found.length > 0) toBackground(found);
 }
 
 /**
- * Lowers the threads started since `before` (a `threadIds()` snapshot) to the image threads'
- * priority: for a thread pool of our own doing pixel work (the mockup compositor's workers), found
- * the way libvips' are, since Node does not tell a worker thread's id.
+ * Puts the threads started since `before` (a `threadIds()` snapshot) in the background: for a
+ * thread pool of our own doing pixel work (the mockup compositor's workers), found the way
+ * libvips' are, since Node does not tell a worker thread's id.
  */
 export function lowerThreadsStartedSince(before: Set<string>): void {
-  for (const tid of threadIds()) {
-    if (before.has(tid)) continue;
-    try {
-      if (getPriority(Number(tid)) < IMAGE_THREAD_NICE) setPriority(Number(tid), IMAGE_THREAD_NICE);
-    } catch {
-      // the thread has just exited, or the system refuses: its priority stays as it was
-    }
-  }
+  toBackground([...threadIds()].filter((tid) => !before.has(tid)));
 }
 
 let imageWork = 0;

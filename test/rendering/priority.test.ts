@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { after, before, describe, it } from 'node:test';
+import { SCHED_IDLE, backgroundSettled, schedulingPolicy } from '../../src/platform/background-threads.ts';
 import { type TestApp, createTestApp } from '../support/app.ts';
 import { createRender, seeded, uploadSolid } from './helpers.ts';
 
@@ -10,24 +12,51 @@ const threads = () =>
     readdirSync('/proc/self/task').map((tid) => [tid, readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim()]),
   );
 
-describe('render work runs below the event loop', { skip: process.platform !== 'linux' && 'Linux only' }, () => {
+const linux = process.platform === 'linux';
+const chrt = linux && spawnSync('chrt', ['--pid', String(process.pid)]).status === 0;
+
+describe('render work runs below the event loop', { skip: !linux && 'Linux only' }, () => {
   let t: TestApp;
+  let known: Map<string, string>;
+  /** The event loop's nice value (the tests may themselves run niced). */
+  const loopNice = getPriority(0);
   before(async () => {
     t = await createTestApp();
-  });
-  after(() => t.close());
-
-  it("lowers the compositor's own worker threads, not only libvips' ones", async () => {
-    const known = threads();
+    known = threads();
     const res = await createRender(t, seeded(t).cStudioIp15, await uploadSolid(t, { r: 20, g: 160, b: 90 }));
     assert.equal(res.statusCode, 200, res.body);
     await t.s.worker.drain();
     const rendered = await t.s.rendering.findRender(t.seed.organizations[0].reference, res.data.render.reference);
     assert.equal(rendered?.status, 'completed');
-    // Threads the render started that are not libvips': the compositor's pool (and nothing else here).
-    const started = [...threads()].filter(([tid, name]) => !known.has(tid) && name !== 'libvips worker');
+    await backgroundSettled();
+  });
+  after(() => t.close());
+
+  // Threads the render started that are not libvips': the compositor's pool (and nothing else here).
+  const compositor = () => [...threads()].filter(([tid, name]) => !known.has(tid) && name !== 'libvips worker');
+  const libvips = () => [...threads()].filter(([, name]) => name === 'libvips worker');
+
+  it("lowers the compositor's own worker threads, not only libvips' ones", () => {
+    const started = compositor();
     assert.ok(started.length > 0, 'the render started its compositor threads');
-    for (const [tid, name] of started) assert.ok(getPriority(Number(tid)) >= 10, `thread ${tid} (${name}) at nice 10`);
-    assert.ok(getPriority(process.pid) < 10, 'the event loop keeps its priority');
+    for (const [tid, name] of started)
+      assert.ok(getPriority(Number(tid)) >= Math.max(10, loopNice), `thread ${tid} (${name}) at nice 10`);
+    assert.equal(getPriority(0), loopNice, 'the event loop keeps its priority');
+  });
+
+  it("runs the compositor's and libvips' threads at SCHED_IDLE, the event loop and the rest not", {
+    skip: !chrt && 'no chrt (util-linux) here: the threads stay at nice 10',
+  }, () => {
+    const pixelThreads = [...compositor(), ...libvips()];
+    assert.ok(libvips().length > 0, 'the render ran libvips threads');
+    for (const [tid, name] of pixelThreads) {
+      const policy = schedulingPolicy(tid);
+      if (policy !== null) assert.equal(policy, SCHED_IDLE, `thread ${tid} (${name}) at SCHED_IDLE`);
+    }
+    // The event loop, libuv's pool (file I/O of API requests) and the database thread stay normal.
+    for (const tid of known.keys())
+      if (!pixelThreads.some(([t]) => t === tid))
+        assert.equal(schedulingPolicy(tid) ?? 0, 0, `thread ${tid} (${known.get(tid)}) keeps SCHED_OTHER`);
+    assert.equal(schedulingPolicy(process.pid), 0, 'the event loop stays at SCHED_OTHER');
   });
 });

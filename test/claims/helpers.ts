@@ -107,3 +107,28 @@ export function decision(
     ...extra,
   };
 }
+
+/**
+ * A claim of wrong items (`claimlines`: [orderlineIndex, quantity]) on a fresh order of
+ * `quantities`, filed ten days after shipping; `cat` holds the category references by name.
+ */
+export async function itemClaim(
+  t: TestApp,
+  cat: Record<string, string>,
+  quantities: number[],
+  claimlines: Array<[number, number]>,
+) {
+  const s = await shippedOrder(t, { quantities });
+  t.clock.set(at(SHIPPED, 10 * DAY));
+  const res = await itemIssues(t, {
+    shipmentReference: s.shipment,
+    orderReference: s.order,
+    claimlines: claimlines.map(([orderlineIndex, quantity]) => ({
+      orderlineIndex,
+      quantity,
+      claimcategoryReference: cat['Wrong item'],
+    })),
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  return { ...s, claim: res.data.claim.reference as string };
+}

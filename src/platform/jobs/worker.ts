@@ -45,8 +45,20 @@ export const MIN_RENDER_SLOTS = 2;
 export const defaultBackoff = (attempts: number) => Math.min(3600_000, 5000 * 2 ** (attempts - 1));
 
 /**
+ * Where the database announces new jobs, on commit: the kinds the statement inserted, comma
+ * separated (trigger `jobs_added`, migration 0291).
+ */
+export const JOBS_CHANNEL = 'pod_jobs';
+
+/** An idle pool's first wait between claims (`pollMs`); each empty wait doubles it up to `idleMaxMs`. */
+export const IDLE_POLL_MS = { first: 500, max: 4000 };
+
+/**
  * Polls the jobs table and runs due jobs. Any number of workers (in the server or in separate
  * processes) share the table; `SKIP LOCKED` plus leases mean one job runs on one worker at a time.
+ * A new job wakes the pool that runs it on every worker (`JOBS_CHANNEL`), so an idle pool polls
+ * seldom: only for what no insert announces (a retry's or a delayed job's due time, a dead
+ * worker's lease running out).
  */
 export class Worker {
   readonly id = `${hostname()}:${process.pid}:${randomId(6)}`;
@@ -58,10 +70,18 @@ export class Worker {
   private inFlight = new Set<Promise<void>>();
   /** Nudges so far, by pool: a nudge that arrives while a pool is claiming (not waiting) is not lost. */
   private nudges: Record<JobPool, number> = { renders: 0, deliveries: 0, maintenance: 0 };
+  private listening = false;
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; log: FastifyBaseLogger },
-    private readonly opts: { pollMs?: number; concurrency?: number; pools?: Partial<Record<JobPool, number>> } = {},
+    private readonly opts: {
+      /** An idle pool's first wait between claims (default `IDLE_POLL_MS.first`). */
+      pollMs?: number;
+      /** An idle pool's longest wait between claims (default `IDLE_POLL_MS.max`). */
+      idleMaxMs?: number;
+      concurrency?: number;
+      pools?: Partial<Record<JobPool, number>>;
+    } = {},
   ) {}
 
   register(kind: string, handler: JobHandler): void {
@@ -179,9 +199,36 @@ export class Worker {
    * that the other pools do not each send a claim that finds nothing.
    */
   nudge(kind?: string): void {
-    const only = kind === undefined ? null : this.poolOf(kind);
-    for (const pool of Object.keys(this.nudges) as JobPool[]) if (only === null || pool === only) this.nudges[pool]++;
-    for (const [wake, pool] of this.wakers) if (only === null || pool === only) wake();
+    this.wake(kind === undefined ? null : new Set([this.poolOf(kind)]));
+  }
+
+  /** Wakes the loops of `pools` (null: all of them). */
+  private wake(pools: Set<JobPool> | null): void {
+    for (const pool of Object.keys(this.nudges) as JobPool[]) if (!pools || pools.has(pool)) this.nudges[pool]++;
+    for (const [wake, pool] of this.wakers) if (!pools || pools.has(pool)) wake();
+  }
+
+  /**
+   * Hears the jobs inserted on any node once their transaction commits and wakes the pools that
+   * run them here; kinds this worker does not run wake nothing. When notifications may have been
+   * missed (the listening connection came back), every pool claims once.
+   */
+  private listen(): void {
+    if (this.listening) return;
+    this.listening = true;
+    this.deps.db.listen(
+      JOBS_CHANNEL,
+      (payload) => {
+        const pools = new Set(
+          payload
+            .split(',')
+            .filter((k) => this.handlers.has(k))
+            .map((k) => this.poolOf(k)),
+        );
+        if (pools.size > 0) this.wake(pools);
+      },
+      () => this.wake(null),
+    );
   }
 
   /**
@@ -202,11 +249,14 @@ export class Worker {
       ...this.opts.pools,
     };
     sizes.renders = Math.max(MIN_RENDER_SLOTS, sizes.renders);
+    this.listen();
     for (const pool of Object.keys(sizes) as JobPool[]) this.loops.push(this.poll(pool, sizes[pool]));
   }
 
   private async poll(pool: JobPool, concurrency: number): Promise<void> {
-    const pollMs = this.opts.pollMs ?? 500;
+    const firstWait = this.opts.pollMs ?? IDLE_POLL_MS.first;
+    const maxWait = Math.max(firstWait, this.opts.idleMaxMs ?? IDLE_POLL_MS.max);
+    let wait = firstWait;
     const mine = new Set<Promise<void>>();
     // Wakes this pool's loop when one of its jobs ends and frees a slot.
     const slot = { free: () => {} };
@@ -243,19 +293,23 @@ export class Worker {
           this.deps.log.error({ err, pool }, 'worker poll failed');
         }
       }
+      if (claimed > 0) wait = firstWait;
       if (claimed > 0 && mine.size < concurrency) continue;
       if (this.nudges[pool] + ended !== seen) continue;
-      await new Promise<void>((resolve) => {
-        const wake = () => {
+      const woken = await new Promise<boolean>((resolve) => {
+        const done = (woken: boolean) => {
           clearTimeout(t);
           this.wakers.delete(wake);
           slot.free = () => {};
-          resolve();
+          resolve(woken);
         };
-        const t = setTimeout(wake, pollMs);
+        const wake = () => done(true);
+        const t = setTimeout(() => done(false), wait);
         slot.free = wake;
         this.wakers.set(wake, pool);
       });
+      // Nothing new was announced: what comes due unannounced is looked for less and less often.
+      if (!woken) wait = Math.min(maxWait, wait * 2);
     }
   }
 

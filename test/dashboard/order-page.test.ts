@@ -78,7 +78,10 @@ describe('partner order page', () => {
     text = textOf(body);
     const product = (await call(t, 'GET', `/v2/products/${p.clear}`)).data.product;
     assert.ok(text.includes(product.name), 'the product name, not only its reference');
-    assert.ok(body.includes(`<a href="/dashboard/products/${p.clear}">`), "the name links the product's page");
+    assert.ok(
+      body.includes(`<a href="/dashboard/products/${p.clear}?from=%2Fdashboard%2Forders%2F${ref}">`),
+      "the name links the product's page, which leads back to the order",
+    );
     assert.match(body, new RegExp(`/dashboard/images/${image}/thumbnail`));
     assert.match(text, /Dropship address/);
     assert.match(text, /Zwolle &lt;b&gt;|Zwolle <b>/);
@@ -97,6 +100,38 @@ describe('partner order page', () => {
     }
     const other = await signedIn(t, OTHER_PARTNER);
     assert.equal((await other.get(`/dashboard/orders/${ref}`)).statusCode, 404);
+  });
+
+  it("leads back from a product's page to the order it was opened from, else to all orders, named as such", async () => {
+    const p = products(t);
+    const ref = await createOrder(t, orderBody(t, await uploadImage(t)));
+    const { legacyOrderCode } = await t.s.orders.get(t.seed.organizations[0].reference, ref);
+    const orderPage = (await a.get(`/dashboard/orders/${ref}`)).body;
+    const link = new RegExp(`<a href="(/dashboard/products/${p.clear}\\?from=[^"]+)">`).exec(orderPage);
+    assert.ok(link, "the order page links the product's page");
+    const opened = await a.get(link[1]);
+    assert.equal(opened.statusCode, 200, opened.body);
+    const back = `<a href="/dashboard/orders/${ref}">Back to order ${legacyOrderCode}</a>`;
+    assert.ok(opened.body.includes(back), `${textOf(opened.body).slice(0, 300)}: back to the order`);
+    assert.doesNotMatch(textOf(opened.body), /All orders/);
+
+    const allOrders = '<a href="/dashboard/orders">All orders</a>';
+    const other = await signedIn(t, OTHER_PARTNER);
+    for (const [agent, from] of [
+      [a, null],
+      [a, 'https://evil.example/dashboard/orders/x'],
+      [a, '//evil.example'],
+      [a, `/dashboard/orders/${ref}/../../../console`],
+      [a, '/dashboard/orders/Order_nope'],
+      [a, `/dashboard/claims/${ref}`],
+      [other, `/dashboard/orders/${ref}`],
+    ] as const) {
+      const url = `/dashboard/products/${p.clear}${from === null ? '' : `?from=${encodeURIComponent(from)}`}`;
+      const res = await agent.get(url);
+      assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+      assert.ok(res.body.includes(allOrders), `${url}: the orders, named as such`);
+      assert.doesNotMatch(res.body, /Back to order|evil\.example/, url);
+    }
   });
 
   it('shows each webhook delivery and each store callback attempt with its outcome', async () => {

@@ -28,9 +28,11 @@ export async function orderSections(
     ['#', 'Product', 'Artwork', 'Quantity', 'Canceled', 'Shipped'],
     o.orderlines.map((l) => {
       const p = products.get(l.productReference);
+      // The product's page leads back to this order.
+      const productPage = `/dashboard/products/${l.productReference}?from=${encodeURIComponent(`/dashboard/orders/${o.reference}`)}`;
       return html`<tr><td>${l.index}</td><td><div class="product-cell">${
         p ? productThumb(`/dashboard/products/${l.productReference}`, p, 56) : ''
-      }<span>${p ? html`<a href="/dashboard/products/${l.productReference}">${p.name}</a>` : l.productReference}<br><span class="help">${euros(p?.price ?? 0)} each</span></span></div></td>
+      }<span>${p ? html`<a href="${productPage}">${p.name}</a>` : l.productReference}<br><span class="help">${euros(p?.price ?? 0)} each</span></span></div></td>
 <td>${l.imageReference ? html`<a href="/dashboard/images/${l.imageReference}/thumbnail"><img src="/dashboard/images/${l.imageReference}/thumbnail" alt="Artwork of line ${l.index}" width="56" height="56" loading="lazy" class="thumb"></a>` : '—'}</td>
 <td>${l.quantity}</td><td>${l.canceledQuantity}</td><td>${l.shippedQuantity}</td></tr>`;
     }),

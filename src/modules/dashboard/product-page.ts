@@ -57,6 +57,22 @@ function productBody(p: ProductFacts, base: string, back: Html, extra: Html = ht
 
 const refParam = (req: FastifyRequest) => (req.params as { ref: string }).ref;
 
+/** The page of an order, as the order page's product links give it in `from`. */
+const ORDER_PAGE = /^\/dashboard\/orders\/([^/?#]+)$/;
+
+/**
+ * The partner's way back from a product's page: the order it was opened from (`from`, an order
+ * page of the organization's; the link is made from the order found, never from the parameter),
+ * else the orders, named as such: the dashboard has no catalog.
+ */
+async function partnerBack(s: DashRouter['s'], orgId: string, from: unknown): Promise<Html> {
+  const m = typeof from === 'string' ? ORDER_PAGE.exec(from) : null;
+  const order = m ? await s.orders.find(orgId, m[1]) : null;
+  return order
+    ? html`<a href="/dashboard/orders/${order.reference}">Back to order ${order.legacyOrderCode}</a>`
+    : html`<a href="/dashboard/orders">All orders</a>`;
+}
+
 /** A product's page in the operator console (any product) and in the partner dashboard (the ones it sees). */
 export function productPages(r: DashRouter): void {
   const { s } = r;
@@ -73,10 +89,7 @@ export function productPages(r: DashRouter): void {
   });
   r.page('/dashboard/products/:ref', 'partner', async (req, ctx) => {
     const p = await s.catalog.product(ctx.orgId, refParam(req));
-    return page(
-      ctx.page,
-      p.name,
-      productBody(p, `/dashboard/products/${p.reference}`, html`<a href="/dashboard/orders">Orders</a>`),
-    );
+    const back = await partnerBack(s, ctx.orgId, (req.query as { from?: unknown } | undefined)?.from);
+    return page(ctx.page, p.name, productBody(p, `/dashboard/products/${p.reference}`, back));
   });
 }

@@ -75,6 +75,35 @@ describe('dashboard: photo scenes', () => {
     assert.equal(img.headers['content-type'], 'image/jpeg');
   });
 
+  it('names each corner field by its corner and axis, and shows it as x or y under the corner', async () => {
+    const body = (await partner.get(`/dashboard/scenes/new?image=${photo}`)).body;
+    const named: Array<[string, string, string]> = [];
+    for (const name of Object.keys(CORNERS)) {
+      const input = new RegExp(`<input id="([^"]+)" name="${name}"[^>]*>`).exec(body);
+      assert.ok(input, `an input ${name}`);
+      assert.doesNotMatch(input[0], /aria-label/, 'named by its label');
+      const label = new RegExp(`<label for="${input[1]}">(.*?)</label>`).exec(body);
+      assert.ok(label, `a label for ${name}`);
+      // The accessible name leaves out what is aria-hidden (the required mark); the screen shows
+      // everything but the visually hidden text.
+      const spoken = label[1].replace(/<span[^>]* aria-hidden="true">.*?<\/span>/g, '');
+      const shown = label[1].replace(/<span class="sr-only">.*?<\/span>/g, '');
+      const text = (h: string) => h.replace(/<[^>]+>/g, '').trim();
+      named.push([name, text(spoken), text(shown)]);
+    }
+    assert.deepEqual(named, [
+      ['topLeftX', 'Top left x', 'x *'],
+      ['topLeftY', 'Top left y', 'y *'],
+      ['topRightX', 'Top right x', 'x *'],
+      ['topRightY', 'Top right y', 'y *'],
+      ['bottomRightX', 'Bottom right x', 'x *'],
+      ['bottomRightY', 'Bottom right y', 'y *'],
+      ['bottomLeftX', 'Bottom left x', 'x *'],
+      ['bottomLeftY', 'Bottom left y', 'y *'],
+    ]);
+    assert.match(body, /<legend>Top left \(camera side\)<\/legend>/, 'each pair under its corner');
+  });
+
   it('uploads a photo on the scenes page and opens it to mark the corners; refuses one too large, too small or no image, storing nothing', async () => {
     const list = await partner.get('/dashboard/scenes');
     assert.match(list.body, /action="\/dashboard\/scenes\/photo" enctype="multipart\/form-data"/);

@@ -77,7 +77,7 @@ const fieldId = (name: string) =>
   `f-${name.replace(/[^\w-]/g, '-')}-${(fieldCounter = (fieldCounter + 1) % 1_000_000)}`;
 
 export interface FieldOptions {
-  label: string;
+  label: string | Html;
   name: string;
   value?: string | number | null;
   type?: 'text' | 'email' | 'password' | 'url' | 'number' | 'color' | 'file' | 'datetime-local' | 'search';

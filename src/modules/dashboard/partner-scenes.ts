@@ -10,11 +10,12 @@ import type { Ctx, DashRouter, PageOptions } from './router.ts';
 
 /** A partner's own photos as scenes: mark where the case sits by dragging four corners. */
 
+/** Each corner: its field names' stem, its legend, and what its x and y fields are called. */
 const CORNERS = [
-  ['topLeft', 'Top left (camera side)'],
-  ['topRight', 'Top right'],
-  ['bottomRight', 'Bottom right'],
-  ['bottomLeft', 'Bottom left'],
+  ['topLeft', 'Top left (camera side)', 'Top left'],
+  ['topRight', 'Top right', 'Top right'],
+  ['bottomRight', 'Bottom right', 'Bottom right'],
+  ['bottomLeft', 'Bottom left', 'Bottom left'],
 ] as const;
 type CornerName = (typeof CORNERS)[number][0];
 type NamedCorners = Record<CornerName, { x: number; y: number }>;
@@ -72,6 +73,21 @@ function photoWithCorners(imageRef: string, w: number, h: number, c: NamedCorner
   return html`<div class="corner-editor" data-width="${w}" data-height="${h}" style="--ratio:${ratio(w, h)}"><img src="/dashboard/images/${imageRef}/photo" alt="The photo, with the case's corners marked" width="${w}" height="${h}">
 <svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" aria-hidden="true"><polygon points="${pts}"/></svg>
 ${handles ? CORNERS.map(([k, label], i) => html`<button type="button" class="handle" data-corner="${k}" aria-label="${String(i + 1)} ${label} corner: drag, or use the arrow keys" style="left:${pct(c[k].x, w)};top:${pct(c[k].y, h)}">${String(i + 1)}</button>`) : ''}</div>`;
+}
+
+/**
+ * One coordinate of a corner: shown as "x" or "y" under its corner's legend, named in full for a
+ * screen reader or voice control, which may reach a field without its group ("Top left x").
+ */
+function cornerField(k: CornerName, corner: string, axis: 'x' | 'y', value: number): Html {
+  return field({
+    label: html`<span class="sr-only">${corner} </span>${axis}`,
+    name: `${k}${axis.toUpperCase()}`,
+    type: 'number',
+    value: String(value),
+    required: true,
+    attrs: html` step="any" data-corner="${k}" data-axis="${axis}"`,
+  });
 }
 
 function cornersFrom(body: unknown): NamedCorners {
@@ -172,7 +188,7 @@ ${form(
   html`<input type="hidden" name="image" value="${image.reference}">
 <div class="scene-editor">${photoWithCorners(image.reference, image.width, image.height, c, true)}
 <div class="scene-side">${field({ label: 'Scene name', name: 'name', required: true, maxlength: 100, value: name, help: 'For example: Shop counter' })}
-<div class="corners">${CORNERS.map(([k, label]) => html`<fieldset><legend>${label}</legend>${field({ label: 'x', name: `${k}X`, type: 'number', value: String(c[k].x), required: true, attrs: html` step="any" data-corner="${k}" data-axis="x"` })}${field({ label: 'y', name: `${k}Y`, type: 'number', value: String(c[k].y), required: true, attrs: html` step="any" data-corner="${k}" data-axis="y"` })}</fieldset>`)}</div>
+<div class="corners">${CORNERS.map(([k, label, short]) => html`<fieldset><legend>${label}</legend>${(['x', 'y'] as const).map((axis) => cornerField(k, short, axis, c[k][axis]))}</fieldset>`)}</div>
 <p class="help">Pixels of the photo as uploaded (${image.width} × ${image.height}), from its top left.</p>
 <button class="btn">Make the scene</button></div></div>`,
   { label: 'Make a photo scene' },

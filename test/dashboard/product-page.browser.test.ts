@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { createOrder, orderBody, uploadImage } from '../orders/helpers.ts';
 import { type TestApp, servedApp } from '../support/app.ts';
 import { type OpenBrowser, openBrowser, shoot, signIn, skipWithoutChromium } from '../support/browser.ts';
 import { OPERATOR_USER, PARTNER } from './helpers.ts';
@@ -57,10 +58,20 @@ describe("a case's colourway on the product pages, in a real browser", { skip: s
     await page.getByRole('button', { name: 'Sign out' }).click();
   });
 
-  it("shows it on the partner dashboard's product page", async () => {
+  it("shows it on the partner dashboard's product page, opened from an order, which leads back to the order", async () => {
+    const image = await uploadImage(t);
+    const order = await createOrder(
+      t,
+      orderBody(t, image, { orderlines: [{ productReference: tough, imageReference: image, quantity: 1 }] }),
+    );
+    const { legacyOrderCode } = await t.s.orders.get(t.seed.organizations[0].reference, order);
     await signIn(page, base, PARTNER, 'dashboard');
-    await page.goto(`${base}/dashboard/products/${tough}`);
+    await page.goto(`${base}/dashboard/orders/${order}`);
+    await page.getByRole('link', { name: 'iPhone 15 Tough Case Graphite and Orange' }).click();
+    await page.waitForURL(`${base}/dashboard/products/${tough}?from=*`);
     await colourwayShown();
     await shoot(page, 'dashboard-product-colourway', { region: true });
+    await page.getByRole('link', { name: `Back to order ${legacyOrderCode}` }).click();
+    await page.waitForURL(`${base}/dashboard/orders/${order}`);
   });
 });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
@@ -11,8 +11,11 @@ import { getPriority, setPriority } from 'node:os';
  * it still gets every cycle nobody else wants, so renders on a quiet node run at full speed. Nice 10
  * alone is only a weight under the EEVDF scheduler: a waking event loop may wait out the running
  * pixel thread's slice (~3 ms), once per hop of a request. Node has no sched_setscheduler, so
- * util-linux's `chrt` sets the policy, one child process for a batch of threads. Nice 10 is set at
- * once and is what stays where `chrt` is missing or refused.
+ * util-linux's `chrt` sets the policy, run by a small shell started once per process: starting a
+ * child process forks this one, which blocks the event loop for a time that grows with the
+ * process's memory (10-80 ms at 40 MB, 100-500 ms at 450 MB on a loaded 2-core machine), so it is
+ * paid once and each thread then costs a line written to the shell. Nice 10 is set at once and is
+ * what stays where `chrt` is missing or refused.
  */
 
 /** Nice value of background threads (SCHED_IDLE ignores it; it is the fallback). */
@@ -43,59 +46,93 @@ export function schedulingPolicy(tid: string | number): number | null {
 
 /** False once `chrt` turned out missing or refused: nice 10 is then all there is. */
 let idlePolicyWorks = process.platform === 'linux';
-/** Threads waiting for the next `chrt` batch. */
-const queued = new Set<string>();
-/** The batch running now, if any: the next starts when it ends, so one child process at a time. */
-let running: Promise<void> | null = null;
+/** The shell that runs `chrt` for each thread id it reads, and answers the id once done. */
+let helper: ChildProcess | null = null;
+/** Thread ids written to the shell and not answered yet, in order. */
+const unanswered: string[] = [];
+/** Waiters for every id written so far to be answered (tests). */
+let settledWaiters: Array<() => void> = [];
 
 /**
- * Puts these threads of this process in the background: nice 10 now, SCHED_IDLE a few ms later
- * (one `chrt` child for all of them, started off the caller's path and never waited for).
- * A thread that already runs at SCHED_IDLE (it was started by one that did) costs nothing.
+ * Puts these threads of this process in the background: nice 10 now, SCHED_IDLE moments later
+ * (the shell's `chrt`, never waited for). A thread that already runs at SCHED_IDLE (it was started
+ * by one that did) costs nothing.
  */
 export function toBackground(tids: Iterable<string>): void {
   if (process.platform !== 'linux') return;
+  const lines: string[] = [];
   for (const tid of tids) {
     try {
       if (getPriority(Number(tid)) < BACKGROUND_NICE) setPriority(Number(tid), BACKGROUND_NICE);
     } catch {
       // the thread has just exited, or the system refuses: its priority stays as it was
     }
-    if (idlePolicyWorks && schedulingPolicy(tid) !== SCHED_IDLE) queued.add(tid);
+    if (idlePolicyWorks && schedulingPolicy(tid) !== SCHED_IDLE) lines.push(tid);
   }
-  if (queued.size > 0 && !running) running = runBatches();
+  if (lines.length === 0) return;
+  const shell = helper ?? startHelper();
+  if (!shell) return;
+  unanswered.push(...lines);
+  shell.stdin!.write(`${lines.join('\n')}\n`);
 }
 
 /** Resolves when every thread handed to `toBackground` so far has its policy set, or was refused (tests). */
-export async function backgroundSettled(): Promise<void> {
-  while (running) await running;
+export function backgroundSettled(): Promise<void> {
+  if (unanswered.length === 0) return Promise.resolve();
+  return new Promise((resolve) => settledWaiters.push(resolve));
 }
 
-async function runBatches(): Promise<void> {
-  // The caller's turn of the event loop ends first: threads found in the same turn share one child.
-  await new Promise((resolve) => setImmediate(resolve));
-  while (queued.size > 0 && idlePolicyWorks) {
-    const batch = [...queued];
-    queued.clear();
-    const started = await chrtIdle(batch);
-    const alive = batch.filter((tid) => schedulingPolicy(tid) !== null);
-    // Refused (no chrt, a seccomp filter, not Linux's chrt) when no thread still alive got the policy.
-    if (!started || (alive.length > 0 && alive.every((tid) => schedulingPolicy(tid) !== SCHED_IDLE))) {
-      idlePolicyWorks = false;
-      queued.clear();
-    }
-  }
-  running = null;
-}
-
-/** Runs `chrt --idle --pid 0 <tid>` for each thread in one shell; false when it could not start. */
-function chrtIdle(tids: string[]): Promise<boolean> {
-  return new Promise((resolve) => {
-    // A thread that exits meanwhile only fails its own chrt; the outcome is read back from /proc.
-    const child = spawn('sh', ['-c', 'for t in "$@"; do chrt --idle --pid 0 "$t" 2>/dev/null; done', 'sh', ...tids], {
-      stdio: 'ignore',
+function startHelper(): ChildProcess | null {
+  let child: ChildProcess;
+  try {
+    // A thread that has exited meanwhile only fails its own chrt; the outcome is read from /proc.
+    child = spawn('sh', ['-c', 'while read -r t; do chrt --idle --pid 0 "$t" 2>/dev/null; echo "$t"; done'], {
+      stdio: ['pipe', 'pipe', 'ignore'],
     });
-    child.once('error', () => resolve(false));
-    child.once('exit', () => resolve(true));
+  } catch {
+    giveUp();
+    return null;
+  }
+  helper = child;
+  child.once('error', giveUp);
+  child.once('exit', giveUp);
+  child.stdin!.on('error', giveUp);
+  let partial = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop()!;
+    for (const tid of lines) answered(tid);
   });
+  // The shell must not keep the process alive; it ends when this process closes its end of the pipe.
+  child.unref();
+  for (const pipe of [child.stdin, child.stdout]) (pipe as unknown as { unref(): void }).unref();
+  return child;
+}
+
+function answered(tid: string): void {
+  unanswered.shift();
+  // Refused (a seccomp filter, a chrt that is not util-linux's, none at all) when a thread still
+  // alive did not get the policy.
+  const policy = schedulingPolicy(tid);
+  if (policy !== null && policy !== SCHED_IDLE) giveUp();
+  else if (unanswered.length === 0) wakeSettled();
+}
+
+/** The threads keep nice 10 from here on. */
+function giveUp(): void {
+  idlePolicyWorks = false;
+  unanswered.length = 0;
+  if (helper) {
+    const h = helper;
+    helper = null;
+    h.stdin?.destroy();
+    h.kill();
+  }
+  wakeSettled();
+}
+
+function wakeSettled(): void {
+  const waiters = settledWaiters;
+  settledWaiters = [];
+  for (const w of waiters) w();
 }

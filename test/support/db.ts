@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -41,15 +41,16 @@ export interface TestDb<T> {
  * seed runs once per template; its result (JSON) is stored as the template database's comment, so
  * a clone and the result it is read with always come from the same seeding.
  *
- * `rebuild` says whether the template must be made anew. On PostgreSQL it is asked once the
- * template lock is held: files that start together all find the template missing, and only the
- * first makes it; the others, asking after it, find what it made.
+ * `rebuild` says whether the template must be made anew. It is asked once the template's lock is
+ * held (an advisory lock on PostgreSQL, a lock file beside the PGlite dump): files that start
+ * together all find the template missing, and only the first makes it; the others, asking after
+ * it, find what it made.
  */
 export async function cloneTestDb<T>(
   seed: (db: Db) => Promise<T>,
   rebuild: () => boolean = () => false,
 ): Promise<TestDb<T>> {
-  return testDatabaseUrl ? clonePostgres(testDatabaseUrl, seed, rebuild) : clonePglite(seed, rebuild());
+  return testDatabaseUrl ? clonePostgres(testDatabaseUrl, seed, rebuild) : clonePglite(seed, rebuild);
 }
 
 /** The template database's comment: this prefix, then the seed's result as JSON. */
@@ -77,10 +78,47 @@ async function buildPgliteTemplate(file: string, seed: (db: Db) => Promise<unkno
   renameSync(tmp, file);
 }
 
-async function clonePglite<T>(seed: (db: Db) => Promise<T>, rebuild: boolean): Promise<TestDb<T>> {
+/** Whether the process whose pid a lock file holds still runs (a file still being written: yes). */
+function holderRuns(lock: string): boolean {
+  try {
+    const pid = Number(readFileSync(lock, 'utf8'));
+    if (!pid) return true;
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'EPERM' || code === 'ENOENT';
+  }
+}
+
+/** Runs `fn` holding `lock` (a file with this process's pid); a lock whose process has exited is taken over. */
+async function withLockFile<R>(lock: string, fn: () => Promise<R>): Promise<R> {
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (holderRuns(lock)) await new Promise((r) => setTimeout(r, 250));
+      else rmSync(lock, { force: true });
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+async function clonePglite<T>(seed: (db: Db) => Promise<T>, rebuild: () => boolean): Promise<TestDb<T>> {
   const file = join(tmpdir(), `pod-api-template-${templateDigest()}.tar`);
+  let forced = false;
+  const needed = () => forced || rebuild() || !existsSync(file);
   for (let attempt = 0; ; attempt++) {
-    if (rebuild || !existsSync(file)) await buildPgliteTemplate(file, seed);
+    if (needed())
+      await withLockFile(`${file}.lock`, async () => {
+        if (needed()) await buildPgliteTemplate(file, seed);
+      });
     // The clone runs where the service's embedded database runs (PGLITE_THREAD, a worker by default).
     const dump = readFileSync(file);
     // The Buffer of a file this size has its ArrayBuffer to itself: a view of it, not a copy.
@@ -94,7 +132,7 @@ async function clonePglite<T>(seed: (db: Db) => Promise<T>, rebuild: boolean): P
     // A template without its seed result: made anew, once.
     await db.close();
     if (attempt > 0) throw new Error(`the test template ${file} holds no seed result`);
-    rebuild = true;
+    forced = true;
   }
 }
 

@@ -79,6 +79,8 @@ export class Worker {
       pollMs?: number;
       /** An idle pool's longest wait between claims (default `IDLE_POLL_MS.max`). */
       idleMaxMs?: number;
+      /** Starts a pool's wait; returns its cancel (default: setTimeout; tests move time by hand). */
+      idleTimer?: (fire: () => void, ms: number) => () => void;
       concurrency?: number;
       pools?: Partial<Record<JobPool, number>>;
     } = {},
@@ -257,6 +259,12 @@ export class Worker {
     const firstWait = this.opts.pollMs ?? IDLE_POLL_MS.first;
     const maxWait = Math.max(firstWait, this.opts.idleMaxMs ?? IDLE_POLL_MS.max);
     let wait = firstWait;
+    const timer =
+      this.opts.idleTimer ??
+      ((fire: () => void, ms: number) => {
+        const t = setTimeout(fire, ms);
+        return () => clearTimeout(t);
+      });
     const mine = new Set<Promise<void>>();
     // Wakes this pool's loop when one of its jobs ends and frees a slot.
     const slot = { free: () => {} };
@@ -298,13 +306,13 @@ export class Worker {
       if (this.nudges[pool] + ended !== seen) continue;
       const woken = await new Promise<boolean>((resolve) => {
         const done = (woken: boolean) => {
-          clearTimeout(t);
+          cancel();
           this.wakers.delete(wake);
           slot.free = () => {};
           resolve(woken);
         };
         const wake = () => done(true);
-        const t = setTimeout(() => done(false), wait);
+        const cancel = timer(() => done(false), wait);
         slot.free = wake;
         this.wakers.set(wake, pool);
       });

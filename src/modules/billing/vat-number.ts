@@ -1,4 +1,4 @@
-import { stdnum } from 'stdnum';
+import { createRequire } from 'node:module';
 
 /**
  * VAT identification numbers of the EU member states (and Northern Ireland's `XI` numbers, which
@@ -39,38 +39,57 @@ export const VAT_PREFIXES: Readonly<Record<string, string>> = {
   XI: 'GB',
 };
 
-/** The member state validators (python-stdnum's rules, as the `stdnum` package ports them). */
-const RULES: Readonly<Record<string, { validate(n: string): { isValid: boolean; compact?: string; error?: Error } }>> =
-  {
-    AT: stdnum.AT.uid,
-    BE: stdnum.BE.vat,
-    BG: stdnum.BG.vat,
-    CY: stdnum.CY.vat,
-    CZ: stdnum.CZ.dic,
-    DE: stdnum.DE.vat,
-    DK: stdnum.DK.cvr,
-    EE: stdnum.EE.kmkr,
-    EL: stdnum.GR.vat,
-    ES: stdnum.ES.nif,
-    FI: stdnum.FI.alv,
-    FR: stdnum.FR.tva,
-    HR: stdnum.HR.oib,
-    HU: stdnum.HU.anum,
-    IE: stdnum.IE.vat,
-    IT: stdnum.IT.iva,
-    LT: stdnum.LT.pvm,
-    LU: stdnum.LU.tva,
-    LV: stdnum.LV.pvn,
-    MT: stdnum.MT.vat,
-    NL: stdnum.NL.btw,
-    PL: stdnum.PL.nip,
-    PT: stdnum.PT.nif,
-    RO: stdnum.RO.cif,
-    SE: stdnum.SE.vat,
-    SI: stdnum.SI.ddv,
-    SK: stdnum.SK.dph,
-    XI: stdnum.GB.vat,
-  };
+type Rule = { validate(n: string): { isValid: boolean; compact?: string; error?: Error } };
+
+/**
+ * The member state validators (python-stdnum's rules, as the `stdnum` package ports them), by
+ * their module in the package. Loaded one by one on first use: the package's index loads every
+ * country's numbers (~310 modules), which every process would pay at start for a check that only
+ * tax details make. The CommonJS build, since the ES build's deep files import without extensions.
+ */
+const RULE_MODULES: Readonly<Record<string, string>> = {
+  AT: 'at/uid',
+  BE: 'be/vat',
+  BG: 'bg/vat',
+  CY: 'cy/vat',
+  CZ: 'cz/dic',
+  DE: 'de/vat',
+  DK: 'dk/cvr',
+  EE: 'ee/kmkr',
+  EL: 'gr/vat',
+  ES: 'es/nif',
+  FI: 'fi/alv',
+  FR: 'fr/tva',
+  HR: 'hr/oib',
+  HU: 'hu/anum',
+  IE: 'ie/vat',
+  IT: 'it/iva',
+  LT: 'lt/pvm',
+  LU: 'lu/tva',
+  LV: 'lv/pvn',
+  MT: 'mt/vat',
+  NL: 'nl/btw',
+  PL: 'pl/nip',
+  PT: 'pt/nif',
+  RO: 'ro/cif',
+  SE: 'se/vat',
+  SI: 'si/ddv',
+  SK: 'sk/dph',
+  XI: 'gb/vat',
+};
+const rules = new Map<string, Rule>();
+const load = createRequire(import.meta.url);
+
+function ruleFor(prefix: string): Rule | undefined {
+  const path = RULE_MODULES[prefix];
+  if (!path) return undefined;
+  let rule = rules.get(prefix);
+  if (!rule) {
+    rule = load(`stdnum/lib/cjs/${path}.js`) as Rule;
+    rules.set(prefix, rule);
+  }
+  return rule;
+}
 
 export type VatNumberProblem = 'empty' | 'no_prefix' | 'not_eu' | 'format' | 'check_digits';
 
@@ -104,7 +123,7 @@ export function checkVatNumber(input: string): VatNumberCheck {
   if (!/^[A-Z]{2}$/.test(written))
     return fail('no_prefix', `VAT number "${input}" does not start with a member state's prefix (e.g. DE, FR, EL)`);
   const prefix = written === 'GR' ? 'EL' : written;
-  const rule = RULES[prefix];
+  const rule = ruleFor(prefix);
   if (!rule)
     return fail('not_eu', `"${written}" is not the VAT prefix of an EU member state (or XI for Northern Ireland)`);
   const rest = typed.slice(2);

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { parse as parseYaml } from 'yaml';
 import { ApiError, mustFind } from '../../platform/errors.ts';
 import { ImageFile, Open, Page, PageQuery, RefParams, Strict, Type, errors } from '../../platform/http/schemas.ts';
 import type { BlobStore } from '../../platform/storage.ts';
@@ -184,14 +183,13 @@ export function catalogOperatorRoutes(app: FastifyInstance, s: CatalogRouteDeps)
   app.register(async (op) => {
     // Own scope: the YAML parser applies to these routes only, and a text body is no catalog.
     op.removeContentTypeParser('text/plain');
-    op.addContentTypeParser(YAML_TYPES, { parseAs: 'string' }, (_req, body, done) => {
+    // The YAML parser is loaded by the first YAML body: only operators' catalog imports send one.
+    op.addContentTypeParser(YAML_TYPES, { parseAs: 'string' }, async (_req: unknown, body: string | Buffer) => {
+      const { parse } = await import('yaml');
       try {
-        done(null, parseYaml(body as string, { maxAliasCount: 100 }));
+        return parse(body as string, { maxAliasCount: 100 });
       } catch (err) {
-        done(
-          new ApiError('invalid_request', `Body is not valid YAML: ${(err as Error).message.split('\n')[0]}`),
-          undefined,
-        );
+        throw new ApiError('invalid_request', `Body is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
       }
     });
     const r = op.withTypeProvider<TypeBoxTypeProvider>();

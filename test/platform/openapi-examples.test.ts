@@ -40,6 +40,40 @@ describe('OpenAPI examples', () => {
 
   const isBinary = (schema: any) => schema?.type === 'string' && schema.format === 'binary';
 
+  const nullable = (schema: any) =>
+    schema?.anyOf?.some((branch: any) => branch.type === 'null') ||
+    (Array.isArray(schema?.type) && schema.type.includes('null'));
+
+  /**
+   * The schema with each object's nullable properties required. Responses are open, so an example
+   * recorded before a field existed still validates; but the service answers "none" as null rather
+   * than leaving such a field out, so an example that lacks one predates it.
+   */
+  function withNullablesRequired(schema: any): any {
+    if (Array.isArray(schema)) return schema.map(withNullablesRequired);
+    if (!schema || typeof schema !== 'object') return schema;
+    const out = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, withNullablesRequired(v)]));
+    if (schema.type === 'object' && schema.properties) {
+      const nullables = Object.keys(schema.properties).filter((k) => nullable(schema.properties[k]));
+      out.required = [...new Set([...(schema.required ?? []), ...nullables])];
+    }
+    return out;
+  }
+
+  /** The nullable fields a success example lacks: "<path> <field>" each. */
+  function missingNullables(media: any): string[] {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const validate = ajv.compile({
+      ...withNullablesRequired(media.schema),
+      components: withNullablesRequired(doc.components),
+    });
+    if (validate(media.example)) return [];
+    return (validate.errors ?? [])
+      .filter((e) => e.keyword === 'required')
+      .map((e) => `${e.instancePath || '/'} ${e.params.missingProperty}`);
+  }
+
   it('has a request example for every JSON request body, and it validates', () => {
     const problems: string[] = [];
     let checked = 0;
@@ -68,6 +102,28 @@ describe('OpenAPI examples', () => {
     }
     assert.deepEqual(problems, []);
     assert.ok(checked >= 50, `${checked} JSON success responses`);
+  });
+
+  it('shows every nullable field of a success response in its example (an example without one is stale)', () => {
+    const problems: string[] = [];
+    for (const { where, op } of operations) {
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        const media = response.content?.['application/json'];
+        if (!status.startsWith('2') || media?.example === undefined) continue;
+        const missing = missingNullables(media);
+        if (missing.length > 0) problems.push(`${where} ${status} lacks ${missing.join(', ')}`);
+      }
+    }
+    assert.deepEqual(problems, [], 'run `npm run openapi:examples` to record the examples again');
+  });
+
+  it('finds a nullable field missing from a success example', () => {
+    const get = operations.find(({ op }) => op.operationId === 'getOrder');
+    assert.ok(get, 'getOrder is documented');
+    const media = get.op.responses['200'].content['application/json'];
+    const { upstreamOrder, ...order } = media.example.order;
+    assert.equal(upstreamOrder, null, 'the example order was not made on a platform');
+    assert.deepEqual(missingNullables({ schema: media.schema, example: { order } }), ['/order upstreamOrder']);
   });
 
   it('shows at least one error example per operation, each a valid Error', () => {

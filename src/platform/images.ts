@@ -225,6 +225,26 @@ async function readHeader(src: Source, maxPixels: number): Promise<ImageInfo & {
 const undecodable = (format: ImageFormat) =>
   invalid(`The ${format.toUpperCase()} image is truncated or corrupt and cannot be decoded`);
 
+/** Seconds a client is asked to wait before sending an image whose decode ran out of time again. */
+const BUSY_RETRY_SECONDS = 30;
+
+/**
+ * What a failed decode tells the client. libvips' threads are background work (SCHED_IDLE), so on a
+ * node that other work keeps busy a decode can run out of its time without anything wrong in the
+ * image: that is `503 service_busy` with a Retry-After, not a corrupt image. libvips names the
+ * timeout `timeout: N% complete`.
+ */
+export function decodeFailure(err: unknown, format: ImageFormat): ApiError {
+  if (err instanceof ApiError) return err;
+  if (/^timeout: \d+% complete/.test((err as Error)?.message ?? ''))
+    return new ApiError(
+      'service_busy',
+      `The ${format.toUpperCase()} image could not be processed within ${PROCESSING_TIMEOUT_SECONDS} s on this busy node; send it again in ${BUSY_RETRY_SECONDS} s`,
+      { headers: { 'retry-after': String(BUSY_RETRY_SECONDS) } },
+    );
+  return undecodable(format);
+}
+
 /** A small decode of every pixel row: truncated or corrupt data fails here, nothing large is allocated. */
 async function checkDecodes(src: Source, format: ImageFormat, maxPixels: number, memory: number): Promise<void> {
   try {
@@ -235,8 +255,8 @@ async function checkDecodes(src: Source, format: ImageFormat, maxPixels: number,
         .raw()
         .toBuffer(),
     );
-  } catch {
-    throw undecodable(format);
+  } catch (err) {
+    throw decodeFailure(err, format);
   }
 }
 
@@ -275,8 +295,8 @@ async function fit(
   const run = async <T>(sink: () => Promise<T>): Promise<T> => {
     try {
       return await withDecodeSlot(memory, sink);
-    } catch {
-      throw undecodable(header.format);
+    } catch (err) {
+      throw decodeFailure(err, header.format);
     }
   };
   if (header.width <= max && header.height <= max) {

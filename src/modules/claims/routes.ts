@@ -51,7 +51,7 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
         description:
           'Claims every shipped item of the shipment. Possible once the delivery window has passed (never earlier than two calendar days after the ship day) and within 100 days of shipping, when the shipment has no claim and its order no replacement. 0 to 3 evidence references.',
         body: PackageMissingBody,
-        response: { 200: ClaimCreated, ...errors(403, 404, 409) },
+        response: { 200: ClaimCreated, ...errors(403, 404, 409, 503) },
       },
     },
     async (req) => ({ claim: await s.claims.createPackageMissing(org(req), req.principal.keyName, req.body) }),
@@ -68,7 +68,7 @@ export function claimsRoutes(app: FastifyInstance, s: ClaimsRouteDeps): void {
         description:
           'Within 100 days of shipping. Per line: at most the shipped quantity minus quantities under open claims; up to 3 evidence references, at least 1 when the category requires evidence.',
         body: ItemIssuesBody,
-        response: { 200: ClaimCreated, ...errors(403, 404, 409) },
+        response: { 200: ClaimCreated, ...errors(403, 404, 409, 503) },
       },
     },
     async (req) => ({ claim: await s.claims.createItemIssues(org(req), req.principal.keyName, req.body) }),

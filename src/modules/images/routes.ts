@@ -31,7 +31,7 @@ export function imagesRoutes(
         tags,
         summary: 'Upload a JPEG or PNG image',
         description: `The format is judged from the bytes, not from a header. Identical bytes return the same reference. Images larger than 7000x7000 pixels are downsized to fit, keeping the aspect ratio; \`originalWidth\`/\`originalHeight\` then give the uploaded size. Counts to the \`uploads\` and \`default\` buckets.`,
-        response: { 200: Open({ image: Image }), ...errors(403, 413, 415) },
+        response: { 200: Open({ image: Image }), ...errors(403, 413, 415, 503) },
       },
       handler: async (req, body) => ({
         image: await s.images.upload(req.principal.organizationId, body),

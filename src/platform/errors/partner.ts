@@ -171,7 +171,8 @@ export const PARTNER_ERRORS = {
   service_busy: {
     status: 503,
     group: 'rendering',
-    description: '`POST /renders/preview`: the node is composing as many previews as it takes; `Retry-After: 1`',
+    description:
+      '`POST /renders/preview`: the node is composing as many previews as it takes (`Retry-After: 1`); `POST /images` and claim evidence: the image could not be decoded within 120 s on a busy node (`Retry-After: 30`)',
   },
   photo_scene_corners_invalid: {
     status: 400,

@@ -78,8 +78,12 @@ async function whileRenders(b: Bench, d: Demo) {
         .image.reference,
     );
   const idle = await idleP99(b, d);
-  const pending = async () =>
-    (await api('GET', '/v2/renders?status=pending&limit=1', f.demoKey)).data.renders.length > 0;
+  // Polled with the key that queued the renders: a poll refused by its rate limit (the queueing
+  // spends it) says nothing, so the renders count as still pending.
+  const pending = async () => {
+    const r = await api('GET', '/v2/renders?status=pending&limit=1', f.demoKey);
+    return r.status === 429 || r.data.renders.length > 0;
+  };
   const statuses = await Promise.all(
     compositions.flatMap((c) =>
       renderImages.map(

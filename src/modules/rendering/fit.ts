@@ -27,6 +27,20 @@ export interface ArtworkLayout {
 }
 
 /**
+ * The long edge of a template's texture: as many texels across and down as the back spans pixels in
+ * the frame (`texels`, texels.ts), never more than the frame's long edge. A template with no back in
+ * its frame gets the frame's long edge.
+ */
+export function textureEdge(texels: [number, number], backMm: [number, number], longEdge: number): number {
+  const [perU, perV] = texels;
+  if (perU <= 0 || perV <= 0) return longEdge;
+  const aspect = backMm[0] / backMm[1];
+  // The texture's long side is its width when the back is wider than tall (artworkLayout).
+  const need = aspect >= 1 ? Math.max(perU, perV * aspect) : Math.max(perV, perU / aspect);
+  return Math.min(longEdge, Math.ceil(need));
+}
+
+/**
  * The fit rule (catalog/artwork-fit.ts) on a template's texture. The UV map spans `backMm`, centred
  * on the print area: the case's outline (straight-on shots, photo scenes; a clear case's print area
  * lies inside it, short of the rim) or the outline and the bleed (3D stages). `fit` is the product's print area and bleed; a template without one (an

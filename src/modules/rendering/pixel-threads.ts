@@ -11,6 +11,7 @@ import type { PhotoJob } from './photo/photo-kernel.ts';
 import type { CaseJob } from './stage/case-kernel.ts';
 import type { PlateJob } from './stage/plate-kernel.ts';
 import type { PixelReply, PixelRequest } from './pixel-worker.ts';
+import type { TexelsJob } from './texels.ts';
 import type { WarpJob } from './warp.ts';
 
 /**
@@ -35,6 +36,7 @@ const ran: Record<Kind, number> = {
   artwork: 0,
   decode: 0,
   warp: 0,
+  texels: 0,
   frontal: 0,
   printArea: 0,
   plate: 0,
@@ -263,6 +265,8 @@ export const runArtwork = (job: ArtworkJob) => pool.run('artwork', job) as Promi
 /** Decodes a stored picture into `out`, shared memory (decode-kernel.ts). */
 export const runDecode = (job: DecodeJob) => pool.run('decode', job) as Promise<void>;
 export const runWarp = (job: WarpJob) => pool.run('warp', job) as Promise<void>;
+/** Pixels per unit of u and v on a decoded template's back (texels.ts). */
+export const runTexels = (job: TexelsJob) => pool.run('texels', job) as Promise<[number, number]>;
 export const runFrontal = (job: FrontalJob) => pool.run('frontal', job) as Promise<void>;
 export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as Promise<void>;
 

@@ -11,11 +11,23 @@ import { type FrontalJob, type PrintAreaJob, frontalKernel, printAreaKernel } fr
 import { type PhotoJob, photoKernel } from './photo/photo-kernel.ts';
 import { type CaseJob, caseKernel } from './stage/case-kernel.ts';
 import { type PlateJob, plateKernel } from './stage/plate-kernel.ts';
+import { type TexelsJob, texelsKernel } from './texels.ts';
 import { type WarpJob, warpKernel } from './warp.ts';
 
 export interface PixelRequest {
   id: number;
-  kind: 'artwork' | 'decode' | 'warp' | 'frontal' | 'printArea' | 'plate' | 'case' | 'photo' | 'grain' | 'thumbhash';
+  kind:
+    | 'artwork'
+    | 'decode'
+    | 'warp'
+    | 'texels'
+    | 'frontal'
+    | 'printArea'
+    | 'plate'
+    | 'case'
+    | 'photo'
+    | 'grain'
+    | 'thumbhash';
   job: unknown;
   /** Buffers of the job moved here, moved back as the result (pixel-threads.ts). */
   giveBack?: string[];
@@ -49,6 +61,8 @@ async function run(msg: PixelRequest): Promise<unknown> {
       return decodeKernel(msg.job as DecodeJob);
     case 'warp':
       return warpKernel(msg.job as WarpJob);
+    case 'texels':
+      return texelsKernel(msg.job as TexelsJob);
     case 'frontal':
       return frontalKernel(msg.job as FrontalJob);
     case 'printArea':

@@ -1,6 +1,6 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { GRAIN_SIZE } from './grain.ts';
-import { MAX_EDGE, artworkLayout, grain } from './fit.ts';
+import { MAX_EDGE, artworkLayout, grain, textureEdge } from './fit.ts';
 import {
   leaseShared,
   releaseIdleWarpMemory,
@@ -129,7 +129,7 @@ async function compose(template: Template, imageBytes: Buffer): Promise<RenderOu
 }
 
 async function composeWith(p: Prepared, template: Template, imageBytes: Buffer): Promise<RenderOutput> {
-  const art = await artwork(imageBytes, template, Math.max(p.width, p.height));
+  const art = await artwork(imageBytes, template, textureEdge(p.texels, template.backMm, Math.max(p.width, p.height)));
   const out = leaseShared(p.width * p.height * 3);
   try {
     await runWarp({

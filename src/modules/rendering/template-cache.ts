@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import { cutBox, maskBox } from './mask-box.ts';
-import { leasedCopy, releaseShared, retainShared } from './pixel-threads.ts';
+import { leasedCopy, releaseShared, retainShared, runTexels } from './pixel-threads.ts';
 import { type RawTemplate, isRawTemplate, rawLayers } from './raw-template.ts';
 import { RenderInputError, type Template, picturesOf } from './render-template.ts';
 import type { MaskBox } from './warp.ts';
@@ -18,6 +18,8 @@ export interface Prepared {
   box: MaskBox;
   uv: Uint16Array;
   layers: Uint8Array;
+  /** Pixels per unit of u and of v on the back (texels.ts): the artwork's texture is fitted at that size. */
+  texels: [number, number];
   bytes: number;
 }
 
@@ -61,7 +63,7 @@ async function prepareDrawn(t: RawTemplate): Promise<Prepared> {
   else drawnTaken.add(t.background.buffer);
   const { box, uv, layers } = await rawLayers(t);
   templateDecodes++;
-  return withBytes(t.width, t.height, t.background, box, uv, layers);
+  return withBytes(t.width, t.height, t.background, box, uv, layers, await runTexels({ box, uv, layers }));
 }
 
 /** A decoded template with its size in bytes, which the cache's cap counts. */
@@ -72,6 +74,7 @@ function withBytes(
   box: Prepared['box'],
   uv: Prepared['uv'],
   layers: Uint8Array,
+  texels: [number, number],
 ): Prepared {
   return {
     width,
@@ -80,6 +83,7 @@ function withBytes(
     box,
     uv,
     layers,
+    texels,
     bytes: background.byteLength + uv.byteLength + layers.byteLength,
   };
 }
@@ -127,7 +131,16 @@ async function prepare(t: Template): Promise<Prepared> {
     bytes.set(v.data, n * 2);
   }
   templateDecodes++;
-  return withBytes(width, height, leasedCopy(bg.data), box, uv, cutBox(layers.data, width, box, 3));
+  const boxLayers = cutBox(layers.data, width, box, 3);
+  return withBytes(
+    width,
+    height,
+    leasedCopy(bg.data),
+    box,
+    uv,
+    boxLayers,
+    await runTexels({ box, uv, layers: boxLayers }),
+  );
 }
 
 /** A template's decoded layers for one render, and what the render calls once it has read them. */

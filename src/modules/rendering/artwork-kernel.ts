@@ -1,6 +1,7 @@
 /**
  * A render's artwork fitted to its template's texture, on a compositor thread. The fitted artwork is
- * ~4 MB of RGBA at 1000 px (16 MB at 2000) that libvips hands out as a fresh buffer. Such a buffer on
+ * ~1 MB of RGBA for a 1000 px stage (3-5 MB at 2000 px; the texture is sized by the back's density
+ * in the frame, fit.ts) that libvips hands out as a fresh buffer. Such a buffer on
  * the event loop counts against the main heap's external-memory limit, so a run of renders would set
  * off a full collection of that heap every second or so, each a pause of every API request. Here the
  * buffer lives on the thread's own heap: it is copied into the render's leased shared buffer and left

@@ -179,7 +179,7 @@ export function leasedCopy(src: Uint8Array): Uint8Array {
  * only when a garbage collection finds it, and image work allocates little on the JavaScript heap, so
  * a run of renders left hundreds of MB of dead buffers (and glibc kept the memory after they went).
  * Renders repeat the same few sizes, so reuse makes that garbage nearly nothing. Bounded in bytes:
- * a 2000 px render leases ~20 MB (its 12 MB output and its artwork), so the cap holds one such
+ * a 2000 px stage render leases ~16 MB (its 12 MB output and its artwork), so the cap holds one such
  * render's pair and a few 1000 px ones. Lengths are kept in the order they were last handed back,
  * and beyond the cap the longest unused go first: a node that moves on to other templates keeps
  * the sizes it renders now, not those of the first templates it saw.

@@ -6,7 +6,6 @@
  */
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-// @ts-expect-error plain JavaScript build script without declarations
 import { ensureBuilt } from '../scripts/build.mjs';
 import { BIG, READY, SECONDS, SMOKE, TENANTS, makeBench, want } from './harness.ts';
 import { rssMb, startProcess } from './processes.ts';

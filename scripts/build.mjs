@@ -28,6 +28,7 @@ const INPUTS = [
   'scripts/build.mjs',
 ];
 
+/** @param {string} path */
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
   const info = statSync(path);
@@ -49,6 +50,10 @@ export function staleReason(stamp = STAMP) {
 /** The build cannot run at all here (`npm ci --omit=dev`), as opposed to a build that failed. */
 export class CompilerMissing extends Error {}
 
+/**
+ * @param {string} project
+ * @param {...string} args
+ */
 function tsc(project, ...args) {
   let bin;
   try {
@@ -60,7 +65,11 @@ function tsc(project, ...args) {
   if (run.status !== 0) throw new Error(`tsc -p ${project} failed`);
 }
 
-/** Copies every file of `from` that is not TypeScript (JSON data, SQL, pictures, fonts) into `to`. */
+/**
+ * Copies every file of `from` that is not TypeScript (JSON data, SQL, pictures, fonts) into `to`.
+ * @param {string} from
+ * @param {string} to
+ */
 function copyAssets(from, to) {
   cpSync(from, to, {
     recursive: true,
@@ -84,7 +93,7 @@ export function buildSdk() {
  * node_modules are found from it as from src/) and, unless `sdk: false`, the SDK.
  */
 export function build({ quiet = false, outDir = 'dist', sdk = true } = {}) {
-  const log = (line) => quiet || process.stderr.write(`${line}\n`);
+  const log = (/** @type {string} */ line) => quiet || process.stderr.write(`${line}\n`);
   const started = Date.now();
   const out = join(ROOT, outDir);
   rmSync(out, { recursive: true, force: true });
@@ -112,7 +121,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     if (process.argv.includes('--sdk')) buildSdk();
     else build();
   } catch (err) {
-    process.stderr.write(`build failed: ${err.message}\n`);
+    process.stderr.write(`build failed: ${/** @type {Error} */ (err).message}\n`);
     process.exit(1);
   }
 }

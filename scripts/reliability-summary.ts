@@ -11,7 +11,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-// @ts-expect-error plain JavaScript build script without declarations
 import { ensureBuilt } from './build.mjs';
 import { nodeTestArgs } from './node-test.ts';
 

@@ -10,21 +10,30 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CompilerMissing, ROOT, ensureBuilt, staleReason } from './build.mjs';
 
+/** @type {Record<string, string>} */
 const ENTRIES = { main: 'main.js', worker: 'worker.js', cli: 'cli.js' };
 
+/**
+ * @param {string} entry
+ * @param {string[]} args
+ */
 export async function runCompiled(entry, args) {
   const file = join(ROOT, 'dist', ENTRIES[entry]);
   try {
     ensureBuilt();
   } catch (err) {
     if (!(err instanceof CompilerMissing) || !existsSync(file)) {
-      process.stderr.write(`error: ${err.message}\n`);
+      process.stderr.write(`error: ${/** @type {Error} */ (err).message}\n`);
       process.exit(1);
     }
-    process.stderr.write(`warning: running the existing dist/ (${staleReason()}): ${err.message}\n`);
+    process.stderr.write(
+      `warning: running the existing dist/ (${staleReason()}): ${/** @type {Error} */ (err).message}\n`,
+    );
   }
-  // module.setSourceMapsSupport since Node 22.14 (process.setSourceMapsEnabled is deprecated there).
-  if (typeof module.setSourceMapsSupport === 'function') module.setSourceMapsSupport(true);
+  // module.setSourceMapsSupport since Node 22.14 (process.setSourceMapsEnabled is deprecated there);
+  // the Node 20 types the project builds against do not declare it.
+  const sourceMaps = /** @type {{ setSourceMapsSupport?: (enabled: boolean) => void }} */ (module);
+  if (typeof sourceMaps.setSourceMapsSupport === 'function') sourceMaps.setSourceMapsSupport(true);
   else process.setSourceMapsEnabled(true);
   // The entry reads its own arguments (the CLI parses process.argv).
   process.argv = [process.argv[0], file, ...args];

@@ -30,8 +30,9 @@ function cpuByFile() {
   return byFile;
 }
 
-const s = (seconds) => seconds.toFixed(1).padStart(7);
+const s = (/** @type {number} */ seconds) => seconds.toFixed(1).padStart(7);
 
+/** @param {AsyncIterable<any>} source the test runner's events */
 export default async function* reporter(source) {
   const files = new Map();
   async function* recorded() {

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-// @ts-expect-error plain JavaScript build script without declarations
 import { build, staleReason } from '../../scripts/build.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');

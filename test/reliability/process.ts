@@ -4,7 +4,6 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Socket, connect } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
-// @ts-expect-error plain JavaScript build script without declarations
 import { ensureBuilt } from '../../scripts/build.mjs';
 import { recordFigures, runState } from './support.ts';
 

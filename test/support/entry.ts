@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-// @ts-expect-error plain JavaScript build script without declarations
 import { staleReason } from '../../scripts/build.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');

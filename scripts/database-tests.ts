@@ -23,6 +23,7 @@ export const CHILD_WITHOUT_DATABASE: Record<string, string> = {
   'src/platform/db/pglite.ts': "a Node process that creates an embedded database's data directory",
   'test/support/pdf-tools.ts': 'poppler-utils (pdftotext, pdfinfo, pdftoppm, pdfimages, pdffonts)',
   'test/support/ubl-tools.ts': 'xmllint and Java (Saxon-HE)',
+  'src/platform/background-threads.ts': "a shell that runs util-linux's chrt on the pixel threads",
   'test/platform/no-history.test.ts': 'git ls-files',
   'scripts/build.mjs': 'the TypeScript compiler (dist/ and the SDK)',
   'test/platform/packaging.test.ts':

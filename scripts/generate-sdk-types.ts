@@ -21,7 +21,6 @@ import { createServices } from '../src/services.ts';
 
 export const GENERATED_FILE = resolve(import.meta.dirname, '..', 'packages', 'sdk', 'src', 'generated.ts');
 
-// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are untyped JSON
 type Json = any;
 
 /** The document as the test environment serves it (test helpers included). */

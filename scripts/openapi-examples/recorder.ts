@@ -3,6 +3,7 @@
  * request body and the first success and error per operation, the fixed values that keep the
  * recorded file stable from one capture to the next, and the test app's references.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import sharp from 'sharp';
@@ -89,9 +90,58 @@ export async function png(width: number, height: number, r: number): Promise<Buf
     .toBuffer();
 }
 
+/** Lowercase Crockford base32, as src/platform/ids.ts draws references and tokens from. */
+const BASE32 = '0123456789abcdefghjkmnpqrstvwxyz';
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const DIGITS = '0123456789';
+
+/** Random values a capture draws afresh, each with the alphabet its stable stand-in is drawn from. */
+const RANDOM_VALUES: Array<{ pattern: RegExp; alphabet: string; keep?: RegExp }> = [
+  // References: the prefix stays, the MISSING ones stay.
+  { pattern: /\b[A-Z][A-Za-z]*_([0-9a-hjkmnp-tv-z]{26})\b/g, alphabet: BASE32, keep: /^0+z+$/ },
+  // Tokens in URL paths: evidence files, tracking pages.
+  { pattern: /\/([0-9a-hjkmnp-tv-z]{32})\b/g, alphabet: BASE32 },
+  { pattern: /"nextCursor":"([A-Za-z0-9_-]+)"/g, alphabet: BASE64URL },
+  { pattern: /"TEST(\d{14})"/g, alphabet: DIGITS },
+];
+
+/**
+ * Replaces each random value (reference, token, cursor, test tracking number) with one derived from
+ * the operation that shows it first and its place there, the same wherever it appears, so a new
+ * capture rewrites only what changed. Each keeps its prefix, length and alphabet.
+ */
+export function stableValues(examples: Examples): Examples {
+  const stable = new Map<string, string>();
+  const out: Examples = {};
+  for (const operation of Object.keys(examples).sort()) {
+    let seen = 0;
+    let text = JSON.stringify(examples[operation]);
+    for (const { pattern, alphabet, keep } of RANDOM_VALUES) {
+      text = text.replace(pattern, (match: string, random: string) => {
+        if (keep?.test(random)) return match;
+        let mapped = stable.get(random);
+        if (!mapped) {
+          let chars = '';
+          for (let round = 0; chars.length < random.length; round++) {
+            const digest = createHash('sha256').update(`${operation}:${seen}:${round}`).digest();
+            chars += Array.from(digest, (b) => alphabet[b % alphabet.length]).join('');
+          }
+          seen++;
+          mapped = chars.slice(0, random.length);
+          stable.set(random, mapped);
+        }
+        return match.replace(random, mapped);
+      });
+    }
+    out[operation] = JSON.parse(text);
+  }
+  return out;
+}
+
 /** Writes the examples sorted by operation; `merge` keeps the operations of the file that these do not name. */
-export function writeExamples(examples: Examples, merge = false): Examples {
+export function writeExamples(captured: Examples, merge = false): Examples {
   const file = resolve(EXAMPLES_FILE);
+  const examples = stableValues(captured);
   const all = merge ? { ...JSON.parse(readFileSync(file, 'utf8')), ...examples } : examples;
   const sorted = Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b))) as Examples;
   writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);

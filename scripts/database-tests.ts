@@ -115,11 +115,15 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Running the ${picked.size} of ${testFiles().length} test files that can reach PostgreSQL or Redis\n`,
   );
-  const res = spawnSync(process.execPath, nodeTestArgs([...picked.keys()], { concurrency: 2, timeoutMs: 900_000 }), {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: process.env,
-  });
+  const res = spawnSync(
+    process.execPath,
+    nodeTestArgs([...picked.keys()], { concurrency: 2, timeoutMs: 900_000, nicePixelThreads: true }),
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: process.env,
+    },
+  );
   process.exit(res.status ?? 1);
 }
 

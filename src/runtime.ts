@@ -7,6 +7,7 @@ import { openDb } from './platform/db/index.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { createRateLimitStore } from './platform/ratelimit/index.ts';
 import { uploadMemory } from './platform/http/upload.ts';
+import { setPixelThreadPolicy } from './platform/background-threads.ts';
 import { setImageMemoryBudget } from './platform/memory/decodes.ts';
 import { loadOrCreateSecret } from './platform/secrets.ts';
 import { redactSecrets } from './platform/redact.ts';
@@ -82,6 +83,7 @@ export async function startRuntime(
 ): Promise<Services> {
   const log = opts.log ?? createLogger(config);
   setImageMemoryBudget(config.imageMemoryMb);
+  setPixelThreadPolicy(config.pixelThreads);
   uploadMemory.setBudget(config.uploadMemoryMb * 1024 * 1024);
   const db = await openDb(config);
   try {

@@ -18,6 +18,12 @@ export function parsePgliteThread(raw: string | undefined, name = 'PGLITE_THREAD
   return raw;
 }
 
+export function parsePixelThreads(raw: string | undefined): 'idle' | 'nice' {
+  if (raw === undefined || raw === '') return 'idle';
+  if (raw !== 'idle' && raw !== 'nice') throw new ConfigError(`PIXEL_THREADS must be "idle" or "nice", got "${raw}"`);
+  return raw;
+}
+
 export function int(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;

@@ -40,6 +40,8 @@ export interface Config {
   bodyLimitBytes: number;
   uploadLimitBytes: number;
   imageMemoryMb: number;
+  /** How libvips' and the compositor's threads go below the API's: SCHED_IDLE, or nice 10 only. */
+  pixelThreads: 'idle' | 'nice';
   uploadMemoryMb: number;
   shutdownDrainSeconds: number;
   callbackRetrySeconds: number;

@@ -111,6 +111,12 @@ export const CONFIG_VARIABLES: Array<{ name: string; default: string; descriptio
     description:
       'Memory image decodes of one process may hold together; others wait their turn, and an image that alone needs more (a huge interlaced PNG or progressive JPEG) is refused.',
   },
+  {
+    name: 'PIXEL_THREADS',
+    default: 'idle',
+    description:
+      "How the pixel threads (libvips', the mockup compositor's) give way to the API's on Linux: `idle` (SCHED_IDLE through util-linux `chrt`; nice 10 where it is missing) or `nice` (nice 10). SCHED_IDLE yields to every other process started from the same terminal or service too: use `nice` when the server shares its scheduling group with other CPU-bound work.",
+  },
   { name: 'CALLBACK_RETRY_SECONDS', default: '300', description: 'Delay between order-updated callback attempts.' },
   {
     name: 'CALLBACK_MAX_ATTEMPTS',

@@ -44,8 +44,24 @@ export function schedulingPolicy(tid: string | number): number | null {
   }
 }
 
-/** False once `chrt` turned out missing or refused: nice 10 is then all there is. */
+/**
+ * How pixel threads go to the background: `idle` (SCHED_IDLE, nice 10 where `chrt` is missing or
+ * refused) or `nice` (nice 10 only). A SCHED_IDLE thread yields to every normal thread of its
+ * scheduling group, and with autogroup that is every process started from the same terminal or
+ * service (decision 0180): beside other CPU-bound work (the other test file of a test pass, its
+ * Chromium, whatever else the machine runs) renders then wait for all of it, where at nice 10 they
+ * keep a share. PIXEL_THREADS (config); the test passes preload `nice` (decision 0523).
+ */
+export type PixelThreadPolicy = 'idle' | 'nice';
+
+/** False under the `nice` policy, or once `chrt` turned out missing or refused: nice 10 is then all there is. */
 let idlePolicyWorks = process.platform === 'linux';
+
+/** Sets how threads handed to `toBackground` from now on are lowered (start-up; tests). */
+export function setPixelThreadPolicy(policy: PixelThreadPolicy): void {
+  if (policy === 'nice') giveUp();
+  else idlePolicyWorks = process.platform === 'linux';
+}
 /** The shell that runs `chrt` for each thread id it reads, and answers the id once done. */
 let helper: ChildProcess | null = null;
 /** Thread ids written to the shell and not answered yet, in order. */

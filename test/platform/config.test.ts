@@ -30,6 +30,7 @@ describe('configuration', () => {
       [{ RUN_WORKER: 'maybe' }, /^RUN_WORKER must be true or false/],
       [{ RATE_LIMITS: 'default=10' }, /^RATE_LIMITS: "default=10"/],
       [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+      [{ PIXEL_THREADS: 'realtime' }, /^PIXEL_THREADS must be "idle" or "nice"/],
     ];
     for (const [env, message] of cases)
       assert.throws(

@@ -1,9 +1,18 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync, readdirSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { SCHED_IDLE, backgroundSettled, schedulingPolicy } from '../../src/platform/background-threads.ts';
+import { Worker } from 'node:worker_threads';
+import {
+  SCHED_IDLE,
+  backgroundSettled,
+  schedulingPolicy,
+  setPixelThreadPolicy,
+  threadIds,
+  toBackground,
+} from '../../src/platform/background-threads.ts';
 import { type TestApp, createTestApp } from '../support/app.ts';
 import { createRender, seeded, uploadSolid } from './helpers.ts';
 
@@ -13,6 +22,8 @@ const threads = () =>
   );
 
 const linux = process.platform === 'linux';
+// The policy a server starts with (PIXEL_THREADS unset), whatever the test pass preloaded.
+setPixelThreadPolicy('idle');
 const chrt = linux && spawnSync('chrt', ['--pid', String(process.pid)]).status === 0;
 
 describe('render work runs below the event loop', { skip: !linux && 'Linux only' }, () => {
@@ -58,5 +69,31 @@ describe('render work runs below the event loop', { skip: !linux && 'Linux only'
       if (!pixelThreads.some(([t]) => t === tid))
         assert.equal(schedulingPolicy(tid) ?? 0, 0, `thread ${tid} (${known.get(tid)}) keeps SCHED_OTHER`);
     assert.equal(schedulingPolicy(process.pid), 0, 'the event loop stays at SCHED_OTHER');
+  });
+});
+
+describe('PIXEL_THREADS=nice', { skip: !linux && 'Linux only' }, () => {
+  after(() => setPixelThreadPolicy('idle'));
+
+  it('puts the threads at nice 10 and leaves their policy normal', async () => {
+    setPixelThreadPolicy('nice');
+    const known = threadIds();
+    const worker = new Worker('setInterval(() => {}, 1000)', { eval: true });
+    try {
+      await once(worker, 'online');
+      const started = [...threadIds()].filter((tid) => !known.has(tid));
+      assert.ok(started.length > 0, 'the worker thread started');
+      toBackground(started);
+      await backgroundSettled();
+      // The worker's own thread lives until it is terminated; a helper thread may come and go.
+      const alive = started.filter((tid) => schedulingPolicy(tid) !== null);
+      assert.ok(alive.length > 0, 'the worker thread runs');
+      for (const tid of alive) {
+        assert.ok(getPriority(Number(tid)) >= Math.max(10, getPriority(0)), `thread ${tid} at nice 10`);
+        assert.equal(schedulingPolicy(tid), 0, `thread ${tid} keeps SCHED_OTHER`);
+      }
+    } finally {
+      await worker.terminate();
+    }
   });
 });

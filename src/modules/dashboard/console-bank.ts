@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors.ts';
 import { BANK_STATEMENT_MAX_BYTES } from '../billing/routes-bank.ts';
-import { file, required, text } from './forms.ts';
+import { file, fileBytes, required, text } from './forms.ts';
 import { type Html, badge, field, fmtDate, form, html, table } from './html.ts';
 import { page } from './layout.ts';
 import type { Ctx, DashRouter, PageOptions } from './router.ts';
@@ -57,14 +57,14 @@ export function consoleBankPages(r: DashRouter): void {
     async (req, ctx) => {
       const upload = file(req.body, 'statement');
       if (!upload) throw badRequest('Choose the camt.053 file to import');
-      const res = await s.billing.importStatement(upload.data.toString('utf8'), who(ctx));
+      const res = await s.billing.importStatement((await fileBytes(upload)).toString('utf8'), who(ctx));
       return {
         redirect: '/console/billing/bank',
         notice: `${res.imported} payment(s) imported (${res.matched} matched, ${res.unmatched} waiting), ${res.repeated} imported before, ${res.skipped} not incoming`,
       };
     },
     bankPage,
-    { bodyLimit: BANK_STATEMENT_MAX_BYTES + 64 * 1024, files: true },
+    { file: { field: 'statement', maxBytes: BANK_STATEMENT_MAX_BYTES } },
   );
   const refOf = (req: FastifyRequest) => (req.params as { ref: string }).ref;
   r.action(

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
 import { LOGIN_CSRF_COOKIE, SESSION_COOKIE } from './router.ts';
@@ -41,6 +42,13 @@ export function installFormGate(scope: FastifyInstance, dashboard: Pick<Dashboar
     if (type === 'multipart/form-data' && !req.routeOptions.config.dashboardFiles)
       throw new ApiError('unsupported_media_type', 'This form takes no file: send it as a plain form', unread(req));
   });
+}
+
+/** A form's token against the expected one, in constant time; an empty one never matches. */
+export function sameToken(given: string, expected: string): boolean {
+  const x = Buffer.from(given);
+  const y = Buffer.from(expected);
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
 }
 
 export const csrfRefused = (opts: { headers?: Record<string, string> } = {}) =>

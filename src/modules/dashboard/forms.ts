@@ -1,12 +1,14 @@
-import type { FastifyInstance } from 'fastify';
-import { ApiError, badRequest } from '../../platform/errors.ts';
+import { readFile } from 'node:fs/promises';
+import { badRequest } from '../../platform/errors.ts';
+import type { UploadedFile } from '../../platform/http/upload-file.ts';
 
 /** A parsed form: text fields, and for multipart forms the uploaded files. */
-export type FormBody = Record<string, string | string[] | undefined> & { __files?: Record<string, UploadedFile> };
-export interface UploadedFile {
+export type FormBody = Record<string, string | string[] | undefined> & { __files?: Record<string, FormFile> };
+/** A file of a multipart form, as received to a temporary file (see `readFileForm`). */
+export interface FormFile {
   filename: string;
   contentType: string;
-  data: Buffer;
+  upload: UploadedFile;
 }
 
 /** The one value of a field (a repeated field keeps the last, as browsers send one). */
@@ -65,66 +67,11 @@ export function color(body: unknown, name: string, label: string): string | unde
   return v?.toLowerCase();
 }
 
-export function file(body: unknown, name: string): UploadedFile | undefined {
+/** The file of a field; a browser sends an empty one when none was chosen, which counts as absent. */
+export function file(body: unknown, name: string): FormFile | undefined {
   const f = (body as FormBody | null)?.__files?.[name];
-  return f && f.data.length > 0 ? f : undefined;
+  return f && f.upload.size > 0 ? f : undefined;
 }
 
-function parseDisposition(header: string): { name?: string; filename?: string } {
-  const out: { name?: string; filename?: string } = {};
-  for (const m of header.matchAll(/;\s*(name|filename)="((?:[^"\\]|\\.)*)"/gi))
-    out[m[1].toLowerCase() as 'name' | 'filename'] = m[2].replace(/\\(.)/g, '$1');
-  return out;
-}
-
-/** Splits a multipart/form-data body (RFC 7578) into fields and files. */
-export function parseMultipart(body: Buffer, contentType: string): FormBody {
-  const m = /boundary=(?:"([^"]{1,70})"|([^;\s]{1,70}))/i.exec(contentType);
-  if (!m) throw badRequest('The multipart form has no boundary');
-  const boundary = Buffer.from(`--${m[1] ?? m[2]}`);
-  const out: FormBody = {};
-  const files: Record<string, UploadedFile> = {};
-  let pos = body.indexOf(boundary);
-  if (pos < 0) throw badRequest('The multipart form is malformed');
-  while (true) {
-    pos += boundary.length;
-    if (body.subarray(pos, pos + 2).toString() === '--') break;
-    const headerEnd = body.indexOf('\r\n\r\n', pos);
-    if (headerEnd < 0) throw badRequest('The multipart form is malformed');
-    const headers = body.subarray(pos, headerEnd).toString('utf8');
-    const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), boundary]), headerEnd + 4);
-    if (next < 0) throw badRequest('The multipart form is malformed');
-    const data = body.subarray(headerEnd + 4, next);
-    const disposition = /content-disposition:([^\r\n]*)/i.exec(headers)?.[1] ?? '';
-    const { name, filename } = parseDisposition(disposition);
-    if (name) {
-      if (filename !== undefined) {
-        files[name] = {
-          filename,
-          contentType: (/content-type:\s*([^\r\n;]*)/i.exec(headers)?.[1] ?? 'application/octet-stream')
-            .trim()
-            .toLowerCase(),
-          data: Buffer.from(data),
-        };
-      } else {
-        const prev = out[name];
-        const text = data.toString('utf8');
-        out[name] = prev === undefined ? text : Array.isArray(prev) ? [...prev, text] : [prev, text];
-      }
-    }
-    pos = next + 2;
-  }
-  out.__files = files;
-  return out;
-}
-
-/** Multipart forms (the logo upload) in the dashboard scope only; other routes keep their 415. */
-export function installMultipart(scope: FastifyInstance): void {
-  scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, done) => {
-    try {
-      done(null, parseMultipart(body as Buffer, request.headers['content-type'] ?? ''));
-    } catch (err) {
-      done(err instanceof ApiError ? err : badRequest('The multipart form is malformed'), undefined);
-    }
-  });
-}
+/** The bytes of a small form file (a logo, a bank statement): its route's limit bounds them. */
+export const fileBytes = (f: FormFile): Promise<Buffer> => readFile(f.upload.path);

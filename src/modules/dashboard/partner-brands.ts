@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from '../../platform/errors.ts';
-import { color, file, required, text } from './forms.ts';
+import { color, file, fileBytes, required, text } from './forms.ts';
 import { type Html, field, form, html, ownPath, safeUrl, shortRef, table } from './html.ts';
 import { LOGO_MAX_BYTES, LOGO_PREFIX } from './logos.ts';
 import { show, typed } from './partner-structure.ts';
@@ -148,11 +148,11 @@ ${form(`/dashboard/brands/${b.reference}/logo`, ctx.page.csrf, html`${field({ la
     async (req, ctx) => {
       const upload = file(req.body, 'logo');
       if (!upload) throw badRequest('Choose an image file to upload');
-      const b = await s.dashboard.uploadLogo(ctx.orgId, (req.params as { ref: string }).ref, upload.data);
+      const b = await s.dashboard.uploadLogo(ctx.orgId, (req.params as { ref: string }).ref, await fileBytes(upload));
       return { redirect: `/dashboard/brands/${b.reference}`, notice: 'Logo uploaded.' };
     },
     brandPage,
-    { bodyLimit: LOGO_MAX_BYTES + 64 * 1024, files: true },
+    { file: { field: 'logo', maxBytes: LOGO_MAX_BYTES } },
   );
 }
 

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import sharp from 'sharp';
-import { ApiError, badRequest, mustFind } from '../../platform/errors.ts';
-import { formatBytes, uploadMemory, uploadTempDir } from '../../platform/http/upload.ts';
-import { uploadedFileOf } from '../../platform/http/upload-file.ts';
+import { badRequest, mustFind } from '../../platform/errors.ts';
+import { formatBytes } from '../../platform/http/upload.ts';
+import type { UploadedFile } from '../../platform/http/upload-file.ts';
 import { file, required, value } from './forms.ts';
 import { type Html, buttonForm, field, fmtDate, form, html, select, table } from './html.ts';
 import { page } from './layout.ts';
@@ -154,14 +154,14 @@ ${usable.length ? html`<h3>Or use a photo you have uploaded</h3><div class="thum
     '/dashboard/scenes/photo',
     'partner',
     async (req, ctx) => {
-      const image = await uploadPhoto(s, ctx.orgId, file(req.body, 'photo')?.data);
+      const image = await uploadPhoto(s, ctx.orgId, file(req.body, 'photo')?.upload);
       return {
         redirect: `/dashboard/scenes/new?image=${image.reference}`,
         notice: 'Photo uploaded: mark where the case sits.',
       };
     },
     listPage,
-    { bodyLimit: s.config.uploadLimitBytes + 64 * 1024, files: true },
+    { file: { field: 'photo', maxBytes: s.config.uploadLimitBytes } },
   );
 
   const newPage = async (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => {
@@ -229,12 +229,14 @@ function uploadForm(csrf: string, limit: number): Html {
  * Stores a photo uploaded on the scenes page as `POST /v2/images` would (same checks, same limit),
  * refusing before anything is stored one too large or too small to make a scene of.
  */
-async function uploadPhoto(s: DashRouter['s'], orgId: string, data: Buffer | undefined) {
-  if (!data) throw badRequest('Choose a photo to upload');
-  const limit = s.config.uploadLimitBytes;
-  if (data.length > limit)
-    throw new ApiError('payload_too_large', `The photo is larger than the limit of ${formatBytes(limit)}`);
-  const meta = await sharp(data, { limitInputPixels: false })
+/**
+ * The photo as it arrived, on disk: its size is checked from the header alone, then it is stored by
+ * the same use case as `POST /v2/images`. Its decode is within the upload memory budget the form
+ * took when it was admitted (`admitFileForm`), as the API's uploads are.
+ */
+async function uploadPhoto(s: DashRouter['s'], orgId: string, body: UploadedFile | undefined) {
+  if (!body) throw badRequest('Choose a photo to upload');
+  const meta = await sharp(body.path, { limitInputPixels: false })
     .metadata()
     .catch(() => null);
   const edge = Math.max(meta?.width ?? 0, meta?.height ?? 0);
@@ -243,17 +245,8 @@ async function uploadPhoto(s: DashRouter['s'], orgId: string, data: Buffer | und
       `The photo is ${meta.width} × ${meta.height} px; a photo scene needs at least ${MIN_EDGE} px on its long edge`,
       'photo_scene_photo_too_small',
     );
-  // What is not a JPEG or PNG is refused by the upload itself (400 invalid_image), as through the
-  // API. Its decode waits its turn in the memory budget of the API's uploads (UPLOAD_MEMORY_MB), so
-  // the decodes of both paths together stay within it; the form itself arrived whole in memory.
-  const release = await uploadMemory.acquire(data.length, orgId);
-  const body = await uploadedFileOf(uploadTempDir(s.config.dataDir), data);
-  try {
-    return await s.images.upload(orgId, body);
-  } finally {
-    release();
-    await body.remove();
-  }
+  // What is not a JPEG or PNG is refused by the upload itself (400 invalid_image), as through the API.
+  return s.images.upload(orgId, body);
 }
 
 /** One scene: the photo with its corners, a preview of a case in it, and deleting it. */

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
+import { uploadTempDir, uploadTicketOf } from '../../platform/http/upload.ts';
 import type { DashboardPagesDeps } from './deps.ts';
+import { FORM_OVERHEAD_BYTES, type FileField, admitFileForm, readFileForm } from './form-files.ts';
 import { type FormBody, value } from './forms.ts';
 import { html } from './html.ts';
 import { type PageContext, page } from './layout.ts';
@@ -87,20 +89,36 @@ export class DashRouter {
     area: 'partner' | 'operator',
     run: (req: FastifyRequest, ctx: Ctx) => Promise<ActionResult>,
     back?: PageFn,
-    /** `files`: the form uploads a file, so it alone accepts `multipart/form-data`. */
-    opts: { bodyLimit?: number; files?: boolean } = {},
+    /**
+     * `file`: the form uploads one file, so it alone accepts `multipart/form-data`; its body limit is
+     * the file's plus room for the text fields.
+     */
+    opts: { bodyLimit?: number; file?: FileField } = {},
   ): void {
     this.postPaths.push(path);
+    const spec = opts.file;
+    const tempDir = uploadTempDir(this.s.config.dataDir);
+    const bodyLimit = spec ? spec.maxBytes + FORM_OVERHEAD_BYTES : opts.bodyLimit;
     this.app.post(
       path,
       {
-        config: { access: 'public', dashboard: area, dashboardFiles: opts.files === true },
-        ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}),
+        config: { access: 'public', dashboard: area, dashboardFiles: spec !== undefined },
+        ...(bodyLimit ? { bodyLimit } : {}),
+        // After the form gate (the session) and before a byte is read; then the parts, as they arrive.
+        ...(spec
+          ? {
+              onRequest: (req: FastifyRequest, reply: FastifyReply) => admitFileForm(req, reply, tempDir),
+              preValidation: async (req: FastifyRequest) => {
+                if (req.isMultipart()) req.body = await readFileForm(req, spec, tempDir);
+              },
+            }
+          : {}),
       },
       async (req, reply) => {
         const ctx = await this.context(req, area);
+        const ticket = uploadTicketOf(req);
         try {
-          const result = await run(req, ctx);
+          const result = await (ticket ? ticket.during(() => run(req, ctx)) : run(req, ctx));
           if ('html' in result) return sendHtml(reply, result.html);
           if (result.notice) await this.s.dashboard.setFlash(ctx.session, result.notice);
           return reply.code(303).header('location', result.redirect).send();

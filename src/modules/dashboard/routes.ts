@@ -1,7 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, mustFind } from '../../platform/errors.ts';
 import { toApiError } from '../../platform/http/error-handler.ts';
@@ -15,7 +15,6 @@ import { productionQueuePages } from './production-queue.ts';
 import { printStation } from './print-station.ts';
 import { stationPages } from './stations.ts';
 import { productionOverviewPage } from './production-overview.ts';
-import { installMultipart } from './forms.ts';
 import { CSS, JS } from './layout.ts';
 import { partnerActivityPages } from './partner-activity.ts';
 import { partnerBillingPages } from './partner-billing.ts';
@@ -31,14 +30,8 @@ import { requestLogPages } from './request-log.ts';
 import { overviewPages } from './overview.ts';
 import { DashRouter, LOGIN_CSRF_COOKIE, errorPage, formToken, sendHtml } from './router.ts';
 import { LOGO_PREFIX } from './logos.ts';
-import { csrfRefused, installFormGate } from './form-gate.ts';
+import { csrfRefused, installFormGate, sameToken } from './form-gate.ts';
 import { signInRoutes } from './sign-in.ts';
-
-const same = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
-};
 
 /** The POST paths of the dashboard and console per services object, for tests that must cover all of them. */
 export const dashboardPostPaths = new WeakMap<object, string[]>();
@@ -53,7 +46,9 @@ export function dashboardRoutes(root: FastifyInstance, s: DashboardServices): vo
   root.register(async (scope) => {
     await scope.register(cookie);
     await scope.register(formbody, { bodyLimit: 256 * 1024 });
-    installMultipart(scope);
+    // Multipart bodies are read by the file routes themselves (`DashRouter.action`'s `file`), part
+    // by part, after the form gate; every other route refuses them unread (415).
+    await scope.register(multipart);
     scope.decorateRequest('dashboardSession', null);
     installGuards(scope, s);
     assetRoutes(scope, s);
@@ -91,7 +86,7 @@ function installGuards(scope: FastifyInstance, s: DashboardServices): void {
     const session = req.dashboardSession;
     if (req.method === 'POST') {
       const expected = area === 'public' ? (req.cookies[LOGIN_CSRF_COOKIE] ?? '') : (session?.csrf ?? '');
-      if (!same(formToken(req), expected)) throw csrfRefused();
+      if (!sameToken(formToken(req), expected)) throw csrfRefused();
     }
     if (area === 'public') return;
     if (!session) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
@@ -72,17 +72,6 @@ export function prepareUploadDir(dir: string): Promise<void> {
     prepared.set(dir, p);
   }
   return p;
-}
-
-/**
- * A body that arrived whole in memory (a dashboard form's file), written to a new file in `dir` like
- * a streamed upload, so the services that take an `UploadedFile` take it the same way.
- */
-export async function uploadedFileOf(dir: string, data: Buffer): Promise<UploadedFile> {
-  await prepareUploadDir(dir);
-  const path = join(dir, `${randomId(16)}${SUFFIX}`);
-  await writeFile(path, data, { flag: 'wx', mode: 0o600 });
-  return new UploadedFile(path, data.length, createHash('sha256').update(data).digest('hex'));
 }
 
 /** Chunks of a body handled before other I/O gets a turn (~0.1 ms each for the hash). */
@@ -175,4 +164,7 @@ export function receiveToFile(
   payload.on('end', onEnd);
   payload.on('error', interrupted);
   payload.on('close', onClose);
+  // A stream that failed before it was handed over (a multipart parser gave up on a truncated body
+  // while the part waited in its queue) emits nothing more.
+  if (payload.destroyed) onClose();
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
@@ -24,7 +24,7 @@ export function formatBytes(n: number): string {
 }
 
 /** The socket is closed after this answer: the rest of the body is never read. */
-const tooLarge = (limit: number) =>
+export const uploadTooLarge = (limit: number) =>
   new ApiError('payload_too_large', `The upload is larger than the limit of ${formatBytes(limit)} (${limit} bytes)`, {
     headers: { connection: 'close' },
   });
@@ -44,27 +44,83 @@ function mediaType(header: string | undefined): string {
  */
 export const uploadMemory = new MemoryBudget(64 * 1024 * 1024);
 
-/** Bodies already written to disk whose request is not finished; see `postRawUpload`. */
-interface BodyState {
-  file: UploadedFile | null;
-  /** The handler works on the file: it removes it itself when done. */
-  inHandler: boolean;
+/**
+ * What one upload request holds until it is over: its share of `uploadMemory` and the body files
+ * written for it. Given back once the answer is sent or the connection is gone, whichever comes
+ * first; the files go then too, unless a handler still works on them (`during` removes them itself).
+ */
+export class UploadTicket {
+  private readonly files: UploadedFile[] = [];
+  private inHandler = false;
   /** The answer was sent or the connection is gone: a file arriving now is removed at once. */
-  closed: boolean;
+  closed = false;
+
+  constructor(private readonly release: () => void) {}
+
+  /** A body file of this request, removed when the request is over. */
+  keep(file: UploadedFile): void {
+    if (this.closed) void file.remove();
+    else this.files.push(file);
+  }
+
+  over(): void {
+    this.closed = true;
+    this.release();
+    if (!this.inHandler) for (const f of this.files) void f.remove();
+  }
+
+  /** Runs the handler on the body files and removes them after it returns or throws. */
+  async during<T>(handler: () => Promise<T>): Promise<T> {
+    // The client left while the body was checked (rate limit, idempotency): nobody would get the answer.
+    if (this.closed) throw new ApiError('invalid_request', 'The client closed the connection before the answer');
+    this.inHandler = true;
+    try {
+      return await handler();
+    } finally {
+      this.inHandler = false;
+      await Promise.all(this.files.map((f) => f.remove()));
+    }
+  }
 }
-const bodies = new WeakMap<FastifyRequest, BodyState>();
+const tickets = new WeakMap<FastifyRequest, UploadTicket>();
+
+/** The ticket `admitUpload` gave `request`, if it was admitted as an upload. */
+export const uploadTicketOf = (request: FastifyRequest): UploadTicket | undefined => tickets.get(request);
+
+/**
+ * Admits an upload from its headers, before a byte of its body is read: `413` when Content-Length
+ * is over `limit`, then waits for its share of `uploadMemory` (the declared length, or for a chunked
+ * body the whole limit it may grow to). Every route whose body is written to disk calls it from its
+ * `onRequest` hook, so API and dashboard uploads share one budget.
+ */
+export async function admitUpload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  opts: { limit: number; tempDir: string; owner: string | null },
+): Promise<UploadTicket> {
+  const declared = request.headers['content-length'];
+  if (declared !== undefined && Number(declared) > opts.limit) throw uploadTooLarge(opts.limit);
+  await prepareUploadDir(opts.tempDir);
+  const size = Number(declared);
+  const release = await uploadMemory.acquire(Number.isSafeInteger(size) && size >= 0 ? size : opts.limit, opts.owner);
+  const ticket = new UploadTicket(release);
+  tickets.set(request, ticket);
+  reply.raw.once('close', () => ticket.over());
+  if (request.raw.destroyed) ticket.over();
+  return ticket;
+}
 
 /** Registers the octet-stream body parser in `scope` (once). */
 export function acceptRawUploads(scope: FastifyInstance, tempDir: string): void {
   if (scope.hasContentTypeParser(RAW_UPLOAD_TYPE)) return;
   scope.addContentTypeParser(RAW_UPLOAD_TYPE, (request, payload, done) => {
     const limit = request.routeOptions.bodyLimit ?? 0;
-    receiveToFile(payload as Readable, { dir: tempDir, limit, tooLarge: () => tooLarge(limit) }, (err, file) => {
+    receiveToFile(payload as Readable, { dir: tempDir, limit, tooLarge: () => uploadTooLarge(limit) }, (err, file) => {
       if (err || !file) return done(err ?? new Error('upload body missing'), undefined);
-      const state = bodies.get(request);
-      if (state) state.file = file;
+      const ticket = tickets.get(request);
       // Nobody will run the handler for a request that is already over.
-      if (!state || state.closed) void file.remove();
+      if (ticket) ticket.keep(file);
+      else void file.remove();
       done(null, file);
     });
   });
@@ -132,41 +188,18 @@ export function postRawUpload<T>(scope: FastifyInstance, route: RawUploadRoute<T
             `${route.noun} are uploaded as raw bytes with Content-Type: ${RAW_UPLOAD_TYPE}${got}`,
           );
         }
-        const declared = request.headers['content-length'];
-        if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
-        await prepareUploadDir(route.tempDir);
-        // A chunked body may grow to the limit: it reserves that much.
-        const size = Number(declared);
-        const release = await uploadMemory.acquire(
-          Number.isSafeInteger(size) && size >= 0 ? size : limit,
-          request.principal?.organizationId ?? null,
-        );
-        const state: BodyState = { file: null, inHandler: false, closed: false };
-        bodies.set(request, state);
-        // Given back once the answer is sent or the connection is gone, whichever comes first; the
-        // body file goes then too, unless the handler still reads it (it removes it itself).
-        const over = () => {
-          state.closed = true;
-          release();
-          if (!state.inHandler) void state.file?.remove();
-        };
-        reply.raw.once('close', over);
-        if (request.raw.destroyed) over();
+        await admitUpload(request, reply, {
+          limit,
+          tempDir: route.tempDir,
+          owner: request.principal?.organizationId ?? null,
+        });
       },
     },
     async (request) => {
-      const state = bodies.get(request);
+      const ticket = tickets.get(request);
       const file = request.body;
-      if (!state || !(file instanceof UploadedFile)) throw new Error('upload body was not received to a file');
-      // The client left while the body was checked (rate limit, idempotency): nobody would get the answer.
-      if (state.closed) throw new ApiError('invalid_request', 'The client closed the connection before the answer');
-      state.inHandler = true;
-      try {
-        return await route.handler(request, file);
-      } finally {
-        state.inHandler = false;
-        await file.remove();
-      }
+      if (!ticket || !(file instanceof UploadedFile)) throw new Error('upload body was not received to a file');
+      return ticket.during(() => route.handler(request, file));
     },
   );
 }

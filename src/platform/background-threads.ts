@@ -15,7 +15,7 @@ import { getPriority, setPriority } from 'node:os';
  * child process forks this one, which blocks the event loop for a time that grows with the
  * process's memory (10-80 ms at 40 MB, 100-500 ms at 450 MB on a loaded 2-core machine), so it is
  * paid once and each thread then costs a line written to the shell. Nice 10 is set at once and is
- * what stays where `chrt` is missing or refused.
+ * what stays where `chrt` is missing or refused, or under the `nice` policy.
  */
 
 /** Nice value of background threads (SCHED_IDLE ignores it; it is the fallback). */
@@ -48,9 +48,9 @@ export function schedulingPolicy(tid: string | number): number | null {
  * How pixel threads go to the background: `idle` (SCHED_IDLE, nice 10 where `chrt` is missing or
  * refused) or `nice` (nice 10 only). A SCHED_IDLE thread yields to every normal thread of its
  * scheduling group, and with autogroup that is every process started from the same terminal or
- * service (decision 0180): beside other CPU-bound work (the other test file of a test pass, its
- * Chromium, whatever else the machine runs) renders then wait for all of it, where at nice 10 they
- * keep a share. PIXEL_THREADS (config); the test passes preload `nice` (decision 0523).
+ * service (decision 0180): beside other CPU-bound work started there (a benchmark run beside a test
+ * pass) renders wait for all of it, where at nice 10 they keep a share. Set by PIXEL_THREADS; the
+ * test passes preload `nice` (decision 0523).
  */
 export type PixelThreadPolicy = 'idle' | 'nice';
 

@@ -117,15 +117,6 @@ function lowerImageThreadPriority(): void {
   if (found.length > 0) toBackground(found);
 }
 
-/**
- * Puts the threads started since `before` (a `threadIds()` snapshot) in the background: for a
- * thread pool of our own doing pixel work (the mockup compositor's workers), found the way
- * libvips' are, since Node does not tell a worker thread's id.
- */
-export function lowerThreadsStartedSince(before: Set<string>): void {
-  toBackground([...threadIds()].filter((tid) => !before.has(tid)));
-}
-
 let imageWork = 0;
 let rescan: NodeJS.Timeout | null = null;
 

@@ -2,15 +2,14 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { ArtworkJob } from './artwork-kernel.ts';
 import type { DecodeJob } from './decode-kernel.ts';
-import { threadIds } from '../../platform/background-threads.ts';
-import { lowerThreadsStartedSince } from '../../platform/images.ts';
+import { toBackground } from '../../platform/background-threads.ts';
 import { threadLimits } from '../../platform/memory/young-generation.ts';
 import { startModuleThread } from '../../platform/threads.ts';
 import type { FrontalJob, PrintAreaJob } from './kernels.ts';
 import type { PhotoJob } from './photo/photo-kernel.ts';
 import type { CaseJob } from './stage/case-kernel.ts';
 import type { PlateJob } from './stage/plate-kernel.ts';
-import type { PixelReply, PixelRequest } from './pixel-worker.ts';
+import type { PixelReply, PixelRequest, PixelThreadStarted } from './pixel-worker.ts';
 import type { DrawnLayersJob, StoredTemplateJob, TemplateLayers } from './template-kernel.ts';
 import type { TexelsJob } from './texels.ts';
 import type { WarpJob } from './warp.ts';
@@ -63,6 +62,8 @@ interface Slot {
   busy: number;
   /** Ran a one-off job: ends when next idle. */
   retire: boolean;
+  /** The thread's id in the system, once it has told it (Linux). */
+  tid?: string;
 }
 
 class PixelPool {
@@ -72,13 +73,19 @@ class PixelPool {
   constructor(private size: number) {}
 
   private spawn() {
-    const before = threadIds();
     // Its garbage is a job's message and the kernels' few small arrays (memory/young-generation.ts).
     const w = startModuleThread(WORKER, threadLimits());
-    // Below the event loop, like libvips' threads: a run of renders must not hold API requests.
-    w.once('online', () => lowerThreadsStartedSince(before));
     const slot: Slot = { w, busy: 0, retire: false };
-    w.on('message', (msg: PixelReply) => {
+    w.on('message', (msg: PixelReply | PixelThreadStarted) => {
+      // Below the event loop, like libvips' threads: a run of renders must not hold API requests.
+      // The thread names itself (Node does not tell a worker's thread id), and only it is lowered.
+      if ('tid' in msg) {
+        if (msg.tid) {
+          slot.tid = msg.tid;
+          toBackground([msg.tid]);
+        }
+        return;
+      }
       slot.busy--;
       if (slot.busy === 0) {
         w.unref();
@@ -119,6 +126,11 @@ class PixelPool {
   /** Threads running now (tests). */
   get threads(): number {
     return this.workers.length;
+  }
+
+  /** The system ids of the threads running now that have told theirs (tests). */
+  get threadIds(): string[] {
+    return this.workers.flatMap((s) => (s.tid ? [s.tid] : []));
   }
 
   /**
@@ -251,6 +263,11 @@ export function spareSharedBytes(): number {
 /** The compositor's threads running now (tests). */
 export function pixelThreads(): number {
   return pool.threads;
+}
+
+/** The system thread ids of the compositor's threads running now (tests: their priority). */
+export function pixelThreadIds(): string[] {
+  return pool.threadIds;
 }
 
 /** Jobs of each kind the threads have been given (tests). */

@@ -3,6 +3,7 @@
  * mockups and the ThumbHash of a render on the shared buffers it is posted, one message in, one
  * reply out.
  */
+import { readlinkSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { type ArtworkJob, artworkKernel } from './artwork-kernel.ts';
 import { type DecodeJob, decodeKernel } from './decode-kernel.ts';
@@ -55,8 +56,23 @@ export interface ThumbHashJob {
   rgba: Uint8Array;
 }
 
+/** The thread's first message: its id in the system (Linux; null elsewhere), to lower its priority. */
+export interface PixelThreadStarted {
+  tid: string | null;
+}
+
 const port = parentPort;
 if (!port) throw new Error('pixel-worker.ts runs only as a worker thread');
+
+/** This thread's id, from `/proc/thread-self` (a link to `<pid>/task/<tid>`). */
+function ownThreadId(): string | null {
+  try {
+    return readlinkSync('/proc/thread-self').split('/').pop() ?? null;
+  } catch {
+    return null;
+  }
+}
+port.postMessage({ tid: ownThreadId() } satisfies PixelThreadStarted);
 
 /** Loaded on the first ThumbHash: a thread that only warps never needs it. */
 let thumbhash: typeof import('thumbhash') | undefined;

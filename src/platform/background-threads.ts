@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 /**
@@ -29,6 +29,33 @@ export function threadIds(): Set<string> {
     return new Set(readdirSync('/proc/self/task'));
   } catch {
     return new Set();
+  }
+}
+
+/** /proc/self/stat, held open: read again from its start, it tells the thread count now. */
+let statFd: number | null | undefined;
+const statBuffer = Buffer.alloc(4096);
+
+/**
+ * How many threads this process has now (field 20 of its stat), or null when not on Linux: ~5 us
+ * with the file held open, where listing /proc/self/task costs 50-150 us on the event loop.
+ */
+export function threadCount(): number | null {
+  if (statFd === undefined) {
+    try {
+      statFd = openSync('/proc/self/stat', 'r');
+    } catch {
+      statFd = null;
+    }
+  }
+  if (statFd === null) return null;
+  try {
+    const length = readSync(statFd, statBuffer, 0, statBuffer.length, 0);
+    const stat = statBuffer.toString('latin1', 0, length);
+    const count = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[20 - 3]);
+    return Number.isInteger(count) ? count : null;
+  } catch {
+    return null;
   }
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import sharp, { type Metadata, type Sharp } from 'sharp';
-import { threadIds, toBackground } from './background-threads.ts';
+import { threadCount, threadIds, toBackground } from './background-threads.ts';
 import { ApiError } from './errors.ts';
 import { imageMemoryBudget, withDecodeSlot as withDecodeMemory } from './memory/decodes.ts';
 
@@ -88,6 +88,10 @@ sharp.cache(false);
 const RESCAN_MS = 25;
 /** tid -> sightings of the thread under another name; 2 means settled (lowered, or not libvips'). */
 const threadSightings = new Map<string, number>();
+/** The longest time between two looks at the thread list while image work runs. */
+const FULL_LOOK_MS = 1000;
+/** The last look: the process's thread count then, when, and whether a thread was left to name. */
+let lastLook = { count: -1, at: 0, unsettled: false };
 
 /**
  * libvips' worker threads go to the background (background-threads.ts: SCHED_IDLE, else nice 10).
@@ -96,6 +100,12 @@ const threadSightings = new Map<string, number>();
  * (the renders themselves take longer on a busy node: they are background work).
  */
 function lowerImageThreadPriority(): void {
+  // The threads are listed again only when their number has changed, a new one has still to be
+  // named, or a second has passed (a thread that ended and one that started between two looks leave
+  // the number as it was): a look costs the event loop 50-150 us, 40 times a second while renders run.
+  const count = threadCount();
+  const now = performance.now();
+  if (count !== null && count === lastLook.count && !lastLook.unsettled && now - lastLook.at < FULL_LOOK_MS) return;
   const tids = threadIds();
   for (const tid of threadSightings.keys()) if (!tids.has(tid)) threadSightings.delete(tid);
   const found: string[] = [];
@@ -114,6 +124,7 @@ function lowerImageThreadPriority(): void {
       // the thread has just exited
     }
   }
+  lastLook = { count: count ?? -1, at: now, unsettled: [...threadSightings.values()].some((seen) => seen < 2) };
   if (found.length > 0) toBackground(found);
 }
 
@@ -123,7 +134,8 @@ let rescan: NodeJS.Timeout | null = null;
 /**
  * Runs image work (decodes, renders) with libvips' threads below the event loop's priority. libvips
  * keeps its threads between operations but starts new ones at the creating thread's priority, so
- * while any such work runs the threads are looked at again every few ms (~20 us when none is new).
+ * while any such work runs the threads are looked at again every few ms (~5 us when their number
+ * is unchanged).
  */
 export async function asBackgroundImageWork<T>(fn: () => Promise<T>): Promise<T> {
   if (process.platform !== 'linux') return fn();

@@ -4,7 +4,7 @@
  */
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { cpuMs, peakRss, type Proc } from './processes.ts';
+import { cpuMs, type MetricsSource, peakRss, type Proc } from './processes.ts';
 import type { BenchFixture } from './setup.ts';
 
 /** The start banner's line that says the server listens. */
@@ -30,6 +30,9 @@ export interface Row {
   errors: number;
   non2xx: number;
   rssMb: number;
+  /** The peak of the server's array buffers (`nodejs_array_buffers_bytes`), and their size when its RSS peaked. */
+  buffersMb?: number;
+  buffersAtRssPeakMb?: number;
   /** The machine's 1-minute load average when the row was measured. */
   load: number;
   ratio?: string;
@@ -110,6 +113,8 @@ export interface Bench {
   env: Record<string, string>;
   server: Proc;
   base: string;
+  /** The server's `/metrics`, for the array buffers beside its RSS. */
+  metrics: MetricsSource;
   baseBaseline: string;
   pid: number;
   rows: Row[];
@@ -128,6 +133,7 @@ export interface Bench {
 
 export function makeBench(f: BenchFixture, env: Record<string, string>, server: Proc, baseline: Proc): Bench {
   const base = `http://127.0.0.1:${server.port}`;
+  const metrics = { url: base, token: env.OPERATOR_TOKEN };
   const pid = server.child.pid!;
   const rows: Row[] = [];
   const H = (key: string, extra: Record<string, string> = {}) => ({ 'x-service-secret-key': key, ...extra });
@@ -141,14 +147,16 @@ export function makeBench(f: BenchFixture, env: Record<string, string>, server: 
   };
   const measure = async (name: string, req: Req, opts?: LoadOpts, note?: string, url = base) => {
     const cpuBefore = cpuMs(pid);
-    const { result, peakMb } = await peakRss(pid, () => load(url, req, opts));
-    const r = row(name, result, url === base ? peakMb : 0, note);
+    const ofServer = url === base;
+    const peaks = await peakRss(pid, () => load(url, req, opts), ofServer ? metrics : undefined);
+    const r = row(name, peaks.result, ofServer ? peaks.peakMb : 0, note);
+    r.buffersMb = peaks.buffersPeakMb;
+    r.buffersAtRssPeakMb = peaks.buffersAtRssPeakMb;
     rows.push(r);
     // The server's CPU per answered request, every thread: on a shared machine it moves less than req/s.
-    const cpu =
-      url === base
-        ? `, server CPU ${Math.round(((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total))} µs a request`
-        : '';
+    const cpu = ofServer
+      ? `, server CPU ${Math.round(((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, peaks.result.requests.total))} µs a request`
+      : '';
     process.stdout.write(`  ${name}: ${r.rps} req/s, p99 ${r.p99} ms${cpu}\n`);
     return r;
   };
@@ -158,6 +166,7 @@ export function makeBench(f: BenchFixture, env: Record<string, string>, server: 
     env,
     server,
     base,
+    metrics,
     baseBaseline: `http://127.0.0.1:${baseline.port}`,
     pid,
     rows,

@@ -118,14 +118,66 @@ export function threadCpuMs(pid: number): Map<number, number> {
   return out;
 }
 
-/** Samples a process's RSS while `work` runs and returns the peak. */
-export async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
-  let peak = rssMb(pid);
-  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+/** Where the server's `/metrics` answers, with the operator token it asks for. */
+export interface MetricsSource {
+  url: string;
+  token: string;
+}
+
+/** `nodejs_array_buffers_bytes` from the server's `/metrics`, in MB; null when the scrape fails. */
+async function arrayBuffersMb(m: MetricsSource): Promise<number | null> {
   try {
+    const res = await fetch(`${m.url}/metrics`, { headers: { authorization: `Bearer ${m.token}` } });
+    const found = /^nodejs_array_buffers_bytes (\d+)/m.exec(await res.text());
+    return found ? Math.round(Number(found[1]) / 1048576) : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface Peaks<T> {
+  result: T;
+  peakMb: number;
+  /** The peak of the server's array buffers (Buffers, ArrayBuffers, SharedArrayBuffers), when scraped. */
+  buffersPeakMb?: number;
+  /** The array buffers last scraped when the RSS peaked: a high peak with few buffers is native or heap memory. */
+  buffersAtRssPeakMb?: number;
+}
+
+/**
+ * Samples a process's RSS every 100 ms while `work` runs and returns the peak; with `metrics`, also
+ * the peak of its array buffers, scraped every 250 ms (a scrape is a request and a jobs count).
+ */
+export async function peakRss<T>(pid: number, work: () => Promise<T>, metrics?: MetricsSource): Promise<Peaks<T>> {
+  let peak = rssMb(pid);
+  let buffers: number | undefined;
+  let buffersPeak: number | undefined;
+  let buffersAtRssPeak: number | undefined;
+  const sampleRss = () => {
+    const now = rssMb(pid);
+    if (now < peak) return;
+    peak = now;
+    buffersAtRssPeak = buffers;
+  };
+  let scraping = false;
+  const scrape = async () => {
+    if (!metrics || scraping) return;
+    scraping = true;
+    const mb = await arrayBuffersMb(metrics);
+    scraping = false;
+    if (mb === null) return;
+    buffers = mb;
+    buffersPeak = Math.max(buffersPeak ?? 0, mb);
+  };
+  const timer = setInterval(sampleRss, 100);
+  const scraper = metrics ? setInterval(() => void scrape(), 250) : undefined;
+  try {
+    await scrape();
     const result = await work();
-    return { result, peakMb: Math.max(peak, rssMb(pid)) };
+    sampleRss();
+    return { result, peakMb: peak, buffersPeakMb: buffersPeak, buffersAtRssPeakMb: buffersAtRssPeak };
   } finally {
     clearInterval(timer);
+    clearInterval(scraper);
   }
 }

@@ -9,6 +9,8 @@ export interface Startup {
   defaultArenas: { ms: number; rssMb: number };
 }
 
+const buffers = (r: Row) => (r.buffersMb === undefined ? '-' : `${r.buffersMb} / ${r.buffersAtRssPeakMb ?? '-'}`);
+
 export function writeReport(
   rows: Row[],
   startup: Startup,
@@ -17,14 +19,14 @@ export function writeReport(
 ) {
   const { compiled, fromSource, defaultArenas } = startup;
   const header =
-    '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | server RSS MB | load | ratio | note |\n|---|---:|---:|---:|---:|---:|---:|---:|---|---|';
+    '| scenario | req/s | p50 ms | p99 ms | errors | non-2xx | server RSS MB | array buffers MB (peak / at RSS peak) | load | ratio | note |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|';
   const startupTable =
     '| start-up | time to ready ms | RSS at ready MB |\n|---|---:|---:|\n' +
     `| compiled (npm start) | ${compiled.ms} | ${compiled.rssMb} |\n` +
     `| from source (tsx) | ${fromSource.ms} | ${fromSource.rssMb} |\n` +
     `| compiled, glibc's default malloc arenas | ${defaultArenas.ms} | ${defaultArenas.rssMb} |\n` +
     `| ratio compiled / source | ${(compiled.ms / fromSource.ms).toFixed(2)} | ${(compiled.rssMb / fromSource.rssMb).toFixed(2)} |\n\n`;
-  const md = `${startupTable}${header}\n${rows.map((r) => `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.rssMb || '-'} | ${r.load} | ${r.ratio ?? ''} | ${r.note ?? ''} |`).join('\n')}\n`;
+  const md = `${startupTable}${header}\n${rows.map((r) => `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${r.rssMb || '-'} | ${buffers(r)} | ${r.load} | ${r.ratio ?? ''} | ${r.note ?? ''} |`).join('\n')}\n`;
   const dir = join(import.meta.dirname, 'results');
   mkdirSync(dir, { recursive: true });
   const plans = Object.entries(explain)

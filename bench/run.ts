@@ -26,6 +26,8 @@ function serverEnv(f: Awaited<ReturnType<typeof prepare>>): Record<string, strin
     DATA_DIR: f.dataDir,
     SECRET_KEY: f.secretKey,
     LOG_LEVEL: 'warn',
+    // GET /metrics answers with it: the rows give the server's array buffers beside its RSS.
+    OPERATOR_TOKEN: 'bench-operator-token',
     // The spec's default limits stay on: the organizations under load have per-organization overrides
     // (setup.ts), the tenants of the many-organizations scenario keep 3000/60 (50 req/s sustained).
     ...(f.databaseUrl ? { DATABASE_URL: f.databaseUrl } : {}),

@@ -1,15 +1,16 @@
 import sharp from 'sharp';
+import { sharedBytes } from './pixel-threads.ts';
 import type { MaskBox } from './warp.ts';
 
 /*
  * A decoded template keeps its UV map and layers only for the box around its mask (renderer.ts):
- * outside the mask a render shows the background. Finding and cutting the box are row operations;
- * the service runs them on a compositor thread (template-kernel.ts).
+ * outside the mask a render shows the background. Finding and cutting the box are row operations,
+ * so the event loop never loops over pixels here.
  */
 
 /**
  * The smallest box holding every masked pixel (the layers' first band above 0). Not a loop over
- * pixels: libvips splits out the mask, and turned a quarter for the columns, and
+ * pixels on the event loop: libvips splits out the mask, and turned a quarter for the columns, and
  * each row is compared with zeros by memcmp; a row and a column of the box are found from each end.
  */
 export async function maskBox(layers: Buffer, width: number, height: number): Promise<MaskBox> {
@@ -36,7 +37,7 @@ function rowsInUse(buf: Buffer, length: number, count: number): [number, number]
 
 /** The rows of `box` out of a picture `width` wide, into shared memory. */
 export function cutBox(src: Uint8Array, width: number, box: MaskBox, channels: number): Uint8Array {
-  const out = new Uint8Array(new SharedArrayBuffer(box.width * box.height * channels));
+  const out = sharedBytes(box.width * box.height * channels);
   const span = box.width * channels;
   for (let y = 0; y < box.height; y++) {
     const from = ((box.top + y) * width + box.left) * channels;

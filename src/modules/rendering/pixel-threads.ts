@@ -10,7 +10,6 @@ import type { PhotoJob } from './photo/photo-kernel.ts';
 import type { CaseJob } from './stage/case-kernel.ts';
 import type { PlateJob } from './stage/plate-kernel.ts';
 import type { PixelReply, PixelRequest, PixelThreadStarted } from './pixel-worker.ts';
-import type { DrawnLayersJob, StoredTemplateJob, TemplateLayers } from './template-kernel.ts';
 import type { TexelsJob } from './texels.ts';
 import type { WarpJob } from './warp.ts';
 
@@ -35,8 +34,6 @@ interface Pending {
 const ran: Record<Kind, number> = {
   artwork: 0,
   decode: 0,
-  storedTemplate: 0,
-  drawnLayers: 0,
   warp: 0,
   texels: 0,
   frontal: 0,
@@ -182,6 +179,12 @@ export function sharedCopy(src: Uint8Array): Uint8Array {
   b.set(src);
   return b;
 }
+/** A copy in a leased shared buffer (a spare of that length when there is one). */
+export function leasedCopy(src: Uint8Array): Uint8Array {
+  const b = leaseShared(src.length);
+  b.set(src);
+  return b;
+}
 
 /**
  * Spare shared buffers by length, for the per-render output and artwork. V8 frees a SharedArrayBuffer
@@ -278,13 +281,6 @@ export function pixelJobsRun(): Readonly<Record<Kind, number>> {
 export const runArtwork = (job: ArtworkJob) => pool.run('artwork', job) as Promise<void>;
 /** Decodes a stored picture into `out`, shared memory (decode-kernel.ts). */
 export const runDecode = (job: DecodeJob) => pool.run('decode', job) as Promise<void>;
-/**
- * A stored template decoded at the output's size, its background into `out` (shared) and its
- * layers cut to the mask's box (template-kernel.ts).
- */
-export const runStoredTemplate = (job: StoredTemplateJob) => pool.run('storedTemplate', job) as Promise<TemplateLayers>;
-/** A drawing's layers cut to its mask's box (template-kernel.ts). */
-export const runDrawnLayers = (job: DrawnLayersJob) => pool.run('drawnLayers', job) as Promise<TemplateLayers>;
 export const runWarp = (job: WarpJob) => pool.run('warp', job) as Promise<void>;
 /** Pixels per unit of u and v on a decoded template's back (texels.ts). */
 export const runTexels = (job: TexelsJob) => pool.run('texels', job) as Promise<[number, number]>;
@@ -292,17 +288,15 @@ export const runFrontal = (job: FrontalJob) => pool.run('frontal', job) as Promi
 export const runPrintArea = (job: PrintAreaJob) => pool.run('printArea', job) as Promise<void>;
 
 /**
- * A stage's plate (once per stage, view and size): its buffer goes to the thread and comes back
- * (the result), so the thread keeps nothing and stays for the renders; a fresh thread costs ~0.5 s
- * of CPU through tsx (its isolate, the kernels' modules and their warm-up).
+ * A stage's plate (once per stage, view and size) and a stage template's case (once per model):
+ * their buffers go to the thread and come back (the result), so the thread keeps nothing and stays
+ * for the renders; a fresh thread costs ~0.5 s of CPU through tsx (its isolate, the kernels'
+ * modules and their warm-up). The case's background alone is shared: the renderer holds it as the
+ * template's decoded background, which every render posts to the threads in any case.
  */
 export const runPlate = (job: PlateJob) => pool.run('plate', job, ['out']) as Promise<Pick<PlateJob, 'out'>>;
-/**
- * A stage template's case (once per model and size), drawn into shared buffers: the background the
- * renderer holds as the template's, and the UV map and layers its thread then cuts to the mask's
- * box (runDrawnLayers) with no copy on the event loop.
- */
-export const runCase = (job: CaseJob) => pool.run('case', job) as Promise<void>;
+export const runCase = (job: CaseJob) =>
+  pool.run('case', job, ['uv', 'layers']) as Promise<Pick<CaseJob, 'uv' | 'layers'>>;
 export const runPhoto = (job: PhotoJob) => pool.run('photo', job) as Promise<void>;
 /** Draws the leather grain tile (grain.ts) into `out`, shared memory, and answers it. */
 export const runGrain = (out: Uint8Array) => pool.run('grain', { out }).then(() => out);

@@ -12,12 +12,6 @@ import { type FrontalJob, type PrintAreaJob, frontalKernel, printAreaKernel } fr
 import { type PhotoJob, photoKernel } from './photo/photo-kernel.ts';
 import { type CaseJob, caseKernel } from './stage/case-kernel.ts';
 import { type PlateJob, plateKernel } from './stage/plate-kernel.ts';
-import {
-  type DrawnLayersJob,
-  type StoredTemplateJob,
-  drawnLayersKernel,
-  storedTemplateKernel,
-} from './template-kernel.ts';
 import { type TexelsJob, texelsKernel } from './texels.ts';
 import { type WarpJob, warpKernel } from './warp.ts';
 
@@ -26,8 +20,6 @@ export interface PixelRequest {
   kind:
     | 'artwork'
     | 'decode'
-    | 'storedTemplate'
-    | 'drawnLayers'
     | 'warp'
     | 'texels'
     | 'frontal'
@@ -83,10 +75,6 @@ async function run(msg: PixelRequest): Promise<unknown> {
       return artworkKernel(msg.job as ArtworkJob);
     case 'decode':
       return decodeKernel(msg.job as DecodeJob);
-    case 'storedTemplate':
-      return storedTemplateKernel(msg.job as StoredTemplateJob);
-    case 'drawnLayers':
-      return drawnLayersKernel(msg.job as DrawnLayersJob);
     case 'warp':
       return warpKernel(msg.job as WarpJob);
     case 'texels':

@@ -1,5 +1,6 @@
-import { runDrawnLayers } from './pixel-threads.ts';
-import type { TemplateLayers } from './template-kernel.ts';
+import sharp from 'sharp';
+import { cutBox, maskBox } from './mask-box.ts';
+import type { MaskBox } from './warp.ts';
 
 /**
  * A template drawn on this node and handed to the renderer as drawn: its background in shared
@@ -24,14 +25,40 @@ export function isRawTemplate(t: object): t is RawTemplate {
 }
 
 /** The decoded layers of a drawn template, cut to its mask's box as renderer.ts holds them. */
-export type RawLayers = TemplateLayers;
+export interface RawLayers {
+  box: MaskBox;
+  /** u then v, two planes of the mask's box, in shared memory. */
+  uv: Uint16Array;
+  /** The layers of the mask's box, in shared memory. */
+  layers: Uint8Array;
+}
 
 /**
  * The layers a template's PNGs decode to, from the drawing itself: the mask's box found in the
- * drawn box, and the UV map's two bands cut to it, on a compositor thread (template-kernel.ts).
+ * drawn box, and the UV map's two bands cut to it by libvips (no per-pixel loop on the event loop).
  */
 export async function rawLayers(t: RawTemplate): Promise<RawLayers> {
   const [x0, y0, x1, y1] = t.box;
-  const inner = await runDrawnLayers({ uv: t.uv, layers: t.layers, width: x1 - x0, height: y1 - y0 });
-  return { ...inner, box: { ...inner.box, left: inner.box.left + x0, top: inner.box.top + y0 } };
+  const bw = x1 - x0;
+  const bh = y1 - y0;
+  const inner = await maskBox(Buffer.from(t.layers.buffer, t.layers.byteOffset, t.layers.byteLength), bw, bh);
+  const n = inner.width * inner.height;
+  const uv = new Uint16Array(new SharedArrayBuffer(n * 4));
+  if (n === 0) return { box: inner, uv, layers: new Uint8Array(new SharedArrayBuffer(0)) };
+  const bytes = new Uint8Array(uv.buffer);
+  for (const band of [0, 1] as const) {
+    // Raw 16-bit samples are read as 16-bit RGB only when told (as when they are encoded).
+    const plane = await sharp(t.uv, { raw: { width: bw, height: bh, channels: 3 } })
+      .toColourspace('rgb16')
+      .extractChannel(band)
+      .extract(inner)
+      .raw({ depth: 'ushort' })
+      .toBuffer();
+    bytes.set(plane, band * n * 2);
+  }
+  return {
+    box: { ...inner, left: inner.left + x0, top: inner.top + y0 },
+    uv,
+    layers: cutBox(t.layers, bw, inner, 3),
+  };
 }

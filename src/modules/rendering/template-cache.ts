@@ -1,4 +1,6 @@
-import { leaseShared, releaseShared, retainShared, runStoredTemplate, runTexels } from './pixel-threads.ts';
+import sharp, { type Sharp } from 'sharp';
+import { cutBox, maskBox } from './mask-box.ts';
+import { leasedCopy, releaseShared, retainShared, runTexels } from './pixel-threads.ts';
 import { type RawTemplate, isRawTemplate, rawLayers } from './raw-template.ts';
 import { RenderInputError, type Template, picturesOf } from './render-template.ts';
 import type { MaskBox } from './warp.ts';
@@ -94,21 +96,51 @@ async function prepare(t: Template): Promise<Prepared> {
       throw new RenderInputError(`template drawn at ${pictures.width}x${pictures.height}, not the output's size`);
     return prepareDrawn(pictures);
   }
-  // Decoded and cut on a compositor thread, the background straight into a leased shared buffer
-  // (template-kernel.ts): the event loop neither copies nor holds the decoded pictures.
-  const background = leaseShared(width * height * 3);
-  let cut: Awaited<ReturnType<typeof runStoredTemplate>>;
-  try {
-    const { background: bg, uv, layers } = pictures;
-    cut = await runStoredTemplate({ background: bg, uv, layers, width, height, out: background });
-  } catch (err) {
-    releaseShared(background);
-    // The pictures themselves do not decode as a template: the same on every retry.
-    throw new RenderInputError((err as Error).message);
+  const cut = { width, height, fit: 'cover' as const, kernel: 'linear' as const };
+  const raw = async (what: string, img: () => Sharp, depth: 'uchar' | 'ushort', box?: MaskBox) => {
+    try {
+      const resized = img().resize(cut);
+      const { data, info } = await (box ? resized.extract(box) : resized)
+        .raw({ depth })
+        .toBuffer({ resolveWithObject: true });
+      return { data, channels: info.channels };
+    } catch (err) {
+      throw new RenderInputError(`template ${what} does not decode: ${(err as Error).message}`);
+    }
+  };
+  const bg = await raw(
+    'background',
+    () => sharp(pictures.background).flatten({ background: '#ffffff' }).toColourspace('srgb').removeAlpha(),
+    'uchar',
+  );
+  const layers = await raw('layers', () => sharp(pictures.layers).toColourspace('srgb').removeAlpha(), 'uchar');
+  if (bg.channels !== 3 || layers.channels !== 3) throw new RenderInputError('template layers must be RGB images');
+  const box = await maskBox(layers.data, width, height);
+  const n = box.width * box.height;
+  const uv = new Uint16Array(new SharedArrayBuffer(n * 4));
+  if (n > 0) {
+    // u and v as two planes of 16-bit values, each band extracted by libvips and cut to the box
+    // (two decodes of a map that is decoded once per template and held): no per-pixel loop here.
+    const plane = (band: 0 | 1) =>
+      raw('uv map', () => sharp(pictures.uv).toColourspace('rgb16').removeAlpha().extractChannel(band), 'ushort', box);
+    const u = await plane(0);
+    const v = await plane(1);
+    if (u.channels !== 1 || v.channels !== 1) throw new RenderInputError('template layers must be RGB images');
+    const bytes = new Uint8Array(uv.buffer);
+    bytes.set(u.data, 0);
+    bytes.set(v.data, n * 2);
   }
   templateDecodes++;
-  const { box, uv, layers } = cut;
-  return withBytes(width, height, background, box, uv, layers, await runTexels({ box, uv, layers }));
+  const boxLayers = cutBox(layers.data, width, box, 3);
+  return withBytes(
+    width,
+    height,
+    leasedCopy(bg.data),
+    box,
+    uv,
+    boxLayers,
+    await runTexels({ box, uv, layers: boxLayers }),
+  );
 }
 
 /** A template's decoded layers for one render, and what the render calls once it has read them. */

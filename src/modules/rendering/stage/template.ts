@@ -7,7 +7,7 @@ import { grain } from '../fit.ts';
 import { GRAIN_SIZE } from '../grain.ts';
 import type { RawTemplate } from '../raw-template.ts';
 import { rawPictures } from '../templates.ts';
-import { leaseShared, releaseShared, runCase, runDecode, runPlate, sharedBytes } from '../pixel-threads.ts';
+import { leaseShared, releaseShared, runCase, runDecode, runPlate } from '../pixel-threads.ts';
 import type { DrawnTemplate, Material } from '../renderer.ts';
 import { bleedBackMm, caseMesh, caseParams, caseSolid, holeParams } from './case-mesh.ts';
 import { PROP_STRIDE } from './plate-kernel.ts';
@@ -143,23 +143,20 @@ export async function drawStage(
   // PNG decoded into it and the case drawn into it on a compositor thread, then held by the renderer
   // as the template's decoded background. A new buffer's pages are first touched there: a frame-size
   // copy on the event loop is 25-55 ms at 2000 px. The UV map and the layers only for the box (the
-  // rest is no case), in shared memory too: the renderer's thread cuts them to the mask's box
-  // (template-kernel.ts) without a copy on the event loop.
+  // rest is no case), plain buffers moved to the case's thread and back (runCase).
   const background = leaseShared(W * H * 3);
   try {
     await runDecode({ encoded: plate, width: W, height: H, out: background });
     const bw = box[2] - box[0];
     const bh = box[3] - box[1];
     const gloss = material.highlight;
-    const uv = new Uint16Array(new SharedArrayBuffer(bw * bh * 6));
-    const layers = sharedBytes(bw * bh * 3);
-    await runCase({
+    const { uv, layers } = await runCase({
       width: W,
       height: H,
       box,
       background,
-      uv,
-      layers,
+      uv: new Uint16Array(bw * bh * 3),
+      layers: new Uint8Array(bw * bh * 3),
       cam: cam.packed(),
       verts: mesh.verts,
       tris: mesh.tris,

@@ -60,6 +60,15 @@ describe('upload bodies share a memory budget (UPLOAD_MEMORY_MB)', () => {
       await t.close();
     });
 
+    /** Polls until `ready()` holds (the server reads the body when the machine lets it), or fails after 20 s. */
+    async function until(ready: () => boolean, what: string) {
+      const deadline = Date.now() + 20_000;
+      while (!ready()) {
+        if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+
     /** Starts an upload and sends `first` bytes of it; `finish()` sends the rest. */
     function upload(bytes: Buffer, first: number) {
       let status = 0;
@@ -83,7 +92,7 @@ describe('upload bodies share a memory budget (UPLOAD_MEMORY_MB)', () => {
       const [a, b] = await Promise.all([png(10), png(20)]);
       uploadMemory.setBudget(a.length + 1000);
       const first = upload(a, 1000);
-      await new Promise((r) => setTimeout(r, 200));
+      await until(() => uploadMemory.inUse > 0, 'the first upload is admitted');
       assert.equal(uploadMemory.inUse, a.length, 'the first holds its declared size');
       const second = upload(b, b.length - 1);
       finishers[1]();
@@ -92,7 +101,7 @@ describe('upload bodies share a memory budget (UPLOAD_MEMORY_MB)', () => {
       finishers[0]();
       assert.equal(await first.done, 200);
       assert.equal(await second.done, 200);
-      await new Promise((r) => setTimeout(r, 50));
+      await until(() => uploadMemory.inUse === 0, 'everything is given back');
       assert.equal(uploadMemory.inUse, 0, 'everything given back');
     });
   });

@@ -18,10 +18,9 @@ import { migrate } from '../src/platform/db/migrate.ts';
 import { PgliteDb } from '../src/platform/db/pglite.ts';
 import { MemoryRateLimitStore } from '../src/platform/ratelimit/index.ts';
 import { createServices } from '../src/services.ts';
+import { type Json, type Operation, collectOperations, isBinary, pascal } from './sdk-operations.ts';
 
 export const GENERATED_FILE = resolve(import.meta.dirname, '..', 'packages', 'sdk', 'src', 'generated.ts');
-
-type Json = any;
 
 /** The document as the test environment serves it (test helpers included). */
 export async function openApiDocument(): Promise<Json> {
@@ -48,156 +47,6 @@ export async function openApiDocument(): Promise<Json> {
     await db.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Naming: operations are grouped by the first path segment into resources (client.orders.*),
-// and the method name is the operationId without the resource's noun (createOrder -> create).
-
-/** Segments whose operations belong to another resource than their own name suggests. */
-const RESOURCE_BY_SEGMENT: Record<string, string> = {
-  'test-helpers': 'testHelpers',
-  'claim-package-missing': 'claims',
-  'claim-item-issues': 'claims',
-  'lookup-composition': 'compositions',
-  quote: 'orders',
-};
-
-/** Where the generic rule gives a poor name. Unknown future operations still get a method. */
-const METHOD_OVERRIDES: Record<string, [resource: string, method: string]> = {
-  lookupProductReferenceByLegacySku: ['products', 'lookupByLegacySku'],
-  lookupOrderByCustomIdentifier: ['orders', 'lookupByCustomIdentifier'],
-  lookupOrderReferenceByCustomIdentifier: ['orders', 'lookupByCustomIdentifier'],
-  quoteShipping: ['orders', 'quote'],
-  cancelOrderlines: ['orders', 'cancel'],
-  lookupComposition: ['compositions', 'lookup'],
-  claimPackageMissing: ['claims', 'createPackageMissing'],
-  claimItemIssues: ['claims', 'createItemIssues'],
-};
-
-const camel = (s: string) => s.replace(/[-_]+([a-z0-9])/gi, (_m, c: string) => c.toUpperCase());
-const pascal = (s: string) => camel(s).replace(/^./, (c) => c.toUpperCase());
-const words = (s: string) => s.split(/(?=[A-Z])/).map((w) => w.toLowerCase());
-
-function singular(w: string): string {
-  if (w.endsWith('ies')) return `${w.slice(0, -3)}y`;
-  if (/(ss|ch|sh|x)es$/.test(w)) return w.slice(0, -2);
-  if (w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
-  return w;
-}
-
-function methodName(operationId: string, resource: string): string {
-  let ws = words(operationId);
-  if (resource === 'testHelpers' && ws[0] === 'test' && ws.length > 1) ws = ws.slice(1);
-  const noun = words(resource);
-  const same = (a: string, b: string) => a === b || singular(a) === singular(b);
-  for (let i = 0; i + noun.length <= ws.length; i++) {
-    if (noun.every((n, j) => same(ws[i + j], n)) && ws.length > noun.length) {
-      ws = [...ws.slice(0, i), ...ws.slice(i + noun.length)];
-      break;
-    }
-  }
-  return ws.map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join('');
-}
-
-// ---------------------------------------------------------------------------------------------
-
-const HTTP_METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
-
-interface Operation {
-  id: string;
-  method: string;
-  path: string;
-  resource: string;
-  name: string;
-  summary: string;
-  description: string;
-  pathParams: string[];
-  query: Array<{ name: string; required: boolean; schema: Json; description?: string }>;
-  bodyKind: 'json' | 'binary' | 'none';
-  bodyRequired: boolean;
-  bodySchema: Json;
-  success: number;
-  resultKind: 'json' | 'binary' | 'empty' | 'page';
-  responseSchema: Json;
-  pageKey: string | null;
-  pending: boolean;
-}
-
-const isBinary = (schema: Json) => schema?.type === 'string' && schema?.format === 'binary';
-
-function jsonContent(content: Json): Json | undefined {
-  if (!content) return undefined;
-  return content['application/json']?.schema;
-}
-
-function collectOperations(doc: Json): Operation[] {
-  const ops: Operation[] = [];
-  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
-      const segment = path.replace(/^\/v2\//, '').split('/')[0];
-      const override = METHOD_OVERRIDES[op.operationId];
-      const resource = override?.[0] ?? RESOURCE_BY_SEGMENT[segment] ?? camel(segment);
-      const name = override?.[1] ?? methodName(op.operationId, resource);
-      const params: Json[] = [...(item.parameters ?? []), ...(op.parameters ?? [])];
-      const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      const query = params
-        .filter((p) => p.in === 'query')
-        .map((p) => ({ name: p.name, required: !!p.required, schema: p.schema ?? {}, description: p.description }));
-      const content = op.requestBody?.content ?? {};
-      const bodyKind = content['application/json'] ? 'json' : content['application/octet-stream'] ? 'binary' : 'none';
-      const successes = Object.keys(op.responses ?? {})
-        .map(Number)
-        .filter((s) => s >= 200 && s < 300)
-        .sort();
-      const success = successes.find((s) => s !== 202) ?? successes[0] ?? 200;
-      const res = op.responses?.[String(success)] ?? {};
-      const resContent = res.content ?? {};
-      const resSchema = jsonContent(resContent);
-      let resultKind: Operation['resultKind'];
-      if (!res.content || Object.keys(resContent).length === 0) resultKind = 'empty';
-      else if (!resSchema || isBinary(resSchema)) resultKind = 'binary';
-      else resultKind = 'json';
-      let pageKey: string | null = null;
-      if (resultKind === 'json' && resSchema?.properties?.nextCursor && query.some((q) => q.name === 'cursor')) {
-        const arrays = Object.entries<Json>(resSchema.properties).filter(([, v]) => v?.type === 'array');
-        if (arrays.length === 1) {
-          pageKey = arrays[0][0];
-          resultKind = 'page';
-        }
-      }
-      ops.push({
-        id: op.operationId,
-        method: method.toUpperCase(),
-        path,
-        resource,
-        name,
-        summary: op.summary ?? '',
-        description: op.description ?? '',
-        pathParams,
-        query,
-        bodyKind,
-        bodyRequired: !!op.requestBody?.required,
-        bodySchema: bodyKind === 'json' ? content['application/json'].schema : null,
-        success,
-        resultKind,
-        responseSchema: resultKind === 'json' || resultKind === 'page' ? resSchema : null,
-        pageKey,
-        pending: successes.includes(202),
-      });
-    }
-  }
-  ops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const seen = new Map<string, string>();
-  for (const op of ops) {
-    const key = `${op.resource}.${op.name}`;
-    if (seen.has(key)) op.name = op.id;
-    seen.set(`${op.resource}.${op.name}`, op.id);
-  }
-  return ops;
 }
 
 /** Titles and ids would become duplicate named declarations across compile calls; refs become names. */
@@ -262,25 +111,17 @@ function methodDoc(op: Operation): string[] {
   return ['    /**', ...lines.map((l) => (l ? `     * ${l}` : '     *')), '     */'];
 }
 
-/** The full text of generated.ts for `doc`. */
-export async function generateSdkTypes(doc: Json): Promise<string> {
-  const ops = collectOperations(doc);
-  const out: string[] = [
-    '/* eslint-disable */',
-    '// biome-ignore-all lint: generated code',
-    `// Generated by scripts/generate-sdk-types.ts from the OpenAPI document of "${doc.info?.title}" ${doc.info?.version}.`,
-    '// Do not edit: run `npm run sdk:generate`. test/sdk/generated.test.ts fails when this file is stale.',
-    '',
-  ];
+type TypeNames = { body?: string; query?: string; response?: string };
 
+/** One named type per component schema, and per operation its body, query and response. */
+async function declaredTypes(doc: Json, ops: Operation[], out: string[]): Promise<Map<string, TypeNames>> {
   for (const [name, schema] of Object.entries<Json>(doc.components?.schemas ?? {})) {
     out.push(await toType(schema, componentName(name)), '');
   }
-
-  const typeNames = new Map<string, { body?: string; query?: string; response?: string }>();
+  const typeNames = new Map<string, TypeNames>();
   for (const op of ops) {
     const base = pascal(op.id);
-    const names: { body?: string; query?: string; response?: string } = {};
+    const names: TypeNames = {};
     out.push(`// ${op.method} ${op.path}${op.summary ? ` - ${op.summary}` : ''}`);
     if (op.bodyKind === 'json' && op.bodySchema) {
       names.body = `${base}Body`;
@@ -297,7 +138,11 @@ export async function generateSdkTypes(doc: Json): Promise<string> {
     out.push('');
     typeNames.set(op.id, names);
   }
+  return typeNames;
+}
 
+/** `operations`: the run-time table the client calls each operation from. */
+function operationsTable(ops: Operation[], out: string[]): void {
   out.push(
     '/** What the client needs to call each operation at run time. */',
     'export interface OperationSpec {',
@@ -343,7 +188,10 @@ export async function generateSdkTypes(doc: Json): Promise<string> {
     'export type OperationId = keyof typeof operations;',
     '',
   );
+}
 
+/** `Operations`: the compile-time types of each operation, by the names `declaredTypes` gave. */
+function operationsInterface(ops: Operation[], typeNames: Map<string, TypeNames>, out: string[]): void {
   out.push(
     '/** Types of each operation: positional path parameters, query, body, success result. */',
     'export interface Operations {',
@@ -365,7 +213,10 @@ export async function generateSdkTypes(doc: Json): Promise<string> {
     );
   }
   out.push('}', '');
+}
 
+/** `Resources`: operation ids by resource and method name, each with its JSDoc. */
+function resourcesInterface(ops: Operation[], out: string[]): void {
   const resources = new Map<string, Operation[]>();
   for (const op of ops) resources.set(op.resource, [...(resources.get(op.resource) ?? []), op]);
   out.push(
@@ -379,6 +230,22 @@ export async function generateSdkTypes(doc: Json): Promise<string> {
     out.push('  };');
   }
   out.push('}', '');
+}
+
+/** The full text of generated.ts for `doc`. */
+export async function generateSdkTypes(doc: Json): Promise<string> {
+  const ops = collectOperations(doc);
+  const out: string[] = [
+    '/* eslint-disable */',
+    '// biome-ignore-all lint: generated code',
+    `// Generated by scripts/generate-sdk-types.ts from the OpenAPI document of "${doc.info?.title}" ${doc.info?.version}.`,
+    '// Do not edit: run `npm run sdk:generate`. test/sdk/generated.test.ts fails when this file is stale.',
+    '',
+  ];
+  const typeNames = await declaredTypes(doc, ops, out);
+  operationsTable(ops, out);
+  operationsInterface(ops, typeNames, out);
+  resourcesInterface(ops, out);
   return `${out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')

@@ -12,7 +12,6 @@ import {
   RENDER_IDLE_MS,
   RenderInputError,
   type Template,
-  type TemplatePictures,
   composeRender,
   preparedTemplateBytes,
   preparedTemplates,
@@ -20,65 +19,26 @@ import {
   TemplateUnavailableError,
   templatesDecoded,
 } from '../../src/modules/rendering/renderer.ts';
-import { PLAIN_MATERIAL } from '../../src/modules/rendering/templates.ts';
-import {
-  SPARE_MAX_BYTES,
-  leaseShared,
-  releaseShared,
-  retainShared,
-  spareSharedBytes,
-} from '../../src/modules/rendering/pixel-threads.ts';
+import { leaseShared, releaseShared, spareSharedBytes } from '../../src/modules/rendering/pixel-threads.ts';
 import { cutBox, maskBox } from '../../src/modules/rendering/mask-box.ts';
 import type { RawTemplate } from '../../src/modules/rendering/raw-template.ts';
-import { hexRgb, materialParams, warpKernel } from '../../src/modules/rendering/warp.ts';
-import { layersPng, near, pixel, uvPng } from './pixels.ts';
+import { hexRgb } from '../../src/modules/rendering/warp.ts';
+import {
+  H,
+  W,
+  across,
+  halfFrameDrawing,
+  maskBoxOf,
+  maskLayers,
+  quadrants,
+  randomWarpFrame,
+  solidPng,
+  stats,
+  template,
+} from './compositor-support.ts';
+import { layersPng, near, pixel } from './pixels.ts';
 
-const W = 200;
-const H = 100;
 const FIT_100 = { widthMm: 100, heightMm: 100, bleedMm: 0 };
-
-/** A template whose UV map is `fn(x, y)` everywhere and whose mask covers x in [50, 150). */
-async function template(
-  fn: (x: number, y: number) => [number, number],
-  over: Partial<Template & TemplatePictures> = {},
-): Promise<Template & TemplatePictures> {
-  const uv = new Float32Array(W * H * 2);
-  const mask = new Uint8Array(W * H);
-  for (let y = 0; y < H; y++)
-    for (let x = 0; x < W; x++) {
-      const [u, v] = fn(x, y);
-      uv[(y * W + x) * 2] = u;
-      uv[(y * W + x) * 2 + 1] = v;
-      mask[y * W + x] = x >= 50 && x < 150 ? 255 : 0;
-    }
-  return {
-    background: await sharp({ create: { width: W, height: H, channels: 3, background: '#000000' } })
-      .png()
-      .toBuffer(),
-    uv: await uvPng(W, H, uv),
-    layers: await layersPng(W, H, mask, new Uint8Array(W * H).fill(255), new Uint8Array(W * H)),
-    material: PLAIN_MATERIAL,
-    backMm: [100, 100],
-    output: { widthPx: W, heightPx: H, format: 'png' },
-    ...over,
-  };
-}
-
-/** Four quadrants: red top-left, green top-right, blue bottom-left, white bottom-right. */
-const quadrants = () =>
-  sharp({ create: { width: 100, height: 100, channels: 3, background: '#ffffff' } })
-    .composite([
-      { input: { create: { width: 50, height: 50, channels: 3, background: '#ff0000' } }, left: 0, top: 0 },
-      { input: { create: { width: 50, height: 50, channels: 3, background: '#00ff00' } }, left: 50, top: 0 },
-      { input: { create: { width: 50, height: 50, channels: 3, background: '#0000ff' } }, left: 0, top: 50 },
-    ])
-    .png()
-    .toBuffer();
-
-const stats = async (img: Buffer, region: { left: number; top: number; width: number; height: number }) => {
-  const s = await sharp(await sharp(img).extract(region).png().toBuffer()).stats();
-  return { mean: s.channels.slice(0, 3).map((c) => c.mean), stdev: s.channels[0].stdev, max: s.channels[0].max };
-};
 
 describe('the compositor (UV map, layers, material)', () => {
   it('places each artwork pixel where the UV map says, and keeps the background outside the mask', async () => {
@@ -111,11 +71,7 @@ describe('the compositor (UV map, layers, material)', () => {
   it('gives each case type its own look: phone colour through clear, grain on leather, shine on gloss', async () => {
     const device = loadDevices().find((d) => d.key === 'iphone-17-pro')!;
     // A transparent artwork: what shows is the case material itself.
-    const clearArt = await sharp({
-      create: { width: 50, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
-    })
-      .png()
-      .toBuffer();
+    const clearArt = await solidPng(50, 100, { r: 0, g: 0, b: 0, alpha: 0 }, 4);
     const looks: Record<string, Awaited<ReturnType<typeof stats>>> = {};
     // At the straight-on shot's 1000 px: the leather's pebbles are a few pixels across (a case seen
     // smaller shows its grain filtered to a faint texture).
@@ -143,9 +99,7 @@ describe('the compositor (UV map, layers, material)', () => {
 
   it("leaves a clear case's rim unprinted on the straight-on shot, the phone showing through it", async () => {
     const device = loadDevices().find((d) => d.key === 'iphone-15')!;
-    const red = await sharp({ create: { width: 400, height: 800, channels: 3, background: '#ff0000' } })
-      .png()
-      .toBuffer();
+    const red = await solidPng(400, 800, '#ff0000');
     const S = 800;
     for (const key of ['clear', 'tough'] as const) {
       const ct = CASE_TYPES[key];
@@ -177,15 +131,11 @@ describe('the compositor (UV map, layers, material)', () => {
   });
 
   it('renders odd artwork sensibly: 1x1, tiny, extreme aspect, transparent, 16-bit grey', async () => {
-    const t = await template((x, y) => [(x - 50) / 100, y / 100]);
+    const t = await template(across);
     const odd = {
-      onePixel: await sharp({ create: { width: 1, height: 1, channels: 3, background: '#ff8800' } })
-        .png()
-        .toBuffer(),
+      onePixel: await solidPng(1, 1, '#ff8800'),
       tiny: await quadrants().then((b) => sharp(b).resize(8, 8, { kernel: 'nearest' }).png().toBuffer()),
-      banner: await sharp({ create: { width: 1000, height: 100, channels: 3, background: '#00ff00' } })
-        .png()
-        .toBuffer(),
+      banner: await solidPng(1000, 100, '#00ff00'),
       grey16: await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } })
         .greyscale()
         .toColourspace('grey16')
@@ -208,79 +158,9 @@ describe('the compositor (UV map, layers, material)', () => {
   });
 });
 
-describe('shared buffers reused between renders', () => {
-  it('hands a released buffer out again, and only whole shared buffers, once each, within the bound', () => {
-    const a = leaseShared(4096);
-    const before = spareSharedBytes();
-    releaseShared(a);
-    releaseShared(a);
-    assert.equal(spareSharedBytes(), before + 4096, 'a second release of the same buffer is ignored');
-    const b = leaseShared(4096);
-    assert.equal(b.buffer, a.buffer, 'the spare is reused');
-    assert.equal(spareSharedBytes(), before);
-    releaseShared(b.subarray(16));
-    releaseShared(new Uint8Array(4096));
-    assert.equal(spareSharedBytes(), before, 'views of part of a buffer and unshared memory are not kept');
-    const big = Array.from({ length: 5 }, () => leaseShared(16 * 1024 * 1024));
-    for (const x of big) releaseShared(x);
-    assert.ok(spareSharedBytes() <= SPARE_MAX_BYTES, `spares stay within the cap (${spareSharedBytes()})`);
-  });
-
-  it('keeps a buffer with more than one holder out of the spares until the last lets it go', () => {
-    releaseRenderMemory();
-    const a = leaseShared(8192);
-    const before = spareSharedBytes();
-    retainShared(a);
-    retainShared(a);
-    releaseShared(a);
-    releaseShared(a);
-    assert.equal(spareSharedBytes(), before, 'two of three holders released: still held');
-    assert.notEqual(leaseShared(8192).buffer, a.buffer, 'not handed out while held');
-    releaseShared(a);
-    assert.equal(spareSharedBytes(), before + 8192, 'the last holder released: a spare');
-    assert.equal(leaseShared(8192).buffer, a.buffer);
-  });
-
-  it('beyond its cap lets go of the lengths handed back longest ago, keeping those rendered now', () => {
-    const MB = 1024 * 1024;
-    // Sizes of earlier templates (distinct lengths of 6 MB each) fill the spares up to their cap...
-    const stale = Array.from({ length: Math.floor(SPARE_MAX_BYTES / (6 * MB)) }, (_, i) => leaseShared(6 * MB + i));
-    for (const x of stale) releaseShared(x);
-    // ...then a render of another size hands back its output and artwork: both are kept.
-    const out = leaseShared(12 * MB - 1);
-    const art = leaseShared(8 * MB - 1);
-    releaseShared(out);
-    releaseShared(art);
-    assert.ok(spareSharedBytes() <= SPARE_MAX_BYTES, `within the cap (${spareSharedBytes()})`);
-    assert.equal(leaseShared(12 * MB - 1).buffer, out.buffer, 'the output buffer is reused');
-    assert.equal(leaseShared(8 * MB - 1).buffer, art.buffer, 'the artwork buffer is reused');
-    // The oldest stale lengths went to make room; the newest of them is still there.
-    assert.notEqual(leaseShared(6 * MB).buffer, stale[0].buffer, 'the length handed back first went');
-    const last = stale.at(-1)!;
-    assert.equal(leaseShared(last.length).buffer, last.buffer, 'the length handed back last stays');
-    // A buffer larger than the cap is never kept.
-    const huge = leaseShared(SPARE_MAX_BYTES + 1);
-    const held = spareSharedBytes();
-    releaseShared(huge);
-    assert.equal(spareSharedBytes(), held);
-  });
-
-  it('gives the same picture from reused buffers: nothing of the render before shows through', async () => {
-    const t = await template((x, y) => [(x - 50) / 100, y / 100]);
-    const first = await composeRender(t, await quadrants());
-    const red = await sharp({ create: { width: 100, height: 100, channels: 3, background: '#ff0000' } })
-      .png()
-      .toBuffer();
-    const other = await composeRender(t, red);
-    assert.ok(near(await pixel(other.media, 140, 80), [255, 0, 0], 3), 'the second artwork, not the first');
-    const again = await composeRender(t, await quadrants());
-    assert.deepEqual(again.media, first.media, 'byte for byte the same as the first render');
-  });
-});
-
 describe('render memory between runs of renders', () => {
   it('lets the decoded templates and spare buffers go once renders stop, never during one', async () => {
-    const t = { ...(await template((x, y) => [(x - 50) / 100, y / 100])), cacheKey: 'idle-test' };
+    const t = { ...(await template(across)), cacheKey: 'idle-test' };
     const art = await quadrants();
     const first = await composeRender(t, art);
     const under = composeRender(t, art);
@@ -297,7 +177,7 @@ describe('render memory between runs of renders', () => {
 
   it("reads a template's pictures only when their decoded layers are not held", async () => {
     releaseRenderMemory();
-    const { background, uv, layers, ...look } = await template((x, y) => [(x - 50) / 100, y / 100]);
+    const { background, uv, layers, ...look } = await template(across);
     let loads = 0;
     const t: Template = {
       ...look,
@@ -339,7 +219,7 @@ describe('render memory between runs of renders', () => {
   it('holds decoded templates up to PREPARED_MAX_BYTES, the least recently used going first', async () => {
     releaseRenderMemory();
     const art = await quadrants();
-    const base = await template((x, y) => [(x - 50) / 100, y / 100]);
+    const base = await template(across);
     // The mask covers the middle half of the width: at 2000 x 1000 a template holds its background
     // (3 bytes a pixel) and the UV map and layers of that half (7), ~13 MB, so three fit in 48 MB.
     const big = (key: string) =>
@@ -365,22 +245,10 @@ describe('render memory between runs of renders', () => {
   it('keeps a drawing decoded twice (let go and asked for again while drawn) out of the spares while one holds it', async () => {
     releaseRenderMemory();
     const art = await quadrants();
-    const base = await template((x, y) => [(x - 50) / 100, y / 100]);
+    const base = await template(across);
     const output = { widthPx: 2000, heightPx: 1000, format: 'png' as const };
     const frame = output.widthPx * output.heightPx * 3;
-    // A drawing whose box is the middle half of the frame, every pixel of it masked.
-    const box = Int32Array.from([500, 0, 1500, 1000]);
-    const n = 1000 * 1000;
-    const uv = new Uint16Array(n * 3);
-    const layers = new Uint8Array(n * 3);
-    for (let i = 0; i < n; i++) {
-      uv[i * 3] = ((i % 1000) * 65535) / 999;
-      uv[i * 3 + 1] = (Math.floor(i / 1000) * 65535) / 999;
-      layers[i * 3] = 255;
-      layers[i * 3 + 1] = 255;
-    }
-    const background = new Uint8Array(new SharedArrayBuffer(frame)).fill(0x80);
-    const drawing: RawTemplate = { width: 2000, height: 1000, background, box, uv, layers };
+    const drawing = halfFrameDrawing();
     let drawn = (_: RawTemplate) => {};
     const drawingDone = new Promise<RawTemplate>((resolve) => (drawn = resolve));
     const t: Template = { ...base, cacheKey: 'drawn-twice', output, load: () => drawingDone };
@@ -399,7 +267,7 @@ describe('render memory between runs of renders', () => {
       if (spareSharedBytes() === held) break;
     }
     assert.ok(
-      scribbled.every((x) => x.buffer !== background.buffer),
+      scribbled.every((x) => x.buffer !== drawing.background.buffer),
       'the held drawing is not a spare',
     );
     assert.deepEqual((await composeRender(t, art)).media, a.media, 'the held decode renders the same');
@@ -410,13 +278,11 @@ describe('render memory between runs of renders', () => {
   it('lets a template that leaves the cache give its background to the spares only once no render reads it', async () => {
     releaseRenderMemory();
     const quads = await quadrants();
-    const base = await template((x, y) => [(x - 50) / 100, y / 100]);
+    const base = await template(across);
     const output = { widthPx: 2000, heightPx: 1000, format: 'png' as const };
     const look = (key: string, colour: string) => ({
       ...base,
-      background: sharp({ create: { width: W, height: H, channels: 3, background: colour } })
-        .png()
-        .toBuffer(),
+      background: solidPng(W, H, colour),
       cacheKey: key,
       output,
     });
@@ -442,98 +308,23 @@ describe('render memory between runs of renders', () => {
   });
 
   it("finds the mask's box exactly: any masked pixel, however faint, and none at all", async () => {
-    const w = 300;
-    const h = 200;
-    const box = (f: (x: number, y: number) => number) => {
-      const layers = Buffer.alloc(w * h * 3, 0);
-      for (let y = 0; y < h; y++)
-        for (let x = 0; x < w; x++) {
-          layers[(y * w + x) * 3] = f(x, y);
-          layers[(y * w + x) * 3 + 1] = 200; // shading and highlight do not count
-          layers[(y * w + x) * 3 + 2] = 90;
-        }
-      return maskBox(layers, w, h);
-    };
-    assert.deepEqual(await box((x, y) => (x === 17 && y === 33 ? 1 : 0)), { left: 17, top: 33, width: 1, height: 1 });
-    assert.deepEqual(await box((x, y) => (x === w - 1 && y === h - 1 ? 255 : 0)), {
-      left: w - 1,
-      top: h - 1,
-      width: 1,
-      height: 1,
-    });
-    assert.deepEqual(await box((x, y) => ((x === 3 && y === 150) || (x === 250 && y === 4) ? 2 : 0)), {
-      left: 3,
-      top: 4,
-      width: 248,
-      height: 147,
-    });
-    assert.deepEqual(await box((x) => (x >= 50 && x < 150 ? 255 : 0)), { left: 50, top: 0, width: 100, height: h });
-    assert.deepEqual(await box(() => 9), { left: 0, top: 0, width: w, height: h });
-    assert.deepEqual(await box(() => 0), { left: 0, top: 0, width: 0, height: 0 });
+    // The mask of a 300 x 200 frame, and its box: left, top, width, height.
+    const cases: Array<[(x: number, y: number) => number, number, number, number, number]> = [
+      [(x, y) => (x === 17 && y === 33 ? 1 : 0), 17, 33, 1, 1],
+      [(x, y) => (x === 299 && y === 199 ? 255 : 0), 299, 199, 1, 1],
+      [(x, y) => ((x === 3 && y === 150) || (x === 250 && y === 4) ? 2 : 0), 3, 4, 248, 147],
+      [(x) => (x >= 50 && x < 150 ? 255 : 0), 50, 0, 100, 200],
+      [() => 9, 0, 0, 300, 200],
+      [() => 0, 0, 0, 0, 0],
+    ];
+    for (const [mask, left, top, width, height] of cases)
+      assert.deepEqual(await maskBoxOf(mask), { left, top, width, height });
   });
 
   it('warps a template cut to its mask box exactly as the whole frame, pixel for pixel', async () => {
-    // An irregular mask (two blobs and a stray pixel) over random UV, shading, highlight and artwork.
-    const w = 61;
-    const h = 47;
-    let seed = 7;
-    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-    const layers = Buffer.alloc(w * h * 3);
-    const u = new Uint16Array(w * h);
-    const v = new Uint16Array(w * h);
-    for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++) {
-        const i = y * w + x;
-        const inside = Math.hypot(x - 20, y - 15) < 9 || Math.hypot(x - 40, y - 30) < 7 || (x === 50 && y === 6);
-        layers[i * 3] = inside ? 1 + Math.floor(rnd() * 255) : 0;
-        layers[i * 3 + 1] = Math.floor(rnd() * 256);
-        layers[i * 3 + 2] = Math.floor(rnd() * 256);
-        u[i] = Math.floor(rnd() * 65536);
-        v[i] = Math.floor(rnd() * 65536);
-      }
-    const background = Uint8Array.from({ length: w * h * 3 }, () => Math.floor(rnd() * 256));
-    const art = Uint8Array.from({ length: 17 * 23 * 4 }, () => Math.floor(rnd() * 256));
+    const { w, h, layers, background, warp } = randomWarpFrame();
     const box = await maskBox(layers, w, h);
     assert.deepEqual(box, { left: 12, top: 6, width: 39, height: 31 });
-    const uvOf = (b: typeof box) => {
-      const n = b.width * b.height;
-      const out = new Uint16Array(n * 2);
-      for (let y = 0; y < b.height; y++)
-        for (let x = 0; x < b.width; x++) {
-          out[y * b.width + x] = u[(b.top + y) * w + b.left + x];
-          out[n + y * b.width + x] = v[(b.top + y) * w + b.left + x];
-        }
-      return out;
-    };
-    const warp = (b: typeof box, boxLayers: Uint8Array) => {
-      const out = new Uint8Array(w * h * 3);
-      warpKernel({
-        width: w,
-        height: h,
-        out,
-        background,
-        box: b,
-        uv: uvOf(b),
-        layers: boxLayers,
-        art,
-        artWidth: 17,
-        artHeight: 23,
-        backMm: [70, 150],
-        grainTex: new Uint8Array(256 * 256).fill(140),
-        grainSize: 256,
-        params: materialParams({
-          baseHex: '#8a5a3b',
-          phoneHex: '#222222',
-          transparency: 0.3,
-          shading: 0.8,
-          highlight: 0.5,
-          grain: 0.3,
-          ink: 0.9,
-          magsafeRing: true,
-        }),
-      });
-      return out;
-    };
     const whole = warp({ left: 0, top: 0, width: w, height: h }, layers);
     assert.deepEqual(warp(box, cutBox(layers, w, box, 3)), whole);
     assert.notDeepEqual(whole, background, 'the mask shows artwork, not only background');
@@ -544,7 +335,7 @@ describe('render memory between runs of renders', () => {
     // The held bytes add up over three renders: the idle timer must not let them go in between.
     ctx.mock.timers.enable({ apis: ['setTimeout'] });
     const art = await quadrants();
-    const t = { ...(await template((x, y) => [(x - 50) / 100, y / 100])), cacheKey: 'box-test' };
+    const t = { ...(await template(across)), cacheKey: 'box-test' };
     const held = await composeRender(t, art);
     // 200 x 100: background 3 bytes a pixel; the mask's 100 columns 7 (4 of UV, 3 of layers).
     assert.equal(preparedTemplateBytes(), W * H * 3 + 100 * H * 7);
@@ -556,7 +347,7 @@ describe('render memory between runs of renders', () => {
     const corner = new Uint8Array(W * H);
     corner[W * H - 1] = 255;
     const one = await template(() => [0.75, 0.25], {
-      layers: await layersPng(W, H, corner, new Uint8Array(W * H).fill(255), new Uint8Array(W * H)),
+      layers: await maskLayers(corner),
       cacheKey: 'corner-test',
     });
     const dot = await composeRender(one, art);
@@ -565,7 +356,7 @@ describe('render memory between runs of renders', () => {
     assert.ok(near(await pixel(dot.media, W - 2, H - 1), [0, 0, 0], 3));
     // No mask at all: the background, and no UV map held.
     const none = await template(() => [0.75, 0.25], {
-      layers: await layersPng(W, H, new Uint8Array(W * H), new Uint8Array(W * H).fill(255), new Uint8Array(W * H)),
+      layers: await maskLayers(new Uint8Array(W * H)),
       cacheKey: 'empty-mask-test',
     });
     const plain = await composeRender(none, art);

@@ -6,19 +6,24 @@ import { CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../../src/modules/catalog/devices.ts';
 import { FRONTAL_VERSION, frontalTemplate } from '../../src/modules/rendering/frontal.ts';
 import {
+  SPARE_MAX_BYTES,
   leaseShared,
   pixelJobsRun,
   pixelThreads,
   releaseIdleWarpMemory,
+  releaseShared,
+  retainShared,
   runWarp,
   spareSharedBytes,
   thumbHashOnThreads,
 } from '../../src/modules/rendering/pixel-threads.ts';
-import { composeRender, templatesDecoded } from '../../src/modules/rendering/renderer.ts';
+import { composeRender, releaseRenderMemory, templatesDecoded } from '../../src/modules/rendering/renderer.ts';
 import { fromPrintArea } from '../../src/modules/rendering/templates.ts';
 import { materialFor, phoneColour } from '../../src/modules/rendering/materials.ts';
 import { STAGES } from '../../src/modules/rendering/stage/stages.ts';
 import { drawStage, renderPlate, stageTemplate } from '../../src/modules/rendering/stage/template.ts';
+import { across, quadrants, template } from './compositor-support.ts';
+import { near, pixel } from './pixels.ts';
 
 /** The decoded samples of a PNG: stable across zlib and libvips versions, unlike its bytes. */
 const pixelsHash = async (png: Buffer) =>
@@ -155,5 +160,73 @@ describe("the mockups' pixel loops run on the compositor's threads", () => {
     assert.ok(err.message.length > 0, 'the thread says why');
     assert.doesNotMatch(err.message, /\n\s+at /, 'no stack frames in the message a failure reason is made of');
     assert.match(err.stack ?? '', /\n\s+at .*pixel|\n\s+at /, "the thread's stack stays on the error for logs");
+  });
+});
+
+describe('shared buffers reused between renders', () => {
+  it('hands a released buffer out again, and only whole shared buffers, once each, within the bound', () => {
+    const a = leaseShared(4096);
+    const before = spareSharedBytes();
+    releaseShared(a);
+    releaseShared(a);
+    assert.equal(spareSharedBytes(), before + 4096, 'a second release of the same buffer is ignored');
+    const b = leaseShared(4096);
+    assert.equal(b.buffer, a.buffer, 'the spare is reused');
+    assert.equal(spareSharedBytes(), before);
+    releaseShared(b.subarray(16));
+    releaseShared(new Uint8Array(4096));
+    assert.equal(spareSharedBytes(), before, 'views of part of a buffer and unshared memory are not kept');
+    const big = Array.from({ length: 5 }, () => leaseShared(16 * 1024 * 1024));
+    for (const x of big) releaseShared(x);
+    assert.ok(spareSharedBytes() <= SPARE_MAX_BYTES, `spares stay within the cap (${spareSharedBytes()})`);
+  });
+
+  it('keeps a buffer with more than one holder out of the spares until the last lets it go', () => {
+    releaseRenderMemory();
+    const a = leaseShared(8192);
+    const before = spareSharedBytes();
+    retainShared(a);
+    retainShared(a);
+    releaseShared(a);
+    releaseShared(a);
+    assert.equal(spareSharedBytes(), before, 'two of three holders released: still held');
+    assert.notEqual(leaseShared(8192).buffer, a.buffer, 'not handed out while held');
+    releaseShared(a);
+    assert.equal(spareSharedBytes(), before + 8192, 'the last holder released: a spare');
+    assert.equal(leaseShared(8192).buffer, a.buffer);
+  });
+
+  it('beyond its cap lets go of the lengths handed back longest ago, keeping those rendered now', () => {
+    const MB = 1024 * 1024;
+    // Sizes of earlier templates (distinct lengths of 6 MB each) fill the spares up to their cap...
+    const stale = Array.from({ length: Math.floor(SPARE_MAX_BYTES / (6 * MB)) }, (_, i) => leaseShared(6 * MB + i));
+    for (const x of stale) releaseShared(x);
+    // ...then a render of another size hands back its output and artwork: both are kept.
+    const out = leaseShared(12 * MB - 1);
+    const art = leaseShared(8 * MB - 1);
+    releaseShared(out);
+    releaseShared(art);
+    assert.ok(spareSharedBytes() <= SPARE_MAX_BYTES, `within the cap (${spareSharedBytes()})`);
+    assert.equal(leaseShared(12 * MB - 1).buffer, out.buffer, 'the output buffer is reused');
+    assert.equal(leaseShared(8 * MB - 1).buffer, art.buffer, 'the artwork buffer is reused');
+    // The oldest stale lengths went to make room; the newest of them is still there.
+    assert.notEqual(leaseShared(6 * MB).buffer, stale[0].buffer, 'the length handed back first went');
+    const last = stale.at(-1)!;
+    assert.equal(leaseShared(last.length).buffer, last.buffer, 'the length handed back last stays');
+    // A buffer larger than the cap is never kept.
+    const huge = leaseShared(SPARE_MAX_BYTES + 1);
+    const held = spareSharedBytes();
+    releaseShared(huge);
+    assert.equal(spareSharedBytes(), held);
+  });
+
+  it('gives the same picture from reused buffers: nothing of the render before shows through', async () => {
+    const t = await template(across);
+    const first = await composeRender(t, await quadrants());
+    const red = await solid(100, 100, 3, '#ff0000');
+    const other = await composeRender(t, red);
+    assert.ok(near(await pixel(other.media, 140, 80), [255, 0, 0], 3), 'the second artwork, not the first');
+    const again = await composeRender(t, await quadrants());
+    assert.deepEqual(again.media, first.media, 'byte for byte the same as the first render');
   });
 });

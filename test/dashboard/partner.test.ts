@@ -4,18 +4,8 @@ import sharp from 'sharp';
 import { type TestApp, call, createTestApp } from '../support/app.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { createRender, seeded, uploadSolid } from '../rendering/helpers.ts';
-import { Agent, type Form, PARTNER, csrfOf, multipart, signedIn, textOf } from './helpers.ts';
-
-const ADDRESS = {
-  'combinedAddress.company': 'Warehouse B.V.',
-  'combinedAddress.lastname': 'Stock',
-  'combinedAddress.streetname': 'Kade',
-  'combinedAddress.housenumber': '1',
-  'combinedAddress.zipcode': '1000 AA',
-  'combinedAddress.city': 'Amsterdam',
-  'combinedAddress.countryCode': 'nl',
-  'combinedAddress.email': 'wh@example.com',
-};
+import { Agent, type Form, PARTNER, csrfOf, signedIn, textOf } from './helpers.ts';
+import { ADDRESS, acceptInvitation, inviteLink, postLogo } from './partner-support.ts';
 
 describe('partner dashboard pages', () => {
   let t: TestApp;
@@ -39,24 +29,17 @@ describe('partner dashboard pages', () => {
       callbackUrl: '',
       ...ADDRESS,
     };
-    const bad = await a.submit('/dashboard/stores', { ...form, code: 'no spaces!' }, '/dashboard/stores');
+    const create = (f: Form) => a.submit('/dashboard/stores', f, '/dashboard/stores');
+    const bad = await create({ ...form, code: 'no spaces!' });
     assert.equal(bad.statusCode, 400);
     assert.match(bad.body, /role="alert">Store code: 2–20 letters or digits/);
     assert.match(bad.body, /value="Web &lt;shop&gt;"/, 'typed name kept, escaped');
-    const badUrl = await a.submit(
-      '/dashboard/stores',
-      { ...form, callbackUrl: 'ftp://example.com/x' },
-      '/dashboard/stores',
-    );
+    const badUrl = await create({ ...form, callbackUrl: 'ftp://example.com/x' });
     assert.equal(badUrl.statusCode, 400);
     assert.match(textOf(badUrl.body), /callbackUrl/);
-    const foreignAccount = await a.submit(
-      '/dashboard/stores',
-      { ...form, accountReference: t.seed.organizations[1].accounts[0].reference },
-      '/dashboard/stores',
-    );
+    const foreignAccount = await create({ ...form, accountReference: t.seed.organizations[1].accounts[0].reference });
     assert.equal(foreignAccount.statusCode, 400);
-    const ok = await a.submit('/dashboard/stores', form, '/dashboard/stores');
+    const ok = await create(form);
     assert.equal(ok.statusCode, 303, ok.body);
     const created = (await apiStores()).find((s) => s.code === 'WEB1');
     assert.equal(created.name, 'Web <shop>');
@@ -66,7 +49,7 @@ describe('partner dashboard pages', () => {
     const detail = await a.get(ok.headers.location as string);
     assert.match(detail.body, /Store Web &lt;shop&gt; created/);
     assert.doesNotMatch(detail.body, /<shop>/, 'never unescaped');
-    const again = await a.submit('/dashboard/stores', form, '/dashboard/stores');
+    const again = await create(form);
     assert.equal(again.statusCode, 409);
     assert.match(again.body, /Store code WEB1 is already in use/);
   });
@@ -173,11 +156,8 @@ describe('partner dashboard pages', () => {
     const png = await sharp({ create: { width: 900, height: 300, channels: 4, background: '#336699' } })
       .png()
       .toBuffer();
-    const up = multipart({ _csrf: csrf }, { name: 'logo', filename: 'logo.png', contentType: 'image/png', data: png });
-    const uploaded = await a.request('POST', `/dashboard/brands/${ref}/logo`, {
-      body: up.body,
-      contentType: up.contentType,
-    });
+    const logoPng = { filename: 'logo.png', contentType: 'image/png', data: png };
+    const uploaded = await postLogo(a, ref, { _csrf: csrf }, logoPng);
     assert.equal(uploaded.statusCode, 303, uploaded.body);
     brand = (await call(t, 'GET', `/v2/brands/${ref}`)).data.brand;
     assert.match(brand.logoUrl, /\/brand-logos\/[0-9a-z]{26}\.png$/);
@@ -192,31 +172,15 @@ describe('partner dashboard pages', () => {
     assert.doesNotMatch(external, /<img src="https:\/\/cdn\.example/, 'a logo elsewhere is never loaded');
     assert.match(external, /<a href="https:\/\/cdn\.example\/logo\.png" rel="noreferrer">external logo<\/a>/);
     await t.s.db.query('UPDATE brands SET logo_url = $2 WHERE id = $1', [ref, brand.logoUrl]);
-    const notImage = multipart(
+    const refused = await postLogo(
+      a,
+      ref,
       { _csrf: csrf },
-      {
-        name: 'logo',
-        filename: 'x.svg',
-        contentType: 'image/svg+xml',
-        data: Buffer.from('<svg onload="alert(1)"></svg>'),
-      },
+      { filename: 'x.svg', contentType: 'image/svg+xml', data: Buffer.from('<svg onload="alert(1)"></svg>') },
     );
-    const refused = await a.request('POST', `/dashboard/brands/${ref}/logo`, {
-      body: notImage.body,
-      contentType: notImage.contentType,
-    });
     assert.equal(refused.statusCode, 400);
     assert.match(refused.body, /PNG, JPEG, WebP or GIF/);
-    const noToken = multipart({}, { name: 'logo', filename: 'logo.png', contentType: 'image/png', data: png });
-    assert.equal(
-      (
-        await a.request('POST', `/dashboard/brands/${ref}/logo`, {
-          body: noToken.body,
-          contentType: noToken.contentType,
-        })
-      ).statusCode,
-      403,
-    );
+    assert.equal((await postLogo(a, ref, {}, logoPng)).statusCode, 403);
     assert.equal((await t.app.inject({ method: 'GET', url: '/brand-logos/nope.png' })).statusCode, 404);
     const big = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#123456' } })
       .png({ compressionLevel: 0 })
@@ -225,32 +189,10 @@ describe('partner dashboard pages', () => {
       big.length > 1024 * 1024 && big.length < 2 * 1024 * 1024,
       `a logo above the JSON body limit (${big.length})`,
     );
-    const bigForm = multipart(
-      { _csrf: csrf },
-      { name: 'logo', filename: 'big.png', contentType: 'image/png', data: big },
-    );
-    assert.equal(
-      (
-        await a.request('POST', `/dashboard/brands/${ref}/logo`, {
-          body: bigForm.body,
-          contentType: bigForm.contentType,
-        })
-      ).statusCode,
-      303,
-    );
-    const huge = multipart(
-      { _csrf: csrf },
-      {
-        name: 'logo',
-        filename: 'huge.png',
-        contentType: 'image/png',
-        data: Buffer.alloc(2 * 1024 * 1024 + 100 * 1024),
-      },
-    );
-    const tooBig = await a.request('POST', `/dashboard/brands/${ref}/logo`, {
-      body: huge.body,
-      contentType: huge.contentType,
-    });
+    const bigLogo = { filename: 'big.png', contentType: 'image/png', data: big };
+    assert.equal((await postLogo(a, ref, { _csrf: csrf }, bigLogo)).statusCode, 303);
+    const huge = { filename: 'huge.png', contentType: 'image/png', data: Buffer.alloc(2 * 1024 * 1024 + 100 * 1024) };
+    const tooBig = await postLogo(a, ref, { _csrf: csrf }, huge);
     assert.equal(tooBig.statusCode, 413);
     assert.match(tooBig.headers['content-type'] as string, /text\/html/);
   });
@@ -299,75 +241,42 @@ describe('partner dashboard pages', () => {
       assert.match(created.body, /<code id="webhook-secret">whsec_/);
       const ep = (await call(t, 'GET', '/v2/webhook-endpoints')).data.webhookEndpoints[0];
       assert.deepEqual(ep.eventTypes, ['order.created', 'order.shipped']);
-      const tested = await a.submit(
-        `/dashboard/webhooks/${ep.reference}/test`,
-        {},
-        `/dashboard/webhooks/${ep.reference}`,
-      );
+      // The endpoint's page and its forms (`act('')` sends the edit form itself).
+      const page = `/dashboard/webhooks/${ep.reference}`;
+      const act = (what: string, form: Form = {}) => a.submit(what ? `${page}/${what}` : page, form, page);
+      const endpoint = async () => (await call(t, 'GET', `/v2/webhook-endpoints/${ep.reference}`)).data.webhookEndpoint;
+      const tested = await act('test');
       assert.equal(tested.statusCode, 303);
       assert.equal(rx.received.length, 1);
-      const detail = await a.get(`/dashboard/webhooks/${ep.reference}`);
+      const detail = await a.get(page);
       assert.match(detail.body, /Test event sent: succeeded \(response 204\)/);
       assert.match(textOf(detail.body), /ping .* succeeded/);
       const log = await a.get('/dashboard/webhooks/deliveries');
       const delivery = /data-copy-value="(Delivery_[0-9a-z]{26})"/.exec(log.body)?.[1];
       assert.ok(delivery);
-      const resent = await a.submit(
-        `/dashboard/webhooks/deliveries/${delivery}/resend`,
-        {},
-        '/dashboard/webhooks/deliveries',
-      );
+      const resend = () =>
+        a.submit(`/dashboard/webhooks/deliveries/${delivery}/resend`, {}, '/dashboard/webhooks/deliveries');
+      const resent = await resend();
       assert.equal(resent.statusCode, 303);
       assert.equal((await call(t, 'GET', '/v2/webhook-deliveries')).data.webhookDeliveries.length, 2);
-      assert.equal(
-        (await a.submit(`/dashboard/webhooks/${ep.reference}/disable`, {}, `/dashboard/webhooks/${ep.reference}`))
-          .statusCode,
-        303,
-      );
-      assert.equal((await call(t, 'GET', `/v2/webhook-endpoints/${ep.reference}`)).data.webhookEndpoint.enabled, false);
-      const resendDisabled = await a.submit(
-        `/dashboard/webhooks/deliveries/${delivery}/resend`,
-        {},
-        '/dashboard/webhooks/deliveries',
-      );
+      assert.equal((await act('disable')).statusCode, 303);
+      assert.equal((await endpoint()).enabled, false);
+      const resendDisabled = await resend();
       assert.equal(resendDisabled.statusCode, 409);
       assert.match(resendDisabled.body, /is disabled/);
-      assert.equal(
-        (await a.submit(`/dashboard/webhooks/${ep.reference}/enable`, {}, `/dashboard/webhooks/${ep.reference}`))
-          .statusCode,
-        303,
-      );
-      const rotated = await a.submit(
-        `/dashboard/webhooks/${ep.reference}/rotate-secret`,
-        {},
-        `/dashboard/webhooks/${ep.reference}`,
-      );
+      assert.equal((await act('enable')).statusCode, 303);
+      const rotated = await act('rotate-secret');
       assert.match(rotated.body, /<code id="webhook-secret">whsec_/);
-      const noTypes = await a.submit(
-        `/dashboard/webhooks/${ep.reference}`,
-        { url: rx.url },
-        `/dashboard/webhooks/${ep.reference}`,
-      );
+      const noTypes = await act('', { url: rx.url });
       assert.equal(noTypes.statusCode, 400);
       assert.match(noTypes.body, /at least one event type/);
-      const edited = await a.submit(
-        `/dashboard/webhooks/${ep.reference}`,
-        { url: rx.url, eventTypes: 'claim.updated', description: '' },
-        `/dashboard/webhooks/${ep.reference}`,
-      );
+      const edited = await act('', { url: rx.url, eventTypes: 'claim.updated', description: '' });
       assert.equal(edited.statusCode, 303);
-      assert.deepEqual(
-        (await call(t, 'GET', `/v2/webhook-endpoints/${ep.reference}`)).data.webhookEndpoint.eventTypes,
-        ['claim.updated'],
-      );
+      assert.deepEqual((await endpoint()).eventTypes, ['claim.updated']);
       const events = await a.get('/dashboard/events');
       assert.match(events.body, /ping/);
-      assert.equal(
-        (await a.submit(`/dashboard/webhooks/${ep.reference}/delete`, {}, `/dashboard/webhooks/${ep.reference}`))
-          .statusCode,
-        303,
-      );
-      assert.equal((await a.get(`/dashboard/webhooks/${ep.reference}`)).statusCode, 404);
+      assert.equal((await act('delete')).statusCode, 303);
+      assert.equal((await a.get(page)).statusCode, 404);
     } finally {
       await rx.close();
     }
@@ -380,7 +289,7 @@ describe('partner dashboard pages', () => {
       '/dashboard/users',
     );
     assert.equal(res.statusCode, 200);
-    const link = /<code id="invite-link">([^<]+)<\/code>/.exec(res.body)?.[1];
+    const link = inviteLink(res.body);
     assert.ok(link);
     const path = new URL(link.replace(/&amp;/g, '&')).pathname + new URL(link).search;
     const b = new Agent(t);
@@ -388,27 +297,12 @@ describe('partner dashboard pages', () => {
     assert.equal(form.statusCode, 200);
     assert.match(form.body, /colleague@demo-cases.example/);
     const token = new URL(link).searchParams.get('token')!;
-    const mismatch = await b.post('/dashboard/invitation', {
-      _csrf: csrfOf(form.body),
-      token,
-      password: 'long-enough-pw',
-      passwordRepeat: 'other-password',
-    });
+    const mismatch = await acceptInvitation(b, form.body, token, 'long-enough-pw', 'other-password');
     assert.equal(mismatch.statusCode, 400);
-    const short = await b.post('/dashboard/invitation', {
-      _csrf: csrfOf(form.body),
-      token,
-      password: 'short',
-      passwordRepeat: 'short',
-    });
+    const short = await acceptInvitation(b, form.body, token, 'short');
     assert.equal(short.statusCode, 400);
     assert.match(short.body, /at least 10 characters/);
-    const ok = await b.post('/dashboard/invitation', {
-      _csrf: csrfOf(form.body),
-      token,
-      password: 'long-enough-pw',
-      passwordRepeat: 'long-enough-pw',
-    });
+    const ok = await acceptInvitation(b, form.body, token, 'long-enough-pw');
     assert.equal(ok.statusCode, 303);
     assert.match(textOf((await b.get('/dashboard')).body), /colleague@demo-cases.example · Demo Cases Co/);
     assert.equal((await new Agent(t).get(path)).statusCode, 404, 'used once');
@@ -429,8 +323,7 @@ describe('partner dashboard pages', () => {
       const res = await a.submit('/dashboard/users/invite', { email }, '/dashboard/users');
       assert.equal(res.statusCode, 200, email);
       assert.match(res.body, /Invitation created/);
-      const link = /<code id="invite-link">([^<]+)<\/code>/.exec(res.body)?.[1];
-      assert.ok(link, email);
+      assert.ok(inviteLink(res.body), email);
     }
     // The link for a foreign account leads nowhere.
     const res = await a.submit(
@@ -438,17 +331,10 @@ describe('partner dashboard pages', () => {
       { email: 'operator@pod-service.example' },
       '/dashboard/users',
     );
-    const token = new URL(
-      /<code id="invite-link">([^<]+)<\/code>/.exec(res.body)![1].replace(/&amp;/g, '&'),
-    ).searchParams.get('token')!;
+    const token = new URL(inviteLink(res.body)!.replace(/&amp;/g, '&')).searchParams.get('token')!;
     const b = new Agent(t);
     const form = await b.get(`/dashboard/invitation?token=${token}`);
-    const taken = await b.post('/dashboard/invitation', {
-      _csrf: csrfOf(form.body),
-      token,
-      password: 'long-enough-pw',
-      passwordRepeat: 'long-enough-pw',
-    });
+    const taken = await acceptInvitation(b, form.body, token, 'long-enough-pw');
     assert.equal(taken.statusCode, 404);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Node's arguments for a pass of test files through tsx, reported by scripts/test-reporter.mjs with
+ * Node's arguments for a pass of test files through scripts/ts-loader.mjs, reported by scripts/test-reporter.mjs with
  * each file's CPU time (scripts/test-cpu.mjs, preloaded into every file's process). `npm test` spells
  * the same in package.json, with the pixel threads at nice 10 (NICE_PIXEL_THREADS).
  */
@@ -13,7 +13,7 @@ export function nodeTestArgs(
 ): string[] {
   return [
     '--import',
-    'tsx',
+    './scripts/ts-loader.mjs',
     '--import',
     './scripts/test-cpu.mjs',
     ...(opts.nicePixelThreads ? ['--import', NICE_PIXEL_THREADS] : []),

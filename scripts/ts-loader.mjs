@@ -1,0 +1,10 @@
+/**
+ * `node --import ./scripts/ts-loader.mjs`: runs TypeScript files through scripts/ts-hooks.mjs.
+ * The test passes use it instead of tsx: tsx's hooks resolve and load every module, these only
+ * transform `.ts` files, from a cache on disk, which saves ~1.4 CPU s of each test file's start.
+ */
+import { register } from 'node:module';
+
+register('./ts-hooks.mjs', import.meta.url);
+// Stack traces point into the TypeScript, through the inline source maps.
+process.setSourceMapsEnabled(true);

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { categories, itemIssues, shippedOrder, uploadEvidence } from '../claims/helpers.ts';
 import { createOrder, orderBody, products, uploadImage } from '../orders/helpers.ts';
 import { type TestApp, call, createTestApp, operator } from '../support/app.ts';
+import { claimDecision } from './console-support.ts';
 import { Agent, OPERATOR_USER, type Form, signedIn, textOf } from './helpers.ts';
 
 describe('operator console, operator user API and partner test helpers', () => {
@@ -22,49 +23,25 @@ describe('operator console, operator user API and partner test helpers', () => {
 
   it('creates partner users through the operator API, with a password or an invitation link', async () => {
     const orgRef = t.seed.organizations[1].reference;
-    const res = await operator(t, 'POST', `/organizations/${orgRef}/users`, {
-      email: 'New.User@Other.example',
-      password: 'initial-password',
-    });
+    const createUser = (body: object, org = orgRef) => operator(t, 'POST', `/organizations/${org}/users`, body);
+    const res = await createUser({ email: 'New.User@Other.example', password: 'initial-password' });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.data.user.email, 'new.user@other.example');
     assert.equal(res.data.user.role, 'partner');
     assert.match(res.data.user.reference, /^User_[0-9a-z]{26}$/);
     await new Agent(t).signIn({ email: 'new.user@other.example', password: 'initial-password' });
-    const dup = await operator(t, 'POST', `/organizations/${orgRef}/users`, {
-      email: 'new.user@other.example',
-      password: 'initial-password',
-    });
+    const dup = await createUser({ email: 'new.user@other.example', password: 'initial-password' });
     assert.equal(dup.statusCode, 409);
     assert.equal(dup.data.code, 'email_in_use');
     assert.equal(
-      (
-        await operator(t, 'POST', `/organizations/${orgRef}/users`, {
-          email: 'not-an-email',
-          password: 'initial-password',
-        })
-      ).data.code,
+      (await createUser({ email: 'not-an-email', password: 'initial-password' })).data.code,
       'invalid_email',
     );
-    assert.equal(
-      (await operator(t, 'POST', `/organizations/${orgRef}/users`, { email: 'a@b.example', password: 'short' })).data
-        .code,
-      'password_too_short',
-    );
-    assert.equal(
-      (
-        await operator(t, 'POST', '/organizations/Organization_nope/users', {
-          email: 'a@b.example',
-          password: 'long-password',
-        })
-      ).statusCode,
-      404,
-    );
-    assert.equal(
-      (await operator(t, 'POST', `/organizations/${orgRef}/users`, { email: 'a@b.example', role: 'admin' })).statusCode,
-      400,
-    );
-    const invited = await operator(t, 'POST', `/organizations/${orgRef}/users`, { email: 'invitee@other.example' });
+    assert.equal((await createUser({ email: 'a@b.example', password: 'short' })).data.code, 'password_too_short');
+    const elsewhere = await createUser({ email: 'a@b.example', password: 'long-password' }, 'Organization_nope');
+    assert.equal(elsewhere.statusCode, 404);
+    assert.equal((await createUser({ email: 'a@b.example', role: 'admin' })).statusCode, 400);
+    const invited = await createUser({ email: 'invitee@other.example' });
     assert.equal(invited.statusCode, 200);
     assert.match(invited.data.invitationUrl, /\/dashboard\/invitation\?token=[\w-]{43}$/);
     assert.equal(invited.data.user.status, 'invited');
@@ -119,24 +96,18 @@ describe('operator console, operator user API and partner test helpers', () => {
     const ref = products(t).prelaunched;
     const page = await op.get('/console/catalog');
     assert.ok(page.body.includes(ref));
-    const res = await opSubmit(
-      `/console/catalog/${ref}`,
-      { status: 'launched', logicalQuantity: '42' },
-      '/console/catalog',
-    );
+    const change = (r: string, form: Form) => opSubmit(`/console/catalog/${r}`, form, '/console/catalog');
+    const res = await change(ref, { status: 'launched', logicalQuantity: '42' });
     assert.equal(res.statusCode, 303, res.body);
     const p = (await operator(t, 'GET', `/catalog/products/${ref}`)).data;
     const product = p.product ?? p;
     assert.equal(product.status, 'launched');
     assert.equal(product.availableQuantity, 42);
-    const back = await opSubmit(`/console/catalog/${ref}`, { status: 'announced' }, '/console/catalog');
+    const back = await change(ref, { status: 'announced' });
     assert.equal(back.statusCode, 409);
     assert.match(back.body, /only moves forward/);
-    assert.equal((await opSubmit(`/console/catalog/${ref}`, { status: 'bogus' }, '/console/catalog')).statusCode, 400);
-    assert.equal(
-      (await opSubmit('/console/catalog/Product_nope', { status: 'launched' }, '/console/catalog')).statusCode,
-      404,
-    );
+    assert.equal((await change(ref, { status: 'bogus' })).statusCode, 400);
+    assert.equal((await change('Product_nope', { status: 'launched' })).statusCode, 404);
   });
 
   it('lists the catalog without drawing a picture; a listed drawn picture is drawn when asked for', async () => {
@@ -238,21 +209,12 @@ describe('operator console, operator user API and partner test helpers', () => {
     assert.equal(old.statusCode, 301, 'a Fulfilment bookmark is sent to the Production page');
     assert.equal(old.headers.location, '/console/production');
     assert.ok((await op.get('/console/production')).body.includes(order));
-    assert.equal(
-      (await opSubmit('/console/production/start', { orderReference: order }, '/console/production')).statusCode,
-      303,
-    );
-    const again = await opSubmit('/console/production/start', { orderReference: order }, '/console/production');
+    const step = (action: string, form: Form) => opSubmit(`/console/production/${action}`, form, '/console/production');
+    assert.equal((await step('start', { orderReference: order })).statusCode, 303);
+    const again = await step('start', { orderReference: order });
     assert.equal(again.statusCode, 409);
-    assert.equal(
-      (await opSubmit('/console/production/produced', { orderReference: order }, '/console/production')).statusCode,
-      303,
-    );
-    const shipped = await opSubmit(
-      '/console/production/ship',
-      { orderReference: order, carrier: 'PostNL', trackingNumber: '3STEST123' },
-      '/console/production',
-    );
+    assert.equal((await step('produced', { orderReference: order })).statusCode, 303);
+    const shipped = await step('ship', { orderReference: order, carrier: 'PostNL', trackingNumber: '3STEST123' });
     assert.equal(shipped.statusCode, 303, shipped.body);
     const o = (await call(t, 'GET', `/v2/orders/${order}`)).data.order;
     assert.equal(o.status.code, 'shipped');
@@ -262,10 +224,7 @@ describe('operator console, operator user API and partner test helpers', () => {
     const detail = await partner.get(`/dashboard/orders/${order}`);
     assert.match(detail.body, new RegExp(`href="${s.trackingUrl.replace(/[.?]/g, '\\$&')}"`));
     assert.match(textOf(detail.body), /PostNL 3STEST123/);
-    assert.equal(
-      (await opSubmit('/console/production/ship', { orderReference: 'Order_nope' }, '/console/production')).statusCode,
-      400,
-    );
+    assert.equal((await step('ship', { orderReference: 'Order_nope' })).statusCode, 400);
   });
 
   it('lets a partner use the test helpers from the order page', async () => {
@@ -322,32 +281,11 @@ describe('operator console, operator user API and partner test helpers', () => {
       (await partner.get(`/dashboard/claims/${claim}`)).body,
       new RegExp(`/dashboard/images/${artwork[1]}/thumbnail`),
     );
-    const mismatch = await opSubmit(
-      `${claimUrl}/decide`,
-      {
-        'line.0.orderlineIndex': '1',
-        'line.0.orderReference': s.order,
-        'line.0.replacementQuantity': '1',
-        'line.0.refundQuantity': '0',
-        'line.0.rejectionQuantity': '0',
-      },
-      claimUrl,
-    );
+    const mismatch = await opSubmit(`${claimUrl}/decide`, claimDecision([1, 0, 0], s.order), claimUrl);
     assert.equal(mismatch.statusCode, 400);
     assert.match(mismatch.body, /add up to 1, but 2 were claimed/);
-    const decided = await opSubmit(
-      `${claimUrl}/decide`,
-      {
-        'line.0.orderlineIndex': '1',
-        'line.0.orderReference': s.order,
-        'line.0.replacementQuantity': '1',
-        'line.0.refundQuantity': '0',
-        'line.0.rejectionQuantity': '1',
-        'line.0.comment': 'one was fine',
-        comment: 'Sorry!',
-      },
-      claimUrl,
-    );
+    const decision = claimDecision([1, 0, 1], s.order, { 'line.0.comment': 'one was fine', comment: 'Sorry!' });
+    const decided = await opSubmit(`${claimUrl}/decide`, decision, claimUrl);
     assert.equal(decided.statusCode, 303, decided.body);
     const seen = textOf((await partner.get(`/dashboard/claims/${claim}`)).body);
     assert.match(seen, /resolved/);
@@ -355,16 +293,7 @@ describe('operator console, operator user API and partner test helpers', () => {
     assert.match(seen, /Sorry!/);
     assert.match(seen, /Replacement orders Order_/);
     assert.match(textOf((await partner.get('/dashboard/claims')).body), /resolved/);
-    const twice = await opSubmit(
-      `${claimUrl}/decide`,
-      {
-        'line.0.orderlineIndex': '1',
-        'line.0.replacementQuantity': '0',
-        'line.0.refundQuantity': '0',
-        'line.0.rejectionQuantity': '2',
-      },
-      claimUrl,
-    );
+    const twice = await opSubmit(`${claimUrl}/decide`, claimDecision([0, 0, 2]), claimUrl);
     assert.equal(twice.statusCode, 409);
     assert.equal(
       (await op.get(`/console/organizations/${t.seed.organizations[1].reference}/claims/${claim}`)).statusCode,
@@ -393,16 +322,7 @@ describe('operator console, operator user API and partner test helpers', () => {
     const img = /<img src="(\/evidence-files\/[^"]+)" alt="Evidence image 1"/.exec(page.body)?.[1];
     assert.ok(img, 'evidence image shown, from this origin whatever PUBLIC_BASE_URL names');
     assert.equal((await t.app.inject({ method: 'GET', url: img })).statusCode, 200);
-    const res = await partner.submit(
-      `${url}/decide`,
-      {
-        'line.0.orderlineIndex': '1',
-        'line.0.replacementQuantity': '0',
-        'line.0.refundQuantity': '0',
-        'line.0.rejectionQuantity': '1',
-      },
-      url,
-    );
+    const res = await partner.submit(`${url}/decide`, claimDecision([0, 0, 1]), url);
     assert.equal(res.statusCode, 303, res.body);
     assert.equal((await call(t, 'GET', `/v2/claims/${claim}`)).data.claim.status, 'rejected');
   });

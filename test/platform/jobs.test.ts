@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import pino from 'pino';
-import { enqueue, jobsRepo } from '../../src/platform/jobs/queue.ts';
+import { type JobOptions, enqueue, jobsRepo } from '../../src/platform/jobs/queue.ts';
 import { PermanentJobError, Worker } from '../../src/platform/jobs/worker.ts';
 import { type TestApp, createTestApp, operator } from '../support/app.ts';
 
 const log = pino({ level: 'silent' }) as never;
+const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe('jobs', () => {
   let t: TestApp;
@@ -26,6 +27,13 @@ describe('jobs', () => {
     return w;
   };
 
+  /** A job of `kind` with no organization unless `opts` names one. */
+  const add = (kind: string, payload: unknown = {}, opts: Partial<JobOptions> = {}) =>
+    enqueue(t.db, t.clock, kind, payload, { organizationId: null, ...opts });
+  const jobOf = async (kind: string) => (await jobsRepo.list(t.db, { kind, limit: 1 }))[0];
+  /** The payloads' `key` of the jobs run, in the order they ran. */
+  const ran = (key: string) => runs.map((r) => r.payload[key]);
+
   before(async () => {
     t = await createTestApp();
   });
@@ -45,41 +53,35 @@ describe('jobs', () => {
     assert.equal(await w.drain(), 0);
     await t.db.tx((tx) => enqueue(tx, t.clock, 'test.rollback', { n: 2 }, { organizationId: null }));
     assert.equal(await w.drain(), 1);
-    assert.deepEqual(
-      runs.map((r) => r.payload.n),
-      [2],
-    );
+    assert.deepEqual(ran('n'), [2]);
   });
 
   it('never runs one job on two workers at once', async () => {
-    for (let i = 0; i < 20; i++) await enqueue(t.db, t.clock, 'test.once', { i }, { organizationId: null });
-    const a = makeWorker('test.once', async () => new Promise((r) => setTimeout(r, 2)));
-    const b = makeWorker('test.once', async () => new Promise((r) => setTimeout(r, 2)));
+    for (let i = 0; i < 20; i++) await add('test.once', { i });
+    const a = makeWorker('test.once', () => pause(2));
+    const b = makeWorker('test.once', () => pause(2));
     await Promise.all([a.drain(), b.drain(), a.drain(), b.drain()]);
-    const ids = runs.map((r) => r.payload.i).sort((x, y) => x - y);
-    assert.deepEqual(
-      ids,
-      Array.from({ length: 20 }, (_, i) => i),
-    );
+    const ids = ran('i').sort((x, y) => x - y);
+    assert.deepEqual(ids, [...Array(20).keys()]);
   });
 
   it('runs a crashed worker’s job again once its lease has run out', async () => {
-    await enqueue(t.db, t.clock, 'test.crash', { x: 1 }, { organizationId: null });
+    await add('test.crash', { x: 1 });
     const claimed = await jobsRepo.claim(t.db, 'dead-worker', ['test.crash'], t.clock.now(), [30_000], 1);
     assert.equal(claimed.length, 1);
     const w = makeWorker('test.crash', async () => {});
     assert.equal(await w.drain(), 0, 'lease still held');
     t.clock.advance(31_000);
     assert.equal(await w.drain(), 1);
-    const [job] = await jobsRepo.list(t.db, { kind: 'test.crash', limit: 1 });
+    const job = await jobOf('test.crash');
     assert.equal(job.status, 'succeeded');
     assert.equal(job.attempts, 2);
   });
 
   it('leases each kind of job for its own time when one claim takes several kinds', async () => {
     await t.db.query("DELETE FROM jobs WHERE kind IN ('test.quick', 'test.slow')");
-    await enqueue(t.db, t.clock, 'test.quick', {}, { organizationId: null });
-    await enqueue(t.db, t.clock, 'test.slow', {}, { organizationId: null });
+    await add('test.quick');
+    await add('test.slow');
     const now = t.clock.now();
     const claimed = await jobsRepo.claim(t.db, 'w1', ['test.quick', 'test.slow'], now, [10_000, 300_000], 10);
     const until = Object.fromEntries(claimed.map((j) => [j.kind, j.locked_until!.getTime() - now.getTime()]));
@@ -93,32 +95,31 @@ describe('jobs', () => {
     const hang = new Promise<void>((r) => (release = r));
     const w = makeWorker('test.long', () => hang, { leaseMs: 3000 });
     const other = makeWorker('test.long', async () => {}, { leaseMs: 3000 });
-    await enqueue(t.db, t.clock, 'test.long', {}, { organizationId: null });
+    await add('test.long');
     const running = w.drain(1);
     const lockedUntil = async () =>
       (await t.db.query<{ u: Date | null }>("SELECT locked_until AS u FROM jobs WHERE kind = 'test.long'"))[0].u;
     try {
-      for (let i = 0; i < 100 && runs.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && runs.length === 0; i++) await pause(20);
       assert.equal(runs.length, 1, 'the job started');
       const first = (await lockedUntil())!.getTime();
       // Past the first lease on the clock the worker renews with: only its renewal keeps the claim.
       t.clock.advance(5000);
-      for (let i = 0; i < 100 && (await lockedUntil())!.getTime() === first; i++)
-        await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && (await lockedUntil())!.getTime() === first; i++) await pause(50);
       assert.ok((await lockedUntil())!.getTime() >= first + 5000, 'renewed from the later time');
       assert.equal(await other.drain(1), 0, 'another worker does not take a job whose worker is alive');
     } finally {
       release();
       await running;
     }
-    const [job] = await jobsRepo.list(t.db, { kind: 'test.long', limit: 1 });
+    const job = await jobOf('test.long');
     assert.equal(job.status, 'succeeded');
     assert.equal(job.attempts, 1);
     assert.equal(job.locked_until, null);
   });
 
   it('retries with back-off and goes dead after the last attempt', async () => {
-    await enqueue(t.db, t.clock, 'test.fail', {}, { maxAttempts: 3, organizationId: null });
+    await add('test.fail', {}, { maxAttempts: 3 });
     const w = makeWorker(
       'test.fail',
       async () => {
@@ -127,7 +128,7 @@ describe('jobs', () => {
       { backoffMs: (n) => n * 1000 },
     );
     assert.equal(await w.drain(), 1);
-    let [job] = await jobsRepo.list(t.db, { kind: 'test.fail', limit: 1 });
+    let job = await jobOf('test.fail');
     assert.equal(job.status, 'pending');
     assert.equal(job.last_error, 'receiver down');
     assert.equal(await w.drain(), 0, 'not due before the back-off');
@@ -135,20 +136,20 @@ describe('jobs', () => {
     assert.equal(await w.drain(), 1);
     t.clock.advance(2000);
     assert.equal(await w.drain(), 1);
-    [job] = await jobsRepo.list(t.db, { kind: 'test.fail', limit: 1 });
+    job = await jobOf('test.fail');
     assert.equal(job.status, 'dead');
     assert.equal(job.attempts, 3);
     const listed = await operator(t, 'GET', '/jobs?status=dead&kind=test.fail');
     assert.equal(listed.data.jobs.length, 1);
     const retried = await operator(t, 'POST', `/jobs/${job.id}/retry`);
     assert.equal(retried.statusCode, 200);
-    [job] = await jobsRepo.list(t.db, { kind: 'test.fail', limit: 1 });
+    job = await jobOf('test.fail');
     assert.equal(job.status, 'pending');
     assert.equal((await operator(t, 'POST', '/jobs/999999/retry')).statusCode, 404);
   });
 
   it("completes a job in its handler's transaction, and runs it again when that transaction rolls back", async () => {
-    await enqueue(t.db, t.clock, 'test.within', { n: 1 }, { organizationId: null });
+    await add('test.within', { n: 1 });
     let fail = true;
     const w = new Worker({ db: t.db, clock: t.clock, log });
     w.register('test.within', {
@@ -163,13 +164,13 @@ describe('jobs', () => {
         }),
     });
     assert.equal(await w.drain(), 1);
-    let [job] = await jobsRepo.list(t.db, { kind: 'test.within', limit: 1 });
+    let job = await jobOf('test.within');
     assert.equal(job.status, 'pending', 'the rolled-back completion leaves the job to run again');
     assert.equal(job.last_error, 'crashed before the commit');
     fail = false;
     t.clock.advance(1000);
     assert.equal(await w.drain(), 1);
-    [job] = await jobsRepo.list(t.db, { kind: 'test.within', limit: 1 });
+    job = await jobOf('test.within');
     assert.equal(job.status, 'succeeded');
     assert.equal(job.attempts, 2);
     assert.equal(job.locked_by, null);
@@ -177,35 +178,26 @@ describe('jobs', () => {
   });
 
   it('sends a permanent failure straight to dead', async () => {
-    await enqueue(t.db, t.clock, 'test.permanent', {}, { organizationId: null });
+    await add('test.permanent');
     const w = makeWorker('test.permanent', async () => {
       throw new PermanentJobError('bad input');
     });
     await w.drain();
-    const [job] = await jobsRepo.list(t.db, { kind: 'test.permanent', limit: 1 });
+    const job = await jobOf('test.permanent');
     assert.equal(job.status, 'dead');
     assert.equal(job.attempts, 1);
   });
 
   it('keeps one job per dedupe key', async () => {
-    await enqueue(t.db, t.clock, 'test.dedupe', { a: 1 }, { dedupeKey: 'same', organizationId: null });
-    await enqueue(t.db, t.clock, 'test.dedupe', { a: 2 }, { dedupeKey: 'same', organizationId: null });
+    await add('test.dedupe', { a: 1 }, { dedupeKey: 'same' });
+    await add('test.dedupe', { a: 2 }, { dedupeKey: 'same' });
     const w = makeWorker('test.dedupe', async () => {});
     assert.equal(await w.drain(), 1);
-    assert.deepEqual(
-      runs.map((r) => r.payload.a),
-      [1],
-    );
+    assert.deepEqual(ran('a'), [1]);
   });
 
   it('does not run jobs scheduled in the future', async () => {
-    await enqueue(
-      t.db,
-      t.clock,
-      'test.later',
-      {},
-      { runAt: new Date(t.clock.now().getTime() + 60_000), organizationId: null },
-    );
+    await add('test.later', {}, { runAt: new Date(t.clock.now().getTime() + 60_000) });
     const w = makeWorker('test.later', async () => {});
     assert.equal(await w.drain(), 0);
     t.clock.advance(60_000);
@@ -215,9 +207,9 @@ describe('jobs', () => {
   it('polls in the background and stops cleanly', async () => {
     const w = makeWorker('test.poll', async () => {});
     w.start();
-    await enqueue(t.db, t.clock, 'test.poll', {}, { organizationId: null });
+    await add('test.poll');
     w.nudge();
-    for (let i = 0; i < 50 && runs.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && runs.length === 0; i++) await pause(20);
     await w.stop();
     assert.equal(runs.length, 1);
   });
@@ -235,11 +227,11 @@ describe('jobs', () => {
     w.register('test.pool-maintenance', { run: async () => void ran.push('maintenance') });
     w.register('test.pool-deliveries', { pool: 'deliveries', run: async () => void ran.push('deliveries') });
     w.start();
-    for (let i = 0; i < 100 && claims.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && claims.length < 2; i++) await pause(10);
     claims.length = 0;
-    await enqueue(t.db, t.clock, 'test.pool-maintenance', {}, { organizationId: null });
+    await add('test.pool-maintenance');
     w.nudge('test.pool-maintenance');
-    for (let i = 0; i < 200 && ran.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && ran.length === 0; i++) await pause(10);
     const sent = [...new Set(claims)];
     await w.stop();
     assert.deepEqual(ran, ['maintenance']);
@@ -257,11 +249,11 @@ describe('jobs', () => {
         done.push(p.name);
       },
     });
-    await enqueue(t.db, t.clock, 'test.slowfast', { slow: true, name: 'slow' }, { organizationId: null });
+    await add('test.slowfast', { slow: true, name: 'slow' });
     for (let i = 0; i < 5; i++)
       await enqueue(t.db, t.clock, 'test.slowfast', { name: `fast${i}` }, { organizationId: null });
     w.start();
-    for (let i = 0; i < 200 && done.length < 5; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 200 && done.length < 5; i++) await pause(20);
     assert.equal(done.length, 5, 'the five quick jobs ran past the hanging one');
     release();
     await w.stop();
@@ -342,10 +334,8 @@ describe('jobs', () => {
       assert.equal(await jobsRepo.deferLane(t.db, 'x', until), 2);
       assert.deepEqual(await claim(8, 64), [], 'the deferred lane is not due');
       t.clock.advance(60_000);
-      assert.deepEqual(
-        (await claim(8, 64)).map((j) => j.payload.lane),
-        ['x'],
-      );
+      const lanes = (await claim(8, 64)).map((j) => j.payload.lane);
+      assert.deepEqual(lanes, ['x']);
     });
   });
 
@@ -365,15 +355,15 @@ describe('jobs', () => {
     for (let i = 0; i < 10; i++) await enqueue(t.db, t.clock, 'test.backlog', { org: 'a' }, { organizationId: a });
     w.start();
     try {
-      for (let i = 0; i < 100 && started.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && started.length === 0; i++) await pause(20);
       await enqueue(t.db, t.clock, 'test.backlog', { org: 'b' }, { organizationId: b });
       w.nudge();
-      for (let i = 0; i < 100 && !started.includes('b'); i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && !started.includes('b'); i++) await pause(20);
       assert.deepEqual(started, ['a', 'b'], "B's render starts beside A's first, before A's nine others");
     } finally {
       for (let i = 0; i < 100 && started.length < 11; i++) {
         for (const r of releases.splice(0)) r();
-        await new Promise((r) => setTimeout(r, 20));
+        await pause(20);
       }
       for (const r of releases.splice(0)) r();
       await w.stop();
@@ -388,24 +378,14 @@ describe('jobs', () => {
     const done: string[] = [];
     const w = new Worker({ db: t.db, clock: t.clock, log }, { pollMs: 20, pools: { deliveries: 2, renders: 2 } });
     w.register('test.deliver', { pool: 'deliveries', run: () => hang });
-    w.register('test.render', {
-      pool: 'renders',
-      run: async () => {
-        done.push('render');
-      },
-    });
+    w.register('test.render', { pool: 'renders', run: async () => void done.push('render') });
     for (let i = 0; i < 10; i++) await enqueue(t.db, t.clock, 'test.deliver', { i }, { organizationId: a });
     await enqueue(t.db, t.clock, 'test.render', {}, { organizationId: b });
     w.start();
     try {
-      const runningDeliveries = async () =>
-        (
-          await t.db.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM jobs WHERE kind = 'test.deliver' AND status = 'running'",
-          )
-        )[0].n;
-      for (let i = 0; i < 200 && (done.length === 0 || (await runningDeliveries()) === 0); i++)
-        await new Promise((r) => setTimeout(r, 20));
+      const running = "SELECT count(*)::int AS n FROM jobs WHERE kind = 'test.deliver' AND status = 'running'";
+      const runningDeliveries = async () => (await t.db.query<{ n: number }>(running))[0].n;
+      for (let i = 0; i < 200 && (done.length === 0 || (await runningDeliveries()) === 0); i++) await pause(20);
       assert.deepEqual(done, ['render'], "B's render ran although every delivery slot hangs");
       assert.equal(await runningDeliveries(), 1, 'alone, an organization leaves the last delivery slot free');
     } finally {

@@ -54,6 +54,10 @@ describe('dashboard in a real browser', { skip: skipWithoutChromium }, () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in$/);
   }
+  async function switchTo(user: { email: string; password: string }, area: 'dashboard' | 'console') {
+    await signOut();
+    await signIn(user, area);
+  }
 
   it('signs a partner in, with a visible error for a wrong password first', async () => {
     await page.goto(`${base}/dashboard`);
@@ -167,9 +171,8 @@ describe('dashboard in a real browser', { skip: skipWithoutChromium }, () => {
     const claim = filed.data.claim.reference;
     await page.goto(`${base}/dashboard/claims/${claim}`);
     assert.match(await page.locator('main').innerText(), /pending/);
-    await signOut();
 
-    await signIn(OPERATOR_USER, 'console');
+    await switchTo(OPERATOR_USER, 'console');
     await shoot('console-organizations');
     await nav('Claims');
     await shoot('console-claims');
@@ -182,9 +185,8 @@ describe('dashboard in a real browser', { skip: skipWithoutChromium }, () => {
     await page.waitForSelector('text=Claim decided.');
     await nav('Production');
     await shoot('console-production');
-    await signOut();
 
-    await signIn(PARTNER, 'dashboard');
+    await switchTo(PARTNER, 'dashboard');
     await page.goto(`${base}/dashboard/claims/${claim}`);
     const text = await page.locator('main').innerText();
     assert.match(text, /resolved/);
@@ -235,15 +237,13 @@ describe('dashboard in a real browser', { skip: skipWithoutChromium }, () => {
     await page.goto(`${base}/dashboard/renders?reference=${scene.data.render.reference}`);
     await page.waitForFunction(() => (document.querySelector('img.render-full') as HTMLImageElement | null)?.complete);
     await shoot('render-detail');
-    await signOut();
-    await signIn(OPERATOR_USER, 'console');
+    await switchTo(OPERATOR_USER, 'console');
     await nav('Support lookup');
     await page.getByLabel('Request id').fill('browser-lookup-1');
     await page.getByRole('button', { name: 'Find' }).click();
     assert.match(await page.locator('main').innerText(), /Demo Cases Co/);
     await shoot('console-support-lookup');
-    await signOut();
-    await signIn(PARTNER, 'dashboard');
+    await switchTo(PARTNER, 'dashboard');
   });
 
   it('passes axe-core and fits a phone on every other page of both areas', async () => {
@@ -263,15 +263,13 @@ describe('dashboard in a real browser', { skip: skipWithoutChromium }, () => {
       await page.goto(`${base}/dashboard/${path}`);
       await shoot(`page-${path}`);
     }
-    await signOut();
-    await signIn(OPERATOR_USER, 'console');
+    await switchTo(OPERATOR_USER, 'console');
     // One case type keeps the catalog short; every row is drawn by the same code.
     for (const path of ['catalog?caseType=clear', 'stock', 'production', 'jobs']) {
       await page.goto(`${base}/console/${path}`);
       await shoot(`console-page-${path.split('?')[0]}`);
     }
-    await signOut();
-    await signIn(PARTNER, 'dashboard');
+    await switchTo(PARTNER, 'dashboard');
   });
 
   /** An order whose store was called back twice: refused once (red step), then delivered (green). */
@@ -329,9 +327,8 @@ describe('dashboard in a real browser', { skip: skipWithoutChromium }, () => {
     assert.match(await page.locator('main').innerText(), /No request matches/);
     res = await page.goto(`${base}/dashboard/renders?reference=${odd}`);
     assert.ok(res && res.status() < 500);
-    await signOut();
 
-    await signIn(OPERATOR_USER, 'console');
+    await switchTo(OPERATOR_USER, 'console');
     res = await page.goto(`${base}/console/catalog?q=${odd}&brand=${odd}&stage=${odd}`);
     assert.equal(res?.status(), 200);
     assert.match(await page.locator('main').innerText(), /No product matches/);
@@ -341,8 +338,7 @@ describe('dashboard in a real browser', { skip: skipWithoutChromium }, () => {
     await page.goto(`${base}/console`);
     await page.getByRole('link', { name: 'Demo Cases Co' }).click();
     await shoot('console-organization');
-    await signOut();
-    await signIn(PARTNER, 'dashboard');
+    await switchTo(PARTNER, 'dashboard');
   });
 
   it('greets a new organization with a checklist and says what to do on every empty page', async () => {
@@ -358,8 +354,7 @@ describe('dashboard in a real browser', { skip: skipWithoutChromium }, () => {
       password: 'fresh-password-1',
     });
     assert.equal(user.statusCode, 303, user.body);
-    await signOut();
-    await signIn({ email: 'new@fresh-browser.example', password: 'fresh-password-1' }, 'dashboard');
+    await switchTo({ email: 'new@fresh-browser.example', password: 'fresh-password-1' }, 'dashboard');
     const text = await page.locator('main').innerText();
     assert.match(text, /Getting started \(0 of 4 done\)/);
     assert.match(text, /No orders in the last 30 days/);
@@ -375,8 +370,7 @@ describe('dashboard in a real browser', { skip: skipWithoutChromium }, () => {
       assert.match(await page.locator('main').innerText(), empty, path);
     }
     await shoot('requests-empty');
-    await signOut();
-    await signIn(PARTNER, 'dashboard');
+    await switchTo(PARTNER, 'dashboard');
   });
 
   it('folds the navigation behind a menu button on a phone', async () => {

@@ -56,34 +56,26 @@ describe('partner dashboard pages', () => {
 
   it('renames a store and sets its callback URL, integration and default brand', async () => {
     const store = org().stores[0].reference;
-    const res = await a.submit(
-      `/dashboard/stores/${store}`,
-      {
-        name: 'Renamed',
-        integration: 'shopify',
-        defaultBrandReference: '',
-        callbackUrl: 'https://shop.example/cb?x=1',
-        ...ADDRESS,
-      },
-      `/dashboard/stores/${store}`,
-    );
+    const edit = (form: Form) =>
+      a.submit(`/dashboard/stores/${store}`, { ...form, ...ADDRESS }, `/dashboard/stores/${store}`);
+    const res = await edit({
+      name: 'Renamed',
+      integration: 'shopify',
+      defaultBrandReference: '',
+      callbackUrl: 'https://shop.example/cb?x=1',
+    });
     assert.equal(res.statusCode, 303, res.body);
     const s = (await call(t, 'GET', `/v2/stores/${store}`)).data.store;
     assert.equal(s.name, 'Renamed');
     assert.equal(s.integration, 'shopify');
     assert.equal(s.defaultBrandReference, null);
     assert.equal(s.callbackUrl, 'https://shop.example/cb?x=1');
-    await a.submit(
-      `/dashboard/stores/${store}`,
-      {
-        name: 'CaseCraft API store',
-        integration: 'api',
-        defaultBrandReference: org().brands[0].reference,
-        callbackUrl: '',
-        ...ADDRESS,
-      },
-      `/dashboard/stores/${store}`,
-    );
+    await edit({
+      name: 'CaseCraft API store',
+      integration: 'api',
+      defaultBrandReference: org().brands[0].reference,
+      callbackUrl: '',
+    });
     assert.equal((await call(t, 'GET', `/v2/stores/${store}`)).data.store.callbackUrl, null);
   });
 

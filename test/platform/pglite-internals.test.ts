@@ -38,7 +38,6 @@ describe('PGlite, whose internals the worker layer relies on', () => {
       'transaction',
       'exec',
       'listen',
-      'dumpDataDir',
       'close',
     ])
       assert.equal(typeof proto[name], 'function', `PGlite.prototype.${name}`);

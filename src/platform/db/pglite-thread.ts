@@ -6,7 +6,6 @@ import { startModuleThread } from '../threads.ts';
 /** What the worker is started with. */
 export interface WorkerInit {
   dataDir?: string;
-  loadDataDir?: Uint8Array<ArrayBuffer>;
 }
 
 /** Main thread → worker. A transaction is named by the id of its `begin`. */
@@ -15,7 +14,6 @@ export type Request =
   | { id: number; op: 'exec'; sql: string }
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }
-  | { id: number; op: 'dump' }
   | { id: number; op: 'listen'; channel: string }
   | { id: number; op: 'close' };
 
@@ -33,7 +31,7 @@ export interface SerializedError {
 
 /** Worker → main thread; id 0 is the worker's "started". */
 export type Reply = Ok | { id: number; error: SerializedError };
-type Ok = { id: number; rows: Row[]; dump?: Uint8Array };
+type Ok = { id: number; rows: Row[] };
 
 /** An error as PGlite threw it on the worker: same message, code, constraint, detail… */
 function revive(e: SerializedError): Error {
@@ -166,12 +164,6 @@ export class PgliteThreadDb implements Db {
 
   async exec(sql: string): Promise<void> {
     await this.call({ id: this.nextId++, op: 'exec', sql });
-  }
-
-  /** The whole data directory as a tarball (the tests' template). */
-  async dumpDataDir(): Promise<Uint8Array> {
-    const reply = await this.call({ id: this.nextId++, op: 'dump' });
-    return reply.dump ?? new Uint8Array();
   }
 
   close(): Promise<void> {

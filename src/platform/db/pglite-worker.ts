@@ -43,10 +43,7 @@ interface OpenTx {
 
 const init = workerData as WorkerInit;
 rememberFileSizes();
-const pg = await createPglite({
-  dataDir: init.dataDir,
-  loadDataDir: init.loadDataDir,
-});
+const pg = await createPglite({ dataDir: init.dataDir });
 await pg.exec('SET plan_cache_mode = force_custom_plan');
 const txs = new Map<number, OpenTx>();
 
@@ -175,10 +172,6 @@ async function handle(msg: Request): Promise<Reply> {
     case 'exec':
       await pg.exec(msg.sql);
       return { id: msg.id, rows: [] };
-    case 'dump': {
-      const dump = await pg.dumpDataDir('none');
-      return { id: msg.id, rows: [], dump: new Uint8Array(await dump.arrayBuffer()) };
-    }
     case 'listen':
       await pg.listen(msg.channel, (payload) => port!.postMessage({ notify: msg.channel, payload }));
       return { id: msg.id, rows: [] };

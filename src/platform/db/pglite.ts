@@ -7,19 +7,6 @@ import { type Db, type Executor, type Row, fromDatabase } from './types.ts';
 
 export interface PgliteOptions {
   dataDir?: string;
-  /** A data-dir dump (`dumpDataDir`, uncompressed) to start from: the tests' cloned template. */
-  loadDataDir?: Uint8Array<ArrayBuffer>;
-}
-
-/**
- * A dump as PGlite 0.5.16 reads `loadDataDir` (pinned: it only calls `arrayBuffer()` and reads
- * `type`): its own bytes. A Blob of them costs a copy, and Node 20 reads a Blob back in chunks it
- * then joins: ~0.5 s of CPU for the tests' 48 MB template, paid by every test app.
- */
-function dumpOf(bytes: Uint8Array<ArrayBuffer>): Blob {
-  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  const buffer = whole ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  return { type: '', arrayBuffer: async () => buffer } as unknown as Blob;
 }
 
 /**
@@ -70,11 +57,10 @@ export async function createPglite(options: PgliteOptions): Promise<PGlite> {
   // stay in the process for good. The files are in the OS page cache anyway, so 16 MB costs
   // little speed for ~100 MB less resident memory.
   const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
-  if (options.dataDir && !options.loadDataDir && !existsSync(join(options.dataDir, 'PG_VERSION')))
+  if (options.dataDir && !existsSync(join(options.dataDir, 'PG_VERSION')))
     await initInChild(options.dataDir, startParams);
   const pg = await PGlite.create({
     dataDir: options.dataDir,
-    loadDataDir: options.loadDataDir && dumpOf(options.loadDataDir),
     startParams,
     ...byteaTypes,
   });

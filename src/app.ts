@@ -24,7 +24,7 @@ import { installMetrics } from './platform/metrics.ts';
 import { installIdempotency } from './platform/http/idempotency.ts';
 import { installJsonParser, installStrictRoutes } from './platform/http/strictness.ts';
 import { ErrorBody, Open, Type } from './platform/http/schemas.ts';
-import { validatorCompiler } from './platform/http/validation.ts';
+import { type SchemaCompile, serializersFor, validatorsFor } from './platform/http/schema-compile.ts';
 import { attachExamples } from './openapi/examples.ts';
 import { shortenSummaries } from './openapi/labels.ts';
 import { TAGS } from './openapi/tags.ts';
@@ -54,6 +54,8 @@ export interface AppOptions {
   operatorToken: string;
   /** Log requests through the services' logger (off in tests). */
   logRequests?: boolean;
+  /** When the routes' schemas are compiled (default `at-start`; test apps: `on-first-use`). */
+  schemas?: SchemaCompile;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -119,9 +121,10 @@ export async function buildApp(s: Services, opts: AppOptions): Promise<FastifyIn
     connectionTimeout: 60_000,
     requestTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ...serializersFor(opts.schemas ?? 'at-start'),
   });
   requireDeclaredAccess(app);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(validatorsFor(opts.schemas ?? 'at-start'));
   // JSON is the only body type outside the upload routes: text/plain must be a 415 like any other.
   app.removeContentTypeParser('text/plain');
   installJsonParser(app);

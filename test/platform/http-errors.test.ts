@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
 import { OPERATOR_TOKEN, type TestApp, call, createTestApp } from '../support/app.ts';
 
 /** The request-handling conventions every route shares, exercised through the operator API's bodies. */
@@ -201,5 +203,50 @@ describe('http conventions', () => {
     const res = await call(t, 'GET', '/v2/organization?x=1');
     assert.equal(res.statusCode, 400);
     assert.equal(res.data.message, 'query.x is not a documented field');
+  });
+});
+
+/**
+ * Test apps compile each route's schemas on first use; served nodes compile them all at start.
+ * Both must validate and serialize alike, the shared error body included.
+ */
+describe('schemas compiled on first use and at start', () => {
+  let t: TestApp;
+  let atStart: FastifyInstance;
+  before(async () => {
+    t = await createTestApp();
+    atStart = await buildApp(t.s, { operatorToken: OPERATOR_TOKEN, schemas: 'at-start' });
+    await atStart.ready();
+  });
+  after(async () => {
+    await atStart.close();
+    await t.close();
+  });
+
+  const requests = () => [
+    { method: 'GET' as const, url: '/v2/products?limit=2' },
+    { method: 'GET' as const, url: '/v2/products?limit=nope' },
+    { method: 'POST' as const, url: '/v2/orders', body: { order: { orderlines: 'x', extra: 1 } } },
+    { method: 'GET' as const, url: '/v2/orders/ORD-NOTHING' },
+    { method: 'GET' as const, url: '/v2/organization' },
+  ];
+
+  it('answer the same statuses and bodies', async () => {
+    for (const r of requests()) {
+      const headers = { 'x-service-secret-key': t.key, 'content-type': 'application/json' };
+      const payload = r.body === undefined ? undefined : JSON.stringify(r.body);
+      const lazy = await t.app.inject({ method: r.method, url: r.url, headers, payload });
+      const eager = await atStart.inject({ method: r.method, url: r.url, headers, payload });
+      assert.equal(lazy.statusCode, eager.statusCode, `${r.method} ${r.url}`);
+      // Request ids and cursors differ between any two answers (a cursor is sealed with a fresh nonce).
+      const strip = (body: string) => body.replace(/"(requestId|nextCursor)":"[^"]*"/g, '');
+      assert.equal(strip(lazy.body), strip(eager.body), `${r.method} ${r.url}`);
+    }
+    const statuses = new Set(
+      (await Promise.all(requests().map((r) => t.app.inject({ method: r.method, url: r.url })))).map(
+        (x) => x.statusCode,
+      ),
+    );
+    assert.ok(statuses.has(401), 'without a key every request is refused alike');
   });
 });

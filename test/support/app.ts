@@ -114,7 +114,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
   // `blobs` replaces the shared folder for the app only; the template's seed blobs stay local.
   const s = servicesOn(db, config, clock, rateLimits, opts.blobs, opts.shopifyFetch, opts.log);
   const seed = await demoKeysOf(s, config, seeded);
-  const app = await buildApp(s, { operatorToken: OPERATOR_TOKEN });
+  // Each route's schemas compiled by its first request: a file reaches a few of them.
+  const app = await buildApp(s, { operatorToken: OPERATOR_TOKEN, schemas: 'on-first-use' });
   await app.ready();
   return {
     app,

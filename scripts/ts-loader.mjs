@@ -5,6 +5,9 @@
  */
 import { register } from 'node:module';
 
-register('./ts-hooks.mjs', import.meta.url);
+const hooks = new URL('./ts-hooks.mjs', import.meta.url).href;
+register(hooks);
+// Worker threads do not inherit module hooks: src/platform/threads.ts registers these in each thread.
+Object.defineProperty(globalThis, Symbol.for('pod.tsHooks'), { value: hooks });
 // Stack traces point into the TypeScript, through the inline source maps.
 process.setSourceMapsEnabled(true);

@@ -1,73 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { SeedResult } from '../../src/seed/demo.ts';
 import { call, createTestApp, operator } from '../support/app.ts';
-import { type Child, freshDatabase, http, receiver, sleep, startProcess, tcpProxy, until } from './process.ts';
-import { ADDRESS, pngBytes, recordFigures } from './support.ts';
+import { OPERATOR, allOrders, cleanUp, dataDir, orderBody, seedOf, server } from './faults-support.ts';
+import { freshDatabase, http, receiver, sleep, tcpProxy, until } from './process.ts';
+import { pngBytes, recordFigures } from './support.ts';
 
-const UNLIMITED = 'default=100000000/60,uploads=100000000/60,downloads=100000000/60';
-const OPERATOR = 'reliability-operator-token';
 const ORDERS = Number(process.env.FAULT_ORDERS ?? 200);
 
-const children = new Set<Child>();
-const dirs: string[] = [];
-after(async () => {
-  for (const c of children) await c.kill();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-async function server(env: Record<string, string>): Promise<Child> {
-  const c = await startProcess('src/main.ts', { RATE_LIMITS: UNLIMITED, OPERATOR_TOKEN: OPERATOR, ...env });
-  children.add(c);
-  void c.exited.then(() => children.delete(c));
-  return c;
-}
-
-function dataDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'pod-reliability-'));
-  dirs.push(d);
-  return d;
-}
-
-const seedOf = (dir: string): SeedResult => JSON.parse(readFileSync(join(dir, 'demo-keys.json'), 'utf8'));
-
-function orderBody(seed: SeedResult, image: string, customIdentifier: string) {
-  const o = seed.organizations[0];
-  const product = o.products!.find((p) => p.printable && p.status === 'launched')!.reference;
-  return {
-    order: {
-      storeReference: o.stores.find((s) => s.integration === 'api')!.reference,
-      shippingKind: 'dropship',
-      customIdentifier,
-      dropshipAddress: ADDRESS,
-      orderlines: [
-        { productReference: product, imageReference: image, quantity: 1 },
-        { productReference: product, imageReference: image, quantity: 2 },
-      ],
-    },
-  };
-}
-
-/** Every order of the organization, through the API's own pagination. */
-async function allOrders(base: string, key: string) {
-  const out: any[] = [];
-  let cursor: string | null = null;
-  do {
-    const res = await http(
-      base,
-      'GET',
-      `/v2/orders?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      { key },
-    );
-    assert.equal(res.status, 200, res.text);
-    out.push(...res.body.orders);
-    cursor = res.body.nextCursor;
-  } while (cursor);
-  return out;
-}
+after(cleanUp);
 
 describe('faults: kill -9 and an unreachable database', { timeout: 900_000 }, () => {
   it(`keeps exactly one whole order per identifier when the server is killed during ${ORDERS} concurrent creations`, async () => {
@@ -179,12 +119,13 @@ describe('faults: kill -9 and an unreachable database', { timeout: 900_000 }, ()
   it('completes every render, webhook delivery and callback after the worker is killed mid-job, without duplicates', async () => {
     const dir = dataDir();
     const rx = await receiver({ delayMs: 700 });
-    let s = await server({
+    const env = {
       DATA_DIR: dir,
       CALLBACK_TIMEOUT_MS: '5000',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1',
       CALLBACK_RETRY_SECONDS: '1',
-    });
+    };
+    let s = await server(env);
     try {
       const seed = seedOf(dir);
       const o = seed.organizations[0];
@@ -244,12 +185,7 @@ describe('faults: kill -9 and an unreachable database', { timeout: 900_000 }, ()
       const hitsBefore = rx.hits.length;
       rx.setDelay(0);
 
-      s = await server({
-        DATA_DIR: dir,
-        CALLBACK_TIMEOUT_MS: '5000',
-        WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1',
-        CALLBACK_RETRY_SECONDS: '1',
-      });
+      s = await server(env);
       const events = await http(s.base, 'GET', '/v2/events?limit=100', { key });
       assert.equal(events.status, 200, events.text);
       const expected = events.body.events
@@ -320,14 +256,9 @@ describe('faults: kill -9 and an unreachable database', { timeout: 900_000 }, ()
     try {
       const o = t.seed.organizations[0];
       const store = o.stores.find((x) => x.integration === 'api')!.reference;
-      assert.equal(
-        (
-          await operator(t, 'PATCH', `/organizations/${o.reference}/stores/${store}`, {
-            callbackUrl: `${rx.url}/callback`,
-          })
-        ).statusCode,
-        200,
-      );
+      const callbackUrl = `${rx.url}/callback`;
+      const cb = await operator(t, 'PATCH', `/organizations/${o.reference}/stores/${store}`, { callbackUrl });
+      assert.equal(cb.statusCode, 200);
       const ep = await call(t, 'POST', '/v2/webhook-endpoints', {
         body: { webhookEndpoint: { url: `${rx.url}/hook`, eventTypes: ['order.created', 'order.updated'] } },
       });
@@ -345,14 +276,8 @@ describe('faults: kill -9 and an unreachable database', { timeout: 900_000 }, ()
         assert.equal(created.statusCode, 200, created.body);
         orders.push(created.data.order.reference);
         assert.equal((await call(t, 'POST', `/v2/test-helpers/orders/${orders[i]}/start-production`)).statusCode, 204);
-        assert.equal(
-          (
-            await call(t, 'POST', '/v2/test-helpers/shipments', {
-              body: { shipment: { orderReferences: [orders[i]] } },
-            })
-          ).statusCode,
-          200,
-        );
+        const shipment = { shipment: { orderReferences: [orders[i]] } };
+        assert.equal((await call(t, 'POST', '/v2/test-helpers/shipments', { body: shipment })).statusCode, 200);
       }
       // Down for six retry rounds: every attempt fails, nothing is given up.
       for (let round = 0; round < 6; round++) {

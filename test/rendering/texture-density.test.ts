@@ -6,7 +6,6 @@ import { after, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { CASE_TYPES } from '../../src/modules/catalog/casetypes.ts';
 import { loadDevices } from '../../src/modules/catalog/devices.ts';
-import { decodeKernel } from '../../src/modules/rendering/decode-kernel.ts';
 import { artworkKernel } from '../../src/modules/rendering/artwork-kernel.ts';
 import { artworkLayout, grain, textureEdge } from '../../src/modules/rendering/fit.ts';
 import { generatedTemplate } from '../../src/modules/rendering/generated.ts';
@@ -84,11 +83,8 @@ describe("the artwork's texture is fitted at the density the back shows in the f
     const tex = new Uint8Array(f.width * f.height * 4);
     await artworkKernel({ image: art, width: f.width, height: f.height, art: f.art, out: tex });
     const reference = new Uint8Array(900 * 900 * 3);
-    const bg = p.background;
-    if ('plate' in bg) await decodeKernel({ encoded: bg.plate, width: 900, height: 900, out: reference, patch: bg });
     warpKernel({
       ...p,
-      background: 'plate' in bg ? reference : bg.pixels,
       out: reference,
       art: tex,
       artWidth: f.width,

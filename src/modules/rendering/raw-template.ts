@@ -18,11 +18,6 @@ export interface RawTemplate {
   box: Int32Array;
   uv: Uint16Array;
   layers: Uint8Array;
-  /**
-   * The frame as a PNG the background equals outside `box` (a stage's plate): the renderer holds
-   * it and the box's pixels instead of the frame-size background.
-   */
-  plate?: Uint8Array;
 }
 
 export function isRawTemplate(t: object): t is RawTemplate {

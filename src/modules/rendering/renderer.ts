@@ -6,7 +6,6 @@ import {
   releaseIdleWarpMemory,
   releaseShared,
   runArtwork,
-  runDecode,
   runWarp,
   thumbHashOnThreads,
 } from './pixel-threads.ts';
@@ -133,22 +132,11 @@ async function composeWith(p: Prepared, template: Template, imageBytes: Buffer):
   const art = await artwork(imageBytes, template, textureEdge(p.texels, template.backMm, Math.max(p.width, p.height)));
   const out = leaseShared(p.width * p.height * 3);
   try {
-    const bg = p.background;
-    // A plate is decoded into the output (and the case's box laid over it), which the warp then
-    // blends in place: no frame-size background is held between renders.
-    if ('plate' in bg)
-      await runDecode({
-        encoded: bg.plate,
-        width: p.width,
-        height: p.height,
-        out,
-        patch: { box: bg.box, pixels: bg.pixels },
-      });
     await runWarp({
       width: p.width,
       height: p.height,
       out,
-      background: 'plate' in bg ? out : bg.pixels,
+      background: p.background,
       box: p.box,
       uv: p.uv,
       layers: p.layers,

@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import { cutBox, maskBox } from './mask-box.ts';
-import { leasedCopy, releaseShared, retainShared, runTexels, sharedCopy } from './pixel-threads.ts';
+import { leasedCopy, releaseShared, retainShared, runTexels } from './pixel-threads.ts';
 import { type RawTemplate, isRawTemplate, rawLayers } from './raw-template.ts';
 import { RenderInputError, type Template, picturesOf } from './render-template.ts';
 import type { MaskBox } from './warp.ts';
@@ -14,7 +14,7 @@ import type { MaskBox } from './warp.ts';
 export interface Prepared {
   width: number;
   height: number;
-  background: Backdrop;
+  background: Uint8Array;
   box: MaskBox;
   uv: Uint16Array;
   layers: Uint8Array;
@@ -22,13 +22,6 @@ export interface Prepared {
   texels: [number, number];
   bytes: number;
 }
-
-/**
- * What a render shows outside the case: the frame decoded (`pixels`, width x height x 3), or a
- * stage's plate as its PNG (~1-3 MB at 2000 px against 12 MB decoded) with the pixels its case drew
- * over it in `box`; each render decodes the plate into its own output and lays those over it.
- */
-export type Backdrop = { pixels: Uint8Array } | { plate: Uint8Array; box: MaskBox; pixels: Uint8Array };
 
 /**
  * Decoded layers of the last templates used: decoding a 16-bit UV map costs more than the warp.
@@ -68,29 +61,16 @@ async function prepareDrawn(t: RawTemplate): Promise<Prepared> {
   // was being drawn) is the background of both: it goes to the spares once both have let it go.
   if (drawnTaken.has(t.background.buffer)) retainShared(t.background);
   else drawnTaken.add(t.background.buffer);
-  const background = t.plate ? plateBackdrop(t, t.plate) : { pixels: t.background };
   const { box, uv, layers } = await rawLayers(t);
   templateDecodes++;
-  return withBytes(t.width, t.height, background, box, uv, layers, await runTexels({ box, uv, layers }));
-}
-
-/**
- * A drawing on a plate keeps the plate's PNG and the drawn box's pixels; its frame-size background
- * goes back to the spares (once stored, generated.ts) for the renders' outputs.
- */
-function plateBackdrop(t: RawTemplate, plate: Uint8Array): Backdrop {
-  const [x0, y0, x1, y1] = t.box;
-  const box = { left: x0, top: y0, width: x1 - x0, height: y1 - y0 };
-  const pixels = cutBox(t.background, t.width, box, 3);
-  releaseShared(t.background);
-  return { plate: sharedCopy(plate), box, pixels };
+  return withBytes(t.width, t.height, t.background, box, uv, layers, await runTexels({ box, uv, layers }));
 }
 
 /** A decoded template with its size in bytes, which the cache's cap counts. */
 function withBytes(
   width: number,
   height: number,
-  background: Backdrop,
+  background: Uint8Array,
   box: Prepared['box'],
   uv: Prepared['uv'],
   layers: Uint8Array,
@@ -104,11 +84,7 @@ function withBytes(
     uv,
     layers,
     texels,
-    bytes:
-      background.pixels.byteLength +
-      ('plate' in background ? background.plate.byteLength : 0) +
-      uv.byteLength +
-      layers.byteLength,
+    bytes: background.byteLength + uv.byteLength + layers.byteLength,
   };
 }
 
@@ -159,7 +135,7 @@ async function prepare(t: Template): Promise<Prepared> {
   return withBytes(
     width,
     height,
-    { pixels: leasedCopy(bg.data) },
+    leasedCopy(bg.data),
     box,
     uv,
     boxLayers,
@@ -218,8 +194,8 @@ function evictOverBudget(): void {
 }
 
 /**
- * A template the cache let go hands its frame-size background, when it holds one (the length of a
- * render's output at that size), to the spares once no render reads it, for the next template or output of that size:
+ * A template the cache let go hands its frame-size background (the length of a render's output at
+ * that size) to the spares once no render reads it, for the next template or output of that size:
  * the collector frees a shared buffer only at the main heap's next full collection, so a dead one
  * would sit beside its successor until then.
  * Its UV map and layers are cut to its mask's box, lengths no other buffer has, and go to the
@@ -228,9 +204,7 @@ function evictOverBudget(): void {
 function letGo(entry: Held): void {
   if (!entry.evicted || entry.readers > 0) return;
   entry.layers.then(
-    (p) => {
-      if (!('plate' in p.background)) releaseShared(p.background.pixels);
-    },
+    (p) => releaseShared(p.background),
     () => {},
   );
 }

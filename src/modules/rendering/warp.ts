@@ -38,7 +38,7 @@ export interface WarpJob {
   height: number;
   /** RGB, width*height*3: receives the result. */
   out: Uint8Array;
-  /** RGB background, width*height*3; may be `out` itself. */
+  /** RGB background, width*height*3. */
   background: Uint8Array;
   /** The box `uv` and `layers` cover, row by row; the mask is 0 everywhere outside it. */
   box: MaskBox;
@@ -107,9 +107,7 @@ export function warpKernel(j: WarpJob): void {
   const ringR = Math.min(wMm, hMm) * 0.3;
   const { left, top, width: bw, height: bh } = j.box;
   const n = bw * bh;
-  // The background may be the output itself (a plate decoded into it): each pixel below is read
-  // before it is written.
-  if (bg.buffer !== out.buffer || bg.byteOffset !== out.byteOffset) out.set(bg);
+  out.set(bg);
   for (let by = 0, i = 0; by < bh; by++) {
     const row = ((top + by) * width + left) * 3;
     for (let bx = 0; bx < bw; bx++, i++) {

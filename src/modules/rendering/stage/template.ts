@@ -170,7 +170,7 @@ export async function drawStage(
       grainTex: await grain(),
       grainSize: GRAIN_SIZE,
     });
-    return { width: W, height: H, background, box, uv, layers, plate };
+    return { width: W, height: H, background, box, uv, layers };
   } catch (err) {
     // Nothing else holds the background yet (a failed thread job writes no more into it): a plate
     // that does not decode or a case that cannot be drawn hands it back to the spares.

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
-import { LOGIN_CSRF_COOKIE, SESSION_COOKIE } from './router.ts';
+import { LOGIN_CSRF_COOKIE, SESSION_COOKIE } from './cookies.ts';
 import type { DashboardService } from './service.ts';
 
 declare module 'fastify' {

@@ -41,9 +41,6 @@ export interface PageOptions {
 export type PageFn = (req: FastifyRequest, ctx: Ctx, opts: PageOptions) => Promise<string>;
 export type ActionResult = { redirect: string; notice?: string } | { html: string };
 
-export const SESSION_COOKIE = 'pod_session';
-export const LOGIN_CSRF_COOKIE = 'pod_login_csrf';
-
 /** Route registration for dashboard and console pages: session, role, flash and error pages. */
 export class DashRouter {
   constructor(

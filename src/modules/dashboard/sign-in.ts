@@ -6,7 +6,8 @@ import { LOGIN_TOKEN } from './form-gate.ts';
 import { required, value } from './forms.ts';
 import { field, form, html } from './html.ts';
 import { type PageContext, page } from './layout.ts';
-import { type DashboardServices, LOGIN_CSRF_COOKIE, SESSION_COOKIE, sendHtml } from './router.ts';
+import { LOGIN_CSRF_COOKIE, SESSION_COOKIE } from './cookies.ts';
+import { type DashboardServices, sendHtml } from './router.ts';
 
 /** What the sign-in and invitation forms share: the cookies they set and the page context before a session. */
 interface Entry {

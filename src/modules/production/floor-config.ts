@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Errors } from 'typebox/value';
 import { type Static, Strict, Type } from '../../platform/http/schemas.ts';
+import { schemaErrors } from '../../platform/http/validation.ts';
 import { CASE_TYPE_KEYS } from '../catalog/casetypes.ts';
 
 /** The floor file shipped with the service: a UV flatbed with a 12-slot phone jig and a large-phone jig. */
@@ -109,11 +109,8 @@ export function loadFloorConfig(path = DEFAULT_FLOOR_FILE): FloorConfig {
 }
 
 export function parseFloorConfig(raw: unknown, where = 'floor configuration'): FloorConfig {
-  const errors = [...Errors(FloorFile, raw)];
-  if (errors.length > 0) {
-    const e = errors[0] as { instancePath?: string; message: string };
-    throw new FloorConfigError(`${where}: ${e.instancePath || '/'} ${e.message}`);
-  }
+  const [e] = schemaErrors(FloorFile, raw);
+  if (e) throw new FloorConfigError(`${where}: ${e.instancePath || '/'} ${e.message}`);
   return consistent(raw as FloorConfig, where);
 }
 

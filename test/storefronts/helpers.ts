@@ -10,7 +10,7 @@ import { products } from '../orders/helpers.ts';
  */
 export async function connectShop(t: TestApp, shopify: ShopifyStandIn, shop = 'case-lovers.myshopify.com') {
   const org = t.seed.organizations[0];
-  const url = t.s.storefronts.installUrl(org.reference, {
+  const url = await t.s.storefronts.installUrl(org.reference, {
     shop,
     name: 'Case Lovers',
     accountId: org.accounts[0].reference,

@@ -46,12 +46,12 @@ describe('Shopify stores', () => {
     const orgId = org.reference;
     const account = org.accounts[0].reference;
     const brand = org.brands[0].reference;
-    assert.throws(
+    await assert.rejects(
       () =>
         t.s.storefronts.installUrl(orgId, { shop: 'evil.example.com', name: 'x', accountId: account, brandId: brand }),
       /not a shop address/,
     );
-    const url = t.s.storefronts.installUrl(orgId, {
+    const url = await t.s.storefronts.installUrl(orgId, {
       shop: SHOP,
       name: 'Case Lovers',
       accountId: account,

@@ -103,7 +103,7 @@ ${connect}`,
     '/dashboard/shopify/connect',
     'partner',
     async (req, ctx) => ({
-      redirect: sf.installUrl(ctx.orgId, {
+      redirect: await sf.installUrl(ctx.orgId, {
         shop: required(req.body, 'shop', 'Shop address', 255),
         name: required(req.body, 'name', 'Store name', 100),
         accountId: required(req.body, 'account', 'Account'),

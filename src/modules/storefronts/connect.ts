@@ -15,17 +15,21 @@ const storeCode = () => `SH${randomBytes(6).toString('hex').toUpperCase().slice(
  * Shopify's hmac, exchanges the code for an offline token, makes (or reconnects) the store and
  * queues the shop's setup (fulfillment service, webhook subscriptions).
  */
-export function connecting(deps: StorefrontsDeps, app: () => ShopifyApp, ops: Operations, organization: Org) {
+export function connecting(deps: StorefrontsDeps, app: () => Promise<ShopifyApp>, ops: Operations, organization: Org) {
   const { db, clock } = deps;
   return {
-    installUrl(orgId: string, input: { shop: string; name: string; accountId: string; brandId: string }): string {
-      const shop = app().shopDomain(input.shop);
+    async installUrl(
+      orgId: string,
+      input: { shop: string; name: string; accountId: string; brandId: string },
+    ): Promise<string> {
+      const shopify = await app();
+      const shop = shopify.shopDomain(input.shop);
       if (!shop)
         throw new ApiError(
           'shopify_shop_invalid',
           `${input.shop} is not a shop address such as your-store.myshopify.com`,
         );
-      return app().installUrl(
+      return shopify.installUrl(
         { organizationId: orgId, accountId: input.accountId, brandId: input.brandId, name: input.name, shop },
         Date.now(),
       );
@@ -33,7 +37,8 @@ export function connecting(deps: StorefrontsDeps, app: () => ShopifyApp, ops: Op
 
     /** The OAuth callback; returns the store's reference. */
     async complete(query: Record<string, string>): Promise<{ storeReference: string; shop: string }> {
-      const intent = await app().verifyCallback(query, Date.now());
+      const shopify = await app();
+      const intent = await shopify.verifyCallback(query, Date.now());
       if (!intent)
         throw new ApiError(
           'shopify_oauth_failed',
@@ -41,7 +46,7 @@ export function connecting(deps: StorefrontsDeps, app: () => ShopifyApp, ops: Op
         );
       let token: { accessToken: string; scopes: string };
       try {
-        token = await app().exchangeCode(intent.shop, query.code);
+        token = await shopify.exchangeCode(intent.shop, query.code);
       } catch (err) {
         throw new ApiError(
           'shopify_oauth_failed',

@@ -69,7 +69,7 @@ const SHOPS_KEPT = 10_000;
  * delivery with the key of another in the same batch, finds its row and is answered as received; a
  * crash before the commit leaves nothing, and Shopify delivers again.
  */
-export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp, making: OrdersInMaking) {
+export function inbound(deps: StorefrontsDeps, app: () => Promise<ShopifyApp>, making: OrdersInMaking) {
   const { db, clock } = deps;
 
   // One statement: the rows and their jobs, in one round trip with no transaction around it.
@@ -124,7 +124,7 @@ export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp, making: Or
     store,
     /** POST /integrations/shopify/webhooks. */
     async receiveWebhook(rawBody: string, headers: Headers) {
-      const check = await app().verifyWebhook(rawBody, headers);
+      const check = await (await app()).verifyWebhook(rawBody, headers);
       if (!check.ok)
         throw new ApiError('shopify_signature_invalid', `The webhook is not signed by Shopify (${check.reason})`);
       const { topic, shop, deliveryKey } = check.webhook;
@@ -136,7 +136,7 @@ export function inbound(deps: StorefrontsDeps, app: () => ShopifyApp, making: Or
     },
     /** POST /integrations/shopify/fulfillment_order_notification (the fulfillment service callback). */
     async receiveNotification(rawBody: string, headers: Headers) {
-      const shop = await app().verifyNotification(rawBody, headers);
+      const shop = await (await app()).verifyNotification(rawBody, headers);
       if (!shop) throw new ApiError('shopify_signature_invalid', 'The notification is not signed by Shopify');
       const conn = await connectionOf(shop);
       const { payload, json } = parsePayload('fulfillment_order_notification', rawBody);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { StorefrontsService } from './service.ts';
-import { CALLBACK_PATH } from './shopify/app.ts';
+import { CALLBACK_PATH } from './shopify/version.ts';
 
 /** Shopify orders are bigger than API bodies: a few hundred lines with their tax and discount detail. */
 const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;

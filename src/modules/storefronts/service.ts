@@ -10,7 +10,7 @@ import type { OrdersInMaking } from './inbound.ts';
 import { publicationHandlers } from './publish-calls.ts';
 import { publicationCalls, publishing } from './publish.ts';
 import { storefrontsRepo as repo } from './repo.ts';
-import { type ShopifyApp, shopifyApp } from './shopify/app.ts';
+import type { ShopifyApp } from './shopify/app.ts';
 import { shipmentHooks } from './shipments.ts';
 import {
   type PrivacyRequest,
@@ -32,14 +32,17 @@ export function storefrontsService(
   deps: StorefrontsDeps,
   organization: Pick<OrganizationService, 'createStore' | 'findStore'>,
 ) {
-  let app: ShopifyApp | null = null;
-  const configured = () => {
+  let app: Promise<ShopifyApp> | null = null;
+  const configured = (): Promise<ShopifyApp> => {
     if (!deps.shopify)
       throw new ApiError(
         'shopify_not_configured',
         'Shopify stores are not set up on this service (SHOPIFY_API_KEY, SHOPIFY_API_SECRET)',
       );
-    app ??= shopifyApp({ ...deps.shopify, publicBaseUrl: deps.publicBaseUrl }, deps.fetch);
+    // Shopify's library (~190 modules, ~0.2-0.5 s to load) is loaded by the first call that needs
+    // it (a connect, a callback, a webhook): a service that no shop reaches never loads it.
+    const cfg = { ...deps.shopify, publicBaseUrl: deps.publicBaseUrl };
+    app ??= import('./shopify/app.ts').then((m) => m.shopifyApp(cfg, deps.fetch));
     return app;
   };
   const ops = operations(deps);

@@ -2,7 +2,7 @@ import '@shopify/shopify-api/adapters/node';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiVersion, LogSeverity, type Shopify, shopifyApi } from '@shopify/shopify-api';
 import type { FetchLike } from './client.ts';
-import { SHOPIFY_API_VERSION } from './version.ts';
+import { CALLBACK_PATH, SHOPIFY_API_VERSION } from './version.ts';
 
 export interface ShopifyAppConfig {
   apiKey: string;
@@ -46,7 +46,6 @@ const header = (headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(v) ? v[0] : v;
 };
 const STATE_TTL_MS = 10 * 60_000;
-export const CALLBACK_PATH = '/integrations/shopify/callback';
 
 /**
  * A subscription's webhook (signed in X-Shopify-Hmac-Sha256), checked as Shopify's library checks

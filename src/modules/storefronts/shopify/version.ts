@@ -4,3 +4,6 @@
  * service's Node 20 names (@shopify/shopify-api 13); see docs/shopify.md.
  */
 export const SHOPIFY_API_VERSION = '2026-07';
+
+/** Where Shopify sends a shop back after the OAuth grant (the app's redirect URL). */
+export const CALLBACK_PATH = '/integrations/shopify/callback';

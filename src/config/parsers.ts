@@ -10,7 +10,7 @@ import {
   type ShopifyConfig,
 } from './types.ts';
 import { SHOPIFY_DEFAULT_SCOPES } from './variables.ts';
-import Holidays from 'date-holidays';
+import { holidayRegions } from '../platform/holidays.ts';
 
 export function parsePgliteThread(raw: string | undefined, name = 'PGLITE_THREAD'): PgliteThread {
   if (raw === undefined || raw === '') return 'worker';
@@ -122,7 +122,7 @@ export function parseProductionHolidays(raw: string | undefined, name = 'PRODUCT
   const text = raw?.trim() || 'NL';
   const out: ProductionHolidays = { regions: [], closedDays: [] };
   if (text.toLowerCase() === 'none') return out;
-  const known = new Holidays();
+  const known = holidayRegions();
   for (const entry of text.split(',').map((e) => e.trim())) {
     const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(entry);
     if (date) {
@@ -135,11 +135,12 @@ export function parseProductionHolidays(raw: string | undefined, name = 'PRODUCT
     const region = /^([A-Z]{2})(?:-([A-Z0-9]{1,3}))?$/.exec(entry.toUpperCase());
     const country = region?.[1];
     const state = region?.[2];
-    if (!country || !known.getCountries()?.[country])
+    if (!country || !Object.hasOwn(known, country))
       throw new ConfigError(
         `${name}: "${entry}" is neither a country whose public holidays are known (NL, DE, BE, ...) nor a date YYYY-MM-DD; use none for no holidays`,
       );
-    if (state && !known.getStates(country)?.[state])
+    const states = known[country]?.states ?? known[country]?.regions;
+    if (state && !(states && Object.hasOwn(states, state)))
       throw new ConfigError(`${name}: ${country} has no state or province ${state}`);
     out.regions.push(state ? { country, state } : { country });
   }

@@ -1,5 +1,5 @@
-import Holidays from 'date-holidays';
 import type { ProductionHolidays } from '../../config.ts';
+import { holidaysLibrary } from '../../platform/holidays.ts';
 
 const DAY = 86_400_000;
 
@@ -25,14 +25,20 @@ export interface FactoryCalendar {
  * closed, and so are its own closed dates (PRODUCTION_HOLIDAYS).
  */
 export function factoryCalendar(zone: string, spec: ProductionHolidays): FactoryCalendar {
-  const regions = spec.regions.map((r) => (r.state ? new Holidays(r.country, r.state) : new Holidays(r.country)));
+  // The holiday engine loads with the first weekday asked about (holidaysLibrary), not with the service.
+  let made: InstanceType<ReturnType<typeof holidaysLibrary>>[] | undefined;
+  const regions = () => {
+    const Holidays = holidaysLibrary();
+    made ??= spec.regions.map((r) => (r.state ? new Holidays(r.country, r.state) : new Holidays(r.country)));
+    return made;
+  };
   const byYear = new Map<number, Map<string, string>>();
   const own = new Set(spec.closedDays);
   const holidaysOf = (year: number) => {
     let days = byYear.get(year);
     if (!days) {
       days = new Map();
-      for (const h of regions)
+      for (const h of regions())
         for (const d of h.getHolidays(year) || [])
           if (d.type === 'public' && !days.has(d.date.slice(0, 10))) days.set(d.date.slice(0, 10), d.name);
       byYear.set(year, days);

@@ -1,7 +1,6 @@
 import { newReference } from '../../platform/ids.ts';
 import { type bankBooking, match, undecided } from './bank-matching.ts';
 import { type BankPaymentView, toBankPayment } from './views.ts';
-import { parseCamt053 } from './camt053.ts';
 import type { BillingDeps } from './deps.ts';
 import { type BankPaymentRow, paymentsRepo as repo } from './repo-payments.ts';
 
@@ -18,6 +17,8 @@ export function statementImportOf(
 ) {
   const { db, clock } = deps;
   return async function importStatement(xml: string, by: string) {
+    // The XML parser (~40 modules) loads with the first statement a process imports.
+    const { parseCamt053 } = await import('./camt053.ts');
     const doc = parseCamt053(xml);
     const topUps = new Set<string>();
     const result = await db.tx(async (tx) => {

@@ -1,4 +1,4 @@
-import { createAdminApiClient } from '@shopify/admin-api-client';
+import type { AdminApiClient } from '@shopify/admin-api-client';
 import { SHOPIFY_API_VERSION } from './version.ts';
 
 /** Shopify asked us to wait (429, THROTTLED, a 5xx or an unreachable shop): try again after `afterMs`. */
@@ -49,20 +49,26 @@ export function retryAfterMs(header: string | null, now = Date.now()): number {
  * the jobs table, so a waiting store holds no worker slot and never delays another store.
  */
 export function shopifyGraphql(shop: string, accessToken: string, fetchApi: FetchLike) {
-  const client = createAdminApiClient({
-    storeDomain: shop,
-    apiVersion: SHOPIFY_API_VERSION,
-    accessToken,
-    retries: 0,
-    customFetchApi: fetchApi as never,
-  });
+  // Shopify's client (~20 modules) loads with a process's first call to a shop.
+  let client: AdminApiClient | undefined;
+  const connect = async () => {
+    const { createAdminApiClient } = await import('@shopify/admin-api-client');
+    return createAdminApiClient({
+      storeDomain: shop,
+      apiVersion: SHOPIFY_API_VERSION,
+      accessToken,
+      retries: 0,
+      customFetchApi: fetchApi as never,
+    });
+  };
   let lastThrottle: ThrottleStatus | null = null;
   return {
     get throttle() {
       return lastThrottle;
     },
     async request<T>(document: string, variables: Record<string, unknown>): Promise<T> {
-      let res: Awaited<ReturnType<typeof client.request>>;
+      let res: Awaited<ReturnType<AdminApiClient['request']>>;
+      client ??= await connect();
       try {
         res = await client.request(document, { variables });
       } catch (err) {

@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import type { Config } from '../../config.ts';
-import { PostgresDb } from './postgres.ts';
 import type { Db } from './types.ts';
 
 export * from './types.ts';
 
 export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgliteThread'>): Promise<Db> {
-  if (config.databaseUrl) return new PostgresDb(config.databaseUrl);
+  if (config.databaseUrl) {
+    // node-postgres (~30 modules) loads only where PostgreSQL is the database.
+    const { PostgresDb } = await import('./postgres.ts');
+    return new PostgresDb(config.databaseUrl);
+  }
   const dataDir = join(config.dataDir, 'pglite');
   if (config.pgliteThread === 'worker') {
     // Only the worker thread imports PGlite: the main thread does not carry its WASM module.

@@ -29,7 +29,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-const silent = pino({ level: 'silent' });
+// A stream of its own: the default destination (stdout through sonic-boom) is flushed and fsynced at exit.
+const silent = pino({ level: 'silent' }, { write() {} });
 
 /**
  * Blobs written by the template's seed (product media, render templates) must be readable by every

@@ -127,7 +127,9 @@ export interface Letter {
   text: string;
   font: string;
 }
-const letters = new Intl.Segmenter('und', { granularity: 'grapheme' });
+
+// A grapheme segmenter loads ICU's break rules (~70 ms): the first document with text pays it, not the start.
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * `text` (already `printable`) as letters, each with the font that draws it: the face itself where
@@ -138,7 +140,8 @@ export function fontLetters(doc: PDFKit.PDFDocument, text: string, face: Face): 
   const own = embedded(doc, face);
   const out: Letter[] = [];
   const missing: number[] = [];
-  for (const { segment } of letters.segment(text)) {
+  graphemes ??= new Intl.Segmenter('und', { granularity: 'grapheme' });
+  for (const { segment } of graphemes.segment(text)) {
     if (!has(own, segment)) missing.push(out.length);
     out.push({ text: segment, font: face });
   }

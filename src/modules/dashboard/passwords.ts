@@ -35,8 +35,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** Spends the same work on an unknown e-mail as on a known one, so timing does not tell them apart. */
-export const DUMMY_HASH = hashPassword(randomBytes(12).toString('hex'));
+let dummy: Promise<string> | undefined;
+/**
+ * A hash to check an unknown e-mail's password against: the same work as for a known one, so timing
+ * does not tell them apart. Made by the first sign-in that needs it (one scrypt, ~16 MB and ~50 ms
+ * of CPU that a process with no dashboard sign-in never spends); that one sign-in takes a hash longer.
+ */
+export const dummyHash = (): Promise<string> => {
+  dummy ??= hashPassword(randomBytes(12).toString('hex'));
+  return dummy;
+};
 
 export function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase();

@@ -2,7 +2,7 @@ import { hash, randomBytes } from 'node:crypto';
 import { ApiError } from '../../platform/errors.ts';
 import { Gate } from '../../platform/gate.ts';
 import type { DashboardDeps } from './deps.ts';
-import { DUMMY_HASH, MAX_PASSWORD, verifyPassword } from './passwords.ts';
+import { MAX_PASSWORD, dummyHash, verifyPassword } from './passwords.ts';
 import { type SessionRow, type UserRow, dashboardRepo as repo } from './repo.ts';
 import {
   CLIENT_ATTEMPTS_PER_MINUTE,
@@ -113,7 +113,7 @@ export function dashboardSessions(deps: DashboardDeps) {
       const usable = Boolean(user?.password_hash && !user.disabled_at);
       // A bounded number of password checks at once: the scrypt threads are shared with file and
       // DNS work, and a burst of sign-ins must not queue everything else behind it.
-      const stored = usable ? user!.password_hash! : await DUMMY_HASH;
+      const stored = usable ? user!.password_hash! : await dummyHash();
       const matches = await passwordChecks.run(() => verifyPassword(candidate, stored));
       const ok = usable && matches;
       if (!ok || !user) throw new ApiError('invalid_credentials', 'The e-mail or password is wrong.');

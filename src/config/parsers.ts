@@ -10,7 +10,7 @@ import {
   type ShopifyConfig,
 } from './types.ts';
 import { SHOPIFY_DEFAULT_SCOPES } from './variables.ts';
-import { holidayRegions } from '../platform/holidays.ts';
+import { holidayRegions } from './holidays.ts';
 
 export function parsePgliteThread(raw: string | undefined, name = 'PGLITE_THREAD'): PgliteThread {
   if (raw === undefined || raw === '') return 'worker';

@@ -1,5 +1,5 @@
 import type { ProductionHolidays } from '../../config.ts';
-import { holidaysLibrary } from '../../platform/holidays.ts';
+import { holidaysLibrary } from '../../config/holidays.ts';
 
 const DAY = 86_400_000;
 

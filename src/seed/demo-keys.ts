@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SeedDeps } from './deps.ts';
-import { type SeedResult, seedDemoUnlessProduction } from './demo.ts';
+import type { SeedResult } from './demo.ts';
 
 /** The demo keys and sign-ins of the last seeding, kept for the start banner (0600). */
 export const demoKeysFile = (dataDir: string) => join(dataDir, 'demo-keys.json');
@@ -44,6 +44,8 @@ export async function seedDemoOnce(
 ): Promise<DemoSeeding> {
   const file = demoKeysFile(dataDir);
   if (!opts.rotateKeys && (await demoDataPresent(s))) return { keysIssued: false, result: readDemoKeys(dataDir), file };
+  // The seeds (catalog, renders, claims, dashboard, Shopify) load only when a start has to seed.
+  const { seedDemoUnlessProduction } = await import('./demo.ts');
   const result = await seedDemoUnlessProduction(s);
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`, { mode: 0o600 });
   return { keysIssued: true, result, file };

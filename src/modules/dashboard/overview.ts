@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import sharp from 'sharp';
+import { amsterdamDay } from '../../platform/amsterdam.ts';
 import { notFound, mustFind } from '../../platform/errors.ts';
 import { sendMedia } from '../catalog/routes.ts';
 import { type Series, gauge, stackedBars } from './charts.ts';
@@ -175,7 +176,6 @@ function pictureRoutes(r: DashRouter): void {
   );
 }
 
-const AMSTERDAM_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' });
 const TOKEN_SERIES: Series[] = [
   { key: 'before', label: 'used on earlier days', colour: '#9bb5e4' },
   { key: 'day', label: 'used that day', colour: '#0b57d0' },
@@ -184,15 +184,13 @@ const TOKEN_SERIES: Series[] = [
 /** Rendertokens used so far this week, day by day (Amsterdam days, like the limit), against the limit. */
 function rendertokenWeek(weekStart: Date, now: Date, hours: Array<{ hour: Date; tokens: number }>, limit: number) {
   // Noon of each day, so a daylight-saving change never moves it into the next or previous date.
-  const days = Array.from({ length: 7 }, (_, i) =>
-    AMSTERDAM_DAY.format(new Date(weekStart.getTime() + i * DAY + DAY / 2)),
-  );
+  const days = Array.from({ length: 7 }, (_, i) => amsterdamDay(new Date(weekStart.getTime() + i * DAY + DAY / 2)));
   const perDay = new Map<string, number>();
   for (const h of hours) {
-    const d = AMSTERDAM_DAY.format(h.hour);
+    const d = amsterdamDay(h.hour);
     perDay.set(d, (perDay.get(d) ?? 0) + h.tokens);
   }
-  const today = AMSTERDAM_DAY.format(now);
+  const today = amsterdamDay(now);
   const before = new Map<string, number>();
   let running = 0;
   for (const d of days) {

@@ -10,11 +10,12 @@
  *
  * Without `--run` it prints the picked files and why; `--list` prints only the paths.
  */
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { nodeTestArgs } from './node-test.ts';
+import { runTestPass, testFiles } from './node-test.ts';
+
+export { testFiles };
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -31,21 +32,13 @@ export const CHILD_WITHOUT_DATABASE: Record<string, string> = {
   'test/rendering/leather.test.ts': 'a Node process that draws leather plates and renders',
   'test/platform/heap.test.ts': 'a Node process that measures the heap bound',
   'test/platform/memory-trim.test.ts': 'a Node process that measures the C heap trim',
+  'test/platform/test-groups.test.ts': "node's test runner on two small test files of its own",
 };
 
 /** What in a module's own code lets a test file's behaviour depend on the PostgreSQL + Redis pass. */
 const READS_SERVICES =
   /process\.env\.(TEST_DATABASE_URL|REDIS_URL)\b|process\.env\[['"](TEST_DATABASE_URL|REDIS_URL)['"]\]/;
 const READS_WHOLE_CONFIG = /\bloadConfig(OrExit)?\(\s*(\)|process\.env|\{\s*\.\.\.process\.env)/;
-
-export function testFiles(dir = join(ROOT, 'test')): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) =>
-      e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
-    )
-    .map((f) => relative(ROOT, f))
-    .sort();
-}
 
 /** Why a module, by its own code, makes a file that loads it depend on the services; null when it does not. */
 function ownReason(path: string, input: Metafile['inputs'][string]): string | null {
@@ -115,16 +108,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Running the ${picked.size} of ${testFiles().length} test files that can reach PostgreSQL or Redis\n`,
   );
-  const res = spawnSync(
-    process.execPath,
-    nodeTestArgs([...picked.keys()], { concurrency: 2, timeoutMs: 900_000, nicePixelThreads: true }),
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: process.env,
-    },
-  );
-  process.exit(res.status ?? 1);
+  process.exit(runTestPass([...picked.keys()]));
 }
 
 if (process.argv[1] && relative(ROOT, process.argv[1]) === 'scripts/database-tests.ts') await main();

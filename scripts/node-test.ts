@@ -1,8 +1,16 @@
 /**
  * Node's arguments for a pass of test files through scripts/ts-loader.mjs, reported by scripts/test-reporter.mjs with
- * each file's CPU time (scripts/test-cpu.mjs, preloaded into every file's process). `npm test` spells
- * the same in package.json, with the pixel threads at nice 10 (NICE_PIXEL_THREADS).
+ * the CPU time of each process (scripts/test-cpu.mjs, preloaded into every process of the pass), and
+ * the runner of `npm test` and `npm run test:databases`: most files run several to a process
+ * (scripts/test-groups.ts). POD_TEST_GROUPS=off runs every file in a process of its own;
+ * POD_TEST_GROUPS=reverse runs each group's files last to first.
  */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { groupFiles, writeEntries } from './test-groups.ts';
+
+const ROOT = join(import.meta.dirname, '..');
 
 /** Preload that keeps the pixel threads of a pass's files at nice 10, not SCHED_IDLE (decision 0523). */
 export const NICE_PIXEL_THREADS = './test/support/nice-pixel-threads.ts';
@@ -23,4 +31,36 @@ export function nodeTestArgs(
     '--test-reporter=./scripts/test-reporter.mjs',
     ...files,
   ];
+}
+
+export function testFiles(dir = join(ROOT, 'test')): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+    )
+    .map((f) => relative(ROOT, f))
+    .sort();
+}
+
+/** Runs a pass of test files, two processes at a time, grouped unless POD_TEST_GROUPS=off; its exit status. */
+export function runTestPass(files: string[]): number {
+  const mode = process.env.POD_TEST_GROUPS ?? 'on';
+  const dir = join(ROOT, 'test-artifacts', 'test-groups', String(process.pid));
+  const paths = mode === 'off' ? files : writeEntries(groupFiles(files), dir, { reverse: mode === 'reverse' });
+  try {
+    const res = spawnSync(
+      process.execPath,
+      nodeTestArgs(paths, { concurrency: 2, timeoutMs: 900_000, nicePixelThreads: true }),
+      { cwd: ROOT, stdio: 'inherit', env: process.env },
+    );
+    return res.status ?? 1;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// `npm test [files…]`: the named test files, or all of them.
+if (process.argv[1] && relative(ROOT, process.argv[1]) === 'scripts/node-test.ts') {
+  const named = process.argv.slice(2);
+  process.exitCode = runTestPass(named.length > 0 ? named : testFiles());
 }

@@ -1,6 +1,6 @@
 /**
  * Preloaded into every test file's process (`node --import ./scripts/test-cpu.mjs --test …` passes
- * it on to them): each records, as it exits, the CPU time it used (its own threads, and the child
+ * it on to them; a group of files shares one process and one figure): each records, as it exits, the CPU time it used (its own threads, and the child
  * processes it waited for: podctl, Chromium, the compiled server) and its wall time, one JSON line
  * in the file named by POD_TEST_CPU_LOG, which scripts/test-reporter.mjs chooses in the runner's
  * process and reads at the end. Wall time on a shared 2-core machine depends on what else runs;
@@ -28,7 +28,9 @@ const log = process.env.POD_TEST_CPU_LOG;
 if (log && process.env.NODE_TEST_CONTEXT && /\.test\.[cm]?[jt]s$|\.reliability\.ts$/.test(file)) {
   process.on('exit', () => {
     const { own, children } = cpuSeconds();
-    const line = { file, own, children, wall: process.uptime() };
+    // A group's entry (scripts/test-groups.ts) names the files its process ran: the figure is theirs together.
+    const files = globalThis[Symbol.for('pod.testGroup')];
+    const line = { file, own, children, wall: process.uptime(), ...(files ? { files } : {}) };
     try {
       appendFileSync(log, `${JSON.stringify(line)}\n`);
     } catch {

@@ -15,6 +15,8 @@ import { spec, tap } from 'node:test/reporters';
 const SHOWN = 15;
 
 // Loaded before the runner starts the test files: their processes inherit where to write their CPU time.
+// A log named by the caller is kept (scripts/test-groups.ts reads one for the CPU of each file).
+const ownLog = !process.env.POD_TEST_CPU_LOG;
 process.env.POD_TEST_CPU_LOG ??= join(tmpdir(), `pod-test-cpu-${process.pid}-${Date.now()}.jsonl`);
 
 /** CPU seconds (own, children) and process wall seconds per file, from scripts/test-cpu.mjs's log. */
@@ -26,8 +28,38 @@ function cpuByFile() {
     const r = JSON.parse(line);
     byFile.set(r.file, r);
   }
-  rmSync(log, { force: true });
+  if (ownLog) rmSync(log, { force: true });
   return byFile;
+}
+
+/**
+ * One row per process: a lone file's, or a group's (scripts/test-groups.ts), whose tests time is
+ * its files' together and whose failures name the files that failed.
+ * @param {Map<string, {ms: number, failed: boolean}>} files by absolute path
+ * @param {Map<string, any>} cpu by the path of the process's entry
+ */
+function processRows(files, cpu) {
+  const rows = [];
+  const grouped = new Set();
+  for (const [entry, c] of cpu) {
+    if (!c.files) continue;
+    const own = c.files.map((/** @type {string} */ f) => [f, files.get(join(process.cwd(), f))]);
+    for (const [f] of own) grouped.add(join(process.cwd(), f));
+    const failed = own.filter(([, r]) => r?.failed).map(([f]) => f);
+    rows.push({
+      file: `${relative(process.cwd(), entry)} (${c.files.length} files${failed.length ? `; failed: ${failed.join(', ')}` : ''})`,
+      ms: own.reduce((sum, [, r]) => sum + (r?.ms ?? 0), 0),
+      failed: false,
+      cpu: c.own + c.children,
+      c,
+    });
+  }
+  for (const [file, f] of files) {
+    if (grouped.has(file)) continue;
+    const c = cpu.get(file);
+    rows.push({ file: relative(process.cwd(), file), ...f, cpu: c ? c.own + c.children : null, c });
+  }
+  return rows;
 }
 
 const s = (/** @type {number} */ seconds) => seconds.toFixed(1).padStart(7);
@@ -52,10 +84,7 @@ export default async function* reporter(source) {
 
   if (files.size === 0) return;
   const cpu = cpuByFile();
-  const rows = [...files].map(([file, f]) => {
-    const c = cpu.get(file);
-    return { file: relative(process.cwd(), file), ...f, cpu: c ? c.own + c.children : null, c };
-  });
+  const rows = processRows(files, cpu);
   const tests = rows.reduce((sum, r) => sum + r.ms, 0) / 1000;
   if (cpu.size === 0) {
     const lines = rows
@@ -75,8 +104,8 @@ export default async function* reporter(source) {
         : `#   ${'?'.padStart(7)}    ${''.padStart(7)} ${''.padStart(7)}  ${s(r.ms / 1000)}  ${r.file} (no CPU figure)`,
     );
   yield [
-    `# costliest ${lines.length} of ${rows.length} test files by CPU time; all files: ${total.toFixed(0)} s CPU, ${tests.toFixed(0)} s in tests and hooks`,
-    "#     CPU s children s  wall s  tests s  (CPU: the file's process and its children; tests: in tests and hooks)",
+    `# costliest ${lines.length} of ${rows.length} test processes by CPU time; all: ${total.toFixed(0)} s CPU, ${tests.toFixed(0)} s in tests and hooks`,
+    '#     CPU s children s  wall s  tests s  (CPU: the process and its children; tests: in tests and hooks)',
     ...lines,
     '',
   ].join('\n');

@@ -1,10 +1,11 @@
 /**
- * Preloaded into every test file's process (`node --import ./scripts/test-cpu.mjs --test …` passes
- * it on to them; a group of files shares one process and one figure): each records, as it exits, the CPU time it used (its own threads, and the child
- * processes it waited for: podctl, Chromium, the compiled server) and its wall time, one JSON line
- * in the file named by POD_TEST_CPU_LOG, which scripts/test-reporter.mjs chooses in the runner's
- * process and reads at the end. Wall time on a shared 2-core machine depends on what else runs;
- * CPU time much less, so the reporter ranks files by it.
+ * Preloaded into every test process (`node --import ./scripts/test-cpu.mjs --test …` passes it on
+ * to them; a group of files shares one process and one figure): each records, as it exits, the CPU
+ * time it used (its own threads, and the child processes it waited for: podctl, Chromium, the
+ * compiled server) and its wall time, one JSON line in the file named by POD_TEST_CPU_LOG, which
+ * scripts/test-reporter.mjs chooses in the runner's process and reads at the end. Wall time on a
+ * shared 2-core machine depends on what else runs; CPU time much less, so the reporter ranks
+ * processes by it.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 
@@ -29,7 +30,7 @@ if (log && process.env.NODE_TEST_CONTEXT && /\.test\.[cm]?[jt]s$|\.reliability\.
   process.on('exit', () => {
     const { own, children } = cpuSeconds();
     // A group's entry (scripts/test-groups.ts) names the files its process ran: the figure is theirs together.
-    const files = globalThis[Symbol.for('pod.testGroup')];
+    const files = /** @type {any} */ (globalThis)[Symbol.for('pod.testGroup')];
     const line = { file, own, children, wall: process.uptime(), ...(files ? { files } : {}) };
     try {
       appendFileSync(log, `${JSON.stringify(line)}\n`);

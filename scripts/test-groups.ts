@@ -44,13 +44,23 @@ export const ALONE: Record<string, string> = {
   'test/platform/hostile-clients.test.ts': 'one of the costliest files by CPU',
 };
 
-/** CPU seconds of each file run alone (scripts/test-cpu-seconds.json); a file not listed counts as the median. */
+/** CPU seconds of each file run alone, as measured (scripts/test-cpu-seconds.json). */
 export function cpuSeconds(): Record<string, number> {
   try {
     return JSON.parse(readFileSync(join(ROOT, 'scripts', 'test-cpu-seconds.json'), 'utf8'));
   } catch {
     return {};
   }
+}
+
+/**
+ * A file's CPU seconds alone: measured, else what such files cost, ~10 s for one that starts the
+ * test app or a test database (node, the imports, a cloned database) and ~3 s for one that does not.
+ */
+function estimate(file: string, measured: Record<string, number>): number {
+  if (file in measured) return measured[file];
+  const code = readFileSync(resolve(ROOT, file), 'utf8');
+  return /support\/(app|db)\.ts'/.test(code) ? 10 : 3;
 }
 
 /** What a file costs in a group: its CPU alone less the start a group pays once. */
@@ -67,10 +77,8 @@ export type Unit = { files: string[]; cost: number };
  * share their imports) cut into groups of about GROUP_S CPU seconds; costliest first, so the
  * runner's two lanes take the long ones first and end together.
  */
-export function groupFiles(files: string[], costs: Record<string, number> = cpuSeconds()): Unit[] {
-  const known = Object.values(costs).sort((a, b) => a - b);
-  const median = known.length ? known[Math.floor(known.length / 2)] : 8;
-  const cost = (f: string) => costs[f] ?? median;
+export function groupFiles(files: string[], measured: Record<string, number> = cpuSeconds()): Unit[] {
+  const cost = (f: string) => estimate(f, measured);
   const units: Unit[] = [];
   let group: Unit = { files: [], cost: START_S };
   for (const f of [...files].sort()) {
@@ -109,4 +117,19 @@ export function writeEntries(units: Unit[], dir: string, opts: { reverse?: boole
     writeFileSync(entry, lines.join('\n'));
     return relative(ROOT, entry);
   });
+}
+
+/**
+ * `node --import ./scripts/ts-loader.mjs scripts/test-groups.ts LOG`: records in
+ * scripts/test-cpu-seconds.json the CPU seconds of each file that LOG, the CPU log of a pass, shows
+ * run alone (`POD_TEST_GROUPS=off POD_TEST_CPU_LOG=/tmp/cpu.jsonl npm test [files…]`).
+ */
+if (process.argv[1] && relative(ROOT, process.argv[1]) === 'scripts/test-groups.ts') {
+  const costs = cpuSeconds();
+  for (const line of readFileSync(process.argv[2], 'utf8').split('\n').filter(Boolean)) {
+    const r = JSON.parse(line);
+    if (!r.files) costs[relative(ROOT, r.file)] = Math.round((r.own + r.children) * 10) / 10;
+  }
+  const sorted = Object.fromEntries(Object.entries(costs).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(join(ROOT, 'scripts', 'test-cpu-seconds.json'), `${JSON.stringify(sorted, null, 2)}\n`);
 }

@@ -1,10 +1,10 @@
 /**
  * The test runner's reporter for `npm test`, `npm run test:databases` and `npm run test:reliability`:
  * node's own output (spec on a terminal, TAP otherwise, as `node --test` picks when no reporter is
- * named), then the costliest test files. With scripts/test-cpu.mjs preloaded, a file's cost is the
- * CPU time of its process and the processes it started (what a shared machine cannot inflate the
- * way it inflates wall time); without it, the time spent in its tests and hooks (a file's app set-up
- * runs in its `before` hooks).
+ * named), then the costliest test processes (a file's, or a group's: scripts/test-groups.ts). With
+ * scripts/test-cpu.mjs preloaded, a process's cost is its CPU time and that of the processes it
+ * started (what a shared machine cannot inflate the way it inflates wall time); without it, the time
+ * spent in its tests and hooks (a file's app set-up runs in its `before` hooks).
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,12 +43,14 @@ function processRows(files, cpu) {
   const grouped = new Set();
   for (const [entry, c] of cpu) {
     if (!c.files) continue;
-    const own = c.files.map((/** @type {string} */ f) => [f, files.get(join(process.cwd(), f))]);
-    for (const [f] of own) grouped.add(join(process.cwd(), f));
-    const failed = own.filter(([, r]) => r?.failed).map(([f]) => f);
+    /** @type {string[]} */
+    const names = c.files;
+    const own = names.map((f) => ({ f, r: files.get(join(process.cwd(), f)) }));
+    for (const { f } of own) grouped.add(join(process.cwd(), f));
+    const failed = own.filter(({ r }) => r?.failed).map(({ f }) => f);
     rows.push({
-      file: `${relative(process.cwd(), entry)} (${c.files.length} files${failed.length ? `; failed: ${failed.join(', ')}` : ''})`,
-      ms: own.reduce((sum, [, r]) => sum + (r?.ms ?? 0), 0),
+      file: `${relative(process.cwd(), entry)} (${names.length} files${failed.length ? `; failed: ${failed.join(', ')}` : ''})`,
+      ms: own.reduce((sum, { r }) => sum + (r?.ms ?? 0), 0),
       failed: false,
       cpu: c.own + c.children,
       c,

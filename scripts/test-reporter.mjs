@@ -51,13 +51,14 @@ function processRows(files, cpu) {
     rows.push({
       file: `${relative(process.cwd(), entry)} (${names.length} files${failed.length ? `; failed: ${failed.join(', ')}` : ''})`,
       ms: own.reduce((sum, { r }) => sum + (r?.ms ?? 0), 0),
-      failed: false,
+      // The entry's own failure: one of its files does not load.
+      failed: files.get(entry)?.failed ?? false,
       cpu: c.own + c.children,
       c,
     });
   }
   for (const [file, f] of files) {
-    if (grouped.has(file)) continue;
+    if (grouped.has(file) || cpu.get(file)?.files) continue;
     const c = cpu.get(file);
     rows.push({ file: relative(process.cwd(), file), ...f, cpu: c ? c.own + c.children : null, c });
   }

@@ -6,9 +6,11 @@
  * POD_TEST_GROUPS=reverse runs each group's files last to first.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { groupFiles, writeEntries } from './test-groups.ts';
+import { groupFiles, testFiles, writeEntries } from './test-groups.ts';
+
+export { testFiles };
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -31,15 +33,6 @@ export function nodeTestArgs(
     '--test-reporter=./scripts/test-reporter.mjs',
     ...files,
   ];
-}
-
-export function testFiles(dir = join(ROOT, 'test')): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) =>
-      e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
-    )
-    .map((f) => relative(ROOT, f))
-    .sort();
 }
 
 /** Runs a pass of test files, two processes at a time, grouped unless POD_TEST_GROUPS=off; its exit status. */

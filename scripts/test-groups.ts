@@ -5,11 +5,21 @@
  * node's runner still names the file each test comes from (the place its `describe` is called), so
  * the reporter attributes every failure to its own file. The files in ALONE run one to a process.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
+
+/** The test files under `dir`, as paths from the repository's root, sorted. */
+export function testFiles(dir = join(ROOT, 'test')): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+    )
+    .map((f) => relative(ROOT, f))
+    .sort();
+}
 
 /**
  * Files that run in a process of their own, with why: they measure their own process (memory,

@@ -3,8 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { testFiles } from '../../scripts/node-test.ts';
-import { ALONE, cpuSeconds, groupFiles, writeEntries } from '../../scripts/test-groups.ts';
+import { ALONE, cpuSeconds, groupFiles, testFiles, writeEntries } from '../../scripts/test-groups.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const WORK = join(ROOT, 'test-artifacts', 'test-groups-test');

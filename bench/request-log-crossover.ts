@@ -27,8 +27,8 @@ const TOKEN = 'bench-operator-token';
  * Paused, the hook still runs up to its first check, which is what a server started with
  * REQUEST_LOG=false runs. Each slice ends by pausing, which waits for everything recorded to be
  * written: the database's work for a slice's requests counts in that slice (a partial last write
- * makes the log's side a little dearer, not cheaper). Fresh servers each round; on PGlite each
- * server has its own copy of the data directory (one process per directory), swapped every round.
+ * makes the log's side a little dearer, not cheaper). Fresh servers for each repetition; on PGlite each
+ * server has its own copy of the data directory (one process per directory), swapped with every repetition.
  */
 export async function requestLogCrossoverCost(
   o: RequestLogBench & {
@@ -73,7 +73,7 @@ export async function requestLogCrossoverCost(
             }
           await Promise.all(servers.map((p) => setRecording(p, false)));
           for (let i = 0; i < perRound; i++) {
-            // Each server records every other slice; each round starts with the other one.
+            // Each server records every other slice; each repetition starts with the other one.
             const recorder = (i + round) % 2;
             const slice = async (p: Proc, on: boolean) => {
               if (on && !o.aa) await setRecording(p, true);

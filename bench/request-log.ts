@@ -130,7 +130,7 @@ export async function requestLogCost(o: RequestLogBench): Promise<RequestLogCost
           if (o.warm) await Promise.all(started.map((p) => endpoint(url(p), 2)));
           for (let i = 0; i < perRound; i++) {
             // on, off, off, on, on, off...: neither side always goes first after the other. The
-            // second round starts with the other side: the first slice after the warm-up runs 5-20 %
+            // second repetition starts with the other side: the first slice after the warm-up runs 5-20 %
             // slower, in A/A pairs too, and must not always be the same side's.
             const order = (i + (onFirst ? 0 : 1)) % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
             const slice = async (side: 'on' | 'off', seconds: number) => {

@@ -201,7 +201,9 @@ for (let round = 0; round < ROUNDS; round++) {
 await server.stop();
 rmSync(f.dataDir, { recursive: true, force: true });
 
-process.stdout.write(`${totals.join('\n')}\n\nµs per request, with the log minus without (mean, then each repetition):\n`);
+process.stdout.write(
+  `${totals.join('\n')}\n\nµs per request, with the log minus without (mean, then each repetition):\n`,
+);
 const keys = new Set(diffs.flatMap((d) => [...d.keys()]));
 const rows = [...keys].map((key) => {
   const each = diffs.map((d) => d.get(key) ?? 0);

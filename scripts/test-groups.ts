@@ -31,6 +31,7 @@ export const ALONE: Record<string, string> = {
   'test/platform/heap.test.ts': "the heap bound of its own process's allocations",
   'test/platform/memory-trim.test.ts': "its own process's resident memory after a C heap trim",
   'test/dashboard/logo-bounds.test.ts': "its own process's resident memory growth over many logos",
+  'test/rendering/dead-buffers.test.ts': "its own process's array buffers before and after collections",
   'test/images/upload.test.ts': "the event loop's delay in its own process while an upload decodes",
   'test/images/background.test.ts': "the nice value of its process's libvips threads and event loop",
   'test/rendering/priority.test.ts': 'sets the pixel threads of its process to SCHED_IDLE and reads their policy',

@@ -84,13 +84,18 @@ async function whileRenders(b: Bench, d: Demo) {
     const r = await api('GET', '/v2/renders?status=pending&limit=1', f.demoKey);
     return r.status === 429 || r.data.renders.length > 0;
   };
+  // By composition (an image after another in each scene, the template cache warm), or with
+  // `BENCH_RENDERS_BY=image` by image: one artwork in every scene and perspective, as a merchant
+  // asks for a new product's mockups, each render on another template than the one before.
+  const pairs =
+    process.env.BENCH_RENDERS_BY === 'image'
+      ? renderImages.flatMap((img) => compositions.map((c) => [c, img]))
+      : compositions.flatMap((c) => renderImages.map((img) => [c, img]));
   const statuses = await Promise.all(
-    compositions.flatMap((c) =>
-      renderImages.map(
-        async (img) =>
-          (await api('POST', '/v2/renders', f.demoKey, { render: { compositionReference: c, imageReference: img } }))
-            .status,
-      ),
+    pairs.map(
+      async ([c, img]) =>
+        (await api('POST', '/v2/renders', f.demoKey, { render: { compositionReference: c, imageReference: img } }))
+          .status,
     ),
   );
   const queued = statuses.filter((st) => st === 200).length;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from './db/index.ts';
 import { ApiError } from './errors.ts';
 import { jobsRepo } from './jobs/queue.ts';
+import { forcedCollections } from './memory/collect.ts';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -105,6 +106,9 @@ export class Metrics {
       '# HELP nodejs_array_buffers_bytes Memory of ArrayBuffers, SharedArrayBuffers and Buffers.',
       '# TYPE nodejs_array_buffers_bytes gauge',
       `nodejs_array_buffers_bytes ${mem.arrayBuffers}`,
+      '# HELP nodejs_forced_collections_total Full collections the service asked V8 for: dead render buffers had piled up.',
+      '# TYPE nodejs_forced_collections_total counter',
+      `nodejs_forced_collections_total ${forcedCollections()}`,
     );
     out.push(
       '# HELP process_uptime_seconds Seconds since this process started serving.',

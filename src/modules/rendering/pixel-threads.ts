@@ -43,6 +43,7 @@ const ran: Record<Kind, number> = {
   photo: 0,
   grain: 0,
   thumbhash: 0,
+  collect: 0,
 };
 
 /**
@@ -137,7 +138,15 @@ class PixelPool {
   run(kind: Kind, job: unknown, giveBack?: string[]): Promise<unknown> {
     let slot = this.workers.find((s) => s.busy === 0);
     if (!slot) slot = this.workers.length < this.size ? this.spawn() : this.workers.sort((a, b) => a.busy - b.busy)[0];
-    const target = slot;
+    return this.post(slot, kind, job, giveBack);
+  }
+
+  /** The same job on every thread running now (none started for it). */
+  everyThread(kind: Kind): Promise<unknown[]> {
+    return Promise.all(this.workers.map((slot) => this.post(slot, kind, {})));
+  }
+
+  private post(target: Slot, kind: Kind, job: unknown, giveBack?: string[]): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, worker: target.w });
@@ -305,6 +314,9 @@ export const runGrain = (out: Uint8Array) => pool.run('grain', { out }).then(() 
 export async function thumbHashOnThreads(width: number, height: number, rgba: Uint8Array): Promise<Uint8Array> {
   return (await pool.run('thumbhash', { width, height, rgba })) as Uint8Array;
 }
+
+/** A full collection on every compositor thread running now: each lets go of its views of dead buffers. */
+export const collectOnThreads = () => pool.everyThread('collect').then(() => {});
 
 /** A thread's failure as an Error whose message is the thread's message and whose stack is the thread's. */
 function threadError(msg: PixelReply): Error {

@@ -5,6 +5,7 @@
  */
 import { readlinkSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { collectNow } from '../../platform/memory/collect.ts';
 import { type ArtworkJob, artworkKernel } from './artwork-kernel.ts';
 import { type DecodeJob, decodeKernel } from './decode-kernel.ts';
 import { drawGrain } from './grain.ts';
@@ -28,7 +29,8 @@ export interface PixelRequest {
     | 'case'
     | 'photo'
     | 'grain'
-    | 'thumbhash';
+    | 'thumbhash'
+    | 'collect';
   job: unknown;
   /** Buffers of the job moved here, moved back as the result (pixel-threads.ts). */
   giveBack?: string[];
@@ -96,6 +98,9 @@ async function run(msg: PixelRequest): Promise<unknown> {
       thumbhash ??= await import('thumbhash');
       return thumbhash.rgbaToThumbHash(job.width, job.height, job.rgba);
     }
+    case 'collect':
+      // This isolate's views of buffers the event loop has let go (dead-buffers.ts).
+      return collectNow();
     default:
       throw new Error(`unknown pixel job ${(msg as { kind: string }).kind}`);
   }

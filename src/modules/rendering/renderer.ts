@@ -1,4 +1,5 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
+import { collectDeadBuffers } from './dead-buffers.ts';
 import { GRAIN_SIZE } from './grain.ts';
 import { MAX_EDGE, artworkLayout, grain, textureEdge } from './fit.ts';
 import {
@@ -85,6 +86,8 @@ export async function composeRender(template: Template, imageBytes: Buffer): Pro
     rendering--;
     clearTimeout(idleTimer);
     idleTimer = setTimeout(releaseRenderMemory, RENDER_IDLE_MS).unref();
+    // A thread that ended takes its collection with it: nothing to report.
+    void collectDeadBuffers().catch(() => {});
   }
 }
 

@@ -90,6 +90,7 @@ export class Metrics {
       `database_up ${extra.databaseUp ? 1 : 0}`,
     );
     const mem = process.memoryUsage();
+    const forced = forcedCollections();
     out.push(
       '# HELP process_resident_memory_bytes Resident memory.',
       '# TYPE process_resident_memory_bytes gauge',
@@ -106,9 +107,10 @@ export class Metrics {
       '# HELP nodejs_array_buffers_bytes Memory of ArrayBuffers, SharedArrayBuffers and Buffers.',
       '# TYPE nodejs_array_buffers_bytes gauge',
       `nodejs_array_buffers_bytes ${mem.arrayBuffers}`,
-      '# HELP nodejs_forced_collections_total Full collections the service asked V8 for: dead render buffers had piled up.',
+      '# HELP nodejs_forced_collections_total Full collections the service asked V8 for because dead render buffers had piled up, on the compositor threads and on the event loop.',
       '# TYPE nodejs_forced_collections_total counter',
-      `nodejs_forced_collections_total ${forcedCollections()}`,
+      `nodejs_forced_collections_total{where="threads"} ${forced.threads}`,
+      `nodejs_forced_collections_total{where="event_loop"} ${forced.eventLoop}`,
     );
     out.push(
       '# HELP process_uptime_seconds Seconds since this process started serving.',

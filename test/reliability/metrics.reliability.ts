@@ -48,7 +48,8 @@ describe('GET /metrics (Prometheus text format, operator token)', () => {
     for (const gauge of ['process_resident_memory_bytes', 'nodejs_heap_used_bytes', 'nodejs_external_memory_bytes'])
       assert.ok(Number(new RegExp(`^${gauge} (\\d+)$`, 'm').exec(text)?.[1]) > 0, gauge);
     assert.match(text, /^nodejs_array_buffers_bytes \d+$/m);
-    assert.match(text, /^nodejs_forced_collections_total \d+$/m);
+    assert.match(text, /^nodejs_forced_collections_total\{where="threads"\} \d+$/m);
+    assert.match(text, /^nodejs_forced_collections_total\{where="event_loop"\} \d+$/m);
     for (const line of text.split('\n').filter((l) => l && !l.startsWith('#'))) {
       assert.match(line, /^[a-zA-Z_:][\w:]*(\{([a-z_]+="[^"]*",?)+\})? -?\d+(\.\d+)?(e[+-]?\d+)?$/, line);
     }

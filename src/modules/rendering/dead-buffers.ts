@@ -1,4 +1,4 @@
-import { collectNow } from '../../platform/memory/collect.ts';
+import { collectNow, countThreadCollection } from '../../platform/memory/collect.ts';
 import { SPARE_MAX_BYTES, collectOnThreads } from './pixel-threads.ts';
 import { PREPARED_MAX_BYTES } from './template-cache.ts';
 
@@ -11,19 +11,34 @@ import { PREPARED_MAX_BYTES } from './template-cache.ts';
  * they piled up to 186-265 MB before that happened (docs/performance.md#memory).
  */
 export const PILE_BYTES = PREPARED_MAX_BYTES + SPARE_MAX_BYTES + 32 * 1024 * 1024;
-/** At most one collection this often: a full collection of the event loop's heap takes 10-40 ms. */
+/** At most one collection this often: the event loop's full collection stalls it for ~45-60 ms. */
 export const COLLECT_EVERY_MS = 2000;
 
 let lastCollect = Number.NEGATIVE_INFINITY;
+/** The threads alone collected last time, and the pile is still there. */
+let threadsCollected = false;
 
 /**
  * After a render: when the process holds more array buffers than renders keep alive, the compositor
- * threads and then the event loop collect, and the dead ones are freed. Answers whether it collected.
+ * threads collect (their heaps are a few MB: the event loop does not wait). The event loop's own
+ * collections, which come every second or two under API traffic, then free what the threads let
+ * go. A pile still there on the next check (COLLECT_EVERY_MS later at the earliest) is collected on
+ * the event loop too. Answers where it collected, if anywhere.
  */
-export async function collectDeadBuffers(now = performance.now()): Promise<boolean> {
-  if (process.memoryUsage().arrayBuffers <= PILE_BYTES || now - lastCollect < COLLECT_EVERY_MS) return false;
+export async function collectDeadBuffers(now = performance.now()): Promise<'threads' | 'everywhere' | null> {
+  if (process.memoryUsage().arrayBuffers <= PILE_BYTES) {
+    threadsCollected = false;
+    return null;
+  }
+  if (now - lastCollect < COLLECT_EVERY_MS) return null;
   lastCollect = now;
+  countThreadCollection();
   await collectOnThreads();
+  if (!threadsCollected) {
+    threadsCollected = true;
+    return 'threads';
+  }
+  threadsCollected = false;
   collectNow();
-  return true;
+  return 'everywhere';
 }

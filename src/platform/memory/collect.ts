@@ -2,7 +2,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 let gc: (() => void) | undefined;
-let forced = 0;
+/** Full collections asked for since the process started: of this thread's heap, and of other threads'. */
+const forced = { eventLoop: 0, threads: 0 };
 
 /**
  * A full collection of this thread's heap, now. V8 frees a SharedArrayBuffer's memory only when
@@ -16,11 +17,16 @@ export function collectNow(): void {
     setFlagsFromString('--expose-gc');
     gc = runInNewContext('gc') as () => void;
   }
-  forced++;
+  forced.eventLoop++;
   gc();
 }
 
-/** Full collections this thread asked for since it started (metrics, tests). */
-export function forcedCollections(): number {
-  return forced;
+/** Counts a full collection asked of the worker threads (each runs `collectNow` on its own heap). */
+export function countThreadCollection(): void {
+  forced.threads++;
+}
+
+/** Full collections asked for since the process started (metrics, tests). */
+export function forcedCollections(): Readonly<typeof forced> {
+  return { ...forced };
 }

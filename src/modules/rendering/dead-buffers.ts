@@ -7,8 +7,9 @@ import { PREPARED_MAX_BYTES } from './template-cache.ts';
  * caps, and one 2000 px render's leases and the template it may be drawing (~32 MB). More than this
  * is dead buffers waiting for a collection: outputs, textures and the layers of templates the cache
  * let go. V8 frees them only once the event loop and every compositor thread that was posted a view
- * have collected, and neither allocates much on its heap while renders run, so on a busy machine
- * they piled up to 186-265 MB before that happened (docs/performance.md#memory).
+ * have collected; shared buffers count towards no collection, and a thread that warps allocates
+ * next to nothing on its heap, so when one artwork renders in every scene they reach 220-230 MB
+ * (docs/performance.md#memory).
  */
 export const PILE_BYTES = PREPARED_MAX_BYTES + SPARE_MAX_BYTES + 32 * 1024 * 1024;
 /** At most one collection this often: the event loop's full collection stalls it for ~45-60 ms. */

@@ -20,7 +20,7 @@ const TOKEN = 'bench-operator-token';
  * Why: a shared machine's speed moves by ±25 % from one 2.5 s slice to the next (one server, toggled
  * alone, gives slices of 71 to 142 µs a GET), and loaded together two servers meet the same machine
  * at every instant. But two servers of the same code differ from one start to
- * the next (JIT, heap and data layout: ±4-6 % a round in A/A pairs, more than the log costs). With
+ * the next (JIT, heap and data layout: ±4-6 % a repetition in A/A pairs, more than the log costs). With
  * the roles swapped every slice each server is measured as often with the log as without, so a
  * server's own speed weighs on both sides alike and cancels, while the machine's drift is shared.
  *
@@ -39,7 +39,7 @@ export async function requestLogCrossoverCost(
   const otherDir = secondDataDir(o, 'second-server');
   const got = o.endpoints.map(() => ({ on: [] as Slice[], off: [] as Slice[] }));
   const rounds = Math.max(1, o.rounds);
-  // Even, so that each server records in half of a round's slices.
+  // Even, so that each server records in half of a repetition's slices.
   const perRound = Math.max(2, 2 * Math.ceil(o.slices / rounds / 2));
   // Loaded together, both sides are measured in every slice: a slice lasts what two turns would.
   const sliceSeconds = Math.max(1, Math.round(((2 * o.seconds) / (perRound * rounds)) * 10) / 10);

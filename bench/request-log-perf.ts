@@ -1,7 +1,7 @@
 /**
  * Where the request log's CPU goes, function by function: a diagnostic beside `npm run bench`, not
  * part of it. One server answers a fixed number of GETs by reference with the log recording, then
- * as many with it paused (the order alternating by round), and Linux `perf` samples the server's
+ * as many with it paused (the order alternating by repetition), and Linux `perf` samples the server's
  * on-CPU time (cpu-clock: needs no hardware counters; `--perf-basic-prof` names V8's compiled
  * functions). It prints µs per request by symbol of the event loop's thread, with the log against
  * without, averaged over the rounds, and the busiest other threads' totals.
@@ -176,7 +176,7 @@ if (STAT) {
     const line = [...got.true.keys()]
       .map((k) => `${k} ${got.true.get(k)!.toFixed(3)} / ${got.false.get(k)?.toFixed(3)}`)
       .join('; ');
-    process.stdout.write(`round ${round + 1}, per request with / without the log: ${line}\n`);
+    process.stdout.write(`repetition ${round + 1}, per request with / without the log: ${line}\n`);
   }
   await server.stop();
   rmSync(f.dataDir, { recursive: true, force: true });
@@ -195,7 +195,7 @@ for (let round = 0; round < ROUNDS; round++) {
   diffs.push(d);
   const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   totals.push(
-    `round ${round + 1}: event loop ${sum(on).toFixed(1)} µs per request with the log, ${sum(off).toFixed(1)} without; other threads ${onThreads} with, ${offThreads} without`,
+    `repetition ${round + 1}: event loop ${sum(on).toFixed(1)} µs per request with the log, ${sum(off).toFixed(1)} without; other threads ${onThreads} with, ${offThreads} without`,
   );
 }
 await server.stop();

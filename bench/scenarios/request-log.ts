@@ -23,7 +23,7 @@ function settings() {
   // POST flat out by default: in the crossover each server is loaded as much with the log as
   // without, so how many orders its database thread happens to batch weighs on both sides, and
   // ~2,500 orders a slice resolve finer than ~750 at a paced 150/s, whose slices' CPU spreads ±20 %.
-  // In the fixed pair flat out spreads ±9 points a round: paced at 150/s a side there.
+  // In the fixed pair flat out spreads ±9 points a repetition: paced at 150/s a side there.
   const postRate = SMOKE ? 0 : Number(process.env.BENCH_REQUEST_LOG_POST_RATE ?? (pair ? 150 : 0));
   // GET or POST: one endpoint of the pair (iterating on one of them).
   const only = process.env.BENCH_REQUEST_LOG_ONLY?.toUpperCase();
@@ -88,6 +88,6 @@ export async function requestLogScenarios(b: Bench, d: Demo) {
       const on = add('on');
       add('off');
       const pct = (a: number, c: number) => ((a / Math.max(c, 1)) * 100).toFixed(0);
-      on.ratio = `CPU per request ${((sides.on.cpuUs / Math.max(sides.off.cpuUs, 1e-9)) * 100).toFixed(1)}% of the same without it (target ≤ 105%; by round ${sides.roundsCpu.map((x) => (x * 100).toFixed(1)).join(', ')}); req/s ${pct(on.rps, sides.off.rps)}%; median of adjacent slice pairs ${pct(sides.pairedRps, 1)}% (CPU ${pct(sides.pairedCpu, 1)}%)`;
+      on.ratio = `CPU per request ${((sides.on.cpuUs / Math.max(sides.off.cpuUs, 1e-9)) * 100).toFixed(1)}% of the same without it (target ≤ 105%; by repetition ${sides.roundsCpu.map((x) => (x * 100).toFixed(1)).join(', ')}); req/s ${pct(on.rps, sides.off.rps)}%; median of adjacent slice pairs ${pct(sides.pairedRps, 1)}% (CPU ${pct(sides.pairedCpu, 1)}%)`;
     });
 }

@@ -92,7 +92,7 @@ export function jobsOfRowsSql(rows: string, p: { kind: number; now: number; payl
      ON CONFLICT (dedupe_key) DO NOTHING`;
 }
 
-/** Jobs one organization gets in one claim of a pool: the rest wait for the next round. */
+/** Jobs one organization gets in one claim of a pool: the rest wait for the next claim. */
 export const FEW_PER_ORGANIZATION = 4;
 
 export interface ClaimOptions {

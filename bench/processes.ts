@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -41,9 +41,10 @@ export async function startProcess(entry: string, env: Record<string, string>, m
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  // BENCH_PROCESS_LOG=<dir>: each process's stdout and stderr also go to a file there (e.g. the
-  // server's `--trace-gc` lines, through BENCH_SERVER_NODE_OPTIONS).
+  // BENCH_PROCESS_LOG=<dir> (made when missing): each process's stdout and stderr also go to a file
+  // there (e.g. the server's `--trace-gc` lines, through BENCH_SERVER_NODE_ARGS).
   if (process.env.BENCH_PROCESS_LOG) {
+    mkdirSync(process.env.BENCH_PROCESS_LOG, { recursive: true });
     const file = createWriteStream(join(process.env.BENCH_PROCESS_LOG, `${entry.replace(/\W+/g, '-')}-${port}.log`));
     child.stdout!.pipe(file, { end: false });
     child.stderr!.pipe(file, { end: false });

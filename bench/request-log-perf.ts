@@ -4,7 +4,7 @@
  * as many with it paused (the order alternating by repetition), and Linux `perf` samples the server's
  * on-CPU time (cpu-clock: needs no hardware counters; `--perf-basic-prof` names V8's compiled
  * functions). It prints µs per request by symbol of the event loop's thread, with the log against
- * without, averaged over the rounds, and the busiest other threads' totals.
+ * without, averaged over the repetitions, and the busiest other threads' totals.
  *
  * A symbol's share is steady from run to run (the log's own functions to ±0.1 µs), while the total
  * moves with the machine (docs/performance.md, "How the hard ones are measured").

@@ -56,7 +56,7 @@ export interface RequestLogCost {
  *
  * Why loaded together: run one after the other, two runs of the same side differ by up to 30 % on a
  * shared 2-core machine; taking turns in slices (on, off, off, on, ...; BENCH_REQUEST_LOG_TURNS=1)
- * leaves pairs of the same code 20 points apart within an hour. Loaded together over four rounds,
+ * leaves pairs of the same code 20 points apart within an hour. Loaded together over four repetitions,
  * A/A pairs (BENCH_REQUEST_LOG_AA=1) come to within ~1.5 % of each other in CPU per request.
  *
  * On PGlite the server without the log gets its own copy of the data directory (PGlite admits one
@@ -104,9 +104,9 @@ export async function requestLogCost(o: RequestLogBench): Promise<RequestLogCost
   // Together, a slice takes the wall time two turns would: twice as long per side in the same run time.
   const sliceSeconds = Math.max(1, Math.round((o.seconds / (perRound * rounds)) * 10) / 10) * (together ? 2 : 1);
   try {
-    // Rounds of fresh servers, started in turn in opposite orders (in A/A pairs, both without the
+    // Repetitions with fresh servers, started in turn in opposite orders (in A/A pairs, both without the
     // log, the server started first uses ~3 % more CPU per request, whichever side it is), and on
-    // PGlite with the data directories swapped every other pair of rounds: a server's own speed
+    // PGlite with the data directories swapped every other pair of repetitions: a server's own speed
     // varies from one start to the next by a few per cent, so more starts resolve a smaller cost
     // than more slices of the same two servers.
     for (let round = 0; round < rounds; round++) {
